@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""One entry point for working on the project from a fresh clone.
+
+    python3 dev.py run [FILE]    start the app (on the built-in demo encounter without FILE)
+    python3 dev.py test [ARGS]   ruff, then the whole test suite offscreen (ARGS go to pytest)
+    python3 dev.py bench         the benchmarks, printing medians against their budgets
+    python3 dev.py schema        regenerate resources/schema/encounter.schema.json
+
+Each command first makes sure `.venv/` exists and holds the project with its test extras,
+reinstalling only when pyproject.toml changed. Needs only Python 3.11+ on the PATH.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".lnl-stamp"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+
+# Shared libraries Qt's xcb/offscreen platforms load on Debian-like systems.
+QT_SYSTEM_PACKAGES = ["libegl1", "libgl1", "libxkbcommon0", "libfontconfig1", "libdbus-1-3", "libglib2.0-0"]
+
+
+def say(message: str) -> None:
+    print(f"[dev] {message}", flush=True)
+
+
+def ensure_environment() -> None:
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if PYTHON.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    if not PYTHON.exists():
+        say("creating .venv")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    say("installing the project and its test tools into .venv (first run only)")
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True)
+    ensure_qt_libraries()
+    STAMP.write_text(wanted)
+
+
+def ensure_qt_libraries() -> None:
+    """Qt needs a few system libraries; on a bare Debian/Ubuntu machine install them if we may."""
+    probe = subprocess.run(
+        [str(PYTHON), "-c", "import PySide6.QtGui, PySide6.QtWidgets"], capture_output=True, text=True
+    )
+    if probe.returncode == 0:
+        return
+    if sys.platform.startswith("linux") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say("Qt is missing system libraries; installing them with apt-get")
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *QT_SYSTEM_PACKAGES], check=False)
+        probe = subprocess.run([str(PYTHON), "-c", "import PySide6.QtWidgets"], capture_output=True, text=True)
+        if probe.returncode == 0:
+            return
+    sys.exit(
+        "Qt could not load:\n"
+        + probe.stderr.strip().splitlines()[-1]
+        + f"\nInstall these system packages and try again: {' '.join(QT_SYSTEM_PACKAGES)}"
+    )
+
+
+def run(args: list[str]) -> int:
+    return subprocess.call([str(PYTHON), "-m", "lnl_desktop", *args], cwd=ROOT)
+
+
+def test(args: list[str]) -> int:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    say("ruff check")
+    lint = subprocess.call(
+        [str(PYTHON), "-m", "ruff", "check", "lnl_desktop", "tests", "benchmarks", "dev.py"], cwd=ROOT
+    )
+    if lint != 0:
+        return lint
+    say("pytest")
+    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env)
+
+
+def bench(args: list[str]) -> int:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    status = 0
+    for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
+        say(f"{script.name}")
+        status |= subprocess.call([str(PYTHON), str(script), *args], cwd=ROOT, env=env)
+    return status
+
+
+def schema(args: list[str]) -> int:
+    code = "from lnl_desktop.core.storage import write_schema; print(write_schema())"
+    return subprocess.call([str(PYTHON), "-c", code], cwd=ROOT)
+
+
+COMMANDS = {"run": run, "test": test, "bench": bench, "schema": schema}
+
+
+def main() -> int:
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py itself may be started by an old python3
+        print(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]})")
+        return 2
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        print(__doc__)
+        return 2
+    ensure_environment()
+    return COMMANDS[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Actions: plain values that say what a person wants done to the encounter.
+
+The UI builds one of these per gesture and hands it to :meth:`Engine.apply`; undo, redo and
+scripts use the same values. They hold ids and numbers, never model objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.model import Side, SurpriseSituation
+from lnl_desktop.core.rules.common import AttackMode
+
+
+@dataclass(frozen=True)
+class StartCombat:
+    """Round 1: the situation, then the d6 read with the surprise table (rolled if no face)."""
+
+    situation: SurpriseSituation = SurpriseSituation.NOBODY
+    face: int | None = None
+    # A reverse ambush: the GM sets the outcome by hand.
+    first_side: Side | None = None
+    surprised_side: Side | None = None
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """End the round and roll initiative for the next one (rolled if no face)."""
+
+    face: int | None = None
+
+
+@dataclass(frozen=True)
+class EndCombat:
+    pass
+
+
+@dataclass(frozen=True)
+class BeginTurn:
+    combatant: str
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    pass
+
+
+@dataclass(frozen=True)
+class Move:
+    """Move a token to ``to`` by the cheapest legal path, or along an explicit ``path``.
+
+    A forced move (pushed, dragged, or the GM's hand) costs no movement but is still logged.
+    """
+
+    combatant: str
+    to: Cell | None = None
+    path: tuple[Cell, ...] | None = None
+    forced: bool = False
+
+
+@dataclass(frozen=True)
+class Face:
+    combatant: str
+    facing: int
+
+
+@dataclass(frozen=True)
+class Attack:
+    attacker: str
+    target: str
+    weapon: str
+    mode: AttackMode = AttackMode.ATTACK
+    ignore_dex: bool = False  # GM toggle: the target's DEX bonus does not count
+    override: bool = False  # GM override of the sneak attack's eligibility points
+
+
+@dataclass(frozen=True)
+class CastSpell:
+    caster: str
+    target: str
+    spell: str
+    ignore_dex: bool = False
+
+
+@dataclass(frozen=True)
+class Parry:
+    combatant: str
+    weapon: str | None = None
+    shield: bool = False
+
+
+@dataclass(frozen=True)
+class Dash:
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Leap:
+    combatant: str
+
+
+@dataclass(frozen=True)
+class OtherAction:
+    """Anything else the GM allows as the turn's action: grapple, reload, take aim..."""
+
+    combatant: str
+    text: str
+
+
+@dataclass(frozen=True)
+class EditCombatant:
+    """Change fields of a combatant's sheet; the whole sheet is validated again."""
+
+    combatant: str
+    changes: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AddCombatant:
+    data: Mapping[str, Any]
+    cell: Cell | None = None
+    facing: int = 0
+
+
+@dataclass(frozen=True)
+class RemoveCombatant:
+    combatant: str
+
+
+@dataclass(frozen=True)
+class PlaceToken:
+    combatant: str
+    cell: Cell
+    facing: int = 0
+
+
+@dataclass(frozen=True)
+class RemoveToken:
+    combatant: str
+
+
+@dataclass(frozen=True)
+class PaintTerrain:
+    layer: Literal["walls", "difficult"]
+    cells: tuple[Cell, ...]
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class EditMap:
+    """Change the map's size, cell size or diagonal rule."""
+
+    changes: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class EditOptions:
+    """Change the ruleset's options (the [D] decisions)."""
+
+    changes: Mapping[str, Any] = field(default_factory=dict)
+
+
+Action = (
+    StartCombat
+    | NextRound
+    | EndCombat
+    | BeginTurn
+    | EndTurn
+    | Move
+    | Face
+    | Attack
+    | CastSpell
+    | Parry
+    | Dash
+    | Leap
+    | OtherAction
+    | EditCombatant
+    | AddCombatant
+    | RemoveCombatant
+    | PlaceToken
+    | RemoveToken
+    | PaintTerrain
+    | EditMap
+    | EditOptions
+)

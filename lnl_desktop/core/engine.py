@@ -1,0 +1,1219 @@
+"""The engine: the only way an encounter changes.
+
+Each action is checked against the ruleset first (an illegal one is refused with all its
+reasons and changes nothing), then applied; it returns the events it produced, which go into
+the encounter's log. Every applied action can be undone back to the exact previous state and
+redone with the very same dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import ValidationError
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice, roll_plain
+from lnl_desktop.core.errors import IllegalAction, RulesError
+from lnl_desktop.core.events import (
+    ActionTaken,
+    AttackResolved,
+    CombatantAdded,
+    CombatantChanged,
+    CombatantRemoved,
+    CombatEnded,
+    CombatStarted,
+    Event,
+    ExertionSpent,
+    InitiativeRolled,
+    MapChanged,
+    Moved,
+    Override,
+    ParryEnded,
+    ParryStarted,
+    RoundEnded,
+    ShieldDestroyed,
+    TerrainChanged,
+    TokenPlaced,
+    TokenRemoved,
+    Turned,
+    TurnEnded,
+    TurnStarted,
+    Undone,
+    WeaponBroken,
+    WentDown,
+)
+from lnl_desktop.core.grid import (
+    Cell,
+    MoveRules,
+    Reach,
+    cell_distance_ft,
+    cheapest_path,
+    diagonal_steps,
+    footprint,
+    path_cost_ft,
+    reachable,
+)
+from lnl_desktop.core.model import (
+    ActionKind,
+    AttackRecord,
+    Combatant,
+    CombatState,
+    Encounter,
+    MapGrid,
+    ParryState,
+    Phase,
+    RulesOptions,
+    ShieldState,
+    Side,
+    SurpriseSituation,
+    Token,
+    TurnState,
+    WeaponKind,
+    WeaponState,
+)
+from lnl_desktop.core.rules import Ruleset, get_ruleset
+from lnl_desktop.core.rules.common import AttackMeans, AttackMode, AttackOutcome, Check, failed
+from lnl_desktop.core.rules.lnl import reverse_ambush_outcome
+from lnl_desktop.core.validation import explain
+
+Listener = Callable[[list[Event]], None]
+
+
+@dataclass
+class _Snapshot:
+    """The encounter as it was before an action. The map is immutable, so it is shared."""
+
+    name: str
+    options: RulesOptions
+    map: MapGrid
+    combatants: list[Combatant]
+    tokens: dict[str, Token]
+    combat: CombatState
+    log_length: int
+
+    @classmethod
+    def take(cls, e: Encounter) -> _Snapshot:
+        return cls(
+            e.name,
+            e.options,
+            e.map,
+            [c.model_copy(deep=True) for c in e.combatants],
+            {cid: t.model_copy() for cid, t in e.tokens.items()},
+            e.combat.model_copy(deep=True),
+            len(e.log),
+        )
+
+    def restore(self, e: Encounter) -> None:
+        e.name = self.name
+        e.options = self.options
+        e.map = self.map
+        e.combatants = self.combatants
+        e.tokens = self.tokens
+        e.combat = self.combat
+        del e.log[self.log_length :]
+
+
+@dataclass
+class _Record:
+    action: act.Action
+    before: _Snapshot
+    faces: list[int]
+    summary: str
+    events: list[Event] = field(default_factory=list)
+
+
+def _ft(value: float) -> str:
+    return f"{value:g} ft"
+
+
+class Engine:
+    """Applies actions to one :class:`Encounter`, keeps its undo history, tells listeners."""
+
+    def __init__(
+        self,
+        encounter: Encounter | None = None,
+        dice: DiceSource | None = None,
+        ruleset: Ruleset | None = None,
+    ) -> None:
+        self.encounter = encounter if encounter is not None else Encounter()
+        self.dice: DiceSource = dice if dice is not None else RandomDice()
+        self.ruleset: Ruleset = ruleset or get_ruleset(self.encounter.ruleset)
+        self._undo: list[_Record] = []
+        self._redo: list[_Record] = []
+        self._listeners: list[Listener] = []
+
+    # -- history and listeners ---------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def _tell(self, events: list[Event]) -> None:
+        for listener in list(self._listeners):
+            listener(events)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def undo_text(self) -> str:
+        return self._undo[-1].summary if self._undo else ""
+
+    @property
+    def redo_text(self) -> str:
+        return self._redo[-1].summary if self._redo else ""
+
+    def clear_history(self) -> None:
+        self._undo.clear()
+        self._redo.clear()
+
+    def apply(self, action: act.Action, dice: DiceSource | None = None) -> list[Event]:
+        """Check and apply one action; return its events. Refused actions change nothing."""
+        events = self._apply(action, dice)
+        self._redo.clear()
+        self._tell(events)
+        return events
+
+    def _apply(self, action: act.Action, dice: DiceSource | None) -> list[Event]:
+        handler = self._handlers.get(type(action))
+        if handler is None:
+            raise RulesError(f"unknown action {type(action).__name__}")
+        recorder = RecordingDice(dice if dice is not None else self.dice)
+        before = _Snapshot.take(self.encounter)
+        try:
+            events = handler(self, action, recorder)
+        except Exception:
+            # Handlers check before they change, but a half-applied action must never remain.
+            before.restore(self.encounter)
+            raise
+        self.encounter.log.extend(events)
+        summary = events[0].text if events else type(action).__name__
+        self._undo.append(_Record(action, before, recorder.faces, summary, events))
+        return events
+
+    def undo(self) -> list[Event]:
+        """Put the encounter back exactly as it was before the last action."""
+        if not self._undo:
+            raise RulesError("there is nothing to undo")
+        record = self._undo.pop()
+        record.before.restore(self.encounter)
+        self._redo.append(record)
+        event = Undone(round=self.encounter.combat.round, text=f"Undone: {record.summary}", undone=record.summary)
+        self.encounter.log.append(event)
+        self._tell([event])
+        return [event]
+
+    def redo(self) -> list[Event]:
+        """Apply the last undone action again, with the very same dice faces."""
+        if not self._redo:
+            raise RulesError("there is nothing to redo")
+        record = self._redo.pop()
+        try:
+            events = self._apply(record.action, ScriptedDice(record.faces))
+        except RulesError:
+            self._redo.append(record)
+            raise
+        self._tell(events)
+        return events
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def combatant(self, cid: str) -> Combatant:
+        return self.encounter.combatant(cid)
+
+    def may_act(self, c: Combatant) -> bool:
+        """Whether ``c`` still gets a turn this round."""
+        combat = self.encounter.combat
+        if combat.phase is not Phase.FIGHTING or c.id in combat.acted:
+            return False
+        if c.down and self.encounter.options.down_skips_turns:
+            return False
+        return not (combat.round == 1 and c.surprised)
+
+    def acting_side(self) -> Side | None:
+        """The side whose members pick turns now: the first side until it is done, then the other."""
+        combat = self.encounter.combat
+        if combat.phase is not Phase.FIGHTING or combat.first_side is None:
+            return None
+        for side in (combat.first_side, combat.first_side.other):
+            if any(self.may_act(c) for c in self.encounter.side(side)):
+                return side
+        return None
+
+    def waiting(self) -> list[Combatant]:
+        """Who may take the next turn: the acting side's members who have not acted."""
+        side = self.acting_side()
+        if side is None or self.encounter.combat.turn is not None:
+            return []
+        return [c for c in self.encounter.side(side) if self.may_act(c)]
+
+    @property
+    def round_over(self) -> bool:
+        combat = self.encounter.combat
+        return combat.phase is Phase.FIGHTING and combat.turn is None and self.acting_side() is None
+
+    def feet_left(self, cid: str) -> float | None:
+        """Movement left this turn, or None when it is not this combatant's turn."""
+        turn = self.encounter.combat.turn
+        if turn is None or turn.combatant != cid:
+            return None
+        return self.combatant(cid).move_ft + turn.extra_ft - turn.feet_used
+
+    def move_rules(self, cid: str) -> MoveRules:
+        grid, options = self.encounter.map, self.encounter.options
+        turn = self.encounter.combat.turn
+        leaping = bool(turn and turn.combatant == cid and turn.leaping and options.leap_ignores_terrain)
+        return MoveRules(
+            rule=grid.diagonal,
+            feet_per_cell=grid.feet_per_cell,
+            difficult_multiplier=options.difficult_multiplier,
+            ignore_difficult=leaping,
+            pass_over_walls=leaping,
+        )
+
+    def blockers(self, cid: str) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """(enemy cells that cannot be passed, every other token's cells that cannot be ended on)."""
+        mover = self.combatant(cid)
+        enemies: set[Cell] = set()
+        occupied: set[Cell] = set()
+        for cell, other_id in self.encounter.occupied_by(exclude=cid).items():
+            occupied.add(cell)
+            other = self.combatant(other_id)
+            # A creature that is down no longer bars the way, though nobody may stand on it.
+            if other.side is not mover.side and not other.down:
+                enemies.add(cell)
+        return frozenset(enemies), frozenset(occupied)
+
+    def reach(self, cid: str, budget_ft: float | None = None, allowed: Callable[[Cell], bool] | None = None) -> Reach:
+        """The cells ``cid`` can still move to this turn (or within ``budget_ft``)."""
+        token = self._token(cid)
+        turn = self.encounter.combat.turn
+        if budget_ft is None:
+            left = self.feet_left(cid)
+            budget_ft = left if left is not None else float(self.combatant(cid).move_ft)
+        diagonals = turn.diagonals if turn and turn.combatant == cid else 0
+        enemies, occupied = self.blockers(cid)
+        return reachable(
+            self.encounter.map.terrain,
+            token.cell,
+            self.combatant(cid).size,
+            budget_ft,
+            self.move_rules(cid),
+            enemies=enemies,
+            occupied=occupied,
+            allowed=allowed,
+            diagonals_before=diagonals,
+        )
+
+    def means(self, c: Combatant, name: str, spell: bool = False) -> AttackMeans:
+        return c.spell(name) if spell else c.weapon(name)
+
+    def attack_checks(
+        self, attacker: str, target: str, means: str, mode: AttackMode = AttackMode.ATTACK
+    ) -> list[Check]:
+        """Every condition of the attack with its reason: the turn, the weapon, the distance."""
+        a, t = self.combatant(attacker), self.combatant(target)
+        weapon = self.means(a, means, spell=mode is AttackMode.SPELL)
+        checks = self._turn_checks(a, needs_action=True)
+        checks += self.ruleset.attack_checks(self.encounter, a, t, weapon, mode)
+        return checks
+
+    def sneak_checks(self, attacker: str, target: str, weapon: str) -> list[Check]:
+        """RULES §7's eligibility points for a sneak attack, each with its reason."""
+        a, t = self.combatant(attacker), self.combatant(target)
+        return self.ruleset.sneak_checks(self.encounter, a, t, a.weapon(weapon))  # type: ignore[attr-defined]
+
+    def _turn_checks(self, c: Combatant, needs_action: bool) -> list[Check]:
+        combat = self.encounter.combat
+        if combat.phase is not Phase.FIGHTING:
+            return [Check("Combat under way", False, "combat has not started")]
+        turn = combat.turn
+        checks = [
+            Check(
+                f"{c.name}'s turn",
+                turn is not None and turn.combatant == c.id,
+                "no turn is under way" if turn is None else f"it is {self.combatant(turn.combatant).name}'s turn",
+            )
+        ]
+        if needs_action and turn is not None and turn.combatant == c.id:
+            checks.append(
+                Check(
+                    "Action not used yet",
+                    turn.action is None,
+                    f"already took its action ({turn.action.value})" if turn.action else "",
+                )
+            )
+        return checks
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _token(self, cid: str) -> Token:
+        token = self.encounter.tokens.get(cid)
+        if token is None:
+            raise RulesError(f"{self.combatant(cid).name} is not on the map")
+        return token
+
+    def _round(self) -> int:
+        return self.encounter.combat.round
+
+    def _require(self, action: str, checks: list[Check]) -> None:
+        reasons = failed(checks)
+        if reasons:
+            raise IllegalAction(action, reasons)
+
+    def _use_action(self, c: Combatant, kind: ActionKind, detail: str = "") -> TurnState:
+        self._require(f"{c.name}: {kind.value}", self._turn_checks(c, needs_action=True))
+        turn = self.encounter.combat.turn
+        assert turn is not None
+        turn.action = kind
+        turn.action_detail = detail
+        return turn
+
+    # -- the round ---------------------------------------------------------------------------
+
+    def _start_combat(self, a: act.StartCombat, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        if e.combat.phase is Phase.FIGHTING:
+            raise IllegalAction("Start combat", ["combat is already under way"])
+        if not e.side(Side.PARTY) or not e.side(Side.OPPONENTS):
+            raise IllegalAction("Start combat", ["both sides need at least one combatant"])
+        face: int | None = None
+        if a.situation is SurpriseSituation.REVERSE:
+            if a.first_side is None:
+                raise IllegalAction("Start combat", ["a reverse ambush needs the GM to say who acts first"])
+            outcome = reverse_ambush_outcome(a.first_side, a.surprised_side)
+        else:
+            face = a.face if a.face is not None else roll_plain(dice, 6, "surprise and initiative").face
+            outcome = self.ruleset.surprise(a.situation, face)
+        e.combat = CombatState(
+            phase=Phase.FIGHTING,
+            round=1,
+            situation=a.situation,
+            initiative_face=face,
+            first_side=outcome.first_side,
+            surprised_side=outcome.surprised_side,
+        )
+        for c in e.combatants:
+            c.surprised = c.side is outcome.surprised_side and not c.cannot_be_surprised
+            c.parry = None
+        rolled = f"rolled {face}: " if face is not None else ""
+        events: list[Event] = [
+            CombatStarted(
+                round=1,
+                text=f"Round 1 ({a.situation.value}): {rolled}{outcome.text}",
+                situation=a.situation.value,
+                face=face,
+                first_side=outcome.first_side.value,
+                surprised_side=outcome.surprised_side.value if outcome.surprised_side else None,
+            )
+        ]
+        awake = (
+            [c.name for c in e.side(outcome.surprised_side) if c.cannot_be_surprised] if outcome.surprised_side else []
+        )
+        if awake:
+            events.append(Override(round=1, text=f"Cannot be surprised, act normally: {', '.join(awake)}"))
+        return events
+
+    def _next_round(self, a: act.NextRound, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        combat = e.combat
+        if combat.phase is not Phase.FIGHTING:
+            raise IllegalAction("Next round", ["combat has not started"])
+        if combat.turn is not None:
+            raise IllegalAction(
+                "Next round", [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"]
+            )
+        face = a.face if a.face is not None else roll_plain(dice, 6, "initiative").face
+        first = self.ruleset.initiative(face)
+        events: list[Event] = []
+        skipped = [c.name for c in e.combatants if self.may_act(c)]
+        if skipped:
+            events.append(
+                Override(round=combat.round, text=f"Round {combat.round} ended before {', '.join(skipped)} acted")
+            )
+        events.append(RoundEnded(round=combat.round, text=f"Round {combat.round} ends"))
+        combat.round += 1
+        combat.initiative_face = face
+        combat.first_side = first
+        combat.surprised_side = None
+        combat.acted = []
+        combat.attacks = [r for r in combat.attacks if r.round >= combat.round - 1]
+        for c in e.combatants:
+            c.surprised = False
+        events.append(
+            InitiativeRolled(
+                round=combat.round,
+                text=f"Round {combat.round}: initiative {face}, {first.acts_first}",
+                face=face,
+                first_side=first.value,
+            )
+        )
+        return events
+
+    def _end_combat(self, a: act.EndCombat, dice: DiceSource) -> list[Event]:
+        combat = self.encounter.combat
+        if combat.phase is not Phase.FIGHTING:
+            raise IllegalAction("End combat", ["combat is not under way"])
+        combat.phase = Phase.ENDED
+        combat.turn = None
+        for c in self.encounter.combatants:
+            c.surprised = False
+            c.parry = None
+        return [CombatEnded(round=combat.round, text=f"Combat ends after {combat.round} round(s)")]
+
+    def _begin_turn(self, a: act.BeginTurn, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        c = self.combatant(a.combatant)
+        combat = e.combat
+        title = f"{c.name}'s turn"
+        if combat.phase is not Phase.FIGHTING:
+            raise IllegalAction(title, ["combat has not started"])
+        if combat.turn is not None:
+            raise IllegalAction(title, [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"])
+        reasons: list[str] = []
+        side = self.acting_side()
+        if c.id in combat.acted:
+            reasons.append(f"{c.name} has already acted this round")
+        elif c.down and e.options.down_skips_turns:
+            reasons.append(f"{c.name} is down")
+        elif combat.round == 1 and c.surprised:
+            reasons.append(f"{c.name} is surprised in round 1")
+        elif side is None:
+            reasons.append("the round is over: roll initiative for the next one")
+        elif c.side is not side:
+            reasons.append(f"the {side.value} are acting now")
+        if reasons:
+            raise IllegalAction(title, reasons)
+        token = e.tokens.get(c.id)
+        combat.turn = TurnState(
+            combatant=c.id,
+            start_cell=token.cell if token else None,
+            concealed_at_start=c.concealed,
+            path=[token.cell] if token else [],
+        )
+        events: list[Event] = [TurnStarted(round=combat.round, text=f"{c.name}'s turn", actors=(c.id,), combatant=c.id)]
+        if c.parry is not None:
+            events.append(
+                ParryEnded(round=combat.round, text=f"{c.name} stops parrying", actors=(c.id,), combatant=c.id)
+            )
+            c.parry = None
+        # "Hit by a ranged attack since its last turn" ends when that turn comes.
+        combat.ranged_hits.pop(c.id, None)
+        return events
+
+    def _end_turn(self, a: act.EndTurn, dice: DiceSource) -> list[Event]:
+        combat = self.encounter.combat
+        turn = combat.turn
+        if turn is None:
+            raise IllegalAction("End turn", ["no turn is under way"])
+        c = self.combatant(turn.combatant)
+        combat.acted.append(c.id)
+        combat.turn = None
+        did = turn.action.value if turn.action else "no action"
+        events: list[Event] = [
+            TurnEnded(
+                round=combat.round,
+                text=f"{c.name} ends the turn ({did}, moved {_ft(turn.feet_used)})",
+                actors=(c.id,),
+                combatant=c.id,
+                feet_used=turn.feet_used,
+            )
+        ]
+        if self.acting_side() is None:
+            events.append(RoundEnded(round=combat.round, text=f"Everyone has acted: round {combat.round} is over"))
+        return events
+
+    # -- movement ----------------------------------------------------------------------------
+
+    def _move(self, a: act.Move, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        c = self.combatant(a.combatant)
+        token = self._token(c.id)
+        title = f"{'Forced move' if a.forced else 'Move'} of {c.name}"
+        combat = e.combat
+        turn = combat.turn
+        in_turn = turn is not None and turn.combatant == c.id
+        free = a.forced or combat.phase is not Phase.FIGHTING
+        if not free and not in_turn:
+            who = "no turn is under way" if turn is None else f"it is {self.combatant(turn.combatant).name}'s turn"
+            raise IllegalAction(title, [f"{who}; a forced move moves {c.name} without spending movement"])
+        if not free and c.down:
+            raise IllegalAction(title, [f"{c.name} is down"])
+
+        enemies, occupied = self.blockers(c.id)
+        rules = self.move_rules(c.id)
+        terrain = e.map.terrain
+        diagonals = turn.diagonals if in_turn and turn else 0
+        if free:
+            path = list(a.path) if a.path else [token.cell, a.to] if a.to is not None else None
+            if path is None:
+                raise IllegalAction(title, ["no destination given"])
+            if path[0] != token.cell:
+                path.insert(0, token.cell)
+            end = path[-1]
+            problems = self._end_cell_problems(c, end, occupied)
+            if problems:
+                raise IllegalAction(title, problems)
+            feet = cell_distance_ft(path[0], end, e.map.diagonal, e.map.feet_per_cell)
+        else:
+            assert turn is not None
+            left = c.move_ft + turn.extra_ft - turn.feet_used
+            if a.path:
+                path = list(a.path)
+                if path[0] != token.cell:
+                    path.insert(0, token.cell)
+                try:
+                    feet = path_cost_ft(
+                        terrain, path, c.size, rules, enemies=enemies, occupied=occupied, diagonals_before=diagonals
+                    )
+                except ValueError as error:
+                    raise IllegalAction(title, [str(error)]) from None
+            elif a.to is not None:
+                problems = self._end_cell_problems(c, a.to, occupied)
+                if problems:
+                    raise IllegalAction(title, problems)
+                found = cheapest_path(
+                    terrain,
+                    token.cell,
+                    a.to,
+                    c.size,
+                    max(left, 0),
+                    rules,
+                    enemies=enemies,
+                    occupied=occupied,
+                    diagonals_before=diagonals,
+                )
+                if found is None:
+                    # Out of reach: search without a budget only to say how far it really is.
+                    far = cheapest_path(
+                        terrain,
+                        token.cell,
+                        a.to,
+                        c.size,
+                        float("inf"),
+                        rules,
+                        enemies=enemies,
+                        occupied=occupied,
+                        diagonals_before=diagonals,
+                    )
+                    if far is None:
+                        raise IllegalAction(title, [f"no way through to {a.to}: walls or enemies bar every path"])
+                    found = far
+                path, feet = found
+            else:
+                raise IllegalAction(title, ["no destination given"])
+            if feet > left + 1e-9:
+                raise IllegalAction(title, [f"needs {_ft(feet)} but {c.name} has {_ft(max(left, 0))} of movement left"])
+            if turn.action is None:
+                turn.feet_before += feet
+            else:
+                turn.feet_after += feet
+            turn.diagonals += diagonal_steps(path)
+            turn.path.extend(path[1:])
+        if len(path) < 2 or path[-1] == path[0]:
+            raise IllegalAction(title, [f"{c.name} is already there"])
+        token.cell = path[-1]
+        left_after = self.feet_left(c.id) if in_turn and not a.forced else None
+        what = "is forced" if a.forced else "moves"
+        tail = f", {_ft(left_after)} left" if left_after is not None else ""
+        cost = "free" if free else _ft(feet)
+        return [
+            Moved(
+                round=combat.round,
+                text=f"{c.name} {what} from {path[0]} to {path[-1]} ({cost}{tail})",
+                actors=(c.id,),
+                combatant=c.id,
+                path=path,
+                feet=0 if free else feet,
+                forced=a.forced,
+                feet_left=left_after,
+            )
+        ]
+
+    def _end_cell_problems(self, c: Combatant, anchor: Cell, occupied: frozenset[Cell]) -> list[str]:
+        grid = self.encounter.map
+        problems: list[str] = []
+        for cell in footprint(anchor, c.size):
+            x, y = cell
+            if not (0 <= x < grid.width and 0 <= y < grid.height):
+                problems.append(f"{cell} is off the map")
+            elif cell in grid.walls:
+                problems.append(f"{cell} is a wall")
+            elif cell in occupied:
+                other = self.encounter.occupied_by(exclude=c.id)[cell]
+                problems.append(f"{cell} is taken by {self.combatant(other).name}")
+        return problems[:1]
+
+    def _face(self, a: act.Face, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        token = self._token(c.id)
+        new = a.facing % 360
+        old = token.facing
+        if new == old:
+            raise IllegalAction(f"Turn {c.name}", [f"already faces {old} degrees"])
+        token.facing = new
+        return [
+            Turned(
+                round=self._round(),
+                text=f"{c.name} turns to face {new} degrees",
+                actors=(c.id,),
+                combatant=c.id,
+                old_facing=old,
+                new_facing=new,
+            )
+        ]
+
+    # -- actions of the turn ------------------------------------------------------------------
+
+    def _attack(self, a: act.Attack, dice: DiceSource) -> list[Event]:
+        attacker, target = self.combatant(a.attacker), self.combatant(a.target)
+        weapon = attacker.weapon(a.weapon)
+        title = f"{attacker.name}'s {a.mode.value} on {target.name}"
+        if a.mode is AttackMode.SPELL:
+            raise IllegalAction(title, ["cast a spell with CastSpell"])
+        checks = self._turn_checks(attacker, needs_action=True)
+        checks += self.ruleset.attack_checks(self.encounter, attacker, target, weapon, a.mode)
+        self._require(title, checks)
+        overrides: list[str] = []
+        if a.mode is AttackMode.SNEAK:
+            reasons = failed(self.ruleset.sneak_checks(self.encounter, attacker, target, weapon))  # type: ignore[attr-defined]
+            if reasons and not a.override:
+                raise IllegalAction(title, reasons)
+            overrides = reasons
+        outcome = self.ruleset.resolve_attack(
+            attacker, target, weapon, a.mode, dice, self.encounter.options, ignore_dex=a.ignore_dex
+        )
+        outcome.overrides = overrides
+        turn = self._use_action(attacker, ActionKind(a.mode.value), f"{weapon.name} on {target.name}")
+        turn.action_detail = f"{weapon.name} on {target.name}"
+        return self._write_attack(attacker, target, outcome, ranged=weapon.kind is WeaponKind.RANGED)
+
+    def _cast(self, a: act.CastSpell, dice: DiceSource) -> list[Event]:
+        caster, target = self.combatant(a.caster), self.combatant(a.target)
+        spell = caster.spell(a.spell)
+        title = f"{caster.name} casting {spell.name} on {target.name}"
+        checks = self._turn_checks(caster, needs_action=True)
+        checks += self.ruleset.attack_checks(self.encounter, caster, target, spell, AttackMode.SPELL)
+        self._require(title, checks)
+        outcome = self.ruleset.resolve_attack(
+            caster, target, spell, AttackMode.SPELL, dice, self.encounter.options, ignore_dex=a.ignore_dex
+        )
+        self._use_action(caster, ActionKind.SPELL, f"{spell.name} on {target.name}")
+        return self._write_attack(caster, target, outcome, ranged=False)
+
+    def _write_attack(self, attacker: Combatant, target: Combatant, o: AttackOutcome, ranged: bool) -> list[Event]:
+        """Write an attack's outcome into the encounter and describe it."""
+        e = self.encounter
+        rnd = self._round()
+        ap = o.application
+        was_up = not target.down
+        target.stamina = ap.stamina_after
+        target.injury = ap.injury_after
+        events: list[Event] = []
+        if ap.parried_with is not None and target.parry is not None:
+            if ap.parry_explosions is not None:
+                target.parry = target.parry.model_copy(update={"explosions": ap.parry_explosions})
+            if ap.parry_weapon_shattered:
+                target.weapon(ap.parry_weapon_shattered).state = WeaponState.BROKEN
+            if ap.shield_durability_after is not None and target.shield is not None:
+                target.shield.durability = ap.shield_durability_after
+            if ap.shield_destroyed and target.shield is not None:
+                target.shield.state = ShieldState.DESTROYED
+            if ap.parry_ends:
+                target.parry = None
+        if o.breaks_weapon:
+            attacker.weapon(o.means).state = WeaponState.BROKEN
+        if o.mode is AttackMode.SNEAK:
+            attacker.concealed = False  # the sneak attack gives the attacker away
+        if o.exertion_cost:
+            attacker.stamina = max(0, attacker.stamina - o.exertion_cost)
+        e.combat.attacks.append(AttackRecord(round=rnd, attacker=attacker.id, target=target.id))
+        if ranged:
+            hits = e.combat.ranged_hits.setdefault(target.id, [])
+            if attacker.id not in hits:
+                hits.append(attacker.id)
+
+        actors = (attacker.id, target.id)
+        where = []
+        if ap.parried_with:
+            where.append(f"{ap.stopped} stopped by {target.name}'s {ap.parried_with} parry")
+        if ap.to_sp:
+            where.append(f"{ap.to_sp} SP")
+        if ap.to_ip:
+            where.append(f"{ap.to_ip} IP")
+        if ap.overkill:
+            where.append(f"{ap.overkill} overkill")
+        went = ", ".join(where) or "no harm"
+        verb = (
+            "casts"
+            if o.mode is AttackMode.SPELL
+            else {
+                AttackMode.ATTACK: "attacks",
+                AttackMode.POWER: "power-attacks",
+                AttackMode.SNEAK: "sneak-attacks",
+            }[o.mode]
+        )
+        resolved = AttackResolved(
+            round=rnd,
+            text="",
+            actors=actors,
+            attacker=attacker.id,
+            target=target.id,
+            means=o.means,
+            mode=o.mode.value,  # type: ignore[arg-type]
+            attack_kind=o.attack_kind,
+            die=o.die,
+            dice_count=o.dice_count,
+            faces=o.faces,
+            dice_total=o.dice_total,
+            magic_bonus=o.magic_bonus,
+            magic_term=o.magic_term,
+            ability=o.ability,
+            ability_term=o.ability_term,
+            dex_term=o.dex_term,
+            dex_ignored=o.dex_ignored,
+            ap_term=o.ap_term,
+            ap_ignored=o.ap_ignored,
+            raw=o.raw,
+            damage=o.damage,
+            direct=o.direct,
+            precision=o.precision,
+            parried_with=ap.parried_with,
+            stopped=ap.stopped,
+            shield_damage=ap.shield_damage,
+            to_sp=ap.to_sp,
+            to_ip=ap.to_ip,
+            overkill=ap.overkill,
+            target_sp=target.stamina,
+            target_ip=target.injury,
+            overrides=o.overrides,
+        )
+        check = ""
+        if o.precision is not None:
+            p = o.precision
+            check = (
+                f" AWA check {p.face} + {p.bonus} = {p.total} vs DC {p.dc}: "
+                f"{'armor ignored' if p.success else 'armor applies'};"
+            )
+        kind = "direct " if o.direct else ""
+        text = (
+            f"{attacker.name} {verb} {target.name} with {o.means} ({o.dice_count}{o.die}):{check} "
+            f"{resolved.formula} {kind}damage -> {went}. "
+            f"{target.name}: {target.stamina} SP, {target.injury} IP"
+        )
+        events.append(resolved.model_copy(update={"text": text}))
+        if o.overrides:
+            events.append(
+                Override(
+                    round=rnd,
+                    text=f"GM override for {attacker.name}'s sneak attack: {'; '.join(o.overrides)}",
+                    actors=actors,
+                )
+            )
+        if o.exertion_face is not None:
+            events.append(
+                ExertionSpent(
+                    round=rnd,
+                    text=f"{attacker.name} spends {o.exertion_cost} SP of exertion "
+                    f"(d4: {o.exertion_face}): {attacker.stamina} SP",
+                    actors=(attacker.id,),
+                    combatant=attacker.id,
+                    face=o.exertion_face,
+                    cost=o.exertion_cost,
+                    stamina=attacker.stamina,
+                )
+            )
+        if o.breaks_weapon:
+            events.append(
+                WeaponBroken(
+                    round=rnd,
+                    text=f"{attacker.name}'s {o.means} breaks after the Power Attack",
+                    actors=(attacker.id,),
+                    combatant=attacker.id,
+                    weapon=o.means,
+                )
+            )
+        if ap.parry_weapon_shattered:
+            events.append(
+                WeaponBroken(
+                    round=rnd,
+                    text=f"{target.name}'s {ap.parry_weapon_shattered} shatters; the parry stops nothing more",
+                    actors=(target.id,),
+                    combatant=target.id,
+                    weapon=ap.parry_weapon_shattered,
+                )
+            )
+        if ap.shield_destroyed:
+            events.append(
+                ShieldDestroyed(
+                    round=rnd, text=f"{target.name}'s shield is destroyed", actors=(target.id,), combatant=target.id
+                )
+            )
+        if was_up and target.down:
+            over = f" ({ap.overkill} overkill)" if ap.overkill else ""
+            events.append(
+                WentDown(
+                    round=rnd,
+                    text=f"{target.name} is down{over}",
+                    actors=(target.id,),
+                    combatant=target.id,
+                    overkill=ap.overkill,
+                )
+            )
+        return events
+
+    def _parry(self, a: act.Parry, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        title = f"{c.name}'s parry"
+        reasons: list[str] = []
+        if a.shield == (a.weapon is not None):
+            reasons.append("parry with either a weapon or a shield")
+        elif a.shield:
+            if c.shield is None:
+                reasons.append(f"{c.name} has no shield")
+            elif c.shield.state is ShieldState.DESTROYED:
+                reasons.append(f"{c.name}'s shield is destroyed")
+            elif c.shield.state is not ShieldState.CARRIED:
+                reasons.append(f"{c.name}'s shield is not carried")
+        else:
+            assert a.weapon is not None
+            if c.weapon(a.weapon).state is WeaponState.BROKEN:
+                reasons.append(f"{a.weapon} is broken")
+        if reasons:
+            raise IllegalAction(title, reasons)
+        with_ = "shield" if a.shield else str(a.weapon)
+        self._use_action(c, ActionKind.PARRY, with_)
+        c.parry = ParryState(shield=a.shield, weapon=a.weapon)
+        return [
+            ParryStarted(
+                round=self._round(),
+                text=f"{c.name} parries with {'the shield' if a.shield else a.weapon} until the next turn",
+                actors=(c.id,),
+                combatant=c.id,
+                shield=a.shield,
+                weapon=a.weapon,
+            )
+        ]
+
+    def _dash(self, a: act.Dash, dice: DiceSource) -> list[Event]:
+        return self._extra_movement(a.combatant, ActionKind.DASH, self.encounter.options.dash_moves)
+
+    def _leap(self, a: act.Leap, dice: DiceSource) -> list[Event]:
+        return self._extra_movement(a.combatant, ActionKind.LEAP, self.encounter.options.leap_moves)
+
+    def _extra_movement(self, cid: str, kind: ActionKind, moves: float) -> list[Event]:
+        c = self.combatant(cid)
+        turn = self._use_action(c, kind)
+        extra = c.move_ft * moves
+        turn.extra_ft += extra
+        leap = kind is ActionKind.LEAP
+        if leap:
+            turn.leaping = True
+        left = self.feet_left(c.id)
+        more = " over obstacles and difficult terrain" if leap and self.encounter.options.leap_ignores_terrain else ""
+        return [
+            ActionTaken(
+                round=self._round(),
+                text=f"{c.name} {'leaps' if leap else 'dashes'}: +{_ft(extra)}{more}, "
+                f"{_ft(left or 0)} of movement left",
+                actors=(c.id,),
+                combatant=c.id,
+                action=kind.value,
+                extra_ft=extra,
+            )
+        ]
+
+    def _other(self, a: act.OtherAction, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        text = a.text.strip()
+        if not text:
+            raise IllegalAction(f"{c.name}'s action", ["say what the action is"])
+        self._use_action(c, ActionKind.OTHER, text)
+        return [
+            ActionTaken(
+                round=self._round(),
+                text=f"{c.name}: {text}",
+                actors=(c.id,),
+                combatant=c.id,
+                action="other",
+                detail=text,
+            )
+        ]
+
+    # -- editing -----------------------------------------------------------------------------
+
+    def _edit(self, a: act.EditCombatant, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        old = self.combatant(a.combatant)
+        if not a.changes:
+            raise IllegalAction(f"Edit {old.name}", ["nothing to change"])
+        if "id" in a.changes and a.changes["id"] != old.id:
+            raise IllegalAction(f"Edit {old.name}", ["id: a combatant's id does not change"])
+        data = old.model_dump()
+        data.update(a.changes)
+        try:
+            new = Combatant.model_validate(data)
+        except ValidationError as error:
+            raise RulesError(f"{old.name}: {explain(error)}", explain(error).split("\n")) from None
+        index = e.combatants.index(old)
+        e.combatants[index] = new
+        self._check_encounter(f"Edit {old.name}")
+        events: list[Event] = []
+        before, after = old.model_dump(mode="json"), new.model_dump(mode="json")
+        for key in a.changes:
+            if before.get(key) != after.get(key):
+                events.append(
+                    CombatantChanged(
+                        round=self._round(),
+                        text=f"{new.name}: {key} {_show(before.get(key))} -> {_show(after.get(key))}",
+                        actors=(new.id,),
+                        combatant=new.id,
+                        field=key,
+                        old=_show(before.get(key)),
+                        new=_show(after.get(key)),
+                    )
+                )
+        if not events:
+            raise IllegalAction(f"Edit {old.name}", ["the values are the same as before"])
+        return events
+
+    def _check_encounter(self, title: str) -> None:
+        try:
+            Encounter._references_hold(self.encounter)
+        except ValueError as error:
+            raise IllegalAction(title, [str(error)]) from None
+
+    def _add(self, a: act.AddCombatant, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        data = dict(a.data)
+        if "id" not in data or any(c.id == data["id"] for c in e.combatants):
+            data["id"] = e.new_id(str(data.get("name", "combatant")))
+        try:
+            c = Combatant.model_validate(data)
+        except ValidationError as error:
+            raise RulesError(f"New combatant: {explain(error)}", explain(error).split("\n")) from None
+        e.combatants.append(c)
+        events: list[Event] = [
+            CombatantAdded(
+                round=self._round(), text=f"{c.name} joins the {c.side.value}", actors=(c.id,), combatant=c.id
+            )
+        ]
+        if a.cell is not None:
+            events += self._place(act.PlaceToken(c.id, a.cell, a.facing), dice)
+        return events
+
+    def _remove(self, a: act.RemoveCombatant, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        c = self.combatant(a.combatant)
+        turn = e.combat.turn
+        if turn is not None and turn.combatant == c.id:
+            raise IllegalAction(f"Remove {c.name}", [f"it is {c.name}'s turn: end it first"])
+        e.combatants.remove(c)
+        e.tokens.pop(c.id, None)
+        e.combat.acted = [x for x in e.combat.acted if x != c.id]
+        e.combat.attacks = [r for r in e.combat.attacks if c.id not in (r.attacker, r.target)]
+        e.combat.ranged_hits.pop(c.id, None)
+        for shooters in e.combat.ranged_hits.values():
+            if c.id in shooters:
+                shooters.remove(c.id)
+        return [
+            CombatantRemoved(round=self._round(), text=f"{c.name} leaves the fight", actors=(c.id,), combatant=c.id)
+        ]
+
+    def _place(self, a: act.PlaceToken, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        c = self.combatant(a.combatant)
+        if c.id in e.tokens:
+            raise IllegalAction(f"Place {c.name}", [f"{c.name} is already on the map"])
+        _, occupied = self.blockers(c.id)
+        problems = self._end_cell_problems(c, a.cell, occupied)
+        if problems:
+            raise IllegalAction(f"Place {c.name}", problems)
+        e.tokens[c.id] = Token(cell=a.cell, facing=a.facing % 360)
+        return [
+            TokenPlaced(
+                round=self._round(),
+                text=f"{c.name} is placed at {a.cell}",
+                actors=(c.id,),
+                combatant=c.id,
+                cell=a.cell,
+                facing=a.facing % 360,
+            )
+        ]
+
+    def _remove_token(self, a: act.RemoveToken, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        self._token(c.id)
+        del self.encounter.tokens[c.id]
+        return [
+            TokenRemoved(round=self._round(), text=f"{c.name} is taken off the map", actors=(c.id,), combatant=c.id)
+        ]
+
+    def _paint(self, a: act.PaintTerrain, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        grid = e.map
+        cells = set(a.cells)
+        outside = [c for c in cells if not (0 <= c[0] < grid.width and 0 <= c[1] < grid.height)]
+        if outside:
+            raise IllegalAction(f"Paint {a.layer}", [f"{outside[0]} is off the map"])
+        layer: frozenset[Cell] = getattr(grid, a.layer)
+        if a.on:
+            if a.layer == "walls":
+                taken = e.occupied_by()
+                under = [c for c in cells if c in taken]
+                if under:
+                    raise IllegalAction(
+                        "Paint walls", [f"{under[0]} is taken by {self.combatant(taken[under[0]]).name}"]
+                    )
+            changed = cells - layer
+            new_layer = layer | changed
+        else:
+            changed = cells & layer
+            new_layer = layer - changed
+        if not changed:
+            raise IllegalAction(f"Paint {a.layer}", ["nothing changes"])
+        e.map = grid.model_copy(update={a.layer: frozenset(new_layer)})
+        e.map.__dict__.pop("terrain", None)  # the cached terrain belongs to the old layers
+        what = "wall" if a.layer == "walls" else "difficult terrain"
+        verb = "added" if a.on else "removed"
+        return [
+            TerrainChanged(
+                round=self._round(),
+                text=f"{len(changed)} cell(s) of {what} {verb}",
+                layer=a.layer,
+                added=sorted(changed) if a.on else [],
+                removed=[] if a.on else sorted(changed),
+            )
+        ]
+
+    def _edit_map(self, a: act.EditMap, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        allowed = {"width", "height", "feet_per_cell", "diagonal"}
+        unknown = set(a.changes) - allowed
+        if unknown:
+            raise IllegalAction("Edit map", [f"{sorted(unknown)[0]}: not a map setting"])
+        data = e.map.model_dump()
+        data.update(a.changes)
+        # Shrinking the map drops terrain that falls off it.
+        w, h = data["width"], data["height"]
+        if isinstance(w, int) and isinstance(h, int):
+            data["walls"] = [c for c in data["walls"] if c[0] < w and c[1] < h]
+            data["difficult"] = [c for c in data["difficult"] if c[0] < w and c[1] < h]
+        try:
+            new = MapGrid.model_validate(data)
+        except ValidationError as error:
+            raise RulesError(f"Map: {explain(error)}", explain(error).split("\n")) from None
+        e.map = new
+        self._check_encounter("Edit map")
+        changes = ", ".join(f"{k} {v}" for k, v in a.changes.items())
+        return [MapChanged(round=self._round(), text=f"Map: {changes}")]
+
+    def _edit_options(self, a: act.EditOptions, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        data = e.options.model_dump()
+        data.update(a.changes)
+        try:
+            e.options = RulesOptions.model_validate(data)
+        except ValidationError as error:
+            raise RulesError(f"Options: {explain(error)}", explain(error).split("\n")) from None
+        changes = ", ".join(f"{k} {v}" for k, v in a.changes.items())
+        return [Override(round=self._round(), text=f"Ruleset options: {changes}")]
+
+    _handlers: ClassVar[dict[type, Callable[[Engine, Any, DiceSource], list[Event]]]] = {
+        act.StartCombat: _start_combat,
+        act.NextRound: _next_round,
+        act.EndCombat: _end_combat,
+        act.BeginTurn: _begin_turn,
+        act.EndTurn: _end_turn,
+        act.Move: _move,
+        act.Face: _face,
+        act.Attack: _attack,
+        act.CastSpell: _cast,
+        act.Parry: _parry,
+        act.Dash: _dash,
+        act.Leap: _leap,
+        act.OtherAction: _other,
+        act.EditCombatant: _edit,
+        act.AddCombatant: _add,
+        act.RemoveCombatant: _remove,
+        act.PlaceToken: _place,
+        act.RemoveToken: _remove_token,
+        act.PaintTerrain: _paint,
+        act.EditMap: _edit_map,
+        act.EditOptions: _edit_options,
+    }
+
+    # -- conveniences for scripts and tests: one call, one action ------------------------------
+
+    def start_combat(
+        self,
+        situation: SurpriseSituation = SurpriseSituation.NOBODY,
+        face: int | None = None,
+        *,
+        first_side: Side | None = None,
+        surprised_side: Side | None = None,
+    ) -> list[Event]:
+        return self.apply(act.StartCombat(situation, face, first_side, surprised_side))
+
+    def next_round(self, face: int | None = None) -> list[Event]:
+        return self.apply(act.NextRound(face))
+
+    def begin_turn(self, combatant: str) -> list[Event]:
+        return self.apply(act.BeginTurn(combatant))
+
+    def end_turn(self) -> list[Event]:
+        return self.apply(act.EndTurn())
+
+    def move(
+        self, combatant: str, to: Cell | None = None, *, path: list[Cell] | None = None, forced: bool = False
+    ) -> list[Event]:
+        return self.apply(act.Move(combatant, to, tuple(path) if path else None, forced))
+
+    def face(self, combatant: str, facing: int) -> list[Event]:
+        return self.apply(act.Face(combatant, facing))
+
+    def attack(
+        self,
+        attacker: str,
+        target: str,
+        weapon: str,
+        mode: AttackMode = AttackMode.ATTACK,
+        *,
+        faces: list[int] | None = None,
+        ignore_dex: bool = False,
+        override: bool = False,
+    ) -> list[Event]:
+        dice = ScriptedDice(faces) if faces is not None else None
+        return self.apply(act.Attack(attacker, target, weapon, mode, ignore_dex, override), dice)
+
+    def cast(self, caster: str, target: str, spell: str, *, faces: list[int] | None = None) -> list[Event]:
+        dice = ScriptedDice(faces) if faces is not None else None
+        return self.apply(act.CastSpell(caster, target, spell), dice)
+
+    def parry(self, combatant: str, weapon: str | None = None, *, shield: bool = False) -> list[Event]:
+        return self.apply(act.Parry(combatant, weapon, shield))
+
+    def dash(self, combatant: str) -> list[Event]:
+        return self.apply(act.Dash(combatant))
+
+    def leap(self, combatant: str) -> list[Event]:
+        return self.apply(act.Leap(combatant))
+
+    def edit(self, combatant: str, **changes: Any) -> list[Event]:
+        return self.apply(act.EditCombatant(combatant, changes))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Mapping | list):
+        return str(value)
+    return "-" if value is None else str(value)

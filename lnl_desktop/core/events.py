@@ -1,0 +1,272 @@
+"""The events the engine produces: what the round log shows and the file keeps.
+
+Each event carries its round, the ids of the combatants it concerns (for filtering), a line of
+text a GM can read, and the structured facts behind that line (every die face, every term of
+the damage formula), so views can redraw bars and exports can tabulate without parsing text.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lnl_desktop.core.dice import DieFace
+from lnl_desktop.core.grid import Cell
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    round: int = 0
+    text: str
+    actors: tuple[str, ...] = ()
+
+
+class CombatStarted(_Event):
+    kind: Literal["combat started"] = "combat started"
+    situation: str
+    face: int | None  # None for a reverse ambush the GM sets by hand
+    first_side: str
+    surprised_side: str | None
+
+
+class InitiativeRolled(_Event):
+    kind: Literal["initiative"] = "initiative"
+    face: int
+    first_side: str
+
+
+class TurnStarted(_Event):
+    kind: Literal["turn started"] = "turn started"
+    combatant: str
+
+
+class TurnEnded(_Event):
+    kind: Literal["turn ended"] = "turn ended"
+    combatant: str
+    feet_used: float
+
+
+class RoundEnded(_Event):
+    kind: Literal["round ended"] = "round ended"
+
+
+class CombatEnded(_Event):
+    kind: Literal["combat ended"] = "combat ended"
+
+
+class Moved(_Event):
+    kind: Literal["moved"] = "moved"
+    combatant: str
+    path: list[Cell]
+    feet: float
+    forced: bool = False
+    feet_left: float | None = None  # None outside a turn
+
+
+class Turned(_Event):
+    kind: Literal["turned"] = "turned"
+    combatant: str
+    old_facing: int
+    new_facing: int
+
+
+class PrecisionCheck(BaseModel):
+    """The sneak attack's AWA check: d20 + AWA against DC 10 + target AP."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    face: int
+    bonus: int
+    dc: int
+
+    @property
+    def total(self) -> int:
+        return self.face + self.bonus
+
+    @property
+    def success(self) -> bool:
+        return self.total >= self.dc
+
+
+class AttackResolved(_Event):
+    """One attack or damaging spell, with every term of the damage formula."""
+
+    kind: Literal["attack"] = "attack"
+    attacker: str
+    target: str
+    means: str  # weapon or spell name
+    mode: Literal["attack", "power attack", "sneak attack", "spell"]
+    attack_kind: str  # melee, reach, ranged, spell
+    die: str
+    dice_count: int
+    faces: list[DieFace]
+    dice_total: int
+    magic_bonus: int  # per base die
+    magic_term: int  # base dice x bonus
+    ability: str | None
+    ability_term: int
+    dex_term: int  # the target's DEX bonus subtracted (0 when ignored)
+    dex_ignored: bool
+    ap_term: int  # the target's AP subtracted (0 when ignored)
+    ap_ignored: bool
+    raw: int  # before the floor at 0
+    damage: int  # after mitigation
+    direct: bool  # direct damage goes to IP
+    precision: PrecisionCheck | None = None
+    parried_with: str | None = None  # "weapon name" or "shield"
+    stopped: int = 0  # damage a parry stopped
+    shield_damage: int = 0  # doubled damage taken by the shield's durability
+    to_sp: int = 0
+    to_ip: int = 0
+    overkill: int = 0
+    target_sp: int  # totals after the blow
+    target_ip: int
+    overrides: list[str] = Field(default_factory=list)  # eligibility points the GM overrode
+
+    @property
+    def formula(self) -> str:
+        """The damage formula with its numbers, as the log shows it."""
+        dice = " + ".join(f"{f.face}{'*' if f.explosion else ''}" for f in self.faces) or "0"
+        parts = [f"dice {dice} = {self.dice_total}"]
+        if self.magic_term:
+            parts.append(f"+ {self.dice_count} x {self.magic_bonus} magic")
+        if self.ability:
+            parts.append(f"{'+' if self.ability_term >= 0 else '-'} {abs(self.ability_term)} {self.ability}")
+        if not self.dex_ignored:
+            parts.append(f"{'-' if self.dex_term >= 0 else '+'} {abs(self.dex_term)} DEX")
+        if not self.ap_ignored:
+            parts.append(f"- {self.ap_term} AP")
+        result = f"= {self.damage}" if self.raw == self.damage else f"= {self.raw}, so {self.damage}"
+        return " ".join([*parts, result])
+
+
+class ExertionSpent(_Event):
+    kind: Literal["exertion"] = "exertion"
+    combatant: str
+    face: int
+    cost: int
+    stamina: int  # SP after
+
+
+class WeaponBroken(_Event):
+    kind: Literal["weapon broken"] = "weapon broken"
+    combatant: str
+    weapon: str
+
+
+class ShieldDestroyed(_Event):
+    kind: Literal["shield destroyed"] = "shield destroyed"
+    combatant: str
+
+
+class WentDown(_Event):
+    kind: Literal["down"] = "down"
+    combatant: str
+    overkill: int
+
+
+class ParryStarted(_Event):
+    kind: Literal["parry"] = "parry"
+    combatant: str
+    shield: bool
+    weapon: str | None
+
+
+class ParryEnded(_Event):
+    kind: Literal["parry ended"] = "parry ended"
+    combatant: str
+
+
+class ActionTaken(_Event):
+    """Dash, Leap, or anything else the GM allows (free text)."""
+
+    kind: Literal["action"] = "action"
+    combatant: str
+    action: str
+    detail: str = ""
+    extra_ft: float = 0
+
+
+class CombatantChanged(_Event):
+    kind: Literal["changed"] = "changed"
+    combatant: str
+    field: str
+    old: str
+    new: str
+
+
+class CombatantAdded(_Event):
+    kind: Literal["added"] = "added"
+    combatant: str
+
+
+class CombatantRemoved(_Event):
+    kind: Literal["removed"] = "removed"
+    combatant: str
+
+
+class TokenPlaced(_Event):
+    kind: Literal["placed"] = "placed"
+    combatant: str
+    cell: Cell
+    facing: int
+
+
+class TokenRemoved(_Event):
+    kind: Literal["token removed"] = "token removed"
+    combatant: str
+
+
+class TerrainChanged(_Event):
+    kind: Literal["terrain"] = "terrain"
+    layer: Literal["walls", "difficult"]
+    added: list[Cell] = Field(default_factory=list)
+    removed: list[Cell] = Field(default_factory=list)
+
+
+class MapChanged(_Event):
+    kind: Literal["map"] = "map"
+
+
+class Override(_Event):
+    """A GM ruling that set aside what the rules would say."""
+
+    kind: Literal["override"] = "override"
+
+
+class Undone(_Event):
+    kind: Literal["undone"] = "undone"
+    undone: str  # what the undone action was
+
+
+Event = Annotated[
+    CombatStarted
+    | InitiativeRolled
+    | TurnStarted
+    | TurnEnded
+    | RoundEnded
+    | CombatEnded
+    | Moved
+    | Turned
+    | AttackResolved
+    | ExertionSpent
+    | WeaponBroken
+    | ShieldDestroyed
+    | WentDown
+    | ParryStarted
+    | ParryEnded
+    | ActionTaken
+    | CombatantChanged
+    | CombatantAdded
+    | CombatantRemoved
+    | TokenPlaced
+    | TokenRemoved
+    | TerrainChanged
+    | MapChanged
+    | Override
+    | Undone,
+    Field(discriminator="kind"),
+]
+"""Any event; the ``kind`` field tells which."""

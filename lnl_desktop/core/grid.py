@@ -1,0 +1,833 @@
+"""Grid geometry for Laurels & Loot: distances in feet, movement, facing and field of vision.
+
+Pure Python plus numpy, no Qt. Coordinates are ``(x, y)`` cells with ``x`` growing right and ``y``
+growing DOWN (screen coordinates). A token of size ``n`` covers an ``n x n`` block of cells whose
+top-left cell is its *anchor*; movement is expressed as a sequence of anchors.
+
+Movement costs are counted in cells and converted to feet at the end. Under the default 5-10-5
+rule diagonals alternate between one and two cells, and the alternation carries across a turn's
+moves, so the movement search runs over ``(anchor, diagonal parity)`` states: reaching a cell more
+cheaply with the "wrong" parity is not necessarily the better way to continue.
+
+Performance: ``reachable`` must stay well under 5 ms for a 120 ft move on a 200 x 200 map. It
+works on a window of anchors no farther than the budget allows and relaxes all states at once with
+numpy shifts (a bounded Bellman-Ford): a path within budget has at most ``budget / 1 cell`` steps,
+so that many sweeps are enough.
+
+Angles are compass bearings in degrees: 0 = north (-y), 90 = east (+x), clockwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+Cell = tuple[int, int]
+
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+_INF = math.inf
+# "Unreachable" in int32 cost tables; sums of a few of these still fit in 31 bits.
+_BIG = 2**28
+# Float tolerance for budget and equality checks: Euclidean costs are sums of sqrt(2).
+_EPS = 1e-9
+_SQRT2 = math.sqrt(2.0)
+
+# (dx, dy) of the 8 neighbours, orthogonals first so path reconstruction prefers straight steps.
+_ORTHOGONAL: tuple[tuple[int, int], ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DIAGONAL: tuple[tuple[int, int], ...] = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+_STEPS = _ORTHOGONAL + _DIAGONAL
+
+
+class DiagonalRule(StrEnum):
+    """How much a diagonal step costs."""
+
+    ALTERNATING = "5-10-5"  # 1st diagonal of the turn costs 1 cell, 2nd costs 2, 3rd 1, ...
+    FIVE = "5"  # every diagonal costs 1 cell (Chebyshev)
+    EUCLIDEAN = "euclidean"  # true distance, sqrt(2) cells per diagonal
+
+
+# --------------------------------------------------------------------------------------------
+# Distances
+# --------------------------------------------------------------------------------------------
+
+
+def distance_ft(dx: int, dy: int, rule: DiagonalRule, feet_per_cell: int = 5) -> float:
+    """Straight-line distance in feet for an offset of ``dx, dy`` cells (signs ignored)."""
+    ax, ay = abs(dx), abs(dy)
+    if rule is DiagonalRule.EUCLIDEAN:
+        return math.hypot(ax, ay) * feet_per_cell
+    diagonals = min(ax, ay)
+    straight = max(ax, ay) - diagonals
+    if rule is DiagonalRule.FIVE:
+        return float((straight + diagonals) * feet_per_cell)
+    return float((straight + diagonals + diagonals // 2) * feet_per_cell)
+
+
+def cell_distance_ft(a: Cell, b: Cell, rule: DiagonalRule, feet_per_cell: int = 5) -> float:
+    """Distance in feet between two cells."""
+    return distance_ft(b[0] - a[0], b[1] - a[1], rule, feet_per_cell)
+
+
+def footprint(anchor: Cell, size: int) -> list[Cell]:
+    """Cells covered by a token of ``size`` whose top-left cell is ``anchor`` (row by row)."""
+    ax, ay = anchor
+    return [(ax + i, ay + j) for j in range(size) for i in range(size)]
+
+
+def _axis_gap(a: int, a_size: int, b: int, b_size: int) -> int:
+    # Cells between the nearest edges of two spans on one axis (0 when they overlap).
+    return max(0, b - (a + a_size - 1), a - (b + b_size - 1))
+
+
+def token_distance_ft(
+    a: Cell,
+    a_size: int,
+    b: Cell,
+    b_size: int,
+    rule: DiagonalRule,
+    feet_per_cell: int = 5,
+) -> float:
+    """Distance in feet between the nearest occupied cells of two tokens.
+
+    The nearest pair of cells is found per axis (the gap between the two spans), so this is O(1)
+    whatever the token sizes.
+    """
+    gap_x = _axis_gap(a[0], a_size, b[0], b_size)
+    gap_y = _axis_gap(a[1], a_size, b[1], b_size)
+    return distance_ft(gap_x, gap_y, rule, feet_per_cell)
+
+
+def footprint_center(anchor: Cell, size: int) -> tuple[float, float]:
+    """Centre of a token's footprint in cell units, e.g. ``(0, 0), 1 -> (0.5, 0.5)``."""
+    return (anchor[0] + size / 2.0, anchor[1] + size / 2.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Terrain and movement rules
+# --------------------------------------------------------------------------------------------
+
+
+def _cells_to_grid(cells: Collection[Cell], width: int, height: int) -> BoolArray:
+    grid = np.zeros((height, width), dtype=np.bool_)
+    # fromiter over the flattened pairs is several times faster than np.array(list(...)).
+    flat = itertools.chain.from_iterable(cells)
+    coords = np.fromiter(flat, dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
+    if coords.size:
+        # Cells outside the map cannot matter to movement; drop them instead of failing.
+        keep = (
+            (coords[:, 0] >= 0)
+            & (coords[:, 0] < width)
+            & (coords[:, 1] >= 0)
+            & (coords[:, 1] < height)
+        )
+        coords = coords[keep]
+        grid[coords[:, 1], coords[:, 0]] = True
+    grid.flags.writeable = False  # shared by every search on this terrain
+    return grid
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """The static map: its size, walls (block movement) and difficult terrain (costs double)."""
+
+    width: int
+    height: int
+    walls: frozenset[Cell] = frozenset()
+    difficult: frozenset[Cell] = frozenset()
+
+    def inside(self, c: Cell) -> bool:
+        """Whether a cell lies on the map."""
+        return 0 <= c[0] < self.width and 0 <= c[1] < self.height
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str]) -> Terrain:
+        """Build a terrain from text rows: ``#`` wall, ``~`` difficult, anything else floor."""
+        lines = list(rows)
+        walls: set[Cell] = set()
+        difficult: set[Cell] = set()
+        for y, line in enumerate(lines):
+            for x, ch in enumerate(line):
+                if ch == "#":
+                    walls.add((x, y))
+                elif ch == "~":
+                    difficult.add((x, y))
+        width = max((len(line) for line in lines), default=0)
+        return cls(width, len(lines), frozenset(walls), frozenset(difficult))
+
+    # cached_property writes to the instance __dict__, which a frozen dataclass allows; the grids
+    # are built once per terrain so repeated searches (hovering in the UI) skip the conversion.
+    @cached_property
+    def wall_grid(self) -> BoolArray:
+        """Read-only ``(height, width)`` boolean array of walls, indexed ``[y, x]``."""
+        return _cells_to_grid(self.walls, self.width, self.height)
+
+    @cached_property
+    def difficult_grid(self) -> BoolArray:
+        """Read-only ``(height, width)`` boolean array of difficult terrain, indexed ``[y, x]``."""
+        return _cells_to_grid(self.difficult, self.width, self.height)
+
+
+@dataclass(frozen=True)
+class MoveRules:
+    """How a move is costed and what it may cross."""
+
+    rule: DiagonalRule = DiagonalRule.ALTERNATING
+    feet_per_cell: int = 5
+    difficult_multiplier: int = 2
+    ignore_difficult: bool = False  # a Leap: difficult terrain at normal cost
+    pass_over_walls: bool = False  # a Leap: may pass over walls but never END on one
+
+    def __post_init__(self) -> None:
+        if self.feet_per_cell <= 0:
+            raise ValueError(f"feet_per_cell must be positive, got {self.feet_per_cell}")
+        if self.difficult_multiplier < 1:
+            raise ValueError(
+                f"difficult_multiplier must be at least 1, got {self.difficult_multiplier}"
+            )
+
+
+def diagonal_steps(path: list[Cell]) -> int:
+    """Number of diagonal steps in a path (to carry the 5-10-5 alternation across moves)."""
+    return sum(1 for (x0, y0), (x1, y1) in itertools.pairwise(path) if x0 != x1 and y0 != y1)
+
+
+# --------------------------------------------------------------------------------------------
+# Reachability
+# --------------------------------------------------------------------------------------------
+
+
+def _footprint_any(cells: BoolArray, size: int) -> BoolArray:
+    """For each anchor, whether any cell of its ``size x size`` footprint is set.
+
+    ``cells`` covers the anchors plus ``size - 1`` extra rows and columns; OR-ing shifted slices
+    per axis keeps this at ``2 * size`` numpy operations.
+    """
+    if size == 1:
+        return cells
+    h = cells.shape[0] - size + 1
+    w = cells.shape[1] - size + 1
+    rows = cells[:, 0:w].copy()
+    for k in range(1, size):
+        rows |= cells[:, k : k + w]
+    out = rows[0:h].copy()
+    for k in range(1, size):
+        out |= rows[k : k + h]
+    return out
+
+
+def _window_slice(grid: BoolArray, x0: int, y0: int, w: int, h: int, fill: bool) -> BoolArray:
+    """A ``(h, w)`` copy of ``grid`` from ``(x0, y0)``; cells off the map are ``fill``."""
+    gh, gw = grid.shape
+    out = np.full((h, w), fill, dtype=np.bool_)
+    cx0, cy0 = max(0, x0), max(0, y0)
+    cx1, cy1 = min(gw, x0 + w), min(gh, y0 + h)
+    if cx0 < cx1 and cy0 < cy1:
+        out[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = grid[cy0:cy1, cx0:cx1]
+    return out
+
+
+def _offmap(x0: int, y0: int, w: int, h: int, terrain: Terrain) -> BoolArray:
+    out = np.ones((h, w), dtype=np.bool_)
+    cx0, cy0 = max(0, x0), max(0, y0)
+    cx1, cy1 = min(terrain.width, x0 + w), min(terrain.height, y0 + h)
+    if cx0 < cx1 and cy0 < cy1:
+        out[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = False
+    return out
+
+
+def _mark(cells: frozenset[Cell], skip: set[Cell], x0: int, y0: int, w: int, h: int) -> BoolArray:
+    out = np.zeros((h, w), dtype=np.bool_)
+    for x, y in cells:
+        if (x, y) not in skip and x0 <= x < x0 + w and y0 <= y < y0 + h:
+            out[y - y0, x - x0] = True
+    return out
+
+
+class Reach:
+    """Result of :func:`reachable`: cheapest costs to every anchor within the budget.
+
+    Internally a window of anchors (global origin ``_x0, _y0``) padded by one ring of
+    unreachable states, with one distance layer per diagonal parity under 5-10-5.
+    """
+
+    def __init__(
+        self,
+        *,
+        start: Cell,
+        budget_ft: float,
+        feet_per_cell: int,
+        x0: int,
+        y0: int,
+        dist: FloatArray,
+        ortho_cost: FloatArray,
+        diag_cost: FloatArray,
+        diag_penalty: dict[tuple[int, int], FloatArray] | None,
+        end: BoolArray,
+        passable: BoolArray,
+        map_width: int,
+        map_height: int,
+    ) -> None:
+        self.start = start
+        self.budget_ft = budget_ft
+        self.feet_per_cell = feet_per_cell
+        self._x0 = x0 - 1  # padded index 0 is one ring outside the window
+        self._y0 = y0 - 1
+        self._dist = dist  # (layers, h + 2, w + 2) cost in cells, inf when beyond budget
+        self._best = dist.min(axis=0)
+        self._ortho = ortho_cost
+        self._diag = diag_cost  # (layers, h + 2, w + 2) by SOURCE layer
+        self._penalty = diag_penalty  # inf where a diagonal would squeeze between walls
+        self._end = end  # padded bool: legal END anchor
+        self._passable = passable  # padded bool: physically enterable (for blocked())
+        self._map_w = map_width
+        self._map_h = map_height
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def _index(self, cell: Cell) -> tuple[int, int] | None:
+        py, px = cell[1] - self._y0, cell[0] - self._x0
+        if 0 <= py < self._best.shape[0] and 0 <= px < self._best.shape[1]:
+            return py, px
+        return None
+
+    def cost_ft(self, cell: Cell) -> float | None:
+        """Cheapest feet to END with the anchor on ``cell``; None if unreachable or illegal.
+
+        The start itself costs 0.
+        """
+        if cell == self.start:
+            return 0.0
+        idx = self._index(cell)
+        if idx is None or not self._end[idx]:
+            return None
+        cost = float(self._best[idx])
+        if cost == _INF:
+            return None
+        return cost * self.feet_per_cell
+
+    def cells(self) -> frozenset[Cell]:
+        """All legal END anchors within budget, the start excluded."""
+        return self._cells
+
+    @cached_property
+    def _cells(self) -> frozenset[Cell]:
+        ys, xs = np.nonzero(self._end & (self._best < _INF))
+        x0, y0 = self._x0, self._y0
+        found = frozenset(zip((xs + x0).tolist(), (ys + y0).tolist(), strict=True))
+        return found - {self.start}
+
+    def costs_ft(self) -> dict[Cell, float]:
+        """Every legal END anchor within budget (start excluded) with its cost in feet."""
+        ys, xs = np.nonzero(self._end & (self._best < _INF))
+        feet = (self._best[ys, xs] * self.feet_per_cell).tolist()
+        x0, y0 = self._x0, self._y0
+        out = {(x + x0, y + y0): f for x, y, f in zip(xs.tolist(), ys.tolist(), feet, strict=True)}
+        out.pop(self.start, None)
+        return out
+
+    def blocked(self) -> frozenset[Cell]:
+        """On-map anchors next to the reached area that cannot be entered (wall, enemy, edge)."""
+        return self._blocked
+
+    @cached_property
+    def _blocked(self) -> frozenset[Cell]:
+        reached = self._best < _INF
+        near = reached.copy()
+        # Dilate by one cell in all 8 directions (the padding ring is never reached).
+        near[1:, :] |= reached[:-1, :]
+        near[:-1, :] |= reached[1:, :]
+        grown = near.copy()
+        grown[:, 1:] |= near[:, :-1]
+        grown[:, :-1] |= near[:, 1:]
+        ys, xs = np.nonzero(grown & ~self._passable)
+        x0, y0 = self._x0, self._y0
+        return frozenset(
+            (x + x0, y + y0)
+            for x, y in zip(xs.tolist(), ys.tolist(), strict=True)
+            if 0 <= x + x0 < self._map_w and 0 <= y + y0 < self._map_h
+        )
+
+    def path_to(self, cell: Cell) -> list[Cell] | None:
+        """Cheapest anchors from the start to ``cell`` inclusive; None if not a legal end."""
+        if cell == self.start:
+            return [self.start]
+        if self.cost_ft(cell) is None:
+            return None
+        idx = self._index(cell)
+        assert idx is not None  # cost_ft found it
+        py, px = idx
+        dist = self._dist
+        layers = dist.shape[0]
+        layer = int(np.argmin(dist[:, py, px]))
+        cost = float(dist[layer, py, px])
+        rev: list[Cell] = [cell]
+        # Walk back along tight edges: a predecessor state whose cost plus the step equals ours.
+        # Every step costs at least one cell, so the cost strictly falls and the walk ends at 0.
+        while cost > _EPS:
+            step = self._predecessor(py, px, layer, cost, layers)
+            if step is None:  # pragma: no cover - would mean an inconsistent distance table
+                raise RuntimeError(f"no predecessor for {cell} while rebuilding the path")
+            py, px, layer, cost = step
+            rev.append((px + self._x0, py + self._y0))
+        rev.reverse()
+        return rev
+
+    def _predecessor(
+        self, py: int, px: int, layer: int, cost: float, layers: int
+    ) -> tuple[int, int, int, float] | None:
+        dist = self._dist
+        step = float(self._ortho[py, px])
+        for dx, dy in _ORTHOGONAL:
+            prev = float(dist[layer, py - dy, px - dx])
+            if abs(prev + step - cost) <= _EPS:
+                return py - dy, px - dx, layer, prev
+        # A diagonal flips the parity under 5-10-5 (with one layer, (layers-1) - 0 == 0).
+        src_layer = layers - 1 - layer
+        penalty = self._penalty
+        for d in _DIAGONAL:
+            dx, dy = d
+            step = float(self._diag[src_layer, py, px])
+            if penalty is not None:
+                step += float(penalty[d][py, px])
+            prev = float(dist[src_layer, py - dy, px - dx])
+            if abs(prev + step - cost) <= _EPS:
+                return py - dy, px - dx, src_layer, prev
+        return None
+
+
+def _allowed_mask(
+    allowed: Callable[[Cell], bool], candidates: BoolArray, x0: int, y0: int
+) -> BoolArray:
+    """Evaluate ``allowed`` over a window of anchors, vectorised when the predicate can."""
+    h, w = candidates.shape
+    mask_fn = getattr(allowed, "mask", None)
+    if callable(mask_fn):
+        return np.asarray(mask_fn(x0, y0, w, h), dtype=np.bool_)
+    out = np.zeros((h, w), dtype=np.bool_)
+    ys, xs = np.nonzero(candidates)  # only where the footprint is legal: fewer Python calls
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
+        if allowed((x + x0, y + y0)):
+            out[y, x] = True
+    return out
+
+
+def _as_float(costs: npt.NDArray[np.generic], never: float) -> FloatArray:
+    out = costs.astype(np.float64)
+    out[costs >= never] = _INF
+    return out
+
+
+def _relax(
+    dist: npt.NDArray[np.generic],
+    ortho: npt.NDArray[np.generic],
+    diag: npt.NDArray[np.generic],
+    penalty: dict[tuple[int, int], npt.NDArray[np.generic]] | None,
+    start: tuple[int, int],
+    max_sweeps: int,
+) -> None:
+    """Bounded Bellman-Ford over all ``(layer, anchor)`` states at once, in place.
+
+    ``dist`` is ``(layers, h + 2, w + 2)`` with an unreachable padding ring; ``ortho`` and
+    ``diag[source layer]`` give the cost of stepping INTO each anchor; ``penalty`` (per diagonal
+    direction) forbids squeezing between walls. A diagonal moves to the other layer.
+    """
+    _, hp, wp = dist.shape
+    spy, spx = start
+    flipped = dist[::-1]  # target layer of a diagonal; reversing a one-layer axis is a no-op
+    sweep = 0
+    while sweep < max_sweeps:
+        sweep += 1
+        # After k sweeps every state whose best path has <= k steps is exact, and such states
+        # lie within k cells of the start: relax only that box (cheaper early sweeps).
+        ty0, ty1 = max(1, spy - sweep), min(hp - 1, spy + sweep + 1)
+        tx0, tx1 = max(1, spx - sweep), min(wp - 1, spx + sweep + 1)
+        whole = ty0 == 1 and tx0 == 1 and ty1 == hp - 1 and tx1 == wp - 1
+        before = dist.copy() if whole else None
+
+        src = {(dx, dy): dist[:, ty0 - dy : ty1 - dy, tx0 - dx : tx1 - dx] for dx, dy in _STEPS}
+
+        # The cost depends only on the target, so take the cheapest source first: 5 array
+        # operations for the 4 orthogonal steps instead of 8.
+        best = np.minimum(src[1, 0], src[-1, 0])
+        np.minimum(best, src[0, 1], out=best)
+        np.minimum(best, src[0, -1], out=best)
+        best += ortho[ty0:ty1, tx0:tx1]
+        target = dist[:, ty0:ty1, tx0:tx1]
+        np.minimum(target, best, out=target)
+
+        if penalty is None:
+            best = np.minimum(src[1, 1], src[-1, 1])
+            np.minimum(best, src[1, -1], out=best)
+            np.minimum(best, src[-1, -1], out=best)
+        else:
+            first = True
+            for d in _DIAGONAL:
+                cand = src[d] + penalty[d][ty0:ty1, tx0:tx1]
+                if first:
+                    best, first = cand, False
+                else:
+                    np.minimum(best, cand, out=best)
+        best += diag[:, ty0:ty1, tx0:tx1]
+        target = flipped[:, ty0:ty1, tx0:tx1]
+        np.minimum(target, best, out=target)
+
+        if before is not None and np.array_equal(before, dist):
+            break  # converged (only checked once the box covers the window)
+
+
+def reachable(
+    terrain: Terrain,
+    start: Cell,
+    size: int,
+    budget_ft: float,
+    rules: MoveRules = MoveRules(),  # frozen, so a shared default is safe
+    *,
+    enemies: frozenset[Cell] = frozenset(),
+    occupied: frozenset[Cell] = frozenset(),
+    allowed: Callable[[Cell], bool] | None = None,
+    diagonals_before: int = 0,
+) -> Reach:
+    """Every anchor a token of ``size`` can end on from ``start`` within ``budget_ft``.
+
+    ``enemies`` cells can be neither entered nor passed; ``occupied`` cells (everyone else,
+    allies and enemies) may be passed but not ended on; ``allowed``, when given, must hold for
+    every anchor after the start; ``diagonals_before`` carries the 5-10-5 alternation.
+    Cells of the mover's own starting footprint never count as enemies or occupied.
+
+    An ``allowed`` predicate may also offer ``mask(x0, y0, width, height)`` returning a
+    ``(height, width)`` boolean array for the anchors from ``(x0, y0)`` (as
+    :class:`ConePredicate` does); it is then evaluated with numpy instead of once per cell.
+    ``budget_ft`` may be ``math.inf`` (a whole-map search, much slower).
+    """
+    if size < 1:
+        raise ValueError(f"token size must be at least 1, got {size}")
+    sx, sy = start
+    if not (0 <= sx <= terrain.width - size and 0 <= sy <= terrain.height - size):
+        raise ValueError(f"start {start} puts a size-{size} token outside the map")
+    if math.isnan(budget_ft):
+        raise ValueError("budget_ft is NaN")
+    feet = rules.feet_per_cell
+    budget_cells = max(0.0, budget_ft) / feet + _EPS
+    alternating = rules.rule is DiagonalRule.ALTERNATING
+    layers = 2 if alternating else 1
+
+    # Every step costs at least one cell, so no path within budget has more steps than this,
+    # and no anchor farther than this (Chebyshev) can be reached.
+    if math.isinf(budget_cells):
+        reach = max(terrain.width, terrain.height)
+        max_sweeps = layers * terrain.width * terrain.height  # Bellman-Ford bound
+    else:
+        reach = int(budget_cells)
+        max_sweeps = reach
+
+    # Window of anchors: the reachable square plus one ring, for blocked(); clipped to the map.
+    x0 = max(0, sx - reach - 1)
+    y0 = max(0, sy - reach - 1)
+    x1 = min(terrain.width, sx + reach + 2)
+    y1 = min(terrain.height, sy + reach + 2)
+    w, h = x1 - x0, y1 - y0
+    cw, ch = w + size - 1, h + size - 1  # cells under the window's footprints
+
+    own = set(footprint(start, size))
+    offmap_a = _footprint_any(_offmap(x0, y0, cw, ch, terrain), size)
+    wall_c = _window_slice(terrain.wall_grid, x0, y0, cw, ch, False)
+    wall_a = _footprint_any(wall_c, size)
+    enemy_a = _footprint_any(_mark(enemies, own, x0, y0, cw, ch), size)
+    occ_a = _footprint_any(_mark(occupied, own, x0, y0, cw, ch), size)
+
+    passable = ~(offmap_a | enemy_a)
+    if not rules.pass_over_walls:
+        passable &= ~wall_a
+    enter = passable
+    if allowed is not None:
+        enter = passable & _allowed_mask(allowed, passable, x0, y0)
+    end = enter & ~wall_a & ~occ_a
+
+    # 5-10-5 and 5-ft diagonals cost whole cells: int32 arithmetic is about twice as fast as
+    # float64 on these small arrays. Euclidean costs need floats.
+    integral = rules.rule is not DiagonalRule.EUCLIDEAN
+    dtype = np.int32 if integral else np.float64
+    never: float = _BIG if integral else _INF  # "unreachable" in this dtype
+
+    mult = np.ones((h, w), dtype=dtype)
+    if not rules.ignore_difficult and rules.difficult_multiplier != 1 and terrain.difficult:
+        diff_a = _footprint_any(_window_slice(terrain.difficult_grid, x0, y0, cw, ch, False), size)
+        mult[diff_a] = min(rules.difficult_multiplier, _BIG)  # keep int32 sums from overflowing
+
+    # Padded (h + 2, w + 2) arrays: a ring of impassable states makes every shift a plain slice.
+    # A step's cost depends only on the target anchor (and, for diagonals, the parity).
+    ortho = np.full((h + 2, w + 2), never, dtype=dtype)
+    inner = (slice(1, h + 1), slice(1, w + 1))
+    ortho[inner] = np.where(enter, mult, never)
+    if alternating:
+        # From parity 0 the next diagonal is odd-numbered and costs 1; from parity 1 it costs 2.
+        diag = np.stack((ortho, np.minimum(2 * ortho, never)))
+    elif integral:
+        diag = ortho[np.newaxis]
+    else:
+        diag = (_SQRT2 * ortho)[np.newaxis]
+
+    penalty: dict[tuple[int, int], npt.NDArray[np.generic]] | None = None
+    if size == 1 and not rules.pass_over_walls and terrain.walls:
+        # A diagonal may not squeeze between two walls. For the step into target t along
+        # (dx, dy) the squeezed cells are t - (0, dy) and t - (dx, 0).
+        ring = _window_slice(terrain.wall_grid, x0 - 1, y0 - 1, w + 2, h + 2, False)
+        penalty = {}
+        for dx, dy in _DIAGONAL:
+            squeeze = np.zeros((h + 2, w + 2), dtype=np.bool_)
+            squeeze[inner] = (
+                ring[1 - dy : h + 1 - dy, 1 : w + 1] & ring[1 : h + 1, 1 - dx : w + 1 - dx]
+            )
+            penalty[(dx, dy)] = np.where(squeeze, never, 0).astype(dtype)
+
+    dist = np.full((layers, h + 2, w + 2), never, dtype=dtype)
+    spy, spx = sy - y0 + 1, sx - x0 + 1
+    start_layer = diagonals_before % 2 if alternating else 0
+    dist[start_layer, spy, spx] = 0
+    _relax(dist, ortho, diag, penalty, (spy, spx), max_sweeps)
+
+    # Hand the Reach float tables with inf for "unreachable" and for "beyond the budget".
+    distf = dist.astype(np.float64)
+    distf[(dist >= never) | (distf > budget_cells)] = _INF
+    orthof = _as_float(ortho, never)
+    diagf = _as_float(diag, never)
+    penaltyf = None if penalty is None else {d: _as_float(p, never) for d, p in penalty.items()}
+    end_p = np.zeros((h + 2, w + 2), dtype=np.bool_)
+    end_p[inner] = end
+    passable_p = np.zeros((h + 2, w + 2), dtype=np.bool_)
+    passable_p[inner] = passable
+    return Reach(
+        start=start,
+        budget_ft=budget_ft,
+        feet_per_cell=feet,
+        x0=x0,
+        y0=y0,
+        dist=distf,
+        ortho_cost=orthof,
+        diag_cost=diagf,
+        diag_penalty=penaltyf,
+        end=end_p,
+        passable=passable_p,
+        map_width=terrain.width,
+        map_height=terrain.height,
+    )
+
+
+def cheapest_path(
+    terrain: Terrain,
+    start: Cell,
+    goal: Cell,
+    size: int,
+    budget_ft: float,
+    rules: MoveRules = MoveRules(),  # frozen, so a shared default is safe
+    *,
+    enemies: frozenset[Cell] = frozenset(),
+    occupied: frozenset[Cell] = frozenset(),
+    allowed: Callable[[Cell], bool] | None = None,
+    diagonals_before: int = 0,
+) -> tuple[list[Cell], float] | None:
+    """Cheapest legal path (anchors, start and goal included) to ``goal`` and its cost in feet.
+
+    None when ``goal`` is not a legal end within the budget. Runs the same bounded search as
+    :func:`reachable`, so both always agree on the cost.
+    """
+    reach = reachable(
+        terrain,
+        start,
+        size,
+        budget_ft,
+        rules,
+        enemies=enemies,
+        occupied=occupied,
+        allowed=allowed,
+        diagonals_before=diagonals_before,
+    )
+    cost = reach.cost_ft(goal)
+    path = reach.path_to(goal)
+    if cost is None or path is None:
+        return None
+    return path, cost
+
+
+def path_cost_ft(
+    terrain: Terrain,
+    path: list[Cell],
+    size: int,
+    rules: MoveRules = MoveRules(),  # frozen, so a shared default is safe
+    *,
+    enemies: frozenset[Cell] = frozenset(),
+    occupied: frozenset[Cell] = frozenset(),
+    diagonals_before: int = 0,
+) -> float:
+    """Cost in feet of an explicit path of anchors (e.g. one dragged by the user).
+
+    Raises ValueError naming the offending step if a step is not to an adjacent anchor, leaves
+    the map, enters a wall (allowed mid-path only with ``pass_over_walls``), squeezes diagonally
+    between two walls, or enters an enemy; also if the path ends on a wall or an occupied cell.
+    The budget is not checked here: compare the result with what the token has left.
+    """
+    if not path:
+        raise ValueError("path is empty")
+    own = set(footprint(path[0], size))
+    walls = terrain.walls
+    total = 0.0
+    diagonals = diagonals_before
+    last = len(path) - 1
+    for i in range(1, len(path)):
+        (ax, ay), (bx, by) = path[i - 1], path[i]
+        dx, dy = bx - ax, by - ay
+        where = f"step {i} from {path[i - 1]} to {path[i]}"
+        if max(abs(dx), abs(dy)) != 1:
+            raise ValueError(f"{where} is not a move to an adjacent cell")
+        cells = footprint(path[i], size)
+        if not all(terrain.inside(c) for c in cells):
+            raise ValueError(f"{where} leaves the map")
+        if any(c in enemies and c not in own for c in cells):
+            raise ValueError(f"{where} enters a cell held by an enemy")
+        if any(c in walls for c in cells):
+            if i == last:
+                raise ValueError(f"{where} ends on a wall")
+            if not rules.pass_over_walls:
+                raise ValueError(f"{where} enters a wall")
+        diagonal = dx != 0 and dy != 0
+        if (
+            diagonal
+            and size == 1
+            and not rules.pass_over_walls
+            and (ax + dx, ay) in walls
+            and (ax, ay + dy) in walls
+        ):
+            raise ValueError(f"{where} squeezes diagonally between two walls")
+        if not diagonal:
+            step = 1.0
+        elif rules.rule is DiagonalRule.ALTERNATING:
+            step = 1.0 if diagonals % 2 == 0 else 2.0  # odd-numbered diagonals of the turn cost 1
+            diagonals += 1
+        elif rules.rule is DiagonalRule.FIVE:
+            step = 1.0
+        else:
+            step = _SQRT2
+        if not rules.ignore_difficult and any(c in terrain.difficult for c in cells):
+            step = step * rules.difficult_multiplier
+        total += step
+    if last > 0 and any(c in occupied and c not in own for c in footprint(path[-1], size)):
+        raise ValueError(f"step {last} from {path[-2]} to {path[-1]} ends on an occupied cell")
+    return total * rules.feet_per_cell
+
+
+# --------------------------------------------------------------------------------------------
+# Facing and field of vision
+# --------------------------------------------------------------------------------------------
+
+
+def direction_deg(frm: tuple[float, float], to: tuple[float, float]) -> float:
+    """Compass bearing from ``frm`` to ``to`` in [0, 360): 0 = north (-y), 90 = east (+x)."""
+    dx, dy = to[0] - frm[0], to[1] - frm[1]
+    if dx == 0 and dy == 0:
+        return 0.0
+    deg = math.degrees(math.atan2(dx, -dy)) % 360.0
+    return 0.0 if deg >= 360.0 else deg  # a tiny negative angle rounds up to 360.0
+
+
+def angle_between_deg(a: float, b: float) -> float:
+    """Smallest absolute difference between two bearings, in [0, 180]."""
+    d = abs(a - b) % 360.0
+    return min(d, 360.0 - d)
+
+
+def snap_facing(deg: float, step: float = 45) -> int:
+    """Nearest multiple of ``step`` (halves round up), normalised to [0, 360)."""
+    snapped = math.floor(deg / step + 0.5) * step
+    return round(snapped) % 360
+
+
+def outside_cone(
+    viewer_center: tuple[float, float],
+    facing_deg: float,
+    fov_deg: float,
+    point: tuple[float, float],
+) -> bool:
+    """Whether ``point`` is outside the viewer's field of vision.
+
+    True when the bearing to the point differs from the facing by MORE than ``fov / 2``; a field
+    of 360 degrees or more sees everything, and the viewer's own centre is never outside.
+    """
+    if fov_deg >= 360.0 or point == viewer_center:
+        return False
+    bearing = direction_deg(viewer_center, point)
+    # The tolerance keeps points exactly on the edge of the cone inside despite rounding.
+    return angle_between_deg(facing_deg, bearing) > fov_deg / 2.0 + _EPS
+
+
+def path_outside_cone(
+    viewer_anchor: Cell,
+    viewer_size: int,
+    facing_deg: float,
+    fov_deg: float,
+    path: list[Cell],
+    mover_size: int,
+) -> bool:
+    """Whether the mover's footprint centre stays outside the cone at every anchor of ``path``."""
+    center = footprint_center(viewer_anchor, viewer_size)
+    return all(
+        outside_cone(center, facing_deg, fov_deg, footprint_center(p, mover_size)) for p in path
+    )
+
+
+@dataclass(frozen=True)
+class ConePredicate:
+    """``allowed`` predicate for :func:`reachable`: anchors whose centre is outside a cone.
+
+    Besides ``__call__`` it offers ``mask``, which :func:`reachable` uses to test a whole window
+    of anchors with numpy instead of calling back once per cell.
+    """
+
+    viewer_center: tuple[float, float]
+    facing_deg: float
+    fov_deg: float
+    mover_size: int
+
+    def __call__(self, cell: Cell) -> bool:
+        center = footprint_center(cell, self.mover_size)
+        return outside_cone(self.viewer_center, self.facing_deg, self.fov_deg, center)
+
+    def mask(self, x0: int, y0: int, width: int, height: int) -> BoolArray:
+        """``(height, width)`` booleans for the anchors from ``(x0, y0)``, indexed ``[y, x]``."""
+        if self.fov_deg >= 360.0:
+            return np.zeros((height, width), dtype=np.bool_)
+        half = self.mover_size / 2.0
+        dx = (np.arange(x0, x0 + width) + half - self.viewer_center[0])[np.newaxis, :]
+        dy = (np.arange(y0, y0 + height) + half - self.viewer_center[1])[:, np.newaxis]
+        bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
+        diff = np.abs(bearing - self.facing_deg) % 360.0
+        diff = np.minimum(diff, 360.0 - diff)
+        out: BoolArray = diff > self.fov_deg / 2.0 + _EPS
+        out &= (dx != 0) | (dy != 0)  # the viewer's own centre is never outside
+        return out
+
+
+def cells_outside_cone(
+    terrain: Terrain,
+    viewer_anchor: Cell,
+    viewer_size: int,
+    facing_deg: float,
+    fov_deg: float,
+    mover_size: int,
+) -> ConePredicate:
+    """Predicate, usable as ``allowed``, for anchors where the mover is outside the cone.
+
+    ``terrain`` is accepted for symmetry with the other helpers; the cone is pure geometry.
+    """
+    del terrain  # geometry only
+    return ConePredicate(
+        footprint_center(viewer_anchor, viewer_size), facing_deg, fov_deg, mover_size
+    )

@@ -1,0 +1,487 @@
+"""The encounter document: combatants, weapons, shields, the map grid, tokens and combat state.
+
+Pydantic v2 models. A bad value is refused with a message that names the field (level 0,
+a negative Move, a d7, SP above its maximum, a weapon that does not exist). The models hold
+data and derived read-only properties; changes go through :mod:`lnl_desktop.core.engine`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import cached_property
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+
+from lnl_desktop.core.dice import DieName
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import Event
+from lnl_desktop.core.grid import Cell, DiagonalRule, Terrain, footprint
+
+
+class _Model(BaseModel):
+    # Unknown keys in a file are a mistake worth reporting, not something to drop silently.
+    model_config = ConfigDict(extra="forbid")
+
+
+class Side(StrEnum):
+    PARTY = "Party"
+    OPPONENTS = "Opponents"
+
+    @property
+    def other(self) -> Side:
+        return Side.OPPONENTS if self is Side.PARTY else Side.PARTY
+
+    @property
+    def acts_first(self) -> str:
+        """'Party acts first' / 'Opponents act first'."""
+        return f"{self.value} act{'s' if self is Side.PARTY else ''} first"
+
+
+class WeaponKind(StrEnum):
+    MELEE = "melee"
+    REACH = "reach"
+    RANGED = "ranged"
+
+
+class WeaponStyle(StrEnum):
+    POWER = "power"  # STR adds to damage
+    FINESSE = "finesse"  # DEX adds to damage
+
+
+class WeaponState(StrEnum):
+    READY = "ready"
+    SHEATHED = "sheathed"  # drawing it is part of the attack
+    BROKEN = "broken"  # after a Power Attack or a shattering parry, until repaired
+
+
+class ShieldState(StrEnum):
+    CARRIED = "carried"  # adds its armor value to AP
+    STOWED = "stowed"
+    DESTROYED = "destroyed"
+
+
+class Ability(StrEnum):
+    STR = "STR"
+    DEX = "DEX"
+    AWA = "AWA"
+
+
+class Trait(StrEnum):
+    CANNOT_BE_SURPRISED = "cannot be surprised"
+
+
+Bonus = Annotated[int, Field(ge=-10, le=30)]
+
+
+class Weapon(_Model):
+    name: str = Field(min_length=1, max_length=60)
+    die: DieName
+    kind: WeaponKind = WeaponKind.MELEE
+    style: WeaponStyle = WeaponStyle.POWER
+    reach_ft: int | None = Field(default=None, ge=5, le=100, description="Reach weapons only; default 10 ft")
+    max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="Ranged weapons only; None = no limit")
+    magic_bonus: int = Field(default=0, ge=0, le=10)
+    specialized: bool = False
+    state: WeaponState = WeaponState.READY
+
+    @model_validator(mode="after")
+    def _kind_fits(self) -> Weapon:
+        if self.reach_ft is not None and self.kind is not WeaponKind.REACH:
+            raise ValueError("reach_ft: only a reach weapon has a reach of its own")
+        if self.reach_ft is not None and self.reach_ft < 10:
+            raise ValueError("reach_ft: a reach weapon reaches at least 10 ft")
+        if self.max_range_ft is not None and self.kind is not WeaponKind.RANGED:
+            raise ValueError("max_range_ft: only a ranged weapon has a maximum range")
+        return self
+
+    @property
+    def reach(self) -> int:
+        """How far a melee or reach weapon reaches, in feet."""
+        if self.kind is WeaponKind.REACH:
+            return self.reach_ft or 10
+        return 5
+
+    @property
+    def ability(self) -> Ability:
+        """The attacker's bonus this weapon adds: ranged always AWA, else by style."""
+        if self.kind is WeaponKind.RANGED:
+            return Ability.AWA
+        return Ability.DEX if self.style is WeaponStyle.FINESSE else Ability.STR
+
+    @property
+    def label(self) -> str:
+        bonus = f" +{self.magic_bonus}" if self.magic_bonus else ""
+        return f"{self.name}{bonus} ({self.die}, {self.kind.value})"
+
+
+class Shield(_Model):
+    name: str = Field(default="Shield", min_length=1, max_length=60)
+    armor: int = Field(default=1, ge=0, le=10)
+    durability: int = Field(default=10, ge=0, le=1000)
+    durability_max: int = Field(default=10, ge=0, le=1000)
+    state: ShieldState = ShieldState.CARRIED
+
+    @model_validator(mode="after")
+    def _durability_within_max(self) -> Shield:
+        if self.durability > self.durability_max:
+            raise ValueError(f"durability: {self.durability} is above the maximum of {self.durability_max}")
+        return self
+
+
+class Spell(_Model):
+    """A damaging spell: its die, rolled N times by the caster's level, exploding."""
+
+    name: str = Field(min_length=1, max_length=60)
+    die: DieName
+    range_ft: int | None = Field(default=None, ge=5, le=5000)
+    ability: Ability | None = None  # no ability bonus unless the spell says so
+    dex_applies: bool = True
+    ap_applies: bool = True
+    direct: bool = False  # direct damage goes to IP at once
+
+
+class ParryState(_Model):
+    """A parry in force until the parrier's next turn begins."""
+
+    shield: bool = False
+    weapon: str | None = None
+    explosions: int = Field(default=0, ge=0)  # exploding dice counted against the weapon
+
+    @model_validator(mode="after")
+    def _with_something(self) -> ParryState:
+        if self.shield == (self.weapon is not None):
+            raise ValueError("parry: parry with either a weapon or a shield")
+        return self
+
+    @property
+    def label(self) -> str:
+        return "shield" if self.shield else f"{self.weapon}"
+
+
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def slug(name: str) -> str:
+    """An id made from a name: 'Hill Giant' -> 'hill-giant'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "combatant"
+
+
+class Combatant(_Model):
+    id: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=60)
+    side: Side
+    level: int = Field(ge=1, le=40)
+    str_bonus: Bonus = 0
+    dex_bonus: Bonus = 0
+    awa_bonus: Bonus = 0
+    armor: int = Field(default=0, ge=0, le=30, description="AP from worn or natural armor")
+    stamina: int = Field(ge=0, le=10_000, description="current SP")
+    stamina_max: int = Field(ge=0, le=10_000)
+    injury: int = Field(ge=0, le=10_000, description="current IP")
+    injury_max: int = Field(ge=1, le=10_000)
+    move_ft: int = Field(default=30, ge=0, le=500)
+    size: int = Field(default=1, ge=1, le=4, description="cells per side on the grid")
+    vision_deg: int = Field(default=120, ge=1, le=360)
+    traits: list[Trait] = Field(default_factory=list)
+    weapons: list[Weapon] = Field(default_factory=list)
+    shield: Shield | None = None
+    spells: list[Spell] = Field(default_factory=list)
+    conditions: list[str] = Field(default_factory=list)
+    concealed: bool = False
+    distracted: bool = False  # GM toggle: absorbed in conversation or study
+    surprised: bool = False
+    parry: ParryState | None = None
+    notes: str = Field(default="", max_length=4000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults_from_other_fields(cls, data: Any) -> Any:
+        # A new combatant starts fresh: current SP/IP default to their maxima, id to the name.
+        if isinstance(data, dict):
+            data = dict(data)
+            if "stamina" not in data and "stamina_max" in data:
+                data["stamina"] = data["stamina_max"]
+            if "injury" not in data and "injury_max" in data:
+                data["injury"] = data["injury_max"]
+            if "id" not in data and isinstance(data.get("name"), str):
+                data["id"] = slug(data["name"])
+        return data
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError("use lower-case letters, digits, '-' and '_'")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Combatant:
+        if self.stamina > self.stamina_max:
+            raise ValueError(f"stamina: {self.stamina} SP is above the maximum of {self.stamina_max}")
+        if self.injury > self.injury_max:
+            raise ValueError(f"injury: {self.injury} IP is above the maximum of {self.injury_max}")
+        names = [w.name for w in self.weapons]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"weapons: two weapons are named {name!r}")
+        if self.parry is not None:
+            if self.parry.weapon is not None and self.parry.weapon not in names:
+                raise ValueError(f"parry.weapon: {self.name} has no weapon named {self.parry.weapon!r}")
+            if self.parry.shield and self.shield is None:
+                raise ValueError(f"parry.shield: {self.name} has no shield")
+        return self
+
+    @property
+    def armor_points(self) -> int:
+        """AP: worn or natural armor plus a carried shield's armor value."""
+        shield = self.shield.armor if self.shield and self.shield.state is ShieldState.CARRIED else 0
+        return self.armor + shield
+
+    @property
+    def down(self) -> bool:
+        """At 0 IP a creature is down: it takes no more turns."""
+        return self.injury == 0
+
+    @property
+    def dice_count(self) -> int:
+        """The Damage Level Multiplier: N = (level + 1) // 2."""
+        return (self.level + 1) // 2
+
+    def bonus(self, ability: Ability) -> int:
+        return {Ability.STR: self.str_bonus, Ability.DEX: self.dex_bonus, Ability.AWA: self.awa_bonus}[ability]
+
+    def weapon(self, name: str) -> Weapon:
+        for weapon in self.weapons:
+            if weapon.name == name:
+                return weapon
+        known = ", ".join(w.name for w in self.weapons) or "none"
+        raise RulesError(f"weapon: {self.name} has no weapon named {name!r} (has: {known})")
+
+    def spell(self, name: str) -> Spell:
+        for spell in self.spells:
+            if spell.name == name:
+                return spell
+        known = ", ".join(s.name for s in self.spells) or "none"
+        raise RulesError(f"spell: {self.name} has no spell named {name!r} (has: {known})")
+
+    @property
+    def cannot_be_surprised(self) -> bool:
+        return Trait.CANNOT_BE_SURPRISED in self.traits
+
+
+class Token(_Model):
+    """A combatant's place on the map: its anchor (top-left) cell and facing in degrees."""
+
+    cell: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
+    facing: int = Field(default=0, ge=0, lt=360, description="0 = north (up), clockwise")
+
+
+class MapGrid(BaseModel):
+    """The battle map: a square grid with walls and difficult terrain. Immutable: edits replace it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    width: int = Field(ge=1, le=1000)
+    height: int = Field(ge=1, le=1000)
+    feet_per_cell: int = Field(default=5, ge=1, le=100)
+    diagonal: DiagonalRule = DiagonalRule.ALTERNATING
+    walls: frozenset[Cell] = frozenset()
+    difficult: frozenset[Cell] = frozenset()
+
+    @model_validator(mode="after")
+    def _cells_inside(self) -> MapGrid:
+        for name in ("walls", "difficult"):
+            for x, y in getattr(self, name):
+                if not (0 <= x < self.width and 0 <= y < self.height):
+                    raise ValueError(f"{name}: cell ({x}, {y}) is outside the {self.width} x {self.height} map")
+        return self
+
+    @field_serializer("walls", "difficult")
+    def _sorted(self, cells: frozenset[Cell]) -> list[Cell]:
+        # Sorted so a saved file does not change when nothing changed.
+        return sorted(cells)
+
+    @cached_property
+    def terrain(self) -> Terrain:
+        return Terrain(self.width, self.height, self.walls, self.difficult)
+
+
+class RulesOptions(_Model):
+    """The points RULES.md decides (its [D] marks), each one a switch a GM can change."""
+
+    dash_moves: float = Field(default=1.0, ge=0, le=4, description="Dash adds this many Moves")
+    leap_moves: float = Field(default=0.5, ge=0, le=4, description="Leap adds this many Moves")
+    leap_ignores_terrain: bool = Field(
+        default=True, description="after a Leap: difficult terrain at normal cost, obstacles crossed"
+    )
+    difficult_multiplier: int = Field(default=2, ge=1, le=4)
+    minimum_damage: int = Field(
+        default=0, ge=0, le=5, description="damage below this is raised to it (0: below 0 is 0)"
+    )
+    spill_to_injury: bool = Field(default=True, description="melee damage past 0 SP comes off IP")
+    melee_exertion: bool = Field(default=False, description="melee and reach attacks cost d4 SP too")
+    power_attack_magic_all_dice: bool = Field(
+        default=True, description="the magic bonus adds to each of the 2N Power Attack dice"
+    )
+    sneak_magic_bonus: bool = Field(default=True, description="sneak attacks add N x B")
+    shield_overflow_half: bool = Field(
+        default=True,
+        description="a broken shield lets through damage - ceil(durability left / 2); off: the whole blow",
+    )
+    down_skips_turns: bool = Field(default=True, description="a creature at 0 IP takes no turns")
+
+
+class SurpriseSituation(StrEnum):
+    NOBODY = "nobody ambushes"
+    OPPONENTS_AMBUSH = "Opponents ambush"
+    PARTY_AMBUSH = "Party ambushes"
+    REVERSE = "reverse ambush"
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    FIGHTING = "fighting"
+    ENDED = "ended"
+
+
+class ActionKind(StrEnum):
+    ATTACK = "attack"
+    POWER_ATTACK = "power attack"
+    SNEAK_ATTACK = "sneak attack"
+    SPELL = "spell"
+    PARRY = "parry"
+    DASH = "dash"
+    LEAP = "leap"
+    OTHER = "other"
+
+
+class TurnState(_Model):
+    """What the active combatant has done so far this turn."""
+
+    combatant: str
+    start_cell: Cell | None = None
+    concealed_at_start: bool = False
+    feet_before: float = 0  # movement spent before the action
+    feet_after: float = 0  # movement spent after it
+    extra_ft: float = 0  # from Dash or Leap
+    leaping: bool = False
+    diagonals: int = 0  # the 5-10-5 alternation carries across a turn's moves
+    path: list[Cell] = Field(default_factory=list)  # every anchor the token stood on, forced moves apart
+    action: ActionKind | None = None
+    action_detail: str = ""
+
+    @property
+    def feet_used(self) -> float:
+        return self.feet_before + self.feet_after
+
+
+class AttackRecord(_Model):
+    round: int
+    attacker: str
+    target: str
+
+
+class CombatState(_Model):
+    phase: Phase = Phase.SETUP
+    round: int = Field(default=0, ge=0)
+    situation: SurpriseSituation | None = None
+    initiative_face: int | None = Field(default=None, ge=1, le=6)
+    first_side: Side | None = None
+    surprised_side: Side | None = None  # round 1 only
+    acted: list[str] = Field(default_factory=list)
+    turn: TurnState | None = None
+    attacks: list[AttackRecord] = Field(default_factory=list)  # this round and the one before
+    ranged_hits: dict[str, list[str]] = Field(
+        default_factory=dict, description="target id -> who hit it with a ranged attack since its last turn"
+    )
+
+    @property
+    def elapsed_seconds(self) -> int:
+        """A round is about 6 seconds; elapsed time counts finished rounds."""
+        return max(0, self.round - 1) * 6
+
+
+class Encounter(_Model):
+    """Everything about one fight; what a ``.lnl`` file holds."""
+
+    name: str = Field(default="Encounter", min_length=1, max_length=120)
+    ruleset: Literal["lnl"] = "lnl"
+    options: RulesOptions = Field(default_factory=RulesOptions)
+    map: MapGrid = Field(default_factory=lambda: MapGrid(width=20, height=15))
+    combatants: list[Combatant] = Field(default_factory=list)
+    tokens: dict[str, Token] = Field(default_factory=dict)
+    combat: CombatState = Field(default_factory=CombatState)
+    log: list[Event] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _references_hold(self) -> Encounter:
+        ids = [c.id for c in self.combatants]
+        seen: set[str] = set()
+        for cid in ids:
+            if cid in seen:
+                raise ValueError(f"combatants: two combatants have the id {cid!r}")
+            seen.add(cid)
+        taken: dict[Cell, str] = {}
+        for cid, token in self.tokens.items():
+            if cid not in seen:
+                raise ValueError(f"tokens.{cid}: no combatant has this id")
+            size = self.combatant(cid).size
+            for cell in footprint(token.cell, size):
+                x, y = cell
+                if not (0 <= x < self.map.width and 0 <= y < self.map.height):
+                    raise ValueError(f"tokens.{cid}: cell ({x}, {y}) is outside the map")
+                if cell in self.map.walls:
+                    raise ValueError(f"tokens.{cid}: cell ({x}, {y}) is a wall")
+                if cell in taken:
+                    raise ValueError(f"tokens.{cid}: cell ({x}, {y}) is taken by {taken[cell]}")
+                taken[cell] = cid
+        turn = self.combat.turn
+        if turn is not None and turn.combatant not in seen:
+            raise ValueError(f"combat.turn.combatant: no combatant has the id {turn.combatant!r}")
+        return self
+
+    def combatant(self, cid: str) -> Combatant:
+        for combatant in self.combatants:
+            if combatant.id == cid:
+                return combatant
+        raise RulesError(f"combatant: there is no combatant {cid!r}")
+
+    def find(self, name_or_id: str) -> Combatant:
+        """A combatant by id or by its exact name (handy in scripts)."""
+        for combatant in self.combatants:
+            if name_or_id in (combatant.id, combatant.name):
+                return combatant
+        raise RulesError(f"combatant: there is no combatant {name_or_id!r}")
+
+    def side(self, side: Side) -> list[Combatant]:
+        return [c for c in self.combatants if c.side is side]
+
+    def occupied_by(self, exclude: str | None = None) -> dict[Cell, str]:
+        """Every covered cell and who covers it, leaving out one combatant."""
+        cells: dict[Cell, str] = {}
+        for cid, token in self.tokens.items():
+            if cid == exclude:
+                continue
+            for cell in footprint(token.cell, self.combatant(cid).size):
+                cells[cell] = cid
+        return cells
+
+    def new_id(self, name: str) -> str:
+        """A free id for a combatant called ``name``: 'half-orc', 'half-orc-2', ..."""
+        base = slug(name)
+        taken = {c.id for c in self.combatants}
+        if base not in taken:
+            return base
+        n = 2
+        while f"{base}-{n}" in taken:
+            n += 1
+        return f"{base}-{n}"

@@ -1,0 +1,103 @@
+"""Value types every ruleset speaks: checks with reasons, surprise outcomes, attack outcomes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from lnl_desktop.core.dice import DieFace
+from lnl_desktop.core.events import PrecisionCheck
+from lnl_desktop.core.model import Side, Spell, Weapon
+
+AttackMeans = Weapon | Spell
+
+
+class AttackMode(StrEnum):
+    ATTACK = "attack"
+    POWER = "power attack"
+    SNEAK = "sneak attack"
+    SPELL = "spell"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One condition of an action: what it is, whether it holds, and the reason in words."""
+
+    label: str
+    ok: bool
+    reason: str = ""
+    # A check that does not apply in this situation (shown greyed, never blocks).
+    applies: bool = True
+
+    @property
+    def blocks(self) -> bool:
+        return self.applies and not self.ok
+
+
+def failed(checks: list[Check]) -> list[str]:
+    """The reasons of the checks that block, for an :class:`IllegalAction`."""
+    return [f"{c.label}: {c.reason}" if c.reason else c.label for c in checks if c.blocks]
+
+
+@dataclass(frozen=True)
+class SurpriseOutcome:
+    first_side: Side
+    surprised_side: Side | None
+    text: str
+
+
+@dataclass
+class Application:
+    """Where an amount of damage goes on a target, computed without changing it."""
+
+    to_sp: int = 0
+    to_ip: int = 0
+    overkill: int = 0
+    stopped: int = 0
+    parried_with: str | None = None
+    shield_damage: int = 0
+    shield_destroyed: bool = False
+    parry_weapon_shattered: str | None = None
+    parry_explosions: int | None = None  # new count against a parrying weapon, if it holds
+    parry_ends: bool = False
+    stamina_after: int = 0
+    injury_after: int = 0
+    shield_durability_after: int | None = None
+
+
+@dataclass
+class AttackOutcome:
+    """Everything an attack rolled and computed; the engine writes it into the encounter."""
+
+    means: str
+    mode: AttackMode
+    attack_kind: str
+    die: str
+    dice_count: int  # base dice (N, or 2N for a Power Attack)
+    faces: list[DieFace]
+    magic_bonus: int
+    magic_term: int
+    ability: str | None
+    ability_term: int
+    dex_term: int
+    dex_ignored: bool
+    ap_term: int
+    ap_ignored: bool
+    raw: int
+    damage: int
+    direct: bool
+    application: Application
+    precision: PrecisionCheck | None = None
+    exertion_face: int | None = None
+    exertion_cost: int = 0
+    breaks_weapon: bool = False
+    overrides: list[str] = field(default_factory=list)
+
+    @property
+    def dice_total(self) -> int:
+        return sum(f.face for f in self.faces)
+
+    @property
+    def explosions(self) -> int:
+        """How many dice showed their maximum (each counts against a parrying weapon)."""
+        return sum(1 for f in self.faces if f.exploded)
