@@ -151,7 +151,7 @@ class PaintTerrain:
 
 @dataclass(frozen=True)
 class EditMap:
-    """Change the map's size, cell size or diagonal rule."""
+    """Change the map's size, cell size, diagonal rule or background image (None removes it)."""
 
     changes: Mapping[str, Any] = field(default_factory=dict)
 

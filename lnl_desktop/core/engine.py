@@ -206,7 +206,11 @@ class Engine:
         if not self._undo:
             raise RulesError("there is nothing to undo")
         record = self._undo.pop()
+        log = self.encounter.log
+        # Earlier undos after this point stay in the log: every undo is part of the story.
+        kept = [e for e in log[record.before.log_length :] if isinstance(e, Undone)]
         record.before.restore(self.encounter)
+        log.extend(kept)
         self._redo.append(record)
         event = Undone(round=self.encounter.combat.round, text=f"Undone: {record.summary}", undone=record.summary)
         self.encounter.log.append(event)
@@ -709,7 +713,9 @@ class Engine:
             caster, target, spell, AttackMode.SPELL, dice, self.encounter.options, ignore_dex=a.ignore_dex
         )
         self._use_action(caster, ActionKind.SPELL, f"{spell.name} on {target.name}")
-        return self._write_attack(caster, target, outcome, ranged=False)
+        # A spell that reaches past melee is a ranged attack for the target's distraction.
+        ranged = spell.range_ft is None or spell.range_ft > 5
+        return self._write_attack(caster, target, outcome, ranged=ranged)
 
     def _write_attack(self, attacker: Combatant, target: Combatant, o: AttackOutcome, ranged: bool) -> list[Event]:
         """Write an attack's outcome into the encounter and describe it."""
@@ -733,10 +739,12 @@ class Engine:
                 target.parry = None
         if o.breaks_weapon:
             attacker.weapon(o.means).state = WeaponState.BROKEN
+        elif o.mode is not AttackMode.SPELL and attacker.weapon(o.means).state is WeaponState.SHEATHED:
+            attacker.weapon(o.means).state = WeaponState.READY  # drawing it is part of the attack
         if o.mode is AttackMode.SNEAK:
             attacker.concealed = False  # the sneak attack gives the attacker away
-        if o.exertion_cost:
-            attacker.stamina = max(0, attacker.stamina - o.exertion_cost)
+        spent = min(o.exertion_cost, attacker.stamina)  # exertion never takes SP below 0
+        attacker.stamina -= spent
         e.combat.attacks.append(AttackRecord(round=rnd, attacker=attacker.id, target=target.id))
         if ranged:
             hits = e.combat.ranged_hits.setdefault(target.id, [])
@@ -824,12 +832,13 @@ class Engine:
             events.append(
                 ExertionSpent(
                     round=rnd,
-                    text=f"{attacker.name} spends {o.exertion_cost} SP of exertion "
-                    f"(d4: {o.exertion_face}): {attacker.stamina} SP",
+                    text=f"{attacker.name} spends {spent} SP of exertion (d4: {o.exertion_face}"
+                    f"{', halved' if o.exertion_cost != o.exertion_face else ''}"
+                    f"{'' if spent == o.exertion_cost else f', only {spent} SP left'}): {attacker.stamina} SP",
                     actors=(attacker.id,),
                     combatant=attacker.id,
                     face=o.exertion_face,
-                    cost=o.exertion_cost,
+                    cost=spent,
                     stamina=attacker.stamina,
                 )
             )
@@ -887,8 +896,11 @@ class Engine:
                 reasons.append(f"{c.name}'s shield is not carried")
         else:
             assert a.weapon is not None
-            if c.weapon(a.weapon).state is WeaponState.BROKEN:
+            state = c.weapon(a.weapon).state
+            if state is WeaponState.BROKEN:
                 reasons.append(f"{a.weapon} is broken")
+            elif state is WeaponState.SHEATHED:
+                reasons.append(f"{a.weapon} is sheathed: a parry needs a ready weapon")
         if reasons:
             raise IllegalAction(title, reasons)
         with_ = "shield" if a.shield else str(a.weapon)
@@ -1098,7 +1110,7 @@ class Engine:
 
     def _edit_map(self, a: act.EditMap, dice: DiceSource) -> list[Event]:
         e = self.encounter
-        allowed = {"width", "height", "feet_per_cell", "diagonal"}
+        allowed = {"width", "height", "feet_per_cell", "diagonal", "background"}
         unknown = set(a.changes) - allowed
         if unknown:
             raise IllegalAction("Edit map", [f"{sorted(unknown)[0]}: not a map setting"])

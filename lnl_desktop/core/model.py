@@ -285,6 +285,18 @@ class Token(_Model):
     facing: int = Field(default=0, ge=0, lt=360, description="0 = north (up), clockwise")
 
 
+class Background(BaseModel):
+    """A picture under the grid (a downloaded battle map), lined up with the grid by scale and offset."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    image: str = Field(min_length=1, description="PNG or JPEG; a relative path is relative to the .lnl file")
+    cell_px: float = Field(default=64, gt=1, le=2000, description="image pixels per grid cell")
+    offset_x: float = Field(default=0, ge=-100_000, le=100_000, description="image pixels left of the grid's origin")
+    offset_y: float = Field(default=0, ge=-100_000, le=100_000, description="image pixels above the grid's origin")
+    opacity: float = Field(default=1.0, ge=0.05, le=1.0)
+
+
 class MapGrid(BaseModel):
     """The battle map: a square grid with walls and difficult terrain. Immutable: edits replace it."""
 
@@ -296,6 +308,7 @@ class MapGrid(BaseModel):
     diagonal: DiagonalRule = DiagonalRule.ALTERNATING
     walls: frozenset[Cell] = frozenset()
     difficult: frozenset[Cell] = frozenset()
+    background: Background | None = None
 
     @model_validator(mode="after")
     def _cells_inside(self) -> MapGrid:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from lnl_desktop.core.dice import DiceSource, roll_exploding, roll_plain, sides_of
+from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.events import PrecisionCheck
 from lnl_desktop.core.grid import path_outside_cone, token_distance_ft
 from lnl_desktop.core.model import (
@@ -81,7 +82,7 @@ def exertion_cost(face: int, specialized: bool) -> int:
 def reverse_ambush_outcome(first_side: Side, surprised_side: Side | None) -> SurpriseOutcome:
     """A reverse ambush: the GM sets the outcome by hand."""
     if surprised_side is first_side:
-        raise ValueError("the side that acts first cannot be the surprised one")
+        raise IllegalAction("Reverse ambush", ["the side that acts first cannot be the surprised one"])
     words = first_side.acts_first
     if surprised_side is not None:
         words = f"{surprised_side.value} surprised: {words}"
@@ -109,14 +110,14 @@ class LnLRuleset:
 
     def initiative(self, face: int) -> Side:
         if not 1 <= face <= 6:
-            raise ValueError(f"initiative: {face} is not a face of a d6")
+            raise IllegalAction("Initiative", [f"{face} is not a face of a d6 (1 to 6)"])
         return OPP if face <= 3 else PTY
 
     def surprise(self, situation: SurpriseSituation, face: int) -> SurpriseOutcome:
         if situation is SurpriseSituation.REVERSE:
-            raise ValueError("reverse ambush: the GM sets the outcome by hand")
+            raise IllegalAction("Reverse ambush", ["the GM sets the outcome by hand"])
         if not 1 <= face <= 6:
-            raise ValueError(f"surprise: {face} is not a face of a d6")
+            raise IllegalAction("Surprise", [f"{face} is not a face of a d6 (1 to 6)"])
         first, surprised, words = _SURPRISE[situation][face]
         return SurpriseOutcome(first, surprised, words)
 
@@ -221,7 +222,8 @@ class LnLRuleset:
 
         start_feet = self._start_distance(encounter, attacker, target)
         half_move = attacker.move_ft / 2
-        if not concealed:
+        if distracted or not concealed:
+            # Distraction alone satisfies RULES §7 point 2; the half-Move limit belongs to concealment.
             checks.append(
                 Check("Started within half Move", True, "not needed: the target is distracted", applies=False)
             )
