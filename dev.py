@@ -5,6 +5,7 @@
     python3 dev.py test [ARGS]   ruff, then the whole test suite offscreen (ARGS go to pytest)
     python3 dev.py bench         the benchmarks, printing medians against their budgets
     python3 dev.py schema        regenerate resources/schema/encounter.schema.json
+    python3 dev.py screenshots   regenerate the README's pictures in docs/screenshots/
 
 Each command first makes sure `.venv/` exists and holds the project with its test extras,
 reinstalling only when pyproject.toml changed. Needs only Python 3.11+ on the PATH.
@@ -98,7 +99,12 @@ def schema(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-c", code], cwd=ROOT)
 
 
-COMMANDS = {"run": run, "test": test, "bench": bench, "schema": schema}
+def screenshots(args: list[str]) -> int:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    return subprocess.call([str(PYTHON), str(ROOT / "docs" / "make_screenshots.py"), *args], cwd=ROOT, env=env)
+
+
+COMMANDS = {"run": run, "test": test, "bench": bench, "schema": schema, "screenshots": screenshots}
 
 
 def main() -> int:

@@ -103,9 +103,7 @@ def main() -> None:
         (f"reachable + cells() + blocked() {where}", with_cells_and_blocked),
         (
             f"reachable with 6 enemies, 12 occupied {where}",
-            lambda: g.reachable(
-                terrain, start, 1, MOVE_FT, alt, enemies=enemies, occupied=occupied
-            ),
+            lambda: g.reachable(terrain, start, 1, MOVE_FT, alt, enemies=enemies, occupied=occupied),
         ),
         (
             f"reachable outside a vision cone {where}",

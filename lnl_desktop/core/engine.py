@@ -290,9 +290,10 @@ class Engine:
         mover = self.combatant(cid)
         enemies: set[Cell] = set()
         occupied: set[Cell] = set()
+        by_id = self.encounter.by_id()
         for cell, other_id in self.encounter.occupied_by(exclude=cid).items():
             occupied.add(cell)
-            other = self.combatant(other_id)
+            other = by_id[other_id]
             # A creature that is down no longer bars the way, though nobody may stand on it.
             if other.side is not mover.side and not other.down:
                 enemies.add(cell)
@@ -987,7 +988,7 @@ class Engine:
                 events.append(
                     CombatantChanged(
                         round=self._round(),
-                        text=f"{new.name}: {key} {_show(before.get(key))} -> {_show(after.get(key))}",
+                        text=f"{new.name}: {describe_change(key, before.get(key), after.get(key))}",
                         actors=(new.id,),
                         combatant=new.id,
                         field=key,
@@ -1008,6 +1009,8 @@ class Engine:
     def _add(self, a: act.AddCombatant, dice: DiceSource) -> list[Event]:
         e = self.encounter
         data = dict(a.data)
+        if isinstance(data.get("name"), str) and data["name"].strip():
+            data["name"] = e.new_name(data["name"].strip())
         if "id" not in data or any(c.id == data["id"] for c in e.combatants):
             data["id"] = e.new_id(str(data.get("name", "combatant")))
         try:
@@ -1229,3 +1232,34 @@ def _show(value: Any) -> str:
     if isinstance(value, Mapping | list):
         return str(value)
     return "-" if value is None else str(value)
+
+
+def _fields_changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} {_show(old.get(k))} -> {_show(new.get(k))}" for k in new if old.get(k) != new.get(k))
+
+
+def describe_change(key: str, old: Any, new: Any) -> str:
+    """A sheet change in a line a GM can read: 'level 9 -> 10', 'weapons: Mace die d6 -> d8'."""
+    if isinstance(old, list) and isinstance(new, list) and all(isinstance(x, dict) for x in old + new):
+        # Weapons and spells: match them by name.
+        before = {str(x.get("name")): x for x in old}
+        after = {str(x.get("name")): x for x in new}
+        parts = [f"+ {name}" for name in after if name not in before]
+        parts += [f"- {name}" for name in before if name not in after]
+        parts += [
+            f"{name} {_fields_changed(before[name], after[name])}"
+            for name in after
+            if name in before and before[name] != after[name]
+        ]
+        return f"{key}: " + "; ".join(parts)
+    if isinstance(old, list) and isinstance(new, list):
+        added = [str(x) for x in new if x not in old]
+        removed = [str(x) for x in old if x not in new]
+        return f"{key}: " + ", ".join([*(f"+ {x}" for x in added), *(f"- {x}" for x in removed)])
+    if isinstance(old, dict) and isinstance(new, dict):
+        return f"{key}: {_fields_changed(old, new)}"
+    if isinstance(new, dict):
+        return f"{key}: {new.get('name', 'added')} added"
+    if isinstance(old, dict):
+        return f"{key}: {old.get('name', '')} removed".replace(":  ", ": ")
+    return f"{key} {_show(old)} -> {_show(new)}"

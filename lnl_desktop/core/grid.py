@@ -123,12 +123,7 @@ def _cells_to_grid(cells: Collection[Cell], width: int, height: int) -> BoolArra
     coords = np.fromiter(flat, dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
     if coords.size:
         # Cells outside the map cannot matter to movement; drop them instead of failing.
-        keep = (
-            (coords[:, 0] >= 0)
-            & (coords[:, 0] < width)
-            & (coords[:, 1] >= 0)
-            & (coords[:, 1] < height)
-        )
+        keep = (coords[:, 0] >= 0) & (coords[:, 0] < width) & (coords[:, 1] >= 0) & (coords[:, 1] < height)
         coords = coords[keep]
         grid[coords[:, 1], coords[:, 0]] = True
     grid.flags.writeable = False  # shared by every search on this terrain
@@ -190,9 +185,7 @@ class MoveRules:
         if self.feet_per_cell <= 0:
             raise ValueError(f"feet_per_cell must be positive, got {self.feet_per_cell}")
         if self.difficult_multiplier < 1:
-            raise ValueError(
-                f"difficult_multiplier must be at least 1, got {self.difficult_multiplier}"
-            )
+            raise ValueError(f"difficult_multiplier must be at least 1, got {self.difficult_multiplier}")
 
 
 def diagonal_steps(path: list[Cell]) -> int:
@@ -404,9 +397,7 @@ class Reach:
         return None
 
 
-def _allowed_mask(
-    allowed: Callable[[Cell], bool], candidates: BoolArray, x0: int, y0: int
-) -> BoolArray:
+def _allowed_mask(allowed: Callable[[Cell], bool], candidates: BoolArray, x0: int, y0: int) -> BoolArray:
     """Evaluate ``allowed`` over a window of anchors, vectorised when the predicate can."""
     h, w = candidates.shape
     mask_fn = getattr(allowed, "mask", None)
@@ -584,9 +575,7 @@ def reachable(
         penalty = {}
         for dx, dy in _DIAGONAL:
             squeeze = np.zeros((h + 2, w + 2), dtype=np.bool_)
-            squeeze[inner] = (
-                ring[1 - dy : h + 1 - dy, 1 : w + 1] & ring[1 : h + 1, 1 - dx : w + 1 - dx]
-            )
+            squeeze[inner] = ring[1 - dy : h + 1 - dy, 1 : w + 1] & ring[1 : h + 1, 1 - dx : w + 1 - dx]
             penalty[(dx, dy)] = np.where(squeeze, never, 0).astype(dtype)
 
     dist = np.full((layers, h + 2, w + 2), never, dtype=dtype)
@@ -699,13 +688,7 @@ def path_cost_ft(
             if not rules.pass_over_walls:
                 raise ValueError(f"{where} enters a wall")
         diagonal = dx != 0 and dy != 0
-        if (
-            diagonal
-            and size == 1
-            and not rules.pass_over_walls
-            and (ax + dx, ay) in walls
-            and (ax, ay + dy) in walls
-        ):
+        if diagonal and size == 1 and not rules.pass_over_walls and (ax + dx, ay) in walls and (ax, ay + dy) in walls:
             raise ValueError(f"{where} squeezes diagonally between two walls")
         if not diagonal:
             step = 1.0
@@ -778,9 +761,7 @@ def path_outside_cone(
 ) -> bool:
     """Whether the mover's footprint centre stays outside the cone at every anchor of ``path``."""
     center = footprint_center(viewer_anchor, viewer_size)
-    return all(
-        outside_cone(center, facing_deg, fov_deg, footprint_center(p, mover_size)) for p in path
-    )
+    return all(outside_cone(center, facing_deg, fov_deg, footprint_center(p, mover_size)) for p in path)
 
 
 @dataclass(frozen=True)
@@ -828,6 +809,4 @@ def cells_outside_cone(
     ``terrain`` is accepted for symmetry with the other helpers; the cone is pure geometry.
     """
     del terrain  # geometry only
-    return ConePredicate(
-        footprint_center(viewer_anchor, viewer_size), facing_deg, fov_deg, mover_size
-    )
+    return ConePredicate(footprint_center(viewer_anchor, viewer_size), facing_deg, fov_deg, mover_size)

@@ -481,12 +481,27 @@ class Encounter(_Model):
     def occupied_by(self, exclude: str | None = None) -> dict[Cell, str]:
         """Every covered cell and who covers it, leaving out one combatant."""
         cells: dict[Cell, str] = {}
+        by_id = self.by_id()
         for cid, token in self.tokens.items():
             if cid == exclude:
                 continue
-            for cell in footprint(token.cell, self.combatant(cid).size):
+            for cell in footprint(token.cell, by_id[cid].size):
                 cells[cell] = cid
         return cells
+
+    def by_id(self) -> dict[str, Combatant]:
+        """Every combatant by id, for loops that would otherwise search the list each time."""
+        return {c.id: c for c in self.combatants}
+
+    def new_name(self, name: str) -> str:
+        """A name nobody has yet: 'Goblin', 'Goblin 2', ... (the log must tell them apart)."""
+        taken = {c.name for c in self.combatants}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name} {n}" in taken:
+            n += 1
+        return f"{name} {n}"
 
     def new_id(self, name: str) -> str:
         """A free id for a combatant called ``name``: 'half-orc', 'half-orc-2', ..."""

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lnl_desktop import __version__
 from lnl_desktop.core import storage
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.paths import demo_encounter_path
+
+if TYPE_CHECKING:
+    from lnl_desktop.ui.recovery import Recovery, RecoveryStore
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -38,17 +44,37 @@ def run(argv: list[str] | None = None) -> int:
         print(f"lnl-desktop: {error}", file=sys.stderr)
         return 2
 
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.main_window import MainWindow, default_recovery_folder
+    from lnl_desktop.ui.recovery import RecoveryStore
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Laurels & Loot Desktop")
     app.setOrganizationName("Laurels & Loot")
     app.setApplicationVersion(__version__)
-    window = MainWindow(encounter, path if args.file else None)
+
+    if args.smoke_test:
+        # A smoke test leaves no trace: its own settings and recovery folder.
+        scratch = Path(tempfile.mkdtemp(prefix="lnl-smoke-"))
+        settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+        recovery = RecoveryStore(scratch)
+    else:
+        settings = QSettings()
+        recovery = RecoveryStore(default_recovery_folder())
+
+    opened = path if args.file else None
+    recovered = offer_recovery(recovery) if not args.smoke_test else None
+    if recovered is not None:
+        encounter, opened = recovered.encounter, recovered.original
+    window = MainWindow(encounter, opened, settings=settings, recovery=recovery)
+    if recovered is not None:
+        window.controller.undo_stack.resetClean()  # recovered work is unsaved work
+        window.statusBar().showMessage("Recovered the unsaved work of the last session", 10000)
     window.show()
     if args.smoke_test:
+        app.processEvents()
         image = window.grab()
         ok = not image.isNull() and image.width() > 0
         elapsed = time.perf_counter() - started
@@ -56,6 +82,32 @@ def run(argv: list[str] | None = None) -> int:
             f"smoke test: {'ok' if ok else 'FAILED'}: {encounter.name!r}, {len(encounter.combatants)} combatants, "
             f"window {image.width()}x{image.height()} rendered in {elapsed:.2f} s"
         )
+        if os.environ.get("LNL_REPORT_MODULES"):
+            # The start-up benchmark checks that charts stay off the start path.
+            print(f"pyqtgraph: {'yes' if 'pyqtgraph' in sys.modules else 'no'}")
         window.close()
         return 0 if ok else 1
     return app.exec()
+
+
+def offer_recovery(recovery: RecoveryStore) -> Recovery | None:
+    """After a crash, offer the autosaved work; declining removes it."""
+    from PySide6.QtWidgets import QMessageBox
+
+    found = recovery.read()
+    if found is None:
+        return None
+    when = datetime.fromtimestamp(found.saved_at).strftime("%a %d %b %H:%M") if found.saved_at else "the last session"
+    where = found.original.name if found.original else "an unsaved encounter"
+    answer = QMessageBox.question(
+        None,
+        "Recover unsaved work?",
+        f"Laurels & Loot Desktop did not close cleanly. Unsaved work on {where} "
+        f"({found.encounter.name}) was kept from {when}.\n\nRecover it?",
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.Yes,
+    )
+    if answer == QMessageBox.StandardButton.Yes:
+        return found
+    recovery.clear()
+    return None

@@ -1,61 +1,321 @@
-"""The main window. For now: the encounter's combatants in a table, files, and About."""
+"""The main window: the battle map in the middle, docks around it, menus, files and autosave."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QHeaderView, QMainWindow, QMessageBox, QTableView
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+    QWidget,
+)
 
+from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
-from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.model import Encounter
 from lnl_desktop.ui.about import show_about
-from lnl_desktop.ui.models.combatants import CombatantsModel
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.dialogs import BackgroundDialog, MapSettingsDialog
+from lnl_desktop.ui.docks.bestiary import BestiaryPanel
+from lnl_desktop.ui.docks.combatants import CombatantsPanel
+from lnl_desktop.ui.docks.log import RoundLog
+from lnl_desktop.ui.docks.sheet import CombatantSheet
+from lnl_desktop.ui.map.view import MapView
+from lnl_desktop.ui.recovery import RecoveryStore
+
+APP_TITLE = "Laurels & Loot Desktop"
+MAX_RECENT = 8
+AUTOSAVE_DELAY_MS = 3000
+FILE_FILTER = "Encounters (*.lnl);;All files (*)"
+
+
+def default_recovery_folder() -> Path:
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(location or Path.home() / ".lnl-desktop")
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, encounter: Encounter, path: Path | None = None) -> None:
+    def __init__(
+        self,
+        encounter: Encounter,
+        path: Path | None = None,
+        *,
+        settings: QSettings | None = None,
+        recovery: RecoveryStore | None = None,
+    ) -> None:
         super().__init__()
-        self.engine = Engine(encounter)
-        self.path = path
-        self.combatants = CombatantsModel(self.engine)
-        self.table = QTableView()
-        self.table.setModel(self.combatants)
-        self.table.setAlternatingRowColors(True)
-        self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.verticalHeader().hide()
-        self.setCentralWidget(self.table)
+        self.settings = settings if settings is not None else QSettings()
+        self.recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
+        self.controller = TableController(encounter, self)
+        self.path: Path | None = None
+        self._set_path(path)
+
+        self.map_view = MapView(self.controller)
+        self.setCentralWidget(self.map_view)
+        self.combatants_panel = CombatantsPanel(self.controller)
+        self.sheet = CombatantSheet(self.controller)
+        self.round_log = RoundLog(self.controller)
+        self.bestiary = BestiaryPanel(self.controller)
+        self.undo_view = QUndoView(self.controller.undo_stack)
+        self.undo_view.setEmptyLabel("Encounter opened")
+        self.docks: dict[str, QDockWidget] = {}
+        area = Qt.DockWidgetArea
+        self._add_dock("Combatants", self.combatants_panel, area.LeftDockWidgetArea, "Ctrl+1")
+        self._add_dock("Combatant sheet", self.sheet, area.RightDockWidgetArea, "Ctrl+2")
+        self._add_dock("Round log", self.round_log, area.BottomDockWidgetArea, "Ctrl+3")
+        self._add_dock("Bestiary", self.bestiary, area.LeftDockWidgetArea, "Ctrl+4")
+        self._add_dock("Undo history", self.undo_view, area.RightDockWidgetArea, "Ctrl+5")
+        self.tabifyDockWidget(self.docks["Combatants"], self.docks["Bestiary"])
+        self.tabifyDockWidget(self.docks["Combatant sheet"], self.docks["Undo history"])
+        self.docks["Combatants"].raise_()
+        self.docks["Combatant sheet"].raise_()
+        # The map gets the room; the docks get enough to show their columns and a few log lines.
+        self.resizeDocks(
+            [self.docks["Combatants"], self.docks["Combatant sheet"]], [430, 380], Qt.Orientation.Horizontal
+        )
+        self.resizeDocks([self.docks["Round log"]], [190], Qt.Orientation.Vertical)
+        self._default_state = self.saveState()
+
+        self._build_status_bar()
+        self._build_actions()
         self._build_menus()
-        self.resize(900, 420)
-        self._refresh_titles()
+        self._build_toolbar()
+
+        stack = self.controller.undo_stack
+        stack.cleanChanged.connect(self._refresh_title)
+        stack.indexChanged.connect(self._on_history_changed)
+        self.controller.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.controller.encounterReplaced.connect(self._refresh_title)
+        self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
+        self._autosave_timer.timeout.connect(self.autosave)
+
+        self.resize(1400, 900)
+        self._restore_layout()
+        self._refresh_title()
+        self._refresh_recent_menu()
+        QTimer.singleShot(0, self.map_view.fit_map)
+
+    # -- construction ------------------------------------------------------------------------
+
+    def _add_dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea, shortcut: str) -> None:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title.replace(" ", "_").lower())  # saveState() needs names
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        toggle = dock.toggleViewAction()
+        toggle.setShortcut(QKeySequence(shortcut))
+        toggle.setStatusTip(f"Show or hide the {title} dock")
+        self.docks[title] = dock
+
+    def _build_status_bar(self) -> None:
+        self.cell_label = QLabel()
+        self.drag_label = QLabel()
+        self.round_label = QLabel()
+        for label in (self.drag_label, self.cell_label, self.round_label):
+            label.setContentsMargins(8, 0, 8, 0)
+            self.statusBar().addPermanentWidget(label)
+        self.map_view.cellHovered.connect(self._show_cell)
+        self.map_view.dragInfo.connect(self.drag_label.setText)
+        self.controller.eventsApplied.connect(lambda events: self._refresh_round())
+        self.controller.encounterReplaced.connect(self._refresh_round)
+        self._refresh_round()
+
+    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut if isinstance(shortcut, QKeySequence) else QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        key = QKeySequence.StandardKey
+        self.new_action = self._action("&New", self.new_file, key.New, "Start an empty encounter")
+        self.open_action = self._action("&Open…", self.open_file, key.Open, "Open an encounter file (.lnl)")
+        self.save_action = self._action("&Save", self.save, key.Save, "Save the encounter")
+        self.save_as_action = self._action("Save &As…", self.save_as, key.SaveAs, "Save the encounter under a new name")
+        self.quit_action = self._action("&Quit", self.close, key.Quit, "Close the program")
+        stack = self.controller.undo_stack
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(key.Undo)
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.undo_action.setStatusTip("Undo the last change")
+        self.redo_action.setStatusTip("Redo the change just undone")
+        # The menu says what will be undone; the toolbar keeps a steady short label.
+        self.undo_action.setIconText("Undo")
+        self.redo_action.setIconText("Redo")
+
+        self.tool_group = QActionGroup(self)
+        self.tool_actions: dict[str, QAction] = {}
+        for name, text, shortcut, tip in (
+            ("select", "&Select and move", "V", "Select tokens and drag them to move (Shift-drag: forced move)"),
+            ("walls", "Paint &walls", "W", "Drag to paint walls (right-drag erases)"),
+            ("difficult", "Paint &difficult terrain", "T", "Drag to paint difficult terrain (right-drag erases)"),
+            ("erase", "&Erase terrain", "X", "Drag to erase walls and difficult terrain"),
+        ):
+            action = self._action(text, lambda _=False, n=name: self.map_view.set_tool(n), shortcut, tip)
+            action.setCheckable(True)
+            self.tool_group.addAction(action)
+            self.tool_actions[name] = action
+        self.tool_actions["select"].setChecked(True)
+        self.map_view.toolChanged.connect(lambda name: self.tool_actions[name].setChecked(True))
+
+        self.zoom_in_action = self._action("Zoom &in", self.map_view.zoom_in, key.ZoomIn, "Zoom in")
+        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.zoom_out_action = self._action("Zoom &out", self.map_view.zoom_out, key.ZoomOut, "Zoom out")
+        self.zoom_reset_action = self._action("&Actual size", self.map_view.zoom_reset, "Ctrl+0", "Zoom to 100%")
+        self.fit_action = self._action("&Fit map to window", self.map_view.fit_map, "Ctrl+F", "Show the whole map")
+        self.turn_left_action = self._action(
+            "Turn token &left", lambda: self.map_view.turn_selected(-45), "[", "Turn the selected token 45° left"
+        )
+        self.turn_right_action = self._action(
+            "Turn token &right", lambda: self.map_view.turn_selected(45), "]", "Turn the selected token 45° right"
+        )
+        self.remove_token_action = self._action(
+            "&Remove token from map", self.map_view.remove_selected, key.Delete, "Take the selected token off the map"
+        )
+        self.map_settings_action = self._action(
+            "Map &settings…", self.edit_map_settings, None, "Map size, feet per cell, diagonal rule"
+        )
+        self.background_action = self._action(
+            "&Background image…", self.edit_background, None, "Put a battle-map picture under the grid"
+        )
+        self.remove_background_action = self._action(
+            "Remove background image", self.remove_background, None, "Take the picture away"
+        )
+        self.full_screen_action = self._action(
+            "&Full screen", self.toggle_full_screen, key.FullScreen, "Full screen (F11)"
+        )
+        self.full_screen_action.setShortcuts([QKeySequence("F11")])
+        self.full_screen_action.setCheckable(True)
+        self.reset_layout_action = self._action(
+            "Reset &layout", self.reset_layout, None, "Put every dock back where it started"
+        )
+        self.about_action = self._action("&About Laurels && Loot Desktop", lambda: show_about(self))
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        open_action = QAction("&Open…", self, shortcut=QKeySequence.StandardKey.Open, triggered=self.open_file)
-        open_action.setStatusTip("Open a .lnl encounter file")
-        quit_action = QAction("&Quit", self, shortcut=QKeySequence.StandardKey.Quit, triggered=self.close)
-        file_menu.addAction(open_action)
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
-        file_menu.addAction(quit_action)
-        help_menu = self.menuBar().addMenu("&Help")
-        help_menu.addAction(QAction("&About Laurels && Loot Desktop", self, triggered=lambda: show_about(self)))
+        file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
 
-    def _refresh_titles(self) -> None:
-        encounter = self.engine.encounter
-        where = f" — {self.path.name}" if self.path else ""
-        self.setWindowTitle(f"{encounter.name}{where} — Laurels & Loot Desktop")
-        grid = encounter.map
-        self.statusBar().showMessage(
-            f"{len(encounter.combatants)} combatants · map {grid.width} x {grid.height} cells "
-            f"of {grid.feet_per_cell} ft · {len(grid.walls)} wall cells, {len(grid.difficult)} difficult"
+        edit_menu = bar.addMenu("&Edit")
+        edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addSeparator()
+        edit_menu.addActions([self.turn_left_action, self.turn_right_action, self.remove_token_action])
+
+        map_menu = bar.addMenu("&Map")
+        map_menu.addActions(self.tool_group.actions())
+        map_menu.addSeparator()
+        map_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
+        map_menu.addSeparator()
+        map_menu.addActions([self.map_settings_action, self.background_action, self.remove_background_action])
+
+        view_menu = bar.addMenu("&View")
+        for dock in self.docks.values():
+            view_menu.addAction(dock.toggleViewAction())
+        view_menu.addSeparator()
+        view_menu.addActions([self.full_screen_action, self.reset_layout_action])
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.about_action)
+
+    def _build_toolbar(self) -> None:
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main_toolbar")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        toolbar.addActions([self.open_action, self.save_action])
+        toolbar.addSeparator()
+        toolbar.addActions([self.undo_action, self.redo_action])
+        toolbar.addSeparator()
+        for name, text in (("select", "Select"), ("walls", "Walls"), ("difficult", "Difficult"), ("erase", "Erase")):
+            button_action = self.tool_actions[name]
+            button_action.setIconText(text)
+            toolbar.addAction(button_action)
+        toolbar.addSeparator()
+        self.fit_action.setIconText("Fit")
+        toolbar.addActions([self.fit_action])
+
+    # -- status and title --------------------------------------------------------------------
+
+    def _show_cell(self, x: int, y: int) -> None:
+        if x < 0:
+            self.cell_label.setText("")
+            return
+        feet = self.controller.encounter.map.feet_per_cell
+        self.cell_label.setText(f"Cell ({x}, {y}) · {x * feet} ft, {y * feet} ft")
+
+    def _refresh_round(self) -> None:
+        combat = self.controller.encounter.combat
+        if combat.round == 0:
+            self.round_label.setText("Setting up")
+            return
+        turn = combat.turn
+        who = f" · {self.controller.encounter.combatant(turn.combatant).name}'s turn" if turn else ""
+        self.round_label.setText(f"Round {combat.round} · {combat.elapsed_seconds} s{who}")
+
+    def _refresh_title(self) -> None:
+        name = self.controller.encounter.name
+        where = self.path.name if self.path else "unsaved"
+        self.setWindowTitle(f"{name} — {where}[*] — {APP_TITLE}")
+        self.setWindowModified(not self.controller.undo_stack.isClean())
+
+    def _on_history_changed(self) -> None:
+        self._refresh_title()
+        if self.controller.undo_stack.isClean():
+            self._autosave_timer.stop()
+            self.recovery.clear()
+        else:
+            self._autosave_timer.start()
+
+    # -- files -------------------------------------------------------------------------------
+
+    def _set_path(self, path: Path | None) -> None:
+        self.path = path
+        self.controller.base_dir = path.parent if path else None
+
+    def is_dirty(self) -> bool:
+        return not self.controller.undo_stack.isClean()
+
+    def confirm_discard(self) -> bool:
+        """Ask before unsaved work would be lost. True: go on (saved or discarded)."""
+        if not self.is_dirty():
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"Save the changes to {self.path.name if self.path else self.controller.encounter.name}?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
         )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_file(self) -> None:
+        if not self.confirm_discard():
+            return
+        self._replace(Encounter(name="New encounter"), None)
 
     def open_file(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open encounter", "", "Encounters (*.lnl);;All files (*)")
+        if not self.confirm_discard():
+            return
+        start = str(self.path.parent) if self.path else ""
+        name, _ = QFileDialog.getOpenFileName(self, "Open encounter", start, FILE_FILTER)
         if name:
             self.load(Path(name))
 
@@ -65,10 +325,134 @@ class MainWindow(QMainWindow):
             encounter = storage.load(path)
         except RulesError as error:
             QMessageBox.warning(self, "Cannot open encounter", str(error))
+            self.statusBar().showMessage(f"Not opened: {str(error).splitlines()[0]}", 10000)
             return False
-        self.engine.encounter = encounter
-        self.engine.clear_history()
-        self.path = path
-        self.combatants.reset()
-        self._refresh_titles()
+        self._replace(encounter, path)
+        self._remember_recent(path)
+        self.statusBar().showMessage(f"Opened {path.name}", 5000)
         return True
+
+    def _replace(self, encounter: Encounter, path: Path | None) -> None:
+        self._set_path(path)
+        self.controller.replace_encounter(encounter)
+        self.recovery.clear()
+        self._refresh_title()
+        self.map_view.fit_map()
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self.save_to(self.path)
+
+    def save_as(self) -> bool:
+        start = str(self.path) if self.path else f"{self.controller.encounter.name}.lnl"
+        name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
+        if not name:
+            return False
+        path = Path(name)
+        if path.suffix != storage.SUFFIX:
+            path = path.with_suffix(storage.SUFFIX)
+        return self.save_to(path)
+
+    def save_to(self, path: Path) -> bool:
+        try:
+            storage.save(self.controller.encounter, path)
+        except OSError as error:
+            QMessageBox.warning(self, "Cannot save", f"{path.name} could not be written: {error.strerror or error}")
+            return False
+        self._set_path(path)
+        self.controller.undo_stack.setClean()
+        self.recovery.clear()
+        self._remember_recent(path)
+        self._refresh_title()
+        self.statusBar().showMessage(f"Saved {path.name}", 5000)
+        return True
+
+    def autosave(self) -> None:
+        if self.is_dirty():
+            try:
+                self.recovery.write(self.controller.encounter, self.path)
+            except OSError as error:
+                self.statusBar().showMessage(f"Autosave failed: {error}", 10000)
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def _remember_recent(self, path: Path) -> None:
+        entry = str(path.resolve())
+        recent = [entry] + [p for p in self.recent_files() if p != entry]
+        self.settings.setValue("recent_files", recent[:MAX_RECENT])
+        self._refresh_recent_menu()
+
+    def _refresh_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for number, name in enumerate(recent, 1):
+            action = self.recent_menu.addAction(f"&{number} {Path(name).name}")
+            action.setStatusTip(name)
+            action.triggered.connect(lambda _=False, n=name: self._open_recent(Path(n)))
+        if recent:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear list", self._clear_recent)
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _open_recent(self, path: Path) -> None:
+        if self.confirm_discard():
+            self.load(path)
+
+    def _clear_recent(self) -> None:
+        self.settings.setValue("recent_files", [])
+        self._refresh_recent_menu()
+
+    # -- map ---------------------------------------------------------------------------------
+
+    def edit_map_settings(self) -> None:
+        dialog = MapSettingsDialog(self.controller.encounter.map, self)
+        if dialog.exec() and dialog.changes():
+            self.controller.do(act.EditMap(dialog.changes()))
+
+    def edit_background(self) -> None:
+        dialog = BackgroundDialog(self.controller.encounter.map.background, self.controller.base_dir, self)
+        if dialog.exec():
+            self.controller.do(act.EditMap({"background": dialog.background()}))
+
+    def remove_background(self) -> None:
+        if self.controller.encounter.map.background is None:
+            self.statusBar().showMessage("The map has no background image", 5000)
+            return
+        self.controller.do(act.EditMap({"background": None}))
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def toggle_full_screen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+        self.full_screen_action.setChecked(self.isFullScreen())
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state)
+        for dock in self.docks.values():
+            dock.show()
+
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.confirm_discard():
+            event.ignore()
+            return
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self._autosave_timer.stop()
+        self.recovery.clear()  # a clean exit leaves nothing to recover
+        event.accept()

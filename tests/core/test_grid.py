@@ -108,9 +108,7 @@ def oracle_costs(
                     step = 1.0
                 else:
                     step = math.sqrt(2.0)
-                if not rules.ignore_difficult and any(
-                    c in terrain.difficult for c in footprint(nxt, size)
-                ):
+                if not rules.ignore_difficult and any(c in terrain.difficult for c in footprint(nxt, size)):
                     step *= rules.difficult_multiplier
                 total = cost + step
                 if total * rules.feet_per_cell > budget_ft + 1e-9:
@@ -194,12 +192,8 @@ def test_token_distance_nearest_cells() -> None:
     st.integers(1, 4),
     st.sampled_from(list(DiagonalRule)),
 )
-def test_token_distance_matches_brute_force(
-    a: Cell, a_size: int, b: Cell, b_size: int, rule: DiagonalRule
-) -> None:
-    brute = min(
-        cell_distance_ft(ca, cb, rule) for ca in footprint(a, a_size) for cb in footprint(b, b_size)
-    )
+def test_token_distance_matches_brute_force(a: Cell, a_size: int, b: Cell, b_size: int, rule: DiagonalRule) -> None:
+    brute = min(cell_distance_ft(ca, cb, rule) for ca in footprint(a, a_size) for cb in footprint(b, b_size))
     assert token_distance_ft(a, a_size, b, b_size, rule) == pytest.approx(brute)
 
 
@@ -656,9 +650,7 @@ def test_reachable_path_stays_outside_the_cone() -> None:
     # Beside the viewer at 90 degrees is outside a 120-degree cone.
     assert reach.cost_ft((8, 7)) is not None
     # A plain predicate (no vectorised mask) gives the same result.
-    plain = reachable(
-        t, start, 1, 60, occupied=occupied, enemies=occupied, allowed=lambda c: allowed(c)
-    )
+    plain = reachable(t, start, 1, 60, occupied=occupied, enemies=occupied, allowed=lambda c: allowed(c))
     assert plain.costs_ft() == reach.costs_ft()
 
 
@@ -773,9 +765,7 @@ def test_reachable_matches_reference_search(sc: dict[str, object]) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(scenarios(), st.floats(0, 359), st.sampled_from([90.0, 120.0, 200.0]))
-def test_reachable_with_cone_matches_reference(
-    sc: dict[str, object], facing: float, fov: float
-) -> None:
+def test_reachable_with_cone_matches_reference(sc: dict[str, object], facing: float, fov: float) -> None:
     terrain = sc["terrain"]
     assert isinstance(terrain, Terrain)
     start, size, budget = sc["start"], sc["size"], sc["budget"]
@@ -785,9 +775,7 @@ def test_reachable_with_cone_matches_reference(
     assert isinstance(enemies, frozenset) and isinstance(occupied, frozenset)
     viewer = (terrain.width // 2, terrain.height // 2)
     allowed = cells_outside_cone(terrain, viewer, 1, facing, fov, size)
-    reach = reachable(
-        terrain, start, size, budget, rules, enemies=enemies, occupied=occupied, allowed=allowed
-    )
+    reach = reachable(terrain, start, size, budget, rules, enemies=enemies, occupied=occupied, allowed=allowed)
     oracle = oracle_costs(terrain, start, size, budget, rules, enemies, occupied, allowed)
     assert reach.costs_ft() == pytest.approx(oracle)
     for cell in reach.cells():

@@ -360,6 +360,7 @@ def test_undo_after_random_actions_restores_the_state_exactly(seed, situation, f
             state, log = snapshot(engine)
             assert state == before_state
             assert len(events) == 1 and isinstance(events[0], Undone)
+
             # The log is back as it was, keeping every undo line (RULES §8: undo is logged too).
             def story(entries: list[dict]) -> list[dict]:
                 return [e for e in entries if e["kind"] != "undone"]

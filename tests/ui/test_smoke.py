@@ -3,12 +3,7 @@
 import subprocess
 import sys
 
-from pytestqt.qtbot import QtBot
-
-from lnl_desktop.core import storage
-from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.about import about_text
-from lnl_desktop.ui.main_window import MainWindow
 
 
 def test_smoke_test_flag_starts_renders_and_exits_zero() -> None:
@@ -28,17 +23,6 @@ def test_a_file_that_is_not_an_encounter_is_refused_with_its_reason(tmp_path) ->
     )
     assert result.returncode == 2
     assert "not valid JSON" in result.stderr
-
-
-def test_window_lists_every_combatant_of_the_demo(qtbot: QtBot) -> None:
-    window = MainWindow(storage.load(demo_encounter_path()))
-    qtbot.addWidget(window)
-    model = window.table.model()
-    names = {model.index(row, 0).data() for row in range(model.rowCount())}
-    assert {"Tombril", "Hill Giant", "Cedryk the Sneaky"} <= names
-    giant_row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == "Hill Giant")
-    assert model.index(giant_row, 3).data() == "68 / 68"
-    assert "The Hill Giant at the Old Tower" in window.windowTitle()
 
 
 def test_about_credits_the_rules() -> None:

@@ -1,16 +1,41 @@
-"""A table model of every combatant: side, level, SP, IP, status."""
+"""A table model of every combatant: name, side, level, SP, IP, AP, Move, status.
+
+An adapter over ``encounter.combatants``: it reads the controller's encounter on every call and
+keeps only the row ids (to tell a plain refresh from rows coming and going), never the data.
+It is also a drag source: a row drags as :func:`lnl_desktop.ui.mime.combatant_mime`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
 
-from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import Combatant
+from lnl_desktop.core.model import Combatant, WeaponState
+from lnl_desktop.ui import style
+from lnl_desktop.ui.mime import MIME_COMBATANT, combatant_mime
+
+if TYPE_CHECKING:
+    from lnl_desktop.ui.controller import TableController
 
 Index = QModelIndex | QPersistentModelIndex
+
+# The combatant's id, for views and proxies that need to find a row's combatant.
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+_HEADER_TIPS = {
+    "Name": "The combatant's name; hover a name for its weapons",
+    "Side": "Party (player characters and allies) or Opponents (run by the GM)",
+    "Level": "Level; damage dice N = (level + 1) // 2",
+    "SP": "Stamina Points, current / max: ordinary melee damage comes off SP first",
+    "IP": "Injury Points, current / max: direct damage comes off IP; at 0 IP the creature is down",
+    "AP": "Armor Points: worn or natural armor plus a carried shield",
+    "Move": "Feet of movement per turn",
+    "Status": "Down, surprised, parrying, concealed, broken weapons and conditions",
+}
 
 
 def status_of(c: Combatant) -> str:
@@ -24,7 +49,9 @@ def status_of(c: Combatant) -> str:
         words.append(f"parrying ({c.parry.label})")
     if c.concealed:
         words.append("concealed")
-    broken = [w.name for w in c.weapons if w.state.value == "broken"]
+    if c.distracted:
+        words.append("distracted")
+    broken = [w.name for w in c.weapons if w.state is WeaponState.BROKEN]
     if broken:
         words.append("broken: " + ", ".join(broken))
     words.extend(c.conditions)
@@ -33,28 +60,52 @@ def status_of(c: Combatant) -> str:
 
 class CombatantsModel(QAbstractTableModel):
     COLUMNS = ("Name", "Side", "Level", "SP", "IP", "AP", "Move", "Status")
+    _NUMERIC = frozenset({"Level", "SP", "IP", "AP", "Move"})
 
-    def __init__(self, engine: Engine) -> None:
-        super().__init__()
-        self._engine = engine
-        engine.subscribe(self._on_events)
+    def __init__(self, controller: TableController, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._ids = self._current_ids()
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self.reset)
+
+    # -- lookups -----------------------------------------------------------------------------
+
+    def _current_ids(self) -> list[str]:
+        return [c.id for c in self._controller.encounter.combatants]
 
     def combatant(self, row: int) -> Combatant:
-        return self._engine.encounter.combatants[row]
+        return self._controller.encounter.combatants[row]
+
+    def combatant_id(self, row: int) -> str:
+        return self.combatant(row).id
+
+    def row_of(self, cid: str) -> int:
+        """The row of combatant ``cid``, or -1."""
+        for row, c in enumerate(self._controller.encounter.combatants):
+            if c.id == cid:
+                return row
+        return -1
+
+    # -- Qt's model interface ------------------------------------------------------------------
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
-        return 0 if parent.isValid() else len(self._engine.encounter.combatants)
+        return 0 if parent.isValid() else len(self._controller.encounter.combatants)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _HEADER_TIPS[self.COLUMNS[section]]
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if not index.isValid() or not 0 <= index.row() < self.rowCount():
             return None
         c = self.combatant(index.row())
         column = self.COLUMNS[index.column()]
@@ -69,16 +120,66 @@ class CombatantsModel(QAbstractTableModel):
                 "Move": f"{c.move_ft} ft",
                 "Status": status_of(c),
             }[column]
-        if role == Qt.ItemDataRole.ToolTipRole and column == "Name":
-            return "\n".join(w.label for w in c.weapons) or "no weapons"
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("Level", "SP", "IP", "AP", "Move"):
+        if role == ID_ROLE:
+            return c.id
+        if role == Qt.ItemDataRole.DecorationRole and column == "Side":
+            return style.side_color(c.side)
+        if role == Qt.ItemDataRole.ForegroundRole and c.down:
+            return style.DOWN
+        if role == Qt.ItemDataRole.FontRole and self._is_active(c.id):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(c, column)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in self._NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_COMBATANT]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        # A row drags as one combatant: the first dragged index names it.
+        for index in indexes:
+            if index.isValid():
+                return combatant_mime(self.combatant_id(index.row()))
+        return QMimeData()
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        # Copy only: a "move" would invite the view to remove the dragged rows afterwards.
+        return Qt.DropAction.CopyAction
+
+    # -- refreshing ----------------------------------------------------------------------------
+
+    def _is_active(self, cid: str) -> bool:
+        turn = self._controller.encounter.combat.turn
+        return turn is not None and turn.combatant == cid
+
+    def _tooltip(self, c: Combatant, column: str) -> str:
+        if column == "Name":
+            weapons = "\n".join(w.label for w in c.weapons) or "no weapons"
+            return f"{c.name} (level {c.level}, {c.side.value})\n{weapons}"
+        if column == "AP" and c.shield is not None:
+            return f"Armor {c.armor} + {c.shield.name} {c.shield.armor} ({c.shield.state.value})"
+        if column == "Status":
+            return status_of(c) or "ready"
+        return _HEADER_TIPS[column]
+
     def reset(self) -> None:
         self.beginResetModel()
+        self._ids = self._current_ids()
         self.endResetModel()
 
     def _on_events(self, events: list[Event]) -> None:
-        # Combatants can be added, removed or replaced by any action; a reset is cheap at this size.
-        self.reset()
+        ids = self._current_ids()
+        if ids != self._ids:
+            # Rows came, went or moved (add, remove, undo): cheap at this size.
+            self.reset()
+        elif ids:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(ids) - 1, len(self.COLUMNS) - 1))

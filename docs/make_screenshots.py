@@ -1,0 +1,97 @@
+"""Regenerate the README's screenshots in docs/screenshots/ (offscreen, the demo encounter).
+
+Run with ``python3 dev.py screenshots``. Each picture is the real main window driven by real
+mouse events, so the pictures show what a GM sees.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import storage
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.recovery import RecoveryStore
+
+OUT = Path(__file__).resolve().parent / "screenshots"
+LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+
+def window(app: QApplication, scratch: Path) -> MainWindow:
+    settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+    main = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(scratch))
+    main.resize(1600, 1000)
+    main.show()
+    app.processEvents()
+    main.map_view.fit_map()
+    app.processEvents()
+    return main
+
+
+def point(main: MainWindow, cell: Cell) -> QPointF:
+    view = main.map_view
+    return QPointF(view.mapFromScene(view.scene_point_of(cell, 1)))
+
+
+def mouse_move(main: MainWindow, cell: Cell, buttons: Qt.MouseButton = LEFT) -> None:
+    viewport = main.map_view.viewport()
+    at = point(main, cell)
+    event = QMouseEvent(QEvent.Type.MouseMove, at, viewport.mapToGlobal(at), Qt.MouseButton.NoButton, buttons, NONE)
+    QApplication.sendEvent(viewport, event)
+
+
+def main() -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    OUT.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="lnl-shots-"))
+
+    # 1. The demo encounter as it opens, Tombril selected.
+    main = window(app, scratch)
+    main.controller.select("tombril")
+    app.processEvents()
+    main.grab().save(str(OUT / "main-window.png"))
+
+    # 3. Mid-drag in a fight: Cedryk slips out from behind the crates, a waypoint pinned.
+    main.controller.do(act.Face("half-orc", 0))  # the Half-orc looks north, towards Tombril
+    main.controller.engine.start_combat(face=5)
+    main.controller.do(act.BeginTurn("cedryk"))
+    main.controller.select("cedryk")
+    viewport = main.map_view.viewport()
+
+    # 2. Hovering a foe: its vision cone and the cells from which Cedryk's approach stays unseen.
+    mouse_move(main, (13, 9), Qt.MouseButton.NoButton)
+    app.processEvents()
+    main.grab().save(str(OUT / "vision-cone.png"))
+
+    QTest.mousePress(viewport, LEFT, NONE, point(main, (5, 12)).toPoint())
+    for cell in ((5, 13), (6, 14), (7, 14)):
+        mouse_move(main, cell)
+    QTest.keyClick(viewport, Qt.Key.Key_W)  # pin a waypoint
+    for cell in ((8, 13), (9, 12)):
+        mouse_move(main, cell)
+    app.processEvents()
+    main.grab().save(str(OUT / "drag-overlays.png"))
+    QTest.mouseRelease(viewport, LEFT, NONE, point(main, (9, 12)).toPoint())
+    app.processEvents()
+
+    main.controller.undo_stack.setClean()
+    main.close()
+    for name in ("main-window.png", "drag-overlays.png", "vision-cone.png"):
+        print(OUT / name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

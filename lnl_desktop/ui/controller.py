@@ -1,0 +1,82 @@
+"""The table controller: the one object the window's parts share.
+
+It owns the engine and the undo stack, knows which combatant is selected, and turns engine
+events into Qt signals. Views call :meth:`TableController.do` with an action; a refused action
+shows its reason (``message``) and changes nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from lnl_desktop.core.actions import Action
+from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import Event
+from lnl_desktop.core.model import Combatant, Encounter
+from lnl_desktop.ui.commands import push_action
+
+
+class TableController(QObject):
+    # Every batch of events the engine produced (actions, undo, redo).
+    eventsApplied = Signal(list)
+    # The whole encounter was replaced (New, Open, recovery): views rebuild from scratch.
+    encounterReplaced = Signal()
+    # The selected combatant's id, or "" for none.
+    selectionChanged = Signal(str)
+    # A sentence for the status bar: refusals, hints.
+    message = Signal(str)
+
+    def __init__(self, encounter: Encounter, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.engine = Engine(encounter)
+        self.undo_stack = QUndoStack(self)
+        self.selected: str | None = None
+        # The folder of the open file: a background image's relative path is relative to it.
+        self.base_dir: Path | None = None
+        self.engine.subscribe(self._forward)
+
+    @property
+    def encounter(self) -> Encounter:
+        return self.engine.encounter
+
+    def combatant(self, cid: str) -> Combatant | None:
+        try:
+            return self.encounter.combatant(cid)
+        except RulesError:
+            return None
+
+    def _forward(self, events: list[Event]) -> None:
+        if self.selected is not None and self.combatant(self.selected) is None:
+            self.select(None)
+        self.eventsApplied.emit(events)
+
+    def do(self, action: Action, dice: DiceSource | None = None) -> list[Event] | None:
+        """Apply one action as one undoable step; on refusal say why and return None."""
+        try:
+            events = push_action(self.undo_stack, self.engine, action, dice)
+        except RulesError as refused:
+            self.message.emit(str(refused))
+            return None
+        if events:
+            self.message.emit(events[-1].text)
+        return events
+
+    def select(self, cid: str | None) -> None:
+        if cid == self.selected:
+            return
+        self.selected = cid
+        self.selectionChanged.emit(cid or "")
+
+    def replace_encounter(self, encounter: Encounter) -> None:
+        """Start over on another encounter: a fresh history, nothing selected."""
+        self.undo_stack.clear()
+        self.engine.encounter = encounter
+        self.engine.clear_history()
+        self.selected = None
+        self.encounterReplaced.emit()
+        self.selectionChanged.emit("")

@@ -1,0 +1,235 @@
+"""The Bestiary dock: ready-made creatures to add to the encounter or drag onto the map.
+
+The creatures come from ``resources/bestiary.json``: a list of :class:`Combatant` fields without
+``id`` and ``side``. An item drags as :func:`lnl_desktop.ui.mime.creature_mime` (the map places
+it); "Add to encounter" or a double-click adds it to the Opponents without a token.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QMimeData,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.events import CombatantAdded
+from lnl_desktop.core.model import Combatant
+from lnl_desktop.core.validation import explain
+from lnl_desktop.paths import resource
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.mime import MIME_CREATURE, creature_mime
+
+Index = QModelIndex | QPersistentModelIndex
+
+SIZE_WORDS = {1: "medium", 2: "large", 3: "huge", 4: "gargantuan"}
+
+
+def bestiary_path() -> Path:
+    return resource("bestiary.json")
+
+
+def load_bestiary(path: Path | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The valid creatures of a bestiary file, and a line per problem (bad file, bad entry)."""
+    path = path or bestiary_path()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        return [], [f"{path.name}: {error}"]
+    if not isinstance(raw, list):
+        return [], [f"{path.name}: expected a list of creatures"]
+    creatures: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for number, entry in enumerate(raw, 1):
+        name = entry.get("name", f"entry {number}") if isinstance(entry, dict) else f"entry {number}"
+        if not isinstance(entry, dict) or {"id", "side"} & entry.keys():
+            problems.append(f"{name}: a creature is a dict of combatant fields without id and side")
+            continue
+        try:
+            Combatant.model_validate(entry | {"side": "Opponents"})
+        except ValidationError as error:
+            problems.append(f"{name}: {explain(error)}")
+            continue
+        creatures.append(entry)
+    return creatures, problems
+
+
+def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, Any]:
+    """The data to add ``entry`` on ``side``; the engine numbers a name that is taken ("Goblin 2")."""
+    return entry | {"side": side}
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def creature_summary(entry: dict[str, Any]) -> str:
+    """A creature's stats as a tooltip, in the game's words."""
+    c = Combatant.model_validate(entry | {"side": "Opponents"})
+    size = SIZE_WORDS.get(c.size, "")
+    lines = [
+        f"{c.name}: level {c.level} ({c.dice_count} damage {'die' if c.dice_count == 1 else 'dice'})",
+        f"STR {_signed(c.str_bonus)}  DEX {_signed(c.dex_bonus)}  AWA {_signed(c.awa_bonus)}  AP {c.armor_points}",
+        f"SP {c.stamina_max}  IP {c.injury_max}  Move {c.move_ft} ft",
+        f"Size {c.size} x {c.size} ({size}), field of vision {c.vision_deg}°",
+    ]
+    lines += [f"Weapon: {w.label}" for w in c.weapons]
+    if c.shield is not None:
+        lines.append(f"Shield: {c.shield.name}, +{c.shield.armor} AP, durability {c.shield.durability_max}")
+    lines += [f"Spell: {s.name} ({s.die}{', direct' if s.direct else ''})" for s in c.spells]
+    lines += [f"Trait: {t.value}" for t in c.traits]
+    if c.notes:
+        lines.append(c.notes)
+    return "\n".join(lines)
+
+
+class CreatureListModel(QAbstractListModel):
+    """The bestiary's creatures; each drags as a creature for the map."""
+
+    CREATURE_ROLE = Qt.ItemDataRole.UserRole + 1
+
+    def __init__(self, creatures: Sequence[dict[str, Any]], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._creatures = list(creatures)
+
+    def creature(self, row: int) -> dict[str, Any]:
+        return dict(self._creatures[row])
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
+        return 0 if parent.isValid() else len(self._creatures)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._creatures):
+            return None
+        entry = self._creatures[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            size = entry.get("size", 1)
+            return f"{entry['name']} — level {entry['level']}, size {size}×{size}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return creature_summary(entry)
+        if role == self.CREATURE_ROLE:
+            return self.creature(index.row())
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_CREATURE]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        for index in indexes:
+            if index.isValid():
+                return creature_mime(self.creature(index.row()))
+        return QMimeData()
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction
+
+
+class BestiaryPanel(QWidget):
+    """A filterable list of creatures: drag one onto the map, or add it to the encounter."""
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None, path: Path | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Bestiary")
+        self.controller = controller
+        creatures, self.problems = load_bestiary(path)
+        self.model = CreatureListModel(creatures, self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText("Filter creatures")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Show only the creatures whose name contains this text")
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+
+        self.list = QListView(self)
+        self.list.setModel(self.proxy)
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.list.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.list.setDragEnabled(True)
+        self.list.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.list.setDefaultDropAction(Qt.DropAction.CopyAction)
+        self.list.setAlternatingRowColors(True)
+        self.list.setUniformItemSizes(True)
+        self.list.setSpacing(1)
+        self.list.activated.connect(self._on_activated)
+        self.list.selectionModel().selectionChanged.connect(self._update_button)
+
+        self.add_button = QPushButton("Add to encounter", self)
+        self.add_button.setToolTip(
+            "Add the selected creature to the Opponents without a token; drag a creature onto the map to place it"
+        )
+        self.add_button.clicked.connect(self.add_selected)
+
+        self.hint = QLabel("Drag a creature onto the map to place it, or double-click to add it without a token.")
+        self.hint.setWordWrap(True)
+        self.hint.setEnabled(False)  # drawn in the palette's quieter colour
+
+        self.problem_label = QLabel("\n".join(self.problems), self)
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet("color: #b00020;")
+        self.problem_label.setVisible(bool(self.problems))
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.problem_label)
+        layout.addLayout(buttons)
+        self._update_button()
+
+    def selected_creature(self) -> dict[str, Any] | None:
+        rows = self.list.selectionModel().selectedRows()
+        return rows[0].data(CreatureListModel.CREATURE_ROLE) if rows else None
+
+    def _update_button(self, *_: object) -> None:
+        self.add_button.setEnabled(self.selected_creature() is not None)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        creature = index.data(CreatureListModel.CREATURE_ROLE)
+        if creature:
+            self.add_creature(creature)
+
+    def add_selected(self) -> str | None:
+        creature = self.selected_creature()
+        return self.add_creature(creature) if creature else None
+
+    def add_creature(self, entry: dict[str, Any]) -> str | None:
+        """Add ``entry`` to the Opponents (no token) and select it; the new id, or None if refused."""
+        events = self.controller.do(act.AddCombatant(creature_for(entry)))
+        if not events:
+            return None
+        added = next((e.combatant for e in events if isinstance(e, CombatantAdded)), None)
+        if added:
+            self.controller.select(added)
+        return added

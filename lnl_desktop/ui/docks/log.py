@@ -1,0 +1,158 @@
+"""The Round log dock: every event of the encounter with its round, newest at the bottom.
+
+A view of ``encounter.log`` through :class:`lnl_desktop.ui.models.log.LogModel`. It follows new
+events to the bottom unless the GM scrolled up to read; it can show one round and/or the events
+of one combatant. Undone lines are grey italic; an attack's tooltip spells out its formula.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lnl_desktop.core.events import Event
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.models.log import LogFilter, LogModel, round_label
+
+
+class RoundLog(QWidget):
+    """The round log with a round filter and a combatant filter."""
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Round log")
+        self.controller = controller
+        self.model = LogModel(controller, self)
+        self.proxy = LogFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self._follow = True  # stay at the bottom while the GM has not scrolled up
+
+        self.round_filter = QComboBox(self)
+        self.round_filter.setToolTip("Show the events of one round only")
+        self.round_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.round_filter.currentIndexChanged.connect(self._on_round_filter)
+        self.combatant_filter = QComboBox(self)
+        self.combatant_filter.setToolTip("Show only the events that concern one combatant")
+        self.combatant_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.combatant_filter.currentIndexChanged.connect(self._on_combatant_filter)
+
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionsClickable(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.table.setToolTip("")
+
+        bar = self.table.verticalScrollBar()
+        bar.valueChanged.connect(self._on_scrolled)
+        bar.rangeChanged.connect(self._on_range)
+
+        filters = QHBoxLayout()
+        filters.addWidget(QLabel("Show:", self))
+        filters.addWidget(self.round_filter)
+        filters.addWidget(self.combatant_filter)
+        filters.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self._on_replaced)
+        self._fill_filters()
+        self.table.scrollToBottom()
+
+    # -- filters -----------------------------------------------------------------------------
+
+    def _fill_filters(self) -> None:
+        """Offer every round and every combatant the log knows, keeping the current choices."""
+        encounter = self.controller.encounter
+        rounds = sorted(({e.round for e in encounter.log} | {encounter.combat.round}) - {0})
+        if any(e.round == 0 for e in encounter.log):
+            rounds.insert(0, 0)
+        _refill(self.round_filter, [("All rounds", None), *((round_label(r), r) for r in rounds)])
+
+        names = {c.id: c.name for c in encounter.combatants}
+        for event in encounter.log:
+            for cid in event.actors:
+                names.setdefault(cid, f"{cid} (removed)")
+        _refill(self.combatant_filter, [("All combatants", None), *((name, cid) for cid, name in names.items())])
+        # A choice that vanished (undo, another file) falls back to "All": the filter follows.
+        self.proxy.set_round(self.round_filter.currentData())
+        self.proxy.set_combatant(self.combatant_filter.currentData())
+
+    def set_round(self, round_: int | None) -> None:
+        """Show one round (None: all); the combo follows."""
+        index = self.round_filter.findData(round_) if round_ is not None else 0
+        self.round_filter.setCurrentIndex(max(index, 0))
+
+    def set_combatant(self, cid: str | None) -> None:
+        """Show one combatant's events (None: everyone's); the combo follows."""
+        index = self.combatant_filter.findData(cid) if cid is not None else 0
+        self.combatant_filter.setCurrentIndex(max(index, 0))
+
+    def _on_round_filter(self, index: int) -> None:
+        self.proxy.set_round(self.round_filter.itemData(index))
+        self._jump_to_bottom()
+
+    def _on_combatant_filter(self, index: int) -> None:
+        self.proxy.set_combatant(self.combatant_filter.itemData(index))
+        self._jump_to_bottom()
+
+    # -- following new events ----------------------------------------------------------------
+
+    def _on_events(self, events: list[Event]) -> None:
+        self._fill_filters()
+
+    def _on_replaced(self) -> None:
+        self._fill_filters()
+        self._jump_to_bottom()
+
+    def _jump_to_bottom(self) -> None:
+        self._follow = True
+        self.table.scrollToBottom()
+
+    def _on_scrolled(self, value: int) -> None:
+        self._follow = value >= self.table.verticalScrollBar().maximum()
+
+    def _on_range(self, minimum: int, maximum: int) -> None:
+        if self._follow:
+            self.table.verticalScrollBar().setValue(maximum)
+
+    @property
+    def following(self) -> bool:
+        """Whether new events scroll the log to the bottom (False once the GM scrolls up)."""
+        return self._follow
+
+
+def _refill(combo: QComboBox, items: list[tuple[str, object]]) -> None:
+    """Replace a combo's items quietly, keeping the chosen one if it is still there."""
+    current = combo.currentData()
+    if [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())] == items:
+        return
+    combo.blockSignals(True)
+    combo.clear()
+    for text, data in items:
+        combo.addItem(text, data)
+    index = combo.findData(current) if current is not None else 0
+    combo.setCurrentIndex(max(index, 0))
+    combo.blockSignals(False)

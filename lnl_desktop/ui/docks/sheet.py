@@ -1,0 +1,1052 @@
+"""The Combatant sheet dock: every field of the selected combatant, editable.
+
+Each field commits on its own (Enter, leaving the field, picking a choice) as one
+``EditCombatant`` action through the controller: one undo step, one line in the log. Nothing is
+clamped or fixed silently: text that is not a number, or a value the rules refuse, is named in a
+red message under the form, the field is marked, and it shows the combatant's value again.
+The sheet keeps no copy of the combatant: it looks it up by id and redraws after every event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSignalBlocker,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QAction, QColor, QFocusEvent, QIcon, QKeyEvent, QPixmap, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.dice import DAMAGE_DICE
+from lnl_desktop.core.model import (
+    Ability,
+    Combatant,
+    ShieldState,
+    Side,
+    Trait,
+    WeaponKind,
+    WeaponState,
+    WeaponStyle,
+)
+from lnl_desktop.ui import style
+from lnl_desktop.ui.controller import TableController
+
+Index = QModelIndex | QPersistentModelIndex
+
+# The default menu of conditions (RULES.md §1: the condition list of the old-school d20 text).
+CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
+
+SIZES = ((1, "1 × 1 (medium)"), (2, "2 × 2 (large)"), (3, "3 × 3 (huge)"), (4, "4 × 4 (gargantuan)"))
+
+NEW_SHIELD: dict[str, Any] = {"name": "Shield", "armor": 1, "durability": 10, "durability_max": 10, "state": "carried"}
+
+TIPS = {
+    "name": "What the table calls this combatant: shown on its token and in the round log",
+    "side": "Party: the player characters and their allies. Opponents: run by the GM. "
+    "Each round's initiative d6 says which side acts first",
+    "level": "Level, 1 or more. It sets the damage dice: N = (level + 1) // 2, "
+    "so 1 die at levels 1-2, 2 dice at 3-4, 3 at 5-6...",
+    "str_bonus": "STR bonus: added to the damage of power melee and reach weapons. May be negative",
+    "dex_bonus": "DEX bonus: added to the damage of finesse weapons, and subtracted from the damage "
+    "this combatant takes (never against a sneak attack). May be negative",
+    "awa_bonus": "AWA bonus: added to ranged damage and to a sneak attack's precision check "
+    "(d20 + AWA against DC 10 + the target's AP). May be negative",
+    "armor": "Armor Points from worn or natural armor; a carried shield adds its own. "
+    "AP is subtracted from the damage this combatant takes",
+    "stamina": "Stamina Points left. Ordinary melee damage wears these down first; "
+    "at 0 SP the rest of the blow comes off IP",
+    "stamina_max": "Stamina Points when fresh",
+    "injury": "Injury Points left (injury slots). Direct damage (ranged attacks, sneak attacks) "
+    "comes off IP at once; at 0 IP the combatant is down",
+    "injury_max": "Injury Points when unhurt",
+    "move_ft": "Feet of movement per turn (default 30). A Dash adds a whole Move, a Leap half a Move",
+    "size": "Cells the combatant covers on the grid: 1 × 1 default, 2 × 2 large, 3 × 3 huge",
+    "vision_deg": "Field of vision in degrees, centred on the facing (default 120). An attacker whose whole "
+    "path stays outside it comes from an unexpected direction; 360 = cannot be flanked",
+    "cannot_be_surprised": "Trait: when its side is surprised, this combatant still acts in round 1",
+    "concealed": "Hiding, invisible or unseen. A concealed attacker within half its Move of the target "
+    "may sneak attack; the flag ends after the sneak attack",
+    "distracted": "GM toggle: absorbed in conversation or study, so open to a sneak attack "
+    "(being engaged in melee or hit by a ranged attack counts without it)",
+    "surprised": "Surprised: takes no turn in round 1. The surprise roll sets it",
+    "conditions": "Conditions in free text, separated by commas (prone, poisoned...). They show in the Status column",
+    "conditions_menu": "Add a common condition",
+    "notes": "Anything the GM wants to remember about this combatant. Saved when you leave the box",
+    "shield": "Has a shield: while carried it adds its armor value to AP; parrying with it "
+    "absorbs double damage against its durability",
+    "shield.name": "The shield's name",
+    "shield.armor": "AP the shield adds while it is carried (default 1)",
+    "shield.durability": "Points the shield can still absorb when parrying; each blow counts double",
+    "shield.durability_max": "Durability of the shield when undamaged",
+    "shield.state": "carried: adds its AP and can parry; stowed: on the back; destroyed: gone for this fight",
+    "weapons": "The combatant's weapons; double-click a cell to change it",
+    "spells": "Damaging spells: N dice of the spell's die by the caster's level, exploding",
+}
+
+
+class BadInput(ValueError):
+    """Text a field cannot turn into a value (a letter in a number field)."""
+
+
+def parse_int(text: str, label: str) -> int:
+    text = text.strip()
+    if not text:
+        raise BadInput(f"{label}: enter a whole number")
+    try:
+        return int(text)
+    except ValueError:
+        raise BadInput(f"{label}: {text!r} is not a whole number") from None
+
+
+def parse_optional_int(text: str, label: str) -> int | None:
+    return None if not text.strip() else parse_int(text, label)
+
+
+def parse_conditions(text: str) -> list[str]:
+    """'prone, poisoned,, prone' -> ['prone', 'poisoned']."""
+    out: list[str] = []
+    for word in text.split(","):
+        word = word.strip()
+        if word and word not in out:
+            out.append(word)
+    return out
+
+
+def swatch(color: QColor, size: int = 12) -> QIcon:
+    pixmap = QPixmap(size, size)
+    pixmap.fill(color)
+    return QIcon(pixmap)
+
+
+# -- field bindings: one per editable part of the sheet --------------------------------------------
+
+
+class Binding:
+    """One editor on the sheet: which Combatant field it edits, how to show it and read it back."""
+
+    key: str  # the Combatant field an edit sends
+    label: str  # how messages name it
+    widget: QWidget
+
+    def show(self, c: Combatant) -> None:
+        raise NotImplementedError
+
+    def value(self, c: Combatant) -> Any:
+        """The new value of ``key`` from what the GM entered; raises :class:`BadInput`."""
+        raise NotImplementedError
+
+    def dirty(self) -> bool:
+        """Whether the GM typed something not yet committed (a refresh leaves it alone)."""
+        return False
+
+
+class LineBinding(Binding):
+    def __init__(
+        self,
+        key: str,
+        label: str,
+        read: Callable[[Combatant], str],
+        parse: Callable[[str, Combatant], Any],
+        width: int | None = None,
+    ) -> None:
+        self.key, self.label = key, label
+        self.widget = self.edit = QLineEdit()
+        self._read, self._parse = read, parse
+        if width:
+            self.edit.setMaximumWidth(width)
+
+    def show(self, c: Combatant) -> None:
+        text = self._read(c)
+        if self.edit.text() != text:
+            self.edit.setText(text)
+        self.edit.setModified(False)
+
+    def value(self, c: Combatant) -> Any:
+        return self._parse(self.edit.text(), c)
+
+    def dirty(self) -> bool:
+        return self.edit.isModified()
+
+
+def int_binding(key: str, label: str, width: int = 70) -> LineBinding:
+    return LineBinding(key, label, lambda c: str(getattr(c, key)), lambda text, c: parse_int(text, label), width)
+
+
+class ShieldLineBinding(LineBinding):
+    """A number or the name of the shield: the edit sends the whole shield."""
+
+    def __init__(self, part: str, label: str, number: bool, width: int | None = None) -> None:
+        def read(c: Combatant) -> str:
+            return "" if c.shield is None else str(getattr(c.shield, part))
+
+        def parse(text: str, c: Combatant) -> Any:
+            if c.shield is None:
+                raise BadInput(f"{label}: there is no shield; tick 'Has a shield' first")
+            value: Any = parse_int(text, label) if number else text.strip()
+            return c.shield.model_dump(mode="json") | {part: value}
+
+        super().__init__("shield", label, read, parse, width)
+
+
+class ComboBinding(Binding):
+    def __init__(
+        self,
+        key: str,
+        label: str,
+        choices: Sequence[tuple[Any, str]],
+        read: Callable[[Combatant], Any] | None = None,
+        build: Callable[[Any, Combatant], Any] | None = None,
+    ) -> None:
+        self.key, self.label = key, label
+        self.widget = self.combo = QComboBox()
+        for data, text in choices:
+            self.combo.addItem(text, data)
+        self._read = read or (lambda c: _plain(getattr(c, key)))
+        self._build = build or (lambda data, c: data)
+
+    def show(self, c: Combatant) -> None:
+        index = self.combo.findData(self._read(c))
+        with QSignalBlocker(self.combo):
+            self.combo.setCurrentIndex(index)
+
+    def value(self, c: Combatant) -> Any:
+        return self._build(self.combo.currentData(), c)
+
+
+class CheckBinding(Binding):
+    def __init__(
+        self,
+        key: str,
+        label: str,
+        read: Callable[[Combatant], bool] | None = None,
+        build: Callable[[bool, Combatant], Any] | None = None,
+    ) -> None:
+        self.key, self.label = key, label
+        self.widget = self.box = QCheckBox(label)
+        self._read = read or (lambda c: bool(getattr(c, key)))
+        self._build = build or (lambda checked, c: checked)
+
+    def show(self, c: Combatant) -> None:
+        with QSignalBlocker(self.box):
+            self.box.setChecked(self._read(c))
+
+    def value(self, c: Combatant) -> Any:
+        return self._build(self.box.isChecked(), c)
+
+
+class NotesEdit(QPlainTextEdit):
+    """A text box that says when the GM is done with it: on leaving it, or Ctrl+Enter."""
+
+    editingFinished = Signal()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        if self.document().isModified():
+            self.editingFinished.emit()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if enter and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            self.editingFinished.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class NotesBinding(Binding):
+    def __init__(self) -> None:
+        self.key, self.label = "notes", "Notes"
+        self.widget = self.edit = NotesEdit()
+        self.edit.setTabChangesFocus(True)
+        self.edit.setFixedHeight(72)
+
+    def show(self, c: Combatant) -> None:
+        if self.edit.toPlainText() != c.notes:
+            self.edit.setPlainText(c.notes)
+        self.edit.document().setModified(False)
+
+    def value(self, c: Combatant) -> Any:
+        return self.edit.toPlainText()
+
+    def dirty(self) -> bool:
+        return self.edit.document().isModified()
+
+
+def _plain(value: Any) -> Any:
+    """An enum's value, anything else as it is (what model_dump(mode='json') gives)."""
+    return getattr(value, "value", value)
+
+
+# -- weapons and spells: table models over the selected combatant's lists -------------------------
+
+
+ColumnKind = Literal["text", "int", "optional int", "choice", "optional choice", "bool"]
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    kind: ColumnKind
+    tip: str
+    choices: tuple[str, ...] = ()
+
+
+NONE_CHOICE = "none"
+
+WEAPON_COLUMNS = (
+    Column("name", "Name", "text", "The weapon's name; each weapon of a combatant needs its own"),
+    Column("die", "Die", "choice", "Damage die: N of them by level, exploding on their maximum", DAMAGE_DICE),
+    Column(
+        "kind",
+        "Kind",
+        "choice",
+        "melee: the target within 5 ft; reach: its own reach (e.g. 10 ft); "
+        "ranged: the target at least 10 ft away, direct damage to IP",
+        tuple(k.value for k in WeaponKind),
+    ),
+    Column(
+        "style",
+        "Style",
+        "choice",
+        "power: adds STR; finesse: adds DEX. A ranged weapon always adds AWA",
+        tuple(s.value for s in WeaponStyle),
+    ),
+    Column("reach_ft", "Reach", "optional int", "Reach weapons only: how far it reaches, in feet (empty: 10 ft)"),
+    Column(
+        "max_range_ft", "Range", "optional int", "Ranged weapons only: the farthest target in feet (empty: no limit)"
+    ),
+    Column("magic_bonus", "Magic", "int", "Magic bonus +B: adds B to each of the N base dice, not to explosions"),
+    Column(
+        "specialized",
+        "Spec.",
+        "bool",
+        "Weapon Specialization: a ranged attack's exertion is half the d4, rounded up",
+    ),
+    Column(
+        "state",
+        "State",
+        "choice",
+        "ready; sheathed (drawing it is part of the attack); broken (after a Power Attack "
+        "or a shattered parry, until repaired)",
+        tuple(s.value for s in WeaponState),
+    ),
+)
+
+SPELL_COLUMNS = (
+    Column("name", "Name", "text", "The spell's name; cast from the map's attack menu"),
+    Column("die", "Die", "choice", "Damage die: N of them by the caster's level, exploding", DAMAGE_DICE),
+    Column("range_ft", "Range", "optional int", "How far the spell reaches, in feet (empty: no limit)"),
+    Column(
+        "ability",
+        "Ability",
+        "optional choice",
+        "The caster's bonus the spell adds to its damage (none unless the spell says so)",
+        (NONE_CHOICE, *(a.value for a in Ability)),
+    ),
+    Column("dex_applies", "DEX", "bool", "DEX applies: the target's DEX bonus reduces the damage"),
+    Column("ap_applies", "AP", "bool", "AP applies: the target's AP reduces the damage"),
+    Column("direct", "Direct", "bool", "Direct damage: comes off IP at once (otherwise SP first)"),
+)
+
+
+class ItemListModel(QAbstractTableModel):
+    """The selected combatant's weapons (or spells): each cell edit sends the whole list."""
+
+    def __init__(self, sheet: CombatantSheet, key: str, noun: str, columns: Sequence[Column]) -> None:
+        super().__init__(sheet)
+        self._sheet = sheet
+        self.key = key
+        self.noun = noun
+        self.columns = tuple(columns)
+        self._rows = 0
+
+    def _items(self) -> list[Any]:
+        c = self._sheet.current()
+        return list(getattr(c, self.key)) if c is not None else []
+
+    def dumped(self) -> list[dict[str, Any]]:
+        """The list as plain dicts, ready to change and send."""
+        return [item.model_dump(mode="json") for item in self._items()]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section].title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.columns[section].tip
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        items = self._items()
+        if not index.isValid() or index.row() >= len(items):
+            return None
+        column = self.columns[index.column()]
+        value = _plain(getattr(items[index.row()], column.key))
+        if column.kind == "bool":
+            if role == Qt.ItemDataRole.CheckStateRole:
+                return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return column.tip
+            return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if value is None:
+                return NONE_CHOICE if column.kind == "optional choice" else ""
+            if role == Qt.ItemDataRole.DisplayRole and column.key == "magic_bonus":
+                return f"+{value}"
+            if role == Qt.ItemDataRole.DisplayRole and column.key.endswith("_ft"):
+                return f"{value} ft"
+            return str(value)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return column.tip
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.kind in ("int", "optional int"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if self.columns[index.column()].kind == "bool":
+            return flags | Qt.ItemFlag.ItemIsUserCheckable
+        return flags | Qt.ItemFlag.ItemIsEditable
+
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        items = self.dumped()
+        if not index.isValid() or index.row() >= len(items):
+            return False
+        column = self.columns[index.column()]
+        item = items[index.row()]
+        label = f"{self.noun.capitalize()} {item['name']!r}: {column.title}"
+        try:
+            if column.kind == "bool":
+                if role != Qt.ItemDataRole.CheckStateRole:
+                    return False
+                new: Any = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value)
+            elif role != Qt.ItemDataRole.EditRole:
+                return False
+            elif column.kind == "int":
+                new = parse_int(str(value).removeprefix("+"), label)
+            elif column.kind == "optional int":
+                new = parse_optional_int(str(value), label)
+            elif column.kind == "optional choice":
+                new = None if value in (NONE_CHOICE, "", None) else str(value)
+            else:
+                new = str(value).strip() if column.kind == "text" else str(value)
+        except BadInput as error:
+            self._sheet.refuse(str(error), self._sheet.table_for(self.key))
+            return False
+        if item[column.key] == new:
+            return True
+        item[column.key] = new
+        if column.key == "kind":
+            # Reach belongs to reach weapons and a maximum range to ranged ones: drop what no longer fits.
+            if new != WeaponKind.REACH.value:
+                item["reach_ft"] = None
+            if new != WeaponKind.RANGED.value:
+                item["max_range_ft"] = None
+        ok = self._sheet.commit(self.key, items, self._sheet.table_for(self.key))
+        self.dataChanged.emit(index.siblingAtColumn(0), index.siblingAtColumn(len(self.columns) - 1))
+        return ok
+
+    def refresh(self) -> None:
+        rows = len(self._items())
+        if rows != self._rows:
+            self.beginResetModel()
+            self._rows = rows
+            self.endResetModel()
+        elif rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, len(self.columns) - 1))
+
+
+class FittedTable(QTableView):
+    """A table as tall as its rows (at least one), so the sheet scrolls rather than the table."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.horizontalHeader().sectionResized.connect(self.fit_height)
+
+    def fit_height(self, *_: object) -> None:
+        model = self.model()
+        rows = model.rowCount() if model is not None else 0
+        height = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
+        height += max(rows, 1) * self.verticalHeader().defaultSectionSize()
+        if self.horizontalHeader().length() > self.viewport().width():
+            height += self.horizontalScrollBar().sizeHint().height()
+        if height != self.height():
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_height()
+
+
+class ChoiceDelegate(QStyledItemDelegate):
+    """A combo box for the choice columns that commits as soon as a choice is picked."""
+
+    def __init__(self, columns: Sequence[Column], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._columns = tuple(columns)
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:
+        column = self._columns[index.column()]
+        if not column.choices:
+            return super().createEditor(parent, option, index)
+        combo = QComboBox(parent)
+        combo.addItems(list(column.choices))
+        combo.setToolTip(column.tip)
+
+        def picked() -> None:
+            self.commitData.emit(combo)
+            self.closeEditor.emit(combo, QStyledItemDelegate.EndEditHint.NoHint)
+
+        combo.activated.connect(picked)
+        QTimer.singleShot(0, combo, combo.showPopup)  # one click opens the choices
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: Index) -> None:
+        if isinstance(editor, QComboBox):
+            editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole)))
+            return
+        super().setEditorData(editor, index)
+
+    def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
+            return
+        super().setModelData(editor, model, index)
+
+
+# -- the sheet ------------------------------------------------------------------------------------
+
+
+class CombatantSheet(QWidget):
+    """Every field of the selected combatant, each committed as one undoable edit."""
+
+    # A refused edit or unreadable input: the message shown under the form.
+    editRefused = Signal(str)
+
+    _STYLE = """
+        QLineEdit[invalid="true"], QComboBox[invalid="true"], QTableView[invalid="true"],
+        QPlainTextEdit[invalid="true"] { border: 2px solid #c62828; background: #fdecea; }
+        QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;
+                         border-radius: 3px; padding: 4px 6px; }
+        QLabel#title { font-size: 13pt; font-weight: bold; }
+    """
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Combatant sheet")
+        self.setStyleSheet(self._STYLE)
+        self.controller = controller
+        self.combatant_id: str | None = None
+        self.bindings: dict[str, Binding] = {}  # by name: "level", "shield.armor", ...
+        self._marked: QWidget | None = None
+        self._last_message: str | None = None
+
+        self.title = QLabel(self)
+        self.title.setObjectName("title")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setToolTip("Worked out from the fields below")
+
+        form = QWidget()
+        column = QVBoxLayout(form)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.title)
+        column.addWidget(self.summary)
+        column.addWidget(self._build_identity())
+        column.addWidget(self._build_numbers())
+        column.addWidget(self._build_status())
+        column.addWidget(self._build_weapons())
+        column.addWidget(self._build_shield())
+        column.addWidget(self._build_spells())
+        column.addWidget(self._build_notes())
+        column.addStretch(1)
+
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(form)
+        self.scroll = scroll
+
+        self.placeholder = QLabel("Select a combatant in the Combatants list or on the map to see its sheet.", self)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setEnabled(False)
+
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.placeholder)
+        self.stack.addWidget(scroll)
+
+        self.message_label = QLabel(self)
+        self.message_label.setObjectName("refusal")
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message_label.hide()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.message_label)
+
+        for name, binding in self.bindings.items():
+            self._connect(name, binding)
+
+        controller.selectionChanged.connect(self._on_selection)
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self._on_replaced)
+        controller.message.connect(self._on_controller_message)
+        self._on_selection(controller.selected or "")
+
+    # -- building ----------------------------------------------------------------------------
+
+    def _bind(self, name: str, binding: Binding, tip: str | None = None) -> Binding:
+        binding.widget.setToolTip(tip or TIPS.get(name, ""))
+        self.bindings[name] = binding
+        return binding
+
+    def _form(self, title: str) -> tuple[QGroupBox, QFormLayout]:
+        box = QGroupBox(title)
+        form = QFormLayout(box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return box, form
+
+    def _row(
+        self, form: QFormLayout, label: str, *widgets: QWidget | str, tip: str = "", stretch: bool = False
+    ) -> None:
+        line = QHBoxLayout()
+        line.setSpacing(6)
+        for widget in widgets:
+            line.addWidget(QLabel(widget) if isinstance(widget, str) else widget)
+        if stretch:
+            line.setStretch(0, 1)
+        else:
+            line.addStretch(1)
+        caption = QLabel(label)
+        caption.setToolTip(tip)
+        # The same label width in every group, so the fields line up down the sheet.
+        caption.setMinimumWidth(self.fontMetrics().horizontalAdvance("Durability (now / max)") + 4)
+        caption.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.addRow(caption, line)
+
+    def _build_identity(self) -> QGroupBox:
+        box, form = self._form("Combatant")
+        name = self._bind("name", LineBinding("name", "Name", lambda c: c.name, lambda text, c: text.strip()))
+        side = self._bind(
+            "side",
+            ComboBinding("side", "Side", [(s.value, s.value) for s in Side]),
+        )
+        assert isinstance(side, ComboBinding)
+        for i, s in enumerate(Side):
+            side.combo.setItemIcon(i, swatch(style.side_color(s)))
+        level = self._bind("level", int_binding("level", "Level"))
+        self._row(form, "Name", name.widget, tip=TIPS["name"], stretch=True)
+        self._row(form, "Side", side.widget, tip=TIPS["side"])
+        self._row(form, "Level", level.widget, tip=TIPS["level"])
+        return box
+
+    def _build_numbers(self) -> QGroupBox:
+        box, form = self._form("Abilities, armor and health")
+        for key, label in (("str_bonus", "STR bonus"), ("dex_bonus", "DEX bonus"), ("awa_bonus", "AWA bonus")):
+            self._row(form, label, self._bind(key, int_binding(key, label)).widget, tip=TIPS[key])
+        self._row(form, "Armor (AP)", self._bind("armor", int_binding("armor", "Armor")).widget, tip=TIPS["armor"])
+        sp = self._bind("stamina", int_binding("stamina", "SP"))
+        sp_max = self._bind("stamina_max", int_binding("stamina_max", "Max SP"))
+        self._row(form, "SP (now / max)", sp.widget, "/", sp_max.widget, tip=TIPS["stamina"])
+        ip = self._bind("injury", int_binding("injury", "IP"))
+        ip_max = self._bind("injury_max", int_binding("injury_max", "Max IP"))
+        self._row(form, "IP (now / max)", ip.widget, "/", ip_max.widget, tip=TIPS["injury"])
+        move = self._bind("move_ft", int_binding("move_ft", "Move"))
+        self._row(form, "Move", move.widget, "ft per turn", tip=TIPS["move_ft"])
+        size = self._bind("size", ComboBinding("size", "Size", SIZES))
+        self._row(form, "Size", size.widget, tip=TIPS["size"])
+        vision = self._bind("vision_deg", int_binding("vision_deg", "Field of vision"))
+        self._row(form, "Field of vision", vision.widget, "degrees", tip=TIPS["vision_deg"])
+        return box
+
+    def _build_status(self) -> QGroupBox:
+        box = QGroupBox("Traits and status")
+        grid = QGridLayout(box)
+        trait = Trait.CANNOT_BE_SURPRISED
+
+        def with_trait(checked: bool, c: Combatant) -> list[str]:
+            others = [t.value for t in c.traits if t is not trait]
+            return [*others, trait.value] if checked else others
+
+        flags = [
+            self._bind(
+                "cannot_be_surprised",
+                CheckBinding("traits", "Cannot be surprised", lambda c: c.cannot_be_surprised, with_trait),
+            ),
+            self._bind("concealed", CheckBinding("concealed", "Concealed")),
+            self._bind("distracted", CheckBinding("distracted", "Distracted")),
+            self._bind("surprised", CheckBinding("surprised", "Surprised")),
+        ]
+        for i, flag in enumerate(flags):
+            grid.addWidget(flag.widget, i // 2, i % 2)
+        conditions = self._bind(
+            "conditions",
+            LineBinding(
+                "conditions", "Conditions", lambda c: ", ".join(c.conditions), lambda text, c: parse_conditions(text)
+            ),
+        )
+        assert isinstance(conditions, LineBinding)
+        conditions.edit.setPlaceholderText("none, or e.g. prone, poisoned")
+        self.conditions_button = QPushButton("Add", box)
+        self.conditions_button.setToolTip(TIPS["conditions_menu"])
+        menu = QMenu(self.conditions_button)
+        for condition in CONDITIONS:
+            action = QAction(condition, menu)
+            action.triggered.connect(lambda checked=False, word=condition: self.add_condition(word))
+            menu.addAction(action)
+        self.conditions_button.setMenu(menu)
+        caption = QLabel("Conditions")
+        caption.setToolTip(TIPS["conditions"])
+        grid.addWidget(caption, 2, 0, 1, 2)
+        line = QHBoxLayout()
+        line.addWidget(conditions.widget, 1)
+        line.addWidget(self.conditions_button)
+        grid.addLayout(line, 3, 0, 1, 2)
+        return box
+
+    def _item_table(
+        self, key: str, noun: str, columns: Sequence[Column]
+    ) -> tuple[QGroupBox, FittedTable, QPushButton, QPushButton]:
+        box = QGroupBox(f"{noun.capitalize()}s")
+        model = ItemListModel(self, key, noun, columns)
+        table = FittedTable(box)
+        table.setModel(model)
+        table.setItemDelegate(ChoiceDelegate(columns, table))
+        table.setToolTip(TIPS[key])
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.SelectedClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+        )
+        table.verticalHeader().hide()
+        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Every column as wide as its contents: a stretched last column keeps an old, wider size
+        # when the dock narrows and brings in a needless scroll bar.
+        table.horizontalHeader().setStretchLastSection(False)
+        add = QPushButton(f"Add {noun}", box)
+        add.setToolTip(f"Add a new {noun} with a d6; then edit its cells")
+        add.clicked.connect(lambda: self.add_item(key, noun))
+        remove = QPushButton(f"Remove {noun}", box)
+        remove.setToolTip(f"Remove the selected {noun}")
+        remove.clicked.connect(lambda: self.remove_item(key))
+        remove.setEnabled(False)
+        table.selectionModel().selectionChanged.connect(
+            lambda *_: remove.setEnabled(bool(table.selectionModel().selectedRows()))
+        )
+        model.modelReset.connect(lambda: remove.setEnabled(bool(table.selectionModel().selectedRows())))
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(box)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(table)
+        layout.addLayout(buttons)
+        return box, table, add, remove
+
+    def _build_weapons(self) -> QGroupBox:
+        box, self.weapons_table, self.add_weapon_button, self.remove_weapon_button = self._item_table(
+            "weapons", "weapon", WEAPON_COLUMNS
+        )
+        self.weapons_model: ItemListModel = self.weapons_table.model()  # type: ignore[assignment]
+        return box
+
+    def _build_spells(self) -> QGroupBox:
+        box, self.spells_table, self.add_spell_button, self.remove_spell_button = self._item_table(
+            "spells", "spell", SPELL_COLUMNS
+        )
+        self.spells_model: ItemListModel = self.spells_table.model()  # type: ignore[assignment]
+        return box
+
+    def _build_shield(self) -> QGroupBox:
+        box, form = self._form("Shield")
+
+        def present(checked: bool, c: Combatant) -> dict[str, Any] | None:
+            if not checked:
+                return None
+            return c.shield.model_dump(mode="json") if c.shield is not None else dict(NEW_SHIELD)
+
+        has = self._bind("shield", CheckBinding("shield", "Has a shield", lambda c: c.shield is not None, present))
+        form.addRow(has.widget)
+        name = self._bind("shield.name", ShieldLineBinding("name", "Shield name", number=False))
+        armor = self._bind("shield.armor", ShieldLineBinding("armor", "Shield armor", number=True, width=70))
+        now = self._bind("shield.durability", ShieldLineBinding("durability", "Durability", number=True, width=70))
+        most = self._bind(
+            "shield.durability_max", ShieldLineBinding("durability_max", "Max durability", number=True, width=70)
+        )
+
+        def state(data: Any, c: Combatant) -> Any:
+            if c.shield is None:
+                raise BadInput("Shield state: there is no shield; tick 'Has a shield' first")
+            return c.shield.model_dump(mode="json") | {"state": data}
+
+        states = self._bind(
+            "shield.state",
+            ComboBinding(
+                "shield",
+                "Shield state",
+                [(s.value, s.value) for s in ShieldState],
+                read=lambda c: c.shield.state.value if c.shield else None,
+                build=state,
+            ),
+        )
+        self._row(form, "Name", name.widget, tip=TIPS["shield.name"], stretch=True)
+        self._row(form, "Armor (AP)", armor.widget, tip=TIPS["shield.armor"])
+        self._row(form, "Durability (now / max)", now.widget, "/", most.widget, tip=TIPS["shield.durability"])
+        self._row(form, "State", states.widget, tip=TIPS["shield.state"])
+        return box
+
+    def _build_notes(self) -> QGroupBox:
+        box = QGroupBox("Notes")
+        layout = QVBoxLayout(box)
+        layout.addWidget(self._bind("notes", NotesBinding()).widget)
+        return box
+
+    def _connect(self, name: str, binding: Binding) -> None:
+        commit = lambda *_: self._commit_binding(binding)  # noqa: E731 - a one-line slot
+        widget = binding.widget
+        if isinstance(widget, QLineEdit):
+            widget.editingFinished.connect(commit)
+            widget.textEdited.connect(lambda *_: self._unmark(widget))
+        elif isinstance(widget, QComboBox):
+            widget.activated.connect(commit)
+        elif isinstance(widget, QCheckBox):
+            widget.clicked.connect(commit)
+        elif isinstance(widget, NotesEdit):
+            widget.editingFinished.connect(commit)
+            widget.textChanged.connect(lambda: self._unmark(widget))
+
+    # -- looking up and showing --------------------------------------------------------------
+
+    def current(self) -> Combatant | None:
+        """The combatant on the sheet, looked up afresh (undo replaces the objects)."""
+        return self.controller.combatant(self.combatant_id) if self.combatant_id else None
+
+    def table_for(self, key: str) -> FittedTable:
+        return self.weapons_table if key == "weapons" else self.spells_table
+
+    def editor(self, name: str) -> QWidget:
+        """The widget that edits ``name`` ("level", "shield.armor", "notes"...)."""
+        return self.bindings[name].widget
+
+    def _on_events(self, events: list[Any]) -> None:
+        self.refresh()
+
+    def _on_replaced(self) -> None:
+        self._on_selection(self.controller.selected or "")
+
+    def _on_selection(self, cid: str) -> None:
+        self.combatant_id = cid or None
+        self._clear_message()
+        self.refresh(force=True)
+
+    def refresh(self, force: bool = False) -> None:
+        """Show the combatant's values; a field the GM is typing in keeps its text unless ``force``."""
+        c = self.current()
+        self.stack.setCurrentIndex(1 if c is not None else 0)
+        self.weapons_model.refresh()
+        self.spells_model.refresh()
+        self.weapons_table.fit_height()
+        self.spells_table.fit_height()
+        if c is None:
+            return
+        side = style.side_color(c.side).name()
+        self.title.setText(f'<span style="color:{side}">■</span> {_escape(c.name)}')
+        self.summary.setText(self._summary(c))
+        for binding in self.bindings.values():
+            if force or not (binding.widget.hasFocus() and binding.dirty()):
+                binding.show(c)
+        has_shield = c.shield is not None
+        for name, binding in self.bindings.items():
+            if name.startswith("shield."):
+                binding.widget.setEnabled(has_shield)
+
+    @staticmethod
+    def _summary(c: Combatant) -> str:
+        dice = f"{c.dice_count} damage {'die' if c.dice_count == 1 else 'dice'}"
+        shield = c.shield is not None and c.shield.state is ShieldState.CARRIED
+        ap = f"AP {c.armor_points}" + (f" (armor {c.armor} + shield {c.shield.armor})" if shield and c.shield else "")
+        parts = [f"{c.side.value}, level {c.level}", dice, ap]
+        if c.down:
+            parts.append("down")
+        if c.parry is not None:
+            parts.append(f"parrying with {c.parry.label}")
+        return " · ".join(parts)
+
+    # -- committing --------------------------------------------------------------------------
+
+    def _commit_binding(self, binding: Binding) -> bool:
+        c = self.current()
+        if c is None:
+            return False
+        try:
+            value = binding.value(c)
+        except BadInput as error:
+            self.refuse(str(error), binding.widget)
+            binding.show(c)
+            return False
+        ok = self.commit(binding.key, value, binding.widget)
+        c = self.current()
+        if c is not None:
+            binding.show(c)  # the model's value, whether the edit went through or not
+        return ok
+
+    def commit(self, key: str, value: Any, widget: QWidget | None = None) -> bool:
+        """Send ``{key: value}`` as one edit; on refusal show why, mark ``widget``, change nothing."""
+        c = self.current()
+        if c is None:
+            return False
+        if c.model_dump(mode="json").get(key) == value:
+            return True  # nothing to change: no empty step on the undo stack
+        self._last_message = None
+        events = self.controller.do(act.EditCombatant(c.id, {key: value}))
+        if events is None:
+            self.refuse(self._last_message or f"{key}: the change was refused", widget)
+            self.refresh(force=True)
+            return False
+        self._clear_message()
+        return True
+
+    def _on_controller_message(self, text: str) -> None:
+        self._last_message = text
+
+    def refuse(self, message: str, widget: QWidget | None = None) -> None:
+        """Show why an edit did not happen, right on the sheet, and mark the field."""
+        self.message_label.setText(message)
+        self.message_label.show()
+        self._unmark(self._marked)
+        if widget is not None:
+            widget.setProperty("invalid", True)
+            _repolish(widget)
+            self._marked = widget
+        self.editRefused.emit(message)
+
+    def _unmark(self, widget: QWidget | None) -> None:
+        if widget is not None and widget.property("invalid"):
+            widget.setProperty("invalid", False)
+            _repolish(widget)
+        if widget is self._marked:
+            self._marked = None
+
+    def _clear_message(self) -> None:
+        self.message_label.clear()
+        self.message_label.hide()
+        self._unmark(self._marked)
+
+    @property
+    def message(self) -> str:
+        """The refusal shown under the form ("" when none)."""
+        return self.message_label.text() if self.message_label.isVisibleTo(self) else ""
+
+    # -- list edits --------------------------------------------------------------------------
+
+    def add_condition(self, word: str) -> bool:
+        c = self.current()
+        if c is None or word in c.conditions:
+            return False
+        return self.commit("conditions", [*c.conditions, word], self.editor("conditions"))
+
+    def add_item(self, key: str, noun: str) -> bool:
+        """Add a weapon or a spell with a free name and a d6, then select it."""
+        c = self.current()
+        if c is None:
+            return False
+        model: ItemListModel = self.table_for(key).model()  # type: ignore[assignment]
+        items = model.dumped()
+        names = {item["name"] for item in items}
+        name, n = f"New {noun}", 2
+        while name in names:
+            name, n = f"New {noun} {n}", n + 1
+        ok = self.commit(key, [*items, {"name": name, "die": "d6"}], self.table_for(key))
+        if ok:
+            table = self.table_for(key)
+            table.selectRow(model.rowCount() - 1)
+        return ok
+
+    def remove_item(self, key: str, row: int | None = None) -> bool:
+        """Remove the selected (or the given) weapon or spell."""
+        table = self.table_for(key)
+        if row is None:
+            rows = table.selectionModel().selectedRows()
+            if not rows:
+                return False
+            row = rows[0].row()
+        model: ItemListModel = table.model()  # type: ignore[assignment]
+        items = model.dumped()
+        if not 0 <= row < len(items):
+            return False
+        del items[row]
+        return self.commit(key, items, table)
+
+
+def _repolish(widget: QWidget) -> None:
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+    widget.update()
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,374 @@
+"""A token being dragged: its route, cost and the Move action it ends in.
+
+:class:`MoveDrag` is the logic (no widgets): it asks the engine once, at the press, for the
+combatant's reach, rules and blockers, then builds the route the GM is drawing from the start
+through the pinned waypoints to the cell under the cursor with the core's cheapest-path search,
+one leg at a time, carrying the 5-10-5 diagonal count across legs. The engine still decides: the
+drag ends in one ``Move`` action that it may refuse. :class:`DragLayer` holds the items that show
+a drag (reach shading, blocked cells, path, label, start marker), built once per press.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsScene
+
+from lnl_desktop.core import grid
+from lnl_desktop.core.actions import Move
+from lnl_desktop.core.grid import Cell, footprint
+from lnl_desktop.core.model import Phase
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.geometry import CellMask, footprint_centre
+from lnl_desktop.ui.map.overlays import (
+    BLOCKED_STYLE,
+    BLOCKED_Z,
+    LABEL_Z,
+    REACH_STYLE,
+    REACH_Z,
+    CellsItem,
+    LabelItem,
+    MarkerItem,
+    MoverInputs,
+    PathItem,
+)
+
+# Past the budget the route is still searched this much farther, so the GM sees how far over
+# a cell is; beyond that a straight dotted line says "out of reach" without a whole-map search.
+EXTRA_SEARCH_FT = 40.0
+_EPS = 1e-9
+
+
+def chebyshev_line(a: Cell, b: Cell) -> list[Cell]:
+    """Adjacent steps from ``a`` to ``b`` inclusive, diagonal first: a route with no search."""
+    x, y = a
+    out = [a]
+    while (x, y) != b:
+        x += (b[0] > x) - (b[0] < x)
+        y += (b[1] > y) - (b[1] < y)
+        out.append((x, y))
+    return out
+
+
+@dataclass
+class Route:
+    """Where the dragged token would go: anchors from the start to the target."""
+
+    target: Cell
+    path: list[Cell]
+    legal: bool  # every leg was found by the search (it may still cost too much)
+    cost_ft: float | None  # path_cost_ft of a legal path
+    # The legs (start -> waypoint 1 -> ... -> target) and whether the search found each one;
+    # a leg it did not find is a straight line of steps.
+    legs: list[list[Cell]] = field(default_factory=list)
+    found: list[bool] = field(default_factory=list)
+
+
+class MoveDrag:
+    """The state of one token drag, from press to release."""
+
+    def __init__(self, controller: TableController, cid: str, grab: Cell = (0, 0)) -> None:
+        engine = controller.engine
+        encounter = controller.encounter
+        c = encounter.combatant(cid)
+        token = encounter.tokens[cid]
+        self.cid = cid
+        self.name = c.name
+        self.size = c.size
+        self.start: Cell = (token.cell[0], token.cell[1])
+        self.grab = grab  # the pressed cell relative to the anchor
+        self.map_width = encounter.map.width
+        self.map_height = encounter.map.height
+        self.fighting = encounter.combat.phase is Phase.FIGHTING
+        left = engine.feet_left(cid)
+        self.in_turn = left is not None
+        self.left_ft = float(left) if left is not None else float(c.move_ft)
+        turn = encounter.combat.turn
+        self.diagonals = turn.diagonals if turn is not None and turn.combatant == cid else 0
+        # Asked once per press; every cursor move reuses them.
+        self.reach = engine.reach(cid)
+        self.rules = engine.move_rules(cid)
+        self.enemies, self.occupied = engine.blockers(cid)
+        self.terrain = encounter.map.terrain
+        self.walls = encounter.map.walls
+        self.waypoints: list[Cell] = []
+        # Legs through the pinned waypoints: (path, legal, remaining budget, diagonals) after each.
+        self._prefix: list[tuple[list[Cell], bool, float, int]] = []
+        self._route: Route | None = None
+        self._reaches: dict[tuple[Cell, float, int], grid.Reach] = {}
+        if self.fighting:
+            self._reach_from(self.start, self.left_ft, self.diagonals)  # at the press, not mid-drag
+
+    # -- what the press found ------------------------------------------------------------------
+
+    def mover_inputs(self) -> MoverInputs:
+        """The engine's reach inputs this press gathered, for the hover overlays to reuse."""
+        return MoverInputs(self.start, self.size, self.left_ft, self.rules, self.enemies, self.occupied, self.diagonals)
+
+    @property
+    def free(self) -> bool:
+        """Outside combat a move is free positioning: no movement is spent or checked."""
+        return not self.fighting
+
+    def reach_mask(self) -> CellMask | None:
+        """The cells the token's body can cover at the end of a legal move (none when free)."""
+        if self.free:
+            return None
+        return CellMask.from_cells(self.reach.cells() | {self.start}).grown(self.size)
+
+    def blocked_cells(self) -> list[Cell]:
+        """Cells next to the reachable area that cannot be entered (walls, enemies)."""
+        cells: set[Cell] = set()
+        for anchor in self.reach.blocked():
+            for cell in footprint(anchor, self.size):
+                if cell in self.walls or cell in self.enemies:
+                    cells.add(cell)
+        return sorted(cells)
+
+    def anchor_for(self, cell: Cell) -> Cell:
+        """The anchor that puts the grabbed part of the token on ``cell``, kept on the map."""
+        x = min(max(cell[0] - self.grab[0], 0), self.map_width - self.size)
+        y = min(max(cell[1] - self.grab[1], 0), self.map_height - self.size)
+        return (x, y)
+
+    def end_looks_bad(self, anchor: Cell, occupant: dict[Cell, str]) -> bool:
+        """A hint for the ghost: its footprint lies on a wall or on another token."""
+        return any(
+            cell in self.walls or occupant.get(cell, self.cid) != self.cid for cell in footprint(anchor, self.size)
+        )
+
+    # -- the route -----------------------------------------------------------------------------
+
+    def _reach_from(self, a: Cell, budget: float, diagonals: int) -> grid.Reach:
+        """One search from a leg's start, a little past the budget, reused for every cursor cell."""
+        key = (a, round(budget, 6), diagonals)
+        found = self._reaches.get(key)
+        if found is None:
+            if len(self._reaches) > 8:
+                self._reaches.clear()
+            found = grid.reachable(
+                self.terrain,
+                a,
+                self.size,
+                max(budget, 0.0) + EXTRA_SEARCH_FT,
+                self.rules,
+                enemies=self.enemies,
+                occupied=self.occupied,
+                diagonals_before=diagonals,
+            )
+            self._reaches[key] = found
+        return found
+
+    def _leg(self, a: Cell, b: Cell, budget: float, diagonals: int, first: bool) -> list[Cell] | None:
+        """Cheapest route a -> b (maybe over budget); None if the bounded search finds none."""
+        if a == b:
+            return [a]
+        if first:
+            path = self.reach.path_to(b)  # the press's own reach: within the budget
+            if path is not None:
+                return path
+        return self._reach_from(a, budget, diagonals).path_to(b)
+
+    def _leg_cost(self, path: list[Cell], diagonals: int) -> float:
+        try:
+            return grid.path_cost_ft(
+                self.terrain,
+                path,
+                self.size,
+                self.rules,
+                enemies=self.enemies,
+                occupied=self.occupied,
+                diagonals_before=diagonals,
+            )
+        except ValueError:
+            return math.inf
+
+    def _build_prefix(self) -> None:
+        self._prefix = []
+        at, budget, diagonals = self.start, self.left_ft, self.diagonals
+        for i, waypoint in enumerate(self.waypoints):
+            path = self._leg(at, waypoint, budget, diagonals, first=i == 0)
+            legal = path is not None
+            if path is None:
+                path = chebyshev_line(at, waypoint)
+            else:
+                budget -= self._leg_cost(path, diagonals)
+                diagonals += grid.diagonal_steps(path)
+            self._prefix.append((path, legal, budget, diagonals))
+            at = waypoint
+        if self.waypoints:
+            self._reach_from(at, budget, diagonals)  # ready for the next cursor move
+
+    def route_to(self, target: Cell) -> Route:
+        """The route through the waypoints to ``target`` (an anchor)."""
+        if self.free:
+            path = [self.start, target] if target != self.start else [self.start]
+            return Route(target, path, True, 0.0, [path], [True])
+        legs = [leg for leg, _, _, _ in self._prefix]
+        found = [ok for _, ok, _, _ in self._prefix]
+        at, budget, diagonals = self.start, self.left_ft, self.diagonals
+        if self._prefix:
+            _, _, budget, diagonals = self._prefix[-1]
+            at = self.waypoints[-1]
+        last = self._leg(at, target, budget, diagonals, first=not self._prefix)
+        found.append(last is not None)
+        legs.append(last if last is not None else chebyshev_line(at, target))
+        path = [self.start]
+        for leg in legs:
+            path += leg[1:]
+        legal = all(found)
+        cost = None
+        if legal:
+            cost = self._leg_cost(path, self.diagonals)
+            if math.isinf(cost):
+                legal, cost = False, None
+        self._route = Route(target, path, legal, cost, legs, found)
+        return self._route
+
+    # -- waypoints -----------------------------------------------------------------------------
+
+    def pin(self, anchor: Cell) -> bool:
+        """Pin a waypoint; the route must pass through it."""
+        if anchor == self.start or (self.waypoints and self.waypoints[-1] == anchor):
+            return False
+        self.waypoints.append(anchor)
+        self._build_prefix()
+        return True
+
+    def unpin(self) -> bool:
+        if not self.waypoints:
+            return False
+        self.waypoints.pop()
+        self._build_prefix()
+        return True
+
+    # -- the end -------------------------------------------------------------------------------
+
+    def action(self, target: Cell, forced: bool) -> Move | None:
+        """The one action a release on ``target`` asks for; None when it ends where it began."""
+        if target == self.start:
+            return None
+        if forced:
+            return Move(self.cid, to=target, forced=True)
+        if self.free:
+            return Move(self.cid, to=target)
+        route = self._route if self._route is not None and self._route.target == target else self.route_to(target)
+        if route.legal:
+            return Move(self.cid, path=tuple(route.path))
+        if not self.waypoints:
+            return Move(self.cid, to=target)  # the engine finds the way, or says why there is none
+        # The GM's route has a leg the bounded search did not find: search that leg without a bound.
+        path = [self.start]
+        at, diagonals = self.start, self.diagonals
+        for waypoint in [*self.waypoints, target]:
+            found = grid.cheapest_path(
+                self.terrain,
+                at,
+                waypoint,
+                self.size,
+                math.inf,
+                self.rules,
+                enemies=self.enemies,
+                occupied=self.occupied,
+                diagonals_before=diagonals,
+            )
+            leg = found[0] if found is not None else chebyshev_line(at, waypoint)
+            diagonals += grid.diagonal_steps(leg)
+            path += leg[1:]
+            at = waypoint
+        # If a leg still has no way through, its straight steps let the engine name the step at fault.
+        return Move(self.cid, path=tuple(path))
+
+    def describe(self, route: Route, forced: bool) -> tuple[str, str, str]:
+        """(status text, map label, mood) for the route; mood is 'ok', 'far' or 'forced'."""
+        x, y = route.target
+        if route.target == self.start:
+            return f"{self.name}: back to the start", "", "ok"
+        if forced:
+            return f"{self.name}: forced move to ({x}, {y}), costs no movement", "forced", "forced"
+        if self.free:
+            return f"{self.name}: place at ({x}, {y})", "", "ok"
+        via = ""
+        if self.waypoints:
+            n = len(self.waypoints)
+            via = f" via {n} waypoint{'s' if n > 1 else ''}"
+        not_turn = "" if self.in_turn else f" (not {self.name}'s turn: hold Shift for a forced move)"
+        left = self.left_ft
+        if route.legal and route.cost_ft is not None:
+            cost = route.cost_ft
+            if cost <= left + _EPS:
+                return f"{self.name}: path {cost:g} ft{via}, {left - cost:g} ft left{not_turn}", f"{cost:g} ft", "ok"
+            over = cost - left
+            return (
+                f"{self.name}: path {cost:g} ft{via}, {over:g} ft too far ({left:g} ft left){not_turn}",
+                f"{cost:g} ft > {left:g}",
+                "far",
+            )
+        return f"{self.name}: no legal path to ({x}, {y}){via} ({left:g} ft left){not_turn}", "no path", "far"
+
+
+class DragLayer:
+    """The items that show a token drag; hidden between drags."""
+
+    def __init__(self, scene: QGraphicsScene) -> None:
+        self.label_back = {
+            "ok": QColor(20, 20, 20, 225),
+            "far": QColor(170, 40, 10, 235),
+            "forced": QColor(90, 50, 130, 235),
+        }
+        self.reach = CellsItem(REACH_STYLE, REACH_Z)
+        self.blocked = CellsItem(BLOCKED_STYLE, BLOCKED_Z)
+        self.path = PathItem()
+        self.label = LabelItem(LABEL_Z)
+        self.start = MarkerItem(QColor("#1a1a1a"), Qt.PenStyle.DashLine)
+        for item in self.items():
+            scene.addItem(item)
+        self.hide()
+
+    def items(self) -> list:
+        return [self.reach, self.blocked, self.path, self.label, self.start]
+
+    def show_press(self, drag: MoveDrag) -> None:
+        """The drag became real: shade what the press found."""
+        self.reach.set_cells(drag.reach_mask())
+        blocked = drag.blocked_cells()
+        self.blocked.set_cells(CellMask.from_cells(blocked), blocked)
+        self.start.show_at(drag.start, drag.size)
+        for item in self.items():
+            item.show()
+
+    def show_route(self, drag: MoveDrag, route: Route, forced: bool) -> str:
+        """Draw the route and its label; returns the status text."""
+        info, label, mood = drag.describe(route, forced)
+        size = drag.size
+        waypoints = [footprint_centre(w, size) for w in drag.waypoints]
+        if route.target == drag.start:
+            self.path.clear()
+        elif forced or drag.free:
+            line = [footprint_centre(drag.start, size), footprint_centre(route.target, size)]
+            self.path.set_route([line], [], PathItem.FORCED if forced else PathItem.OK, dashed=True)
+        else:
+            lines: list[list[QPointF]] = []
+            gaps: list[tuple[QPointF, QPointF]] = []
+            for leg, ok in zip(route.legs, route.found, strict=True):
+                if ok:
+                    lines.append([footprint_centre(cell, size) for cell in leg])
+                else:  # nothing found: a dotted straight line, not something that looks like a route
+                    gaps.append((footprint_centre(leg[0], size), footprint_centre(leg[-1], size)))
+            color = PathItem.OK if mood == "ok" else PathItem.TOO_FAR
+            self.path.set_route(lines, waypoints, color, broken=gaps)
+        self.label.setPos(footprint_centre(route.target, size))
+        self.label.set_text(label, self.label_back[mood])
+        self.label.setVisible(bool(label))
+        return info
+
+    def hide(self) -> None:
+        for item in self.items():
+            item.hide()
+        self.path.clear()
+        self.reach.clear()
+        self.blocked.clear()
+        self.label.set_text("")

@@ -1,0 +1,259 @@
+"""Cells, scene coordinates and cell masks for the battle map.
+
+A cell ``(x, y)`` covers the scene rect ``(x * CELL_PX, y * CELL_PX, CELL_PX, CELL_PX)``. Sets of
+cells (reach, blocked cells, a rules overlay) are handled as numpy masks over a window, then turned
+into one scaled QImage for the fill and one QPainterPath for the outline: a few items whatever the
+number of cells.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QImage, QPainterPath
+
+from lnl_desktop.core.grid import Cell, DiagonalRule, distance_ft
+from lnl_desktop.ui.style import CELL_PX
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+def cell_at(point: QPointF) -> Cell:
+    """The cell under a scene point (may lie off the map)."""
+    return (math.floor(point.x() / CELL_PX), math.floor(point.y() / CELL_PX))
+
+
+def cell_rect(cell: Cell, size: int = 1) -> QRectF:
+    """Scene rect of a token footprint (or one cell)."""
+    return QRectF(cell[0] * CELL_PX, cell[1] * CELL_PX, size * CELL_PX, size * CELL_PX)
+
+
+def footprint_centre(anchor: Cell, size: int = 1) -> QPointF:
+    """Scene point at the centre of a footprint."""
+    return QPointF((anchor[0] + size / 2) * CELL_PX, (anchor[1] + size / 2) * CELL_PX)
+
+
+class CellMask:
+    """A boolean mask of cells: ``mask[y - y0, x - x0]`` says whether cell ``(x, y)`` is in."""
+
+    __slots__ = ("mask", "x0", "y0")
+
+    def __init__(self, x0: int, y0: int, mask: BoolArray) -> None:
+        self.x0 = x0
+        self.y0 = y0
+        self.mask = mask
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[Cell]) -> CellMask:
+        cells = list(cells)
+        if not cells:
+            return cls(0, 0, np.zeros((0, 0), dtype=np.bool_))
+        coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
+        x0, y0 = coords.min(axis=0)
+        x1, y1 = coords.max(axis=0)
+        mask = np.zeros((int(y1 - y0 + 1), int(x1 - x0 + 1)), dtype=np.bool_)
+        mask[coords[:, 1] - y0, coords[:, 0] - x0] = True
+        return cls(int(x0), int(y0), mask)
+
+    @property
+    def empty(self) -> bool:
+        return not self.mask.any()
+
+    def grown(self, size: int) -> CellMask:
+        """The cells covered by a size-``size`` token on any of these anchors."""
+        if size <= 1 or self.mask.size == 0:
+            return self
+        h, w = self.mask.shape
+        out = np.zeros((h + size - 1, w + size - 1), dtype=np.bool_)
+        for j in range(size):
+            for i in range(size):
+                out[j : j + h, i : i + w] |= self.mask
+        return CellMask(self.x0, self.y0, out)
+
+    def scene_rect(self) -> QRectF:
+        h, w = self.mask.shape
+        return QRectF(self.x0 * CELL_PX, self.y0 * CELL_PX, w * CELL_PX, h * CELL_PX)
+
+    def cells(self) -> list[Cell]:
+        ys, xs = np.nonzero(self.mask)
+        return list(zip((xs + self.x0).tolist(), (ys + self.y0).tolist(), strict=True))
+
+    def image(self, color: QColor) -> QImage:
+        """One pixel per cell, ``color`` where set and transparent elsewhere (draw it unsmoothed)."""
+        h, w = self.mask.shape
+        argb = np.uint32(_premultiplied(color))
+        pixels = np.where(self.mask, argb, np.uint32(0)).astype(np.uint32)
+        return QImage(pixels.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied).copy()
+
+    def outline(self) -> QPainterPath:
+        """The boundary of the set as straight segments along cell edges, in scene units."""
+        path = QPainterPath()
+        if self.mask.size == 0:
+            return path
+        padded = np.pad(self.mask, 1)
+        # Horizontal edges: between rows r-1 and r (r = 0..h), for each column.
+        horizontal = padded[1:, 1:-1] != padded[:-1, 1:-1]
+        for r, row in enumerate(horizontal):
+            y = (self.y0 + r) * CELL_PX
+            for start, end in _runs(row):
+                path.moveTo((self.x0 + start) * CELL_PX, y)
+                path.lineTo((self.x0 + end) * CELL_PX, y)
+        vertical = padded[1:-1, 1:] != padded[1:-1, :-1]
+        for c, column in enumerate(vertical.T):
+            x = (self.x0 + c) * CELL_PX
+            for start, end in _runs(column):
+                path.moveTo(x, (self.y0 + start) * CELL_PX)
+                path.lineTo(x, (self.y0 + end) * CELL_PX)
+        return path
+
+
+def _runs(flags: BoolArray) -> list[tuple[int, int]]:
+    """[start, end) index pairs of the runs of True."""
+    if not flags.any():
+        return []
+    edges = np.flatnonzero(np.diff(np.concatenate(([False], flags, [False])).astype(np.int8)))
+    return list(zip(edges[0::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def _premultiplied(color: QColor) -> int:
+    a = color.alpha()
+    r, g, b = (round(v * a / 255) for v in (color.red(), color.green(), color.blue()))
+    return (a << 24) | (r << 16) | (g << 8) | b
+
+
+def hatch_path(cells: Iterable[Cell]) -> QPainterPath:
+    """Diagonal '/' hatching for each cell; the stripes line up across neighbouring cells."""
+    path = QPainterPath()
+    s = CELL_PX
+    for x, y in cells:
+        left, top = x * s, y * s
+        path.moveTo(left + s / 2, top)
+        path.lineTo(left, top + s / 2)
+        path.moveTo(left + s, top)
+        path.lineTo(left, top + s)
+        path.moveTo(left + s, top + s / 2)
+        path.lineTo(left + s / 2, top + s)
+    return path
+
+
+def cross_path(cells: Iterable[Cell], inset: float = 0.3) -> QPainterPath:
+    """A cross in each cell (cells that cannot be entered)."""
+    path = QPainterPath()
+    s = CELL_PX
+    a, b = inset * s, (1 - inset) * s
+    for x, y in cells:
+        left, top = x * s, y * s
+        path.moveTo(left + a, top + a)
+        path.lineTo(left + b, top + b)
+        path.moveTo(left + b, top + a)
+        path.lineTo(left + a, top + b)
+    return path
+
+
+def polyline(points: list[QPointF]) -> QPainterPath:
+    path = QPainterPath()
+    if points:
+        path.moveTo(points[0])
+        for point in points[1:]:
+            path.lineTo(point)
+    return path
+
+
+# -- distances, the core's own numbers over a window ------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def _distance_table(rule: DiagonalRule, feet_per_cell: int, gap_x: int, gap_y: int) -> npt.NDArray[np.float64]:
+    # Every distance comes from core.grid.distance_ft, so the overlays agree with the engine.
+    table = np.empty((gap_y + 1, gap_x + 1), dtype=np.float64)
+    for gy in range(gap_y + 1):
+        for gx in range(gap_x + 1):
+            table[gy, gx] = distance_ft(gx, gy, rule, feet_per_cell)
+    table.flags.writeable = False
+    return table
+
+
+def within_ft(
+    anchor: Cell,
+    size: int,
+    feet: float,
+    rule: DiagonalRule,
+    feet_per_cell: int,
+    width: int,
+    height: int,
+    *,
+    closer_than: bool = False,
+    on_map: bool = True,
+) -> CellMask:
+    """On-map cells whose distance from the token (nearest occupied cells) is within ``feet``.
+
+    The token's own cells are left out. ``closer_than`` makes the test strict (``< feet``).
+    ``on_map=False`` keeps cells past the map's edge, so an outline shows the true limit there
+    rather than the edge of the map.
+    Distances are those of :func:`lnl_desktop.core.grid.token_distance_ft` for a size-1 target.
+    """
+    reach = max(0, math.ceil(feet / feet_per_cell))
+    ax, ay = anchor
+    x0, y0 = ax - reach, ay - reach
+    x1, y1 = ax + size + reach, ay + size + reach
+    # Off the map, one ring of cells is enough to keep the outline off the map's edge.
+    pad = 0 if on_map else 1
+    x0, y0 = max(-pad, x0), max(-pad, y0)
+    x1, y1 = min(width + pad, x1), min(height + pad, y1)
+    if x0 >= x1 or y0 >= y1:
+        return CellMask(0, 0, np.zeros((0, 0), dtype=np.bool_))
+    xs = np.arange(x0, x1)
+    ys = np.arange(y0, y1)
+    # Gap between the spans on each axis, as token_distance_ft measures it.
+    gap_x = np.maximum(0, np.maximum(xs - (ax + size - 1), ax - xs))
+    gap_y = np.maximum(0, np.maximum(ys - (ay + size - 1), ay - ys))
+    table = _distance_table(rule, feet_per_cell, int(gap_x.max()), int(gap_y.max()))
+    dist = table[gap_y[:, np.newaxis], gap_x[np.newaxis, :]]
+    inside = dist < feet - 1e-9 if closer_than else dist <= feet + 1e-9
+    own = (gap_x[np.newaxis, :] == 0) & (gap_y[:, np.newaxis] == 0)
+    return CellMask(x0, y0, inside & ~own)
+
+
+# -- token labels ---------------------------------------------------------------------------
+
+_SMALL_WORDS = {"the", "of", "a", "an", "de", "von", "van"}
+
+
+def label_candidates(name: str) -> list[str]:
+    """Short labels for a token, best first: 'Hill Giant' -> ['HG', 'HiG', ...], 'Goblin 3' -> ['G3', ...]."""
+    words = [w for w in re.split(r"\s+", name.strip()) if w]
+    number = ""
+    if len(words) > 1 and words[-1].isdigit():
+        number = words.pop()
+    elif words and (m := re.match(r"^(.*?)(\d+)$", words[-1])) and m.group(1):
+        words[-1], number = m.group(1), m.group(2)
+    main = [w for w in words if w.lower() not in _SMALL_WORDS] or words or ["?"]
+    first = main[0]
+    rest = "".join(w[0].upper() for w in main[1:])
+    out: list[str] = []
+    if len(main) == 1:
+        out.append(first[:2].capitalize() + number if not number else first[0].upper() + number)
+        out.append(first[:3].capitalize() + number)
+    else:
+        out.append(first[0].upper() + rest[:2] + number)
+        out.append(first[:2].capitalize() + rest[:2] + number)
+    out.append(first[:4].capitalize() + number)
+    return [label for i, label in enumerate(out) if label and label not in out[:i]]
+
+
+def assign_labels(names: dict[str, str]) -> dict[str, str]:
+    """A distinct short label per id where possible (in the given order)."""
+    taken: set[str] = set()
+    labels: dict[str, str] = {}
+    for cid, name in names.items():
+        candidates = label_candidates(name)
+        label = next((c for c in candidates if c not in taken), candidates[0])
+        taken.add(label)
+        labels[cid] = label
+    return labels

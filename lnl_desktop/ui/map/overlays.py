@@ -1,0 +1,621 @@
+"""Overlay items: shaded cell sets, a vision cone, a dragged path, labels and cell markers.
+
+Each overlay is one item however many cells it covers: a cell set is one QImage (a pixel per
+cell, drawn scaled without smoothing) plus one outline path. Lines use cosmetic pens so they keep
+their on-screen width at every zoom, which is what a projector needs.
+
+:class:`RulesOverlays` builds the rules overlays of the selected combatant (melee and reach rings,
+the too-close ring and max range of a ranged weapon) and of a hovered token (its vision cone and
+the cells from which the selected combatant's approach stays outside it), all from the core's
+distance functions and the engine's reach, so they agree with what the engine will allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
+
+from lnl_desktop.core import grid
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.model import WeaponKind
+from lnl_desktop.ui import style
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.geometry import (
+    CellMask,
+    cell_rect,
+    cross_path,
+    footprint_centre,
+    hatch_path,
+    within_ft,
+)
+
+# z values: under the tokens (20) go the shadings; above them the drag's path and labels.
+RULES_Z = 8.0
+CONE_Z = 9.0
+REACH_Z = 10.0
+SNEAK_Z = 11.0
+BLOCKED_Z = 12.0
+PATH_Z = 30.0
+MARKER_Z = 40.0
+LABEL_Z = 50.0
+
+# Cosmetic pens are sized in device pixels; items pad their bounds by this many scene units so
+# the pen never paints outside them down to a zoom of about 0.1.
+_PAD = 1.0 * style.CELL_PX
+
+_CASING = QColor(255, 255, 255, 235)
+
+
+def cosmetic(color: QColor, width: float, dash: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    pen = QPen(color, width, dash, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    pen.setCosmetic(True)
+    return pen
+
+
+@dataclass(frozen=True)
+class CellsStyle:
+    """How a cell set is drawn. Every set has a line style of its own, not only a colour."""
+
+    fill: QColor | None = None
+    outline: QColor | None = None
+    outline_width: float = 2.5
+    dash: Qt.PenStyle = Qt.PenStyle.SolidLine
+    hatch: QColor | None = None
+    cross: QColor | None = None
+
+
+REACH_STYLE = CellsStyle(fill=QColor(0, 158, 115, 64), outline=QColor("#007a59"), outline_width=3.0)
+BLOCKED_STYLE = CellsStyle(fill=QColor(204, 51, 17, 70), cross=QColor("#CC3311"))
+SNEAK_STYLE = CellsStyle(
+    fill=QColor(204, 121, 167, 85), outline=QColor("#8f3f72"), outline_width=3.0, dash=Qt.PenStyle.DashLine
+)
+MELEE_STYLE = CellsStyle(fill=QColor(0, 114, 178, 38), outline=QColor("#0072B2"), outline_width=3.0)
+REACH_WEAPON_STYLE = CellsStyle(outline=QColor("#0072B2"), outline_width=3.0, dash=Qt.PenStyle.DashLine)
+TOO_CLOSE_STYLE = CellsStyle(fill=QColor(204, 51, 17, 40), hatch=QColor(204, 51, 17, 200))
+MAX_RANGE_STYLE = CellsStyle(outline=QColor("#6a3d9a"), outline_width=2.5, dash=Qt.PenStyle.DashDotLine)
+PAINT_STYLES = {
+    "walls": CellsStyle(fill=QColor(30, 30, 30, 190), outline=QColor("#111111"), outline_width=2.0),
+    "difficult": CellsStyle(
+        fill=QColor(140, 109, 63, 150), outline=QColor("#5c4420"), outline_width=2.0, hatch=QColor(70, 50, 20, 220)
+    ),
+    "erase": CellsStyle(
+        fill=QColor(255, 255, 255, 120),
+        outline=QColor("#CC3311"),
+        outline_width=2.0,
+        dash=Qt.PenStyle.DashLine,
+        cross=QColor("#CC3311"),
+    ),
+}
+
+
+class CellsItem(QGraphicsItem):
+    """One cell set: a translucent fill, an outline, optional hatching and crosses."""
+
+    def __init__(self, look: CellsStyle, z: float, clip: QRectF | None = None) -> None:
+        super().__init__()
+        self._style = look
+        self._clip = clip
+        self._image = None
+        self._image_rect = QRectF()
+        self._outline = QPainterPath()
+        self._hatch = QPainterPath()
+        self._cross = QPainterPath()
+        self._cross_lines: list[QLineF] = []
+        self._bounds = QRectF()
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_cells(self, mask: CellMask | None, crosses: Iterable[Cell] = ()) -> None:
+        self.prepareGeometryChange()
+        look = self._style
+        bounds = QRectF()
+        self._image = None
+        self._outline = QPainterPath()
+        self._hatch = QPainterPath()
+        if mask is not None and not mask.empty:
+            self._image_rect = mask.scene_rect()
+            bounds = self._image_rect
+            if look.fill is not None:
+                self._image = mask.image(look.fill)
+            if look.outline is not None:
+                self._outline = mask.outline()
+            if look.hatch is not None:
+                self._hatch = hatch_path(mask.cells())
+        crosses = list(crosses)
+        self._cross = cross_path(crosses) if crosses and look.cross is not None else QPainterPath()
+        cross = self._cross
+        self._cross_lines = [
+            QLineF(cross.elementAt(i).x, cross.elementAt(i).y, cross.elementAt(i + 1).x, cross.elementAt(i + 1).y)
+            for i in range(0, cross.elementCount() - 1, 2)
+        ]
+        if not self._cross.isEmpty():
+            bounds = bounds.united(self._cross.boundingRect()) if not bounds.isNull() else self._cross.boundingRect()
+        self._bounds = bounds.adjusted(-_PAD, -_PAD, _PAD, _PAD) if not bounds.isNull() else QRectF()
+        self.update()
+
+    def clear(self) -> None:
+        self.set_cells(None)
+
+    def set_clip(self, clip: QRectF | None) -> None:
+        self._clip = clip
+        self.update()
+
+    @property
+    def is_empty(self) -> bool:
+        return self._image is None and self._outline.isEmpty() and not self._cross_lines and self._hatch.isEmpty()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        look = self._style
+        cell_on_screen = style.CELL_PX * QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        if self._clip is not None:
+            painter.setClipRect(self._clip)
+        if self._image is not None:
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+            painter.drawImage(self._image_rect, self._image)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        if not self._hatch.isEmpty() and look.hatch is not None and cell_on_screen >= 8:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            hatch = cosmetic(look.hatch, 1.6)
+            hatch.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(hatch)
+            painter.drawPath(self._hatch)
+        if not self._outline.isEmpty() and look.outline is not None:
+            # Cell edges are axis-aligned: no antialiasing needed, and wide antialiased strokes of
+            # a long outline cost tens of milliseconds.
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            painter.setPen(_square(cosmetic(_CASING, look.outline_width + 2)))
+            painter.drawPath(self._outline)
+            painter.setPen(_square(cosmetic(look.outline, look.outline_width, look.dash)))
+            painter.drawPath(self._outline)
+        if self._cross_lines and look.cross is not None and cell_on_screen >= 6:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            width = 3.0 if cell_on_screen >= 16 else 2.0
+            casing = cosmetic(_CASING, width + 2.5)
+            casing.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(casing)
+            painter.drawLines(self._cross_lines)
+            pen = cosmetic(look.cross, width)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(pen)
+            painter.drawLines(self._cross_lines)
+
+
+def _square(pen: QPen) -> QPen:
+    pen.setCapStyle(Qt.PenCapStyle.SquareCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    return pen
+
+
+class ConeItem(QGraphicsItem):
+    """A vision cone: a translucent wedge from a token's centre, clipped to the map."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._path = QPainterPath()
+        self._clip = QRectF()
+        self.setZValue(CONE_Z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_cone(self, centre: QPointF, facing: float, vision_deg: float, radius: float, clip: QRectF) -> None:
+        self.prepareGeometryChange()
+        path = QPainterPath()
+        if vision_deg >= 360:
+            path.addEllipse(centre, radius, radius)
+        else:
+            # Qt angles: 0 = east, counter-clockwise; compass: 0 = north, clockwise.
+            start = 90.0 - facing - vision_deg / 2.0
+            box = QRectF(centre.x() - radius, centre.y() - radius, 2 * radius, 2 * radius)
+            path.moveTo(centre)
+            path.arcTo(box, start, vision_deg)
+            path.closeSubpath()
+        self._path = path
+        self._clip = clip
+        self.update()
+
+    def clear(self) -> None:
+        self.prepareGeometryChange()
+        self._path = QPainterPath()
+        self.update()
+
+    @property
+    def is_empty(self) -> bool:
+        return self._path.isEmpty()
+
+    def boundingRect(self) -> QRectF:
+        if self._path.isEmpty():
+            return QRectF()
+        return self._path.boundingRect().adjusted(-_PAD, -_PAD, _PAD, _PAD)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setClipRect(self._clip)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(style.CONE)
+        painter.drawPath(self._path)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic(QColor(150, 95, 0, 220), 2.5, Qt.PenStyle.DashLine))
+        painter.drawPath(self._path)
+
+
+class PathItem(QGraphicsItem):
+    """A dragged route: a polyline through footprint centres, with numbered waypoints."""
+
+    OK = QColor("#1a1a1a")
+    TOO_FAR = QColor("#CC3311")
+    FORCED = QColor("#6a3d9a")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._path = QPainterPath()
+        self._broken = QPainterPath()
+        self._waypoints: list[QPointF] = []
+        self._color = self.OK
+        self._dash = Qt.PenStyle.SolidLine
+        self.setZValue(PATH_Z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_route(
+        self,
+        lines: list[list[QPointF]],
+        waypoints: list[QPointF],
+        color: QColor,
+        dashed: bool = False,
+        broken: list[tuple[QPointF, QPointF]] | None = None,
+    ) -> None:
+        """Solid (or dashed) polylines, dotted red gaps, and the pinned waypoints."""
+        self.prepareGeometryChange()
+        path = QPainterPath()
+        for points in lines:
+            if points:
+                path.moveTo(points[0])
+                for p in points[1:]:
+                    path.lineTo(p)
+        self._path = path
+        gaps = QPainterPath()
+        for a, b in broken or ():
+            gaps.moveTo(a)
+            gaps.lineTo(b)
+        self._broken = gaps
+        self._waypoints = list(waypoints)
+        self._color = color
+        self._dash = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
+        self.update()
+
+    def clear(self) -> None:
+        self.set_route([], [], self.OK)
+
+    def boundingRect(self) -> QRectF:
+        rect = self._path.boundingRect().united(self._broken.boundingRect())
+        for p in self._waypoints:
+            # Waypoint discs keep their on-screen size: room for them down to a zoom of about 0.1.
+            r = 2.5 * style.CELL_PX
+            rect = rect.united(QRectF(p.x() - r, p.y() - r, 2 * r, 2 * r))
+        if rect.isNull():
+            return QRectF()
+        return rect.adjusted(-_PAD, -_PAD, _PAD, _PAD)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        lines = ((self._path, self._color, self._dash), (self._broken, self.TOO_FAR, Qt.PenStyle.DotLine))
+        for path, color, dash in lines:
+            if path.isEmpty():
+                continue
+            painter.setPen(cosmetic(_CASING, 9.0))
+            painter.drawPath(path)
+            painter.setPen(cosmetic(color, 4.5, dash))
+            painter.drawPath(path)
+        # Cell-centre dots show the steps; bigger numbered dots are the pinned waypoints.
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) or 1.0
+        if self._path.elementCount() > 1 and style.CELL_PX * lod >= 14:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(self._color)
+            r = 3.5 / lod
+            for i in range(self._path.elementCount()):
+                e = self._path.elementAt(i)
+                painter.drawEllipse(QPointF(e.x, e.y), r, r)
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(16)
+        for n, p in enumerate(self._waypoints, start=1):
+            painter.save()
+            painter.translate(p)
+            painter.scale(1 / lod, 1 / lod)  # a fixed on-screen size
+            painter.setPen(QPen(_CASING, 2.5))
+            painter.setBrush(QColor("#6a3d9a"))
+            painter.drawEllipse(QPointF(0, 0), 13, 13)
+            painter.setPen(QColor("white"))
+            painter.setFont(font)
+            painter.drawText(QRectF(-13, -13, 26, 26), Qt.AlignmentFlag.AlignCenter, str(n))
+            painter.restore()
+
+
+class LabelItem(QGraphicsItem):
+    """A short text in a rounded box at a fixed on-screen size (e.g. the path's '25 ft')."""
+
+    def __init__(self, z: float = LABEL_Z) -> None:
+        super().__init__()
+        self._text = ""
+        self._back = QColor(20, 20, 20, 225)
+        self._font = QFont()
+        self._font.setBold(True)
+        self._font.setPixelSize(20)
+        self._rect = QRectF()
+        self.setZValue(z)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_text(self, text: str, back: QColor | None = None) -> None:
+        if text == self._text and (back is None or back == self._back):
+            return
+        self.prepareGeometryChange()
+        self._text = text
+        if back is not None:
+            self._back = back
+        metrics = QFontMetricsF(self._font)
+        width = metrics.horizontalAdvance(text) + 16
+        height = metrics.height() + 8
+        # Up and to the right of the anchor point, clear of the cursor.
+        self._rect = QRectF(14, -height - 10, width, height) if text else QRectF()
+        self.update()
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if not self._text:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(_CASING, 2))
+        painter.setBrush(self._back)
+        painter.drawRoundedRect(self._rect, 7, 7)
+        painter.setFont(self._font)
+        painter.setPen(QColor("white"))
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
+
+
+class MarkerItem(QGraphicsItem):
+    """An outlined footprint: where a drag started, or where a drop would land."""
+
+    def __init__(self, color: QColor, dash: Qt.PenStyle = Qt.PenStyle.DashLine, fill: QColor | None = None) -> None:
+        super().__init__()
+        self._rect = QRectF()
+        self._color = color
+        self._dash = dash
+        self._fill = fill
+        self.setZValue(MARKER_Z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.hide()
+
+    def show_at(self, anchor: Cell, size: int = 1, color: QColor | None = None) -> None:
+        self.prepareGeometryChange()
+        self._rect = cell_rect(anchor, size).adjusted(3, 3, -3, -3)
+        if color is not None:
+            self._color = color
+        self.show()
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-_PAD, -_PAD, _PAD, _PAD) if not self._rect.isNull() else QRectF()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(QBrush(self._fill) if self._fill is not None else Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic(_CASING, 7.0))
+        painter.drawRoundedRect(self._rect, 6, 6)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(cosmetic(self._color, 3.5, self._dash))
+        painter.drawRoundedRect(self._rect, 6, 6)
+
+
+@dataclass(frozen=True)
+class MoverInputs:
+    """The inputs of ``Engine.reach`` for one combatant, so a search can run again without the engine."""
+
+    start: Cell
+    size: int
+    budget_ft: float
+    rules: grid.MoveRules
+    enemies: frozenset[Cell]
+    occupied: frozenset[Cell]
+    diagonals: int
+
+    @classmethod
+    def of(cls, controller: TableController, cid: str) -> MoverInputs:
+        # Exactly what Engine.reach(cid) uses (tests check that both find the same cells).
+        engine = controller.engine
+        encounter = controller.encounter
+        c = encounter.combatant(cid)
+        token = encounter.tokens.get(cid)
+        if token is None:
+            raise RulesError(f"{c.name} is not on the map")
+        left = engine.feet_left(cid)
+        turn = encounter.combat.turn
+        enemies, occupied = engine.blockers(cid)
+        return cls(
+            start=token.cell,
+            size=c.size,
+            budget_ft=left if left is not None else float(c.move_ft),
+            rules=engine.move_rules(cid),
+            enemies=enemies,
+            occupied=occupied,
+            diagonals=turn.diagonals if turn is not None and turn.combatant == cid else 0,
+        )
+
+    def reach(self, terrain: grid.Terrain, allowed: Callable[[Cell], bool] | None = None) -> grid.Reach:
+        return grid.reachable(
+            terrain,
+            self.start,
+            self.size,
+            self.budget_ft,
+            self.rules,
+            enemies=self.enemies,
+            occupied=self.occupied,
+            allowed=allowed,
+            diagonals_before=self.diagonals,
+        )
+
+
+class RulesOverlays:
+    """The rules overlays of the selected combatant and of the token under the cursor."""
+
+    CONE_RADIUS_CELLS = 8
+
+    def __init__(self, scene: QGraphicsScene, controller: TableController) -> None:
+        self.controller = controller
+        self.melee = CellsItem(MELEE_STYLE, RULES_Z)
+        self.reach_weapon = CellsItem(REACH_WEAPON_STYLE, RULES_Z)
+        self.too_close = CellsItem(TOO_CLOSE_STYLE, RULES_Z)
+        self.max_range = CellsItem(MAX_RANGE_STYLE, RULES_Z)
+        self.cone = ConeItem()
+        self.sneak = CellsItem(SNEAK_STYLE, SNEAK_Z)
+        self._selected_items = (self.melee, self.reach_weapon, self.too_close, self.max_range)
+        for item in (*self._selected_items, self.cone, self.sneak):
+            scene.addItem(item)
+        self._selected_key: object = None
+        self._hover_key: object = None
+        self.hovered: str | None = None
+        self._hide_selected = False
+        self._state = 0  # bumped whenever the encounter may have changed
+        self._mover: tuple[tuple[str, int], MoverInputs] | None = None
+
+    def items(self) -> list[QGraphicsItem]:
+        return [*self._selected_items, self.cone, self.sneak]
+
+    def invalidate(self) -> None:
+        """The encounter changed: rebuild on the next refresh."""
+        self._selected_key = None
+        self._hover_key = None
+        self._state += 1
+        self._mover = None
+
+    def prime(self, cid: str, inputs: MoverInputs) -> None:
+        """Reuse what a drag's press already asked the engine for ``cid`` (until the next change)."""
+        self._mover = ((cid, self._state), inputs)
+
+    def _mover_inputs(self, cid: str) -> MoverInputs:
+        """What ``engine.reach(cid)`` searches with, asked once per state of the encounter.
+
+        ``engine.blockers`` looks every token up by id, which grows with the square of the token
+        count (20 ms for 500 tokens): too slow to ask again for every hovered target.
+        """
+        key = (cid, self._state)
+        if self._mover is None or self._mover[0] != key:
+            self._mover = (key, MoverInputs.of(self.controller, cid))
+        return self._mover[1]
+
+    def set_selected_hidden(self, hidden: bool) -> None:
+        """Hide the selected combatant's rings (while its token is being dragged)."""
+        self._hide_selected = hidden
+        for item in self._selected_items:
+            item.setVisible(not hidden)
+
+    def refresh(self) -> None:
+        self._refresh_selected()
+        self._refresh_hover()
+
+    def set_hovered(self, cid: str | None) -> None:
+        if cid != self.hovered:
+            self.hovered = cid
+            self._refresh_hover()
+
+    # -- the selected combatant ----------------------------------------------------------------
+
+    def _refresh_selected(self) -> None:
+        encounter = self.controller.encounter
+        cid = self.controller.selected
+        c = self.controller.combatant(cid) if cid else None
+        token = encounter.tokens.get(cid) if cid else None
+        key = None
+        if c is not None and token is not None:
+            key = (
+                cid,
+                token.cell,
+                c.size,
+                tuple(c.weapons),
+                encounter.map.width,
+                encounter.map.height,
+                encounter.map.diagonal,
+                encounter.map.feet_per_cell,
+            )
+        if key == self._selected_key:
+            return
+        self._selected_key = key
+        for item in self._selected_items:
+            item.clear()
+        if c is None or token is None:
+            return
+        grid_map = encounter.map
+        args = (grid_map.diagonal, grid_map.feet_per_cell, grid_map.width, grid_map.height)
+        anchor = token.cell
+        self.melee.set_cells(within_ft(anchor, c.size, 5, *args))
+        reach_ft = max((w.reach for w in c.weapons if w.kind is WeaponKind.REACH), default=0)
+        if reach_ft > 5:
+            self.reach_weapon.set_cells(within_ft(anchor, c.size, reach_ft, *args))
+        ranged = [w for w in c.weapons if w.kind is WeaponKind.RANGED]
+        if ranged:
+            self.too_close.set_cells(within_ft(anchor, c.size, 10, *args, closer_than=True))
+            longest = [w.max_range_ft for w in ranged]
+            if all(r is not None for r in longest):
+                limit = max(r for r in longest if r is not None)
+                # Past the map's edge too: the outline then shows the real limit, clipped to the map.
+                self.max_range.set_clip(QRectF(0, 0, grid_map.width * style.CELL_PX, grid_map.height * style.CELL_PX))
+                self.max_range.set_cells(within_ft(anchor, c.size, limit, *args, on_map=False))
+
+    # -- the hovered token ---------------------------------------------------------------------
+
+    def _refresh_hover(self) -> None:
+        encounter = self.controller.encounter
+        target_id = self.hovered
+        selected_id = self.controller.selected
+        if target_id == selected_id:
+            target_id = None
+        t = self.controller.combatant(target_id) if target_id else None
+        t_token = encounter.tokens.get(target_id) if target_id else None
+        key = None
+        if t is not None and t_token is not None:
+            s_token = encounter.tokens.get(selected_id) if selected_id else None
+            turn = encounter.combat.turn
+            key = (
+                target_id,
+                t_token.cell,
+                t_token.facing,
+                t.vision_deg,
+                t.size,
+                selected_id,
+                s_token.cell if s_token else None,
+                turn.feet_used if turn else None,
+                id(encounter.map),
+            )
+        if key == self._hover_key:
+            return
+        self._hover_key = key
+        self.cone.clear()
+        self.sneak.clear()
+        if t is None or t_token is None:
+            return
+        grid_map = encounter.map
+        map_rect = QRectF(0, 0, grid_map.width * style.CELL_PX, grid_map.height * style.CELL_PX)
+        radius = max(self.CONE_RADIUS_CELLS, t.size * 3) * style.CELL_PX
+        self.cone.set_cone(footprint_centre(t_token.cell, t.size), t_token.facing, t.vision_deg, radius, map_rect)
+        s = self.controller.combatant(selected_id) if selected_id else None
+        if s is None or selected_id not in encounter.tokens or s.side is t.side or t.down or t.vision_deg >= 360:
+            return
+        outside = grid.cells_outside_cone(grid_map.terrain, t_token.cell, t.size, t_token.facing, t.vision_deg, s.size)
+        try:
+            reach = self._mover_inputs(s.id).reach(grid_map.terrain, allowed=outside)
+        except (RulesError, ValueError):
+            return
+        self.sneak.set_cells(CellMask.from_cells(reach.cells()).grown(s.size))

@@ -1,0 +1,324 @@
+"""The battle map scene: the grid, walls, difficult terrain and background picture, and the tokens.
+
+The grid is not made of items. ``drawBackground`` paints the map from a QImage with one pixel per
+cell (floor, wall, difficult) scaled without smoothing, hatches difficult terrain from paths cached
+per 16 x 16-cell tile, and draws grid lines only for the exposed rect. The caches are rebuilt only
+when the map changes (the map is immutable, so a new object means a change).
+
+Tokens are :class:`TokenItem` s kept in step with the encounter: after every batch of engine events
+the scene builds each token's look from the encounter and repaints only the tokens whose look
+changed. It never holds ``Combatant`` objects: undo replaces them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
+from PySide6.QtWidgets import QGraphicsScene
+
+from lnl_desktop.core.events import Event
+from lnl_desktop.core.grid import Cell, footprint
+from lnl_desktop.core.model import Background, MapGrid
+from lnl_desktop.ui import style
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.geometry import assign_labels, hatch_path
+from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
+
+OUTSIDE = QColor("#4b525c")  # around the map
+FLOOR = QColor("#efe9da")  # light parchment: dark walls and ink read well on it
+WALL = QColor("#262626")
+DIFFICULT_TINT = QColor(178, 132, 60, 150)  # translucent brown: the grid shows through
+DIFFICULT_HATCH = QColor(92, 64, 24, 215)
+GRID_MINOR = QColor(60, 50, 35, 70)  # over a picture
+GRID_MAJOR = QColor(40, 30, 20, 150)
+
+
+def _over(color: QColor, back: QColor) -> QColor:
+    a = color.alphaF()
+    return QColor(*(round(c * a + b * (1 - a)) for c, b in zip(color.getRgb()[:3], back.getRgb()[:3], strict=True)))
+
+
+GRID_MINOR_ON_FLOOR = _over(GRID_MINOR, FLOOR)
+GRID_MAJOR_ON_FLOOR = _over(GRID_MAJOR, FLOOR)
+EDGE = QColor(20, 20, 20)
+TILE = 16  # cells per side of a cached hatch tile
+SCENE_MARGIN_CELLS = 3
+
+
+def _argb(color: QColor) -> int:
+    a = color.alpha()
+    r, g, b = (round(v * a / 255) for v in (color.red(), color.green(), color.blue()))
+    return (a << 24) | (r << 16) | (g << 8) | b
+
+
+class MapScene(QGraphicsScene):
+    """The scene of the map: terrain in the background, one item per placed token."""
+
+    # The scene has caught up with the encounter (after events, a new encounter, or the selection).
+    synced = Signal()
+
+    def __init__(self, controller: TableController, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.tokens: dict[str, TokenItem] = {}
+        self.occupant: dict[Cell, str] = {}  # every covered cell -> the combatant covering it
+        self._map: MapGrid | None = None
+        self._terrain_image = QImage()
+        self._hatch_tiles: dict[tuple[int, int], QPainterPath] = {}
+        self._background_key: tuple[str, Background] | None = None
+        self._background: QPixmap | None = None
+        self._warned: set[str] = set()
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self.rebuild)
+        controller.selectionChanged.connect(self._on_selection)
+        self.rebuild()
+
+    # -- keeping up with the encounter ----------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Start from scratch (a new encounter)."""
+        for item in self.tokens.values():
+            self.removeItem(item)
+        self.tokens.clear()
+        self._map = None
+        self._hatch_tiles.clear()
+        self.sync()
+
+    def _on_events(self, events: list[Event]) -> None:
+        self.sync()
+
+    def sync(self) -> None:
+        """Bring the terrain and the tokens in line with the encounter."""
+        encounter = self.controller.encounter
+        if encounter.map is not self._map:
+            self._set_map(encounter.map)
+        combatants = {c.id: c for c in encounter.combatants}
+        labels = assign_labels({c.id: c.name for c in encounter.combatants})
+        turn = encounter.combat.turn
+        turn_id = turn.combatant if turn is not None else None
+        selected = self.controller.selected
+        for cid in [cid for cid in self.tokens if cid not in encounter.tokens or cid not in combatants]:
+            self.removeItem(self.tokens.pop(cid))
+        occupant: dict[Cell, str] = {}
+        for cid, token in encounter.tokens.items():
+            c = combatants.get(cid)
+            if c is None:
+                continue
+            look = TokenLook.of(c, token, labels[cid], cid == turn_id, cid == selected)
+            item = self.tokens.get(cid)
+            if item is None:
+                item = TokenItem(look)
+                self.tokens[cid] = item
+                self.addItem(item)
+            else:
+                item.set_look(look)
+            for cell in footprint(token.cell, c.size):
+                occupant[cell] = cid
+        self.occupant = occupant
+        self.synced.emit()
+
+    def _on_selection(self, cid: str) -> None:
+        for item in self.tokens.values():
+            if item.look.selected != (item.cid == cid):
+                item.set_look(replace(item.look, selected=item.cid == cid))
+        self.synced.emit()
+
+    # -- the map ---------------------------------------------------------------------------------
+
+    @property
+    def map(self) -> MapGrid:
+        return self.controller.encounter.map
+
+    def map_rect(self) -> QRectF:
+        grid_map = self.map
+        return QRectF(0, 0, grid_map.width * style.CELL_PX, grid_map.height * style.CELL_PX)
+
+    def _set_map(self, grid_map: MapGrid) -> None:
+        old = self._map
+        self._map = grid_map
+        margin = SCENE_MARGIN_CELLS * style.CELL_PX
+        self.setSceneRect(self.map_rect().adjusted(-margin, -margin, margin, margin))
+        self._load_background(grid_map.background)
+        self._terrain_image = self._make_terrain_image(grid_map)
+        same_size = old is not None and (old.width, old.height) == (grid_map.width, grid_map.height)
+        if same_size and old is not None:
+            changed = old.difficult.symmetric_difference(grid_map.difficult)
+            tiles = {(x // TILE, y // TILE) for x, y in changed}
+        else:
+            self._hatch_tiles.clear()
+            tiles = {(x // TILE, y // TILE) for x, y in grid_map.difficult}
+        by_tile: dict[tuple[int, int], list[Cell]] = defaultdict(list)
+        if tiles:
+            for cell in grid_map.difficult:
+                key = (cell[0] // TILE, cell[1] // TILE)
+                if key in tiles:
+                    by_tile[key].append(cell)
+        for key in tiles:
+            cells = by_tile.get(key)
+            if cells:
+                self._hatch_tiles[key] = hatch_path(cells)
+            else:
+                self._hatch_tiles.pop(key, None)
+        self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def _make_terrain_image(self, grid_map: MapGrid) -> QImage:
+        terrain = grid_map.terrain
+        # Floor is transparent: the floor colour (or the picture) and the grid lie under this image.
+        floor = np.uint32(0)
+        difficult = QColor(DIFFICULT_TINT)
+        wall = QColor(WALL)
+        if self._background is not None:
+            difficult.setAlpha(110)
+            wall.setAlpha(235)
+        pixels = np.full((grid_map.height, grid_map.width), floor, dtype=np.uint32)
+        pixels[terrain.difficult_grid] = np.uint32(_argb(difficult))
+        pixels[terrain.wall_grid] = np.uint32(_argb(wall))
+        w, h = grid_map.width, grid_map.height
+        return QImage(pixels.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied).copy()
+
+    def _load_background(self, background: Background | None) -> None:
+        if background is None:
+            self._background_key = None
+            self._background = None
+            return
+        path = Path(background.image)
+        if not path.is_absolute() and self.controller.base_dir is not None:
+            path = Path(self.controller.base_dir) / path
+        key = (str(path), background)
+        if key == self._background_key:
+            return
+        self._background_key = key
+        image = QImage(str(path)) if path.is_file() else QImage()
+        if image.isNull():
+            self._background = None
+            if str(path) not in self._warned:
+                self._warned.add(str(path))
+                reason = "not found" if not path.exists() else "not a readable PNG or JPEG"
+                text = f"Background image {path} is {reason}: the map shows no picture"
+                # Later, so a window that connects to `message` after building the map hears it.
+                QTimer.singleShot(0, lambda: self.controller.message.emit(text))
+            return
+        self._background = QPixmap.fromImage(image)
+
+    @property
+    def has_background_picture(self) -> bool:
+        return self._background is not None
+
+    # -- painting --------------------------------------------------------------------------------
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.fillRect(rect, OUTSIDE)
+        grid_map = self.map
+        s = style.CELL_PX
+        map_rect = self.map_rect()
+        visible = rect.intersected(map_rect)
+        if visible.isEmpty():
+            return
+        x0 = max(0, math.floor(visible.left() / s))
+        y0 = max(0, math.floor(visible.top() / s))
+        x1 = min(grid_map.width, math.ceil(visible.right() / s))
+        y1 = min(grid_map.height, math.ceil(visible.bottom() / s))
+        if x1 <= x0 or y1 <= y0:
+            return
+        scale = math.hypot(painter.worldTransform().m11(), painter.worldTransform().m12())
+        cell_on_screen = s * scale
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        picture = self._background is not None
+        if picture:
+            painter.fillRect(map_rect.intersected(rect), FLOOR.darker(115))
+            self._draw_picture(painter, map_rect, grid_map.background)
+        else:
+            # Opaque floor, then opaque grid lines (several times faster to fill than translucent
+            # ones), then the terrain image over them: walls hide the lines, difficult terrain
+            # is a translucent tint that lets them through.
+            painter.fillRect(map_rect.intersected(rect), FLOOR)
+            self._draw_grid(painter, x0, y0, x1, y1, cell_on_screen, opaque=True)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        painter.drawImage(
+            QRectF(x0 * s, y0 * s, (x1 - x0) * s, (y1 - y0) * s),
+            self._terrain_image,
+            QRectF(x0, y0, x1 - x0, y1 - y0),
+        )
+        if cell_on_screen >= 12 and self._hatch_tiles:
+            pen = QPen(DIFFICULT_HATCH, max(1.5, cell_on_screen / 28))
+            pen.setCosmetic(True)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # stripes end on the cell's edge, not past it
+            painter.setPen(pen)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            for ty in range(y0 // TILE, (y1 - 1) // TILE + 1):
+                for tx in range(x0 // TILE, (x1 - 1) // TILE + 1):
+                    tile = self._hatch_tiles.get((tx, ty))
+                    if tile is not None:
+                        painter.drawPath(tile)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        if picture:
+            self._draw_grid(painter, x0, y0, x1, y1, cell_on_screen, opaque=False)
+        self._draw_edge(painter)
+        painter.restore()
+
+    def _draw_picture(self, painter: QPainter, map_rect: QRectF, background: Background | None) -> None:
+        if background is None or self._background is None:
+            return
+        k = style.CELL_PX / background.cell_px  # scene units per image pixel
+        pixmap = self._background
+        target = QRectF(-background.offset_x * k, -background.offset_y * k, pixmap.width() * k, pixmap.height() * k)
+        painter.save()
+        painter.setClipRect(map_rect)
+        painter.setOpacity(background.opacity)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
+        painter.restore()
+
+    def _draw_grid(
+        self, painter: QPainter, x0: int, y0: int, x1: int, y1: int, cell_on_screen: float, opaque: bool
+    ) -> None:
+        """Grid lines as 1-2 px device-aligned rectangles: crisp, and far cheaper than stroked lines."""
+        s = style.CELL_PX
+        t = painter.worldTransform()
+        sx, sy, tx, ty = t.m11() * s, t.m22() * s, t.dx(), t.dy()
+        minor_color = GRID_MINOR_ON_FLOOR if opaque else GRID_MINOR
+        major_color = GRID_MAJOR_ON_FLOOR if opaque else GRID_MAJOR
+        painter.save()
+        painter.resetTransform()
+        top, bottom = round(y0 * sy + ty), round(y1 * sy + ty)
+        left, right = round(x0 * sx + tx), round(x1 * sx + tx)
+        if cell_on_screen >= 7:
+            for x in range(x0, x1 + 1):
+                if x % 5:
+                    painter.fillRect(QRect(round(x * sx + tx), top, 1, bottom - top), minor_color)
+            for y in range(y0, y1 + 1):
+                if y % 5:
+                    painter.fillRect(QRect(left, round(y * sy + ty), right - left, 1), minor_color)
+        if cell_on_screen >= 2:
+            width = 2 if cell_on_screen >= 14 else 1
+            for x in range(x0 + (-x0) % 5, x1 + 1, 5):
+                painter.fillRect(QRect(round(x * sx + tx) - width // 2, top, width, bottom - top), major_color)
+            for y in range(y0 + (-y0) % 5, y1 + 1, 5):
+                painter.fillRect(QRect(left, round(y * sy + ty) - width // 2, right - left, width), major_color)
+        painter.restore()
+
+    def _draw_edge(self, painter: QPainter) -> None:
+        """The map's edge, so it reads as a board even with a picture under it."""
+        s = style.CELL_PX
+        t = painter.worldTransform()
+        grid_map = self.map
+        left, top = round(t.dx()), round(t.dy())
+        right = round(grid_map.width * s * t.m11() + t.dx())
+        bottom = round(grid_map.height * s * t.m22() + t.dy())
+        painter.save()
+        painter.resetTransform()
+        for rect in (
+            QRect(left - 2, top - 2, right - left + 4, 2),
+            QRect(left - 2, bottom, right - left + 4, 2),
+            QRect(left - 2, top, 2, bottom - top),
+            QRect(right, top, 2, bottom - top),
+        ):
+            painter.fillRect(rect, EDGE)
+        painter.restore()

@@ -1,0 +1,435 @@
+"""Token items: one per placed combatant, painted as vectors so they stay crisp at any zoom.
+
+An item keeps only its combatant's id and a :class:`TokenLook`, a frozen snapshot of what it shows;
+the scene builds a fresh look from the encounter after every action and repaints an item only when
+its look changed. Shape as well as colour tells the sides apart (Party round, Opponents square).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.model import Combatant, Side, Token, WeaponKind, WeaponState
+from lnl_desktop.ui import style
+
+TOKEN_Z = 20.0
+DRAGGED_Z = 35.0
+MARGIN = 0.08  # of a cell: room outside the footprint for the turn ring and selection marks
+
+_OUTLINE = QColor(20, 20, 20)
+_WHITE = QColor(255, 255, 255)
+_TURN = QColor("#F0E442")  # yellow, bright on every side colour and on the floor
+_SELECT = QColor("#111111")
+_BAR_BACK = QColor(25, 25, 25, 230)
+
+
+@dataclass(frozen=True)
+class TokenLook:
+    """Everything a token shows; equal looks paint the same."""
+
+    cid: str
+    name: str
+    label: str
+    side: Side
+    size: int
+    cell: Cell
+    facing: int
+    stamina: int
+    stamina_max: int
+    injury: int
+    injury_max: int
+    down: bool
+    concealed: bool
+    parrying: bool
+    surprised: bool
+    broken: bool
+    has_turn: bool
+    selected: bool
+    tooltip: str
+
+    @classmethod
+    def of(cls, c: Combatant, token: Token, label: str, has_turn: bool, selected: bool) -> TokenLook:
+        return cls(
+            cid=c.id,
+            name=c.name,
+            label=label,
+            side=c.side,
+            size=c.size,
+            cell=(token.cell[0], token.cell[1]),
+            facing=token.facing,
+            stamina=c.stamina,
+            stamina_max=c.stamina_max,
+            injury=c.injury,
+            injury_max=c.injury_max,
+            down=c.down,
+            concealed=c.concealed,
+            parrying=c.parry is not None,
+            surprised=c.surprised,
+            broken=any(w.state is WeaponState.BROKEN for w in c.weapons),
+            has_turn=has_turn,
+            selected=selected,
+            tooltip=tooltip(c, token, has_turn),
+        )
+
+
+def tooltip(c: Combatant, token: Token, has_turn: bool) -> str:
+    lines = [
+        f"<b>{_html(c.name)}</b> ({c.side.value}, level {c.level})",
+        f"SP {c.stamina}/{c.stamina_max} &middot; IP {c.injury}/{c.injury_max} &middot; "
+        f"AP {c.armor_points} &middot; Move {c.move_ft} ft",
+    ]
+    for w in c.weapons:
+        extra = ""
+        if w.kind is WeaponKind.REACH:
+            extra = f", reach {w.reach} ft"
+        elif w.kind is WeaponKind.RANGED and w.max_range_ft:
+            extra = f", range {w.max_range_ft} ft"
+        state = "" if w.state is WeaponState.READY else f" [{w.state.value}]"
+        lines.append(f"&bull; {_html(w.label)}{extra}{state}")
+    status = []
+    if has_turn:
+        status.append("its turn")
+    if c.down:
+        status.append("DOWN")
+    if c.concealed:
+        status.append("concealed")
+    if c.parry is not None:
+        status.append(f"parrying ({_html(c.parry.label)})")
+    if c.surprised:
+        status.append("surprised")
+    status += [_html(s) for s in c.conditions]
+    if status:
+        lines.append("<i>" + ", ".join(status) + "</i>")
+    lines.append(f"at ({token.cell[0]}, {token.cell[1]}), facing {token.facing}&deg;")
+    return "<br>".join(lines)
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def body_path(side: Side, extent: float, inflate: float = 0.0) -> QPainterPath:
+    """The token's body for a footprint of ``extent`` scene units: a disc (Party) or rounded square."""
+    path = QPainterPath()
+    c = extent / 2
+    if side is Side.PARTY:
+        r = 0.41 * extent + inflate
+        path.addEllipse(QPointF(c, c), r, r)
+    else:
+        half = 0.37 * extent + inflate
+        corner = 0.12 * extent + inflate
+        path.addRoundedRect(QRectF(c - half, c - half, 2 * half, 2 * half), corner, corner)
+    return path
+
+
+@lru_cache(maxsize=4096)
+def _text_path(label: str, extent: float) -> QPainterPath:
+    """The label as an outline path centred on (0, 0), fitted to the token."""
+    font = QFont()
+    font.setBold(True)
+    font.setPixelSize(100)
+    raw = QPainterPath()
+    raw.addText(0, 0, font, label)
+    box = raw.boundingRect()
+    if box.isEmpty():
+        return raw
+    scale = min(0.60 * extent / box.width(), 0.34 * extent / box.height())
+    path = QPainterPath()
+    path.addPath(raw)
+    # Centre, then scale: translated() and a transform keep it a single cached path.
+    path.translate(-box.center())
+    return QTransform.fromScale(scale, scale).map(path)
+
+
+class TokenItem(QGraphicsItem):
+    """A combatant's token: body, label, facing wedge, SP and IP bars, badges, turn ring, selection."""
+
+    def __init__(self, look: TokenLook) -> None:
+        super().__init__()
+        self.cid = look.cid
+        self._look = look
+        self._preview_facing: int | None = None
+        self._ghost_bad = False  # a drag's ghost over a cell it cannot end on
+        self._bounds = QRectF()
+        self.setZValue(TOKEN_Z)
+        # Repaints from a pixmap cache at the current device scale: crisp, and cheap for 500 tokens.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)  # the view handles the mouse
+        self._apply(look)
+
+    # -- state ---------------------------------------------------------------------------------
+
+    @property
+    def look(self) -> TokenLook:
+        return self._look
+
+    def set_look(self, look: TokenLook) -> None:
+        if look == self._look:
+            return
+        old = self._look
+        self._look = look
+        if old.size != look.size:
+            self.prepareGeometryChange()
+        self._apply(look)
+        self.update()
+
+    def _apply(self, look: TokenLook) -> None:
+        # Qt asks for the bounds several times per repaint: keep them ready, not computed.
+        m = MARGIN * style.CELL_PX
+        s = look.size * style.CELL_PX
+        self._bounds = QRectF(-m, -m, s + 2 * m, s + 2 * m)
+        self.setPos(look.cell[0] * style.CELL_PX, look.cell[1] * style.CELL_PX)
+        self.setToolTip(look.tooltip)
+
+    def move_to(self, anchor: Cell) -> None:
+        """Show the token on another anchor (a drag's ghost); the look keeps the real cell."""
+        self.setPos(anchor[0] * style.CELL_PX, anchor[1] * style.CELL_PX)
+
+    def reset_position(self) -> None:
+        self._apply(self._look)
+
+    def set_preview_facing(self, facing: int | None) -> None:
+        if facing != self._preview_facing:
+            self._preview_facing = facing
+            self.update()
+
+    def set_ghost_bad(self, bad: bool) -> None:
+        if bad != self._ghost_bad:
+            self._ghost_bad = bad
+            self.update()
+
+    @property
+    def extent(self) -> float:
+        return self._look.size * style.CELL_PX
+
+    # -- geometry ------------------------------------------------------------------------------
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(QRectF(0, 0, self.extent, self.extent))
+        return path
+
+    # -- painting ------------------------------------------------------------------------------
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        look = self._look
+        s = self.extent
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        on_screen = s * lod  # token size in device pixels
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        facing = self._preview_facing if self._preview_facing is not None else look.facing
+        fill = QColor(style.DOWN if look.down else style.side_color(look.side))
+        body = body_path(look.side, s)
+
+        if look.has_turn:
+            self._paint_turn_ring(painter, look, s, lod)
+        if look.selected:
+            self._paint_selection(painter, s, lod)
+
+        if on_screen < 10:
+            # Far away: shape and colour only.
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawPath(body)
+            return
+
+        # Body: dark outline outside a white rim, so it stands out on any floor or picture.
+        if look.concealed:
+            fill.setAlpha(150)
+        painter.setPen(QPen(_OUTLINE, max(0.07 * s, 2.5 / lod)))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(body)
+        rim = QPen(_WHITE, max(0.035 * s, 1.2 / lod))
+        if look.concealed:
+            rim.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(rim)
+        painter.setBrush(fill)
+        painter.drawPath(body)
+
+        self._paint_facing(painter, s, facing, lod)
+        if on_screen < 22:
+            return
+
+        text = _text_path(look.label, s)
+        painter.save()
+        painter.translate(s / 2, s * 0.42)
+        painter.strokePath(
+            text, QPen(_OUTLINE, 0.06 * s, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+        )
+        painter.fillPath(text, _WHITE)
+        painter.restore()
+
+        self._paint_bars(painter, look, s)
+        self._paint_badges(painter, look, s)
+        if look.down:
+            self._paint_down(painter, s)
+        if self._ghost_bad:
+            self._paint_down(painter, s, QColor("#CC3311"))
+
+    def _paint_turn_ring(self, painter: QPainter, look: TokenLook, s: float, lod: float) -> None:
+        ring = body_path(look.side, s, inflate=0.085 * s)
+        width = max(0.07 * s, 3.0 / lod)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(_OUTLINE, width + max(0.04 * s, 2.0 / lod)))
+        painter.drawPath(ring)
+        painter.setPen(QPen(_TURN, width))
+        painter.drawPath(ring)
+
+    def _paint_selection(self, painter: QPainter, s: float, lod: float) -> None:
+        # Corner brackets around the footprint: a different shape from the turn ring.
+        m = 0.06 * s / max(1, self._look.size) * 1.0
+        arm = 0.26 * s / max(1, self._look.size) + 0.05 * s
+        left, top, right, bottom = -m, -m, s + m, s + m
+        path = QPainterPath()
+        for x, y, dx, dy in ((left, top, 1, 1), (right, top, -1, 1), (left, bottom, 1, -1), (right, bottom, -1, -1)):
+            path.moveTo(x + dx * arm, y)
+            path.lineTo(x, y)
+            path.lineTo(x, y + dy * arm)
+        width = max(0.05 * s / self._look.size, 3.0 / lod)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(_WHITE, width * 2.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.SquareCap))
+        painter.drawPath(path)
+        painter.setPen(QPen(_SELECT, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.SquareCap))
+        painter.drawPath(path)
+
+    def _paint_facing(self, painter: QPainter, s: float, facing: int, lod: float) -> None:
+        c = s / 2
+        rad = math.radians(facing)
+        ux, uy = math.sin(rad), -math.cos(rad)  # compass bearing: 0 = up, clockwise
+        px, py = -uy, ux
+        tip = 0.53 * s
+        base = 0.33 * s
+        half = 0.13 * s
+        wedge = QPolygonF(
+            [
+                QPointF(c + ux * tip, c + uy * tip),
+                QPointF(c + ux * base + px * half, c + uy * base + py * half),
+                QPointF(c + ux * base - px * half, c + uy * base - py * half),
+            ]
+        )
+        painter.setPen(
+            QPen(
+                _OUTLINE,
+                max(0.03 * s, 1.5 / lod),
+                Qt.PenStyle.SolidLine,
+                Qt.PenCapStyle.RoundCap,
+                Qt.PenJoinStyle.RoundJoin,
+            )
+        )
+        painter.setBrush(_WHITE)
+        painter.drawPolygon(wedge)
+
+    def _paint_bars(self, painter: QPainter, look: TokenLook, s: float) -> None:
+        unit = style.CELL_PX  # bars keep one cell's proportions on big tokens
+        width = 0.66 * unit if look.size == 1 else 0.55 * s
+        height = 0.085 * unit
+        gap = 0.025 * unit
+        left = (s - width) / 2
+        top = s / 2 + 0.43 * s - 2 * height - gap - 0.02 * unit
+        if look.size > 1:
+            top = s * 0.80
+        plate = QRectF(left - gap, top - gap, width + 2 * gap, 2 * height + 3 * gap)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_BAR_BACK)
+        painter.drawRoundedRect(plate, gap * 1.5, gap * 1.5)
+        for i, (value, maximum, color) in enumerate(
+            ((look.stamina, look.stamina_max, style.STAMINA), (look.injury, look.injury_max, style.INJURY))
+        ):
+            y = top + i * (height + gap)
+            fraction = 0.0 if maximum <= 0 else max(0.0, min(1.0, value / maximum))
+            painter.setBrush(QColor(90, 90, 90))
+            painter.drawRect(QRectF(left, y, width, height))
+            if fraction > 0:
+                painter.setBrush(color)
+                painter.drawRect(QRectF(left, y, width * fraction, height))
+
+    def _paint_badges(self, painter: QPainter, look: TokenLook, s: float) -> None:
+        badges = []
+        if look.surprised:
+            badges.append("surprised")
+        if look.parrying:
+            badges.append("parrying")
+        if look.concealed:
+            badges.append("concealed")
+        if look.broken:
+            badges.append("broken")
+        if not badges:
+            return
+        r = 0.19 * style.CELL_PX * (1 + 0.35 * (look.size - 1))
+        k = 0.7 * r  # in the corners, clear of the label as far as a small token allows
+        slots = [(k, k), (s - k, k), (k, s / 2), (s - k, s / 2)]
+        for name, (x, y) in zip(badges, slots, strict=False):
+            _paint_badge(painter, name, QPointF(x, y), r)
+
+    def _paint_down(self, painter: QPainter, s: float, color: QColor | None = None) -> None:
+        a, b = 0.2 * s, 0.8 * s
+        cross = QPainterPath()
+        cross.moveTo(a, a)
+        cross.lineTo(b, b)
+        cross.moveTo(b, a)
+        cross.lineTo(a, b)
+        cap = Qt.PenCapStyle.RoundCap
+        painter.setPen(QPen(_WHITE, 0.16 * s, Qt.PenStyle.SolidLine, cap))
+        painter.drawPath(cross)
+        painter.setPen(QPen(color or _OUTLINE, 0.09 * s, Qt.PenStyle.SolidLine, cap))
+        painter.drawPath(cross)
+
+
+def _paint_badge(painter: QPainter, name: str, centre: QPointF, r: float) -> None:
+    """A round badge with a drawn glyph; glyphs, not colours, tell them apart."""
+    back = QColor("#F0E442") if name == "surprised" else QColor(30, 30, 30)
+    ink = QColor(20, 20, 20) if name == "surprised" else _WHITE
+    painter.setPen(QPen(_WHITE, r * 0.18))
+    painter.setBrush(back)
+    painter.drawEllipse(centre, r, r)
+    x, y = centre.x(), centre.y()
+    pen = QPen(ink, r * 0.22, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+    painter.setPen(pen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    glyph = QPainterPath()
+    if name == "surprised":  # "!"
+        glyph.moveTo(x, y - r * 0.55)
+        glyph.lineTo(x, y + r * 0.15)
+        painter.drawPath(glyph)
+        painter.setBrush(ink)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawEllipse(QPointF(x, y + r * 0.52), r * 0.14, r * 0.14)
+    elif name == "parrying":  # a shield
+        glyph.moveTo(x - r * 0.5, y - r * 0.5)
+        glyph.lineTo(x + r * 0.5, y - r * 0.5)
+        glyph.lineTo(x + r * 0.5, y)
+        glyph.quadTo(x + r * 0.45, y + r * 0.45, x, y + r * 0.62)
+        glyph.quadTo(x - r * 0.45, y + r * 0.45, x - r * 0.5, y)
+        glyph.closeSubpath()
+        painter.setBrush(ink)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawPath(glyph)
+    elif name == "concealed":  # an eye, struck through
+        glyph.moveTo(x - r * 0.62, y)
+        glyph.quadTo(x, y - r * 0.62, x + r * 0.62, y)
+        glyph.quadTo(x, y + r * 0.62, x - r * 0.62, y)
+        painter.drawPath(glyph)
+        painter.setBrush(ink)
+        painter.drawEllipse(QPointF(x, y), r * 0.12, r * 0.12)
+        strike = QPainterPath()
+        strike.moveTo(x - r * 0.55, y + r * 0.55)
+        strike.lineTo(x + r * 0.55, y - r * 0.55)
+        painter.drawPath(strike)
+    else:  # broken weapon: a blade snapped in two
+        glyph.moveTo(x - r * 0.6, y + r * 0.6)
+        glyph.lineTo(x - r * 0.12, y + r * 0.12)
+        glyph.moveTo(x + r * 0.12, y - r * 0.12)
+        glyph.lineTo(x + r * 0.6, y - r * 0.6)
+        glyph.moveTo(x - r * 0.62, y + r * 0.25)
+        glyph.lineTo(x - r * 0.25, y + r * 0.62)
+        painter.drawPath(glyph)

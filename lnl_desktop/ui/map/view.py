@@ -1,0 +1,775 @@
+"""The battle map widget: zoom and pan, token drags, facing, terrain painting, drops from the docks.
+
+The view turns gestures into actions and hands each one to ``controller.do`` (one undo step); it
+decides nothing itself. While a gesture is under way it shows a preview (the route, the reach,
+the painted cells) built from the core's own searches, and the engine has the last word at the
+release: a refused action leaves the map as it was and the controller says why.
+
+Mouse, select tool: left on a token drags it (right click or W pins a waypoint, Backspace drops
+the last one, Escape cancels, Shift makes it a forced move); left on empty space pans, a click
+there deselects; right-drag on a token turns it (Alt: 15 degree steps). Walls / difficult tools:
+left paints, right erases; erase tool: either button erases both layers. Middle button pans in
+every tool; the wheel zooms about the cursor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QDragEnterEvent,
+    QDragLeaveEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QShowEvent,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
+
+from lnl_desktop.core import grid
+from lnl_desktop.core.actions import Action, AddCombatant, Face, Move, PaintTerrain, PlaceToken, RemoveToken
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import Event
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.model import Side
+from lnl_desktop.ui import style
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.docks.bestiary import creature_for
+from lnl_desktop.ui.map.drag import DragLayer, MoveDrag, Route, chebyshev_line
+from lnl_desktop.ui.map.geometry import CellMask, cell_at, footprint_centre
+from lnl_desktop.ui.map.overlays import PAINT_STYLES, CellsItem, MarkerItem, RulesOverlays
+from lnl_desktop.ui.map.scene import MapScene
+from lnl_desktop.ui.map.tokens import DRAGGED_Z, TOKEN_Z
+from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
+
+TOOLS = ("select", "walls", "difficult", "erase")
+MIN_ZOOM = 0.1
+MAX_ZOOM = 6.0
+STEP_ZOOM = 1.25
+PAINT_Z = 45.0
+
+
+@dataclass
+class _TurnDrag:
+    cid: str
+    name: str
+    centre: QPointF
+    facing: int
+    preview: int
+
+
+@dataclass
+class _Stroke:
+    layers: tuple[str, ...]
+    on: bool
+    last: Cell | None = None
+    cells: set[Cell] = field(default_factory=set)
+
+
+class MapView(QGraphicsView):
+    """The battle map. Construct with the table controller; it builds and owns its scene."""
+
+    cellHovered = Signal(int, int)  # (-1, -1) off the map
+    dragInfo = Signal(str)  # "Tombril: path 25 ft, 5 ft left" during a drag, "" when it ends
+    toolChanged = Signal(str)
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.map_scene = MapScene(controller, self)
+        self.setScene(self.map_scene)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.NoDrag)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.MinimalViewportUpdate)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.viewport().setMouseTracking(True)
+        self.setAcceptDrops(True)
+        self.setMinimumSize(200, 150)
+        # No scrollbars: the map pans by dragging and zooms with the wheel, and a projected map
+        # is better without them.
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        self._tool = "select"
+        self.overlays = RulesOverlays(self.map_scene, controller)
+        self.drag_layer = DragLayer(self.map_scene)
+        self._paint_preview = CellsItem(PAINT_STYLES["walls"], PAINT_Z)
+        self.map_scene.addItem(self._paint_preview)
+        self._drop_marker = MarkerItem(QColor("#009E73"), Qt.PenStyle.SolidLine, QColor(0, 158, 115, 60))
+        self.map_scene.addItem(self._drop_marker)
+
+        self._drag: MoveDrag | None = None
+        self._drag_active = False
+        self._drag_press: QPoint | None = None
+        self._drag_target: Cell | None = None
+        self._drag_forced = False
+        self._last_mouse: QPointF | None = None
+        self._turn: _TurnDrag | None = None
+        self._stroke: _Stroke | None = None
+        self._pan_from: QPoint | None = None
+        self._pan_moved = False
+        self._pan_deselects = False
+        self._hover_cell: Cell | None = None
+        self._applying = False  # our own action is being applied: do not cancel gestures
+        self._user_zoomed = False
+        self._info = ""  # the last dragInfo text
+
+        self.map_scene.synced.connect(self._on_synced)
+        controller.encounterReplaced.connect(self._on_replaced)
+        self._update_cursor()
+        self.overlays.refresh()
+
+    # -- public API ------------------------------------------------------------------------------
+
+    def tool(self) -> str:
+        return self._tool
+
+    def set_tool(self, name: str) -> None:
+        if name not in TOOLS:
+            raise ValueError(f"unknown map tool {name!r} (tools: {', '.join(TOOLS)})")
+        if name == self._tool:
+            return
+        self.cancel_gesture()
+        self._tool = name
+        self.overlays.set_hovered(None)
+        self._update_cursor()
+        self.toolChanged.emit(name)
+
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def zoom_in(self) -> None:
+        self._zoom_by(STEP_ZOOM)
+
+    def zoom_out(self) -> None:
+        self._zoom_by(1 / STEP_ZOOM)
+
+    def zoom_reset(self) -> None:
+        centre = self.mapToScene(self.viewport().rect().center())
+        self.setTransform(QTransform())
+        self.centerOn(centre)
+        self._user_zoomed = True
+
+    def fit_map(self) -> None:
+        margin = style.CELL_PX / 2
+        self.fitInView(
+            self.map_scene.map_rect().adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio
+        )
+        if self.zoom() > MAX_ZOOM:
+            self._set_zoom(MAX_ZOOM)
+        self._user_zoomed = False
+
+    def turn_selected(self, step_deg: int) -> list[Event] | None:
+        """Turn the selected token by ``step_deg``, snapped to 45 degrees: one Face action."""
+        cid = self.controller.selected
+        token = self.controller.encounter.tokens.get(cid) if cid else None
+        if cid is None or token is None:
+            self.controller.message.emit("Select a token on the map to turn it")
+            return None
+        facing = grid.snap_facing(token.facing + step_deg, 45)
+        if facing == token.facing:
+            return None
+        return self._do(Face(cid, facing))
+
+    def remove_selected(self) -> list[Event] | None:
+        """Take the selected combatant's token off the map (the combatant stays)."""
+        cid = self.controller.selected
+        if cid is None or cid not in self.controller.encounter.tokens:
+            self.controller.message.emit("Select a token on the map to remove it")
+            return None
+        return self._do(RemoveToken(cid))
+
+    def center_on(self, cid: str) -> None:
+        token = self.controller.encounter.tokens.get(cid)
+        c = self.controller.combatant(cid)
+        if token is not None and c is not None:
+            self.centerOn(footprint_centre(token.cell, c.size))
+
+    def cancel_gesture(self) -> None:
+        """Drop whatever drag, turn, stroke or pan is under way; nothing is applied."""
+        if self._drag is not None:
+            self._end_move_drag()
+            self._say("")
+        if self._turn is not None:
+            item = self.map_scene.tokens.get(self._turn.cid)
+            if item is not None:
+                item.set_preview_facing(None)
+            self._turn = None
+            self._say("")
+        if self._stroke is not None:
+            self._stroke = None
+            self._paint_preview.clear()
+        self._pan_from = None
+        self._update_cursor()
+
+    # -- reacting to the encounter ------------------------------------------------------------
+
+    def _on_synced(self) -> None:
+        if not self._applying and (self._drag is not None or self._turn is not None or self._stroke is not None):
+            # The encounter changed under a gesture (an undo, another window): its preview is stale.
+            self.cancel_gesture()
+        self.overlays.invalidate()
+        self._refresh_hover()
+        self.overlays.refresh()
+
+    def _on_replaced(self) -> None:
+        self.cancel_gesture()
+        if self.isVisible():
+            self.fit_map()
+        else:
+            self._user_zoomed = False
+
+    def _say(self, text: str) -> None:
+        """Emit ``dragInfo`` when the text changes (a drag repeats itself cell after cell)."""
+        if text != self._info:
+            self._info = text
+            self.dragInfo.emit(text)
+
+    def _do(self, action: Action) -> list[Event] | None:
+        self._applying = True
+        try:
+            return self.controller.do(action)
+        finally:
+            self._applying = False
+
+    # -- zoom ------------------------------------------------------------------------------------
+
+    def _min_zoom(self) -> float:
+        rect = self.map_scene.map_rect()
+        view = self.viewport().rect()
+        if rect.isEmpty() or view.isEmpty():
+            return MIN_ZOOM
+        fit = min(view.width() / rect.width(), view.height() / rect.height())
+        return min(MIN_ZOOM, fit * 0.8)
+
+    def _set_zoom(self, zoom: float, anchor: QPoint | None = None) -> None:
+        current = self.zoom()
+        zoom = max(self._min_zoom(), min(MAX_ZOOM, zoom))
+        if current <= 0 or abs(zoom / current - 1) < 1e-6:
+            return
+        pivot = anchor if anchor is not None else self.viewport().rect().center()
+        before = self.mapToScene(pivot)
+        self.scale(zoom / current, zoom / current)
+        # Keep the scene point under the pivot where it was.
+        after = self.mapFromScene(before)
+        delta = after - pivot
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + delta.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + delta.y())
+
+    def _zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
+        self._set_zoom(self.zoom() * factor, anchor)
+        self._user_zoomed = True
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120.0
+        if steps == 0:
+            event.ignore()
+            return
+        self._zoom_by(1.2**steps, event.position().toPoint())
+        event.accept()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._user_zoomed:
+            self.fit_map()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._user_zoomed and self.isVisible():
+            self.fit_map()
+
+    # -- the mouse -------------------------------------------------------------------------------
+
+    def _cell(self, pos: QPointF | QPoint) -> Cell:
+        return cell_at(self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos))
+
+    def _on_map(self, cell: Cell) -> bool:
+        grid_map = self.controller.encounter.map
+        return 0 <= cell[0] < grid_map.width and 0 <= cell[1] < grid_map.height
+
+    def _token_at(self, cell: Cell) -> str | None:
+        return self.map_scene.occupant.get(cell)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        button = event.button()
+        pos = event.position()
+        self._last_mouse = pos
+        if self._drag is not None:
+            if button == Qt.MouseButton.RightButton and self._drag_active:
+                self._pin_waypoint()
+            event.accept()
+            return
+        if self._turn is not None or self._stroke is not None or self._pan_from is not None:
+            event.accept()
+            return
+        if button == Qt.MouseButton.MiddleButton:
+            self._start_pan(event.position().toPoint(), deselect=False)
+        elif self._tool == "select":
+            cell = self._cell(pos)
+            cid = self._token_at(cell)
+            if button == Qt.MouseButton.LeftButton:
+                if cid is None:
+                    self._start_pan(event.position().toPoint(), deselect=True)
+                else:
+                    self.controller.select(cid)
+                    self._start_move_drag(cid, cell, event.position().toPoint())
+            elif button == Qt.MouseButton.RightButton and cid is not None:
+                self._start_turn(cid)
+        elif button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+            self._start_stroke(button, self._cell(pos))
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position()
+        self._last_mouse = pos
+        cell = self._cell(pos)
+        if self._pan_from is not None:
+            self._pan_to(event.position().toPoint())
+            event.accept()
+            return
+        self._hover(cell)
+        if self._drag is not None:
+            if not self._drag_active and self._drag_press is not None:
+                moved = (event.position().toPoint() - self._drag_press).manhattanLength()
+                if moved >= QApplication.startDragDistance():
+                    self._activate_move_drag()
+            if self._drag_active:
+                self._drag_to(cell, bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+        elif self._turn is not None:
+            self._turn_to(
+                self.mapToScene(event.position().toPoint()), bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
+            )
+        elif self._stroke is not None:
+            self._stroke_to(cell)
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        button = event.button()
+        pos = event.position()
+        if self._drag is not None:
+            if button == Qt.MouseButton.LeftButton:
+                forced = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier) or self._drag_forced
+                self._finish_move_drag(self._cell(pos), forced)
+        elif self._turn is not None:
+            if button == Qt.MouseButton.RightButton:
+                self._finish_turn()
+        elif self._stroke is not None:
+            if button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+                self._stroke_to(self._cell(pos))
+                self._finish_stroke()
+        elif self._pan_from is not None and button in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
+            if self._pan_deselects and not self._pan_moved:
+                self.controller.select(None)  # a click on empty space, not a pan
+            self._pan_from = None
+        self._update_cursor()
+        event.accept()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.mousePressEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        if self._drag is None and self._turn is None:
+            self._hover(None)
+        super().leaveEvent(event)
+
+    def _hover(self, cell: Cell | None) -> None:
+        if cell is not None and not self._on_map(cell):
+            cell = None
+        if cell != self._hover_cell:
+            self._hover_cell = cell
+            self.cellHovered.emit(*(cell if cell is not None else (-1, -1)))
+            self._refresh_hover()
+        if self._drag is None and self._turn is None and self._stroke is None and self._pan_from is None:
+            self._update_cursor()
+
+    def _refresh_hover(self) -> None:
+        cid = self._token_at(self._hover_cell) if self._hover_cell is not None and self._tool == "select" else None
+        if self._drag is not None and cid == self._drag.cid:
+            cid = None
+        self.overlays.set_hovered(cid)
+
+    def _update_cursor(self) -> None:
+        if (self._drag is not None and self._drag_active) or (self._pan_from is not None and self._pan_moved):
+            shape = Qt.CursorShape.ClosedHandCursor
+        elif self._tool != "select":
+            shape = Qt.CursorShape.CrossCursor
+        elif self._hover_cell is not None and self._token_at(self._hover_cell) is not None:
+            shape = Qt.CursorShape.OpenHandCursor
+        else:
+            shape = Qt.CursorShape.ArrowCursor
+        self.viewport().setCursor(shape)
+
+    # -- panning ---------------------------------------------------------------------------------
+
+    def _start_pan(self, pos: QPoint, deselect: bool) -> None:
+        self._pan_from = pos
+        self._pan_moved = False
+        self._pan_deselects = deselect
+
+    def _pan_to(self, pos: QPoint) -> None:
+        assert self._pan_from is not None
+        delta = pos - self._pan_from
+        if not self._pan_moved and delta.manhattanLength() < QApplication.startDragDistance():
+            return
+        self._pan_moved = True
+        self._pan_from = pos
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+        self._update_cursor()
+
+    # -- moving a token --------------------------------------------------------------------------
+
+    def _start_move_drag(self, cid: str, cell: Cell, press: QPoint) -> None:
+        token = self.controller.encounter.tokens[cid]
+        try:
+            drag = MoveDrag(self.controller, cid, grab=(cell[0] - token.cell[0], cell[1] - token.cell[1]))
+        except (RulesError, ValueError) as error:
+            self.controller.message.emit(str(error))
+            return
+        self._drag = drag
+        self.overlays.prime(cid, drag.mover_inputs())
+        self._drag_active = False
+        self._drag_press = press
+        self._drag_target = None
+        self._drag_forced = False
+
+    def _activate_move_drag(self) -> None:
+        drag = self._drag
+        assert drag is not None
+        self._drag_active = True
+        self.drag_layer.show_press(drag)
+        self.overlays.set_selected_hidden(True)
+        item = self.map_scene.tokens.get(drag.cid)
+        if item is not None:
+            item.setZValue(DRAGGED_Z)
+            item.setOpacity(0.9)
+        self._refresh_hover()
+        self._update_cursor()
+
+    def _drag_to(self, cell: Cell, forced: bool, again: bool = False) -> None:
+        """The cursor is over ``cell``: recompute only when the cell or the Shift key changed."""
+        drag = self._drag
+        assert drag is not None
+        target = drag.anchor_for(cell)
+        if not again and target == self._drag_target and forced == self._drag_forced:
+            return
+        self._drag_target = target
+        self._drag_forced = forced
+        route = drag.route_to(target) if not forced else None
+        if route is None:
+            route = Route(target, [drag.start, target], True, 0.0, [[drag.start, target]], [True])
+        info = self.drag_layer.show_route(drag, route, forced)
+        item = self.map_scene.tokens.get(drag.cid)
+        if item is not None:
+            item.move_to(target)
+            item.set_ghost_bad(target != drag.start and drag.end_looks_bad(target, self.map_scene.occupant))
+        self._say(info)
+
+    def _pin_waypoint(self) -> None:
+        drag = self._drag
+        if drag is None or not self._drag_active or self._drag_target is None:
+            return
+        if drag.pin(self._drag_target):
+            self._drag_to(self._cell_under_cursor() or self._drag_target, self._drag_forced, again=True)
+
+    def _unpin_waypoint(self) -> None:
+        drag = self._drag
+        if drag is not None and self._drag_active and drag.unpin() and self._drag_target is not None:
+            self._drag_to(self._cell_under_cursor() or self._drag_target, self._drag_forced, again=True)
+
+    def _cell_under_cursor(self) -> Cell | None:
+        return self._cell(self._last_mouse) if self._last_mouse is not None else None
+
+    def _finish_move_drag(self, cell: Cell, forced: bool) -> None:
+        drag = self._drag
+        assert drag is not None
+        active = self._drag_active
+        action = None
+        if active and self._on_map(cell):
+            action = drag.action(drag.anchor_for(cell), forced)
+        self._end_move_drag()
+        self._say("")
+        if action is not None:
+            self._do(action)
+
+    def _end_move_drag(self) -> None:
+        drag = self._drag
+        if drag is None:
+            return
+        item = self.map_scene.tokens.get(drag.cid)
+        if item is not None:
+            item.reset_position()
+            item.set_ghost_bad(False)
+            item.setZValue(TOKEN_Z)
+            item.setOpacity(1.0)
+        self.drag_layer.hide()
+        self.overlays.set_selected_hidden(False)
+        self._drag = None
+        self._drag_active = False
+        self._drag_press = None
+        self._drag_target = None
+        self._drag_forced = False
+        self._refresh_hover()
+        self._update_cursor()
+
+    # -- turning a token -------------------------------------------------------------------------
+
+    def _start_turn(self, cid: str) -> None:
+        token = self.controller.encounter.tokens[cid]
+        c = self.controller.combatant(cid)
+        if c is None:
+            return
+        self.controller.select(cid)
+        self._turn = _TurnDrag(cid, c.name, footprint_centre(token.cell, c.size), token.facing, token.facing)
+
+    def _turn_to(self, point: QPointF, fine: bool) -> None:
+        turn = self._turn
+        assert turn is not None
+        dx, dy = point.x() - turn.centre.x(), point.y() - turn.centre.y()
+        if dx * dx + dy * dy < (0.3 * style.CELL_PX) ** 2:
+            return  # too close to the centre to tell a direction
+        bearing = grid.direction_deg((turn.centre.x(), turn.centre.y()), (point.x(), point.y()))
+        facing = grid.snap_facing(bearing, 15 if fine else 45)
+        if facing != turn.preview:
+            turn.preview = facing
+            item = self.map_scene.tokens.get(turn.cid)
+            if item is not None:
+                item.set_preview_facing(facing)
+        self._say(f"{turn.name}: face {facing}°" + ("" if fine else " (Alt: 15° steps)"))
+
+    def _finish_turn(self) -> None:
+        turn = self._turn
+        assert turn is not None
+        self._turn = None
+        item = self.map_scene.tokens.get(turn.cid)
+        if item is not None:
+            item.set_preview_facing(None)
+        self._say("")
+        if turn.preview != turn.facing:
+            self._do(Face(turn.cid, turn.preview))
+
+    # -- painting terrain ------------------------------------------------------------------------
+
+    def _start_stroke(self, button: Qt.MouseButton, cell: Cell) -> None:
+        if self._tool == "erase":
+            stroke = _Stroke(("walls", "difficult"), on=False)
+        else:
+            stroke = _Stroke((self._tool,), on=button == Qt.MouseButton.LeftButton)
+        key = stroke.layers[0] if stroke.on else "erase"
+        self._paint_preview = self._restyled_preview(key)
+        self._stroke = stroke
+        self._stroke_to(cell)
+
+    def _restyled_preview(self, key: str) -> CellsItem:
+        self.map_scene.removeItem(self._paint_preview)
+        preview = CellsItem(PAINT_STYLES[key], PAINT_Z)
+        self.map_scene.addItem(preview)
+        return preview
+
+    def _stroke_to(self, cell: Cell) -> None:
+        stroke = self._stroke
+        assert stroke is not None
+        cells = chebyshev_line(stroke.last, cell) if stroke.last is not None else [cell]
+        stroke.last = cell
+        new = [c for c in cells if self._on_map(c) and c not in stroke.cells]
+        if not new:
+            return
+        stroke.cells.update(new)
+        erase = not stroke.on
+        self._paint_preview.set_cells(CellMask.from_cells(stroke.cells), stroke.cells if erase else ())
+        verb = "erase" if erase else f"paint {stroke.layers[0]}"
+        self._say(f"{verb}: {len(stroke.cells)} cell{'s' if len(stroke.cells) != 1 else ''}")
+
+    def _finish_stroke(self) -> None:
+        stroke = self._stroke
+        assert stroke is not None
+        self._stroke = None
+        self._paint_preview.clear()
+        self._say("")
+        grid_map = self.controller.encounter.map
+        actions: list[PaintTerrain] = []
+        for layer in stroke.layers:
+            current: frozenset[Cell] = getattr(grid_map, layer)
+            # Only what the stroke changes; a stroke that changes nothing is no step in the history.
+            changed = stroke.cells - current if stroke.on else stroke.cells & current
+            if changed:
+                actions.append(PaintTerrain(layer, tuple(sorted(stroke.cells)), on=stroke.on))  # type: ignore[arg-type]
+        if len(actions) == 1:
+            self._do(actions[0])
+        elif actions:
+            stack = self.controller.undo_stack
+            stack.beginMacro("Erase terrain")  # one stroke, one undo step
+            try:
+                for action in actions:
+                    self._do(action)
+            finally:
+                stack.endMacro()
+
+    # -- the keyboard ----------------------------------------------------------------------------
+
+    def event(self, event: QEvent) -> bool:
+        # During a drag, W, Backspace and Escape steer the drag: they must beat the window's
+        # shortcuts (W is also "paint walls"), which Qt would otherwise run first.
+        if (
+            event.type() == QEvent.Type.ShortcutOverride
+            and self._drag is not None
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_W, Qt.Key.Key_Backspace, Qt.Key.Key_Escape)
+        ):
+            event.accept()
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if self._drag is not None and self._drag_active:
+            if key == Qt.Key.Key_W:
+                self._pin_waypoint()
+                return
+            if key == Qt.Key.Key_Backspace:
+                self._unpin_waypoint()
+                return
+            if key == Qt.Key.Key_Shift and self._drag_target is not None:
+                self._drag_to(self._cell_under_cursor() or self._drag_target, True, again=True)
+                return
+        if key == Qt.Key.Key_Escape:
+            if self._drag is not None or self._turn is not None or self._stroke is not None:
+                self.cancel_gesture()
+            else:
+                self.controller.select(None)
+            return
+        if self._drag is None and self._turn is None:
+            if key == Qt.Key.Key_Delete:
+                self.remove_selected()
+                return
+            if key == Qt.Key.Key_BracketLeft or event.text() == "[":
+                self.turn_selected(-45)
+                return
+            if key == Qt.Key.Key_BracketRight or event.text() == "]":
+                self.turn_selected(45)
+                return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Shift and self._drag is not None and self._drag_active:
+            if self._drag_target is not None:
+                self._drag_to(self._cell_under_cursor() or self._drag_target, False, again=True)
+            return
+        super().keyReleaseEvent(event)
+
+    # -- drops from the docks --------------------------------------------------------------------
+
+    def _drop_anchor(self, pos: QPointF, size: int) -> Cell | None:
+        cell = self._cell(pos)
+        if not self._on_map(cell):
+            return None
+        grid_map = self.controller.encounter.map
+        x = min(max(cell[0] - (size - 1) // 2, 0), max(0, grid_map.width - size))
+        y = min(max(cell[1] - (size - 1) // 2, 0), max(0, grid_map.height - size))
+        return (x, y)
+
+    def _drop_size(self, event: QDropEvent | QDragMoveEvent) -> int | None:
+        data = event.mimeData()
+        cid = read_combatant(data)
+        if cid is not None:
+            c = self.controller.combatant(cid)
+            return c.size if c is not None else 1
+        creature = read_creature(data)
+        if creature is not None:
+            size = creature.get("size", 1)
+            return size if isinstance(size, int) and 1 <= size <= 4 else 1
+        return None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        data = event.mimeData()
+        if data.hasFormat(MIME_COMBATANT) or data.hasFormat(MIME_CREATURE):
+            event.acceptProposedAction()
+            self._show_drop(event)
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if self._show_drop(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
+        self._drop_marker.hide()
+        event.accept()
+
+    def _show_drop(self, event: QDragMoveEvent) -> bool:
+        size = self._drop_size(event)
+        anchor = self._drop_anchor(event.position(), size) if size is not None else None
+        if anchor is None or size is None:
+            self._drop_marker.hide()
+            return False
+        self._drop_marker.show_at(anchor, size)
+        self._hover(self._cell(event.position()))
+        return True
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self._drop_marker.hide()
+        data = event.mimeData()
+        size = self._drop_size(event)
+        anchor = self._drop_anchor(event.position(), size) if size is not None else None
+        if anchor is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        cid = read_combatant(data)
+        if cid is not None:
+            token = self.controller.encounter.tokens.get(cid)
+            if token is not None:
+                if token.cell != anchor:
+                    self._do(Move(cid, to=anchor, forced=True))
+                return
+            c = self.controller.combatant(cid)
+            facing = self._facing_for(c.side if c is not None else Side.PARTY, anchor, size or 1)
+            if self._do(PlaceToken(cid, anchor, facing)) is not None:
+                self.controller.select(cid)
+            return
+        creature = read_creature(data)
+        if creature is not None:
+            facing = self._facing_for(Side.OPPONENTS, anchor, size or 1)
+            events = self._do(AddCombatant(creature_for(creature), cell=anchor, facing=facing))
+            added = next((e for e in events or [] if getattr(e, "kind", "") == "added"), None)
+            if added is not None:
+                self.controller.select(added.combatant)  # type: ignore[attr-defined]
+
+    def _facing_for(self, side: Side, anchor: Cell, size: int) -> int:
+        """A new token faces the other side's tokens (their centre), in 45 degree steps."""
+        encounter = self.controller.encounter
+        points = []
+        for cid, token in encounter.tokens.items():
+            c = self.controller.combatant(cid)
+            if c is not None and c.side is not side and not c.down:
+                points.append(grid.footprint_center(token.cell, c.size))
+        if not points:
+            return 90 if side is Side.PARTY else 270
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        me = grid.footprint_center(anchor, size)
+        if (cx, cy) == me:
+            return 90 if side is Side.PARTY else 270
+        return grid.snap_facing(grid.direction_deg(me, (cx, cy)), 45)
+
+    # -- for tests and tools -----------------------------------------------------------------
+
+    def scene_point_of(self, cell: Cell, size: int = 1) -> QPointF:
+        """The scene point at the centre of a cell (or footprint)."""
+        return footprint_centre(cell, size)
+
+    def visible_map_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()

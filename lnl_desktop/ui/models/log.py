@@ -1,0 +1,176 @@
+"""The round log as a Qt table: one row per event of ``encounter.log``, oldest first.
+
+An adapter over the encounter's log that keeps only its row count. The engine appends events
+(a plain action adds rows at the bottom) or cuts the log back and appends an "undone" line
+(undo), so anything that is not a clean append resets the model.
+:class:`LogFilter` narrows it to one round and/or one combatant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QColor, QFont
+
+from lnl_desktop.core.events import AttackResolved, Event
+
+if TYPE_CHECKING:
+    from lnl_desktop.ui.controller import TableController
+
+Index = QModelIndex | QPersistentModelIndex
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1  # the event's kind ("attack", "undone", ...)
+ROUND_ROLE = Qt.ItemDataRole.UserRole + 2  # the event's round (int)
+ACTORS_ROLE = Qt.ItemDataRole.UserRole + 3  # the ids of the combatants it concerns (tuple[str, ...])
+
+UNDONE = QColor("#7f7f7f")
+
+
+def round_label(round_: int) -> str:
+    return "Setup" if round_ == 0 else f"Round {round_}"
+
+
+def attack_details(event: AttackResolved) -> str:
+    """Every term of an attack, for its tooltip: the formula and where the damage went."""
+    lines = [
+        event.text,
+        f"{event.mode} with {event.means} ({event.attack_kind}): {event.dice_count} x {event.die}",
+        event.formula,
+    ]
+    if event.precision is not None:
+        p = event.precision
+        verdict = "success: armor ignored" if p.success else "failure: armor applies"
+        lines.append(f"AWA check: d20 {p.face} + {p.bonus} = {p.total} against DC {p.dc}, {verdict}")
+    if event.parried_with:
+        lines.append(f"parried with {event.parried_with}: {event.stopped} stopped")
+    if event.shield_damage:
+        lines.append(f"shield takes {event.shield_damage} against its durability")
+    where = [f"{event.to_sp} to SP" if event.to_sp else "", f"{event.to_ip} to IP" if event.to_ip else ""]
+    where_text = " and ".join(w for w in where if w) or "no damage taken"
+    lines.append(f"{where_text}{'' if not event.direct else ' (direct damage)'}")
+    if event.overkill:
+        lines.append(f"{event.overkill} overkill")
+    lines.append(f"target now at {event.target_sp} SP, {event.target_ip} IP")
+    if event.overrides:
+        lines.append("GM overrode: " + "; ".join(event.overrides))
+    return "\n".join(lines)
+
+
+class LogModel(QAbstractTableModel):
+    COLUMNS = ("Round", "Event")
+
+    def __init__(self, controller: TableController, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._controller = controller
+        self._rows = len(controller.encounter.log)
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self.reset)
+
+    def log_event(self, row: int) -> Event:
+        return self._controller.encounter.log[row]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < self._rows:
+            return None
+        e = self.log_event(index.row())
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return ("–" if e.round == 0 else e.round) if column == 0 else e.text
+        if role == KIND_ROLE:
+            return e.kind
+        if role == ROUND_ROLE:
+            return e.round
+        if role == ACTORS_ROLE:
+            return e.actors
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if isinstance(e, AttackResolved):
+                return attack_details(e)
+            return f"{round_label(e.round)}: {e.text}"
+        if e.kind == "undone":
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return UNDONE
+            if role == Qt.ItemDataRole.FontRole:
+                font = QFont()
+                font.setItalic(True)
+                return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def reset(self) -> None:
+        self.beginResetModel()
+        self._rows = len(self._controller.encounter.log)
+        self.endResetModel()
+
+    def _on_events(self, events: list[Event]) -> None:
+        log = self._controller.encounter.log
+        added = len(log) - self._rows
+        appended = added == len(events) and added > 0 and all(a is b for a, b in zip(log[-added:], events, strict=True))
+        if not appended:
+            self.reset()
+            return
+        self.beginInsertRows(QModelIndex(), self._rows, len(log) - 1)
+        self._rows = len(log)
+        self.endInsertRows()
+
+
+class LogFilter(QSortFilterProxyModel):
+    """Only the events of one round and/or concerning one combatant (None: all)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._round: int | None = None
+        self._combatant: str | None = None
+
+    @property
+    def round(self) -> int | None:
+        return self._round
+
+    @property
+    def combatant(self) -> str | None:
+        return self._combatant
+
+    def set_round(self, round_: int | None) -> None:
+        if round_ != self._round:
+            self._refilter(lambda: setattr(self, "_round", round_))
+
+    def set_combatant(self, cid: str | None) -> None:
+        if cid != self._combatant:
+            self._refilter(lambda: setattr(self, "_combatant", cid))
+
+    def _refilter(self, change: Callable[[], None]) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt 6.9 and later
+            self.beginFilterChange()
+            change()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            change()
+            self.invalidateRowsFilter()
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        model = self.sourceModel()
+        if not isinstance(model, LogModel):
+            return True
+        event = model.log_event(source_row)
+        if self._round is not None and event.round != self._round:
+            return False
+        return self._combatant is None or self._combatant in event.actors

@@ -1,0 +1,211 @@
+"""The main window as a GM uses it: docks, files, unsaved work, undo, drops onto the map, recovery."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import storage
+from lnl_desktop.core.model import Encounter
+from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.ui import app as app_module
+from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.style import CELL_PX
+
+WindowFactory = Callable[..., MainWindow]
+
+
+@pytest.fixture
+def make_window(qtbot: QtBot, tmp_path: Path) -> WindowFactory:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    recovery = RecoveryStore(tmp_path / "recovery")
+
+    def make(encounter: Encounter | None = None, path: Path | None = None) -> MainWindow:
+        window = MainWindow(
+            encounter or storage.load(demo_encounter_path()), path, settings=settings, recovery=recovery
+        )
+        qtbot.addWidget(window)
+        window.show()
+        qtbot.waitExposed(window)
+        return window
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def discard_at_teardown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pytest-qt closes windows before fixtures end: the "save changes?" question must not block."""
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+
+
+def drop_on_map(window: MainWindow, mime: QMimeData, cell: tuple[int, int]) -> QDropEvent:
+    """Deliver a real drag-enter, drag-move and drop of ``mime`` at ``cell`` to the map's viewport."""
+    view = window.map_view
+    point = QPointF(view.mapFromScene((cell[0] + 0.5) * CELL_PX, (cell[1] + 0.5) * CELL_PX))
+    viewport = view.viewport()
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(point.toPoint(), actions, mime, buttons, mods)
+    QApplication.sendEvent(viewport, enter)
+    move = QDragMoveEvent(point.toPoint(), actions, mime, buttons, mods)
+    QApplication.sendEvent(viewport, move)
+    drop = QDropEvent(point, actions, mime, buttons, mods)
+    QApplication.sendEvent(viewport, drop)
+    return drop
+
+
+def test_window_shows_map_and_every_dock(make_window: WindowFactory) -> None:
+    window = make_window()
+    assert set(window.docks) == {"Combatants", "Combatant sheet", "Round log", "Bestiary", "Undo history"}
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    toggles = {a.text() for a in view_menu.actions()}
+    assert {"Combatants", "Combatant sheet", "Round log"} <= toggles
+    assert "The Hill Giant at the Old Tower" in window.windowTitle()
+
+
+def test_a_drop_from_the_combatants_dock_places_the_token(make_window: WindowFactory) -> None:
+    window = make_window()
+    controller = window.controller
+    assert controller.do(act.RemoveToken("cedryk")) is not None
+    model = window.combatants_panel.table.model()
+    row = next(r for r in range(model.rowCount()) if model.index(r, 0).data() == "Cedryk the Sneaky")
+    mime = model.mimeData([model.index(row, 0)])
+    drop_on_map(window, mime, (4, 8))
+    assert controller.encounter.tokens["cedryk"].cell == (4, 8)
+    assert controller.encounter.log[-1].text.startswith("Cedryk the Sneaky is placed at (4, 8)")
+    controller.undo_stack.undo()
+    assert "cedryk" not in controller.encounter.tokens
+
+
+def test_a_drop_from_the_bestiary_adds_a_creature_on_the_map(make_window: WindowFactory) -> None:
+    window = make_window()
+    before = len(window.controller.encounter.combatants)
+    panel = window.bestiary
+    model = panel.list.model()
+    mime = model.mimeData([model.index(0, 0)])
+    drop_on_map(window, mime, (2, 2))
+    encounter = window.controller.encounter
+    assert len(encounter.combatants) == before + 1
+    newcomer = encounter.combatants[-1]
+    assert encounter.tokens[newcomer.id].cell == (2, 2)
+    assert newcomer.side.value == "Opponents"
+
+
+def test_undo_and_redo_from_the_edit_menu(make_window: WindowFactory) -> None:
+    window = make_window()
+    controller = window.controller
+    controller.do(act.EditCombatant("tombril", {"level": 10}))
+    assert window.isWindowModified()
+    window.undo_action.trigger()
+    assert controller.encounter.combatant("tombril").level == 9
+    window.redo_action.trigger()
+    assert controller.encounter.combatant("tombril").level == 10
+
+
+def test_save_then_reopen_gives_the_same_encounter(make_window: WindowFactory, tmp_path: Path) -> None:
+    window = make_window()
+    controller = window.controller
+    controller.engine.start_combat(face=5)
+    controller.do(act.BeginTurn("tombril"))
+    controller.do(act.Move("tombril", to=(9, 7)))
+    path = tmp_path / "fight.lnl"
+    assert window.save_to(path)
+    assert not window.isWindowModified()
+    assert "fight.lnl" in window.windowTitle()
+    saved = controller.encounter.model_dump()
+
+    other = make_window(Encounter(name="Scratch"))
+    assert other.load(path)
+    assert other.controller.encounter.model_dump() == saved
+    assert str(path.resolve()) in other.recent_files()
+
+
+def test_a_bad_file_opens_nothing_and_says_why(
+    make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window()
+    before = window.controller.encounter.model_dump()
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: warnings.append(text))
+    bad = tmp_path / "broken.lnl"
+    document = storage.to_document(window.controller.encounter)
+    document["encounter"]["combatants"][0]["move_ft"] = -5
+    bad.write_text(__import__("json").dumps(document))
+    assert not window.load(bad)
+    assert "encounter.combatants[0].move_ft" in warnings[0]
+    assert window.controller.encounter.model_dump() == before
+    assert "broken.lnl" not in window.windowTitle()
+
+
+def test_closing_with_unsaved_work_asks_first(make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    window = make_window()
+    window.controller.do(act.EditCombatant("tombril", {"level": 10}))
+    asked: list[str] = []
+
+    def cancel(*args: object) -> QMessageBox.StandardButton:
+        asked.append(str(args[2]))
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", cancel)
+    assert not window.close()
+    assert asked and window.isVisible()
+
+
+def test_unsaved_work_is_autosaved_and_offered_after_a_crash(
+    make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = make_window()
+    window.controller.do(act.EditCombatant("tombril", {"level": 11}))
+    window.autosave()  # the timer's job, a few seconds after a change
+    assert window.recovery.exists()
+    # The program dies here; at the next start the work is offered back.
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    found = app_module.offer_recovery(window.recovery)
+    assert found is not None
+    assert found.encounter.combatant("tombril").level == 11
+
+
+def test_a_clean_save_removes_the_recovery_file(make_window: WindowFactory, tmp_path: Path) -> None:
+    window = make_window()
+    window.controller.do(act.EditCombatant("tombril", {"level": 11}))
+    window.autosave()
+    assert window.recovery.exists()
+    window.save_to(tmp_path / "kept.lnl")
+    assert not window.recovery.exists()
+
+
+def test_the_dock_layout_is_remembered(make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    window = make_window()
+    window.docks["Round log"].hide()
+    assert window.close()
+    again = make_window()
+    assert not again.docks["Round log"].isVisible()
+    again.reset_layout()
+    assert again.docks["Round log"].isVisible()
+
+
+def test_f11_toggles_full_screen(make_window: WindowFactory) -> None:
+    window = make_window()
+    assert "F11" in [s.toString() for s in window.full_screen_action.shortcuts()]
+    window.full_screen_action.trigger()
+    assert window.isFullScreen()
+    window.full_screen_action.trigger()
+    assert not window.isFullScreen()
+
+
+def test_map_settings_change_is_one_undoable_step(make_window: WindowFactory) -> None:
+    window = make_window()
+    controller = window.controller
+    controller.do(act.EditMap({"width": 30, "diagonal": "5"}))
+    assert controller.encounter.map.width == 30
+    assert controller.encounter.log[-1].text.startswith("Map:")
+    controller.undo_stack.undo()
+    assert controller.encounter.map.width == 24
