@@ -43,7 +43,9 @@ def ensure_environment() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     say("installing the project and its test tools into .venv (first run only)")
     subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"], check=True)
-    subprocess.run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[test]"], check=True)
+    # compat mode puts the checkout on sys.path with a .pth line: no import hook to load at every start.
+    install = ["install", "--quiet", "--config-settings", "editable_mode=compat", "-e", f"{ROOT}[test]"]
+    subprocess.run([str(PYTHON), "-m", "pip", *install], check=True)
     ensure_qt_libraries()
     STAMP.write_text(wanted)
 
