@@ -8,15 +8,17 @@ shows its reason (``message``) and changes nothing.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from lnl_desktop.core.actions import Action
+from lnl_desktop.core.actions import Action, AddCombatant
 from lnl_desktop.core.dice import DiceSource
 from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event
+from lnl_desktop.core.events import CombatantAdded, Event
+from lnl_desktop.core.grid import Cell
 from lnl_desktop.core.model import Combatant, Encounter
 from lnl_desktop.ui.commands import push_action
 
@@ -65,6 +67,14 @@ class TableController(QObject):
         if events:
             self.message.emit(events[-1].text)
         return events
+
+    def add_combatant(self, data: dict[str, Any], cell: Cell | None = None, facing: int = 0) -> str | None:
+        """Add a combatant (on ``cell`` if given) and select it; its id, or None if refused."""
+        events = self.do(AddCombatant(data, cell=cell, facing=facing))
+        added = next((e.combatant for e in events or [] if isinstance(e, CombatantAdded)), None)
+        if added is not None:
+            self.select(added)
+        return added
 
     def select(self, cid: str | None) -> None:
         if cid == self.selected:

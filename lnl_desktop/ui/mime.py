@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QMimeData
+from PySide6.QtCore import QMimeData, QModelIndex, QPersistentModelIndex, Qt
 
 # A combatant already in the encounter; payload: its id (UTF-8).
 MIME_COMBATANT = "application/x-lnl-combatant"
@@ -41,3 +42,31 @@ def read_creature(data: QMimeData) -> dict[str, Any] | None:
     except ValueError:
         return None
     return creature if isinstance(creature, dict) else None
+
+
+class RowDragSource:
+    """Item-model mixin: a dragged row leaves as one payload (copy only).
+
+    The model names its ``MIME_TYPE`` and says what a row carries (``row_mime``); a "move" is not
+    offered, or the view would try to remove the dragged rows afterwards.
+    """
+
+    MIME_TYPE: str
+    row_mime: Callable[[int], QMimeData]  # what one row carries, given by each model
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
+
+    def mimeTypes(self) -> list[str]:
+        return [self.MIME_TYPE]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        for index in indexes:
+            if index.isValid():
+                return self.row_mime(index.row())
+        return QMimeData()
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction

@@ -32,13 +32,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import CombatantAdded
 from lnl_desktop.core.model import Combatant
 from lnl_desktop.core.validation import explain
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.mime import MIME_CREATURE, creature_mime
+from lnl_desktop.ui.mime import MIME_CREATURE, RowDragSource, creature_mime
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -103,8 +101,10 @@ def creature_summary(entry: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-class CreatureListModel(QAbstractListModel):
+class CreatureListModel(RowDragSource, QAbstractListModel):
     """The bestiary's creatures; each drags as a creature for the map."""
+
+    MIME_TYPE = MIME_CREATURE
 
     CREATURE_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -131,22 +131,8 @@ class CreatureListModel(QAbstractListModel):
             return self.creature(index.row())
         return None
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
-
-    def mimeTypes(self) -> list[str]:
-        return [MIME_CREATURE]
-
-    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
-        for index in indexes:
-            if index.isValid():
-                return creature_mime(self.creature(index.row()))
-        return QMimeData()
-
-    def supportedDragActions(self) -> Qt.DropAction:
-        return Qt.DropAction.CopyAction
+    def row_mime(self, row: int) -> QMimeData:
+        return creature_mime(self.creature(row))
 
 
 class BestiaryPanel(QWidget):
@@ -226,10 +212,4 @@ class BestiaryPanel(QWidget):
 
     def add_creature(self, entry: dict[str, Any]) -> str | None:
         """Add ``entry`` to the Opponents (no token) and select it; the new id, or None if refused."""
-        events = self.controller.do(act.AddCombatant(creature_for(entry)))
-        if not events:
-            return None
-        added = next((e.combatant for e in events if isinstance(e, CombatantAdded)), None)
-        if added:
-            self.controller.select(added)
-        return added
+        return self.controller.add_combatant(creature_for(entry))

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import CombatantAdded
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.models.combatants import ID_ROLE, CombatantsModel
 
@@ -151,13 +150,7 @@ class CombatantsPanel(QWidget):
 
     def add_combatant(self) -> str | None:
         """Add a new Party combatant with plain defaults and select it; its id, or None if refused."""
-        events = self.controller.do(act.AddCombatant(dict(NEW_COMBATANT)))
-        if not events:
-            return None
-        added = next((e.combatant for e in events if isinstance(e, CombatantAdded)), None)
-        if added:
-            self.controller.select(added)
-        return added
+        return self.controller.add_combatant(dict(NEW_COMBATANT))
 
     def remove_selected(self) -> bool:
         """Remove the selected combatant after asking; True if it was removed."""

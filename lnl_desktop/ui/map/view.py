@@ -34,7 +34,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
 
 from lnl_desktop.core import grid
-from lnl_desktop.core.actions import Action, AddCombatant, Face, Move, PaintTerrain, PlaceToken, RemoveToken
+from lnl_desktop.core.actions import Action, Face, Move, PaintTerrain, PlaceToken, RemoveToken
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell
@@ -743,10 +743,7 @@ class MapView(QGraphicsView):
         creature = read_creature(data)
         if creature is not None:
             facing = self._facing_for(Side.OPPONENTS, anchor, size or 1)
-            events = self._do(AddCombatant(creature_for(creature), cell=anchor, facing=facing))
-            added = next((e for e in events or [] if getattr(e, "kind", "") == "added"), None)
-            if added is not None:
-                self.controller.select(added.combatant)  # type: ignore[attr-defined]
+            self.controller.add_combatant(creature_for(creature), cell=anchor, facing=facing)
 
     def _facing_for(self, side: Side, anchor: Cell, size: int) -> int:
         """A new token faces the other side's tokens (their centre), in 45 degree steps."""

@@ -7,7 +7,6 @@ It is also a drag source: a row drags as :func:`lnl_desktop.ui.mime.combatant_mi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt
@@ -16,7 +15,7 @@ from PySide6.QtGui import QFont
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.model import Combatant, WeaponState
 from lnl_desktop.ui import style
-from lnl_desktop.ui.mime import MIME_COMBATANT, combatant_mime
+from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime
 
 if TYPE_CHECKING:
     from lnl_desktop.ui.controller import TableController
@@ -58,7 +57,8 @@ def status_of(c: Combatant) -> str:
     return ", ".join(words)
 
 
-class CombatantsModel(QAbstractTableModel):
+class CombatantsModel(RowDragSource, QAbstractTableModel):
+    MIME_TYPE = MIME_COMBATANT
     COLUMNS = ("Name", "Side", "Level", "SP", "IP", "AP", "Move", "Status")
     _NUMERIC = frozenset({"Level", "SP", "IP", "AP", "Move"})
 
@@ -136,24 +136,8 @@ class CombatantsModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled
-
-    def mimeTypes(self) -> list[str]:
-        return [MIME_COMBATANT]
-
-    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
-        # A row drags as one combatant: the first dragged index names it.
-        for index in indexes:
-            if index.isValid():
-                return combatant_mime(self.combatant_id(index.row()))
-        return QMimeData()
-
-    def supportedDragActions(self) -> Qt.DropAction:
-        # Copy only: a "move" would invite the view to remove the dragged rows afterwards.
-        return Qt.DropAction.CopyAction
+    def row_mime(self, row: int) -> QMimeData:
+        return combatant_mime(self.combatant_id(row))
 
     # -- refreshing ----------------------------------------------------------------------------
 
