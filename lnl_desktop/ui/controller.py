@@ -7,6 +7,7 @@ shows its reason (``message``) and changes nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,22 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import CombatantAdded, Event
 from lnl_desktop.core.grid import Cell
 from lnl_desktop.core.model import Combatant, Encounter
+from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.commands import push_action
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    """The attack the GM is setting up in the action panel, before anything is rolled.
+
+    The forecast and the map's overlays follow it; ``target``/``means`` are None until chosen.
+    """
+
+    attacker: str
+    target: str | None = None
+    means: str | None = None  # a weapon's or a spell's name
+    mode: AttackMode = AttackMode.ATTACK
+    ignore_dex: bool = False
 
 
 class TableController(QObject):
@@ -32,12 +48,15 @@ class TableController(QObject):
     selectionChanged = Signal(str)
     # A sentence for the status bar: refusals, hints.
     message = Signal(str)
+    # The attack being set up changed (controller.plan, may be None).
+    planChanged = Signal()
 
     def __init__(self, encounter: Encounter, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.engine = Engine(encounter)
         self.undo_stack = QUndoStack(self)
         self.selected: str | None = None
+        self.plan: AttackPlan | None = None
         # The folder of the open file: a background image's relative path is relative to it.
         self.base_dir: Path | None = None
         self.engine.subscribe(self._forward)
@@ -82,11 +101,18 @@ class TableController(QObject):
         self.selected = cid
         self.selectionChanged.emit(cid or "")
 
+    def set_plan(self, plan: AttackPlan | None) -> None:
+        if plan != self.plan:
+            self.plan = plan
+            self.planChanged.emit()
+
     def replace_encounter(self, encounter: Encounter) -> None:
         """Start over on another encounter: a fresh history, nothing selected."""
         self.undo_stack.clear()
         self.engine.encounter = encounter
         self.engine.clear_history()
         self.selected = None
+        self.plan = None
         self.encounterReplaced.emit()
+        self.planChanged.emit()
         self.selectionChanged.emit("")
