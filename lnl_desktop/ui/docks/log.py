@@ -7,21 +7,31 @@ of one combatant. Undone lines are grey italic; an attack's tooltip spells out i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
+from lnl_desktop.core.export import FORMATS, export_log
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.models.log import LogFilter, LogModel, round_label
+
+EXPORT_FILTERS = "Markdown (*.md);;HTML (*.html);;CSV spreadsheet (*.csv)"
+EXPORT_SUFFIX = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "CSV spreadsheet (*.csv)": ".csv"}
 
 
 class RoundLog(QWidget):
@@ -71,6 +81,10 @@ class RoundLog(QWidget):
         filters.addWidget(self.round_filter)
         filters.addWidget(self.combatant_filter)
         filters.addStretch(1)
+        self.export_button = QPushButton("Export…", self)
+        self.export_button.setToolTip("Save the whole round log as Markdown, HTML or CSV")
+        self.export_button.clicked.connect(self.export)
+        filters.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(filters)
@@ -137,6 +151,23 @@ class RoundLog(QWidget):
     def _on_range(self, minimum: int, maximum: int) -> None:
         if self._follow:
             self.table.verticalScrollBar().setValue(maximum)
+
+    def export(self) -> Path | None:
+        """Ask where, then write the whole log; the format follows the chosen file type."""
+        start = f"{self.controller.encounter.name} log.md"
+        name, chosen = QFileDialog.getSaveFileName(self, "Export round log", start, EXPORT_FILTERS)
+        if not name:
+            return None
+        path = Path(name)
+        if path.suffix.lower() not in FORMATS:
+            path = path.with_suffix(EXPORT_SUFFIX.get(chosen, ".md"))
+        try:
+            written = export_log(self.controller.encounter, path)
+        except RulesError as error:
+            QMessageBox.warning(self, "Cannot export", str(error))
+            return None
+        self.controller.message.emit(f"Round log exported to {written.name}")
+        return written
 
     @property
     def following(self) -> bool:

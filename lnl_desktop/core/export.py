@@ -1,0 +1,108 @@
+"""The round log exported for reading after the session: Markdown, HTML or CSV.
+
+The whole log, undo lines included, grouped by round ("Setup" for what happened before the
+first round); attacks keep their numbers in the CSV so a spreadsheet can add them up.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import AttackResolved, Event
+from lnl_desktop.core.model import Encounter
+
+FORMATS = {".md": "Markdown", ".html": "HTML", ".htm": "HTML", ".csv": "CSV"}
+CSV_COLUMNS = ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]
+
+
+def _round_title(number: int) -> str:
+    return f"Round {number}" if number else "Setup"
+
+
+def _by_round(log: list[Event]) -> Iterator[tuple[int, list[Event]]]:
+    """Consecutive runs of events of one round, in log order."""
+    run: list[Event] = []
+    for event in log:
+        if run and event.round != run[0].round:
+            yield run[0].round, run
+            run = []
+        run.append(event)
+    if run:
+        yield run[0].round, run
+
+
+def _names(encounter: Encounter, event: Event) -> str:
+    by_id = encounter.by_id()
+    return ", ".join(by_id[a].name if a in by_id else a for a in event.actors)
+
+
+def to_markdown(encounter: Encounter) -> str:
+    lines = [f"# Round log: {encounter.name}", ""]
+    for number, events in _by_round(encounter.log):
+        lines += [f"## {_round_title(number)}", ""]
+        for event in events:
+            text = event.text.replace("*", r"\*")
+            lines.append(f"- _{text}_" if event.kind == "undone" else f"- {text}")
+        lines.append("")
+    if not encounter.log:
+        lines.append("Nothing has happened yet.")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def to_html(encounter: Encounter) -> str:
+    title = html.escape(f"Round log: {encounter.name}")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{title}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
+        "h2{border-bottom:1px solid #ccc}li.undone{color:#777;font-style:italic}"
+        "li.attack{margin:.3em 0}</style>",
+        f"</head><body><h1>{title}</h1>",
+    ]
+    for number, events in _by_round(encounter.log):
+        parts.append(f"<h2>{_round_title(number)}</h2><ul>")
+        for event in events:
+            parts.append(f'<li class="{html.escape(event.kind)}">{html.escape(event.text)}</li>')
+        parts.append("</ul>")
+    if not encounter.log:
+        parts.append("<p>Nothing has happened yet.</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def to_csv(encounter: Encounter) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]
+    )
+    for event in encounter.log:
+        row = [event.round, event.kind, _names(encounter, event), event.text]
+        if isinstance(event, AttackResolved):
+            faces = " ".join(f"{f.face}{'*' if f.explosion else ''}" for f in event.faces)
+            row += [faces, event.damage, event.to_sp, event.to_ip, event.target_sp, event.target_ip]
+        else:
+            row += [""] * (len(CSV_COLUMNS) - len(row))
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def export_log(encounter: Encounter, path: str | os.PathLike[str]) -> Path:
+    """Write the log in the format the file's suffix names (.md, .html, .csv)."""
+    path = Path(path)
+    kind = FORMATS.get(path.suffix.lower())
+    if kind is None:
+        raise RulesError(f"{path.name}: export as .md (Markdown), .html (HTML) or .csv (CSV)")
+    text = {"Markdown": to_markdown, "HTML": to_html, "CSV": to_csv}[kind](encounter)
+    try:
+        path.write_text(text, encoding="utf-8", newline="")
+    except OSError as error:
+        raise RulesError(f"{path.name} could not be written: {error.strerror or error}") from None
+    return path
