@@ -26,8 +26,21 @@ STAMP = VENV / ".lnl-stamp"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 
-# Shared libraries Qt's xcb/offscreen platforms load on Debian-like systems.
+# Shared libraries Qt loads on Debian-like systems: for any window at all (also offscreen), and
+# for the X11 ("xcb") platform a desktop session uses.
 QT_SYSTEM_PACKAGES = ["libegl1", "libgl1", "libxkbcommon0", "libfontconfig1", "libdbus-1-3", "libglib2.0-0"]
+XCB_PACKAGES = [
+    "libxcb-cursor0",
+    "libxcb-icccm4",
+    "libxcb-keysyms1",
+    "libxcb-image0",
+    "libxcb-render-util0",
+    "libxcb-shape0",
+    "libxcb-randr0",
+    "libxcb-xinerama0",
+    "libxcb-xkb1",
+    "libxkbcommon-x11-0",
+]
 
 
 def say(message: str) -> None:
@@ -71,7 +84,46 @@ def ensure_qt_libraries() -> None:
     )
 
 
+def missing_xcb_libraries() -> list[str]:
+    """Libraries Qt's X11 platform plugin needs that this Linux machine lacks (ldd says 'not found')."""
+    if not sys.platform.startswith("linux"):
+        return []
+    found = subprocess.run(
+        [str(PYTHON), "-c", "import PySide6, pathlib; print(pathlib.Path(PySide6.__file__).parent)"],
+        capture_output=True,
+        text=True,
+    )
+    plugin = Path(found.stdout.strip()) / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    if found.returncode != 0 or not plugin.exists():
+        return []
+    missing: set[str] = set()
+    for library in (plugin, plugin.parents[2] / "lib" / "libQt6XcbQpa.so.6"):
+        if library.exists():
+            ldd = subprocess.run(["ldd", str(library)], capture_output=True, text=True)
+            missing |= {line.split()[0] for line in ldd.stdout.splitlines() if "not found" in line}
+    known = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    if "libxcb-cursor.so.0" not in known:
+        missing.add("libxcb-cursor.so.0")  # loaded at run time, so ldd does not list it
+    return sorted(missing)
+
+
+def ensure_desktop_libraries() -> None:
+    """On an X11 desktop, make sure Qt's xcb plugin can load (root on Debian: install; else say what)."""
+    if os.environ.get("QT_QPA_PLATFORM", "xcb") != "xcb" or not os.environ.get("DISPLAY"):
+        return
+    missing = missing_xcb_libraries()
+    if not missing:
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and Path("/usr/bin/apt-get").exists():
+        say(f"Qt's X11 plugin needs {', '.join(missing)}; installing them with apt-get")
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *XCB_PACKAGES], check=False)
+        return
+    say(f"Qt's X11 plugin needs {', '.join(missing)}. Install: sudo apt-get install {' '.join(XCB_PACKAGES)}")
+
+
 def run(args: list[str]) -> int:
+    ensure_desktop_libraries()
     return subprocess.call([str(PYTHON), "-m", "lnl_desktop", *args], cwd=ROOT)
 
 
