@@ -1,0 +1,390 @@
+"""The Forecast dock: the exact damage distribution of the attack being set up, before it is rolled.
+
+It follows ``controller.plan`` (attacker, target, weapon or spell, mode) and the encounter's
+numbers, and shows :func:`lnl_desktop.core.forecast.forecast_attack` as a bar chart with the mean
+marked, the thresholds where the target's SP empties and where it goes down, and one line of
+words ("Mean 35.0 damage · 12% to empty SP · <1% to put it down").
+
+pyqtgraph is heavy to import, so this module never imports it at the top: the chart is built the
+first time the panel is shown (``showEvent``), and the app starts without it. While hidden, the
+panel only notes that it is out of date and recomputes when shown again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor, QCursor, QPalette, QShowEvent
+from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWidget
+
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.forecast import Forecast, forecast_attack
+from lnl_desktop.core.model import Combatant, RulesOptions, Spell, Weapon, WeaponState
+from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.ui.controller import AttackPlan, TableController
+
+if TYPE_CHECKING:  # only for the type checker: importing pyqtgraph here would load it at start-up
+    import pyqtgraph
+
+HINT = "Pick a target on the map and a weapon in the action panel"
+
+# Okabe-Ito colours (as the map's): calm sky blue for the plain blows, orange where SP runs out,
+# vermillion where the target goes down; the mean in the palette's text colour.
+BAR = QColor("#56B4E9")
+BAR_SP_EMPTY = QColor("#E69F00")
+BAR_DOWN = QColor("#D55E00")
+
+# The chart shows the damage range that holds all but this much of the probability on each side.
+VIEW_TAIL = 0.0005
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    """Everything the forecast depends on; a new forecast is computed only when this changes."""
+
+    plan: AttackPlan
+    attacker: Combatant
+    target: Combatant
+    means: Weapon | Spell
+    mode: AttackMode
+    options: RulesOptions
+
+
+def _pct(p: float) -> str:
+    if p <= 0:
+        return "0%"
+    if p < 0.001:
+        return "<0.1%"
+    return f"{p * 100:.1f}%"
+
+
+class ForecastPanel(QWidget):
+    """Damage forecast of ``controller.plan``: a bar chart and a line of chances."""
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Forecast")
+        self.controller = controller
+        self.forecast: Forecast | None = None
+        self._inputs: _Inputs | None = None
+        self._dirty = True
+        # Built on the first show (pyqtgraph is imported then).
+        self.plot: pyqtgraph.PlotWidget | None = None
+        self.bars: list[pyqtgraph.BarGraphItem] = []
+        self.mean_line: pyqtgraph.InfiniteLine | None = None
+        self._markers: list[pyqtgraph.InfiniteLine] = []  # SP empties, goes down
+
+        self.title_label = QLabel(self)
+        self.title_label.setWordWrap(True)
+        font = self.title_label.font()
+        font.setBold(True)
+        self.title_label.setFont(font)
+        self.formula_label = QLabel(self)
+        self.formula_label.setWordWrap(True)
+        self.summary_label = QLabel(self)
+        self.summary_label.setWordWrap(True)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary_label.setToolTip(
+            "Exact chances of the dice (exploding without limit), after DEX and AP, before any parry;"
+            " SP and IP as they stand now."
+        )
+
+        self.hint = QLabel(HINT, self)
+        self.hint.setWordWrap(True)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._quiet([self.formula_label, self.hint])
+
+        self.chart_holder = QWidget(self)
+        self._chart_layout = QVBoxLayout(self.chart_holder)
+        self._chart_layout.setContentsMargins(0, 0, 0, 0)
+
+        page = QWidget(self)
+        page_layout = QVBoxLayout(page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.setSpacing(2)
+        page_layout.addWidget(self.title_label)
+        page_layout.addWidget(self.formula_label)
+        page_layout.addWidget(self.chart_holder, 1)
+        page_layout.addWidget(self.summary_label)
+
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.hint)
+        self.stack.addWidget(page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.stack)
+
+        controller.planChanged.connect(self._on_changed)
+        controller.eventsApplied.connect(self._on_changed)
+        controller.encounterReplaced.connect(self._on_changed)
+
+    def _quiet(self, labels: list[QLabel]) -> None:
+        """A quieter text colour that stays readable (the disabled grey is too faint for numbers)."""
+        palette = self.palette()
+        text = palette.color(QPalette.ColorRole.WindowText)
+        back = palette.color(QPalette.ColorRole.Window)
+        mixed = QColor(*((2 * a + b) // 3 for a, b in zip(text.getRgb()[:3], back.getRgb()[:3], strict=True)))
+        for label in labels:
+            lp = label.palette()
+            lp.setColor(QPalette.ColorRole.WindowText, mixed)
+            label.setPalette(lp)
+
+    # -- what to show ------------------------------------------------------------------------
+
+    @property
+    def showing_hint(self) -> bool:
+        return self.stack.currentIndex() == 0
+
+    @property
+    def hint_text(self) -> str:
+        return self.hint.text()
+
+    def _inputs_now(self) -> _Inputs | str:
+        """The forecast's inputs from the plan and the encounter, or the hint to show instead."""
+        plan = self.controller.plan
+        if plan is None or plan.target is None or plan.means is None:
+            return HINT
+        attacker = self.controller.combatant(plan.attacker)
+        target = self.controller.combatant(plan.target)
+        if attacker is None or target is None:
+            return HINT
+        if attacker.id == target.id:
+            return f"{attacker.name} cannot attack itself: pick another target"
+        mode = plan.mode
+        means: Weapon | Spell
+        try:
+            means = attacker.spell(plan.means) if mode is AttackMode.SPELL else attacker.weapon(plan.means)
+        except RulesError:
+            # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
+            try:
+                means = attacker.weapon(plan.means) if mode is AttackMode.SPELL else attacker.spell(plan.means)
+            except RulesError:
+                return f"{attacker.name} has no weapon or spell named {plan.means!r}. {HINT}"
+            mode = AttackMode.ATTACK if isinstance(means, Weapon) else AttackMode.SPELL
+        return _Inputs(plan, attacker, target, means, mode, self.controller.encounter.options)
+
+    def refresh(self) -> None:
+        """Recompute if the plan or the numbers it depends on changed (cheap when nothing did)."""
+        self._dirty = False
+        inputs = self._inputs_now()
+        if isinstance(inputs, str):
+            self._inputs = None
+            self.forecast = None
+            self.hint.setText(inputs)
+            self.stack.setCurrentIndex(0)
+            return
+        if inputs == self._inputs and self.forecast is not None:
+            self.stack.setCurrentIndex(1)
+            return
+        self._inputs = inputs
+        self.forecast = forecast_attack(
+            inputs.attacker, inputs.target, inputs.means, inputs.mode, inputs.options, ignore_dex=inputs.plan.ignore_dex
+        )
+        self._show_words(inputs, self.forecast)
+        self._draw()
+        self.stack.setCurrentIndex(1)
+
+    def _on_changed(self, *args: object) -> None:
+        if self.isVisible():
+            self.refresh()
+        else:
+            self._dirty = True  # recomputed on the next show
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.plot is None:
+            self._build_chart()
+            self._draw()
+        if self._dirty:
+            self.refresh()
+
+    def _show_words(self, inputs: _Inputs, fc: Forecast) -> None:
+        means = inputs.means
+        bonus = f" +{means.magic_bonus}" if isinstance(means, Weapon) and means.magic_bonus else ""
+        mode = "" if inputs.mode in (AttackMode.ATTACK, AttackMode.SPELL) else f" ({inputs.mode.value})"
+        broken = " — broken until repaired" if isinstance(means, Weapon) and means.state is WeaponState.BROKEN else ""
+        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {means.name}{bonus}{mode}{broken}")
+        where = "IP (direct)" if fc.direct else "SP first"
+        self.formula_label.setText(f"{fc.formula} · to {where}")
+        self.formula_label.setToolTip(
+            f"{fc.dice} {means.die} rolled, each maximum rolling again without limit (the '!')."
+            f"\n{inputs.target.name} has {inputs.target.stamina} SP and {inputs.target.injury} IP now."
+        )
+        self.summary_label.setText(fc.summary)
+
+    # -- the chart ---------------------------------------------------------------------------
+
+    def _build_chart(self) -> None:
+        """Import pyqtgraph and build the plot: only when the panel is first shown."""
+        import pyqtgraph as pg  # deliberately late: the app starts without it
+
+        palette = self.palette()
+        background = palette.color(QPalette.ColorRole.Base)
+        text = palette.color(QPalette.ColorRole.WindowText)
+        self.plot = pg.PlotWidget(self.chart_holder, background=background)
+        self.plot.setMinimumHeight(120)
+        self.plot.setMenuEnabled(False)
+        self.plot.hideButtons()
+        self.plot.setMouseEnabled(x=False, y=False)
+        item = self.plot.getPlotItem()
+        item.showGrid(x=False, y=True, alpha=0.15)
+        axis_pen = pg.mkPen(text)
+        for name, label in (("bottom", "damage"), ("left", "chance %")):
+            axis = item.getAxis(name)
+            axis.setPen(axis_pen)
+            axis.setTextPen(axis_pen)
+            axis.setLabel(label, color=text.name())
+        item.getViewBox().setDefaultPadding(0.02)
+        self.mean_line = pg.InfiniteLine(
+            angle=90,
+            movable=False,
+            pen=pg.mkPen(text, width=2, style=Qt.PenStyle.DashLine),
+            label="mean {value:.1f}",
+            labelOpts={"color": text, "fill": pg.mkBrush(background)},
+        )
+        self.mean_line.setZValue(10)
+        self.plot.addItem(self.mean_line, ignoreBounds=True)
+        self.mean_line.hide()
+        # One bar item per colour and one line per threshold, made once and updated in place.
+        for color in (BAR, BAR_SP_EMPTY, BAR_DOWN):
+            bar = pg.BarGraphItem(x=[0], height=[0], width=1.0, brush=pg.mkBrush(color), pen=pg.mkPen(None))
+            bar.hide()
+            self.plot.addItem(bar)
+            self.bars.append(bar)
+        for label, color in (("SP 0", BAR_SP_EMPTY), ("down", BAR_DOWN)):
+            line = pg.InfiniteLine(
+                angle=90,
+                movable=False,
+                pen=pg.mkPen(color.darker(115), width=1, style=Qt.PenStyle.DotLine),
+                label=label,
+                labelOpts={"color": color.darker(150), "fill": pg.mkBrush(background)},
+            )
+            line.hide()
+            self.plot.addItem(line, ignoreBounds=True)
+            self._markers.append(line)
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._chart_layout.addWidget(self.plot)
+
+    def _draw(self) -> None:
+        """Put the current forecast on the chart (nothing to do before the chart exists)."""
+        if self.plot is None:
+            return
+        import pyqtgraph as pg  # already loaded by _build_chart
+
+        fc = self.forecast
+        if fc is None or not fc.damage:
+            for item in (*self.bars, *self._markers, self.mean_line):
+                item.hide()
+            return
+
+        low, high = _view_range(fc)
+        shown = [(d, p) for d, p in fc.damage.items() if low <= d <= high]
+        width = 0.85 if high - low <= 80 else 1.0
+        groups: list[list[tuple[int, float]]] = [[], [], []]  # plain, SP emptied, down
+        for d, p in shown:
+            if fc.down_from is not None and d >= fc.down_from:
+                groups[2].append((d, p))
+            elif fc.sp_empty_from is not None and d >= fc.sp_empty_from:
+                groups[1].append((d, p))
+            else:
+                groups[0].append((d, p))
+        for bar, values, color in zip(self.bars, groups, (BAR, BAR_SP_EMPTY, BAR_DOWN), strict=True):
+            if not values:
+                bar.hide()
+                continue
+            bar.setOpts(
+                x=[d for d, _ in values],
+                height=[p * 100 for _, p in values],
+                width=width,
+                pen=pg.mkPen(color.darker(130)) if width < 1 else pg.mkPen(None),
+            )
+            bar.show()
+
+        text = self.palette().color(QPalette.ColorRole.WindowText)
+        span = max(high - low + 1, 1)
+        # Labels sit in the headroom above the bars: the mean on the top row, a threshold one row
+        # lower when it would run into a label already placed; near the right edge, text goes left.
+        placed: list[tuple[float, float]] = []
+
+        def place(x: float, line: pyqtgraph.InfiniteLine) -> None:
+            row = 0.95
+            while any(abs(x - px) < 0.16 * span and pr == row for px, pr in placed):
+                row -= 0.09
+            placed.append((x, row))
+            side = (1, 0.5) if x > high - 0.2 * span else (0, 0.5)
+            line.label.setPosition(row)
+            line.label.anchors = [side, side]
+            line.label.updatePosition()
+
+        self.mean_line.show()  # before setPos: a hidden line's label does not follow its value
+        self.mean_line.setPos(fc.mean)
+        self.mean_line.label.setColor(text)
+        place(fc.mean, self.mean_line)
+        for line, where in zip(self._markers, (fc.sp_empty_from, fc.down_from), strict=True):
+            if where is None or not low <= where <= high:
+                line.hide()
+                continue
+            line.show()
+            line.setPos(where - 0.5)
+            place(where - 0.5, line)
+
+        top = max(p for _, p in shown) * 100
+        self.plot.setXRange(low - 0.5, high + 0.5, padding=0.02)
+        self.plot.setYRange(0, top * 1.32, padding=0)
+        self.plot.setToolTip("")
+
+    def bar_count(self) -> int:
+        """How many damage values have a bar on the chart."""
+        return sum(len(bar.opts["x"]) for bar in self.bars if bar.isVisible())
+
+    def tooltip_at(self, damage: float) -> str:
+        """The words for the bar nearest ``damage`` (what hovering the chart shows)."""
+        fc = self.forecast
+        if fc is None or not fc.damage:
+            return ""
+        amount = round(damage)
+        p = fc.damage.get(amount, 0.0)
+        at_least = fc.chance_at_least(amount)
+        words = [f"{amount} damage: {_pct(p)}", f"{amount} or more: {_pct(at_least)}"]
+        if fc.down_from is not None and amount >= fc.down_from:
+            words.append("puts it down")
+        elif fc.sp_empty_from is not None and amount >= fc.sp_empty_from:
+            words.append("empties its SP")
+        return "\n".join(words)
+
+    def _on_mouse_moved(self, pos: QPointF) -> None:
+        if self.plot is None or self.forecast is None:
+            return
+        view = self.plot.getPlotItem().getViewBox()
+        if not view.sceneBoundingRect().contains(pos):
+            QToolTip.hideText()
+            return
+        point = view.mapSceneToView(pos)
+        text = self.tooltip_at(point.x())
+        if text:
+            QToolTip.showText(QCursor.pos(), text, self.plot)
+
+
+def _view_range(fc: Forecast) -> tuple[int, int]:
+    """The damage values worth showing: all but VIEW_TAIL of the probability on either side."""
+    amounts = list(fc.damage)
+    total = 0.0
+    low = amounts[0]
+    for d in amounts:
+        total += fc.damage[d]
+        if total > VIEW_TAIL:
+            low = d
+            break
+    total = 0.0
+    high = amounts[-1]
+    for d in reversed(amounts):
+        total += fc.damage[d]
+        if total > VIEW_TAIL:
+            high = d
+            break
+    # Keep the mean and a few values either side in view.
+    low = min(low, int(fc.mean))
+    high = max(high, low + 5, int(fc.mean) + 1)
+    return low, high
