@@ -329,16 +329,21 @@ class Engine:
         """Every condition of the attack with its reason: the turn, the weapon, the distance."""
         a, t = self.combatant(attacker), self.combatant(target)
         weapon = self.means(a, means, spell=mode is AttackMode.SPELL)
-        checks = self._turn_checks(a, needs_action=True)
+        checks = self.turn_checks(a, needs_action=True)
         checks += self.ruleset.attack_checks(self.encounter, a, t, weapon, mode)
         return checks
 
     def sneak_checks(self, attacker: str, target: str, weapon: str) -> list[Check]:
         """RULES §7's eligibility points for a sneak attack, each with its reason."""
         a, t = self.combatant(attacker), self.combatant(target)
-        return self.ruleset.sneak_checks(self.encounter, a, t, a.weapon(weapon))  # type: ignore[attr-defined]
+        return self.ruleset.sneak_checks(self.encounter, a, t, a.weapon(weapon))
 
-    def _turn_checks(self, c: Combatant, needs_action: bool) -> list[Check]:
+    def concealment_details(self, attacker: str, target: str) -> list[Check]:
+        """How the attacker may count as concealed or the target as distracted, point by point."""
+        return self.ruleset.concealment_details(self.encounter, self.combatant(attacker), self.combatant(target))
+
+    def turn_checks(self, c: Combatant, needs_action: bool) -> list[Check]:
+        """Whether it is ``c``'s turn and, if asked, whether its action is still unused."""
         combat = self.encounter.combat
         if combat.phase is not Phase.FIGHTING:
             return [Check("Combat under way", False, "combat has not started")]
@@ -377,7 +382,7 @@ class Engine:
             raise IllegalAction(action, reasons)
 
     def _use_action(self, c: Combatant, kind: ActionKind, detail: str = "") -> TurnState:
-        self._require(f"{c.name}: {kind.value}", self._turn_checks(c, needs_action=True))
+        self._require(f"{c.name}: {kind.value}", self.turn_checks(c, needs_action=True))
         turn = self.encounter.combat.turn
         assert turn is not None
         turn.action = kind
@@ -686,12 +691,12 @@ class Engine:
         title = f"{attacker.name}'s {a.mode.value} on {target.name}"
         if a.mode is AttackMode.SPELL:
             raise IllegalAction(title, ["cast a spell with CastSpell"])
-        checks = self._turn_checks(attacker, needs_action=True)
+        checks = self.turn_checks(attacker, needs_action=True)
         checks += self.ruleset.attack_checks(self.encounter, attacker, target, weapon, a.mode)
         self._require(title, checks)
         overrides: list[str] = []
         if a.mode is AttackMode.SNEAK:
-            reasons = failed(self.ruleset.sneak_checks(self.encounter, attacker, target, weapon))  # type: ignore[attr-defined]
+            reasons = failed(self.ruleset.sneak_checks(self.encounter, attacker, target, weapon))
             if reasons and not a.override:
                 raise IllegalAction(title, reasons)
             overrides = reasons
@@ -707,7 +712,7 @@ class Engine:
         caster, target = self.combatant(a.caster), self.combatant(a.target)
         spell = caster.spell(a.spell)
         title = f"{caster.name} casting {spell.name} on {target.name}"
-        checks = self._turn_checks(caster, needs_action=True)
+        checks = self.turn_checks(caster, needs_action=True)
         checks += self.ruleset.attack_checks(self.encounter, caster, target, spell, AttackMode.SPELL)
         self._require(title, checks)
         outcome = self.ruleset.resolve_attack(

@@ -23,10 +23,13 @@ from lnl_desktop.core.model import Encounter
 from lnl_desktop.ui.about import show_about
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.dialogs import BackgroundDialog, MapSettingsDialog
+from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.bestiary import BestiaryPanel
 from lnl_desktop.ui.docks.combatants import CombatantsPanel
+from lnl_desktop.ui.docks.forecast import ForecastPanel
 from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.sheet import CombatantSheet
+from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map.view import MapView
 from lnl_desktop.ui.recovery import RecoveryStore
 
@@ -65,22 +68,34 @@ class MainWindow(QMainWindow):
         self.bestiary = BestiaryPanel(self.controller)
         self.undo_view = QUndoView(self.controller.undo_stack)
         self.undo_view.setEmptyLabel("Encounter opened")
+        self.turns_panel = TurnsPanel(self.controller)
+        self.action_panel = ActionPanel(self.controller)
+        self.forecast_panel = ForecastPanel(self.controller)
         self.docks: dict[str, QDockWidget] = {}
         area = Qt.DockWidgetArea
-        self._add_dock("Combatants", self.combatants_panel, area.LeftDockWidgetArea, "Ctrl+1")
-        self._add_dock("Combatant sheet", self.sheet, area.RightDockWidgetArea, "Ctrl+2")
-        self._add_dock("Round log", self.round_log, area.BottomDockWidgetArea, "Ctrl+3")
-        self._add_dock("Bestiary", self.bestiary, area.LeftDockWidgetArea, "Ctrl+4")
-        self._add_dock("Undo history", self.undo_view, area.RightDockWidgetArea, "Ctrl+5")
+        self._add_dock("Turns", self.turns_panel, area.LeftDockWidgetArea, "Ctrl+1")
+        self._add_dock("Combatants", self.combatants_panel, area.LeftDockWidgetArea, "Ctrl+2")
+        self._add_dock("Action", self.action_panel, area.RightDockWidgetArea, "Ctrl+3")
+        self._add_dock("Combatant sheet", self.sheet, area.RightDockWidgetArea, "Ctrl+4")
+        self._add_dock("Round log", self.round_log, area.BottomDockWidgetArea, "Ctrl+5")
+        self._add_dock("Forecast", self.forecast_panel, area.BottomDockWidgetArea, "Ctrl+6")
+        self._add_dock("Bestiary", self.bestiary, area.LeftDockWidgetArea, "Ctrl+7")
+        self._add_dock("Undo history", self.undo_view, area.RightDockWidgetArea, "Ctrl+8")
+        self.splitDockWidget(self.docks["Turns"], self.docks["Combatants"], Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.docks["Combatants"], self.docks["Bestiary"])
+        self.tabifyDockWidget(self.docks["Action"], self.docks["Combatant sheet"])
         self.tabifyDockWidget(self.docks["Combatant sheet"], self.docks["Undo history"])
+        # The forecast sits behind the log: its chart library loads only when it is first shown.
+        self.tabifyDockWidget(self.docks["Round log"], self.docks["Forecast"])
         self.docks["Combatants"].raise_()
-        self.docks["Combatant sheet"].raise_()
+        self.docks["Action"].raise_()
+        # Hidden until an attack is first set up (or Ctrl+D): the chart library loads on first show.
+        self.docks["Forecast"].hide()
+        self._forecast_shown = False
+        self.controller.planChanged.connect(self._offer_forecast)
         # The map gets the room; the docks get enough to show their columns and a few log lines.
-        self.resizeDocks(
-            [self.docks["Combatants"], self.docks["Combatant sheet"]], [430, 380], Qt.Orientation.Horizontal
-        )
-        self.resizeDocks([self.docks["Round log"]], [190], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["Turns"], self.docks["Action"]], [430, 420], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["Round log"]], [210], Qt.Orientation.Vertical)
         self._default_state = self.saveState()
 
         self._build_status_bar()
@@ -202,6 +217,22 @@ class MainWindow(QMainWindow):
             "Reset &layout", self.reset_layout, None, "Put every dock back where it started"
         )
         self.about_action = self._action("&About Laurels && Loot Desktop", lambda: show_about(self))
+        self.start_combat_action = self._action(
+            "&Start combat…", self.turns_panel.start_combat, "Ctrl+Return", "Pick the situation and roll round 1"
+        )
+        self.next_round_action = self._action(
+            "&Next round", lambda: self.turns_panel.next_round(), "Ctrl+R", "Roll initiative for the next round"
+        )
+        self.end_combat_action = self._action(
+            "&End combat…", lambda: self.turns_panel.end_combat(), None, "End the fight"
+        )
+        self.forecast_action = self._action(
+            "Damage &forecast", self.show_forecast, "Ctrl+D", "Show the damage forecast of the attack being set up"
+        )
+        self.export_log_action = self._action(
+            "&Export round log…", self.round_log.export, "Ctrl+E", "Save the round log as Markdown, HTML or CSV"
+        )
+        self.addAction(self.turns_panel.end_turn_action)  # Space works wherever the focus is in the window
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -210,6 +241,8 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.export_log_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
@@ -224,6 +257,13 @@ class MainWindow(QMainWindow):
         map_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         map_menu.addSeparator()
         map_menu.addActions([self.map_settings_action, self.background_action, self.remove_background_action])
+
+        combat_menu = bar.addMenu("&Combat")
+        combat_menu.addActions(
+            [self.start_combat_action, self.turns_panel.end_turn_action, self.next_round_action, self.end_combat_action]
+        )
+        combat_menu.addSeparator()
+        combat_menu.addAction(self.forecast_action)
 
         view_menu = bar.addMenu("&View")
         for dock in self.docks.values():
@@ -249,6 +289,10 @@ class MainWindow(QMainWindow):
         toolbar.addSeparator()
         self.fit_action.setIconText("Fit")
         toolbar.addActions([self.fit_action])
+        toolbar.addSeparator()
+        self.start_combat_action.setIconText("Start combat")
+        self.turns_panel.end_turn_action.setIconText("End turn")
+        toolbar.addActions([self.start_combat_action, self.turns_panel.end_turn_action])
 
     # -- status and title --------------------------------------------------------------------
 
@@ -424,6 +468,18 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("The map has no background image", 5000)
             return
         self.controller.do(act.EditMap({"background": None}))
+
+    def show_forecast(self) -> None:
+        dock = self.docks["Forecast"]
+        dock.show()
+        dock.raise_()
+        self._forecast_shown = True
+
+    def _offer_forecast(self) -> None:
+        """The first time an attack is fully set up, bring the forecast out; after that the GM decides."""
+        plan = self.controller.plan
+        if not self._forecast_shown and plan is not None and plan.target and plan.means:
+            self.show_forecast()
 
     # -- layout ------------------------------------------------------------------------------
 

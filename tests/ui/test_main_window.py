@@ -16,6 +16,7 @@ from lnl_desktop.core import storage
 from lnl_desktop.core.model import Encounter
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui import app as app_module
+from lnl_desktop.ui.controller import AttackPlan
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore
 from lnl_desktop.ui.style import CELL_PX
@@ -64,7 +65,16 @@ def drop_on_map(window: MainWindow, mime: QMimeData, cell: tuple[int, int]) -> Q
 
 def test_window_shows_map_and_every_dock(make_window: WindowFactory) -> None:
     window = make_window()
-    assert set(window.docks) == {"Combatants", "Combatant sheet", "Round log", "Bestiary", "Undo history"}
+    assert set(window.docks) == {
+        "Turns",
+        "Action",
+        "Combatants",
+        "Combatant sheet",
+        "Round log",
+        "Forecast",
+        "Bestiary",
+        "Undo history",
+    }
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     toggles = {a.text() for a in view_menu.actions()}
     assert {"Combatants", "Combatant sheet", "Round log"} <= toggles
@@ -209,3 +219,11 @@ def test_map_settings_change_is_one_undoable_step(make_window: WindowFactory) ->
     assert controller.encounter.log[-1].text.startswith("Map:")
     controller.undo_stack.undo()
     assert controller.encounter.map.width == 24
+
+
+def test_the_forecast_comes_out_when_an_attack_is_first_set_up(make_window: WindowFactory) -> None:
+    window = make_window()
+    assert not window.docks["Forecast"].isVisible()
+    window.controller.set_plan(AttackPlan(attacker="tombril", target="hill-giant", means="Shortsword"))
+    assert window.docks["Forecast"].isVisible()
+    assert "Tombril" in window.forecast_panel.title_label.text()

@@ -1,5 +1,6 @@
 """The app starts on the demo encounter, offscreen, and renders: what CI and the bundle rely on."""
 
+import os
 import subprocess
 import sys
 
@@ -7,12 +8,15 @@ from lnl_desktop.ui.about import about_text
 
 
 def test_smoke_test_flag_starts_renders_and_exits_zero() -> None:
+    env = dict(os.environ, LNL_REPORT_MODULES="1")
     result = subprocess.run(
-        [sys.executable, "-m", "lnl_desktop", "--smoke-test"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "lnl_desktop", "--smoke-test"], capture_output=True, text=True, timeout=120, env=env
     )
     assert result.returncode == 0, result.stderr
     assert "smoke test: ok" in result.stdout
     assert "7 combatants" in result.stdout
+    # The charts library stays off the start path (start-up budget).
+    assert "pyqtgraph: no" in result.stdout
 
 
 def test_a_file_that_is_not_an_encounter_is_refused_with_its_reason(tmp_path) -> None:

@@ -30,6 +30,16 @@ class Ruleset(Protocol):
         """Every condition the attack needs, each with whether it holds and why."""
         ...
 
+    def sneak_checks(
+        self, encounter: Encounter, attacker: Combatant, target: Combatant, means: AttackMeans
+    ) -> list[Check]:
+        """A sneak attack's eligibility points, each with its reason."""
+        ...
+
+    def concealment_details(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> list[Check]:
+        """The ways the attacker may count as concealed or the target as distracted."""
+        ...
+
     def resolve_attack(
         self,
         attacker: Combatant,

@@ -205,19 +205,17 @@ class LnLRuleset:
             )
         ]
 
-        turn = combat.turn if combat.turn and combat.turn.combatant == attacker.id else None
-        hidden = turn.concealed_at_start if turn else attacker.concealed
-        approach, approach_reason = self._approach_unseen(encounter, attacker, target)
-        distracted, distracted_reason = self._distracted(encounter, attacker, target)
+        hiding, unseen, busy = self.concealment_details(encounter, attacker, target)
+        hidden, approach, distracted = hiding.ok, unseen.ok, busy.ok
         concealed = hidden or approach
         if hidden:
-            why = f"{attacker.name} was concealed at the start of the turn"
+            why = hiding.reason
         elif approach:
-            why = approach_reason
+            why = unseen.reason
         elif distracted:
-            why = distracted_reason
+            why = busy.reason
         else:
-            why = f"not concealed ({approach_reason}) and {target.name} is not distracted"
+            why = f"not concealed ({unseen.reason}) and {target.name} is not distracted"
         checks.append(Check("Concealed, or the target distracted", concealed or distracted, why))
 
         start_feet = self._start_distance(encounter, attacker, target)
@@ -243,6 +241,30 @@ class LnLRuleset:
         if isinstance(means, Spell):
             checks.append(Check("With a weapon", False, "a spell cannot sneak attack"))
         return checks
+
+    def concealment_details(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> list[Check]:
+        """The three ways to meet RULES §7 point 2, each with its reason: hidden, unseen approach, distracted."""
+        turn = encounter.combat.turn
+        mine = turn if turn is not None and turn.combatant == attacker.id else None
+        hidden = mine.concealed_at_start if mine else attacker.concealed
+        approach, approach_reason = self._approach_unseen(encounter, attacker, target)
+        distracted, distracted_reason = self._distracted(encounter, attacker, target)
+        return [
+            Check(
+                "Concealed at the start of the turn",
+                hidden,
+                f"{attacker.name} was concealed at the start of the turn"
+                if hidden
+                else f"{attacker.name} was in plain view",
+            ),
+            Check("Approach from an unexpected direction", approach, approach_reason),
+            Check(
+                "Target distracted",
+                distracted,
+                distracted_reason
+                or f"{target.name} is not engaged in melee, not shot since its last turn, not marked distracted",
+            ),
+        ]
 
     def _approach_unseen(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> tuple[bool, str]:
         """Whether the attacker's whole path this turn stayed outside the target's vision cone."""

@@ -10,13 +10,18 @@ the last one, Escape cancels, Shift makes it a forced move); left on empty space
 there deselects; right-drag on a token turns it (Alt: 15 degree steps). Walls / difficult tools:
 left paints, right erases; erase tool: either button erases both layers. Middle button pans in
 every tool; the wheel zooms about the cursor.
+
+In combat a click (no drag) on a token does what the table needs next: between turns, on a
+combatant who may act now, it begins that turn; during a turn whose attack is being set up
+(``controller.plan``), on another combatant, it makes that one the target (drawn with a target
+ring) instead of selecting it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
@@ -31,20 +36,20 @@ from PySide6.QtGui import (
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QApplication, QGraphicsView, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsView, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import grid
-from lnl_desktop.core.actions import Action, Face, Move, PaintTerrain, PlaceToken, RemoveToken
+from lnl_desktop.core.actions import Action, BeginTurn, Face, Move, PaintTerrain, PlaceToken, RemoveToken
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Side
+from lnl_desktop.core.model import Phase, Side
 from lnl_desktop.ui import style
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.bestiary import creature_for
 from lnl_desktop.ui.map.drag import DragLayer, MoveDrag, Route, chebyshev_line
 from lnl_desktop.ui.map.geometry import CellMask, cell_at, footprint_centre
-from lnl_desktop.ui.map.overlays import PAINT_STYLES, CellsItem, MarkerItem, RulesOverlays
+from lnl_desktop.ui.map.overlays import MARKER_Z, PAINT_STYLES, CellsItem, MarkerItem, RulesOverlays, cosmetic
 from lnl_desktop.ui.map.scene import MapScene
 from lnl_desktop.ui.map.tokens import DRAGGED_Z, TOKEN_Z
 from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
@@ -54,6 +59,29 @@ MIN_ZOOM = 0.1
 MAX_ZOOM = 6.0
 STEP_ZOOM = 1.25
 PAINT_Z = 45.0
+TARGET_COLOR = QColor("#CC3311")
+
+
+class TargetRing(MarkerItem):
+    """The attack plan's target: a ring with four ticks (cross-hairs) around its footprint."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        rect = self._rect.adjusted(-6, -6, 6, 6)
+        c, r = rect.center(), rect.width() / 2
+        ticks = [
+            QLineF(c.x(), rect.top() - 8, c.x(), rect.top() + 10),
+            QLineF(c.x(), rect.bottom() - 10, c.x(), rect.bottom() + 8),
+        ]
+        ticks += [
+            QLineF(rect.left() - 8, c.y(), rect.left() + 10, c.y()),
+            QLineF(rect.right() - 10, c.y(), rect.right() + 8, c.y()),
+        ]
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for pen in (cosmetic(QColor(255, 255, 255, 235), 7.0), cosmetic(self._color, 3.5)):
+            painter.setPen(pen)
+            painter.drawEllipse(c, r, r)
+            painter.drawLines(ticks)
 
 
 @dataclass
@@ -107,12 +135,16 @@ class MapView(QGraphicsView):
         self.map_scene.addItem(self._paint_preview)
         self._drop_marker = MarkerItem(QColor("#009E73"), Qt.PenStyle.SolidLine, QColor(0, 158, 115, 60))
         self.map_scene.addItem(self._drop_marker)
+        self.target_ring = TargetRing(TARGET_COLOR, Qt.PenStyle.SolidLine)
+        self.target_ring.setZValue(MARKER_Z + 1)
+        self.map_scene.addItem(self.target_ring)
 
         self._drag: MoveDrag | None = None
         self._drag_active = False
         self._drag_press: QPoint | None = None
         self._drag_target: Cell | None = None
         self._drag_forced = False
+        self._click_targets = False  # the pressed token becomes the plan's target on a click
         self._last_mouse: QPointF | None = None
         self._turn: _TurnDrag | None = None
         self._stroke: _Stroke | None = None
@@ -126,6 +158,7 @@ class MapView(QGraphicsView):
 
         self.map_scene.synced.connect(self._on_synced)
         controller.encounterReplaced.connect(self._on_replaced)
+        controller.planChanged.connect(self._show_target)
         self._update_cursor()
         self.overlays.refresh()
 
@@ -221,6 +254,7 @@ class MapView(QGraphicsView):
         self.overlays.invalidate()
         self._refresh_hover()
         self.overlays.refresh()
+        self._show_target()
 
     def _on_replaced(self) -> None:
         self.cancel_gesture()
@@ -322,8 +356,11 @@ class MapView(QGraphicsView):
                 if cid is None:
                     self._start_pan(event.position().toPoint(), deselect=True)
                 else:
-                    self.controller.select(cid)
+                    targets = self._targets_on_click(cid)
+                    if not targets:
+                        self.controller.select(cid)
                     self._start_move_drag(cid, cell, event.position().toPoint())
+                    self._click_targets = targets
             elif button == Qt.MouseButton.RightButton and cid is not None:
                 self._start_turn(cid)
         elif button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
@@ -359,8 +396,11 @@ class MapView(QGraphicsView):
         pos = event.position()
         if self._drag is not None:
             if button == Qt.MouseButton.LeftButton:
+                clicked = None if self._drag_active else self._drag.cid
                 forced = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier) or self._drag_forced
                 self._finish_move_drag(self._cell(pos), forced)
+                if clicked is not None:
+                    self._token_clicked(clicked)
         elif self._turn is not None:
             if button == Qt.MouseButton.RightButton:
                 self._finish_turn()
@@ -427,6 +467,35 @@ class MapView(QGraphicsView):
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
         self._update_cursor()
+
+    # -- clicks in combat: begin a turn, pick a target ----------------------------------------
+
+    def _targets_on_click(self, cid: str) -> bool:
+        """A click on ``cid`` picks the target of the attack being set up (not the active one)."""
+        turn = self.controller.encounter.combat.turn
+        plan = self.controller.plan
+        return turn is not None and cid != turn.combatant and plan is not None and plan.attacker == turn.combatant
+
+    def _token_clicked(self, cid: str) -> None:
+        """A press and release on a token without a drag."""
+        targets, self._click_targets = self._click_targets, False
+        engine = self.controller.engine
+        combat = self.controller.encounter.combat
+        if targets and combat.turn is not None:
+            plan = self.controller.plan
+            self.controller.set_plan(replace(plan or AttackPlan(combat.turn.combatant), target=cid))
+        elif combat.phase is Phase.FIGHTING and combat.turn is None and any(c.id == cid for c in engine.waiting()):
+            self._do(BeginTurn(cid))
+
+    def _show_target(self) -> None:
+        plan = self.controller.plan
+        cid = plan.target if plan is not None else None
+        token = self.controller.encounter.tokens.get(cid) if cid else None
+        c = self.controller.combatant(cid) if cid else None
+        if token is None or c is None:
+            self.target_ring.hide()
+        else:
+            self.target_ring.show_at(token.cell, c.size)
 
     # -- moving a token --------------------------------------------------------------------------
 

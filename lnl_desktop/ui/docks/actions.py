@@ -1,0 +1,1057 @@
+"""The Action dock: the active combatant's action this turn, checked before anything is rolled.
+
+The GM picks the action (attack, power attack, sneak attack, a damaging spell, parry, dash, leap,
+or anything else in words), the weapon or spell and the target (from the list or by clicking its
+token on the map). Before any die is rolled the dock shows the engine's own checks as a
+checklist, each with its reason (out of reach, too close to shoot, weapon broken, action already
+used...), and for a sneak attack every point of RULES §7 with a GM override. The dice come from
+the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
+box shows the whole formula of the last attack of the turn, read from the round log, so undo
+takes it away again. The attack being set up is kept in ``controller.plan`` for the forecast and
+the map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QStandardItemModel
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.dice import DiceSource, ScriptedDice
+from lnl_desktop.core.events import (
+    AttackResolved,
+    Event,
+    ExertionSpent,
+    Override,
+    ShieldDestroyed,
+    TurnStarted,
+    WeaponBroken,
+    WentDown,
+)
+from lnl_desktop.core.grid import token_distance_ft
+from lnl_desktop.core.model import Combatant, Phase, ShieldState, WeaponKind, WeaponState, WeaponStyle
+from lnl_desktop.core.rules.common import AttackMode, Check
+from lnl_desktop.ui import style
+from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
+from lnl_desktop.ui.controller import AttackPlan, TableController
+
+# The actions of a turn (RULES §3), in the order the menu shows them.
+KINDS: tuple[tuple[str, str, str], ...] = (
+    ("attack", "Attack", "Roll the weapon's damage dice: N by level, exploding"),
+    ("power", "Power attack", "2N dice instead of N; the weapon breaks after the attack"),
+    ("sneak", "Sneak attack", "Direct damage; DEX never subtracted; precision check for finesse and ranged weapons"),
+    ("spell", "Cast a damaging spell", "N dice of the spell's die by the caster's level, exploding"),
+    ("parry", "Parry", "Stop incoming damage until the next turn, with a weapon or the shield"),
+    ("dash", "Dash", "Gain extra movement this turn"),
+    ("leap", "Leap", "Gain extra movement over obstacles and difficult terrain"),
+    ("other", "Something else…", "Grapple, reload, take aim, sheathe… in words, for the log"),
+)
+KIND_NAMES = {key: name for key, name, _ in KINDS}
+MODES = {"attack": AttackMode.ATTACK, "power": AttackMode.POWER, "sneak": AttackMode.SNEAK, "spell": AttackMode.SPELL}
+ROLLING = frozenset(MODES)
+SHIELD = "\x00shield"  # the parry combo's entry for the shield (no weapon may be named so)
+
+OK, FAIL, NA, YES, NO, OVERRIDDEN = "ok", "fail", "n/a", "yes", "no", "overridden"
+_ICONS = {
+    OK: ("✔", "#1b7a3a"),
+    FAIL: ("✘", "#c62828"),
+    NA: ("–", "#8a8a8a"),
+    YES: ("✔", "#1b7a3a"),
+    NO: ("○", "#8a8a8a"),
+    OVERRIDDEN: ("⚑", "#b35c00"),
+}
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One line of the checklist: ok / fail / n/a for a condition, yes / no for a detail under it."""
+
+    status: str
+    label: str
+    reason: str = ""
+    detail: bool = False  # an indented point under the condition above (a way to satisfy it)
+
+    @property
+    def blocks(self) -> bool:
+        return self.status == FAIL
+
+
+# The engine's checks carry their failure reason even when they hold; these labels' reasons also
+# say something when the check holds (a distance), so they are shown either way.
+_SAYS_WHY_WHEN_OK = ("Within", "At least", "In spell range")
+
+
+def _row(check: Check, always_reason: bool = False) -> CheckRow:
+    status = NA if not check.applies else OK if check.ok else FAIL
+    shown = status != OK or always_reason or check.label.startswith(_SAYS_WHY_WHEN_OK)
+    return CheckRow(status, check.label, check.reason if shown else "")
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _ft(value: float) -> str:
+    return f"{value:g} ft"
+
+
+class ActionPanel(QWidget):
+    """The active combatant's action: choose, check, roll (or type faces), see the result."""
+
+    _STYLE = """
+        QLabel#title { font-size: 13pt; font-weight: bold; }
+        QLabel#movement { font-size: 10.5pt; }
+        QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;
+                         border-radius: 3px; padding: 4px 6px; }
+        QLabel#note { color: #3b3b3b; background: #f4f1e8; border-radius: 3px; padding: 4px 6px; }
+        QLabel#damage { font-size: 13pt; font-weight: bold; }
+    """
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Action")
+        self.setStyleSheet(self._STYLE)
+        self.controller = controller
+        self.faces_dialog: FacesDialog | None = None
+        self.rows: list[CheckRow] = []
+        self._turn_key: tuple[int, str] | None = None
+        self._kind = "attack"
+        self._weapon: str | None = None
+        self._spell: str | None = None
+        self._parry_with: str | None = None
+        self._target: str | None = None
+        self._last_message: str | None = None
+        self._refreshing = False
+
+        self.title = QLabel(self)
+        self.title.setObjectName("title")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.movement_label = QLabel(self)
+        self.movement_label.setObjectName("movement")
+        self.movement_label.setWordWrap(True)
+        self.movement_label.setToolTip("Movement may come before the action, after it, or both (RULES §3)")
+
+        self.kind_combo = QComboBox(self)
+        for key, name, tip in KINDS:
+            self.kind_combo.addItem(name, key)
+            self.kind_combo.setItemData(self.kind_combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.kind_combo.setToolTip("The turn's one action")
+        self.means_combo = QComboBox(self)
+        self.means_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.means_combo.setMinimumContentsLength(18)
+        self.means_caption = QLabel("Weapon", self)
+        self.target_combo = QComboBox(self)
+        self.target_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.target_combo.setMinimumContentsLength(18)
+        self.target_combo.setToolTip("Click the target's token on the map, or pick it here")
+        self.target_caption = QLabel("Target", self)
+        self.ignore_dex_check = QCheckBox("GM: ignore the target's DEX", self)
+        self.ignore_dex_check.setToolTip("A GM ruling: the target's DEX bonus is not subtracted from this attack")
+        self.other_edit = QLineEdit(self)
+        self.other_edit.setPlaceholderText("e.g. grapples the Half-orc, reloads, takes aim")
+        self.other_edit.setToolTip("The action in words; it goes into the round log")
+        self.other_caption = QLabel("What", self)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.addRow("Action", self.kind_combo)
+        form.addRow(self.means_caption, self.means_combo)
+        form.addRow(self.target_caption, self.target_combo)
+        form.addRow(self.other_caption, self.other_edit)
+        form.addRow("", self.ignore_dex_check)
+        self.form = form
+
+        self.checklist_box = QGroupBox("Allowed?", self)
+        self.checklist_box.setToolTip("The engine's checks, before anything is rolled")
+        self.checklist = QGridLayout(self.checklist_box)
+        self.checklist.setColumnStretch(2, 1)
+        self.checklist.setHorizontalSpacing(6)
+        self.checklist.setVerticalSpacing(3)
+        self._check_widgets: list[QWidget] = []
+        self.override_check = QCheckBox("GM override: allow the sneak attack anyway", self.checklist_box)
+        self.override_check.setToolTip("Lets an ineligible sneak attack through; the log names the points overridden")
+
+        self.note_label = QLabel(self)
+        self.note_label.setObjectName("note")
+        self.note_label.setWordWrap(True)
+        self.note_label.setTextFormat(Qt.TextFormat.RichText)
+
+        self.roll_button = QPushButton("Roll", self)
+        self.roll_button.setDefault(True)
+        self.roll_button.clicked.connect(lambda: self.roll())
+        self.faces_button = QPushButton("Type faces…", self)
+        self.faces_button.clicked.connect(lambda: self.type_faces())
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.roll_button, 1)
+        buttons.addWidget(self.faces_button, 1)
+
+        self.message_label = QLabel(self)
+        self.message_label.setObjectName("refusal")
+        self.message_label.setWordWrap(True)
+        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message_label.hide()
+
+        self.result_box = QGroupBox("Result", self)
+        self.damage_label = QLabel(self.result_box)
+        self.damage_label.setObjectName("damage")
+        self.damage_label.setWordWrap(True)
+        self.result_label = QLabel(self.result_box)
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextFormat(Qt.TextFormat.RichText)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        result_layout = QVBoxLayout(self.result_box)
+        result_layout.addWidget(self.damage_label)
+        result_layout.addWidget(self.result_label)
+        self.last_result: AttackResolved | None = None
+
+        self.placeholder = QLabel(
+            "No turn is under way. Pick who goes next in the Turns dock (or click a waiting token on the map).", self
+        )
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setEnabled(False)
+
+        self.setup = QWidget(self)
+        setup_layout = QVBoxLayout(self.setup)
+        setup_layout.setContentsMargins(0, 0, 0, 0)
+        setup_layout.addLayout(form)
+        setup_layout.addWidget(self.checklist_box)
+        setup_layout.addWidget(self.note_label)
+        setup_layout.addLayout(buttons)
+
+        self.used_label = QLabel(self)
+        self.used_label.setObjectName("note")
+        self.used_label.setWordWrap(True)
+        self.used_label.setTextFormat(Qt.TextFormat.RichText)
+
+        body = QWidget()
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.title)
+        column.addWidget(self.movement_label)
+        column.addWidget(self.placeholder)
+        column.addWidget(self.setup)
+        column.addWidget(self.used_label)
+        column.addWidget(self.message_label)
+        column.addWidget(self.result_box)
+        column.addStretch(1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(body)
+        self.scroll = scroll
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(scroll)
+
+        self.kind_combo.currentIndexChanged.connect(self._on_kind)
+        self.means_combo.currentIndexChanged.connect(self._on_means)
+        self.target_combo.currentIndexChanged.connect(self._on_target)
+        self.ignore_dex_check.toggled.connect(lambda *_: self._changed())
+        self.override_check.toggled.connect(lambda *_: self._changed())
+        self.other_edit.textChanged.connect(lambda *_: self._changed())
+
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self._on_replaced)
+        controller.planChanged.connect(self._on_plan)
+        controller.message.connect(self._on_message)
+        self.refresh()
+
+    # -- what the panel is about ---------------------------------------------------------------
+
+    def active(self) -> Combatant | None:
+        """The combatant whose turn is under way (looked up afresh), or None."""
+        turn = self.controller.encounter.combat.turn
+        return self.controller.combatant(turn.combatant) if turn is not None else None
+
+    def kind(self) -> str:
+        return self._kind
+
+    def means(self) -> str | None:
+        """The weapon, spell or parry choice ('shield' stands for the shield) of the current action."""
+        if self._kind == "spell":
+            return self._spell
+        if self._kind == "parry":
+            return "shield" if self._parry_with == SHIELD else self._parry_with
+        if self._kind in ROLLING:
+            return self._weapon
+        return None
+
+    def target(self) -> str | None:
+        return self._target if self._kind in ROLLING else None
+
+    def set_kind(self, key: str) -> None:
+        index = self.kind_combo.findData(key)
+        if index < 0:
+            raise ValueError(f"unknown action {key!r} (actions: {', '.join(KIND_NAMES)})")
+        self.kind_combo.setCurrentIndex(index)
+
+    def set_means(self, name: str) -> None:
+        """Pick a weapon, a spell, or (parry) a weapon or 'shield'."""
+        key = SHIELD if self._kind == "parry" and name == "shield" else name
+        index = self.means_combo.findData(key)
+        if index < 0:
+            raise ValueError(f"{name!r} is not in the list")
+        self.means_combo.setCurrentIndex(index)
+
+    def set_target(self, cid: str | None) -> None:
+        index = self.target_combo.findData(cid)
+        if index < 0:
+            raise ValueError(f"{cid!r} is not a possible target")
+        self.target_combo.setCurrentIndex(index)
+
+    def allowed(self) -> tuple[bool, list[str]]:
+        """Whether the action as set up may be taken now, and the reasons it may not."""
+        if self.active() is None:
+            return False, ["no turn is under way"]
+        reasons = [f"{r.label}: {r.reason}" if r.reason else r.label for r in self.rows if r.blocks]
+        return not reasons, reasons
+
+    @property
+    def message(self) -> str:
+        """The refusal shown in the panel ("" when none)."""
+        return self.message_label.text() if self.message_label.isVisibleTo(self) else ""
+
+    # -- taking the action ---------------------------------------------------------------------
+
+    def action(self) -> act.Action | None:
+        """The action as set up (None when something is missing)."""
+        c = self.active()
+        if c is None:
+            return None
+        kind = self._kind
+        if kind in ("attack", "power", "sneak"):
+            if self._weapon is None or self._target is None:
+                return None
+            return act.Attack(
+                c.id,
+                self._target,
+                self._weapon,
+                MODES[kind],
+                ignore_dex=self.ignore_dex_check.isChecked() and kind != "sneak",
+                override=kind == "sneak" and self.override_check.isChecked(),
+            )
+        if kind == "spell":
+            if self._spell is None or self._target is None:
+                return None
+            return act.CastSpell(c.id, self._target, self._spell, ignore_dex=self.ignore_dex_check.isChecked())
+        if kind == "parry":
+            if self._parry_with is None:
+                return None
+            if self._parry_with == SHIELD:
+                return act.Parry(c.id, shield=True)
+            return act.Parry(c.id, self._parry_with)
+        if kind == "dash":
+            return act.Dash(c.id)
+        if kind == "leap":
+            return act.Leap(c.id)
+        return act.OtherAction(c.id, self.other_edit.text())
+
+    def roll(self) -> list[Event] | None:
+        """Take the action with the app's dice (or no dice at all for parry, dash, leap, other)."""
+        ok, reasons = self.allowed()
+        if not ok:
+            self._refuse("Not allowed: " + "; ".join(reasons))
+            return None
+        return self._apply(None)
+
+    def type_faces(self) -> FacesDialog | None:
+        """Open the dialog for faces read off physical dice (window-modal); it applies when they fit."""
+        ok, reasons = self.allowed()
+        dry_run = self._dry_run()
+        if not ok or dry_run is None or self._kind not in ROLLING:
+            self._refuse("Not allowed: " + "; ".join(reasons or ["this action rolls no dice"]))
+            return None
+        c = self.active()
+        assert c is not None
+        title = f"{c.name}: {KIND_NAMES[self._kind].lower()} with {self.means()} — type the faces"
+        dialog = FacesDialog(
+            title,
+            faces_hint(dry_run),
+            lambda faces: check_faces(faces, dry_run),
+            self,
+        )
+        dialog.accepted.connect(lambda: self._faces_accepted(dialog))
+        dialog.finished.connect(dialog.deleteLater)
+        self.faces_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def faces_refusal(self, faces: list[int]) -> str | None:
+        """Why these typed faces cannot make the roll now (a dry run), or None when they fit."""
+        dry_run = self._dry_run()
+        if dry_run is None:
+            return "nothing to roll"
+        return check_faces(faces, dry_run)
+
+    def apply_faces(self, faces: list[int]) -> list[Event] | None:
+        """Take the rolling action with these typed faces, after a dry run says they fit exactly."""
+        ok, reasons = self.allowed()
+        if not ok:
+            self._refuse("Not allowed: " + "; ".join(reasons))
+            return None
+        reason = self.faces_refusal(faces)
+        if reason is not None:
+            self._refuse(f"Faces refused: {reason}")
+            return None
+        return self._apply(ScriptedDice(faces))
+
+    def _faces_accepted(self, dialog: FacesDialog) -> None:
+        faces = dialog.faces()
+        if faces is not None:
+            self.apply_faces(faces)
+
+    def _apply(self, dice: DiceSource | None) -> list[Event] | None:
+        action = self.action()
+        if action is None:
+            self._refuse("Set up the action first")
+            return None
+        self._last_message = None
+        events = self.controller.do(action, dice)
+        if events is None:
+            self._refuse(self._last_message or "refused")
+        else:
+            self._clear_message()
+        return events
+
+    def _dry_run(self) -> DryRun | None:
+        """The roll the current attack or spell makes, as a function of a dice source (changes nothing)."""
+        c = self.active()
+        if c is None or self._kind not in ROLLING or self._target is None:
+            return None
+        target = self.controller.combatant(self._target)
+        name = self.means()
+        if target is None or name is None:
+            return None
+        engine = self.controller.engine
+        means = c.spell(name) if self._kind == "spell" else c.weapon(name)
+        mode = MODES[self._kind]
+        options = self.controller.encounter.options
+        ignore_dex = self.ignore_dex_check.isChecked() and self._kind != "sneak"
+        attacker = c
+
+        def run(dice: Any) -> object:
+            return engine.ruleset.resolve_attack(attacker, target, means, mode, dice, options, ignore_dex=ignore_dex)
+
+        return run
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def _on_message(self, text: str) -> None:
+        self._last_message = text
+
+    def _refuse(self, text: str) -> None:
+        self.message_label.setText(text)
+        self.message_label.show()
+
+    def _clear_message(self) -> None:
+        self.message_label.clear()
+        self.message_label.hide()
+
+    # -- choices -------------------------------------------------------------------------------
+
+    def _on_kind(self, index: int) -> None:
+        if self._refreshing:
+            return
+        self._kind = self.kind_combo.itemData(index) or "attack"
+        self._changed()
+
+    def _on_means(self, index: int) -> None:
+        if self._refreshing:
+            return
+        data = self.means_combo.itemData(index)
+        if self._kind == "spell":
+            self._spell = data
+        elif self._kind == "parry":
+            self._parry_with = data
+        else:
+            self._weapon = data
+        self._changed()
+
+    def _on_target(self, index: int) -> None:
+        if self._refreshing:
+            return
+        self._target = self.target_combo.itemData(index)
+        self._changed()
+
+    def _changed(self) -> None:
+        if not self._refreshing:
+            self._clear_message()
+            self.refresh()
+
+    def _on_plan(self) -> None:
+        plan = self.controller.plan
+        c = self.active()
+        if plan is None or c is None or plan.attacker != c.id or self._kind not in ROLLING:
+            return
+        if plan.target != self._target and plan.target != c.id:
+            self._target = plan.target
+            self._clear_message()
+            self.refresh()
+
+    def _reset_choices(self, c: Combatant | None) -> None:
+        """A new turn: sensible defaults for this combatant."""
+        self._weapon = self._spell = self._parry_with = self._target = None
+        with QSignalBlocker(self.ignore_dex_check), QSignalBlocker(self.override_check):
+            self.ignore_dex_check.setChecked(False)
+            self.override_check.setChecked(False)
+        with QSignalBlocker(self.other_edit):
+            self.other_edit.clear()
+        self._clear_message()
+        if c is None:
+            return
+        usable = [w for w in c.weapons if w.state is not WeaponState.BROKEN]
+        self._kind = "attack" if c.weapons else "spell" if c.spells else "other"
+        self._weapon = (usable or c.weapons)[0].name if c.weapons else None
+        self._spell = c.spells[0].name if c.spells else None
+        self._target = self._nearest_foe(c)
+
+    def _nearest_foe(self, c: Combatant) -> str | None:
+        encounter = self.controller.encounter
+        mine = encounter.tokens.get(c.id)
+        best: tuple[float, str] | None = None
+        for other in encounter.combatants:
+            if other.side is c.side or other.down:
+                continue
+            token = encounter.tokens.get(other.id)
+            if mine is None or token is None:
+                continue
+            grid = encounter.map
+            feet = token_distance_ft(mine.cell, c.size, token.cell, other.size, grid.diagonal, grid.feet_per_cell)
+            if best is None or feet < best[0]:
+                best = (feet, other.id)
+        return best[1] if best else None
+
+    def _distance(self, a: Combatant, b: Combatant) -> float | None:
+        encounter = self.controller.encounter
+        ta, tb = encounter.tokens.get(a.id), encounter.tokens.get(b.id)
+        if ta is None or tb is None:
+            return None
+        grid = encounter.map
+        return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
+
+    # -- keeping in step -----------------------------------------------------------------------
+
+    def _on_events(self, events: list[Event]) -> None:
+        self.refresh()
+
+    def _on_replaced(self) -> None:
+        self._turn_key = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw from the engine: the turn, the choices still valid, the checks, the result."""
+        if self._refreshing:
+            return
+        self._refreshing = True
+        try:
+            self._refresh()
+        finally:
+            self._refreshing = False
+        self._sync_plan()
+
+    def _refresh(self) -> None:
+        encounter = self.controller.encounter
+        combat = encounter.combat
+        c = self.active()
+        key = (combat.round, c.id) if c is not None and combat.phase is Phase.FIGHTING else None
+        if key != self._turn_key:
+            self._turn_key = key
+            self._reset_choices(c)
+        self._refresh_result()
+        if c is None:
+            self.title.setText("Action")
+            self.movement_label.hide()
+            self.placeholder.show()
+            self.setup.hide()
+            self.used_label.hide()
+            self.rows = []
+            return
+        self.placeholder.hide()
+        self.movement_label.show()
+        color = style.side_color(c.side).name()
+        self.title.setText(f'<span style="color:{color}">■</span> {_escape(c.name)}\'s turn')
+        self.movement_label.setText(self._movement_text(c))
+        self._validate_choices(c)
+        self._fill_kinds(c)
+        self._fill_means(c)
+        self._fill_targets(c)
+        kind = self._kind
+        rolling = kind in ROLLING
+        self.means_caption.setText({"spell": "Spell", "parry": "Parry with"}.get(kind, "Weapon"))
+        for widget in (self.means_caption, self.means_combo):
+            widget.setVisible(rolling or kind == "parry")
+        for widget in (self.target_caption, self.target_combo):
+            widget.setVisible(rolling)
+        self.ignore_dex_check.setVisible(rolling)
+        self.ignore_dex_check.setEnabled(kind != "sneak")
+        self.ignore_dex_check.setToolTip(
+            "A sneak attack never subtracts the target's DEX"
+            if kind == "sneak"
+            else "A GM ruling: the target's DEX bonus is not subtracted from this attack"
+        )
+        for widget in (self.other_caption, self.other_edit):
+            widget.setVisible(kind == "other")
+        used = combat.turn is not None and combat.turn.action is not None
+        for widget in (self.kind_combo, self.means_combo, self.target_combo, self.other_edit, self.ignore_dex_check):
+            if used:
+                widget.setEnabled(False)
+                widget.setToolTip(f"{c.name} already took the action this turn")
+            elif widget is not self.ignore_dex_check:
+                widget.setEnabled(True)
+                widget.setToolTip("")
+        if not used:
+            self.target_combo.setToolTip("Click the target's token on the map, or pick it here")
+        self.rows = self._checks(c)
+        self._show_checks()
+        self._show_note(c)
+        self._show_buttons(c)
+        # Once the action is taken the set-up gives way to what was done and its result.
+        self.setup.setVisible(not used)
+        self.used_label.setVisible(used)
+        if used and combat.turn is not None and combat.turn.action is not None:
+            turn = combat.turn
+            detail = f" — {_escape(turn.action_detail)}" if turn.action_detail else ""
+            left = self.controller.engine.feet_left(c.id) or 0
+            self.used_label.setText(
+                f"<b>Action taken:</b> {_escape(turn.action.value)}{detail}.<br>"
+                f"{_escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
+            )
+
+    def _movement_text(self, c: Combatant) -> str:
+        turn = self.controller.encounter.combat.turn
+        assert turn is not None
+        left = self.controller.engine.feet_left(c.id) or 0
+        extra = f" (+{_ft(turn.extra_ft)} from the {turn.action.value if turn.action else 'action'})"
+        extra = extra if turn.extra_ft else ""
+        if not turn.feet_used:
+            moved = "Not moved yet"
+        elif not turn.feet_after:
+            moved = f"Moved {_ft(turn.feet_before)} before the action"
+        elif not turn.feet_before:
+            moved = f"Moved {_ft(turn.feet_after)} after the action"
+        else:
+            moved = f"Moved {_ft(turn.feet_before)} before the action and {_ft(turn.feet_after)} after"
+        return f"{moved} · {_ft(max(left, 0))} left of {_ft(c.move_ft + turn.extra_ft)}{extra}"
+
+    def _validate_choices(self, c: Combatant) -> None:
+        names = [w.name for w in c.weapons]
+        if self._weapon not in names:
+            usable = [w.name for w in c.weapons if w.state is not WeaponState.BROKEN]
+            self._weapon = (usable or names or [None])[0]
+        spells = [s.name for s in c.spells]
+        if self._spell not in spells:
+            self._spell = spells[0] if spells else None
+        parries = [*names, *([SHIELD] if c.shield is not None else [])]
+        if self._parry_with not in parries:
+            ready = [w.name for w in c.weapons if w.state is WeaponState.READY]
+            self._parry_with = (ready or ([SHIELD] if c.shield is not None else []) or parries or [None])[0]
+        if self._target is not None and (self._target == c.id or self.controller.combatant(self._target) is None):
+            self._target = None
+        available = self._kinds_available(c)
+        if not available.get(self._kind, (True, ""))[0]:
+            self._kind = next((k for k, (ok, _) in available.items() if ok), "other")
+
+    def _kinds_available(self, c: Combatant) -> dict[str, tuple[bool, str]]:
+        weapons = bool(c.weapons)
+        no_weapon = f"{c.name} has no weapon"
+        parry = weapons or c.shield is not None
+        return {
+            "attack": (weapons, no_weapon),
+            "power": (weapons, no_weapon),
+            "sneak": (weapons, no_weapon),
+            "spell": (bool(c.spells), f"{c.name} knows no damaging spell"),
+            "parry": (parry, f"{c.name} has neither a weapon nor a shield"),
+            "dash": (True, ""),
+            "leap": (True, ""),
+            "other": (True, ""),
+        }
+
+    def _fill_kinds(self, c: Combatant) -> None:
+        model = self.kind_combo.model()
+        assert isinstance(model, QStandardItemModel)
+        for i, (key, _, tip) in enumerate(KINDS):
+            ok, why = self._kinds_available(c)[key]
+            item = model.item(i)
+            item.setEnabled(ok)
+            item.setToolTip(tip if ok else why)
+        self.kind_combo.setCurrentIndex(self.kind_combo.findData(self._kind))
+
+    def _fill_means(self, c: Combatant) -> None:
+        combo = self.means_combo
+        combo.clear()
+        kind = self._kind
+        if kind == "spell":
+            for s in c.spells:
+                reach = f", {s.range_ft} ft" if s.range_ft else ""
+                combo.addItem(f"{s.name} ({c.dice_count}{s.die}{reach})", s.name)
+            current = self._spell
+        elif kind == "parry":
+            for w in c.weapons:
+                combo.addItem(f"{w.label} · {w.state.value}", w.name)
+            if c.shield is not None:
+                s = c.shield
+                combo.addItem(f"{s.name} (durability {s.durability}/{s.durability_max}) · {s.state.value}", SHIELD)
+            current = self._parry_with
+        else:
+            for w in c.weapons:
+                style_word = "" if w.kind is WeaponKind.RANGED else f", {w.style.value}"
+                text = f"{w.label.removesuffix(')')}{style_word}) · {w.state.value}"
+                combo.addItem(text, w.name)
+                if w.state is WeaponState.BROKEN:
+                    combo.setItemData(
+                        combo.count() - 1, f"{w.name} is broken until repaired", Qt.ItemDataRole.ToolTipRole
+                    )
+            current = self._weapon
+        index = combo.findData(current)
+        combo.setCurrentIndex(max(index, 0) if combo.count() else -1)
+        combo.setToolTip(combo.currentText())
+
+    def _fill_targets(self, c: Combatant) -> None:
+        combo = self.target_combo
+        combo.clear()
+        combo.addItem("— click a token on the map, or pick —", None)
+        others = [o for o in self.controller.encounter.combatants if o.id != c.id]
+        others.sort(key=lambda o: (o.side is c.side, o.down))
+        for o in others:
+            feet = self._distance(c, o)
+            where = f"{_ft(feet)} away" if feet is not None else "not on the map"
+            down = " · down" if o.down else ""
+            combo.addItem(f"{o.name} ({o.side.value}) · {where}{down}", o.id)
+        index = combo.findData(self._target)
+        combo.setCurrentIndex(max(index, 0))
+
+    # -- the checks ----------------------------------------------------------------------------
+
+    def _turn_rows(self, c: Combatant) -> list[CheckRow]:
+        return [_row(check) for check in self.controller.engine.turn_checks(c, needs_action=True)]
+
+    def _checks(self, c: Combatant) -> list[CheckRow]:
+        engine = self.controller.engine
+        kind = self._kind
+        if kind in ROLLING:
+            name = self.means()
+            if name is None:
+                what = "spell" if kind == "spell" else "weapon"
+                return [*self._turn_rows(c), CheckRow(FAIL, f"A {what}", f"{c.name} has no {what}")]
+            if self._target is None:
+                return [
+                    *self._turn_rows(c),
+                    CheckRow(FAIL, "A target", "click its token on the map or pick it in the list"),
+                ]
+            rows = [_row(check) for check in engine.attack_checks(c.id, self._target, name, MODES[kind])]
+            if kind == "sneak":
+                rows += self._sneak_rows(c, name)
+            return rows
+        rows = self._turn_rows(c)
+        if kind == "parry":
+            rows += self._parry_rows(c)
+        elif kind == "other":
+            text = self.other_edit.text().strip()
+            rows.append(CheckRow(OK if text else FAIL, "Say what the action is", "" if text else "type it above"))
+        return rows
+
+    def _parry_rows(self, c: Combatant) -> list[CheckRow]:
+        if self._parry_with is None:
+            return [CheckRow(FAIL, "A weapon or the shield", f"{c.name} has neither")]
+        if self._parry_with == SHIELD:
+            shield = c.shield
+            if shield is None:
+                return [CheckRow(FAIL, "Shield carried", f"{c.name} has no shield")]
+            ok = shield.state is ShieldState.CARRIED
+            why = {
+                ShieldState.DESTROYED: f"{c.name}'s shield is destroyed",
+                ShieldState.STOWED: f"{c.name}'s shield is not carried",
+            }.get(shield.state, f"absorbs double damage; {shield.durability} durability left")
+            return [CheckRow(OK if ok else FAIL, "Shield carried", why)]
+        weapon = c.weapon(self._parry_with)
+        if weapon.state is WeaponState.BROKEN:
+            return [CheckRow(FAIL, "Weapon ready", f"{weapon.name} is broken")]
+        if weapon.state is WeaponState.SHEATHED:
+            return [CheckRow(FAIL, "Weapon ready", f"{weapon.name} is sheathed: a parry needs a ready weapon")]
+        holds = weapon.magic_bonus + 1
+        return [
+            CheckRow(
+                OK, "Weapon ready", f"it shatters on the {_nth(holds)} exploding die it stops (+{weapon.magic_bonus})"
+            )
+        ]
+
+    def _sneak_rows(self, c: Combatant, weapon: str) -> list[CheckRow]:
+        """RULES §7 point by point, with the ways point 2 can be met shown under it."""
+        assert self._target is not None
+        engine = self.controller.engine
+        encounter = self.controller.encounter
+        target = encounter.combatant(self._target)
+        override = self.override_check.isChecked()
+        rows: list[CheckRow] = [CheckRow("head", "Sneak attack (RULES §7)")]
+        for check in engine.sneak_checks(c.id, self._target, weapon):
+            row = _row(check, always_reason=True)
+            if row.blocks and override:
+                row = CheckRow(OVERRIDDEN, row.label, f"{row.reason} (GM override)")
+            rows.append(row)
+            if check.label.startswith("Concealed"):
+                rows += self._concealment_details(c, target)
+        return rows
+
+    def _concealment_details(self, c: Combatant, target: Combatant) -> list[CheckRow]:
+        """The ways behind the engine's point 2: hidden, an unseen approach (facing and path), distracted."""
+        return [
+            CheckRow(YES if check.ok else NO, check.label, check.reason, detail=True)
+            for check in self.controller.engine.concealment_details(c.id, target.id)
+        ]
+
+    def _show_checks(self) -> None:
+        for widget in self._check_widgets:
+            self.checklist.removeWidget(widget)
+            widget.hide()  # at once: deleteLater waits for the event loop
+            widget.deleteLater()
+        self._check_widgets = []
+        self.checklist.removeWidget(self.override_check)
+        grid = self.checklist
+        line = 0
+        for row in self.rows:
+            if row.status == "head":
+                head = QLabel(f"<b>{_escape(row.label)}</b>", self.checklist_box)
+                head.setContentsMargins(0, 6, 0, 0)
+                grid.addWidget(head, line, 0, 1, 3)
+                self._check_widgets.append(head)
+                line += 1
+                continue
+            mark, color = _ICONS[row.status]
+            icon = QLabel(
+                f'<span style="color:{color}; font-weight:bold; font-size:12pt">{mark}</span>', self.checklist_box
+            )
+            icon.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+            icon.setFixedWidth(self.fontMetrics().horizontalAdvance("✔✔"))
+            icon.setToolTip({OK: "holds", FAIL: "does not hold", NA: "does not apply here"}.get(row.status, ""))
+            label = row.label
+            dim = row.status in (NA, NO)
+            text_color = "#6b6b6b" if dim else "#000000"
+            reason = f'<br><span style="color:#555555">{_escape(row.reason)}</span>' if row.reason else ""
+            if row.status == NA:
+                reason = f'<br><span style="color:#6b6b6b">n/a: {_escape(row.reason)}</span>' if row.reason else ""
+            text = QLabel(f'<span style="color:{text_color}">{_escape(label)}</span>{reason}', self.checklist_box)
+            text.setWordWrap(True)
+            text.setTextFormat(Qt.TextFormat.RichText)
+            if row.detail:
+                grid.addWidget(icon, line, 1)
+                grid.addWidget(text, line, 2)
+            else:
+                grid.addWidget(icon, line, 0)
+                grid.addWidget(text, line, 1, 1, 2)
+            self._check_widgets += [icon, text]
+            line += 1
+        failing = sum(1 for r in self.rows if r.blocks)
+        overridden = any(r.status == OVERRIDDEN for r in self.rows)
+        if failing:
+            self.checklist_box.setTitle(
+                f"Not allowed: {failing} check{'s' if failing != 1 else ''} fail{'' if failing != 1 else 's'}"
+            )
+        else:
+            self.checklist_box.setTitle("Allowed (GM override)" if overridden else "Allowed: every check holds")
+        sneak = self._kind == "sneak" and any(r.status == "head" for r in self.rows)
+        if sneak:
+            grid.addWidget(self.override_check, line, 0, 1, 3)
+        self.override_check.setVisible(sneak)
+
+    def _show_note(self, c: Combatant) -> None:
+        kind = self._kind
+        notes: list[str] = []
+        target = self.controller.combatant(self._target) if self._target else None
+        if kind in ("attack", "power", "sneak") and self._weapon is not None:
+            w = c.weapon(self._weapon)
+            n = c.dice_count
+            if kind == "power":
+                notes.append(
+                    f"<b>Power Attack:</b> {2 * n}{w.die} instead of {n}{w.die}; the {_escape(w.name)} "
+                    "<b>breaks</b> after the attack (a low roll is the critical fail)."
+                )
+            if kind == "sneak":
+                ap = f"{target.armor_points} AP" if target is not None else "the target's AP"
+                if w.kind is WeaponKind.RANGED or w.style is WeaponStyle.FINESSE:
+                    dc = f" = DC {10 + target.armor_points}" if target is not None else ""
+                    notes.append(
+                        f"<b>Precision</b> ({'ranged' if w.kind is WeaponKind.RANGED else 'finesse'}): "
+                        f"AWA check d20 {c.awa_bonus:+d} against DC 10 + {ap}{dc}. "
+                        "Success: armor ignored; failure: it applies."
+                    )
+                else:
+                    notes.append(f"<b>Precision:</b> a power weapon makes no check: {ap} always applies.")
+                notes.append("All of it is <b>direct damage</b> to IP; the target's DEX is never subtracted.")
+            if w.kind is WeaponKind.RANGED or self.controller.encounter.options.melee_exertion:
+                half = " (halved: specialization)" if w.specialized else ""
+                notes.append(f"<b>Exertion:</b> the attack costs {_escape(c.name)} d4 SP{half}.")
+            if w.kind is WeaponKind.RANGED and kind != "sneak":
+                notes.append("Ranged damage is <b>direct</b>: it comes off IP.")
+        elif kind == "spell" and self._spell is not None:
+            s = c.spell(self._spell)
+            where = "direct to IP" if s.direct else "off SP first"
+            notes.append(f"{c.dice_count}{s.die}, exploding; damage {where}.")
+        elif kind == "parry":
+            notes.append("Until its next turn begins, incoming damage is stopped; it may still move.")
+        elif kind in ("dash", "leap"):
+            options = self.controller.encounter.options
+            extra = c.move_ft * (options.dash_moves if kind == "dash" else options.leap_moves)
+            over = (
+                " and over obstacles and difficult terrain" if kind == "leap" and options.leap_ignores_terrain else ""
+            )
+            notes.append(f"+{_ft(extra)} of movement this turn{over}.")
+        self.note_label.setText(" ".join(notes))
+        self.note_label.setVisible(bool(notes))
+
+    def _show_buttons(self, c: Combatant) -> None:
+        ok, reasons = self.allowed()
+        kind = self._kind
+        rolling = kind in ROLLING
+        labels = {
+            "attack": "Roll the attack",
+            "power": "Roll the Power Attack",
+            "sneak": "Roll the sneak attack",
+            "spell": "Roll the spell",
+            "parry": "Parry",
+            "dash": "Dash",
+            "leap": "Leap",
+            "other": "Take this action",
+        }
+        self.roll_button.setText(labels[kind])
+        why = "Not allowed: " + "; ".join(reasons)
+        self.roll_button.setEnabled(ok)
+        self.roll_button.setToolTip(
+            ("The app rolls the dice" if rolling else f"{c.name}: {KIND_NAMES[kind].lower().rstrip('…')}")
+            if ok
+            else why
+        )
+        self.faces_button.setVisible(rolling)
+        self.faces_button.setEnabled(ok and rolling)
+        self.faces_button.setToolTip("Type the faces your own dice show" if ok else why)
+
+    # -- the result ----------------------------------------------------------------------------
+
+    def _refresh_result(self) -> None:
+        """The last attack since the last turn began, with what followed it, from the round log."""
+        log = self.controller.encounter.log
+        start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], TurnStarted)), None)
+        attack_at: int | None = None
+        if start is not None:
+            for i in range(len(log) - 1, start, -1):
+                if isinstance(log[i], AttackResolved):
+                    attack_at = i
+                    break
+        if attack_at is None:
+            self.last_result = None
+            self.result_box.hide()
+            return
+        event = log[attack_at]
+        assert isinstance(event, AttackResolved)
+        after: list[Event] = []
+        for follow in log[attack_at + 1 :]:
+            if isinstance(follow, ExertionSpent | WeaponBroken | WentDown | ShieldDestroyed | Override):
+                after.append(follow)
+            else:
+                break
+        self.last_result = event
+        self.result_box.show()
+        self.damage_label.setText(self._headline(event))
+        self.result_label.setText(self._details(event, after))
+
+    def _name(self, cid: str) -> str:
+        c = self.controller.combatant(cid)
+        return c.name if c is not None else cid
+
+    def _headline(self, e: AttackResolved) -> str:
+        target = self._name(e.target)
+        if e.parried_with and not (e.to_sp or e.to_ip):
+            return f"{e.damage} damage, stopped by {target}'s {e.parried_with} parry"
+        kind = "direct damage" if e.direct else "damage"
+        if e.to_sp and e.to_ip:
+            lost = f"{target} loses {e.to_sp} SP and {e.to_ip} IP"
+            return f"{e.damage} {kind}: {lost} → {e.target_sp} SP, {e.target_ip} IP"
+        if e.to_sp:
+            return f"{e.damage} {kind} off {target}'s SP → {e.target_sp} SP left"
+        if e.to_ip:
+            return f"{e.damage} {kind} off {target}'s IP → {e.target_ip} IP left"
+        return f"{e.damage} {kind}: no harm to {target}"
+
+    def _details(self, e: AttackResolved, after: list[Event]) -> str:
+        attacker, target = self._name(e.attacker), self._name(e.target)
+        base = [f for f in e.faces if not f.explosion]
+        extra = [f for f in e.faces if f.explosion]
+
+        def face(f: Any) -> str:
+            return f"<b>{f.face}!</b>" if f.exploded else str(f.face)
+
+        lines = [f"{_escape(attacker)}: {e.mode} on {_escape(target)} with {_escape(e.means)} ({e.dice_count}{e.die})"]
+        if e.precision is not None:
+            p = e.precision
+            verdict = "success: armor ignored" if p.success else "failure: armor applies"
+            lines.append(f"AWA check: d20 {p.face} {p.bonus:+d} = {p.total} vs DC {p.dc}: {verdict}")
+        dice = " ".join(face(f) for f in base)
+        if extra:
+            dice += " · explosions: " + " ".join(face(f) for f in extra)
+        lines.append(f"Dice: {dice} = {e.dice_total}")
+        if e.magic_term:
+            lines.append(f"Magic: +{e.magic_bonus} per base die × {e.dice_count} = +{e.magic_term}")
+        lines.append(f"<b>{_escape(e.formula)}</b>")
+        mitigation = []
+        mitigation.append("DEX ignored" if e.dex_ignored else f"DEX {e.dex_term:+d} subtracted")
+        mitigation.append("AP ignored" if e.ap_ignored else f"AP {e.ap_term} subtracted")
+        lines.append(", ".join(mitigation))
+        went = []
+        if e.parried_with:
+            went.append(f"{e.stopped} stopped by the {e.parried_with} parry")
+        if e.shield_damage:
+            went.append(f"shield takes {e.shield_damage}")
+        if e.to_sp:
+            went.append(f"{e.to_sp} to SP")
+        if e.to_ip:
+            went.append(f"{e.to_ip} to IP{' (direct)' if e.direct else ''}")
+        if e.overkill:
+            went.append(f"{e.overkill} overkill")
+        lines.append(
+            f"Where it went: {', '.join(went) or 'no harm'} → {_escape(target)} {e.target_sp} SP, {e.target_ip} IP"
+        )
+        for event in after:
+            color = "#c62828" if isinstance(event, WeaponBroken | WentDown | ShieldDestroyed) else "#3b3b3b"
+            lines.append(f'<span style="color:{color}">{_escape(event.text)}</span>')
+        return "<br>".join(lines)
+
+    # -- the plan for the forecast and the map -------------------------------------------------
+
+    def _sync_plan(self) -> None:
+        c = self.active()
+        turn = self.controller.encounter.combat.turn
+        plan: AttackPlan | None = None
+        if c is not None and turn is not None and turn.action is None and self._kind in ROLLING:
+            plan = AttackPlan(
+                c.id,
+                self._target,
+                self.means(),
+                MODES[self._kind],
+                self.ignore_dex_check.isChecked() and self._kind != "sneak",
+            )
+        self.controller.set_plan(plan)
+
+
+def _nth(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
