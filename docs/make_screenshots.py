@@ -40,6 +40,12 @@ def window(app: QApplication, scratch: Path) -> MainWindow:
     return main
 
 
+def settle(app: QApplication) -> None:
+    """Let layouts that depend on wrapped text finish (they take a few passes)."""
+    for _ in range(4):
+        app.processEvents()
+
+
 def point(main: MainWindow, cell: Cell) -> QPointF:
     view = main.map_view
     return QPointF(view.mapFromScene(view.scene_point_of(cell, 1)))
@@ -88,7 +94,37 @@ def main() -> int:
 
     main.controller.undo_stack.setClean()
     main.close()
-    for name in ("main-window.png", "drag-overlays.png", "vision-cone.png"):
+
+    # 4. Combat: Cedryk sneaks round behind the Half-orc; the action panel's sneak checklist and
+    #    the forecast; then the attack with the rules text's faces, typed in.
+    main = window(app, scratch)
+    controller = main.controller
+    controller.do(act.Move("cedryk", (12, 12), forced=True))
+    controller.do(act.EditCombatant("cedryk", {"concealed": False}))
+    controller.do(act.StartCombat(face=5))
+    controller.do(act.BeginTurn("cedryk"))
+    controller.select("cedryk")
+    viewport = main.map_view.viewport()
+    QTest.mousePress(viewport, LEFT, NONE, point(main, (12, 12)).toPoint())
+    for cell in ((13, 12), (14, 11)):
+        mouse_move(main, cell)
+    QTest.keyClick(viewport, Qt.Key.Key_W)
+    for cell in ((14, 10), (14, 9)):
+        mouse_move(main, cell)
+    QTest.mouseRelease(viewport, LEFT, NONE, point(main, (14, 9)).toPoint())
+    main.action_panel.set_kind("sneak")
+    main.action_panel.set_target("half-orc")
+    main.docks["Action"].raise_()
+    settle(app)
+    main.grab().save(str(OUT / "combat-sneak.png"))
+    main.action_panel.apply_faces([9, 4, 2, 2])
+    main.docks["Round log"].raise_()
+    settle(app)
+    main.grab().save(str(OUT / "combat-result.png"))
+    main.controller.undo_stack.setClean()
+    main.close()
+
+    for name in ("main-window.png", "drag-overlays.png", "vision-cone.png", "combat-sneak.png", "combat-result.png"):
         print(OUT / name)
     return 0
 

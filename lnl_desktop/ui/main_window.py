@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QTabBar,
     QUndoView,
     QWidget,
 )
@@ -81,22 +82,8 @@ class MainWindow(QMainWindow):
         self._add_dock("Forecast", self.forecast_panel, area.BottomDockWidgetArea, "Ctrl+6")
         self._add_dock("Bestiary", self.bestiary, area.LeftDockWidgetArea, "Ctrl+7")
         self._add_dock("Undo history", self.undo_view, area.RightDockWidgetArea, "Ctrl+8")
-        self.splitDockWidget(self.docks["Turns"], self.docks["Combatants"], Qt.Orientation.Vertical)
-        self.tabifyDockWidget(self.docks["Combatants"], self.docks["Bestiary"])
-        self.tabifyDockWidget(self.docks["Action"], self.docks["Combatant sheet"])
-        self.tabifyDockWidget(self.docks["Combatant sheet"], self.docks["Undo history"])
-        # The forecast sits behind the log: its chart library loads only when it is first shown.
-        self.tabifyDockWidget(self.docks["Round log"], self.docks["Forecast"])
-        self.docks["Combatants"].raise_()
-        self.docks["Action"].raise_()
-        # Hidden until an attack is first set up (or Ctrl+D): the chart library loads on first show.
-        self.docks["Forecast"].hide()
         self._forecast_shown = False
         self.controller.planChanged.connect(self._offer_forecast)
-        # The map gets the room; the docks get enough to show their columns and a few log lines.
-        self.resizeDocks([self.docks["Turns"], self.docks["Action"]], [430, 420], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["Round log"]], [210], Qt.Orientation.Vertical)
-        self._default_state = self.saveState()
 
         self._build_status_bar()
         self._build_actions()
@@ -112,7 +99,8 @@ class MainWindow(QMainWindow):
         self._autosave_timer.timeout.connect(self.autosave)
 
         self.resize(1400, 900)
-        self._restore_layout()
+        if not self._restore_layout():
+            self._arrange_default_layout()
         self._refresh_title()
         self._refresh_recent_menu()
         QTimer.singleShot(0, self.map_view.fit_map)
@@ -491,17 +479,60 @@ class MainWindow(QMainWindow):
         self.full_screen_action.setChecked(self.isFullScreen())
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state)
-        for dock in self.docks.values():
-            dock.show()
+        self._arrange_default_layout()
 
-    def _restore_layout(self) -> None:
+    def _arrange_default_layout(self) -> None:
+        """Every dock where it starts. Built afresh rather than restored from a saved default:
+        restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
+        area = Qt.DockWidgetArea
+        places = {
+            "Turns": area.LeftDockWidgetArea,
+            "Combatants": area.LeftDockWidgetArea,
+            "Bestiary": area.LeftDockWidgetArea,
+            "Action": area.RightDockWidgetArea,
+            "Combatant sheet": area.RightDockWidgetArea,
+            "Undo history": area.RightDockWidgetArea,
+            "Round log": area.BottomDockWidgetArea,
+            "Forecast": area.BottomDockWidgetArea,
+        }
+        for title, where in places.items():
+            dock = self.docks[title]
+            dock.setFloating(False)
+            self.removeDockWidget(dock)
+            self.addDockWidget(where, dock)
+            dock.show()
+        self.tabifyDockWidget(self.docks["Combatants"], self.docks["Bestiary"])
+        self.tabifyDockWidget(self.docks["Action"], self.docks["Combatant sheet"])
+        self.tabifyDockWidget(self.docks["Combatant sheet"], self.docks["Undo history"])
+        self.tabifyDockWidget(self.docks["Round log"], self.docks["Forecast"])
+        self.docks["Combatants"].raise_()
+        self.docks["Action"].raise_()
+        # Hidden until an attack is first set up (or Ctrl+D): the chart library loads on first show.
+        if not self._forecast_shown:
+            self.docks["Forecast"].hide()
+        else:
+            self.docks["Round log"].raise_()
+        # The map gets the room; the docks get enough to show their columns and a few log lines.
+        self.resizeDocks([self.docks["Turns"], self.docks["Action"]], [430, 420], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["Round log"]], [210], Qt.Orientation.Vertical)
+        self._drop_stray_tab_bars()
+
+    def _drop_stray_tab_bars(self) -> None:
+        """Rearranging tabbed docks leaves the old groups' tab bars on screen (a Qt 6 quirk): hide
+        every tab bar and let the layout show again the ones it really uses."""
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:
+                bar.hide()
+        self.layout().invalidate()
+        self.layout().activate()
+
+    def _restore_layout(self) -> bool:
+        """The window and dock layout of the last run; False when there is none to restore."""
         geometry = self.settings.value("window/geometry")
         state = self.settings.value("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
+        return isinstance(state, QByteArray) and self.restoreState(state)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.confirm_discard():

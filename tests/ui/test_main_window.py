@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import actions as act
@@ -227,3 +227,14 @@ def test_the_forecast_comes_out_when_an_attack_is_first_set_up(make_window: Wind
     window.controller.set_plan(AttackPlan(attacker="tombril", target="hill-giant", means="Shortsword"))
     assert window.docks["Forecast"].isVisible()
     assert "Tombril" in window.forecast_panel.title_label.text()
+
+
+def test_reset_layout_leaves_no_stray_tab_bars(make_window: WindowFactory) -> None:
+    window = make_window()
+    window.docks["Bestiary"].raise_()
+    window.reset_layout()
+    QApplication.processEvents()
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible() and bar.parent() is window]
+    titles = [bar.tabText(i) for bar in bars for i in range(bar.count())]
+    assert len(titles) == len(set(titles)), titles
+    assert {"Combatants", "Bestiary", "Action", "Combatant sheet"} <= set(titles)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QStandardItemModel
+from PySide6.QtGui import QResizeEvent, QStandardItemModel
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -112,6 +112,20 @@ def _escape(text: str) -> str:
 
 def _ft(value: float) -> str:
     return f"{value:g} ft"
+
+
+class WrapLabel(QLabel):
+    """A word-wrapped label that asks for the height its wrapped text needs at its real width.
+
+    Grid layouts in a scroll area size labels by their unwrapped hint, which cut the second line
+    of long reasons; fixing the minimum height once the width is known keeps every line visible.
+    """
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        needed = self.heightForWidth(self.width())
+        if needed > 0 and needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
 
 class ActionPanel(QWidget):
@@ -850,7 +864,7 @@ class ActionPanel(QWidget):
             reason = f'<br><span style="color:#555555">{_escape(row.reason)}</span>' if row.reason else ""
             if row.status == NA:
                 reason = f'<br><span style="color:#6b6b6b">n/a: {_escape(row.reason)}</span>' if row.reason else ""
-            text = QLabel(f'<span style="color:{text_color}">{_escape(label)}</span>{reason}', self.checklist_box)
+            text = WrapLabel(f'<span style="color:{text_color}">{_escape(label)}</span>{reason}', self.checklist_box)
             text.setWordWrap(True)
             text.setTextFormat(Qt.TextFormat.RichText)
             if row.detail:
