@@ -57,6 +57,8 @@ class TableController(QObject):
         self.undo_stack = QUndoStack(self)
         self.selected: str | None = None
         self.plan: AttackPlan | None = None
+        # Why the last action was refused (None after one that went through): for the docks to show.
+        self.refusal: str | None = None
         # The folder of the open file: a background image's relative path is relative to it.
         self.base_dir: Path | None = None
         self.engine.subscribe(self._forward)
@@ -81,8 +83,10 @@ class TableController(QObject):
         try:
             events = push_action(self.undo_stack, self.engine, action, dice)
         except RulesError as refused:
-            self.message.emit(str(refused))
+            self.refusal = str(refused)
+            self.message.emit(self.refusal)
             return None
+        self.refusal = None
         if events:
             self.message.emit(events[-1].text)
         return events

@@ -53,6 +53,7 @@ from lnl_desktop.core.rules.common import AttackMode, Check
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
 from lnl_desktop.ui.controller import AttackPlan, TableController
+from lnl_desktop.ui.widgets import RefusalLabel
 
 # The actions of a turn (RULES §3), in the order the menu shows them.
 KINDS: tuple[tuple[str, str, str], ...] = (
@@ -153,7 +154,6 @@ class ActionPanel(QWidget):
         self._spell: str | None = None
         self._parry_with: str | None = None
         self._target: str | None = None
-        self._last_message: str | None = None
         self._refreshing = False
 
         self.title = QLabel(self)
@@ -219,11 +219,7 @@ class ActionPanel(QWidget):
         buttons.addWidget(self.roll_button, 1)
         buttons.addWidget(self.faces_button, 1)
 
-        self.message_label = QLabel(self)
-        self.message_label.setObjectName("refusal")
-        self.message_label.setWordWrap(True)
-        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message_label.hide()
+        self.message_label = RefusalLabel(self)
 
         self.result_box = QGroupBox("Result", self)
         self.damage_label = QLabel(self.result_box)
@@ -288,7 +284,6 @@ class ActionPanel(QWidget):
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self._on_replaced)
         controller.planChanged.connect(self._on_plan)
-        controller.message.connect(self._on_message)
         self.refresh()
 
     # -- what the panel is about ---------------------------------------------------------------
@@ -344,7 +339,7 @@ class ActionPanel(QWidget):
     @property
     def message(self) -> str:
         """The refusal shown in the panel ("" when none)."""
-        return self.message_label.text() if self.message_label.isVisibleTo(self) else ""
+        return self.message_label.shown_text
 
     # -- taking the action ---------------------------------------------------------------------
 
@@ -440,10 +435,9 @@ class ActionPanel(QWidget):
         if action is None:
             self._refuse("Set up the action first")
             return None
-        self._last_message = None
         events = self.controller.do(action, dice)
         if events is None:
-            self._refuse(self._last_message or "refused")
+            self._refuse(self.controller.refusal or "refused")
         else:
             self._clear_message()
         return events
@@ -471,16 +465,11 @@ class ActionPanel(QWidget):
 
     # -- messages ------------------------------------------------------------------------------
 
-    def _on_message(self, text: str) -> None:
-        self._last_message = text
-
     def _refuse(self, text: str) -> None:
-        self.message_label.setText(text)
-        self.message_label.show()
+        self.message_label.refuse(text)
 
     def _clear_message(self) -> None:
-        self.message_label.clear()
-        self.message_label.hide()
+        self.message_label.clear_refusal()
 
     # -- choices -------------------------------------------------------------------------------
 

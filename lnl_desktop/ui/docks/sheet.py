@@ -9,6 +9,7 @@ The sheet keeps no copy of the combatant: it looks it up by id and redraws after
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -61,6 +62,7 @@ from lnl_desktop.core.model import (
 )
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.widgets import RefusalLabel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -166,19 +168,20 @@ def swatch(color: QColor, size: int = 12) -> QIcon:
 # -- field bindings: one per editable part of the sheet --------------------------------------------
 
 
-class Binding:
+class Binding(ABC):
     """One editor on the sheet: which Combatant field it edits, how to show it and read it back."""
 
     key: str  # the Combatant field an edit sends
     label: str  # how messages name it
     widget: QWidget
 
+    @abstractmethod
     def show(self, c: Combatant) -> None:
-        raise NotImplementedError
+        """Put the combatant's current value in the editor."""
 
+    @abstractmethod
     def value(self, c: Combatant) -> Any:
         """The new value of ``key`` from what the GM entered; raises :class:`BadInput`."""
-        raise NotImplementedError
 
     def dirty(self) -> bool:
         """Whether the GM typed something not yet committed (a refresh leaves it alone)."""
@@ -594,7 +597,6 @@ class CombatantSheet(QWidget):
         self.combatant_id: str | None = None
         self.bindings: dict[str, Binding] = {}  # by name: "level", "shield.armor", ...
         self._marked: QWidget | None = None
-        self._last_message: str | None = None
 
         self.title = QLabel(self)
         self.title.setObjectName("title")
@@ -632,11 +634,7 @@ class CombatantSheet(QWidget):
         self.stack.addWidget(self.placeholder)
         self.stack.addWidget(scroll)
 
-        self.message_label = QLabel(self)
-        self.message_label.setObjectName("refusal")
-        self.message_label.setWordWrap(True)
-        self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message_label.hide()
+        self.message_label = RefusalLabel(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -649,7 +647,6 @@ class CombatantSheet(QWidget):
         controller.selectionChanged.connect(self._on_selection)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self._on_replaced)
-        controller.message.connect(self._on_controller_message)
         self._on_selection(controller.selected or "")
 
     # -- building ----------------------------------------------------------------------------
@@ -961,22 +958,17 @@ class CombatantSheet(QWidget):
             return False
         if c.model_dump(mode="json").get(key) == value:
             return True  # nothing to change: no empty step on the undo stack
-        self._last_message = None
         events = self.controller.do(act.EditCombatant(c.id, {key: value}))
         if events is None:
-            self.refuse(self._last_message or f"{key}: the change was refused", widget)
+            self.refuse(self.controller.refusal or f"{key}: the change was refused", widget)
             self.refresh(force=True)
             return False
         self._clear_message()
         return True
 
-    def _on_controller_message(self, text: str) -> None:
-        self._last_message = text
-
     def refuse(self, message: str, widget: QWidget | None = None) -> None:
         """Show why an edit did not happen, right on the sheet, and mark the field."""
-        self.message_label.setText(message)
-        self.message_label.show()
+        self.message_label.refuse(message)
         self._unmark(self._marked)
         if widget is not None:
             widget.setProperty("invalid", True)
@@ -992,14 +984,13 @@ class CombatantSheet(QWidget):
             self._marked = None
 
     def _clear_message(self) -> None:
-        self.message_label.clear()
-        self.message_label.hide()
+        self.message_label.clear_refusal()
         self._unmark(self._marked)
 
     @property
     def message(self) -> str:
         """The refusal shown under the form ("" when none)."""
-        return self.message_label.text() if self.message_label.isVisibleTo(self) else ""
+        return self.message_label.shown_text
 
     # -- list edits --------------------------------------------------------------------------
 

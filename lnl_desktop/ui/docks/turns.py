@@ -33,6 +33,7 @@ from lnl_desktop.core.model import Combatant, Phase, Side
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import StartCombatDialog, check_d6
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.widgets import RefusalLabel
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SECONDS_PER_ROUND = 6
@@ -76,7 +77,6 @@ class TurnsPanel(QWidget):
         self.setStyleSheet(self._STYLE)
         self.controller = controller
         self.start_dialog: StartCombatDialog | None = None
-        self._last_message: str | None = None
         self._following = False
 
         self.round_label = QLabel(self)
@@ -134,10 +134,7 @@ class TurnsPanel(QWidget):
         self.next_round_button.clicked.connect(self._next_round_clicked)
         self.initiative_caption = QLabel("Initiative d6:", self)
 
-        self.message_label = QLabel(self)
-        self.message_label.setObjectName("refusal")
-        self.message_label.setWordWrap(True)
-        self.message_label.hide()
+        self.message_label = RefusalLabel(self)
 
         turn_row = QHBoxLayout()
         turn_row.addWidget(self.take_turn_button)
@@ -166,7 +163,6 @@ class TurnsPanel(QWidget):
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.refresh)
         controller.selectionChanged.connect(self._follow_selection)
-        controller.message.connect(self._on_message)
         self.refresh()
 
     # -- what the dock shows -------------------------------------------------------------------
@@ -230,7 +226,7 @@ class TurnsPanel(QWidget):
     @property
     def message(self) -> str:
         """The refusal shown in the dock ("" when none)."""
-        return self.message_label.text() if self.message_label.isVisibleTo(self) else ""
+        return self.message_label.shown_text
 
     # -- the GM's moves ------------------------------------------------------------------------
 
@@ -306,24 +302,18 @@ class TurnsPanel(QWidget):
         return self._do(act.EndCombat()) is not None
 
     def _do(self, action: act.Action, dice: DiceSource | None = None) -> list[Event] | None:
-        self._last_message = None
         events = self.controller.do(action, dice)
         if events is None:
-            self._refuse(self._last_message or "refused")
+            self._refuse(self.controller.refusal or "refused")
         else:
             self._clear_message()
         return events
 
-    def _on_message(self, text: str) -> None:
-        self._last_message = text
-
     def _refuse(self, text: str) -> None:
-        self.message_label.setText(text)
-        self.message_label.show()
+        self.message_label.refuse(text)
 
     def _clear_message(self) -> None:
-        self.message_label.clear()
-        self.message_label.hide()
+        self.message_label.clear_refusal()
 
     # -- keeping in step -----------------------------------------------------------------------
 

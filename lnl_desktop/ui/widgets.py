@@ -1,0 +1,32 @@
+"""Small widgets the docks share."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+class RefusalLabel(QLabel):
+    """Where a dock says why something it asked for was refused; hidden while there is nothing to say."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("refusal")  # the style sheet paints it red
+        self.setWordWrap(True)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hide()
+
+    def refuse(self, text: str) -> None:
+        self.setText(text)
+        self.show()
+
+    def clear_refusal(self) -> None:
+        self.clear()
+        self.hide()
+
+    @property
+    def shown_text(self) -> str:
+        """The refusal on show, or "" when there is none."""
+        parent = self.parentWidget()
+        visible = self.isVisibleTo(parent) if parent is not None else self.isVisible()
+        return self.text() if visible else ""
