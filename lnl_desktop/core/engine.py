@@ -758,16 +758,6 @@ class Engine:
                 hits.append(attacker.id)
 
         actors = (attacker.id, target.id)
-        where = []
-        if ap.parried_with:
-            where.append(f"{ap.stopped} stopped by {target.name}'s {ap.parried_with} parry")
-        if ap.to_sp:
-            where.append(f"{ap.to_sp} SP")
-        if ap.to_ip:
-            where.append(f"{ap.to_ip} IP")
-        if ap.overkill:
-            where.append(f"{ap.overkill} overkill")
-        went = ", ".join(where) or "no harm"
         verb = (
             "casts"
             if o.mode is AttackMode.SPELL
@@ -822,7 +812,7 @@ class Engine:
         kind = "direct " if o.direct else ""
         text = (
             f"{attacker.name} {verb} {target.name} with {o.means} ({o.dice_count}{o.die}):{check} "
-            f"{resolved.formula} {kind}damage -> {went}. "
+            f"{resolved.formula} {kind}damage -> {', '.join(resolved.where_it_went) or 'no harm'}. "
             f"{target.name}: {target.stamina} SP, {target.injury} IP"
         )
         events.append(resolved.model_copy(update={"text": text}))

@@ -126,6 +126,22 @@ class AttackResolved(_Event):
     overrides: list[str] = Field(default_factory=list)  # eligibility points the GM overrode
 
     @property
+    def where_it_went(self) -> list[str]:
+        """Where the damage went, in the order it was taken: parry, shield, SP, IP, overkill."""
+        went = []
+        if self.parried_with:
+            went.append(f"{self.stopped} stopped by the {self.parried_with} parry")
+        if self.shield_damage:
+            went.append(f"shield takes {self.shield_damage}")
+        if self.to_sp:
+            went.append(f"{self.to_sp} to SP")
+        if self.to_ip:
+            went.append(f"{self.to_ip} to IP")
+        if self.overkill:
+            went.append(f"{self.overkill} overkill")
+        return went
+
+    @property
     def formula(self) -> str:
         """The damage formula with its numbers, as the log shows it."""
         dice = " + ".join(f"{f.face}{'*' if f.explosion else ''}" for f in self.faces) or "0"

@@ -1019,17 +1019,7 @@ class ActionPanel(QWidget):
         mitigation.append("DEX ignored" if e.dex_ignored else f"DEX {e.dex_term:+d} subtracted")
         mitigation.append("AP ignored" if e.ap_ignored else f"AP {e.ap_term} subtracted")
         lines.append(", ".join(mitigation))
-        went = []
-        if e.parried_with:
-            went.append(f"{e.stopped} stopped by the {e.parried_with} parry")
-        if e.shield_damage:
-            went.append(f"shield takes {e.shield_damage}")
-        if e.to_sp:
-            went.append(f"{e.to_sp} to SP")
-        if e.to_ip:
-            went.append(f"{e.to_ip} to IP{' (direct)' if e.direct else ''}")
-        if e.overkill:
-            went.append(f"{e.overkill} overkill")
+        went = e.where_it_went
         lines.append(
             f"Where it went: {', '.join(went) or 'no harm'} → {_escape(target)} {e.target_sp} SP, {e.target_ip} IP"
         )
