@@ -257,7 +257,10 @@ class TokenItem(QGraphicsItem):
         painter.drawPath(body)
 
         self._paint_facing(painter, s, facing, lod)
-        if on_screen < 22:
+        if on_screen < 16:
+            # Too small for words and bars; a down creature must still read as down.
+            if look.down:
+                self._paint_down(painter, s)
             return
 
         text = _text_path(look.label, s)
