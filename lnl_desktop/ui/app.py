@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 from lnl_desktop import __version__
 from lnl_desktop.core import storage
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.paths import demo_encounter_path, resource
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QIcon
+
     from lnl_desktop.ui.recovery import Recovery, RecoveryStore
 
 
@@ -54,6 +56,9 @@ def run(argv: list[str] | None = None) -> int:
     app.setApplicationName("Laurels & Loot Desktop")
     app.setOrganizationName("Laurels & Loot")
     app.setApplicationVersion(__version__)
+    app.setWindowIcon(application_icon())
+    # Wayland desktops take a window's icon from its .desktop file (packaging/linux/lnl-desktop.desktop).
+    app.setDesktopFileName("lnl-desktop")
 
     if args.smoke_test:
         # A smoke test leaves no trace: its own settings and recovery folder.
@@ -72,7 +77,10 @@ def run(argv: list[str] | None = None) -> int:
     if recovered is not None:
         window.controller.undo_stack.resetClean()  # recovered work is unsaved work
         window.statusBar().showMessage("Recovered the unsaved work of the last session", 10000)
-    window.show()
+    if args.smoke_test or settings.value("window/geometry") is not None:
+        window.show()
+    else:
+        window.showMaximized()  # the first run: give the map the whole screen
     if args.smoke_test:
         app.processEvents()
         shown_at = time.time()
@@ -91,6 +99,16 @@ def run(argv: list[str] | None = None) -> int:
         window.close()
         return 0 if ok else 1
     return app.exec()
+
+
+def application_icon() -> QIcon:
+    """The application's icon at every size in resources/icons (packaging/make_icons.py draws them)."""
+    from PySide6.QtGui import QIcon
+
+    icon = QIcon()
+    for png in sorted(resource("icons").glob("lnl-desktop-*.png")):
+        icon.addFile(str(png))  # only the header is read now, the pixels when that size is drawn
+    return icon
 
 
 def offer_recovery(recovery: RecoveryStore) -> Recovery | None:
