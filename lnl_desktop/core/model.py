@@ -273,6 +273,25 @@ class Combatant(_Model):
         known = ", ".join(s.name for s in self.spells) or "none"
         raise RulesError(f"spell: {self.name} has no spell named {name!r} (has: {known})")
 
+    def status_words(self) -> list[str]:
+        """Short status words, most important first: down, surprised, parrying, concealed..."""
+        words = []
+        if self.down:
+            words.append("down")
+        if self.surprised:
+            words.append("surprised")
+        if self.parry is not None:
+            words.append(f"parrying ({self.parry.label})")
+        if self.concealed:
+            words.append("concealed")
+        if self.distracted:
+            words.append("distracted")
+        broken = [w.name for w in self.weapons if w.state is WeaponState.BROKEN]
+        if broken:
+            words.append("broken: " + ", ".join(broken))
+        words.extend(self.conditions)
+        return words
+
     @property
     def cannot_be_surprised(self) -> bool:
         return Trait.CANNOT_BE_SURPRISED in self.traits

@@ -11,7 +11,11 @@ class RefusalLabel(QLabel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("refusal")  # the style sheet paints it red
+        self.setObjectName("refusal")
+        self.setStyleSheet(
+            "QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;"
+            " border-radius: 3px; padding: 4px 6px; }"
+        )
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.hide()

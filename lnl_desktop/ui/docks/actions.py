@@ -135,8 +135,6 @@ class ActionPanel(QWidget):
     _STYLE = """
         QLabel#title { font-size: 13pt; font-weight: bold; }
         QLabel#movement { font-size: 10.5pt; }
-        QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;
-                         border-radius: 3px; padding: 4px 6px; }
         QLabel#note { color: #3b3b3b; background: #f4f1e8; border-radius: 3px; padding: 4px 6px; }
         QLabel#damage { font-size: 13pt; font-weight: bold; }
     """

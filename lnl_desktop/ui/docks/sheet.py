@@ -584,8 +584,6 @@ class CombatantSheet(QWidget):
     _STYLE = """
         QLineEdit[invalid="true"], QComboBox[invalid="true"], QTableView[invalid="true"],
         QPlainTextEdit[invalid="true"] { border: 2px solid #c62828; background: #fdecea; }
-        QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;
-                         border-radius: 3px; padding: 4px 6px; }
         QLabel#title { font-size: 13pt; font-weight: bold; }
     """
 

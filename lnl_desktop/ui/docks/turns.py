@@ -66,8 +66,6 @@ class TurnsPanel(QWidget):
         QLabel#banner { font-size: 12pt; font-weight: bold; border-radius: 4px; padding: 6px 8px;
                         border: 1px solid #b9b9b9; }
         QLabel#reading { padding: 2px 8px; }
-        QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;
-                         border-radius: 3px; padding: 4px 6px; }
         QLineEdit[invalid="true"] { border: 2px solid #c62828; background: #fdecea; }
     """
 

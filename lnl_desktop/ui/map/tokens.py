@@ -93,18 +93,7 @@ def tooltip(c: Combatant, token: Token, has_turn: bool) -> str:
             extra = f", range {w.max_range_ft} ft"
         state = "" if w.state is WeaponState.READY else f" [{w.state.value}]"
         lines.append(f"&bull; {_html(w.label)}{extra}{state}")
-    status = []
-    if has_turn:
-        status.append("its turn")
-    if c.down:
-        status.append("DOWN")
-    if c.concealed:
-        status.append("concealed")
-    if c.parry is not None:
-        status.append(f"parrying ({_html(c.parry.label)})")
-    if c.surprised:
-        status.append("surprised")
-    status += [_html(s) for s in c.conditions]
+    status = (["its turn"] if has_turn else []) + [_html(word) for word in c.status_words()]
     if status:
         lines.append("<i>" + ", ".join(status) + "</i>")
     lines.append(f"at ({token.cell[0]}, {token.cell[1]}), facing {token.facing}&deg;")

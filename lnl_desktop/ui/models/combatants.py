@@ -13,7 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersist
 from PySide6.QtGui import QFont
 
 from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import Combatant, WeaponState
+from lnl_desktop.core.model import Combatant
 from lnl_desktop.ui import style
 from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime
 
@@ -39,22 +39,7 @@ _HEADER_TIPS = {
 
 def status_of(c: Combatant) -> str:
     """Short status words for a combatant, most important first."""
-    words = []
-    if c.down:
-        words.append("down")
-    if c.surprised:
-        words.append("surprised")
-    if c.parry is not None:
-        words.append(f"parrying ({c.parry.label})")
-    if c.concealed:
-        words.append("concealed")
-    if c.distracted:
-        words.append("distracted")
-    broken = [w.name for w in c.weapons if w.state is WeaponState.BROKEN]
-    if broken:
-        words.append("broken: " + ", ".join(broken))
-    words.extend(c.conditions)
-    return ", ".join(words)
+    return ", ".join(c.status_words())
 
 
 class CombatantsModel(RowDragSource, QAbstractTableModel):
