@@ -14,7 +14,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -124,7 +124,44 @@ def main() -> int:
     main.controller.undo_stack.setClean()
     main.close()
 
-    for name in ("main-window.png", "drag-overlays.png", "vision-cone.png", "combat-sneak.png", "combat-result.png"):
+    # 5. The player view beside the GM's window: the Half-orc Archer hidden from the players, the
+    #    Half-orc hurt (a condition word, not its numbers), Tombril's turn on the banner.
+    main = window(app, scratch)
+    controller = main.controller
+    controller.do(act.SetHidden("half-orc-archer", True))
+    orc = controller.encounter.combatant("half-orc")
+    controller.do(act.EditCombatant("half-orc", {"stamina": max(0, orc.stamina_max // 3)}))
+    controller.do(act.StartCombat(face=5))
+    controller.do(act.BeginTurn("tombril"))
+    controller.select("tombril")
+    main.show_player_view(True)
+    player = main.ensure_player_view()
+    player.resize(1100, 1000)
+    settle(app)
+    player.view.fit_map()
+    player.view.finish_animations()
+    settle(app)
+    gm, players = main.grab(), player.grab()
+    composite = QImage(
+        gm.width() + players.width() + 24, max(gm.height(), players.height()), QImage.Format.Format_RGB32
+    )
+    composite.fill(QColor("#202020"))
+    painter = QPainter(composite)
+    painter.drawPixmap(0, 0, gm)
+    painter.drawPixmap(gm.width() + 24, 0, players)
+    painter.end()
+    composite.save(str(OUT / "player-view.png"))
+    main.controller.undo_stack.setClean()
+    main.close()
+
+    for name in (
+        "main-window.png",
+        "drag-overlays.png",
+        "vision-cone.png",
+        "combat-sneak.png",
+        "combat-result.png",
+        "player-view.png",
+    ):
         print(OUT / name)
     return 0
 

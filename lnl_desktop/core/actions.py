@@ -68,6 +68,14 @@ class Face:
 
 
 @dataclass(frozen=True)
+class SetHidden:
+    """Hide a token from the players' view, or reveal it (the GM always sees it)."""
+
+    combatant: str
+    hidden: bool = True
+
+
+@dataclass(frozen=True)
 class Attack:
     attacker: str
     target: str
@@ -171,6 +179,7 @@ Action = (
     | EndTurn
     | Move
     | Face
+    | SetHidden
     | Attack
     | CastSpell
     | Parry

@@ -42,6 +42,7 @@ from lnl_desktop.core.events import (
     TurnEnded,
     TurnStarted,
     Undone,
+    VisibilityChanged,
     WeaponBroken,
     WentDown,
 )
@@ -1040,6 +1041,25 @@ class Engine:
             CombatantRemoved(round=self._round(), text=f"{c.name} leaves the fight", actors=(c.id,), combatant=c.id)
         ]
 
+    def _set_hidden(self, a: act.SetHidden, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        token = self._token(c.id)
+        if token.hidden == a.hidden:
+            state = "hidden from" if a.hidden else "shown to"
+            raise IllegalAction(
+                f"{'Hide' if a.hidden else 'Reveal'} {c.name}", [f"{c.name} is already {state} the players"]
+            )
+        token.hidden = a.hidden
+        return [
+            VisibilityChanged(
+                round=self._round(),
+                text=f"{c.name} is {'hidden from' if a.hidden else 'revealed to'} the players",
+                actors=(c.id,),
+                combatant=c.id,
+                hidden=a.hidden,
+            )
+        ]
+
     def _place(self, a: act.PlaceToken, dice: DiceSource) -> list[Event]:
         e = self.encounter
         c = self.combatant(a.combatant)
@@ -1147,6 +1167,7 @@ class Engine:
         act.EndTurn: _end_turn,
         act.Move: _move,
         act.Face: _face,
+        act.SetHidden: _set_hidden,
         act.Attack: _attack,
         act.CastSpell: _cast,
         act.Parry: _parry,

@@ -230,6 +230,14 @@ class TokenPlaced(_Event):
     facing: int
 
 
+class VisibilityChanged(_Event):
+    """The GM hid a token from the players' view or revealed it."""
+
+    kind: Literal["visibility"] = "visibility"
+    combatant: str
+    hidden: bool
+
+
 class TokenRemoved(_Event):
     kind: Literal["token removed"] = "token removed"
     combatant: str
@@ -279,6 +287,7 @@ Event = Annotated[
     | CombatantRemoved
     | TokenPlaced
     | TokenRemoved
+    | VisibilityChanged
     | TerrainChanged
     | MapChanged
     | Override

@@ -302,6 +302,7 @@ class Token(_Model):
 
     cell: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]]
     facing: int = Field(default=0, ge=0, lt=360, description="0 = north (up), clockwise")
+    hidden: bool = Field(default=False, description="hidden from the players' view (the GM still sees it)")
 
 
 class Background(BaseModel):

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
+    QGraphicsScene,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -32,7 +36,9 @@ from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map.view import MapView
+from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.theme import SCALES, THEMES, Presentation, outside_color
 
 APP_TITLE = "Laurels & Loot Desktop"
 MAX_RECENT = 8
@@ -85,8 +91,12 @@ class MainWindow(QMainWindow):
         self._forecast_shown = False
         self.controller.planChanged.connect(self._offer_forecast)
 
+        self.player_view: PlayerView | None = None
+        self.presentation = Presentation.load(self.settings)
+
         self._build_status_bar()
         self._build_actions()
+        self._build_player_actions()
         self._build_menus()
         self._build_toolbar()
 
@@ -103,6 +113,7 @@ class MainWindow(QMainWindow):
             self._arrange_default_layout()
         self._refresh_title()
         self._refresh_recent_menu()
+        self.apply_presentation()
         QTimer.singleShot(0, self.map_view.fit_map)
 
     # -- construction ------------------------------------------------------------------------
@@ -245,6 +256,8 @@ class MainWindow(QMainWindow):
         map_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         map_menu.addSeparator()
         map_menu.addActions([self.map_settings_action, self.background_action, self.remove_background_action])
+        map_menu.addSeparator()
+        map_menu.addAction(self.hide_token_action)
 
         combat_menu = bar.addMenu("&Combat")
         combat_menu.addActions(
@@ -258,6 +271,23 @@ class MainWindow(QMainWindow):
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addSeparator()
         view_menu.addActions([self.full_screen_action, self.reset_layout_action])
+        view_menu.addSeparator()
+        view_menu.addAction(self.player_view_action)
+        player_menu = view_menu.addMenu("Pla&yer view options")
+        player_menu.addActions(
+            [
+                self.player_full_screen_action,
+                self.follow_gm_action,
+                self.share_overlays_action,
+                self.blackout_action,
+                self.badly_hurt_action,
+            ]
+        )
+        view_menu.addAction(self.hide_token_action)
+        theme_menu = view_menu.addMenu("&Theme")
+        theme_menu.addActions(self.theme_group.actions())
+        scale_menu = view_menu.addMenu("UI &scale")
+        scale_menu.addActions(self.scale_group.actions())
 
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(self.about_action)
@@ -281,6 +311,142 @@ class MainWindow(QMainWindow):
         self.start_combat_action.setIconText("Start combat")
         self.turns_panel.end_turn_action.setIconText("End turn")
         toolbar.addActions([self.start_combat_action, self.turns_panel.end_turn_action])
+
+    def _build_player_actions(self) -> None:
+        def toggle(text: str, slot: object, shortcut: str | None, tip: str) -> QAction:
+            action = self._action(text, slot, shortcut, tip)
+            action.setCheckable(True)
+            return action
+
+        self.player_view_action = toggle(
+            "&Player view", self.show_player_view, "F10", "A second window for the players: put it on any screen"
+        )
+        self.player_full_screen_action = toggle(
+            "Player view &full screen", self._player_full_screen, "Shift+F10", "The player view fills its screen"
+        )
+        self.follow_gm_action = toggle(
+            "&Follow the GM's view", self._follow_gm, None, "The player view shows what the GM's map shows"
+        )
+        self.share_overlays_action = toggle(
+            "&Share overlays", self._share_overlays, None, "Show the GM's movement areas and range rings to the players"
+        )
+        self.blackout_action = toggle("&Blackout", self._blackout, "Ctrl+B", "Blank the player view (a scene change)")
+        self.badly_hurt_action = self._action(
+            '"&Badly hurt" below…', self.ask_badly_hurt, None, "When the players read an Opponent as badly hurt"
+        )
+        self.hide_token_action = self._action(
+            "&Hide/reveal selected token from players",
+            self.toggle_selected_hidden,
+            "Ctrl+H",
+            "Hide the selected token from the player view, or show it again",
+        )
+        self.theme_group = QActionGroup(self)
+        for name in THEMES:
+            label = {"system": "&System", "light": "&Light, high contrast", "dark": "&Dark, high contrast"}[name]
+            action = self._action(label, lambda _=False, n=name: self.set_presentation(theme=n))
+            action.setCheckable(True)
+            action.setChecked(name == self.presentation.theme)
+            action.setData(name)
+            self.theme_group.addAction(action)
+        self.scale_group = QActionGroup(self)
+        for percent in SCALES:
+            action = self._action(f"{percent}%", lambda _=False, n=percent: self.set_presentation(scale=n))
+            action.setCheckable(True)
+            action.setChecked(percent == self.presentation.scale)
+            self.scale_group.addAction(action)
+        # The player window's keys work while it has the focus too.
+        self._player_keys = [
+            self.player_view_action,
+            self.player_full_screen_action,
+            self.blackout_action,
+            self.hide_token_action,
+            self.turns_panel.end_turn_action,
+        ]
+
+    # -- player view and presentation -------------------------------------------------------
+
+    def ensure_player_view(self) -> PlayerView:
+        if self.player_view is None:
+            view = PlayerView(self.controller, self.map_view, self)
+            view.addActions(self._player_keys)
+            view.closed.connect(lambda: self.player_view_action.setChecked(False))
+            view.view.set_follow(self.follow_gm_action.isChecked())
+            view.view.set_share_overlays(self.share_overlays_action.isChecked())
+            view.set_blackout(self.blackout_action.isChecked())
+            self.player_view = view
+            self._apply_presentation_to_player()
+        return self.player_view
+
+    def show_player_view(self, on: bool = True) -> None:
+        if on:
+            view = self.ensure_player_view()
+            view.show()
+            view.raise_()
+        elif self.player_view is not None:
+            self.player_view.hide()
+        self.player_view_action.setChecked(on)
+
+    def _player_full_screen(self, on: bool) -> None:
+        self.show_player_view(True)
+        self.ensure_player_view().set_full_screen(on)
+
+    def _follow_gm(self, on: bool) -> None:
+        if self.player_view is not None:
+            self.player_view.view.set_follow(on)
+
+    def _share_overlays(self, on: bool) -> None:
+        if self.player_view is not None:
+            self.player_view.view.set_share_overlays(on)
+
+    def _blackout(self, on: bool) -> None:
+        if self.player_view is not None:
+            self.player_view.set_blackout(on)
+        self.statusBar().showMessage("Player view blacked out" if on else "Player view back", 5000)
+
+    def toggle_selected_hidden(self) -> None:
+        cid = self.controller.selected
+        token = self.controller.encounter.tokens.get(cid) if cid else None
+        if cid is None or token is None:
+            self.controller.message.emit("Select a token on the map to hide or reveal it")
+            return
+        self.controller.do(act.SetHidden(cid, not token.hidden))
+
+    def ask_badly_hurt(self) -> None:
+        """How hurt an Opponent must be before the players read "badly hurt" instead of "wounded"."""
+        current = round(self.presentation.badly_hurt_below * 100)
+        percent, ok = QInputDialog.getInt(
+            self,
+            "Condition words for the players",
+            'An Opponent reads "badly hurt" below this share of its SP + IP (any damage reads "wounded"):',
+            current,
+            5,
+            95,
+            5,
+        )
+        if ok:
+            self.set_presentation(badly_hurt_below=percent / 100)
+
+    def set_presentation(self, **changes: object) -> None:
+        self.presentation = replace(self.presentation, **changes)
+        self.presentation.save(self.settings)
+        self.apply_presentation()
+
+    def apply_presentation(self) -> None:
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            self.presentation.apply(app)
+        scene = self.map_view.map_scene
+        scene.outside_color = outside_color(self.presentation.theme)
+        scene.badly_hurt_below = self.presentation.badly_hurt_below
+        scene.invalidate(scene.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
+        self._apply_presentation_to_player()
+
+    def _apply_presentation_to_player(self) -> None:
+        if self.player_view is None:
+            return
+        self.player_view.set_scale(self.presentation.scale)
+        self.player_view.set_outside_color(outside_color(self.presentation.theme))
+        self.player_view.set_badly_hurt_below(self.presentation.badly_hurt_below)
 
     # -- status and title --------------------------------------------------------------------
 
@@ -542,4 +708,6 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState())
         self._autosave_timer.stop()
         self.recovery.clear()  # a clean exit leaves nothing to recover
+        if self.player_view is not None:
+            self.player_view.close()
         event.accept()

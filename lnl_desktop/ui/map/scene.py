@@ -63,9 +63,13 @@ class MapScene(QGraphicsScene):
     # The scene has caught up with the encounter (after events, a new encounter, or the selection).
     synced = Signal()
 
-    def __init__(self, controller: TableController, parent: QObject | None = None) -> None:
+    def __init__(self, controller: TableController, parent: QObject | None = None, *, player: bool = False) -> None:
         super().__init__(parent)
         self.controller = controller
+        # The players' scene: no hidden tokens, no selection, Opponents' condition words instead of numbers.
+        self.player = player
+        self.badly_hurt_below = 0.5
+        self.outside_color = QColor(OUTSIDE)
         self.tokens: dict[str, TokenItem] = {}
         self.occupant: dict[Cell, str] = {}  # every covered cell -> the combatant covering it
         self._map: MapGrid | None = None
@@ -102,15 +106,17 @@ class MapScene(QGraphicsScene):
         labels = assign_labels({c.id: c.name for c in encounter.combatants})
         turn = encounter.combat.turn
         turn_id = turn.combatant if turn is not None else None
-        selected = self.controller.selected
-        for cid in [cid for cid in self.tokens if cid not in encounter.tokens or cid not in combatants]:
+        player = self.player
+        selected = None if player else self.controller.selected
+        shown = {cid: t for cid, t in encounter.tokens.items() if not (player and t.hidden)}
+        for cid in [cid for cid in self.tokens if cid not in shown or cid not in combatants]:
             self.removeItem(self.tokens.pop(cid))
         occupant: dict[Cell, str] = {}
-        for cid, token in encounter.tokens.items():
+        for cid, token in shown.items():
             c = combatants.get(cid)
             if c is None:
                 continue
-            look = TokenLook.of(c, token, labels[cid], cid == turn_id, cid == selected)
+            look = TokenLook.of(c, token, labels[cid], cid == turn_id, cid == selected, player, self.badly_hurt_below)
             item = self.tokens.get(cid)
             if item is None:
                 item = TokenItem(look)
@@ -124,6 +130,8 @@ class MapScene(QGraphicsScene):
         self.synced.emit()
 
     def _on_selection(self, cid: str) -> None:
+        if self.player:
+            return
         for item in self.tokens.values():
             if item.look.selected != (item.cid == cid):
                 item.set_look(replace(item.look, selected=item.cid == cid))
@@ -213,7 +221,7 @@ class MapScene(QGraphicsScene):
     # -- painting --------------------------------------------------------------------------------
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
-        painter.fillRect(rect, OUTSIDE)
+        painter.fillRect(rect, self.outside_color)
         grid_map = self.map
         s = style.CELL_PX
         map_rect = self.map_rect()

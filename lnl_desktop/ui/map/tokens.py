@@ -53,9 +53,23 @@ class TokenLook:
     has_turn: bool
     selected: bool
     tooltip: str
+    hidden: bool = False  # hidden from the players: the GM's map shows it faded
+    condition: str = ""  # in the player view, an Opponent's condition word instead of its bars
 
     @classmethod
-    def of(cls, c: Combatant, token: Token, label: str, has_turn: bool, selected: bool) -> TokenLook:
+    def of(
+        cls,
+        c: Combatant,
+        token: Token,
+        label: str,
+        has_turn: bool,
+        selected: bool,
+        player: bool = False,
+        badly_hurt_below: float = 0.5,
+    ) -> TokenLook:
+        """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers."""
+        secret = player and c.side is not Side.PARTY
+        condition = condition_word(c, badly_hurt_below) if secret else ""
         return cls(
             cid=c.id,
             name=c.name,
@@ -64,10 +78,10 @@ class TokenLook:
             size=c.size,
             cell=(token.cell[0], token.cell[1]),
             facing=token.facing,
-            stamina=c.stamina,
-            stamina_max=c.stamina_max,
-            injury=c.injury,
-            injury_max=c.injury_max,
+            stamina=0 if secret else c.stamina,
+            stamina_max=0 if secret else c.stamina_max,
+            injury=0 if secret else c.injury,
+            injury_max=0 if secret else c.injury_max,
             down=c.down,
             concealed=c.concealed,
             parrying=c.parry is not None,
@@ -75,8 +89,28 @@ class TokenLook:
             broken=any(w.state is WeaponState.BROKEN for w in c.weapons),
             has_turn=has_turn,
             selected=selected,
-            tooltip=tooltip(c, token, has_turn),
+            tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn),
+            hidden=token.hidden,
+            condition=condition,
         )
+
+
+def condition_word(c: Combatant, badly_hurt_below: float = 0.5) -> str:
+    """What the players may know of a creature's state: unhurt, wounded, badly hurt or down.
+
+    "badly hurt" below ``badly_hurt_below`` of its SP and IP together (a setting), "wounded" below all.
+    """
+    if c.down:
+        return "down"
+    total = c.stamina_max + c.injury_max
+    fraction = 1.0 if total <= 0 else (c.stamina + c.injury) / total
+    if fraction >= 1.0:
+        return "unhurt"
+    return "badly hurt" if fraction < badly_hurt_below else "wounded"
+
+
+def player_tooltip(c: Combatant, condition: str) -> str:
+    return f"<b>{_html(c.name)}</b><br><i>{condition}</i>"
 
 
 def tooltip(c: Combatant, token: Token, has_turn: bool) -> str:
@@ -176,6 +210,7 @@ class TokenItem(QGraphicsItem):
         self._bounds = QRectF(-m, -m, s + 2 * m, s + 2 * m)
         self.setPos(look.cell[0] * style.CELL_PX, look.cell[1] * style.CELL_PX)
         self.setToolTip(look.tooltip)
+        self.setOpacity(0.45 if look.hidden else 1.0)
 
     def move_to(self, anchor: Cell) -> None:
         """Show the token on another anchor (a drag's ghost); the look keeps the real cell."""
@@ -261,7 +296,10 @@ class TokenItem(QGraphicsItem):
         painter.fillPath(text, _WHITE)
         painter.restore()
 
-        self._paint_bars(painter, look, s)
+        if look.condition:
+            self._paint_condition(painter, look, s)
+        else:
+            self._paint_bars(painter, look, s)
         self._paint_badges(painter, look, s)
         if look.down:
             self._paint_down(painter, s)
@@ -344,6 +382,20 @@ class TokenItem(QGraphicsItem):
             if fraction > 0:
                 painter.setBrush(color)
                 painter.drawRect(QRectF(left, y, width * fraction, height))
+
+    def _paint_condition(self, painter: QPainter, look: TokenLook, s: float) -> None:
+        """The condition word on a dark plate across the token's foot, large enough to read from across a table."""
+        unit = style.CELL_PX
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(8, round(0.2 * unit)))
+        plate = QRectF(-0.06 * unit, s - 0.3 * unit, s + 0.12 * unit, 0.28 * unit)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(_BAR_BACK)
+        painter.drawRoundedRect(plate, 0.05 * unit, 0.05 * unit)
+        painter.setFont(font)
+        painter.setPen(_WHITE)
+        painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, look.condition)
 
     def _paint_badges(self, painter: QPainter, look: TokenLook, s: float) -> None:
         badges = []

@@ -1,0 +1,304 @@
+"""The player view: a second window for a projector or a screen the players see.
+
+It shows the same encounter live through a :class:`MapScene` of its own built in player mode: no
+tokens the GM hid, no SP or IP of Opponents (a condition word instead), no selection. GM overlays
+(a drag's movement area, range rings) are painted over it only while "Share overlays" is on. It
+may follow the GM's zoom and position or keep its own; a blackout blanks it for scene changes. A
+move slides the token along its path for a moment so the table can follow it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QPainter, QResizeEvent, QScreen, QWheelEvent
+from PySide6.QtWidgets import (
+    QGraphicsView,
+    QLabel,
+    QStyleOptionGraphicsItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lnl_desktop.core.events import Event, Moved
+from lnl_desktop.core.model import Side
+from lnl_desktop.ui import style
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.scene import MapScene
+from lnl_desktop.ui.map.tokens import TokenItem
+
+MOVE_ANIMATION_MS = 300
+BLACK = QColor(0, 0, 0)
+
+
+def banner_text(controller: TableController) -> str:
+    """ "Round 2 · Tombril's turn" — never the name of a combatant hidden from the players."""
+    encounter = controller.encounter
+    combat = encounter.combat
+    if combat.round == 0:
+        return encounter.name
+    turn = combat.turn
+    if turn is None:
+        return f"Round {combat.round}"
+    c = controller.combatant(turn.combatant)
+    token = encounter.tokens.get(turn.combatant)
+    if c is None:
+        return f"Round {combat.round}"
+    if token is not None and token.hidden:
+        who = "the Party's" if c.side is Side.PARTY else "the Opponents'"
+        return f"Round {combat.round} · {who} turn"
+    return f"Round {combat.round} · {c.name}'s turn"
+
+
+class PlayerMapView(QGraphicsView):
+    """The players' map: read-only, no scrollbars, no mouse gestures but the wheel's zoom."""
+
+    def __init__(self, controller: TableController, gm_view: QGraphicsView | None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.gm_view = gm_view
+        self.map_scene = MapScene(controller, self, player=True)
+        self.setScene(self.map_scene)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QGraphicsView.Shape.NoFrame)
+        self.setInteractive(False)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.blackout = False
+        self.share_overlays = False
+        self.follow = False
+        self._user_zoomed = False
+        self.animations: dict[str, QVariantAnimation] = {}
+        # After the scene's own sync (connected first): tokens already stand on their final cells.
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self._on_replaced)
+        if gm_view is not None:
+            gm_view.scene().changed.connect(self._on_gm_scene_changed)
+            for bar in (gm_view.horizontalScrollBar(), gm_view.verticalScrollBar()):
+                bar.valueChanged.connect(self._follow_gm)
+                bar.rangeChanged.connect(self._follow_gm)
+
+    # -- options -----------------------------------------------------------------------------------
+
+    def set_blackout(self, on: bool) -> None:
+        self.blackout = on
+        self.viewport().update()
+
+    def set_share_overlays(self, on: bool) -> None:
+        self.share_overlays = on
+        self.viewport().update()
+
+    def set_follow(self, on: bool) -> None:
+        self.follow = on
+        if on:
+            self._follow_gm()
+        else:
+            self.fit_map()
+
+    def fit_map(self) -> None:
+        margin = style.CELL_PX / 2
+        rect = self.map_scene.map_rect().adjusted(-margin, -margin, margin, margin)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._user_zoomed = False
+
+    def _follow_gm(self, *_: object) -> None:
+        gm = self.gm_view
+        if not self.follow or gm is None:
+            return
+        centre = gm.mapToScene(gm.viewport().rect().center())
+        self.setTransform(gm.transform())
+        self.centerOn(centre)
+
+    # -- keeping up ------------------------------------------------------------------------------
+
+    def _on_events(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Moved) and len(event.path) > 1:
+                self.animate_move(event.combatant, [tuple(cell) for cell in event.path])
+
+    def _on_replaced(self) -> None:
+        for animation in self.animations.values():
+            animation.stop()
+        self.animations.clear()
+        if not self.follow:
+            self.fit_map()
+
+    def animate_move(self, cid: str, path: list[tuple[int, int]]) -> None:
+        """Slide the token along ``path`` over MOVE_ANIMATION_MS; it ends on the look's cell."""
+        item = self.map_scene.tokens.get(cid)
+        old = self.animations.pop(cid, None)
+        if old is not None:
+            old.stop()
+        if item is None:
+            return
+        points = [QPointF(x * style.CELL_PX, y * style.CELL_PX) for x, y in path]
+        animation = QVariantAnimation(self)
+        animation.setStartValue(0.0)
+        animation.setEndValue(float(len(points) - 1))
+        animation.setDuration(MOVE_ANIMATION_MS)
+        animation.setEasingCurve(QEasingCurve.Type.InOutQuad)
+
+        def step(value: float) -> None:
+            if self.map_scene.tokens.get(cid) is not item:
+                return
+            i = min(int(value), len(points) - 2)
+            t = value - i
+            a, b = points[i], points[i + 1]
+            item.setPos(a + (b - a) * t)
+
+        def done() -> None:
+            if self.map_scene.tokens.get(cid) is item:
+                item.reset_position()
+            if self.animations.get(cid) is animation:
+                del self.animations[cid]
+
+        animation.valueChanged.connect(step)
+        animation.finished.connect(done)
+        self.animations[cid] = animation
+        step(0.0)
+        animation.start()
+
+    def finish_animations(self) -> None:
+        """Jump every sliding token to its final cell."""
+        for animation in list(self.animations.values()):
+            animation.setCurrentTime(animation.duration())
+
+    def _on_gm_scene_changed(self, *_: object) -> None:
+        if self.share_overlays and not self.blackout:
+            self.viewport().update()
+
+    # -- painting --------------------------------------------------------------------------------
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if self.blackout:
+            painter.fillRect(rect, BLACK)
+            return
+        if self.share_overlays and self.gm_view is not None:
+            self._paint_gm_overlays(painter, rect)
+
+    def _paint_gm_overlays(self, painter: QPainter, rect: QRectF) -> None:
+        """The GM scene's overlay items (not its tokens) painted over this map."""
+        gm_scene = self.gm_view.scene() if self.gm_view is not None else None
+        if gm_scene is None:
+            return
+        items = [
+            item
+            for item in gm_scene.items(rect)
+            if not isinstance(item, TokenItem) and item.isVisible() and item.parentItem() is None
+        ]
+        option = QStyleOptionGraphicsItem()
+        for item in sorted(items, key=lambda i: i.zValue()):
+            painter.save()
+            painter.setTransform(item.sceneTransform(), True)
+            painter.setOpacity(item.opacity())
+            option.exposedRect = item.boundingRect()
+            item.paint(painter, option, None)
+            painter.restore()
+
+    # -- zoom of its own ---------------------------------------------------------------------------
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120.0
+        if steps and not self.follow:
+            self.scale(1.2**steps, 1.2**steps)
+            self._user_zoomed = True
+        event.accept()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.follow:
+            self._follow_gm()
+        elif not self._user_zoomed:
+            self.fit_map()
+
+
+class PlayerView(QWidget):
+    """The player view's window: a turn banner over the players' map. One screen or two."""
+
+    closed = Signal()
+
+    def __init__(
+        self, controller: TableController, gm_view: QGraphicsView | None = None, parent: QWidget | None = None
+    ):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.controller = controller
+        self.setWindowTitle("Laurels & Loot — Player view")
+        self.setObjectName("player_view")
+        self.banner = QLabel()
+        self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner.setAutoFillBackground(True)
+        self.banner.setContentsMargins(12, 6, 12, 6)
+        self.view = PlayerMapView(controller, gm_view, self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.view, 1)
+        self.set_scale(100)
+        self.resize(1024, 700)
+        controller.eventsApplied.connect(self._refresh_banner)
+        controller.encounterReplaced.connect(self._refresh_banner)
+        app = QGuiApplication.instance()
+        if isinstance(app, QGuiApplication):
+            app.screenRemoved.connect(self.on_screen_removed)
+        self._refresh_banner()
+
+    @property
+    def scene(self) -> MapScene:
+        return self.view.map_scene
+
+    # -- options -----------------------------------------------------------------------------------
+
+    @property
+    def blackout(self) -> bool:
+        return self.view.blackout
+
+    def set_blackout(self, on: bool) -> None:
+        self.view.set_blackout(on)
+        self.banner.setVisible(not on)
+
+    def set_scale(self, percent: int) -> None:
+        """Large type for the banner: readable across a table, larger still with the UI scale."""
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(round(34 * percent / 100))
+        self.banner.setFont(font)
+
+    def set_badly_hurt_below(self, fraction: float) -> None:
+        self.scene.badly_hurt_below = fraction
+        self.scene.sync()
+
+    def set_outside_color(self, color: QColor) -> None:
+        self.scene.outside_color = QColor(color)
+        self.scene.invalidate(self.scene.sceneRect(), self.scene.SceneLayer.BackgroundLayer)
+
+    def set_full_screen(self, on: bool) -> None:
+        if on:
+            self.showFullScreen()
+        else:
+            self.showNormal()
+
+    def _refresh_banner(self, *_: object) -> None:
+        self.banner.setText(banner_text(self.controller))
+
+    # -- screens -----------------------------------------------------------------------------------
+
+    def on_screen_removed(self, screen: QScreen | None = None) -> None:
+        """A screen went away (a projector unplugged): come back on the primary screen."""
+        primary = QGuiApplication.primaryScreen()
+        if primary is None or screen is primary:
+            return
+        full = self.isFullScreen()
+        if full:
+            self.showNormal()
+        self.setScreen(primary)
+        area = primary.availableGeometry()
+        self.move(area.x() + area.width() // 8, area.y() + area.height() // 8)
+        if full:
+            self.showFullScreen()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        super().closeEvent(event)
+        self.closed.emit()
