@@ -13,6 +13,7 @@ from collections.abc import Callable
 from lnl_desktop.core import storage
 from lnl_desktop.core.dice import RandomDice, ScriptedDice
 from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.examples import hill_giant, tombril
 from lnl_desktop.core.model import Combatant, Encounter, MapGrid, RulesOptions, Side, Token, Weapon
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LNL
@@ -35,30 +36,7 @@ def report(what: str, seconds: float, budget: float, unit: str) -> None:
 
 
 def tombril_and_giant() -> tuple[Combatant, Combatant]:
-    tombril = Combatant(
-        name="Tombril",
-        side=Side.PARTY,
-        level=9,
-        str_bonus=8,
-        dex_bonus=5,
-        armor=3,
-        stamina_max=55,
-        injury_max=14,
-        weapons=[Weapon(name="Shortsword", die="d6", magic_bonus=2)],
-    )
-    giant = Combatant(
-        name="Hill Giant",
-        side=Side.OPPONENTS,
-        level=12,
-        str_bonus=9,
-        dex_bonus=3,
-        armor=1,
-        stamina_max=68,
-        injury_max=30,
-        size=2,
-        weapons=[Weapon(name="Club", die="d6")],
-    )
-    return tombril, giant
+    return tombril(), hill_giant()
 
 
 def bench_attack() -> None:

@@ -27,6 +27,7 @@ from lnl_desktop.core import (
     Spell,
     Weapon,
 )
+from lnl_desktop.core.examples import cedryk, half_orc, hill_giant, tombril
 from lnl_desktop.core.forecast import (
     Forecast,
     dice_total,
@@ -48,51 +49,6 @@ def fighter(name: str, side: Side = PARTY, **fields) -> Combatant:
     data = {"name": name, "side": side, "level": 1, "stamina_max": 20, "injury_max": 10}
     data.update(fields)
     return Combatant(**data)
-
-
-def tombril() -> Combatant:
-    return fighter(
-        "Tombril",
-        level=9,
-        str_bonus=8,
-        dex_bonus=5,
-        armor=3,
-        stamina_max=55,
-        injury_max=12,
-        weapons=[Weapon(name="Shortsword", die="d6", magic_bonus=2)],
-    )
-
-
-def hill_giant() -> Combatant:
-    return fighter(
-        "Hill Giant",
-        OPP,
-        level=12,
-        str_bonus=9,
-        dex_bonus=3,
-        armor=1,
-        stamina_max=68,
-        injury_max=20,
-        weapons=[Weapon(name="Club", die="d6")],
-    )
-
-
-def cedryk() -> Combatant:
-    return fighter(
-        "Cedryk",
-        level=3,
-        dex_bonus=4,
-        awa_bonus=4,
-        injury_max=8,
-        weapons=[
-            Weapon(name="Dagger", die="d4", style="finesse"),
-            Weapon(name="Sling", die="d4", kind="ranged"),
-        ],
-    )
-
-
-def half_orc() -> Combatant:
-    return fighter("Half-orc", OPP, level=2, dex_bonus=2, armor=3, stamina_max=10, injury_max=15)
 
 
 def forecast(attacker: Combatant, target: Combatant, name: str, mode: AttackMode = ATTACK, **options) -> Forecast:

@@ -38,6 +38,7 @@ from lnl_desktop.core.events import (
     WeaponBroken,
     WentDown,
 )
+from lnl_desktop.core.examples import CEDRYK_FACES, GIANT_FACES, TOMBRIL_FACES, cedryk, half_orc, hill_giant, tombril
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK
@@ -107,58 +108,6 @@ def reasons_of(excinfo) -> list[str]:
 # -- the worked examples of RULES §5 -------------------------------------------------------------
 
 
-def tombril() -> Combatant:
-    return Combatant(
-        name="Tombril",
-        side=PARTY,
-        level=9,
-        str_bonus=8,
-        dex_bonus=5,
-        armor=3,
-        stamina_max=55,
-        injury_max=12,
-        weapons=[Weapon(name="Shortsword", die="d6", magic_bonus=2)],
-    )
-
-
-def hill_giant() -> Combatant:
-    return Combatant(
-        name="Hill Giant",
-        side=OPP,
-        level=12,
-        str_bonus=9,
-        dex_bonus=3,
-        armor=1,
-        stamina_max=68,
-        injury_max=20,
-        weapons=[Weapon(name="Club", die="d6")],
-    )
-
-
-def cedryk(**fields) -> Combatant:
-    data = {
-        "name": "Cedryk",
-        "side": PARTY,
-        "level": 3,
-        "dex_bonus": 4,
-        "awa_bonus": 4,
-        "stamina_max": 20,
-        "injury_max": 8,
-        "weapons": [Weapon(name="Dagger", die="d4", style="finesse")],
-    }
-    data.update(fields)
-    return Combatant(**data)
-
-
-def half_orc() -> Combatant:
-    # Its DEX bonus is not given by the example; +2 shows that a sneak attack never subtracts it.
-    return Combatant(name="Half-orc", side=OPP, level=2, dex_bonus=2, armor=3, stamina_max=10, injury_max=15)
-
-
-TOMBRIL_FACES = [5, 3, 4, 3, 2]
-GIANT_FACES = [6, 5, 3, 6, 2, 6, 5, 1, 6, 2]
-
-
 def test_example_1_tombril_hits_the_giant_for_31():
     dice = ScriptedDice(TOMBRIL_FACES)
     out = resolve_attack(tombril(), hill_giant(), "Shortsword", dice)
@@ -195,7 +144,7 @@ def test_example_2_the_giant_answers_for_43():
 
 
 def test_example_3_cedryk_sneak_attack_with_a_passed_awa_check():
-    dice = ScriptedDice([9, 4, 2, 2])
+    dice = ScriptedDice(CEDRYK_FACES)
     target = half_orc()
     out = resolve_attack(cedryk(), target, "Dagger", dice, mode=SNEAK)
     assert out.precision is not None
