@@ -83,6 +83,22 @@ from lnl_desktop.core.validation import explain
 Listener = Callable[[list[Event]], None]
 
 
+@dataclass(frozen=True)
+class HistoryStep:
+    """One change of the encounter, as a recovery journal needs it to replay the change.
+
+    ``kind`` is "apply" (a new action), "redo" (an undone action applied again) or "undo";
+    ``action`` and ``faces`` (every die face it used) are None/empty for an undo.
+    """
+
+    kind: str
+    action: act.Action | None = None
+    faces: tuple[int, ...] = ()
+
+
+HistoryListener = Callable[[HistoryStep], None]
+
+
 @dataclass
 class _Snapshot:
     """The encounter as it was before an action. The map is immutable, so it is shared."""
@@ -145,6 +161,7 @@ class Engine:
         self._undo: list[_Record] = []
         self._redo: list[_Record] = []
         self._listeners: list[Listener] = []
+        self._history_listeners: list[HistoryListener] = []
 
     # -- history and listeners ---------------------------------------------------------------
 
@@ -153,6 +170,14 @@ class Engine:
 
     def unsubscribe(self, listener: Listener) -> None:
         self._listeners.remove(listener)
+
+    def subscribe_history(self, listener: HistoryListener) -> None:
+        """Be told of every apply, undo and redo before the event listeners are (a journal)."""
+        self._history_listeners.append(listener)
+
+    def _tell_history(self, step: HistoryStep) -> None:
+        for listener in list(self._history_listeners):
+            listener(step)
 
     def _tell(self, events: list[Event]) -> None:
         for listener in list(self._listeners):
@@ -182,6 +207,7 @@ class Engine:
         """Check and apply one action; return its events. Refused actions change nothing."""
         events = self._apply(action, dice)
         self._redo.clear()
+        self._tell_history(HistoryStep("apply", action, tuple(self._undo[-1].faces)))
         self._tell(events)
         return events
 
@@ -215,6 +241,7 @@ class Engine:
         self._redo.append(record)
         event = Undone(round=self.encounter.combat.round, text=f"Undone: {record.summary}", undone=record.summary)
         self.encounter.log.append(event)
+        self._tell_history(HistoryStep("undo"))
         self._tell([event])
         return [event]
 
@@ -228,6 +255,7 @@ class Engine:
         except RulesError:
             self._redo.append(record)
             raise
+        self._tell_history(HistoryStep("redo", record.action, tuple(record.faces)))
         self._tell(events)
         return events
 
