@@ -61,9 +61,15 @@ class DiagonalRule(StrEnum):
 
 
 def distance_ft(dx: int, dy: int, rule: DiagonalRule, feet_per_cell: int = 5) -> float:
-    """Straight-line distance in feet for an offset of ``dx, dy`` cells (signs ignored)."""
+    """Straight-line distance in feet for an offset of ``dx, dy`` cells (signs ignored).
+
+    Under every rule an adjacent cell, diagonals included, is one cell away: RULES §4 lets melee
+    reach it, so the Euclidean 7.07 ft of a diagonal neighbour counts as 5 ft.
+    """
     ax, ay = abs(dx), abs(dy)
     if rule is DiagonalRule.EUCLIDEAN:
+        if ax <= 1 and ay <= 1:
+            return float(max(ax, ay) * feet_per_cell)
         return math.hypot(ax, ay) * feet_per_cell
     diagonals = min(ax, ay)
     straight = max(ax, ay) - diagonals

@@ -39,6 +39,7 @@ from lnl_desktop.core.events import (
     WentDown,
 )
 from lnl_desktop.core.examples import CEDRYK_FACES, GIANT_FACES, TOMBRIL_FACES, cedryk, half_orc, hill_giant, tombril
+from lnl_desktop.core.grid import DiagonalRule
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK
@@ -1049,3 +1050,35 @@ def test_attacking_with_a_sheathed_weapon_draws_it():
     engine.begin_turn("a")
     assert resolved(engine.attack("a", "t", "Sword", faces=[3])).damage == 3
     assert c(engine, "a").weapon("Sword").state is WeaponState.READY
+
+
+# -- Euclidean distances: adjacent means adjacent (RULES §4) --------------------------------------
+
+
+def euclidean(engine: Engine) -> Engine:
+    engine.encounter.map = engine.encounter.map.model_copy(update={"diagonal": DiagonalRule.EUCLIDEAN})
+    return engine
+
+
+def test_euclidean_melee_reaches_a_diagonal_neighbour_but_not_two_cells_off():
+    a = fighter("A", weapons=[sword()])
+    engine = euclidean(
+        make_engine((a, (3, 3), EAST), (fighter("T", OPP), (4, 4), WEST), (fighter("U", OPP), (5, 1), WEST))
+    )
+    start(engine, PARTY)
+    engine.begin_turn("a")
+    checks = {ch.label: ch for ch in engine.attack_checks("a", "t", "Sword")}
+    assert checks["Within 5 ft (melee)"].ok, checks["Within 5 ft (melee)"].reason
+    assert resolved(engine.attack("a", "t", "Sword", faces=[3])).damage == 3
+    far = {ch.label: ch for ch in engine.attack_checks("a", "u", "Sword")}
+    assert not far["Within 5 ft (melee)"].ok  # (2, 2) cells away: 11.2 ft
+
+
+def test_euclidean_engagement_on_a_diagonal_distracts_the_target():
+    # The ally stands diagonally behind the orc: engaged in melee, so the orc is distracted.
+    engine = euclidean(make_engine((rogue(), (4, 5), EAST), (orc(), (5, 5), WEST), (fighter("Ally"), (6, 6), WEST)))
+    start(engine, PARTY)
+    engine.begin_turn("rogue")
+    checks = {ch.label: ch for ch in engine.sneak_checks("rogue", "orc", "Dagger")}
+    point = checks["Concealed, or the target distracted"]
+    assert point.ok and "engaged in melee with Ally" in point.reason
