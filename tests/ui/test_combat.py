@@ -117,6 +117,7 @@ def double_click_row(turns: TurnsPanel, cid: str) -> None:
     # As a hand does it: a press and release, then the second press that Qt reports as a double-click.
     QTest.mouseClick(turns.tree.viewport(), LEFT, NONE, point)
     QTest.mouseDClick(turns.tree.viewport(), LEFT, NONE, point)
+    QApplication.processEvents()  # the turn begins once Qt has delivered the double-click
 
 
 def pick_row(turns: TurnsPanel, cid: str) -> None:
@@ -669,3 +670,23 @@ def test_a_damaging_spell_with_typed_faces(table: Table) -> None:
     faces.ok_button.click()
     assert table.c("hill-giant").stamina == 68 - (3 + 5 - 3 - 1)
     assert panel.last_result is not None and panel.last_result.mode == "spell"
+
+
+def test_a_double_click_leaves_the_clicked_row_alive_for_every_slot_of_the_signal(table: Table) -> None:
+    # Another slot on the same signal (an accessibility tool, a plug-in) reads the item it is given:
+    # the turn's rebuild of the tree must not have deleted it under that slot.
+    start(table, "5")
+    seen: list[str] = []
+    failures: list[str] = []
+
+    def later_slot(item, column: int) -> None:  # type: ignore[no-untyped-def]
+        try:
+            seen.append(item.text(0))
+        except RuntimeError as error:  # "Internal C++ object already deleted"
+            failures.append(str(error))
+
+    table.turns.tree.itemDoubleClicked.connect(later_slot)
+    double_click_row(table.turns, "tombril")
+    assert failures == [] and seen == ["Tombril"]
+    assert table.controller.encounter.combat.turn is not None
+    assert table.controller.encounter.combat.turn.combatant == "tombril"

@@ -10,7 +10,7 @@ redrawn from the engine after every event, undo included.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -530,7 +530,9 @@ class TurnsPanel(QWidget):
     def _on_double_click(self, item: QTreeWidgetItem, column: int) -> None:
         cid = item.data(0, ID_ROLE)
         if isinstance(cid, str):
-            self.begin_turn(cid)
+            # Beginning the turn rebuilds the tree; Qt is still handing this item to other slots
+            # of the signal, so the rebuild waits until the signal is delivered.
+            QTimer.singleShot(0, self, lambda: self.begin_turn(cid))
 
     def _on_row_selected(self) -> None:
         self._refresh_take_turn()
