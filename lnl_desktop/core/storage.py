@@ -8,9 +8,12 @@ are migrated forward step by step.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import stat
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -91,20 +94,71 @@ def load(path: str | os.PathLike[str]) -> Encounter:
 
 def save(encounter: Encounter, path: str | os.PathLike[str]) -> Path:
     """Write the encounter atomically: the old file stays whole until the new one is complete."""
+    return write_text_atomic(path, dumps(encounter))
+
+
+# Temporary files of a save interrupted this long ago (a kill, a power cut) are removed by the next
+# save to the same folder; a younger one may belong to a save still running in another window.
+STALE_TEMP_SECONDS = 60.0
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Replace the file at ``path`` with ``text`` so that a kill at any moment leaves either the
+    old file or the new one, whole, and keep what the user had: a symlink stays a symlink (its
+    target is rewritten) and an existing file keeps its permission bits. Returns ``path``.
+
+    The text goes to a temporary file in the same folder, is flushed to the disk, renamed over
+    the target, and the folder itself is flushed so that the rename survives a power cut.
+    """
     path = Path(path)
-    text = dumps(encounter)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    target = Path(os.path.realpath(path))
+    directory = target.parent
     try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    _remove_stale_temps(directory, target.name)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        # mkstemp makes 0600; a new file gets what the user's umask gives any new file.
+        os.fchmod(fd, mode if mode is not None else 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+        os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    _fsync_directory(directory)
     return path
+
+
+def _umask() -> int:
+    # The only portable way to read the umask is to set it; set it straight back.
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _fsync_directory(directory: Path) -> None:
+    if os.name == "nt":  # Windows cannot open a folder for flushing; NTFS journals the rename
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _remove_stale_temps(directory: Path, name: str) -> None:
+    now = time.time()
+    for temp in directory.glob(f".{glob.escape(name)}.*.tmp"):
+        try:
+            if now - temp.lstat().st_mtime > STALE_TEMP_SECONDS and temp.is_file():
+                temp.unlink()
+        except OSError:
+            continue  # gone already, or not ours to remove: the save itself goes on
 
 
 def json_schema() -> dict[str, Any]:
