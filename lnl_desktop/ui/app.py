@@ -19,7 +19,8 @@ from lnl_desktop.paths import demo_encounter_path, resource
 if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
 
-    from lnl_desktop.ui.recovery import Recovery, RecoveryStore
+    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.recovery import Orphan, RecoveryStore
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -70,17 +71,21 @@ def run(argv: list[str] | None = None) -> int:
         recovery = RecoveryStore(default_recovery_folder())
 
     opened = path if args.file else None
-    recovered = offer_recovery(recovery) if not args.smoke_test else None
-    if recovered is not None:
-        encounter, opened = recovered.encounter, recovered.original
+    if opened is not None and recovery.file_lock(opened).in_use():
+        from lnl_desktop.ui.main_window import ask_read_only
+
+        if not ask_read_only(None, opened, recovery.file_lock(opened).holder()):
+            return 0
+    accepted = [] if args.smoke_test else offer_recovery(recovery)
     window = MainWindow(encounter, opened, settings=settings, recovery=recovery)
-    if recovered is not None:
-        window.controller.undo_stack.resetClean()  # recovered work is unsaved work
-        window.statusBar().showMessage("Recovered the unsaved work of the last session", 10000)
-    if args.smoke_test or settings.value("window/geometry") is not None:
-        window.show()
-    else:
-        window.showMaximized()  # the first run: give the map the whole screen
+    windows = [window]
+    for number, orphan in enumerate(accepted):
+        # More than one window died: each recovered piece of work gets a window of its own.
+        if number > 0:
+            windows.append(MainWindow(orphan.found.encounter, settings=settings, recovery=recovery))
+        windows[-1].adopt(orphan)
+    for shown in windows:
+        show_window(shown, maximized=not args.smoke_test and settings.value("window/geometry") is None)
     if args.smoke_test:
         app.processEvents()
         shown_at = time.time()
@@ -111,24 +116,34 @@ def application_icon() -> QIcon:
     return icon
 
 
-def offer_recovery(recovery: RecoveryStore) -> Recovery | None:
-    """After a crash, offer the autosaved work; declining removes it."""
+def show_window(window: MainWindow, *, maximized: bool) -> None:
+    if maximized:
+        window.showMaximized()  # the first run: give the map the whole screen
+    else:
+        window.show()
+
+
+def offer_recovery(recovery: RecoveryStore) -> list[Orphan]:
+    """Offer the work of every window that did not close cleanly (never a running window's).
+
+    Returns the ones the GM wants back, still locked for adopting; declined ones are removed."""
     from PySide6.QtWidgets import QMessageBox
 
-    found = recovery.read()
-    if found is None:
-        return None
-    when = datetime.fromtimestamp(found.saved_at).strftime("%a %d %b %H:%M") if found.saved_at else "the last session"
-    where = found.original.name if found.original else "an unsaved encounter"
-    answer = QMessageBox.question(
-        None,
-        "Recover unsaved work?",
-        f"Laurels & Loot Desktop did not close cleanly. Unsaved work on {where} "
-        f"({found.encounter.name}) was kept from {when}.\n\nRecover it?",
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.Yes,
-    )
-    if answer == QMessageBox.StandardButton.Yes:
-        return found
-    recovery.clear()
-    return None
+    accepted = []
+    for orphan in recovery.orphans():
+        found = orphan.found
+        when = datetime.fromtimestamp(found.saved_at).strftime("%a %d %b %H:%M:%S")
+        note = f"\n\nOnly part of it could be read back: {found.problem}." if found.problem else ""
+        answer = QMessageBox.question(
+            None,
+            "Recover unsaved work?",
+            f"Laurels & Loot Desktop did not close cleanly. Unsaved work on {found.summary} "
+            f"was kept, last changed {when}.{note}\n\nRecover it? (No deletes it.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.Yes,
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            accepted.append(orphan)
+        else:
+            orphan.discard()
+    return accepted

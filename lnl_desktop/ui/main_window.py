@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
+from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.model import Encounter
 from lnl_desktop.ui.about import show_about
@@ -37,12 +39,13 @@ from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map.view import MapView
 from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
 from lnl_desktop.ui.theme import SCALES, THEMES, Presentation, outside_color
 
 APP_TITLE = "Laurels & Loot Desktop"
 MAX_RECENT = 8
-AUTOSAVE_DELAY_MS = 3000
+# While changes go on, the whole encounter is rewritten at most this often (the journal in between).
+SNAPSHOT_INTERVAL_MS = 3000
 FILE_FILTER = "Encounters (*.lnl);;All files (*)"
 
 
@@ -63,9 +66,19 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.settings = settings if settings is not None else QSettings()
         self.recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
+        # This window's journal: every change is on disk before the screen shows it.
+        self.window_recovery = self.recovery.open_window()
+        self.journal = self.window_recovery.journal
+        self._journal_failed = False
         self.controller = TableController(encounter, self)
+        self.controller.engine.subscribe_history(self._journal_step)
         self.path: Path | None = None
+        self.file_lock: FileLock | None = None
+        self.read_only = False  # the file is open in another window: Save writes elsewhere
         self._set_path(path)
+        if path is not None:
+            self._claim_file(path)
+        self.journal.reset(encounter, path, unsaved=False)
 
         self.map_view = MapView(self.controller)
         self.setCentralWidget(self.map_view)
@@ -105,8 +118,8 @@ class MainWindow(QMainWindow):
         stack.indexChanged.connect(self._on_history_changed)
         self.controller.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.controller.encounterReplaced.connect(self._refresh_title)
-        self._autosave_timer = QTimer(self, singleShot=True, interval=AUTOSAVE_DELAY_MS)
-        self._autosave_timer.timeout.connect(self.autosave)
+        self._snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
+        self._snapshot_timer.timeout.connect(self.autosave)
 
         self.resize(1400, 900)
         if not self._restore_layout():
@@ -469,16 +482,46 @@ class MainWindow(QMainWindow):
     def _refresh_title(self) -> None:
         name = self.controller.encounter.name
         where = self.path.name if self.path else "unsaved"
+        if self.read_only:
+            where += " (read-only: open in another window)"
         self.setWindowTitle(f"{name} — {where}[*] — {APP_TITLE}")
         self.setWindowModified(not self.controller.undo_stack.isClean())
 
     def _on_history_changed(self) -> None:
         self._refresh_title()
         if self.controller.undo_stack.isClean():
-            self._autosave_timer.stop()
-            self.recovery.clear()
+            # Back at the saved state (undo): the file holds it, nothing to recover.
+            self._snapshot_timer.stop()
+            self._reset_journal(unsaved=False)
+        elif not self._snapshot_timer.isActive():
+            # Not restarted by each change: a GM who never pauses still gets a fresh copy.
+            self._snapshot_timer.start()
+
+    def _journal_step(self, step: HistoryStep) -> None:
+        """The engine changed the encounter: write it down before any view hears of it."""
+        try:
+            self.journal.record(step, self.controller.encounter)
+        except OSError as error:
+            self._journal_error(error)
         else:
-            self._autosave_timer.start()
+            self._journal_failed = False
+
+    def _reset_journal(self, *, unsaved: bool) -> None:
+        try:
+            self.journal.reset(self.controller.encounter, self.path, unsaved=unsaved)
+        except OSError as error:
+            self._journal_error(error)
+
+    def _journal_error(self, error: OSError) -> None:
+        # Said once per failure streak: the GM should save, the table must not stop.
+        if not self._journal_failed:
+            self._journal_failed = True
+            QMessageBox.warning(
+                self,
+                "Recovery copy not written",
+                f"The recovery copy of this encounter could not be written ({error.strerror or error}). "
+                "Work goes on, but save it now: a crash would lose the changes since the last save.",
+            )
 
     # -- files -------------------------------------------------------------------------------
 
@@ -518,27 +561,67 @@ class MainWindow(QMainWindow):
             self.load(Path(name))
 
     def load(self, path: Path) -> bool:
-        """Open an encounter file; a bad file opens nothing and the current encounter stays."""
+        """Open an encounter file; a bad file opens nothing and the current encounter stays.
+
+        A file open in another window is offered read-only (or not opened at all)."""
         try:
             encounter = storage.load(path)
         except RulesError as error:
             QMessageBox.warning(self, "Cannot open encounter", str(error))
             self.statusBar().showMessage(f"Not opened: {str(error).splitlines()[0]}", 10000)
             return False
+        lock = self.recovery.file_lock(path)
+        if not self._holds_lock_for(path) and lock.in_use() and not ask_read_only(self, path, lock.holder()):
+            self.statusBar().showMessage(f"Not opened: {path.name} is open in another window", 10000)
+            return False
         self._replace(encounter, path)
         self._remember_recent(path)
-        self.statusBar().showMessage(f"Opened {path.name}", 5000)
+        self.statusBar().showMessage(f"Opened {path.name}{' read-only' if self.read_only else ''}", 5000)
         return True
 
     def _replace(self, encounter: Encounter, path: Path | None) -> None:
+        if path is None or not self._holds_lock_for(path):
+            self._release_file()
+            if path is not None:
+                self._claim_file(path)
         self._set_path(path)
         self.controller.replace_encounter(encounter)
-        self.recovery.clear()
+        self._snapshot_timer.stop()
+        self._reset_journal(unsaved=False)
         self._refresh_title()
         self.map_view.fit_map()
 
+    def adopt(self, orphan: Orphan) -> None:
+        """Take over the work of a window that did not close cleanly: it becomes this window's
+        unsaved work (in this window's journal), and the old folder goes."""
+        found = orphan.found
+        path = found.original if found.original is not None and found.original.exists() else None
+        self._replace(found.encounter, path)
+        self._reset_journal(unsaved=True)
+        orphan.discard()
+        self.controller.undo_stack.resetClean()  # recovered work is unsaved work
+        self._refresh_title()
+        note = f" ({found.problem})" if found.problem else ""
+        self.statusBar().showMessage(f"Recovered the unsaved work on {found.summary}{note}", 15000)
+
+    def _holds_lock_for(self, path: Path) -> bool:
+        return self.file_lock is not None and not self.read_only and same_file(self.file_lock.path, path)
+
+    def _claim_file(self, path: Path) -> bool:
+        """Lock ``path`` for this window; when another window has it, this one only reads it."""
+        lock = self.recovery.file_lock(path)
+        self.read_only = not lock.acquire()
+        self.file_lock = None if self.read_only else lock
+        return not self.read_only
+
+    def _release_file(self) -> None:
+        if self.file_lock is not None:
+            self.file_lock.release()
+        self.file_lock = None
+        self.read_only = False
+
     def save(self) -> bool:
-        if self.path is None:
+        if self.path is None or self.read_only:
             return self.save_as()
         return self.save_to(self.path)
 
@@ -553,25 +636,41 @@ class MainWindow(QMainWindow):
         return self.save_to(path)
 
     def save_to(self, path: Path) -> bool:
+        """Save to ``path``, which this window then holds; refused while another window has it open."""
+        lock = None
+        if not self._holds_lock_for(path):
+            lock = self.recovery.file_lock(path)
+            if not lock.acquire():
+                QMessageBox.warning(
+                    self,
+                    "Cannot save",
+                    f"{path.name} is open in {lock.holder()}: saving here would overwrite that window's "
+                    "work. Save under another name, or close it there first.",
+                )
+                return False
         try:
             storage.save(self.controller.encounter, path)
         except OSError as error:
+            if lock is not None:
+                lock.release()
             QMessageBox.warning(self, "Cannot save", f"{path.name} could not be written: {error.strerror or error}")
             return False
+        if lock is not None:
+            self._release_file()
+            self.file_lock = lock
         self._set_path(path)
         self.controller.undo_stack.setClean()
-        self.recovery.clear()
+        self._snapshot_timer.stop()
+        self._reset_journal(unsaved=False)
         self._remember_recent(path)
         self._refresh_title()
         self.statusBar().showMessage(f"Saved {path.name}", 5000)
         return True
 
     def autosave(self) -> None:
+        """Rewrite the whole encounter as the recovery base (the journal keeps the steps between)."""
         if self.is_dirty():
-            try:
-                self.recovery.write(self.controller.encounter, self.path)
-            except OSError as error:
-                self.statusBar().showMessage(f"Autosave failed: {error}", 10000)
+            self._reset_journal(unsaved=True)
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent_files", [])
@@ -706,8 +805,30 @@ class MainWindow(QMainWindow):
             return
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
-        self._autosave_timer.stop()
-        self.recovery.clear()  # a clean exit leaves nothing to recover
+        self._snapshot_timer.stop()
+        self.window_recovery.close()  # a clean exit leaves nothing to recover
+        self._release_file()
         if self.player_view is not None:
             self.player_view.close()
         event.accept()
+
+
+def same_file(a: Path, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def ask_read_only(parent: QWidget | None, path: Path, holder: str) -> bool:
+    """The file is open in another window: read it without saving over it, or leave it."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Information)
+    box.setWindowTitle("Encounter already open")
+    box.setText(f"{path.name} is open in {holder}.")
+    box.setInformativeText(
+        "Open it read-only here? You can look and try things; Save will ask for another name, so "
+        "the other window's work is never overwritten."
+    )
+    read_only = box.addButton("Open read-only", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(read_only)
+    box.exec()
+    return box.clickedButton() is read_only

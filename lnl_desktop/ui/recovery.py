@@ -1,59 +1,171 @@
-"""Autosave to a recovery file, offered again at the next start after a crash.
+"""Recovery folders and locks: one journal per running window, one lock per open file.
 
-While there is unsaved work, the encounter is written (a few seconds after each change) to
-``recovery.lnl`` in the app's data folder, with a small side file naming the document it belongs
-to. A clean save or close removes both; finding them at start means the last run did not end
-cleanly.
+The recovery root (the app's data folder) holds ``windows/<id>/``, one folder per running
+window with its :class:`~lnl_desktop.core.journal.Journal` and a ``QLockFile`` the window holds
+while it runs. At start, only folders whose lock can be taken belong to no running window: those
+are the work of a window that did not close cleanly, and only those are offered back or removed.
+``locks/`` holds one lock per open encounter file, so a second window opening the same file
+learns that it is in use and can only read it.
 """
 
 from __future__ import annotations
 
-import json
-import time
+import contextlib
+import hashlib
+import os
+import shutil
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.model import Encounter
+from PySide6.QtCore import QLockFile
+
+from lnl_desktop.core import journal
+from lnl_desktop.core.journal import Journal, Recovered
+
+WINDOWS = "windows"
+LOCKS = "locks"
+LOCK_NAME = "window.lock"
+
+
+def _lock(path: Path) -> QLockFile:
+    lock = QLockFile(str(path))
+    # A window may hold its lock for hours: only a dead owner makes a lock stale, never its age.
+    lock.setStaleLockTime(0)
+    return lock
 
 
 @dataclass
-class Recovery:
-    encounter: Encounter
-    original: Path | None  # the file the work belonged to, if it had one
-    saved_at: float  # seconds since the epoch
+class Orphan:
+    """The recovery folder of a window that is gone, locked by us while the GM decides."""
+
+    folder: Path
+    lock: QLockFile | None  # None for the single-file recovery of earlier versions
+    found: Recovered
+
+    def discard(self) -> None:
+        """The GM declined it, or it now lives in a new window's folder: remove it."""
+        if self.lock is None:
+            _remove_legacy(self.folder)
+        else:
+            _remove_folder(self.folder, self.lock)
+
+    def release(self) -> None:
+        if self.lock is not None:
+            self.lock.unlock()
+
+
+class WindowRecovery:
+    """A running window's recovery folder: its journal, and the lock that says it is alive."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.lock = _lock(folder / LOCK_NAME)
+        if not self.lock.tryLock(0):
+            raise OSError(f"the recovery folder {folder} is in use")
+        self.journal = Journal(folder)
+
+    def exists(self) -> bool:
+        """Whether anything is on disk to recover (unsaved work)."""
+        return (self.folder / journal.META).exists()
+
+    def close(self, *, keep: bool = False) -> None:
+        """A clean close removes the folder; ``keep`` leaves the work as a crash would."""
+        self.journal.close(keep=keep)
+        if keep:
+            self.lock.unlock()
+        else:
+            _remove_folder(self.folder, self.lock)
 
 
 class RecoveryStore:
+    """The recovery root: the running windows' folders and the open files' locks."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.file = folder / "recovery.lnl"
-        self.meta = folder / "recovery.json"
 
-    def write(self, encounter: Encounter, original: Path | None) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        storage.save(encounter, self.file)
-        self.meta.write_text(
-            json.dumps({"original": str(original) if original else None, "saved_at": time.time()}),
-            encoding="utf-8",
-        )
+    def open_window(self) -> WindowRecovery:
+        return WindowRecovery(self.folder / WINDOWS / uuid.uuid4().hex)
 
-    def clear(self) -> None:
-        self.file.unlink(missing_ok=True)
-        self.meta.unlink(missing_ok=True)
+    def orphans(self) -> list[Orphan]:
+        """Work left by windows that are gone, newest first; each is locked until discarded,
+        adopted or released. Folders with nothing worth offering are removed on the way."""
+        found: list[Orphan] = []
+        root = self.folder / WINDOWS
+        for folder in sorted(root.iterdir()) if root.is_dir() else []:
+            lock = _lock(folder / LOCK_NAME)
+            if not folder.is_dir() or not lock.tryLock(0):
+                continue  # a running window's (or a start deciding about it right now)
+            work = journal.recover(folder)
+            if work is None:
+                _remove_folder(folder, lock)
+                continue
+            found.append(Orphan(folder, lock, work))
+        legacy = self._legacy()
+        if legacy is not None:
+            found.append(legacy)
+        found.sort(key=lambda o: o.found.saved_at, reverse=True)
+        return found
 
-    def exists(self) -> bool:
-        return self.file.exists()
+    def _legacy(self) -> Orphan | None:
+        """``recovery.lnl`` of versions before the journal: offered once like any other."""
+        from lnl_desktop.core import storage
 
-    def read(self) -> Recovery | None:
-        """The recovered work, or None when there is none or it cannot be read (then it is dropped)."""
-        if not self.file.exists():
+        file = self.folder / "recovery.lnl"
+        if not file.is_file():
             return None
         try:
-            encounter = storage.load(self.file)
-            meta = json.loads(self.meta.read_text(encoding="utf-8")) if self.meta.exists() else {}
-        except (storage.EncounterFileError, ValueError, OSError):
-            self.clear()
+            encounter = storage.load(file)
+        except storage.EncounterFileError:
             return None
-        original = meta.get("original")
-        return Recovery(encounter, Path(original) if original else None, float(meta.get("saved_at", 0)))
+        return Orphan(self.folder, None, Recovered(encounter, None, file.stat().st_mtime, 0))
+
+    def file_lock(self, path: Path) -> FileLock:
+        return FileLock(self.folder / LOCKS, path)
+
+
+def _remove_folder(folder: Path, lock: QLockFile) -> None:
+    """Remove a recovery folder whose lock we hold: the lock file goes last, with the lock."""
+    for path in folder.iterdir():
+        if path.name != LOCK_NAME:
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+    lock.unlock()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _remove_legacy(folder: Path) -> None:
+    for name in ("recovery.lnl", "recovery.json"):
+        (folder / name).unlink(missing_ok=True)
+
+
+class FileLock:
+    """The lock that says an encounter file is open in a window (by its resolved path)."""
+
+    def __init__(self, folder: Path, path: Path) -> None:
+        self.path = path
+        key = hashlib.sha256(os.fsencode(os.path.realpath(path))).hexdigest()[:24]
+        folder.mkdir(parents=True, exist_ok=True)
+        self.lock = _lock(folder / f"{key}.lock")
+
+    def acquire(self) -> bool:
+        return self.lock.tryLock(0)
+
+    def in_use(self) -> bool:
+        """Whether another window holds it (looked at without keeping it)."""
+        if self.lock.tryLock(0):
+            self.lock.unlock()
+            return False
+        return True
+
+    def holder(self) -> str:
+        """Who holds it, in words: 'another window (process 1234)'."""
+        with contextlib.suppress(Exception):
+            info = self.lock.getLockInfo()
+            if isinstance(info, tuple) and info and info[0]:
+                return f"another window (process {info[0]})"
+        return "another window"
+
+    def release(self) -> None:
+        self.lock.unlock()

@@ -132,10 +132,12 @@ def test_save_then_reopen_gives_the_same_encounter(make_window: WindowFactory, t
     assert "fight.lnl" in window.windowTitle()
     saved = controller.encounter.model_dump()
 
+    window.close()  # the file is free again: another window opens it for writing
     other = make_window(Encounter(name="Scratch"))
     assert other.load(path)
     assert other.controller.encounter.model_dump() == saved
     assert str(path.resolve()) in other.recent_files()
+    assert not other.read_only
 
 
 def test_a_bad_file_opens_nothing_and_says_why(
@@ -169,27 +171,36 @@ def test_closing_with_unsaved_work_asks_first(make_window: WindowFactory, monkey
     assert asked and window.isVisible()
 
 
-def test_unsaved_work_is_autosaved_and_offered_after_a_crash(
+def test_unsaved_work_is_journalled_and_offered_after_a_crash(
     make_window: WindowFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     window = make_window()
     window.controller.do(act.EditCombatant("tombril", {"level": 11}))
-    window.autosave()  # the timer's job, a few seconds after a change
-    assert window.recovery.exists()
-    # The program dies here; at the next start the work is offered back.
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert window.window_recovery.exists()  # on disk at once, no timer needed
+    asked: list[str] = []
+
+    def yes(*args: object, **kwargs: object) -> QMessageBox.StandardButton:
+        asked.append(str(args[2]))
+        return QMessageBox.StandardButton.Yes
+
+    monkeypatch.setattr(QMessageBox, "question", yes)
+    # While the window runs, a second start offers nothing of it.
+    assert app_module.offer_recovery(window.recovery) == [] and not asked
+    # The program dies here (its lock goes with it); at the next start the work is offered back.
+    window.window_recovery.lock.unlock()
     found = app_module.offer_recovery(window.recovery)
-    assert found is not None
-    assert found.encounter.combatant("tombril").level == 11
+    assert len(found) == 1 and len(asked) == 1
+    assert found[0].found.encounter.combatant("tombril").level == 11
+    found[0].release()
 
 
-def test_a_clean_save_removes_the_recovery_file(make_window: WindowFactory, tmp_path: Path) -> None:
+def test_a_clean_save_removes_the_recovery_copy(make_window: WindowFactory, tmp_path: Path) -> None:
     window = make_window()
     window.controller.do(act.EditCombatant("tombril", {"level": 11}))
     window.autosave()
-    assert window.recovery.exists()
+    assert window.window_recovery.exists()
     window.save_to(tmp_path / "kept.lnl")
-    assert not window.recovery.exists()
+    assert not window.window_recovery.exists()
 
 
 def test_the_dock_layout_is_remembered(make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch) -> None:

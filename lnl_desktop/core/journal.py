@@ -1,0 +1,233 @@
+"""The recovery journal: every change of an open encounter, on disk before the screen shows it.
+
+A window's recovery folder holds a *generation*: ``base-G.lnl`` (the encounter at some moment)
+and ``journal-G.jsonl`` (one line per change since: the action with every die face it used, or
+an undo). ``meta.json`` names the current generation and the file the work belongs to. A line is
+written and flushed to the disk before the engine's listeners (and so the screen) hear of the
+change, so a kill at any moment loses nothing the GM has seen. Replaying the lines onto the base
+with the same faces gives back the very same encounter.
+
+A new generation (the whole encounter as the base, an empty journal) starts when the document is
+opened, saved, or every few seconds while changes go on, so a replay stays short. The base and
+``meta.json`` are written atomically, and ``meta.json`` last: a kill between two writes leaves the
+previous generation whole. A torn last line (a kill in the middle of a write) is skipped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import TypeAdapter, ValidationError
+from pydantic_core import to_jsonable_python
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import storage
+from lnl_desktop.core.dice import ScriptedDice
+from lnl_desktop.core.engine import Engine, HistoryStep
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.model import Encounter
+
+META = "meta.json"
+ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in act.Action.__args__}  # type: ignore[attr-defined]
+
+
+@cache
+def _adapter(cls: type) -> TypeAdapter[Any]:
+    return TypeAdapter(cls)
+
+
+def action_to_json(action: act.Action) -> dict[str, Any]:
+    """An action as a JSON object: its type's name and its fields."""
+    fields = {f.name: to_jsonable_python(getattr(action, f.name)) for f in dataclasses.fields(action)}
+    return {"type": type(action).__name__, **fields}
+
+
+def action_from_json(data: dict[str, Any]) -> act.Action:
+    """The action :func:`action_to_json` wrote; ``RulesError`` if it is not one."""
+    fields = dict(data)
+    cls = ACTION_TYPES.get(str(fields.pop("type", "")))
+    if cls is None:
+        raise RulesError(f"journal: unknown action {data.get('type')!r}")
+    try:
+        return _adapter(cls).validate_python(fields)
+    except ValidationError as error:
+        raise RulesError(f"journal: a {cls.__name__} that cannot be read: {error.errors()[0]['msg']}") from None
+
+
+@dataclass
+class Recovered:
+    """Work found in a recovery folder."""
+
+    encounter: Encounter
+    original: Path | None  # the file the work belonged to, if it had one
+    saved_at: float  # when the last change was written, seconds since the epoch
+    changes: int  # journal lines replayed onto the base
+    problem: str = ""  # why the replay stopped early, if it did
+
+    @property
+    def summary(self) -> str:
+        where = self.original.name if self.original else "an unsaved encounter"
+        return f"{self.encounter.name} ({where})"
+
+
+class Journal:
+    """One window's recovery folder (see the module docstring)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.generation = 0
+        self.original: Path | None = None
+        self._base_text = ""
+        self._written = False  # whether this generation is on disk yet
+        self._handle: IO[bytes] | None = None
+        # Actions applied (and not undone) in this generation: an undo of one of them is replayed
+        # as an undo; an undo reaching further back is written as the whole encounter.
+        self._depth = 0
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def reset(self, encounter: Encounter, original: Path | None, *, unsaved: bool) -> None:
+        """Start a new generation from ``encounter``.
+
+        ``unsaved``: the encounter differs from its file (a periodic snapshot, recovered work),
+        so it is written now; otherwise (just opened or saved) nothing is on disk to lose and
+        the folder is emptied until the next change.
+        """
+        self._close_handle()
+        self.original = original
+        self._base_text = storage.dumps(encounter)
+        self._depth = 0
+        self._written = False
+        if unsaved:
+            self._write_generation()
+        else:
+            self._remove_files()
+
+    def record(self, step: HistoryStep, encounter: Encounter) -> None:
+        """Append one change and flush it to the disk (``encounter`` is the state after it)."""
+        if step.kind == "undo":
+            if self._depth > 0:
+                self._depth -= 1
+                line: dict[str, Any] = {"step": "undo"}
+            else:
+                line = {"step": "state", "encounter": storage.to_document(encounter)}
+        else:
+            assert step.action is not None
+            self._depth += 1
+            line = {"step": step.kind, "action": action_to_json(step.action), "faces": list(step.faces)}
+        if not self._written:
+            self._write_generation()
+        assert self._handle is not None
+        self._handle.write(json.dumps(line, ensure_ascii=False).encode("utf-8") + b"\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self, *, keep: bool = False) -> None:
+        """Stop writing; unless ``keep``, remove the files (a clean close leaves nothing to recover)."""
+        self._close_handle()
+        if not keep:
+            self._remove_files()
+
+    def _write_generation(self) -> None:
+        self._close_handle()
+        old = self.generation
+        self.generation = old + 1
+        self.folder.mkdir(parents=True, exist_ok=True)
+        storage.write_text_atomic(self._base_path(self.generation), self._base_text)
+        self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
+        meta = {"generation": self.generation, "original": str(self.original) if self.original else None}
+        storage.write_text_atomic(self.folder / META, json.dumps(meta))
+        self._written = True
+        for path in (self._base_path(old), self._journal_path(old)):
+            path.unlink(missing_ok=True)
+
+    def _base_path(self, generation: int) -> Path:
+        return self.folder / f"base-{generation}.lnl"
+
+    def _journal_path(self, generation: int) -> Path:
+        return self.folder / f"journal-{generation}.jsonl"
+
+    def _close_handle(self) -> None:
+        if self._handle is not None:
+            with contextlib.suppress(OSError):
+                self._handle.close()
+            self._handle = None
+
+    def _remove_files(self) -> None:
+        self._written = False
+        if not self.folder.exists():
+            return
+        for path in self.folder.iterdir():
+            if path.name == META or path.suffix in (".lnl", ".jsonl"):
+                path.unlink(missing_ok=True)
+
+
+def recover(folder: Path) -> Recovered | None:
+    """The work kept in a recovery folder, or None when there is none worth offering.
+
+    Reads ``meta.json`` for the generation; if it is missing or unreadable, the newest base in
+    the folder is used instead (a bad side file must not cost the work). The journal is replayed
+    with the recorded faces; a line that cannot be replayed stops the replay there and says why.
+    """
+    meta: dict[str, Any] = {}
+    with contextlib.suppress(OSError, ValueError):
+        loaded = json.loads((folder / META).read_text(encoding="utf-8"))
+        if isinstance(loaded, dict):
+            meta = loaded
+    generation = meta.get("generation")
+    bases = sorted(
+        (int(p.stem.removeprefix("base-")) for p in folder.glob("base-*.lnl") if p.stem[5:].isdigit()),
+        reverse=True,
+    )
+    if not isinstance(generation, int) or generation not in bases:
+        if not bases:
+            return None
+        generation = bases[0]
+    base = folder / f"base-{generation}.lnl"
+    try:
+        encounter = storage.load(base)
+    except storage.EncounterFileError:
+        return None
+    journal = folder / f"journal-{generation}.jsonl"
+    saved_at = journal.stat().st_mtime if journal.exists() else base.stat().st_mtime
+    original = meta.get("original")
+    engine = Engine(encounter)
+    changes, problem = replay(engine, journal)
+    return Recovered(engine.encounter, Path(original) if original else None, saved_at, changes, problem)
+
+
+def replay(engine: Engine, journal: Path) -> tuple[int, str]:
+    """Apply a journal's lines to ``engine``; how many went through, and why it stopped if early."""
+    try:
+        lines = journal.read_bytes().split(b"\n")
+    except OSError:
+        return 0, ""
+    entries = [raw for raw in lines if raw.strip()]
+    done = 0
+    for number, raw in enumerate(entries, 1):
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            if number == len(entries):
+                break  # torn by a kill in the middle of the write: nothing was shown of it
+            return done, f"line {number} of the journal is not readable"
+        try:
+            step = line["step"]
+            if step == "undo":
+                engine.undo()
+            elif step == "state":
+                engine.encounter = storage.loads(json.dumps(line["encounter"]), "journal")
+                engine.clear_history()
+            else:
+                engine.apply(action_from_json(line["action"]), ScriptedDice(list(line["faces"])))
+        except (ValueError, KeyError, TypeError) as error:
+            return done, f"change {number} of the journal could not be replayed: {error}"
+        done += 1
+    return done, ""

@@ -1,0 +1,170 @@
+"""The recovery journal: whatever was applied, undone or redone comes back exactly from disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_properties import actions, arena
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import storage
+from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.journal import Journal, action_from_json, action_to_json, recover
+from lnl_desktop.core.model import Background, Side, SurpriseSituation
+from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.paths import demo_encounter_path
+
+EVERY_ACTION = [
+    act.StartCombat(SurpriseSituation.REVERSE, None, Side.OPPONENTS, Side.PARTY),
+    act.NextRound(4),
+    act.EndCombat(),
+    act.BeginTurn("ana"),
+    act.EndTurn(),
+    act.Move("ana", to=(2, 3), path=((1, 1), (2, 2), (2, 3)), forced=True),
+    act.Face("ana", 135),
+    act.SetHidden("orc", True),
+    act.Attack("ana", "orc", "Sword", AttackMode.SNEAK, ignore_dex=True, override=True),
+    act.CastSpell("cy", "orc", "Fire", ignore_dex=True),
+    act.Parry("bo", weapon=None, shield=True),
+    act.Dash("ana"),
+    act.Leap("ana"),
+    act.OtherAction("ana", "grapple the orc"),
+    act.EditCombatant("ana", {"level": 3, "conditions": ["prone"], "concealed": True}),
+    act.AddCombatant({"name": "Wolf", "side": "Opponents", "level": 2}, cell=(4, 5), facing=90),
+    act.RemoveCombatant("gob"),
+    act.PlaceToken("gob", (6, 5), 270),
+    act.RemoveToken("gob"),
+    act.PaintTerrain("walls", ((1, 2), (2, 2)), on=False),
+    act.EditMap({"width": 30, "diagonal": "euclidean"}),
+    act.EditOptions({"dash_moves": 1.5}),
+]
+
+
+@pytest.mark.parametrize("action", EVERY_ACTION, ids=lambda a: type(a).__name__)
+def test_every_kind_of_action_is_written_and_read_back_the_same(action: act.Action) -> None:
+    line = json.loads(json.dumps(action_to_json(action)))
+    assert action_from_json(line) == action
+
+
+def test_a_map_edit_with_a_background_comes_back_as_the_same_map() -> None:
+    engine = Engine(storage.load(demo_encounter_path()))
+    picture = Background(image="cave.png", cell_px=70, offset_x=3)
+    engine.apply(act.EditMap({"background": picture}))
+    again = Engine(storage.load(demo_encounter_path()))
+    again.apply(action_from_json(json.loads(json.dumps(action_to_json(act.EditMap({"background": picture}))))))
+    assert again.encounter.map == engine.encounter.map
+
+
+def test_a_line_that_is_not_an_action_is_refused_with_the_reason() -> None:
+    with pytest.raises(RulesError, match="unknown action"):
+        action_from_json({"type": "Teleport"})
+    with pytest.raises(RulesError, match="Move"):
+        action_from_json({"type": "Move", "combatant": "ana", "to": "north"})
+
+
+def journaled(folder: Path, seed: int = 1) -> tuple[Engine, Journal]:
+    engine = arena(seed)
+    journal = Journal(folder)
+    journal.reset(engine.encounter, None, unsaved=False)
+    engine.subscribe_history(lambda step: journal.record(step, engine.encounter))
+    return engine, journal
+
+
+def test_nothing_is_written_until_the_first_change(tmp_path: Path) -> None:
+    engine, _ = journaled(tmp_path / "w")
+    assert recover(tmp_path / "w") is None
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 3))
+    found = recover(tmp_path / "w")
+    assert found is not None and found.changes == 1
+    assert found.encounter.model_dump() == engine.encounter.model_dump()
+
+
+def test_a_fight_with_undo_and_redo_across_snapshots_comes_back_exactly(tmp_path: Path) -> None:
+    engine, journal = journaled(tmp_path / "w")
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 5))
+    engine.apply(act.BeginTurn("ana"))
+    engine.apply(act.Move("ana", to=(1, 2)))
+    # A snapshot, as the window makes every few seconds; then undo reaches back past it.
+    journal.reset(engine.encounter, None, unsaved=True)
+    engine.apply(act.Face("ana", 180))
+    engine.undo()
+    engine.undo()  # the move: before this generation began, so the whole state is written
+    engine.redo()
+    engine.apply(act.Attack("ana", "orc", engine.encounter.combatant("ana").weapons[0].name))
+    found = recover(tmp_path / "w")
+    assert found is not None and found.problem == ""
+    assert found.encounter.model_dump() == engine.encounter.model_dump()
+
+
+def test_a_torn_last_line_is_skipped_and_a_bad_middle_line_stops_the_replay_with_a_reason(tmp_path: Path) -> None:
+    engine, _ = journaled(tmp_path / "w")
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 5))
+    after_first = engine.encounter.model_dump()
+    engine.apply(act.BeginTurn("ana"))
+    lines = next((tmp_path / "w").glob("journal-*.jsonl"))
+    text = lines.read_bytes()
+    lines.write_bytes(text[:-9])  # a kill in the middle of writing the last line
+    found = recover(tmp_path / "w")
+    assert found is not None and found.changes == 1 and found.problem == ""
+    assert found.encounter.model_dump() == after_first
+
+    first, second = text.splitlines()
+    lines.write_bytes(b"{garbage\n" + first + b"\n" + second + b"\n")
+    found = recover(tmp_path / "w")
+    assert found is not None and found.changes == 0
+    assert "line 1" in found.problem
+
+
+def test_a_corrupt_meta_file_does_not_cost_the_work(tmp_path: Path) -> None:
+    engine, _ = journaled(tmp_path / "w")
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 5))
+    engine.apply(act.BeginTurn("ana"))
+    (tmp_path / "w" / "meta.json").write_text('{"generat', encoding="utf-8")
+    found = recover(tmp_path / "w")
+    assert found is not None
+    assert found.encounter.model_dump() == engine.encounter.model_dump()
+
+
+def test_a_clean_reset_leaves_nothing_to_recover(tmp_path: Path) -> None:
+    engine, journal = journaled(tmp_path / "w")
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 5))
+    journal.reset(engine.encounter, tmp_path / "saved.lnl", unsaved=False)  # just saved
+    assert recover(tmp_path / "w") is None
+    engine.apply(act.BeginTurn("ana"))
+    found = recover(tmp_path / "w")
+    assert found is not None and found.original == tmp_path / "saved.lnl"
+    journal.close()
+    assert recover(tmp_path / "w") is None
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32 - 1), face=st.integers(1, 6), data=st.data())
+def test_random_play_with_undo_redo_and_snapshots_replays_exactly(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, face: int, data: st.DataObject
+) -> None:
+    folder = tmp_path_factory.mktemp("journal")
+    engine, journal = journaled(folder, seed)
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, face))
+    for _ in range(data.draw(st.integers(1, 30), label="steps")):
+        if data.draw(st.integers(0, 9), label="snapshot?") == 0:
+            journal.reset(engine.encounter, None, unsaved=True)
+        action = data.draw(actions(engine), label="action")
+        try:
+            if action == "undo":
+                engine.undo()
+            elif action == "redo":
+                engine.redo()
+            else:
+                engine.apply(action)
+        except RulesError:
+            continue
+    found = recover(folder)
+    assert found is not None and found.problem == ""
+    assert found.encounter.model_dump() == engine.encounter.model_dump()
