@@ -403,11 +403,11 @@ class TurnState(_Model):
     combatant: str
     start_cell: Cell | None = None
     concealed_at_start: bool = False
-    feet_before: float = 0  # movement spent before the action
-    feet_after: float = 0  # movement spent after it
-    extra_ft: float = 0  # from Dash or Leap
+    feet_before: float = Field(default=0, ge=0)  # movement spent before the action
+    feet_after: float = Field(default=0, ge=0)  # movement spent after it
+    extra_ft: float = Field(default=0, ge=0)  # from Dash or Leap
     leaping: bool = False
-    diagonals: int = 0  # the 5-10-5 alternation carries across a turn's moves
+    diagonals: int = Field(default=0, ge=0)  # the 5-10-5 alternation carries across a turn's moves
     path: list[Cell] = Field(default_factory=list)  # every anchor the token stood on, forced moves apart
     action: ActionKind | None = None
     action_detail: str = ""
@@ -418,7 +418,7 @@ class TurnState(_Model):
 
 
 class AttackRecord(_Model):
-    round: int
+    round: int = Field(ge=1)  # attacks happen in combat, which starts in round 1
     attacker: str
     target: str
 
@@ -436,6 +436,30 @@ class CombatState(_Model):
     ranged_hits: dict[str, list[str]] = Field(
         default_factory=dict, description="target id -> who hit it with a ranged attack since its last turn"
     )
+
+    @model_validator(mode="after")
+    def _possible(self) -> CombatState:
+        # States the engine never produces; a file holding one was edited by hand or damaged.
+        if self.phase is Phase.SETUP:
+            if self.round != 0:
+                raise ValueError(f"round: {self.round} before combat has started (it starts in round 1)")
+            if self.turn is not None:
+                raise ValueError("turn: a turn is under way before combat has started")
+            if self.acted or self.attacks or self.ranged_hits:
+                raise ValueError("phase: combatants have acted, attacked or shot before combat has started")
+        else:
+            if self.round < 1:
+                raise ValueError(f"round: combat is {self.phase.value} in round {self.round}; it starts in round 1")
+            if self.phase is Phase.ENDED and self.turn is not None:
+                raise ValueError("turn: a turn is under way after combat has ended")
+            if self.phase is Phase.FIGHTING and self.first_side is None:
+                raise ValueError("first_side: combat is under way but no side acts first")
+        if self.surprised_side is not None and self.round != 1:
+            raise ValueError(f"surprised_side: a side is surprised in round 1 only, not in round {self.round}")
+        for record in self.attacks:
+            if record.round > self.round:
+                raise ValueError(f"attacks: an attack in round {record.round}, after this round ({self.round})")
+        return self
 
     @property
     def elapsed_seconds(self) -> int:
@@ -477,10 +501,50 @@ class Encounter(_Model):
                 if cell in taken:
                     raise ValueError(f"tokens.{cid}: cell ({x}, {y}) is taken by {taken[cell]}")
                 taken[cell] = cid
-        turn = self.combat.turn
-        if turn is not None and turn.combatant not in seen:
-            raise ValueError(f"combat.turn.combatant: no combatant has the id {turn.combatant!r}")
+        self._combat_references_hold(seen)
         return self
+
+    def _combat_references_hold(self, ids: set[str]) -> None:
+        """Every id the combat state names is a combatant's, and the turn's cells are on the map.
+
+        Part of ``_references_hold``, which the engine also runs after map and combatant edits,
+        so an edit cannot leave a state that a saved file would then refuse.
+        """
+        combat = self.combat
+        turn = combat.turn
+        if turn is not None:
+            if turn.combatant not in ids:
+                raise ValueError(f"combat.turn.combatant: no combatant has the id {turn.combatant!r}")
+            if turn.combatant in combat.acted:
+                raise ValueError(f"combat.turn.combatant: {turn.combatant!r} has already acted this round")
+            cells = [("start_cell", turn.start_cell)] + [(f"path[{i}]", cell) for i, cell in enumerate(turn.path)]
+            for where, cell in cells:
+                if cell is not None and not (0 <= cell[0] < self.map.width and 0 <= cell[1] < self.map.height):
+                    raise ValueError(
+                        f"combat.turn.{where}: cell ({cell[0]}, {cell[1]}) is outside the "
+                        f"{self.map.width} x {self.map.height} map"
+                    )
+        acted: set[str] = set()
+        for i, cid in enumerate(combat.acted):
+            if cid not in ids:
+                raise ValueError(f"combat.acted[{i}]: no combatant has the id {cid!r}")
+            if cid in acted:
+                raise ValueError(f"combat.acted[{i}]: {cid!r} is listed twice (one turn per round)")
+            acted.add(cid)
+        for i, record in enumerate(combat.attacks):
+            for role, cid in (("attacker", record.attacker), ("target", record.target)):
+                if cid not in ids:
+                    raise ValueError(f"combat.attacks[{i}].{role}: no combatant has the id {cid!r}")
+        for target, shooters in combat.ranged_hits.items():
+            if target not in ids:
+                raise ValueError(f"combat.ranged_hits.{target}: no combatant has this id")
+            listed: set[str] = set()
+            for i, cid in enumerate(shooters):
+                if cid not in ids:
+                    raise ValueError(f"combat.ranged_hits.{target}[{i}]: no combatant has the id {cid!r}")
+                if cid in listed:
+                    raise ValueError(f"combat.ranged_hits.{target}[{i}]: {cid!r} is listed twice")
+                listed.add(cid)
 
     def combatant(self, cid: str) -> Combatant:
         for combatant in self.combatants:

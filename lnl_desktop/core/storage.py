@@ -8,13 +8,17 @@ are migrated forward step by step.
 
 from __future__ import annotations
 
+import codecs
 import glob
 import json
+import math
 import os
+import re
 import stat
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -44,18 +48,94 @@ def dumps(encounter: Encounter) -> str:
     return json.dumps(to_document(encounter), indent=1, ensure_ascii=False)
 
 
+# Limits a file must keep before it is parsed: anything past them is not an encounter the program
+# wrote, and parsing it anyway would hang, eat the memory or blow the stack.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 64  # an encounter nests about 8 deep (encounter.log[3].faces[0])
+MAX_NUMBER_DIGITS = 20  # enough for any 64-bit whole number
+
+_MB = 1024 * 1024
+# A JSON string (escapes included); what is left once they are cut out is the structure. An
+# unterminated string runs to the end of the text, so a match never fails and the scan stays
+# linear (a failing match retried at every later quote would be quadratic); possessive
+# quantifiers keep no backtracking state per escape.
+_JSON_STRING = re.compile(r'"[^"\\]*+(?:\\.?[^"\\]*+)*+(?:"|\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_DIGITS + 1},}}")
+_DEPTH_STEP = tuple(1 if chr(i) in "[{" else -1 for i in range(128))
+
+
+class _BadNumber(ValueError):
+    """A number the file may not hold (raised from inside json.loads, turned into a message)."""
+
+
+def _limit_text() -> str:
+    return f"encounter files are limited to {MAX_FILE_BYTES // _MB} MB"
+
+
+def _check_structure(text: str, source: str) -> None:
+    """Refuse deep nesting and over-long numbers before json.loads recurses or converts them.
+
+    Strings are cut out first (they may hold brackets and digits freely); what remains is
+    brackets, numbers, literals and punctuation, scanned at C speed.
+    """
+    structure = _JSON_STRING.sub('""', text)
+    brackets = _NOT_BRACKET.sub("", structure).encode("ascii")
+    # Running depth: +1 per opener, -1 per closer; stop at the first level past the limit.
+    if next(filter(MAX_DEPTH.__lt__, accumulate(map(_DEPTH_STEP.__getitem__, brackets))), None) is not None:
+        raise EncounterFileError(f"{source} is nested more than {MAX_DEPTH} levels deep; an encounter file never is")
+    long = _LONG_DIGITS.search(structure)
+    if long is not None:
+        raise EncounterFileError(
+            f"{source} holds a number of {len(long.group())} digits ({long.group()[:12]}...); "
+            f"numbers in an encounter file have at most {MAX_NUMBER_DIGITS}"
+        )
+
+
+def _parse_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _BadNumber(f"the number {token[:30]} is too large")
+    return value
+
+
+def _parse_constant(token: str) -> Any:
+    raise _BadNumber(f"{token} is not a number JSON allows")
+
+
+def _parse_int(token: str) -> int:
+    # _check_structure has refused long digit runs already; this guards the conversion anyway.
+    if len(token.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _BadNumber(f"a number of {len(token)} digits is too large")
+    return int(token)
+
+
 def loads(text: str, source: str = "file") -> Encounter:
-    """Read an encounter from JSON text, or raise :class:`EncounterFileError` saying why."""
+    """Read an encounter from JSON text, or raise :class:`EncounterFileError` saying why.
+
+    Hardened like :func:`load` (the recovery journal comes through here too): a leading BOM is
+    dropped; oversized text, deep nesting, huge numbers, NaN and Infinity are refused before or
+    while parsing; and the encounter is validated strictly, so ``true`` or ``"5"`` where a
+    number belongs is an error rather than 1 or 5.
+    """
+    text = text.removeprefix("\ufeff")
+    if len(text) > MAX_FILE_BYTES:  # characters: each is at least one byte
+        raise EncounterFileError(f"{source} is over {MAX_FILE_BYTES // _MB} MB; {_limit_text()}")
+    _check_structure(text, source)
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
     except json.JSONDecodeError as error:
         raise EncounterFileError(
             f"{source} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
         ) from None
+    except _BadNumber as error:
+        raise EncounterFileError(f"{source}: {error}") from None
+    except (RecursionError, ValueError) as error:  # a safety net behind _check_structure
+        raise EncounterFileError(f"{source} could not be read as JSON: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise EncounterFileError(f'{source} is not a Laurels & Loot encounter file (no "format": "{FORMAT}")')
     version = document.get("version")
-    if not isinstance(version, int) or version < 1:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise EncounterFileError(f"{source}: version must be a whole number, got {version!r}")
     if version > VERSION:
         raise EncounterFileError(
@@ -69,7 +149,9 @@ def loads(text: str, source: str = "file") -> Encounter:
     if not isinstance(data, dict):
         raise EncounterFileError(f'{source}: the "encounter" object is missing')
     try:
-        return Encounter.model_validate(data)
+        # Strict JSON-mode validation: no true for 1 or "5" for 5, while enums still come as their
+        # values, tuples and sets as lists (what dumps writes).
+        return Encounter.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as error:
         problems = explain(error, prefix="encounter")
         count = len(problems.splitlines())
@@ -79,17 +161,73 @@ def loads(text: str, source: str = "file") -> Encounter:
         ) from None
 
 
+def _kind_of(mode: int) -> str | None:
+    """What a non-regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _check_file(name: str, info: os.stat_result) -> None:
+    kind = _kind_of(info.st_mode)
+    if kind is not None:
+        raise EncounterFileError(f"{name} is {kind}, not an encounter file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise EncounterFileError(f"{name} is {math.ceil(info.st_size / _MB)} MB; {_limit_text()}")
+
+
+# O_NONBLOCK: if the path is swapped for a FIFO between the stat and the open, the open must not
+# wait for a writer (fstat then refuses it). Neither flag exists on Windows, which has no FIFOs.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    chunks = bytearray()
+    while len(chunks) < limit:
+        chunk = os.read(fd, min(limit - len(chunks), 4 * _MB))
+        if not chunk:
+            break
+        chunks += chunk
+    return bytes(chunks)
+
+
 def load(path: str | os.PathLike[str]) -> Encounter:
+    """Read an encounter file, or raise :class:`EncounterFileError` saying why; nothing else.
+
+    Only a regular file is opened (a FIFO would block the read forever, /dev/zero never ends),
+    at most MAX_FILE_BYTES of it are read, and a UTF-8 BOM some editors add is accepted.
+    """
     path = Path(path)
+    name = path.name or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        _check_file(name, os.stat(path))  # before opening: opening some devices does things
+        fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
-        raise EncounterFileError(f"{path.name}: no such file") from None
-    except UnicodeDecodeError:
-        raise EncounterFileError(f"{path.name} is not a text file") from None
+        raise EncounterFileError(f"{name}: no such file") from None
     except OSError as error:
-        raise EncounterFileError(f"{path.name} could not be read: {error.strerror}") from None
-    return loads(text, path.name)
+        raise EncounterFileError(f"{name} could not be read: {error.strerror}") from None
+    try:
+        _check_file(name, os.fstat(fd))  # what was opened, in case the path changed meanwhile
+        data = _read_at_most(fd, MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise EncounterFileError(f"{name} could not be read: {error.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:  # it grew after the stat
+        raise EncounterFileError(f"{name} is over {MAX_FILE_BYTES // _MB} MB; {_limit_text()}")
+    try:
+        text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise EncounterFileError(f"{name} is not a text file (not UTF-8 at byte {error.start})") from None
+    return loads(text, name)
 
 
 def save(encounter: Encounter, path: str | os.PathLike[str]) -> Path:

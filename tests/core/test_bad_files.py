@@ -1,0 +1,321 @@
+"""Bad encounter files: every one is refused with a message naming the file and the fault, quickly,
+and nothing else happens (no hang, no memory eaten, no traceback from the command line)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lnl_desktop.core import storage
+from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.storage import MAX_FILE_BYTES, EncounterFileError
+from lnl_desktop.paths import demo_encounter_path
+
+ROOT = Path(__file__).resolve().parents[2]
+no_fifos = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+
+
+@pytest.fixture
+def demo() -> Encounter:
+    return storage.load(demo_encounter_path())
+
+
+@pytest.fixture
+def fought(demo: Encounter) -> dict[str, Any]:
+    """The demo in round 1 with Tombril's turn under way after a move and an attack, as a document."""
+    engine = Engine(demo)
+    engine.start_combat(face=5)
+    engine.begin_turn("tombril")
+    engine.move("tombril", (14, 6))
+    engine.attack("tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
+    return storage.to_document(demo)
+
+
+def refused(document: dict[str, Any] | str) -> str:
+    text = document if isinstance(document, str) else json.dumps(document)
+    with pytest.raises(EncounterFileError) as caught:
+        storage.loads(text, "bad.lnl")
+    return str(caught.value)
+
+
+def in_thread(call: Callable[[], object], seconds: float, unblock: Callable[[], None]) -> BaseException | None:
+    """Run ``call`` in a thread; fail if it is not done in time (after ``unblock`` lets it go)."""
+    outcome: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            call()
+            outcome.append(None)
+        except BaseException as error:  # handed to the test to judge
+            outcome.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        unblock()
+        thread.join(5)
+        pytest.fail(f"still running after {seconds} s")
+    return outcome[0]
+
+
+def open_fifo_writer(path: Path) -> None:
+    # A reader blocked in open() gets EOF once a writer comes and goes.
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+
+
+# -- the text itself -----------------------------------------------------------------------------
+
+
+def test_deep_nesting_is_refused_before_the_parser_recurses() -> None:
+    message = refused("[" * 100_000 + "]" * 100_000)
+    assert "bad.lnl is nested more than 64 levels deep" in message
+
+
+def test_deep_nesting_inside_a_real_file_is_refused(fought: dict[str, Any], tmp_path: Path) -> None:
+    text = json.dumps(fought).replace('"notes": ""', '"notes": ' + "[" * 5_000 + "]" * 5_000, 1)
+    path = tmp_path / "deep.lnl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(EncounterFileError, match="deep.lnl is nested more than 64 levels deep"):
+        storage.load(path)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(demo: Encounter) -> None:
+    demo.combatants[0].notes = "[" * 2000 + '\\"{' * 500
+    assert storage.loads(storage.dumps(demo)) == demo
+
+
+def test_an_integer_of_thousands_of_digits_is_refused(fought: dict[str, Any]) -> None:
+    text = json.dumps(fought).replace('"level": 9', '"level": ' + "7" * 5_000, 1)
+    message = refused(text)
+    assert "bad.lnl holds a number of 5000 digits" in message
+    assert "at most 20" in message
+
+
+def test_nan_infinity_and_huge_floats_are_refused(fought: dict[str, Any]) -> None:
+    text = json.dumps(fought)
+    assert '"feet_before": 30.0' in text
+    for token in ("NaN", "Infinity", "-Infinity"):
+        assert f"{token} is not a number" in refused(text.replace('"feet_before": 30.0', f'"feet_before": {token}'))
+    assert "1e999 is too large" in refused(text.replace('"feet_before": 30.0', '"feet_before": 1e999'))
+
+
+def test_a_utf8_bom_is_accepted(demo: Encounter, tmp_path: Path) -> None:
+    path = tmp_path / "bom.lnl"
+    path.write_bytes(b"\xef\xbb\xbf" + storage.dumps(demo).encode("utf-8"))
+    assert storage.load(path) == demo
+    assert storage.loads("\ufeff" + storage.dumps(demo)) == demo
+
+
+def test_text_that_is_not_utf8_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "latin.lnl"
+    path.write_bytes(b'{"name": "Caf\xe9"}')
+    with pytest.raises(EncounterFileError, match="latin.lnl is not a text file"):
+        storage.load(path)
+
+
+# -- what the path is ------------------------------------------------------------------------------
+
+
+@no_fifos
+def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.lnl"
+    os.mkfifo(fifo)
+    error = in_thread(lambda: storage.load(fifo), 10, lambda: open_fifo_writer(fifo))
+    assert isinstance(error, EncounterFileError), error
+    assert "pipe.lnl is a pipe (FIFO), not an encounter file" in str(error)
+
+
+@no_fifos
+def test_a_file_swapped_for_a_fifo_after_the_check_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The race: stat sees a regular file, then the path becomes a FIFO before the open.
+    fifo = tmp_path / "swapped.lnl"
+    os.mkfifo(fifo)
+    real_stat = os.stat
+    regular = real_stat(__file__)
+    monkeypatch.setattr(storage.os, "stat", lambda p, *a, **k: regular if Path(p) == fifo else real_stat(p, *a, **k))
+    error = in_thread(lambda: storage.load(fifo), 10, lambda: open_fifo_writer(fifo))
+    assert isinstance(error, EncounterFileError), error
+    assert "is a pipe (FIFO)" in str(error)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_dev_zero_is_refused_without_reading_it() -> None:
+    # In a child with a memory cap: reading /dev/zero to its end would eat the machine.
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
+        "from lnl_desktop.core import storage\n"
+        "try:\n"
+        "    storage.load('/dev/zero')\n"
+        "except storage.EncounterFileError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "zero is a device, not an encounter file" in done.stdout
+
+
+def test_a_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "folder.lnl"
+    folder.mkdir()
+    with pytest.raises(EncounterFileError, match="folder.lnl is a folder, not an encounter file"):
+        storage.load(folder)
+
+
+def test_a_file_over_the_size_limit_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.lnl"
+    big.touch()
+    os.truncate(big, 65 * 1024 * 1024)  # sparse: costs no disk
+    with pytest.raises(EncounterFileError, match=r"big.lnl is 65 MB; encounter files are limited to 64 MB"):
+        storage.load(big)
+    assert MAX_FILE_BYTES == 64 * 1024 * 1024
+
+
+def test_a_refused_file_is_left_as_it_was(fought: dict[str, Any], tmp_path: Path) -> None:
+    fought["encounter"]["combat"]["acted"] = ["nobody"]
+    path = tmp_path / "keep.lnl"
+    path.write_text(json.dumps(fought), encoding="utf-8")
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    with pytest.raises(EncounterFileError):
+        storage.load(path)
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+# -- references and combat states ------------------------------------------------------------------
+
+
+def test_a_dangling_id_in_acted_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combat"]["acted"] = ["hill-giant", "ghost"]
+    assert "encounter.combat.acted[1]: no combatant has the id 'ghost'" in refused(fought)
+
+
+def test_a_dangling_id_in_ranged_hits_is_refused(fought: dict[str, Any]) -> None:
+    combat = fought["encounter"]["combat"]
+    combat["ranged_hits"] = {"ghost": ["tombril"]}
+    assert "encounter.combat.ranged_hits.ghost: no combatant has this id" in refused(fought)
+    combat["ranged_hits"] = {"hill-giant": ["ghost"]}
+    assert "encounter.combat.ranged_hits.hill-giant[0]: no combatant has the id 'ghost'" in refused(fought)
+
+
+def test_a_dangling_id_in_attacks_is_refused(fought: dict[str, Any]) -> None:
+    attacks = fought["encounter"]["combat"]["attacks"]
+    assert attacks == [{"round": 1, "attacker": "tombril", "target": "hill-giant"}]
+    attacks[0]["target"] = "ghost"
+    assert "encounter.combat.attacks[0].target: no combatant has the id 'ghost'" in refused(fought)
+
+
+def test_a_turn_of_nobody_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combat"]["turn"]["combatant"] = "ghost"
+    assert "encounter.combat.turn.combatant: no combatant has the id 'ghost'" in refused(fought)
+
+
+def test_a_turn_of_someone_who_already_acted_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combat"]["acted"] = ["tombril"]
+    assert "encounter.combat.turn.combatant: 'tombril' has already acted" in refused(fought)
+
+
+def test_fighting_in_round_0_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combat"]["round"] = 0
+    assert "encounter.combat.round: combat is fighting in round 0; it starts in round 1" in refused(fought)
+
+
+def test_a_turn_before_combat_started_is_refused(fought: dict[str, Any]) -> None:
+    combat = fought["encounter"]["combat"]
+    combat.update(phase="setup", round=0, attacks=[], ranged_hits={})
+    assert "encounter.combat.turn: a turn is under way before combat has started" in refused(fought)
+
+
+def test_turn_cells_outside_the_map_are_refused(fought: dict[str, Any]) -> None:
+    turn = fought["encounter"]["combat"]["turn"]
+    turn["path"][2] = [999, 999]
+    assert "encounter.combat.turn.path[2]: cell (999, 999) is outside the 24 x 16 map" in refused(fought)
+    turn["path"][2] = [10, 6]
+    turn["start_cell"] = [999, 999]
+    assert "encounter.combat.turn.start_cell: cell (999, 999) is outside the 24 x 16 map" in refused(fought)
+
+
+def test_negative_movement_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combat"]["turn"]["feet_before"] = -30
+    assert "encounter.combat.turn.feet_before: Input should be greater than or equal to 0" in refused(fought)
+
+
+# -- strict types ----------------------------------------------------------------------------------
+
+
+def test_true_where_a_number_belongs_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combatants"][0]["level"] = True
+    assert "encounter.combatants[0].level: Input should be a valid integer (got True)" in refused(fought)
+
+
+def test_a_string_where_a_number_belongs_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combatants"][0]["stamina"] = "5"
+    fought["encounter"]["combat"]["round"] = "1"
+    message = refused(fought)
+    assert "encounter.combatants[0].stamina: Input should be a valid integer (got '5')" in message
+    assert "encounter.combat.round: Input should be a valid integer (got '1')" in message
+
+
+def test_a_number_where_a_flag_belongs_is_refused(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combatants"][0]["concealed"] = 1
+    assert "encounter.combatants[0].concealed: Input should be a valid boolean (got 1)" in refused(fought)
+
+
+def test_what_the_program_saves_still_loads_strictly(fought: dict[str, Any]) -> None:
+    # Enums as their values, cells as lists, wall sets as lists, events with die faces.
+    encounter = storage.loads(json.dumps(fought))
+    assert storage.loads(storage.dumps(encounter)) == encounter
+    assert encounter.combat.turn is not None and encounter.combat.turn.path[-1] == (14, 6)
+
+
+# -- the command line --------------------------------------------------------------------------------
+
+
+def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "lnl_desktop", str(path)], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ("[" * 100_000, "lnl-desktop: bad.lnl is nested more than 64 levels deep"),
+        (
+            '{"format": "lnl-encounter", "version": 1, "encounter": {"name": ' + "1" * 5_000 + "}}",
+            "lnl-desktop: bad.lnl holds a number of 5000 digits",
+        ),
+    ],
+    ids=["deep", "huge-int"],
+)
+def test_the_command_line_prints_the_message_and_exits_2(tmp_path: Path, content: str, expected: str) -> None:
+    path = tmp_path / "bad.lnl"
+    path.write_text(content, encoding="utf-8")
+    done = run_cli(path)
+    assert done.returncode == 2, done.stderr
+    assert expected in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@no_fifos
+def test_the_command_line_refuses_a_fifo_and_exits_2(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.lnl"
+    os.mkfifo(fifo)
+    try:
+        done = run_cli(fifo)
+    except subprocess.TimeoutExpired:
+        pytest.fail("lnl-desktop hung on a FIFO")
+    assert done.returncode == 2, done.stderr
+    assert "lnl-desktop: pipe.lnl is a pipe (FIFO), not an encounter file" in done.stderr
+    assert "Traceback" not in done.stderr
