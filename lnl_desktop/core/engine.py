@@ -9,10 +9,10 @@ redone with the very same dice.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice, roll_plain
@@ -99,47 +99,279 @@ class HistoryStep:
 HistoryListener = Callable[[HistoryStep], None]
 
 
-@dataclass
-class _Snapshot:
-    """The encounter as it was before an action. The map is immutable, so it is shared."""
+# -- undo history: what each action changed, nothing more ----------------------------------------
+#
+# Before an action the mutable parts of the encounter (combatants, tokens, combat state) are copied;
+# after it the copies are compared with the encounter and only what differs is kept, as "leaves":
+# (path, value as it was). A move keeps its token's cell and the turn's feet and path, not every
+# combatant. Lists that only grew (the turn's path, the attacks, the acted) keep just their old
+# length; lists that lost items (a new round's attacks) keep just the lost items. The map and the
+# options are immutable and shared, so they are kept by reference when an action replaces them.
+# Undo writes the leaves back in place, so the encounter is exactly as it was (field values and
+# pydantic's set-fields alike) and unchanged objects keep their identity.
 
-    name: str
-    options: RulesOptions
-    map: MapGrid
-    combatants: list[Combatant]
-    tokens: dict[str, Token]
-    combat: CombatState
+_FIELDS_SET = object()  # path key: a model's __pydantic_fields_set__
+_ENCOUNTER_PARTS = ("combatants", "tokens", "combat")  # copied before an action, then compared
+_SHARED_PARTS = ("name", "options", "map")  # replaced, never changed in place: kept by reference
+
+PathKey = str | int | object
+Leaf = tuple[tuple[PathKey, ...], Any]
+
+
+class _Cut:
+    """A list that only grew: cut it back to ``length`` items."""
+
+    __slots__ = ("length",)
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+
+class _Reinsert:
+    """A list that lost items and kept the rest in order: put ``items`` (index, item) back."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[tuple[int, Any], ...]) -> None:
+        self.items = items
+
+
+# Shared, immutable pieces of many leaves: a few thousand steps of history must not hold a few
+# thousand equal path tuples and set-field sets. Both tables stay small: they grow with the
+# encounter's shape (field names, ids), never with the number of actions.
+_PATHS: dict[tuple[PathKey, ...], tuple[PathKey, ...]] = {}
+_FIELD_SETS: dict[frozenset[str], frozenset[str]] = {}
+_CUTS = tuple(_Cut(n) for n in range(64))
+_INTERN_LIMIT = 50_000
+
+
+def _interned_path(path: tuple[PathKey, ...]) -> tuple[PathKey, ...]:
+    if len(_PATHS) >= _INTERN_LIMIT:
+        return _PATHS.get(path, path)
+    return _PATHS.setdefault(path, path)
+
+
+def _frozen_fields(fields: set[str]) -> frozenset[str]:
+    frozen = frozenset(fields)
+    if len(_FIELD_SETS) >= _INTERN_LIMIT:
+        return _FIELD_SETS.get(frozen, frozen)
+    return _FIELD_SETS.setdefault(frozen, frozen)
+
+
+def _cut(length: int) -> _Cut:
+    return _CUTS[length] if length < len(_CUTS) else _Cut(length)
+
+
+def _models_in(value: Any) -> list[BaseModel]:
+    """Every mutable pydantic model inside a copied value (the value itself included)."""
+    found: list[BaseModel] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, BaseModel):
+            if item.model_config.get("frozen"):
+                continue  # immutable and possibly shared: never touched
+            found.append(item)
+            stack.extend(item.__dict__[name] for name in type(item).model_fields)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return found
+
+
+def _kept(value: Any) -> Any:
+    """A copied value as the history keeps it: its models' set-field sets shared and frozen."""
+    for model in _models_in(value):
+        object.__setattr__(model, "__pydantic_fields_set__", _frozen_fields(model.__pydantic_fields_set__))
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """A kept value going back into the encounter: its models get sets of their own again."""
+    for model in _models_in(value):
+        object.__setattr__(model, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    return value
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a model's field value, much cheaper than ``copy.deepcopy``.
+
+    The models hold scalars, enums, tuples of cells, lists, dicts and other models; only lists,
+    dicts and mutable models need copying (``__copy__`` keeps pydantic's own bookkeeping right),
+    and immutable values are shared, which also makes unchanged fields cheap to compare.
+    """
+    if isinstance(value, BaseModel):
+        if value.model_config.get("frozen"):
+            return value
+        copy = value.__copy__()
+        fields = copy.__dict__
+        for name, item in fields.items():
+            if isinstance(item, BaseModel | list | dict):
+                fields[name] = _copied(item)
+        return copy
+    if type(value) is list:
+        return [_copied(item) for item in value]
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    return value
+
+
+def _same(before: Any, after: Any) -> bool:
+    # Strict about types (0 and 0.0 are equal but do not save the same) and about set fields.
+    if before is after:
+        return True
+    if type(before) is not type(after) or before != after:
+        return False
+    return not isinstance(before, BaseModel) or before.__pydantic_fields_set__ == after.__pydantic_fields_set__
+
+
+def _compare(before: Any, after: Any, path: tuple[PathKey, ...], out: list[Leaf]) -> None:
+    """Append to ``out`` the leaves that turn ``after`` back into ``before`` (a copy of it)."""
+    if before is after:
+        return
+    if isinstance(before, BaseModel) and type(after) is type(before) and not before.model_config.get("frozen"):
+        was, now = before.__dict__, after.__dict__
+        for name in type(before).model_fields:
+            _compare(was[name], now[name], (*path, name), out)
+        if before.__pydantic_fields_set__ != after.__pydantic_fields_set__:
+            out.append((_interned_path((*path, _FIELDS_SET)), _frozen_fields(before.__pydantic_fields_set__)))
+        return
+    if type(before) is list and type(after) is list:
+        _compare_lists(before, after, path, out)
+        return
+    if type(before) is dict and type(after) is dict and list(before) == list(after):
+        for key, value in before.items():
+            _compare(value, after[key], (*path, key), out)
+        return
+    if _same(before, after):
+        return
+    out.append((_interned_path(path), _kept(before)))
+
+
+def _compare_lists(before: list[Any], after: list[Any], path: tuple[PathKey, ...], out: list[Leaf]) -> None:
+    n, m = len(before), len(after)
+    if n == m:
+        for index in range(n):
+            _compare(before[index], after[index], (*path, index), out)
+        return
+    if m > n and all(_same(before[i], after[i]) for i in range(n)):
+        out.append((_interned_path(path), _cut(n)))
+        return
+    if m < n:
+        # Items dropped, the others kept in order (a new round forgets old attacks).
+        lost: list[tuple[int, Any]] = []
+        j = 0
+        for i, item in enumerate(before):
+            if j < m and _same(item, after[j]):
+                j += 1
+            else:
+                lost.append((i, _kept(item)))
+        if j == m:
+            out.append((_interned_path(path), _Reinsert(tuple(lost))))
+            return
+    out.append((_interned_path(path), _kept(before)))
+
+
+def _child(parent: Any, key: PathKey) -> Any:
+    return parent.__dict__[key] if isinstance(parent, BaseModel) else parent[key]
+
+
+def _put_back(root: Encounter, path: tuple[PathKey, ...], value: Any) -> None:
+    parent: Any = root
+    for key in path[:-1]:
+        parent = _child(parent, key)
+    key = path[-1]
+    if key is _FIELDS_SET:
+        object.__setattr__(parent, "__pydantic_fields_set__", set(value))
+        return
+    if isinstance(value, _Cut):
+        del _child(parent, key)[value.length :]
+    elif isinstance(value, _Reinsert):
+        items = _child(parent, key)
+        for index, item in value.items:  # ascending: each lands where it was
+            items.insert(index, _thawed(item))
+    elif isinstance(parent, BaseModel):
+        # Straight into the fields: no validation and no set-field bookkeeping, exactly as it was.
+        parent.__dict__[key] = _thawed(value)
+    else:
+        parent[key] = _thawed(value)
+
+
+# The round log keeps every event for good. Events are frozen, so the set of the fields each was
+# given is never changed after it is made (model_copy copies it first): events made alike share
+# one set instead of carrying a few hundred bytes each of the same field names.
+_EVENT_FIELD_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def _share_field_sets(events: list[Event]) -> None:
+    for event in events:
+        for model in (event, *(v for v in event.__dict__.values() if isinstance(v, BaseModel))):
+            if not model.model_config.get("frozen"):
+                continue
+            key = frozenset(model.__pydantic_fields_set__)
+            shared = _EVENT_FIELD_SETS.get(key)
+            if shared is None:
+                if len(_EVENT_FIELD_SETS) >= _INTERN_LIMIT:
+                    continue
+                shared = _EVENT_FIELD_SETS.setdefault(key, set(key))
+            object.__setattr__(model, "__pydantic_fields_set__", shared)
+
+
+@dataclass(slots=True)
+class _Change:
+    """What one action changed, as it was before: just enough to put the encounter back."""
+
+    leaves: tuple[Leaf, ...]
+    log_length: int
+
+    def restore(self, e: Encounter) -> None:
+        for path, value in reversed(self.leaves):
+            _put_back(e, path, value)
+        del e.log[self.log_length :]
+
+
+@dataclass(slots=True)
+class _Snapshot:
+    """The encounter's mutable parts copied before an action, to find out what it changed."""
+
+    copies: dict[str, Any]
+    shared: dict[str, Any]
+    fields_set: set[str]
     log_length: int
 
     @classmethod
     def take(cls, e: Encounter) -> _Snapshot:
         return cls(
-            e.name,
-            e.options,
-            e.map,
-            [c.model_copy(deep=True) for c in e.combatants],
-            {cid: t.model_copy() for cid, t in e.tokens.items()},
-            e.combat.model_copy(deep=True),
+            {
+                "combatants": _copied(e.combatants),
+                "tokens": _copied(e.tokens),
+                "combat": _copied(e.combat),
+            },
+            {name: e.__dict__[name] for name in _SHARED_PARTS},
+            set(e.__pydantic_fields_set__),
             len(e.log),
         )
 
-    def restore(self, e: Encounter) -> None:
-        e.name = self.name
-        e.options = self.options
-        e.map = self.map
-        e.combatants = self.combatants
-        e.tokens = self.tokens
-        e.combat = self.combat
-        del e.log[self.log_length :]
+    def change(self, e: Encounter) -> _Change:
+        leaves: list[Leaf] = []
+        now = e.__dict__
+        for name, value in self.shared.items():
+            if not _same(value, now[name]):
+                leaves.append((_interned_path((name,)), value))
+        for name in _ENCOUNTER_PARTS:
+            _compare(self.copies[name], now[name], (name,), leaves)
+        if self.fields_set != e.__pydantic_fields_set__:
+            leaves.append((_interned_path((_FIELDS_SET,)), _frozen_fields(self.fields_set)))
+        return _Change(tuple(leaves), self.log_length)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Record:
     action: act.Action
-    before: _Snapshot
-    faces: list[int]
+    change: _Change | None  # None once undone: a redo records the action afresh
+    faces: tuple[int, ...]
     summary: str
-    events: list[Event] = field(default_factory=list)
 
 
 def _ft(value: float) -> str:
@@ -207,7 +439,7 @@ class Engine:
         """Check and apply one action; return its events. Refused actions change nothing."""
         events = self._apply(action, dice)
         self._redo.clear()
-        self._tell_history(HistoryStep("apply", action, tuple(self._undo[-1].faces)))
+        self._tell_history(HistoryStep("apply", action, self._undo[-1].faces))
         self._tell(events)
         return events
 
@@ -221,11 +453,13 @@ class Engine:
             events = handler(self, action, recorder)
         except Exception:
             # Handlers check before they change, but a half-applied action must never remain.
-            before.restore(self.encounter)
+            before.change(self.encounter).restore(self.encounter)
             raise
+        change = before.change(self.encounter)
+        _share_field_sets(events)
         self.encounter.log.extend(events)
         summary = events[0].text if events else type(action).__name__
-        self._undo.append(_Record(action, before, recorder.faces, summary, events))
+        self._undo.append(_Record(action, change, tuple(recorder.faces), summary))
         return events
 
     def undo(self) -> list[Event]:
@@ -233,10 +467,13 @@ class Engine:
         if not self._undo:
             raise RulesError("there is nothing to undo")
         record = self._undo.pop()
+        change = record.change
+        assert change is not None
         log = self.encounter.log
         # Earlier undos after this point stay in the log: every undo is part of the story.
-        kept = [e for e in log[record.before.log_length :] if isinstance(e, Undone)]
-        record.before.restore(self.encounter)
+        kept = [e for e in log[change.log_length :] if isinstance(e, Undone)]
+        change.restore(self.encounter)
+        record.change = None  # spent: the values it kept are the encounter's own now
         log.extend(kept)
         self._redo.append(record)
         event = Undone(round=self.encounter.combat.round, text=f"Undone: {record.summary}", undone=record.summary)
@@ -255,7 +492,7 @@ class Engine:
         except RulesError:
             self._redo.append(record)
             raise
-        self._tell_history(HistoryStep("redo", record.action, tuple(record.faces)))
+        self._tell_history(HistoryStep("redo", record.action, record.faces))
         self._tell(events)
         return events
 

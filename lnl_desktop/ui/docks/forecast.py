@@ -12,7 +12,7 @@ panel only notes that it is out of date and recomputes when shown again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
@@ -178,7 +178,14 @@ class ForecastPanel(QWidget):
         if inputs == self._inputs and self.forecast is not None:
             self.stack.setCurrentIndex(1)
             return
-        self._inputs = inputs
+        # Copies: undo writes old values back into the very objects the encounter holds, so a
+        # kept reference would change along with them and compare equal to the restored state.
+        self._inputs = replace(
+            inputs,
+            attacker=inputs.attacker.model_copy(deep=True),
+            target=inputs.target.model_copy(deep=True),
+            means=inputs.means.model_copy(deep=True),
+        )
         self.forecast = forecast_attack(
             inputs.attacker, inputs.target, inputs.means, inputs.mode, inputs.options, ignore_dex=inputs.plan.ignore_dex
         )
