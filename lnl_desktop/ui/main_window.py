@@ -88,6 +88,8 @@ class MainWindow(QMainWindow):
         self.bestiary = BestiaryPanel(self.controller)
         self.undo_view = QUndoView(self.controller.undo_stack)
         self.undo_view.setEmptyLabel("Encounter opened")
+        # One line per step: without this every push measures every row again (slower each round).
+        self.undo_view.setUniformItemSizes(True)
         self.turns_panel = TurnsPanel(self.controller)
         self.action_panel = ActionPanel(self.controller)
         self.forecast_panel = ForecastPanel(self.controller)

@@ -445,6 +445,45 @@ def test_log_model_keeps_no_copy(controller: TableController) -> None:
 # -- the bestiary -------------------------------------------------------------------------------------
 
 
+def test_log_filters_follow_appends_and_undo(log_view: RoundLog, controller: TableController) -> None:
+    # Read incrementally as events are appended; an undo reads the whole log again.
+    play_two_rounds(controller)
+    controller.do(act.NextRound(face=4))
+    rounds = [log_view.round_filter.itemText(i) for i in range(log_view.round_filter.count())]
+    assert rounds == ["All rounds", "Round 1", "Round 2", "Round 3"]
+    log_view.set_round(3)
+    controller.undo_stack.undo()  # back in round 2: round 3 and the choice of it are gone
+    rounds = [log_view.round_filter.itemText(i) for i in range(log_view.round_filter.count())]
+    assert rounds == ["All rounds", "Round 1", "Round 2"]
+    assert log_view.proxy.round is None
+    controller.do(act.RemoveCombatant("cedryk"))
+    controller.do(act.BeginTurn("half-orc"))
+    names = [log_view.combatant_filter.itemText(i) for i in range(log_view.combatant_filter.count())]
+    assert "cedryk (removed)" in names and "Cedryk the Sneaky" not in names
+    controller.undo_stack.undo()
+    controller.undo_stack.undo()
+    names = [log_view.combatant_filter.itemText(i) for i in range(log_view.combatant_filter.count())]
+    assert "Cedryk the Sneaky" in names and "cedryk (removed)" not in names
+
+
+def test_combatants_model_repaints_only_the_rows_an_action_changed(
+    panel: CombatantsPanel, controller: TableController
+) -> None:
+    model = panel.model
+    painted: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda first, last, *_: painted.append((first.row(), last.row())))
+    controller.do(act.StartCombat(face=5))
+    painted.clear()
+    controller.do(act.BeginTurn("tombril"))  # the active row turns bold
+    assert painted == [(model.row_of("tombril"), model.row_of("tombril"))]
+    painted.clear()
+    controller.do(act.Move("tombril", to=(9, 6)))  # nothing the table shows
+    assert painted == []
+    controller.do(act.EditCombatant("janine", {"stamina": 3}))
+    assert painted == [(model.row_of("janine"), model.row_of("janine"))]
+    assert model.index(model.row_of("janine"), 3).data().startswith("3 /")
+
+
 def test_every_bestiary_entry_is_a_valid_combatant() -> None:
     entries = json.loads(resource("bestiary.json").read_text())
     assert len(entries) >= 10

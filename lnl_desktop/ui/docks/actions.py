@@ -146,6 +146,7 @@ class ActionPanel(QWidget):
         self.controller = controller
         self.faces_dialog: FacesDialog | None = None
         self.rows: list[CheckRow] = []
+        self._rows_shown: tuple[str, tuple[CheckRow, ...]] | None = None  # what the checklist shows now
         self._turn_key: tuple[int, str] | None = None
         self._kind = "attack"
         self._weapon: str | None = None
@@ -822,6 +823,12 @@ class ActionPanel(QWidget):
         ]
 
     def _show_checks(self) -> None:
+        # Every event refreshes the panel; the checklist's labels are rebuilt only when its rows
+        # change (a move or an attack elsewhere leaves them as they are).
+        shown = (self._kind, tuple(self.rows))
+        if shown == self._rows_shown:
+            return
+        self._rows_shown = shown
         for widget in self._check_widgets:
             self.checklist.removeWidget(widget)
             widget.hide()  # at once: deleteLater waits for the event loop

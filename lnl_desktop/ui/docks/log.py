@@ -90,6 +90,12 @@ class RoundLog(QWidget):
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
 
+        # What the filters know of the log: its rounds and everyone it names, read up to _read.
+        self._read = 0
+        self._log_rounds: set[int] = set()
+        self._log_actors: dict[str, None] = {}
+        self._combo_items: dict[QComboBox, list[tuple[str, object]]] = {}
+        self._rounds_listed: list[int] | None = None
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self._on_replaced)
         self._fill_filters()
@@ -97,19 +103,42 @@ class RoundLog(QWidget):
 
     # -- filters -----------------------------------------------------------------------------
 
-    def _fill_filters(self) -> None:
-        """Offer every round and every combatant the log knows, keeping the current choices."""
+    def _fill_filters(self, events: list[Event] | None = None) -> None:
+        """Offer every round and every combatant the log knows, keeping the current choices.
+
+        ``events`` just appended to the log are read alone; anything else (undo, another file)
+        reads the whole log again. A long fight's log holds thousands of events: reading them
+        all after every action made each action slower than the last.
+        """
         encounter = self.controller.encounter
-        rounds = sorted(({e.round for e in encounter.log} | {encounter.combat.round}) - {0})
-        if any(e.round == 0 for e in encounter.log):
+        log = encounter.log
+        appended = (
+            events is not None
+            and len(log) == self._read + len(events)
+            and all(a is b for a, b in zip(log[self._read :], events, strict=True))
+        )
+        if not appended:
+            self._log_rounds = set()
+            self._log_actors = {}
+            events = log
+        for event in events:
+            self._log_rounds.add(event.round)
+            for cid in event.actors:
+                self._log_actors.setdefault(cid, None)
+        self._read = len(log)
+
+        rounds = sorted((self._log_rounds | {encounter.combat.round}) - {0})
+        if 0 in self._log_rounds:
             rounds.insert(0, 0)
-        _refill(self.round_filter, [("All rounds", None), *((round_label(r), r) for r in rounds)])
+        if rounds != self._rounds_listed:  # a new round, not every event, relabels the choices
+            self._rounds_listed = rounds
+            self._refill(self.round_filter, [("All rounds", None), *((round_label(r), r) for r in rounds)])
 
         names = {c.id: c.name for c in encounter.combatants}
-        for event in encounter.log:
-            for cid in event.actors:
-                names.setdefault(cid, f"{cid} (removed)")
-        _refill(self.combatant_filter, [("All combatants", None), *((name, cid) for cid, name in names.items())])
+        for cid in self._log_actors:
+            names.setdefault(cid, f"{cid} (removed)")
+        combatants = [("All combatants", None), *((name, cid) for cid, name in names.items())]
+        self._refill(self.combatant_filter, combatants)
         # A choice that vanished (undo, another file) falls back to "All": the filter follows.
         self.proxy.set_round(self.round_filter.currentData())
         self.proxy.set_combatant(self.combatant_filter.currentData())
@@ -135,7 +164,7 @@ class RoundLog(QWidget):
     # -- following new events ----------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
-        self._fill_filters()
+        self._fill_filters(events)
 
     def _on_replaced(self) -> None:
         self._fill_filters()
@@ -169,21 +198,30 @@ class RoundLog(QWidget):
         self.controller.message.emit(f"Round log exported to {written.name}")
         return written
 
+    def _refill(self, combo: QComboBox, items: list[tuple[str, object]]) -> None:
+        """Replace a combo's items quietly, keeping the chosen one if it is still there.
+
+        The items last put in are remembered here (asking Qt for every item's text and data
+        costs more as the rounds go by), and items new at the end are appended, not rebuilt.
+        """
+        shown = self._combo_items.get(combo, [])
+        if shown == items:
+            return
+        current = combo.currentData()
+        combo.blockSignals(True)
+        if items[: len(shown)] == shown and combo.count() == len(shown):
+            for text, data in items[len(shown) :]:
+                combo.addItem(text, data)
+        else:
+            combo.clear()
+            for text, data in items:
+                combo.addItem(text, data)
+            index = combo.findData(current) if current is not None else 0
+            combo.setCurrentIndex(max(index, 0))
+        self._combo_items[combo] = items
+        combo.blockSignals(False)
+
     @property
     def following(self) -> bool:
         """Whether new events scroll the log to the bottom (False once the GM scrolls up)."""
         return self._follow
-
-
-def _refill(combo: QComboBox, items: list[tuple[str, object]]) -> None:
-    """Replace a combo's items quietly, keeping the chosen one if it is still there."""
-    current = combo.currentData()
-    if [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())] == items:
-        return
-    combo.blockSignals(True)
-    combo.clear()
-    for text, data in items:
-        combo.addItem(text, data)
-    index = combo.findData(current) if current is not None else 0
-    combo.setCurrentIndex(max(index, 0))
-    combo.blockSignals(False)

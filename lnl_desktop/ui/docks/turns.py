@@ -76,6 +76,7 @@ class TurnsPanel(QWidget):
         self.controller = controller
         self.start_dialog: StartCombatDialog | None = None
         self._following = False
+        self._tree_shown: tuple[object, ...] | None = None  # what the tree was last built from
 
         self.round_label = QLabel(self)
         self.round_label.setObjectName("round")
@@ -411,11 +412,17 @@ class TurnsPanel(QWidget):
         acting = engine.acting_side()
         first = combat.first_side or Side.PARTY
         keep = self.selected_id() or self.controller.selected
+        groups = [(side, self._group_title(side, acting), encounter.side(side)) for side in (first, first.other)]
+        # Every event refreshes the dock; the tree is rebuilt only when what it shows changed.
+        rows = tuple((side, title, tuple(self._row_content(c) for c in members)) for side, title, members in groups)
+        shown = (keep, self.tree.font().key(), rows)
+        if shown == self._tree_shown:
+            return
+        self._tree_shown = shown
         with QSignalBlocker(self.tree):
             self.tree.clear()
-            for side in (first, first.other):
-                members = encounter.side(side)
-                group = QTreeWidgetItem(self.tree, [self._group_title(side, acting)])
+            for side, title, members in groups:
+                group = QTreeWidgetItem(self.tree, [title])
                 group.setFirstColumnSpanned(True)
                 group.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 font = QFont(self.tree.font())
@@ -429,6 +436,22 @@ class TurnsPanel(QWidget):
             if item is not None:
                 item.setSelected(True)
                 self.tree.setCurrentItem(item)
+
+    def _row_content(self, c: Combatant) -> tuple[object, ...]:
+        """Everything a combatant's row shows: its texts, tooltips, colours and fonts follow from these."""
+        return (
+            c.id,
+            c.name,
+            c.side,
+            c.surprised,
+            c.cannot_be_surprised,
+            c.stamina,
+            c.stamina_max,
+            c.injury,
+            c.injury_max,
+            self.state_of(c.id),
+            self.may_begin(c.id),
+        )
 
     def _group_title(self, side: Side, acting: Side | None) -> str:
         combat = self.controller.encounter.combat

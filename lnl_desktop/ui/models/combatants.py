@@ -1,7 +1,8 @@
 """A table model of every combatant: name, side, level, SP, IP, AP, Move, status.
 
 An adapter over ``encounter.combatants``: it reads the controller's encounter on every call and
-keeps only the row ids (to tell a plain refresh from rows coming and going), never the data.
+keeps only the row ids (to tell a plain refresh from rows coming and going) and a small key per
+row of what it shows (to repaint only the rows an action changed), never the data itself.
 It is also a drag source: a row drags as :func:`lnl_desktop.ui.mime.combatant_mime`.
 """
 
@@ -51,6 +52,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         super().__init__(parent)
         self._controller = controller
         self._ids = self._current_ids()
+        self._shown = self._row_keys()
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.reset)
 
@@ -140,9 +142,32 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
             return status_of(c) or "ready"
         return _HEADER_TIPS[column]
 
+    def _row_key(self, c: Combatant) -> tuple[object, ...]:
+        """What a row shows: its texts, colours, bold and tooltips come from these values alone."""
+        shield = (c.shield.name, c.shield.armor, c.shield.state) if c.shield is not None else None
+        return (
+            c.name,
+            c.side,
+            c.level,
+            c.stamina,
+            c.stamina_max,
+            c.injury,
+            c.injury_max,
+            c.armor,
+            c.move_ft,
+            shield,
+            tuple(w.label for w in c.weapons),
+            status_of(c),
+            self._is_active(c.id),
+        )
+
+    def _row_keys(self) -> list[tuple[object, ...]]:
+        return [self._row_key(c) for c in self._controller.encounter.combatants]
+
     def reset(self) -> None:
         self.beginResetModel()
         self._ids = self._current_ids()
+        self._shown = self._row_keys()
         self.endResetModel()
 
     def _on_events(self, events: list[Event]) -> None:
@@ -150,5 +175,13 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         if ids != self._ids:
             # Rows came, went or moved (add, remove, undo): cheap at this size.
             self.reset()
-        elif ids:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(ids) - 1, len(self.COLUMNS) - 1))
+            return
+        # Repaint only the rows whose combatant (or turn) changed: a repaint of every cell asks
+        # the table for hundreds of values and resizes every column to its contents.
+        keys = self._row_keys()
+        changed = [row for row, key in enumerate(keys) if key != self._shown[row]]
+        self._shown = keys
+        if not changed:
+            return
+        first, last = changed[0], changed[-1]
+        self.dataChanged.emit(self.index(first, 0), self.index(last, len(self.COLUMNS) - 1))

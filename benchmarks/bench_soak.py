@@ -1,0 +1,333 @@
+"""Soak benchmark: memory and time per round over a long fight (issue 9, bounded memory).
+
+The demo encounter's two sides are lined up face to face, and round after round every combatant
+takes its turn: a step aside and back, an attack on the first foe in reach, end of turn. At the
+round's end the GM heals everyone (so the fight never ends) and rolls the next initiative.
+Seeded dice, so every run plays the same fight.
+
+- engine: the core alone, 1,000 rounds; RSS and time per round at rounds 1, 100, 300, 1000.
+- window: a real MainWindow (offscreen, a scratch recovery folder), the same rounds driven through
+  the Turns and Action docks and the controller (QUndoStack, docks, log, map and journal all
+  update, events processed after every action), 300 rounds; at rounds 1, 100, 300.
+
+Each part runs in a process of its own so its RSS is its own. Budgets: engine RSS growth over
+1,000 rounds under 100 MB; window RSS growth over 300 rounds under 200 MB and time per round at
+round 300 within 1.3x of round 1. "Time at round R" is the median of five rounds ending at R
+(rounds 1-5 for round 1), so one slow paint does not decide it.
+
+    python benchmarks/bench_soak.py             both parts (about 5 minutes: the window's 300 rounds)
+    python benchmarks/bench_soak.py engine      one part (also: window)
+    python benchmarks/bench_soak.py --quick     the window for 100 rounds only (about 2 minutes in all)
+    python benchmarks/bench_soak.py --rounds N  N rounds for both parts
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import storage
+from lnl_desktop.core.dice import RandomDice
+from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.model import Encounter, WeaponState
+from lnl_desktop.paths import demo_encounter_path
+
+ENGINE_ROUNDS = 1000
+WINDOW_ROUNDS = 300
+QUICK_WINDOW_ROUNDS = 100
+ENGINE_RSS_BUDGET_MB = 100.0
+WINDOW_RSS_BUDGET_MB = 200.0
+WINDOW_SLOWDOWN_BUDGET = 1.3
+WINDOW = 5  # rounds per time figure
+
+# Face to face across one line (as tests/ui/test_whole_fight.py): Party on row 7, Opponents below.
+LINE_UP: dict[str, Cell] = {
+    "tombril": (8, 7),
+    "cedryk": (10, 7),
+    "janine": (12, 7),
+    "hill-giant": (8, 8),
+    "half-orc": (10, 8),
+    "half-orc-glaive": (12, 9),
+    "half-orc-archer": (14, 9),
+}
+
+
+def rss_mb() -> float:
+    """This process's resident set size in MB (Linux /proc; elsewhere the peak from resource)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
+
+
+class Table:
+    """How the script acts: straight on the engine; the window's table overrides the steps."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def do(self, action: act.Action) -> bool:
+        self.engine.apply(action)
+        return True
+
+    def begin_turn(self, cid: str) -> bool:
+        return self.do(act.BeginTurn(cid))
+
+    def attack(self, attacker: str, target: str, weapon: str) -> bool:
+        return self.do(act.Attack(attacker, target, weapon))
+
+    def end_turn(self) -> bool:
+        return self.do(act.EndTurn())
+
+    def next_round(self) -> bool:
+        return self.do(act.NextRound())
+
+
+def line_up(table: Table) -> None:
+    for cid in LINE_UP:  # clear the way first: everyone off the map, then onto the line
+        table.do(act.RemoveToken(cid))
+    for cid, cell in LINE_UP.items():
+        table.do(act.PlaceToken(cid, cell, 180 if cell[1] == 7 else 0))
+    table.do(act.StartCombat(face=4))
+
+
+def step_aside(engine: Engine, cid: str) -> Cell | None:
+    """A neighbouring cell ``cid`` can step to for 5 ft, or None."""
+    x, y = engine.encounter.tokens[cid].cell
+    reach = engine.reach(cid)
+    for cell in ((x, y - 1), (x, y + 1), (x - 1, y), (x + 1, y)):
+        cost = reach.cost_ft(cell)
+        if cost is not None and 0 < cost <= 5:
+            return cell
+    return None
+
+
+def play_round(table: Table) -> None:
+    engine = table.engine
+    encounter = engine.encounter
+    while engine.waiting():
+        who = engine.waiting()[0]
+        assert table.begin_turn(who.id), f"{who.name} could not begin the turn"
+        home = encounter.tokens[who.id].cell
+        aside = step_aside(engine, who.id)
+        if aside is not None:
+            assert table.do(act.Move(who.id, to=aside))
+            assert table.do(act.Move(who.id, to=home))
+        fighter = encounter.combatant(who.id)
+        foes = [f for f in encounter.combatants if f.side is not fighter.side and not f.down]
+        for weapon in fighter.weapons:
+            if weapon.state is WeaponState.BROKEN:
+                continue
+            target = next(
+                (f for f in foes if not any(c.blocks for c in engine.attack_checks(who.id, f.id, weapon.name))), None
+            )
+            if target is not None:
+                assert table.attack(who.id, target.id, weapon.name)
+                break
+        assert table.end_turn()
+    # The GM heals everyone between rounds, so the fight goes on for ever.
+    for c in list(encounter.combatants):
+        if c.stamina < c.stamina_max or c.injury < c.injury_max:
+            assert table.do(act.EditCombatant(c.id, {"stamina": c.stamina_max, "injury": c.injury_max}))
+    assert table.next_round()
+
+
+def soak(table: Table, rounds: int, checkpoints: list[int], tick: Callable[[], None] = lambda: None) -> None:
+    """Play ``rounds`` rounds, printing a line per checkpoint (RSS, its growth, time per round) as it
+    is reached, then a last line the parent process reads: the RSS growth and the slowdown."""
+    times: list[float] = []
+    rss: dict[int, float] = {}
+
+    def line(r: int, span: list[float]) -> None:
+        first_time = statistics.median(times[:WINDOW])
+        per_round = statistics.median(span)
+        print(
+            f"  round {r:>4}: RSS {rss[r]:7.1f} MB (+{rss[r] - rss[1]:6.1f} MB since round 1), "
+            f"{per_round * 1e3:8.1f} ms per round ({per_round / first_time:.2f}x round 1; "
+            f"mean {statistics.mean(span) * 1e3:.1f} ms)",
+            flush=True,
+        )
+
+    for number in range(1, rounds + 1):
+        start = time.perf_counter()
+        play_round(table)
+        tick()
+        times.append(time.perf_counter() - start)
+        rss[number] = rss_mb()
+        if number == min(WINDOW, rounds):
+            line(1, times[:WINDOW])
+        if number in checkpoints and number > 1:
+            line(number, times[max(0, number - WINDOW) : number])
+    print(f"  actions in the log: {len(table.engine.encounter.log)}; total {sum(times):.1f} s")
+    slowdown = statistics.median(times[max(0, rounds - WINDOW) :]) / statistics.median(times[:WINDOW])
+    print(f"__growth {rss[rounds] - rss[1]:.3f} {slowdown:.3f}", flush=True)
+
+
+def run_engine(rounds: int) -> None:
+    engine = Engine(storage.load(demo_encounter_path()), RandomDice(7))
+    table = Table(engine)
+    line_up(table)
+    soak(table, rounds, [100, 300, 1000])
+
+
+class WindowTable(Table):
+    """The same steps through the window: the Turns dock, the Action dock, the controller."""
+
+    def __init__(self, window: object, process: Callable[[], None]) -> None:
+        from lnl_desktop.ui.main_window import MainWindow
+
+        assert isinstance(window, MainWindow)
+        super().__init__(window.controller.engine)
+        self.window = window
+        self.controller = window.controller
+        self.turns = window.turns_panel
+        self.panel = window.action_panel
+        self.process = process
+
+    def do(self, action: act.Action) -> bool:
+        done = self.controller.do(action) is not None
+        self.process()
+        return done
+
+    def begin_turn(self, cid: str) -> bool:
+        done = self.turns.begin_turn(cid)
+        self.process()
+        return done
+
+    def attack(self, attacker: str, target: str, weapon: str) -> bool:
+        panel = self.panel
+        panel.set_kind("attack")
+        panel.set_means(weapon)
+        panel.set_target(target)
+        if not panel.roll_button.isEnabled():
+            return False
+        panel.roll_button.click()
+        self.process()
+        return panel.last_result is not None
+
+    def end_turn(self) -> bool:
+        done = self.turns.end_turn()
+        self.process()
+        return done
+
+    def next_round(self) -> bool:
+        done = self.turns.next_round()
+        self.process()
+        return done
+
+
+def run_window(rounds: int) -> None:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.recovery import RecoveryStore
+
+    # The offscreen platform says so at every size change; it says nothing about the app.
+    qInstallMessageHandler(lambda kind, context, text: None if "propagateSizeHints" in text else print(text))
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+
+    def process() -> None:
+        # What the running event loop does between two clicks: deliver the events, then delete
+        # what was deleteLater()'d (processEvents() alone never does, so it would pile up here).
+        app.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+    QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Discard  # type: ignore[method-assign]
+    with tempfile.TemporaryDirectory(prefix="lnl-soak-") as scratch:
+        folder = Path(scratch)
+        encounter: Encounter = storage.load(demo_encounter_path())
+        window = MainWindow(
+            encounter,
+            settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
+            recovery=RecoveryStore(folder / "recovery"),
+        )
+        window.show()
+        process()
+        window.controller.engine.dice = RandomDice(7)
+        table = WindowTable(window, process)
+        line_up(table)
+        soak(table, rounds, [100, 300])
+        window.setWindowModified(False)
+        window.controller.undo_stack.setClean()
+        window.close()
+        process()
+
+
+def run_part(part: str, rounds: int | None) -> tuple[float, float] | None:
+    """Run one part in a process of its own; print its lines; return (RSS growth, slowdown)."""
+    command = [sys.executable, __file__, f"--{part}-child"]
+    if rounds is not None:
+        command += ["--rounds", str(rounds)]
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    growth: tuple[float, float] | None = None
+    # stderr joins stdout: a failure's traceback shows where it happened, and no pipe fills up.
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as child:
+        assert child.stdout is not None
+        for line in child.stdout:  # shown as they come: the window part takes minutes
+            if line.startswith("__growth"):
+                _, rss, slowdown = line.split()
+                growth = (float(rss), float(slowdown))
+            else:
+                print(line, end="", flush=True)
+    if child.returncode != 0:
+        print(f"  the {part} part failed (exit status {child.returncode})")
+    return growth
+
+
+def main(argv: list[str]) -> None:
+    rounds: int | None = None
+    if "--rounds" in argv:
+        rounds = int(argv[argv.index("--rounds") + 1])
+    window_rounds = rounds or (QUICK_WINDOW_ROUNDS if "--quick" in argv else None)
+    if "--engine-child" in argv:
+        run_engine(rounds or ENGINE_ROUNDS)
+        return
+    if "--window-child" in argv:
+        run_window(rounds or WINDOW_ROUNDS)
+        return
+    parts = [p for p in ("engine", "window") if p in argv] or ["engine", "window"]
+    if "engine" in parts:
+        n = rounds or ENGINE_ROUNDS
+        print(f"engine soak: {n} rounds of the demo fight, core only")
+        found = run_part("engine", rounds)
+        if found is not None:
+            verdict = "within budget" if found[0] < ENGINE_RSS_BUDGET_MB else "OVER BUDGET"
+            print(
+                f"engine RSS growth over {n} rounds: {found[0]:.1f} MB "
+                f"(budget {ENGINE_RSS_BUDGET_MB:g} MB over 1000) {verdict}"
+            )
+    if "window" in parts:
+        n = window_rounds or WINDOW_ROUNDS
+        print(f"window soak: {n} rounds through the docks of a MainWindow (offscreen)")
+        found = run_part("window", window_rounds)
+        if found is not None:
+            verdict = "within budget" if found[0] < WINDOW_RSS_BUDGET_MB else "OVER BUDGET"
+            print(
+                f"window RSS growth over {n} rounds: {found[0]:.1f} MB "
+                f"(budget {WINDOW_RSS_BUDGET_MB:g} MB over 300) {verdict}"
+            )
+            verdict = "within budget" if found[1] <= WINDOW_SLOWDOWN_BUDGET else "OVER BUDGET"
+            print(
+                f"window time per round at round {n}: {found[1]:.2f}x round 1 "
+                f"(budget {WINDOW_SLOWDOWN_BUDGET:g}x) {verdict}"
+            )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
