@@ -23,8 +23,8 @@ from lnl_desktop.core.events import Event, Moved
 from lnl_desktop.core.model import Side
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.overlays import Overlay
 from lnl_desktop.ui.map.scene import MapScene
-from lnl_desktop.ui.map.tokens import TokenItem
 
 MOVE_ANIMATION_MS = 300
 BLACK = QColor(0, 0, 0)
@@ -178,23 +178,33 @@ class PlayerMapView(QGraphicsView):
         if self.share_overlays and self.gm_view is not None:
             self._paint_gm_overlays(painter, rect)
 
-    def _paint_gm_overlays(self, painter: QPainter, rect: QRectF) -> None:
-        """The GM scene's overlay items (not its tokens) painted over this map."""
+    def shared_overlays(self, rect: QRectF | None = None) -> list[Overlay]:
+        """The GM's overlays the players may see: none that tells of a hidden token.
+
+        Only :class:`Overlay` items are shared (never tokens or anything else in the GM scene),
+        and only those about no combatant whose token is hidden from the players.
+        """
         gm_scene = self.gm_view.scene() if self.gm_view is not None else None
         if gm_scene is None:
-            return
-        items = [
+            return []
+        tokens = self.controller.encounter.tokens
+        hidden = {cid for cid, token in tokens.items() if token.hidden}
+        items = gm_scene.items(rect) if rect is not None else gm_scene.items()
+        return [
             item
-            for item in gm_scene.items(rect)
-            if not isinstance(item, TokenItem) and item.isVisible() and item.parentItem() is None
+            for item in items
+            if isinstance(item, Overlay) and item.isVisible() and not (item.about & hidden)
         ]
+
+    def _paint_gm_overlays(self, painter: QPainter, rect: QRectF) -> None:
+        """The GM scene's shareable overlay items painted over this map."""
         option = QStyleOptionGraphicsItem()
-        for item in sorted(items, key=lambda i: i.zValue()):
+        for item in sorted(self.shared_overlays(rect), key=lambda i: i.zValue()):
             painter.save()
             painter.setTransform(item.sceneTransform(), True)
             painter.setOpacity(item.opacity())
             option.exposedRect = item.boundingRect()
-            item.paint(painter, option, None)
+            item.paint_for_players(painter, option)
             painter.restore()
 
     # -- zoom of its own ---------------------------------------------------------------------------

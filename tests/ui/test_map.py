@@ -281,10 +281,12 @@ def test_click_selects_a_token_and_empty_space_deselects(table) -> None:
     release(view, (13, 9))
     assert controller.selected == "half-orc"
     assert view.map_scene.tokens["half-orc"].look.selected
+    assert not view.overlays.melee.is_empty
     press(view, (2, 2))
     release(view, (2, 2))
     assert controller.selected is None
     assert not view.map_scene.tokens["half-orc"].look.selected
+    assert view.overlays.melee.is_empty  # no ring left behind by the one deselected
     assert selected == ["half-orc", ""]
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QApplication, QInputDialog, QMessageBox
+from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QGraphicsView, QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import actions as act
@@ -19,6 +20,7 @@ from lnl_desktop.core import storage
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import VisibilityChanged
 from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.ui.controller import AttackPlan
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map.tokens import TokenItem, condition_word
 from lnl_desktop.ui.player_view import PlayerView, banner_text
@@ -208,3 +210,147 @@ def test_the_gm_sets_when_opponents_read_badly_hurt(
     assert window.presentation.badly_hurt_below == 0.25
     assert window.map_view.map_scene.badly_hurt_below == 0.25
     assert float(settings.value("presentation/badly_hurt_below")) == 0.25
+
+
+# -- shared overlays never tell of a hidden token ----------------------------------------------------
+
+
+def press_on(window: MainWindow, cell: tuple[int, int]) -> None:
+    view = window.map_view
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(view, cell))
+
+
+def at(view: QGraphicsView, cell: tuple[int, int]) -> QPoint:
+    return view.mapFromScene(QPointF((cell[0] + 0.5) * CELL_PX, (cell[1] + 0.5) * CELL_PX))
+
+
+def move_to(window: MainWindow, cell: tuple[int, int], buttons: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
+    view = window.map_view
+    point = QPointF(at(view, cell))
+    event = QMouseEvent(
+        QEvent.Type.MouseMove,
+        point,
+        view.viewport().mapToGlobal(point),
+        Qt.MouseButton.NoButton,
+        buttons,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def shown_gm_overlays(window: MainWindow, about: str) -> set[str]:
+    """The names of the GM map's overlays about ``about`` that are on screen with something in them."""
+    view = window.map_view
+    named = {
+        "melee": view.overlays.melee,
+        "reach weapon": view.overlays.reach_weapon,
+        "too close": view.overlays.too_close,
+        "max range": view.overlays.max_range,
+        "cone": view.overlays.cone,
+        "sneak": view.overlays.sneak,
+        "drag reach": view.drag_layer.reach,
+        "drag blocked": view.drag_layer.blocked,
+        "drag path": view.drag_layer.path,
+        "drag label": view.drag_layer.label,
+        "drag start": view.drag_layer.start,
+        "target ring": view.target_ring,
+    }
+    return {
+        name
+        for name, item in named.items()
+        if item.isVisible() and about in item.about and not getattr(item, "is_empty", False)
+    }
+
+
+def test_shared_overlays_show_nothing_of_a_hidden_token(qtbot: QtBot, window: MainWindow, player: PlayerView) -> None:
+    """Every overlay kind, with a hidden token selected, hovered, dragged and targeted."""
+    controller = window.controller
+    for cid in ("half-orc-archer", "half-orc-glaive"):
+        controller.do(act.SetHidden(cid, True))
+    controller.do(act.Face("half-orc-archer", 90))  # its back to the Party: a sneak approach exists
+    window.share_overlays_action.trigger()
+    controller.select(None)
+    bare = render(player)  # share on, nothing selected or hovered: the map alone
+    seen: set[str] = set()
+
+    def players_see_nothing_of(cid: str) -> None:
+        shown = shown_gm_overlays(window, cid)
+        assert shown, "the GM map should be showing something about it"
+        seen.update(shown)
+        assert not [item for item in player.view.shared_overlays() if cid in item.about]
+
+    # Selected: its melee, reach-weapon, too-close and max-range rings.
+    for cid in ("half-orc-archer", "half-orc-glaive"):
+        controller.select(cid)
+        players_see_nothing_of(cid)
+        assert render(player) == bare
+    # Hovered with nobody selected: its vision cone.
+    controller.select(None)
+    move_to(window, (20, 11), Qt.MouseButton.NoButton)
+    players_see_nothing_of("half-orc-archer")
+    assert render(player) == bare
+    # Hovered with Tombril selected: the cone and the cells outside it (shaped by the cone).
+    controller.select("tombril")
+    move_to(window, (2, 2), Qt.MouseButton.NoButton)
+    tombril_only = render(player)  # Tombril's own rings are the players' to see
+    move_to(window, (20, 11), Qt.MouseButton.NoButton)
+    players_see_nothing_of("half-orc-archer")
+    assert render(player) == tombril_only
+    # Targeted by an attack being set up.
+    controller.do(act.StartCombat(face=2))  # the Opponents act first
+    controller.do(act.BeginTurn("half-orc-archer"))
+    controller.set_plan(AttackPlan("half-orc-archer", "tombril", "Shortbow"))
+    move_to(window, (2, 2), Qt.MouseButton.NoButton)
+    players_see_nothing_of("half-orc-archer")  # the ring on Tombril tells who aims at him
+    controller.set_plan(None)
+    # Dragged in its turn: the reach, blocked cells, path, label and start marker.
+    controller.select(None)
+    bare = render(player)
+    press_on(window, (20, 11))
+    move_to(window, (19, 10))
+    move_to(window, (17, 9))
+    players_see_nothing_of("half-orc-archer")
+    assert render(player) == bare
+    QTest.keyClick(window.map_view.viewport(), Qt.Key.Key_Escape)
+    assert seen == {
+        "melee",
+        "reach weapon",
+        "too close",
+        "max range",
+        "cone",
+        "sneak",
+        "drag reach",
+        "drag blocked",
+        "drag path",
+        "drag label",
+        "drag start",
+        "target ring",
+    }
+    # The same overlays of a token the players can see are shared: the walk above can fail.
+    controller.do(act.SetHidden("half-orc-glaive", False))
+    controller.select("half-orc-glaive")
+    assert render(player) != bare
+
+
+def test_a_hidden_foe_in_the_way_leaves_no_hole_in_the_shared_reach(window: MainWindow, player: PlayerView) -> None:
+    # The drag's reach goes round a hidden foe on the GM's map; the players see it as if the foe
+    # were not there, exactly as when it is off the map.
+    controller = window.controller
+    controller.do(act.StartCombat(face=5))
+    controller.do(act.BeginTurn("tombril"))
+    window.share_overlays_action.trigger()
+
+    def dragged() -> QImage:
+        press_on(window, (8, 6))
+        move_to(window, (9, 7))
+        move_to(window, (10, 8))
+        image = render(player)
+        QTest.keyClick(window.map_view.viewport(), Qt.Key.Key_Escape)
+        return image
+
+    controller.do(act.Move("half-orc", to=(10, 6), forced=True))  # two cells from Tombril
+    controller.do(act.SetHidden("half-orc", True))
+    hidden = dragged()
+    assert window.map_view.drag_layer.blocked.about == {"tombril"}
+    controller.do(act.RemoveToken("half-orc"))
+    assert dragged() == hidden

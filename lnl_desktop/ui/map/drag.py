@@ -34,6 +34,7 @@ from lnl_desktop.ui.map.overlays import (
     MarkerItem,
     MoverInputs,
     PathItem,
+    hidden_cells,
 )
 
 # Past the budget the route is still searched this much farther, so the GM sees how far over
@@ -92,6 +93,7 @@ class MoveDrag:
         self.reach = engine.reach(cid)
         self.rules = engine.move_rules(cid)
         self.enemies, self.occupied = engine.blockers(cid)
+        self.hidden = hidden_cells(controller, but=cid)  # tokens the players do not see
         self.terrain = encounter.map.terrain
         self.walls = encounter.map.walls
         self.waypoints: list[Cell] = []
@@ -121,12 +123,25 @@ class MoveDrag:
 
     def blocked_cells(self) -> list[Cell]:
         """Cells next to the reachable area that cannot be entered (walls, enemies)."""
+        return self._blocked(self.reach, self.enemies)
+
+    def _blocked(self, reach: grid.Reach, enemies: frozenset[Cell]) -> list[Cell]:
         cells: set[Cell] = set()
-        for anchor in self.reach.blocked():
+        for anchor in reach.blocked():
             for cell in footprint(anchor, self.size):
-                if cell in self.walls or cell in self.enemies:
+                if cell in self.walls or cell in enemies:
                     cells.add(cell)
         return sorted(cells)
+
+    def for_players(self) -> tuple[CellMask | None, list[Cell]] | None:
+        """The reach and blocked cells as the players may see them: searched as if hidden tokens
+        were not there, so no hole or cross gives them away. None when no hidden token is in the way."""
+        if not self.hidden & (self.enemies | self.occupied):
+            return None
+        inputs = self.mover_inputs().without(self.hidden)
+        reach = inputs.reach(self.terrain)
+        mask = None if self.free else CellMask.from_cells(reach.cells() | {self.start}).grown(self.size)
+        return mask, self._blocked(reach, inputs.enemies)
 
     def anchor_for(self, cell: Cell) -> Cell:
         """The anchor that puts the grabbed part of the token on ``cell``, kept on the map."""
@@ -333,11 +348,17 @@ class DragLayer:
 
     def show_press(self, drag: MoveDrag) -> None:
         """The drag became real: shade what the press found."""
-        self.reach.set_cells(drag.reach_mask())
+        players = drag.for_players()
+        self.reach.set_cells(drag.reach_mask(), players=(players[0], ()) if players is not None else None)
         blocked = drag.blocked_cells()
-        self.blocked.set_cells(CellMask.from_cells(blocked), blocked)
+        self.blocked.set_cells(
+            CellMask.from_cells(blocked),
+            blocked,
+            players=(CellMask.from_cells(players[1]), players[1]) if players is not None else None,
+        )
         self.start.show_at(drag.start, drag.size)
         for item in self.items():
+            item.set_about(drag.cid)
             item.show()
 
     def show_route(self, drag: MoveDrag, route: Route, forced: bool) -> str:

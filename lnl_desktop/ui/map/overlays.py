@@ -13,7 +13,7 @@ distance functions and the engine's reach, so they agree with what the engine wi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
@@ -93,7 +93,27 @@ PAINT_STYLES = {
 }
 
 
-class CellsItem(QGraphicsItem):
+class Overlay(QGraphicsItem):
+    """A GM overlay the player view may share: it names whom it tells about.
+
+    ``about`` holds the combatants whose place, reach or sight the overlay shows. The player
+    view shares an overlay only while none of them is hidden from the players, and paints it
+    with :meth:`paint_for_players`, which an overlay shaped by hidden tokens (a reach that goes
+    round a hidden foe) overrides with a shape made as if they were not there.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.about: frozenset[str] = frozenset()
+
+    def set_about(self, *cids: str | None) -> None:
+        self.about = frozenset(cid for cid in cids if cid)
+
+    def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
+        self.paint(painter, option, None)
+
+
+class CellsItem(Overlay):
     """One cell set: a translucent fill, an outline, optional hatching and crosses."""
 
     def __init__(self, look: CellsStyle, z: float, clip: QRectF | None = None) -> None:
@@ -107,10 +127,23 @@ class CellsItem(QGraphicsItem):
         self._cross = QPainterPath()
         self._cross_lines: list[QLineF] = []
         self._bounds = QRectF()
+        self._players: CellsItem | None = None  # the same set as it looks without hidden tokens
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
-    def set_cells(self, mask: CellMask | None, crosses: Iterable[Cell] = ()) -> None:
+    def set_cells(
+        self,
+        mask: CellMask | None,
+        crosses: Iterable[Cell] = (),
+        players: tuple[CellMask | None, Iterable[Cell]] | None = None,
+    ) -> None:
+        """Show ``mask`` and ``crosses``; ``players`` is the set worked out without hidden tokens,
+        when they change it (None: the players may see it as the GM does)."""
+        if players is None:
+            self._players = None
+        else:
+            self._players = CellsItem(self._style, self.zValue(), self._clip)
+            self._players.set_cells(*players)
         self.prepareGeometryChange()
         look = self._style
         bounds = QRectF()
@@ -143,7 +176,12 @@ class CellsItem(QGraphicsItem):
 
     def set_clip(self, clip: QRectF | None) -> None:
         self._clip = clip
+        if self._players is not None:
+            self._players.set_clip(clip)
         self.update()
+
+    def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
+        (self._players or self).paint(painter, option, None)
 
     @property
     def is_empty(self) -> bool:
@@ -194,7 +232,7 @@ def _square(pen: QPen) -> QPen:
     return pen
 
 
-class ConeItem(QGraphicsItem):
+class ConeItem(Overlay):
     """A vision cone: a translucent wedge from a token's centre, clipped to the map."""
 
     def __init__(self) -> None:
@@ -245,7 +283,7 @@ class ConeItem(QGraphicsItem):
         painter.drawPath(self._path)
 
 
-class PathItem(QGraphicsItem):
+class PathItem(Overlay):
     """A dragged route: a polyline through footprint centres, with numbered waypoints."""
 
     OK = QColor("#1a1a1a")
@@ -338,7 +376,7 @@ class PathItem(QGraphicsItem):
             painter.restore()
 
 
-class LabelItem(QGraphicsItem):
+class LabelItem(Overlay):
     """A short text in a rounded box at a fixed on-screen size (e.g. the path's '25 ft')."""
 
     def __init__(self, z: float = LABEL_Z) -> None:
@@ -386,7 +424,7 @@ class LabelItem(QGraphicsItem):
         painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
 
 
-class MarkerItem(QGraphicsItem):
+class MarkerItem(Overlay):
     """An outlined footprint: where a drag started, or where a drop would land."""
 
     def __init__(self, color: QColor, dash: Qt.PenStyle = Qt.PenStyle.DashLine, fill: QColor | None = None) -> None:
@@ -418,6 +456,18 @@ class MarkerItem(QGraphicsItem):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(cosmetic(self._color, 3.5, self._dash))
         painter.drawRoundedRect(self._rect, 6, 6)
+
+
+def hidden_cells(controller: TableController, but: str | None = None) -> frozenset[Cell]:
+    """The cells under tokens hidden from the players (``but`` one's own): what a players' copy
+    of an overlay must not be shaped by."""
+    encounter = controller.encounter
+    cells: set[Cell] = set()
+    for cid, token in encounter.tokens.items():
+        c = controller.combatant(cid) if token.hidden and cid != but else None
+        if c is not None:
+            cells.update(grid.footprint(token.cell, c.size))
+    return frozenset(cells)
 
 
 @dataclass(frozen=True)
@@ -454,6 +504,10 @@ class MoverInputs:
             diagonals=turn.diagonals if turn is not None and turn.combatant == cid else 0,
         )
 
+    def without(self, cells: frozenset[Cell]) -> MoverInputs:
+        """The same search as if nothing stood on ``cells`` (hidden tokens, for the players' copy)."""
+        return replace(self, enemies=self.enemies - cells, occupied=self.occupied - cells)
+
     def reach(self, terrain: grid.Terrain, allowed: Callable[[Cell], bool] | None = None) -> grid.Reach:
         return grid.reachable(
             terrain,
@@ -466,6 +520,9 @@ class MoverInputs:
             allowed=allowed,
             diagonals_before=self.diagonals,
         )
+
+
+_STALE = object()  # an overlay key no state has: the next refresh rebuilds
 
 
 class RulesOverlays:
@@ -484,8 +541,8 @@ class RulesOverlays:
         self._selected_items = (self.melee, self.reach_weapon, self.too_close, self.max_range)
         for item in (*self._selected_items, self.cone, self.sneak):
             scene.addItem(item)
-        self._selected_key: object = None
-        self._hover_key: object = None
+        self._selected_key: object = _STALE
+        self._hover_key: object = _STALE
         self.hovered: str | None = None
         self._hide_selected = False
         self._state = 0  # bumped whenever the encounter may have changed
@@ -496,8 +553,9 @@ class RulesOverlays:
 
     def invalidate(self) -> None:
         """The encounter changed: rebuild on the next refresh."""
-        self._selected_key = None
-        self._hover_key = None
+        # Not None: that is the key of "nothing selected", whose rings must still be cleared.
+        self._selected_key = _STALE
+        self._hover_key = _STALE
         self._state += 1
         self._mover = None
 
@@ -555,6 +613,7 @@ class RulesOverlays:
         self._selected_key = key
         for item in self._selected_items:
             item.clear()
+            item.set_about(cid if c is not None else None)
         if c is None or token is None:
             return
         grid_map = encounter.map
@@ -604,6 +663,8 @@ class RulesOverlays:
         self._hover_key = key
         self.cone.clear()
         self.sneak.clear()
+        self.cone.set_about(target_id if t is not None else None)
+        self.sneak.set_about(target_id if t is not None else None, selected_id)
         if t is None or t_token is None:
             return
         grid_map = encounter.map
@@ -614,8 +675,17 @@ class RulesOverlays:
         if s is None or selected_id not in encounter.tokens or s.side is t.side or t.down or t.vision_deg >= 360:
             return
         outside = grid.cells_outside_cone(grid_map.terrain, t_token.cell, t.size, t_token.facing, t.vision_deg, s.size)
+        inputs = self._mover_inputs(s.id)
         try:
-            reach = self._mover_inputs(s.id).reach(grid_map.terrain, allowed=outside)
+            reach = inputs.reach(grid_map.terrain, allowed=outside)
+            # A hidden foe in the way leaves a hole the players must not see: their copy is
+            # searched as if it were not there.
+            hidden = hidden_cells(self.controller, but=s.id)
+            players = inputs.without(hidden) if hidden & (inputs.enemies | inputs.occupied) else None
+            player_reach = players.reach(grid_map.terrain, allowed=outside) if players is not None else None
         except (RulesError, ValueError):
             return
-        self.sneak.set_cells(CellMask.from_cells(reach.cells()).grown(s.size))
+        self.sneak.set_cells(
+            CellMask.from_cells(reach.cells()).grown(s.size),
+            players=(CellMask.from_cells(player_reach.cells()).grown(s.size), ()) if player_reach is not None else None,
+        )

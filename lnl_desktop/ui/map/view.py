@@ -495,6 +495,7 @@ class MapView(QGraphicsView):
         if token is None or c is None:
             self.target_ring.hide()
         else:
+            self.target_ring.set_about(cid, plan.attacker if plan is not None else None)
             self.target_ring.show_at(token.cell, c.size)
 
     # -- moving a token --------------------------------------------------------------------------
@@ -784,6 +785,7 @@ class MapView(QGraphicsView):
         if anchor is None or size is None:
             self._drop_marker.hide()
             return False
+        self._drop_marker.set_about(read_combatant(event.mimeData()))
         self._drop_marker.show_at(anchor, size)
         self._hover(self._cell(event.position()))
         return True
