@@ -36,6 +36,7 @@ from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
 from lnl_desktop.core.dice import RandomDice
 from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.examples import demo_line_up_actions
 from lnl_desktop.core.grid import Cell
 from lnl_desktop.core.model import Encounter, WeaponState
 from lnl_desktop.paths import demo_encounter_path
@@ -47,17 +48,6 @@ ENGINE_RSS_BUDGET_MB = 100.0
 WINDOW_RSS_BUDGET_MB = 200.0
 WINDOW_SLOWDOWN_BUDGET = 1.3
 WINDOW = 5  # rounds per time figure
-
-# Face to face across one line (as tests/ui/test_whole_fight.py): Party on row 7, Opponents below.
-LINE_UP: dict[str, Cell] = {
-    "tombril": (8, 7),
-    "cedryk": (10, 7),
-    "janine": (12, 7),
-    "hill-giant": (8, 8),
-    "half-orc": (10, 8),
-    "half-orc-glaive": (12, 9),
-    "half-orc-archer": (14, 9),
-}
 
 
 def rss_mb() -> float:
@@ -98,10 +88,8 @@ class Table:
 
 
 def line_up(table: Table) -> None:
-    for cid in LINE_UP:  # clear the way first: everyone off the map, then onto the line
-        table.do(act.RemoveToken(cid))
-    for cid, cell in LINE_UP.items():
-        table.do(act.PlaceToken(cid, cell, 180 if cell[1] == 7 else 0))
+    for action in demo_line_up_actions():
+        table.do(action)
     table.do(act.StartCombat(face=4))
 
 
@@ -290,6 +278,11 @@ def run_part(part: str, rounds: int | None) -> tuple[float, float] | None:
     return growth
 
 
+def report(what: str, value: float, budget: float, unit: str, span: str) -> None:
+    verdict = "within budget" if value <= budget else "OVER BUDGET"
+    print(f"{what}: {value:.2f}{unit} (budget {budget:g}{unit} {span}) {verdict}")
+
+
 def main(argv: list[str]) -> None:
     rounds: int | None = None
     if "--rounds" in argv:
@@ -307,26 +300,14 @@ def main(argv: list[str]) -> None:
         print(f"engine soak: {n} rounds of the demo fight, core only")
         found = run_part("engine", rounds)
         if found is not None:
-            verdict = "within budget" if found[0] < ENGINE_RSS_BUDGET_MB else "OVER BUDGET"
-            print(
-                f"engine RSS growth over {n} rounds: {found[0]:.1f} MB "
-                f"(budget {ENGINE_RSS_BUDGET_MB:g} MB over 1000) {verdict}"
-            )
+            report(f"engine RSS growth over {n} rounds", found[0], ENGINE_RSS_BUDGET_MB, " MB", "over 1000")
     if "window" in parts:
         n = window_rounds or WINDOW_ROUNDS
         print(f"window soak: {n} rounds through the docks of a MainWindow (offscreen)")
         found = run_part("window", window_rounds)
         if found is not None:
-            verdict = "within budget" if found[0] < WINDOW_RSS_BUDGET_MB else "OVER BUDGET"
-            print(
-                f"window RSS growth over {n} rounds: {found[0]:.1f} MB "
-                f"(budget {WINDOW_RSS_BUDGET_MB:g} MB over 300) {verdict}"
-            )
-            verdict = "within budget" if found[1] <= WINDOW_SLOWDOWN_BUDGET else "OVER BUDGET"
-            print(
-                f"window time per round at round {n}: {found[1]:.2f}x round 1 "
-                f"(budget {WINDOW_SLOWDOWN_BUDGET:g}x) {verdict}"
-            )
+            report(f"window RSS growth over {n} rounds", found[0], WINDOW_RSS_BUDGET_MB, " MB", "over 300")
+            report(f"window time per round at round {n}", found[1], WINDOW_SLOWDOWN_BUDGET, "x", "of round 1")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lnl_desktop.core.actions import Action, PlaceToken, RemoveToken
 from lnl_desktop.core.model import Combatant, Side, Weapon
 
 # The faces the examples roll, in the order a ScriptedDice takes them.
@@ -68,3 +69,24 @@ def cedryk(**fields: Any) -> Combatant:
 def half_orc() -> Combatant:
     """AP 3 and 15 IP, as the example says."""
     return Combatant(name="Half-orc", side=Side.OPPONENTS, level=2, dex_bonus=2, armor=3, stamina_max=10, injury_max=15)
+
+
+# The demo encounter's combatants face to face across one line: the Party on row 7 facing south,
+# the Opponents below facing north (the Giant is 2 x 2), every foe in reach of someone.
+DEMO_LINE_UP: dict[str, tuple[int, int]] = {
+    "tombril": (8, 7),
+    "cedryk": (10, 7),
+    "janine": (12, 7),
+    "hill-giant": (8, 8),
+    "half-orc": (10, 8),
+    "half-orc-glaive": (12, 9),
+    "half-orc-archer": (14, 9),
+}
+
+
+def demo_line_up_actions() -> list[Action]:
+    """The actions that put the demo's tokens on :data:`DEMO_LINE_UP`: everyone off the map first,
+    so no one stands in another's way, then onto the line."""
+    off: list[Action] = [RemoveToken(cid) for cid in DEMO_LINE_UP]
+    on: list[Action] = [PlaceToken(cid, cell, 180 if cell[1] == 7 else 0) for cid, cell in DEMO_LINE_UP.items()]
+    return off + on

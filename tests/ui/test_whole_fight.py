@@ -17,21 +17,11 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
 from lnl_desktop.core.dice import RandomDice
+from lnl_desktop.core.examples import demo_line_up_actions
 from lnl_desktop.core.model import Side
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore
-
-# Face to face across one line: Party on row 7, Opponents on row 8 (the Giant is 2 x 2).
-LINE_UP = {
-    "tombril": (8, 7),
-    "cedryk": (10, 7),
-    "janine": (12, 7),
-    "hill-giant": (8, 8),
-    "half-orc": (10, 8),
-    "half-orc-glaive": (12, 9),
-    "half-orc-archer": (14, 9),
-}
 
 
 @pytest.mark.parametrize("seed", [3, 11])
@@ -48,10 +38,8 @@ def test_a_whole_fight_runs_to_the_end_from_the_docks(
     window.show()
     controller, turns, panel = window.controller, window.turns_panel, window.action_panel
     controller.engine.dice = RandomDice(seed)
-    for cid in LINE_UP:  # clear the way first: move everyone off the line, then onto it
-        controller.do(act.RemoveToken(cid))
-    for cid, cell in LINE_UP.items():
-        assert controller.do(act.PlaceToken(cid, cell, 180 if cell[1] == 7 else 0)) is not None
+    for action in demo_line_up_actions():
+        assert controller.do(action) is not None
 
     assert controller.do(act.StartCombat(face=4)) is not None
     encounter = controller.encounter
