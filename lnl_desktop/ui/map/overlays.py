@@ -181,7 +181,7 @@ class CellsItem(Overlay):
         self.update()
 
     def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
-        (self._players or self).paint(painter, option, None)
+        (self._players if self._players is not None else self).paint(painter, option, None)
 
     @property
     def is_empty(self) -> bool:
