@@ -1,4 +1,4 @@
-"""The rules core: the Laurels & Loot combat rules and the encounter, in pure Python (no Qt).
+"""The rules core: the combat rules (one package per ruleset) and the encounter, in pure Python (no Qt).
 
 The small public API a script needs::
 
@@ -6,6 +6,8 @@ The small public API a script needs::
 
 See ``docs/API.md`` for a worked example.
 """
+
+from typing import Any
 
 from lnl_desktop.core.actions import Action
 from lnl_desktop.core.dice import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
@@ -30,25 +32,40 @@ from lnl_desktop.core.model import (
     WeaponState,
     WeaponStyle,
 )
+from lnl_desktop.core.rules import Ruleset, all_rulesets, get_ruleset
+from lnl_desktop.core.rules.classic import ClassicCombatant, ClassicOptions
 from lnl_desktop.core.rules.common import AttackMode, AttackOutcome, Check
-from lnl_desktop.core.rules.lnl import LNL, dice_count
+from lnl_desktop.core.rules.lnl import dice_count
 
 
 def resolve_attack(
-    attacker: Combatant,
-    target: Combatant,
+    attacker: Any,
+    target: Any,
     weapon: str,
     dice: DiceSource,
     mode: AttackMode = AttackMode.ATTACK,
-    options: RulesOptions | None = None,
+    options: Any = None,
+    *,
+    ruleset: str | Ruleset = "lnl",
 ) -> AttackOutcome:
-    """Roll one attack by the L&L rules and say what it does, changing nothing.
+    """Roll one attack by a ruleset's rules (L&L unless ``ruleset`` says otherwise) and say what it
+    does, changing nothing.
 
-    The outcome holds every die, every term of the formula, and the target's SP and IP after
-    the blow (``outcome.application.stamina_after`` / ``injury_after``).
+    ``attacker`` and ``target`` are that ruleset's stat blocks (``Combatant`` for L&L,
+    ``ClassicCombatant`` for ``ruleset="classic"``). The outcome holds every die, every term of the
+    formula, and the target's SP and IP after the blow (``outcome.application.stamina_after`` /
+    ``injury_after``).
     """
-    means = attacker.spell(weapon) if mode is AttackMode.SPELL else attacker.weapon(weapon)
-    return LNL.resolve_attack(attacker, target, means, mode, dice, options or RulesOptions())
+    rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    for who in (attacker, target):
+        if not isinstance(who, rules.stat_block):
+            raise RulesError(
+                f"{who.name} is a {type(who).__name__}, not a {rules.stat_block.__name__} of {rules.title}"
+            )
+    means = rules.means(attacker, weapon, spell=mode is AttackMode.SPELL)
+    return rules.resolve_attack(  # type: ignore[attr-defined, no-any-return]
+        attacker, target, means, mode, dice, options if options is not None else rules.options_model()
+    )
 
 
 __all__ = [
@@ -58,6 +75,8 @@ __all__ = [
     "AttackOutcome",
     "AttackResolved",
     "Check",
+    "ClassicCombatant",
+    "ClassicOptions",
     "Combatant",
     "DiagonalRule",
     "DiceSource",
@@ -71,6 +90,7 @@ __all__ = [
     "RandomDice",
     "RulesError",
     "RulesOptions",
+    "Ruleset",
     "ScriptedDice",
     "Shield",
     "Side",
@@ -82,6 +102,8 @@ __all__ = [
     "WeaponKind",
     "WeaponState",
     "WeaponStyle",
+    "all_rulesets",
     "dice_count",
+    "get_ruleset",
     "resolve_attack",
 ]

@@ -17,13 +17,18 @@ from lnl_desktop.core.rules.common import AttackMode
 
 @dataclass(frozen=True)
 class StartCombat:
-    """Round 1: the situation, then the d6 read with the surprise table (rolled if no face)."""
+    """The first round: the situation (one of the ruleset's), then the die it reads (rolled if no face).
 
-    situation: SurpriseSituation = SurpriseSituation.NOBODY
+    L&L reads one d6 with the surprise table; L&L Classic a surprise d6, then (with no surprise
+    round) an initiative d6 for round 1. Where the GM sets the outcome by hand, ``first_side`` and
+    ``surprised_side`` say it.
+    """
+
+    situation: str = SurpriseSituation.NOBODY.value
     face: int | None = None
-    # A reverse ambush: the GM sets the outcome by hand.
     first_side: Side | None = None
     surprised_side: Side | None = None
+    initiative_face: int | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,13 @@ class OtherAction:
 
 
 @dataclass(frozen=True)
+class ConvertRuleset:
+    """Turn a setup-phase encounter into another ruleset's, keeping what maps (undoable)."""
+
+    ruleset: str
+
+
+@dataclass(frozen=True)
 class EditCombatant:
     """Change fields of a combatant's sheet; the whole sheet is validated again."""
 
@@ -186,6 +198,7 @@ Action = (
     | Dash
     | Leap
     | OtherAction
+    | ConvertRuleset
     | EditCombatant
     | AddCombatant
     | RemoveCombatant

@@ -15,26 +15,22 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ValidationError
 
 from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice, roll_plain
+from lnl_desktop.core.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.events import (
     ActionTaken,
-    AttackResolved,
     CombatantAdded,
     CombatantChanged,
     CombatantRemoved,
     CombatEnded,
     CombatStarted,
     Event,
-    ExertionSpent,
     InitiativeRolled,
     MapChanged,
     Moved,
     Override,
-    ParryEnded,
-    ParryStarted,
     RoundEnded,
-    ShieldDestroyed,
+    RulesetChanged,
     TerrainChanged,
     TokenPlaced,
     TokenRemoved,
@@ -43,8 +39,6 @@ from lnl_desktop.core.events import (
     TurnStarted,
     Undone,
     VisibilityChanged,
-    WeaponBroken,
-    WentDown,
 )
 from lnl_desktop.core.grid import (
     Cell,
@@ -59,25 +53,17 @@ from lnl_desktop.core.grid import (
 )
 from lnl_desktop.core.model import (
     ActionKind,
-    AttackRecord,
-    Combatant,
+    CombatantBase,
     CombatState,
     Encounter,
     MapGrid,
-    ParryState,
     Phase,
-    RulesOptions,
-    ShieldState,
     Side,
-    SurpriseSituation,
     Token,
     TurnState,
-    WeaponKind,
-    WeaponState,
 )
 from lnl_desktop.core.rules import Ruleset, get_ruleset
-from lnl_desktop.core.rules.common import AttackMeans, AttackMode, AttackOutcome, Check, failed
-from lnl_desktop.core.rules.lnl import reverse_ambush_outcome
+from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
 from lnl_desktop.core.validation import explain
 
 Listener = Callable[[list[Event]], None]
@@ -367,9 +353,17 @@ class _Snapshot:
 
 
 @dataclass(slots=True)
+class _Swap:
+    """A ruleset conversion replaced the whole encounter: undo puts the old one back."""
+
+    old: Encounter
+    log_length: int
+
+
+@dataclass(slots=True)
 class _Record:
     action: act.Action
-    change: _Change | None  # None once undone: a redo records the action afresh
+    change: _Change | _Swap | None  # None once undone: a redo records the action afresh
     faces: tuple[int, ...]
     summary: str
 
@@ -390,6 +384,8 @@ class Engine:
         self.encounter = encounter if encounter is not None else Encounter()
         self.dice: DiceSource = dice if dice is not None else RandomDice()
         self.ruleset: Ruleset = ruleset or get_ruleset(self.encounter.ruleset)
+        if self.ruleset.name != self.encounter.ruleset:
+            raise RulesError(f"ruleset: the encounter is for {self.encounter.ruleset!r}, not {self.ruleset.name!r}")
         self._undo: list[_Record] = []
         self._redo: list[_Record] = []
         self._listeners: list[Listener] = []
@@ -431,6 +427,16 @@ class Engine:
     def redo_text(self) -> str:
         return self._redo[-1].summary if self._redo else ""
 
+    def _set_encounter(self, encounter: Encounter) -> None:
+        if encounter.ruleset != self.ruleset.name:
+            self.ruleset = get_ruleset(encounter.ruleset)
+        self.encounter = encounter
+
+    def replace(self, encounter: Encounter) -> None:
+        """Start over on another encounter (New, Open, recovery): its ruleset, a fresh history."""
+        self._set_encounter(encounter)
+        self.clear_history()
+
     def clear_history(self) -> None:
         self._undo.clear()
         self._redo.clear()
@@ -444,18 +450,24 @@ class Engine:
         return events
 
     def _apply(self, action: act.Action, dice: DiceSource | None) -> list[Event]:
-        handler = self._handlers.get(type(action))
+        handler = self._handlers.get(type(action)) or self.ruleset.handlers.get(type(action))
         if handler is None:
-            raise RulesError(f"unknown action {type(action).__name__}")
+            raise IllegalAction(
+                type(action).__name__, [f"{self.ruleset.title} has no such action ({type(action).__name__})"]
+            )
         recorder = RecordingDice(dice if dice is not None else self.dice)
-        before = _Snapshot.take(self.encounter)
+        old = self.encounter
+        before = _Snapshot.take(old)
         try:
             events = handler(self, action, recorder)
         except Exception:
             # Handlers check before they change, but a half-applied action must never remain.
-            before.change(self.encounter).restore(self.encounter)
+            before.change(old).restore(old)
+            self._set_encounter(old)
             raise
-        change = before.change(self.encounter)
+        change: _Change | _Swap = (
+            before.change(self.encounter) if self.encounter is old else _Swap(old, before.log_length)
+        )
         _share_field_sets(events)
         self.encounter.log.extend(events)
         summary = events[0].text if events else type(action).__name__
@@ -472,11 +484,16 @@ class Engine:
         log = self.encounter.log
         # Earlier undos after this point stay in the log: every undo is part of the story.
         kept = [e for e in log[change.log_length :] if isinstance(e, Undone)]
-        change.restore(self.encounter)
+        if isinstance(change, _Swap):
+            self._set_encounter(change.old)
+            del change.old.log[change.log_length :]
+        else:
+            change.restore(self.encounter)
+        log = self.encounter.log
         record.change = None  # spent: the values it kept are the encounter's own now
         log.extend(kept)
         self._redo.append(record)
-        event = Undone(round=self.encounter.combat.round, text=f"Undone: {record.summary}", undone=record.summary)
+        event = Undone(round=self._round(), text=f"Undone: {record.summary}", undone=record.summary)
         self.encounter.log.append(event)
         self._tell_history(HistoryStep("undo"))
         self._tell([event])
@@ -498,29 +515,22 @@ class Engine:
 
     # -- queries -----------------------------------------------------------------------------
 
-    def combatant(self, cid: str) -> Combatant:
+    def combatant(self, cid: str) -> Any:
+        """The combatant ``cid``: an instance of the encounter's ruleset's stat block."""
         return self.encounter.combatant(cid)
 
-    def may_act(self, c: Combatant) -> bool:
+    def may_act(self, c: CombatantBase) -> bool:
         """Whether ``c`` still gets a turn this round."""
         combat = self.encounter.combat
         if combat.phase is not Phase.FIGHTING or c.id in combat.acted:
             return False
-        if c.down and self.encounter.options.down_skips_turns:
-            return False
-        return not (combat.round == 1 and c.surprised)
+        return self.ruleset.turn_refusal(self.encounter, c) is None
 
     def acting_side(self) -> Side | None:
-        """The side whose members pick turns now: the first side until it is done, then the other."""
-        combat = self.encounter.combat
-        if combat.phase is not Phase.FIGHTING or combat.first_side is None:
-            return None
-        for side in (combat.first_side, combat.first_side.other):
-            if any(self.may_act(c) for c in self.encounter.side(side)):
-                return side
-        return None
+        """The side whose members pick turns now (by default the first side until it is done, then the other)."""
+        return self.ruleset.acting_side(self)
 
-    def waiting(self) -> list[Combatant]:
+    def waiting(self) -> list[Any]:
         """Who may take the next turn: the acting side's members who have not acted."""
         side = self.acting_side()
         if side is None or self.encounter.combat.turn is not None:
@@ -541,8 +551,7 @@ class Engine:
 
     def move_rules(self, cid: str) -> MoveRules:
         grid, options = self.encounter.map, self.encounter.options
-        turn = self.encounter.combat.turn
-        leaping = bool(turn and turn.combatant == cid and turn.leaping and options.leap_ignores_terrain)
+        leaping = self.ruleset.terrain_free(self, cid)
         return MoveRules(
             rule=grid.diagonal,
             feet_per_cell=grid.feet_per_cell,
@@ -586,8 +595,8 @@ class Engine:
             diagonals_before=diagonals,
         )
 
-    def means(self, c: Combatant, name: str, spell: bool = False) -> AttackMeans:
-        return c.spell(name) if spell else c.weapon(name)
+    def means(self, c: Any, name: str, spell: bool = False) -> AttackMeans:
+        return self.ruleset.means(c, name, spell)
 
     def attack_checks(
         self, attacker: str, target: str, means: str, mode: AttackMode = AttackMode.ATTACK
@@ -608,7 +617,7 @@ class Engine:
         """How the attacker may count as concealed or the target as distracted, point by point."""
         return self.ruleset.concealment_details(self.encounter, self.combatant(attacker), self.combatant(target))
 
-    def turn_checks(self, c: Combatant, needs_action: bool) -> list[Check]:
+    def turn_checks(self, c: CombatantBase, needs_action: bool) -> list[Check]:
         """Whether it is ``c``'s turn and, if asked, whether its action is still unused."""
         combat = self.encounter.combat
         if combat.phase is not Phase.FIGHTING:
@@ -626,7 +635,7 @@ class Engine:
                 Check(
                     "Action not used yet",
                     turn.action is None,
-                    f"already took its action ({turn.action.value})" if turn.action else "",
+                    f"already took its action ({turn.action})" if turn.action else "",
                 )
             )
         return checks
@@ -642,13 +651,15 @@ class Engine:
     def _round(self) -> int:
         return self.encounter.combat.round
 
-    def _require(self, action: str, checks: list[Check]) -> None:
+    def require(self, action: str, checks: list[Check]) -> None:
+        """Refuse ``action`` with the reasons of the checks that block, if any do."""
         reasons = failed(checks)
         if reasons:
             raise IllegalAction(action, reasons)
 
-    def _use_action(self, c: Combatant, kind: ActionKind, detail: str = "") -> TurnState:
-        self._require(f"{c.name}: {kind.value}", self.turn_checks(c, needs_action=True))
+    def use_action(self, c: CombatantBase, kind: str, detail: str = "") -> TurnState:
+        """Spend ``c``'s action of this turn on ``kind``; refused if it is not ``c``'s turn or the action is used."""
+        self.require(f"{c.name}: {kind}", self.turn_checks(c, needs_action=True))
         turn = self.encounter.combat.turn
         assert turn is not None
         turn.action = kind
@@ -663,41 +674,35 @@ class Engine:
             raise IllegalAction("Start combat", ["combat is already under way"])
         if not e.side(Side.PARTY) or not e.side(Side.OPPONENTS):
             raise IllegalAction("Start combat", ["both sides need at least one combatant"])
-        face: int | None = None
-        if a.situation is SurpriseSituation.REVERSE:
-            if a.first_side is None:
-                raise IllegalAction("Start combat", ["a reverse ambush needs the GM to say who acts first"])
-            outcome = reverse_ambush_outcome(a.first_side, a.surprised_side)
-        else:
-            face = a.face if a.face is not None else roll_plain(dice, 6, "surprise and initiative").face
-            outcome = self.ruleset.surprise(a.situation, face)
+        # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
+        opening = self.ruleset.open_combat(self, a, dice)
+        first = opening.first_round
         e.combat = CombatState(
             phase=Phase.FIGHTING,
-            round=1,
-            situation=a.situation,
-            initiative_face=face,
-            first_side=outcome.first_side,
-            surprised_side=outcome.surprised_side,
+            round=first,
+            first_round=first,
+            situation=opening.situation,
+            initiative_face=opening.initiative_face or opening.face,
+            first_side=opening.first_side,
+            surprised_side=opening.surprised_side,
         )
+        surprised = opening.surprised_side
         for c in e.combatants:
-            c.surprised = c.side is outcome.surprised_side and not c.cannot_be_surprised
-            c.parry = None
-        rolled = f"rolled {face}: " if face is not None else ""
+            c.surprised = c.side is surprised and not c.cannot_be_surprised
+        self.ruleset.on_combat_start(self)
         events: list[Event] = [
             CombatStarted(
-                round=1,
-                text=f"Round 1 ({a.situation.value}): {rolled}{outcome.text}",
-                situation=a.situation.value,
-                face=face,
-                first_side=outcome.first_side.value,
-                surprised_side=outcome.surprised_side.value if outcome.surprised_side else None,
+                round=first,
+                text=opening.text,
+                situation=opening.situation,
+                face=opening.face,
+                first_side=opening.first_side.value,
+                surprised_side=surprised.value if surprised else None,
             )
         ]
-        awake = (
-            [c.name for c in e.side(outcome.surprised_side) if c.cannot_be_surprised] if outcome.surprised_side else []
-        )
+        awake = [c.name for c in e.side(surprised) if c.cannot_be_surprised] if surprised else []
         if awake:
-            events.append(Override(round=1, text=f"Cannot be surprised, act normally: {', '.join(awake)}"))
+            events.append(Override(round=first, text=f"Cannot be surprised, act normally: {', '.join(awake)}"))
         return events
 
     def _next_round(self, a: act.NextRound, dice: DiceSource) -> list[Event]:
@@ -709,18 +714,16 @@ class Engine:
             raise IllegalAction(
                 "Next round", [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"]
             )
-        face = a.face if a.face is not None else roll_plain(dice, 6, "initiative").face
-        first = self.ruleset.initiative(face)
+        order = self.ruleset.round_order(self, a, dice)
         events: list[Event] = []
+        name = combat.round_name
         skipped = [c.name for c in e.combatants if self.may_act(c)]
         if skipped:
-            events.append(
-                Override(round=combat.round, text=f"Round {combat.round} ended before {', '.join(skipped)} acted")
-            )
-        events.append(RoundEnded(round=combat.round, text=f"Round {combat.round} ends"))
+            events.append(Override(round=combat.round, text=f"{name} ended before {', '.join(skipped)} acted"))
+        events.append(RoundEnded(round=combat.round, text=f"{name} ends"))
         combat.round += 1
-        combat.initiative_face = face
-        combat.first_side = first
+        combat.initiative_face = order.face
+        combat.first_side = order.first_side
         combat.surprised_side = None
         combat.acted = []
         combat.attacks = [r for r in combat.attacks if r.round >= combat.round - 1]
@@ -729,9 +732,9 @@ class Engine:
         events.append(
             InitiativeRolled(
                 round=combat.round,
-                text=f"Round {combat.round}: initiative {face}, {first.acts_first}",
-                face=face,
-                first_side=first.value,
+                text=f"Round {combat.round}: {order.text}",
+                face=order.face,
+                first_side=order.first_side.value,
             )
         )
         return events
@@ -744,7 +747,7 @@ class Engine:
         combat.turn = None
         for c in self.encounter.combatants:
             c.surprised = False
-            c.parry = None
+        self.ruleset.on_combat_end(self)
         return [CombatEnded(round=combat.round, text=f"Combat ends after {combat.round} round(s)")]
 
     def _begin_turn(self, a: act.BeginTurn, dice: DiceSource) -> list[Event]:
@@ -758,12 +761,11 @@ class Engine:
             raise IllegalAction(title, [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"])
         reasons: list[str] = []
         side = self.acting_side()
+        refusal = self.ruleset.turn_refusal(e, c)
         if c.id in combat.acted:
             reasons.append(f"{c.name} has already acted this round")
-        elif c.down and e.options.down_skips_turns:
-            reasons.append(f"{c.name} is down")
-        elif combat.round == 1 and c.surprised:
-            reasons.append(f"{c.name} is surprised in round 1")
+        elif refusal is not None:
+            reasons.append(refusal)
         elif side is None:
             reasons.append("the round is over: roll initiative for the next one")
         elif c.side is not side:
@@ -778,11 +780,7 @@ class Engine:
             path=[token.cell] if token else [],
         )
         events: list[Event] = [TurnStarted(round=combat.round, text=f"{c.name}'s turn", actors=(c.id,), combatant=c.id)]
-        if c.parry is not None:
-            events.append(
-                ParryEnded(round=combat.round, text=f"{c.name} stops parrying", actors=(c.id,), combatant=c.id)
-            )
-            c.parry = None
+        events += self.ruleset.on_turn_start(self, c)
         # "Hit by a ranged attack since its last turn" ends when that turn comes.
         combat.ranged_hits.pop(c.id, None)
         return events
@@ -795,7 +793,7 @@ class Engine:
         c = self.combatant(turn.combatant)
         combat.acted.append(c.id)
         combat.turn = None
-        did = turn.action.value if turn.action else "no action"
+        did = turn.action or "no action"
         events: list[Event] = [
             TurnEnded(
                 round=combat.round,
@@ -806,7 +804,9 @@ class Engine:
             )
         ]
         if self.acting_side() is None:
-            events.append(RoundEnded(round=combat.round, text=f"Everyone has acted: round {combat.round} is over"))
+            events.append(
+                RoundEnded(round=combat.round, text=f"Everyone has acted: {combat.round_name.lower()} is over")
+            )
         return events
 
     # -- movement ----------------------------------------------------------------------------
@@ -916,7 +916,7 @@ class Engine:
             )
         ]
 
-    def _end_cell_problems(self, c: Combatant, anchor: Cell, occupied: frozenset[Cell]) -> list[str]:
+    def _end_cell_problems(self, c: CombatantBase, anchor: Cell, occupied: frozenset[Cell]) -> list[str]:
         grid = self.encounter.map
         problems: list[str] = []
         for cell in footprint(anchor, c.size):
@@ -940,7 +940,7 @@ class Engine:
         token.facing = new
         return [
             Turned(
-                round=self._round(),
+                round=self.encounter.combat.round,
                 text=f"{c.name} turns to face {new} degrees",
                 actors=(c.id,),
                 combatant=c.id,
@@ -951,271 +951,15 @@ class Engine:
 
     # -- actions of the turn ------------------------------------------------------------------
 
-    def _attack(self, a: act.Attack, dice: DiceSource) -> list[Event]:
-        attacker, target = self.combatant(a.attacker), self.combatant(a.target)
-        weapon = attacker.weapon(a.weapon)
-        title = f"{attacker.name}'s {a.mode.value} on {target.name}"
-        if a.mode is AttackMode.SPELL:
-            raise IllegalAction(title, ["cast a spell with CastSpell"])
-        checks = self.turn_checks(attacker, needs_action=True)
-        checks += self.ruleset.attack_checks(self.encounter, attacker, target, weapon, a.mode)
-        self._require(title, checks)
-        overrides: list[str] = []
-        if a.mode is AttackMode.SNEAK:
-            reasons = failed(self.ruleset.sneak_checks(self.encounter, attacker, target, weapon))
-            if reasons and not a.override:
-                raise IllegalAction(title, reasons)
-            overrides = reasons
-        outcome = self.ruleset.resolve_attack(
-            attacker, target, weapon, a.mode, dice, self.encounter.options, ignore_dex=a.ignore_dex
-        )
-        outcome.overrides = overrides
-        turn = self._use_action(attacker, ActionKind(a.mode.value), f"{weapon.name} on {target.name}")
-        turn.action_detail = f"{weapon.name} on {target.name}"
-        return self._write_attack(attacker, target, outcome, ranged=weapon.kind is WeaponKind.RANGED)
-
-    def _cast(self, a: act.CastSpell, dice: DiceSource) -> list[Event]:
-        caster, target = self.combatant(a.caster), self.combatant(a.target)
-        spell = caster.spell(a.spell)
-        title = f"{caster.name} casting {spell.name} on {target.name}"
-        checks = self.turn_checks(caster, needs_action=True)
-        checks += self.ruleset.attack_checks(self.encounter, caster, target, spell, AttackMode.SPELL)
-        self._require(title, checks)
-        outcome = self.ruleset.resolve_attack(
-            caster, target, spell, AttackMode.SPELL, dice, self.encounter.options, ignore_dex=a.ignore_dex
-        )
-        self._use_action(caster, ActionKind.SPELL, f"{spell.name} on {target.name}")
-        # A spell that reaches past melee is a ranged attack for the target's distraction.
-        ranged = spell.range_ft is None or spell.range_ft > 5
-        return self._write_attack(caster, target, outcome, ranged=ranged)
-
-    def _write_attack(self, attacker: Combatant, target: Combatant, o: AttackOutcome, ranged: bool) -> list[Event]:
-        """Write an attack's outcome into the encounter and describe it."""
-        e = self.encounter
-        rnd = self._round()
-        ap = o.application
-        was_up = not target.down
-        target.stamina = ap.stamina_after
-        target.injury = ap.injury_after
-        events: list[Event] = []
-        if ap.parried_with is not None and target.parry is not None:
-            if ap.parry_explosions is not None:
-                target.parry = target.parry.model_copy(update={"explosions": ap.parry_explosions})
-            if ap.parry_weapon_shattered:
-                target.weapon(ap.parry_weapon_shattered).state = WeaponState.BROKEN
-            if ap.shield_durability_after is not None and target.shield is not None:
-                target.shield.durability = ap.shield_durability_after
-            if ap.shield_destroyed and target.shield is not None:
-                target.shield.state = ShieldState.DESTROYED
-            if ap.parry_ends:
-                target.parry = None
-        if o.breaks_weapon:
-            attacker.weapon(o.means).state = WeaponState.BROKEN
-        elif o.mode is not AttackMode.SPELL and attacker.weapon(o.means).state is WeaponState.SHEATHED:
-            attacker.weapon(o.means).state = WeaponState.READY  # drawing it is part of the attack
-        if o.mode is AttackMode.SNEAK:
-            attacker.concealed = False  # the sneak attack gives the attacker away
-        spent = min(o.exertion_cost, attacker.stamina)  # exertion never takes SP below 0
-        attacker.stamina -= spent
-        e.combat.attacks.append(AttackRecord(round=rnd, attacker=attacker.id, target=target.id))
-        if ranged:
-            hits = e.combat.ranged_hits.setdefault(target.id, [])
-            if attacker.id not in hits:
-                hits.append(attacker.id)
-
-        actors = (attacker.id, target.id)
-        verb = (
-            "casts"
-            if o.mode is AttackMode.SPELL
-            else {
-                AttackMode.ATTACK: "attacks",
-                AttackMode.POWER: "power-attacks",
-                AttackMode.SNEAK: "sneak-attacks",
-            }[o.mode]
-        )
-        resolved = AttackResolved(
-            round=rnd,
-            text="",
-            actors=actors,
-            attacker=attacker.id,
-            target=target.id,
-            means=o.means,
-            mode=o.mode.value,  # type: ignore[arg-type]
-            attack_kind=o.attack_kind,
-            die=o.die,
-            dice_count=o.dice_count,
-            faces=o.faces,
-            dice_total=o.dice_total,
-            magic_bonus=o.magic_bonus,
-            magic_term=o.magic_term,
-            ability=o.ability,
-            ability_term=o.ability_term,
-            dex_term=o.dex_term,
-            dex_ignored=o.dex_ignored,
-            ap_term=o.ap_term,
-            ap_ignored=o.ap_ignored,
-            raw=o.raw,
-            damage=o.damage,
-            direct=o.direct,
-            precision=o.precision,
-            parried_with=ap.parried_with,
-            stopped=ap.stopped,
-            shield_damage=ap.shield_damage,
-            to_sp=ap.to_sp,
-            to_ip=ap.to_ip,
-            overkill=ap.overkill,
-            target_sp=target.stamina,
-            target_ip=target.injury,
-            overrides=o.overrides,
-        )
-        check = ""
-        if o.precision is not None:
-            p = o.precision
-            check = (
-                f" AWA check {p.face} + {p.bonus} = {p.total} vs DC {p.dc}: "
-                f"{'armor ignored' if p.success else 'armor applies'};"
-            )
-        kind = "direct " if o.direct else ""
-        text = (
-            f"{attacker.name} {verb} {target.name} with {o.means} ({o.dice_count}{o.die}):{check} "
-            f"{resolved.formula} {kind}damage -> {', '.join(resolved.where_it_went) or 'no harm'}. "
-            f"{target.name}: {target.stamina} SP, {target.injury} IP"
-        )
-        events.append(resolved.model_copy(update={"text": text}))
-        if o.overrides:
-            events.append(
-                Override(
-                    round=rnd,
-                    text=f"GM override for {attacker.name}'s sneak attack: {'; '.join(o.overrides)}",
-                    actors=actors,
-                )
-            )
-        if o.exertion_face is not None:
-            events.append(
-                ExertionSpent(
-                    round=rnd,
-                    text=f"{attacker.name} spends {spent} SP of exertion (d4: {o.exertion_face}"
-                    f"{', halved' if o.exertion_cost != o.exertion_face else ''}"
-                    f"{'' if spent == o.exertion_cost else f', only {spent} SP left'}): {attacker.stamina} SP",
-                    actors=(attacker.id,),
-                    combatant=attacker.id,
-                    face=o.exertion_face,
-                    cost=spent,
-                    stamina=attacker.stamina,
-                )
-            )
-        if o.breaks_weapon:
-            events.append(
-                WeaponBroken(
-                    round=rnd,
-                    text=f"{attacker.name}'s {o.means} breaks after the Power Attack",
-                    actors=(attacker.id,),
-                    combatant=attacker.id,
-                    weapon=o.means,
-                )
-            )
-        if ap.parry_weapon_shattered:
-            events.append(
-                WeaponBroken(
-                    round=rnd,
-                    text=f"{target.name}'s {ap.parry_weapon_shattered} shatters; the parry stops nothing more",
-                    actors=(target.id,),
-                    combatant=target.id,
-                    weapon=ap.parry_weapon_shattered,
-                )
-            )
-        if ap.shield_destroyed:
-            events.append(
-                ShieldDestroyed(
-                    round=rnd, text=f"{target.name}'s shield is destroyed", actors=(target.id,), combatant=target.id
-                )
-            )
-        if was_up and target.down:
-            over = f" ({ap.overkill} overkill)" if ap.overkill else ""
-            events.append(
-                WentDown(
-                    round=rnd,
-                    text=f"{target.name} is down{over}",
-                    actors=(target.id,),
-                    combatant=target.id,
-                    overkill=ap.overkill,
-                )
-            )
-        return events
-
-    def _parry(self, a: act.Parry, dice: DiceSource) -> list[Event]:
-        c = self.combatant(a.combatant)
-        title = f"{c.name}'s parry"
-        reasons: list[str] = []
-        if a.shield == (a.weapon is not None):
-            reasons.append("parry with either a weapon or a shield")
-        elif a.shield:
-            if c.shield is None:
-                reasons.append(f"{c.name} has no shield")
-            elif c.shield.state is ShieldState.DESTROYED:
-                reasons.append(f"{c.name}'s shield is destroyed")
-            elif c.shield.state is not ShieldState.CARRIED:
-                reasons.append(f"{c.name}'s shield is not carried")
-        else:
-            assert a.weapon is not None
-            state = c.weapon(a.weapon).state
-            if state is WeaponState.BROKEN:
-                reasons.append(f"{a.weapon} is broken")
-            elif state is WeaponState.SHEATHED:
-                reasons.append(f"{a.weapon} is sheathed: a parry needs a ready weapon")
-        if reasons:
-            raise IllegalAction(title, reasons)
-        with_ = "shield" if a.shield else str(a.weapon)
-        self._use_action(c, ActionKind.PARRY, with_)
-        c.parry = ParryState(shield=a.shield, weapon=a.weapon)
-        return [
-            ParryStarted(
-                round=self._round(),
-                text=f"{c.name} parries with {'the shield' if a.shield else a.weapon} until the next turn",
-                actors=(c.id,),
-                combatant=c.id,
-                shield=a.shield,
-                weapon=a.weapon,
-            )
-        ]
-
-    def _dash(self, a: act.Dash, dice: DiceSource) -> list[Event]:
-        return self._extra_movement(a.combatant, ActionKind.DASH, self.encounter.options.dash_moves)
-
-    def _leap(self, a: act.Leap, dice: DiceSource) -> list[Event]:
-        return self._extra_movement(a.combatant, ActionKind.LEAP, self.encounter.options.leap_moves)
-
-    def _extra_movement(self, cid: str, kind: ActionKind, moves: float) -> list[Event]:
-        c = self.combatant(cid)
-        turn = self._use_action(c, kind)
-        extra = c.move_ft * moves
-        turn.extra_ft += extra
-        leap = kind is ActionKind.LEAP
-        if leap:
-            turn.leaping = True
-        left = self.feet_left(c.id)
-        more = " over obstacles and difficult terrain" if leap and self.encounter.options.leap_ignores_terrain else ""
-        return [
-            ActionTaken(
-                round=self._round(),
-                text=f"{c.name} {'leaps' if leap else 'dashes'}: +{_ft(extra)}{more}, "
-                f"{_ft(left or 0)} of movement left",
-                actors=(c.id,),
-                combatant=c.id,
-                action=kind.value,
-                extra_ft=extra,
-            )
-        ]
-
     def _other(self, a: act.OtherAction, dice: DiceSource) -> list[Event]:
         c = self.combatant(a.combatant)
         text = a.text.strip()
         if not text:
             raise IllegalAction(f"{c.name}'s action", ["say what the action is"])
-        self._use_action(c, ActionKind.OTHER, text)
+        self.use_action(c, ActionKind.OTHER, text)
         return [
             ActionTaken(
-                round=self._round(),
+                round=self.encounter.combat.round,
                 text=f"{c.name}: {text}",
                 actors=(c.id,),
                 combatant=c.id,
@@ -1236,7 +980,7 @@ class Engine:
         data = old.model_dump()
         data.update(a.changes)
         try:
-            new = Combatant.model_validate(data)
+            new = type(old).model_validate(data)
         except ValidationError as error:
             raise RulesError(f"{old.name}: {explain(error)}", explain(error).split("\n")) from None
         index = e.combatants.index(old)
@@ -1248,7 +992,7 @@ class Engine:
             if before.get(key) != after.get(key):
                 events.append(
                     CombatantChanged(
-                        round=self._round(),
+                        round=self.encounter.combat.round,
                         text=f"{new.name}: {describe_change(key, before.get(key), after.get(key))}",
                         actors=(new.id,),
                         combatant=new.id,
@@ -1275,7 +1019,7 @@ class Engine:
         if "id" not in data or any(c.id == data["id"] for c in e.combatants):
             data["id"] = e.new_id(str(data.get("name", "combatant")))
         try:
-            c = Combatant.model_validate(data)
+            c = self.ruleset.stat_block.model_validate(data)
         except ValidationError as error:
             raise RulesError(f"New combatant: {explain(error)}", explain(error).split("\n")) from None
         e.combatants.append(c)
@@ -1317,7 +1061,7 @@ class Engine:
         token.hidden = a.hidden
         return [
             VisibilityChanged(
-                round=self._round(),
+                round=self.encounter.combat.round,
                 text=f"{c.name} is {'hidden from' if a.hidden else 'revealed to'} the players",
                 actors=(c.id,),
                 combatant=c.id,
@@ -1337,7 +1081,7 @@ class Engine:
         e.tokens[c.id] = Token(cell=a.cell, facing=a.facing % 360)
         return [
             TokenPlaced(
-                round=self._round(),
+                round=self.encounter.combat.round,
                 text=f"{c.name} is placed at {a.cell}",
                 actors=(c.id,),
                 combatant=c.id,
@@ -1383,7 +1127,7 @@ class Engine:
         verb = "added" if a.on else "removed"
         return [
             TerrainChanged(
-                round=self._round(),
+                round=self.encounter.combat.round,
                 text=f"{len(changed)} cell(s) of {what} {verb}",
                 layer=a.layer,
                 added=sorted(changed) if a.on else [],
@@ -1418,11 +1162,39 @@ class Engine:
         data = e.options.model_dump()
         data.update(a.changes)
         try:
-            e.options = RulesOptions.model_validate(data)
+            e.options = type(e.options).model_validate(data)
         except ValidationError as error:
             raise RulesError(f"Options: {explain(error)}", explain(error).split("\n")) from None
         changes = ", ".join(f"{k} {v}" for k, v in a.changes.items())
         return [Override(round=self._round(), text=f"Ruleset options: {changes}")]
+
+    def _convert(self, a: act.ConvertRuleset, dice: DiceSource) -> list[Event]:
+        """A setup-phase encounter as another ruleset's: the shared fields kept, the rest mapped or defaulted."""
+        from lnl_desktop.core.rules.convert import convert_encounter
+
+        old = self.encounter
+        title = f"Convert to {a.ruleset}"
+        if old.combat.phase is not Phase.SETUP:
+            raise IllegalAction(title, ["only an encounter before combat can change its ruleset"])
+        if a.ruleset == old.ruleset:
+            raise IllegalAction(title, [f"the encounter already uses {self.ruleset.title}"])
+        try:
+            target = get_ruleset(a.ruleset)
+        except RulesError as error:
+            raise IllegalAction(title, [str(error)]) from None
+        new, notes = convert_encounter(old, target)
+        source = self.ruleset
+        self._set_encounter(new)
+        lost = f": {'; '.join(notes)}" if notes else ", nothing dropped"
+        return [
+            RulesetChanged(
+                round=0,
+                text=f"Ruleset: {source.title} -> {target.title}{lost}",
+                old=source.name,
+                new=target.name,
+                notes=notes,
+            )
+        ]
 
     _handlers: ClassVar[dict[type, Callable[[Engine, Any, DiceSource], list[Event]]]] = {
         act.StartCombat: _start_combat,
@@ -1433,12 +1205,8 @@ class Engine:
         act.Move: _move,
         act.Face: _face,
         act.SetHidden: _set_hidden,
-        act.Attack: _attack,
-        act.CastSpell: _cast,
-        act.Parry: _parry,
-        act.Dash: _dash,
-        act.Leap: _leap,
         act.OtherAction: _other,
+        act.ConvertRuleset: _convert,
         act.EditCombatant: _edit,
         act.AddCombatant: _add,
         act.RemoveCombatant: _remove,
@@ -1453,13 +1221,17 @@ class Engine:
 
     def start_combat(
         self,
-        situation: SurpriseSituation = SurpriseSituation.NOBODY,
+        situation: str | None = None,
         face: int | None = None,
         *,
         first_side: Side | None = None,
         surprised_side: Side | None = None,
+        initiative_face: int | None = None,
     ) -> list[Event]:
-        return self.apply(act.StartCombat(situation, face, first_side, surprised_side))
+        """Start combat; ``situation`` is one of the ruleset's (L&L: a :class:`SurpriseSituation`)."""
+        if situation is None:
+            situation = self.ruleset.start_procedure().situations[0].key
+        return self.apply(act.StartCombat(str(situation), face, first_side, surprised_side, initiative_face))
 
     def next_round(self, face: int | None = None) -> list[Event]:
         return self.apply(act.NextRound(face))

@@ -33,7 +33,7 @@ class CombatStarted(_Event):
 
 class InitiativeRolled(_Event):
     kind: Literal["initiative"] = "initiative"
-    face: int
+    face: int | None  # None when the GM set the order by hand
     first_side: str
 
 
@@ -97,7 +97,7 @@ class AttackResolved(_Event):
     attacker: str
     target: str
     means: str  # weapon or spell name
-    mode: Literal["attack", "power attack", "sneak attack", "spell"]
+    mode: Literal["attack", "power attack", "sneak attack", "sneak power attack", "spell"]
     attack_kind: str  # melee, reach, ranged, spell
     die: str
     dice_count: int
@@ -254,6 +254,24 @@ class MapChanged(_Event):
     kind: Literal["map"] = "map"
 
 
+class RulesetChanged(_Event):
+    """The encounter was converted to another ruleset before combat."""
+
+    kind: Literal["ruleset"] = "ruleset"
+    old: str
+    new: str
+    notes: list[str] = Field(default_factory=list)
+
+
+class RulesEvent(_Event):
+    """Something a ruleset of its own logs (a plug-in's roll, a morale check), with its details."""
+
+    kind: Literal["rules"] = "rules"
+    ruleset: str
+    name: str
+    detail: dict[str, int | float | str | bool | None] = Field(default_factory=dict)
+
+
 class Override(_Event):
     """A GM ruling that set aside what the rules would say."""
 
@@ -291,6 +309,8 @@ Event = Annotated[
     | TerrainChanged
     | MapChanged
     | Override
+    | RulesetChanged
+    | RulesEvent
     | Undone,
     Field(discriminator="kind"),
 ]

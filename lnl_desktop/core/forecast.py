@@ -8,7 +8,7 @@ the mass is left, so every probability is exact to floating point.
 
 The damage formula mirrors ``resolve_attack`` term by term (dice count, 2N for a Power Attack,
 the magic term, the ability term, DEX and AP, the sneak attack's AWA precision check, the
-minimum damage), and where the damage goes is asked of ``LNL.apply_damage`` itself for every
+minimum damage), and where the damage goes is asked of ```ruleset.apply_damage`` itself for every
 possible amount, so the forecast cannot disagree with the engine about a parry or SP spilling
 into IP.
 """
@@ -21,19 +21,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from lnl_desktop.core.dice import sides_of
 from lnl_desktop.core.model import (
-    Ability,
-    Combatant,
-    RulesOptions,
+    LnLFamilyOptions,
+    LnLStats,
     Spell,
     Weapon,
-    WeaponKind,
     WeaponState,
-    WeaponStyle,
 )
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import LNL, dice_count
+from lnl_desktop.core.rules.lnl import LNL, LnLRuleset
 
 TAIL = 1e-16
 """Probability mass an exploding tail may leave out (per die; a sum of dice at most that much in all)."""
@@ -169,57 +165,36 @@ class _Terms:
 
 
 def _terms(
-    attacker: Combatant,
-    target: Combatant,
+    attacker: LnLStats,
+    target: LnLStats,
     means: Weapon | Spell,
     mode: AttackMode,
-    options: RulesOptions,
+    options: LnLFamilyOptions,
     ignore_dex: bool,
+    ruleset: LnLRuleset,
 ) -> _Terms:
-    """The same terms as ``LnLRuleset.resolve_attack``, with the AWA check left as a chance."""
-    n = dice_count(attacker.level)
-    sneak = mode is AttackMode.SNEAK
-    precision: float | None = None
-    if isinstance(means, Spell):
-        base = n
-        magic_term = 0
-        ability = means.ability
-        direct = means.direct
-        dex_ignored = ignore_dex or not means.dex_applies
-        ap_ignored = not means.ap_applies
-    else:
-        base = 2 * n if mode is AttackMode.POWER else n
-        bonus_dice = base if options.power_attack_magic_all_dice else n
-        magic_term = means.magic_bonus * bonus_dice
-        if sneak and not options.sneak_magic_bonus:
-            magic_term = 0
-        ability = means.ability
-        direct = sneak or means.kind is WeaponKind.RANGED
-        dex_ignored = sneak or ignore_dex
-        ap_ignored = False
-        if sneak and (means.kind is WeaponKind.RANGED or means.style is WeaponStyle.FINESSE):
-            precision = precision_chance(attacker.awa_bonus, 10 + target.armor_points)
-    ability_term = attacker.bonus(Ability(ability)) if ability else 0
-    dex_term = 0 if dex_ignored else target.dex_bonus
-    words = [f"{base}{means.die}!"]
-    if magic_term:
-        words.append(f"{magic_term:+d} magic")
-    if ability:
-        words.append(f"{ability_term:+d} {Ability(ability).value}")
-    if dex_term:
-        words.append(f"{-dex_term:+d} DEX")
+    """The ruleset's own damage plan (what ``resolve_attack`` rolls), with the precision check left as a chance."""
+    plan = ruleset.damage_plan(attacker, target, means, mode, options, ignore_dex=ignore_dex)
+    precision = precision_chance(*plan.precision) if plan.precision is not None else None
+    words = [f"{plan.base}{means.die}!"]
+    if plan.magic_term:
+        words.append(f"{plan.magic_term:+d} magic")
+    if plan.ability:
+        words.append(f"{plan.ability_term:+d} {plan.ability.value}")
+    if plan.dex_term:
+        words.append(f"{-plan.dex_term:+d} DEX")
     if precision is not None:
-        words.append(f"{-target.armor_points:+d} AP unless the AWA check succeeds")
-    elif target.armor_points and not ap_ignored:
-        words.append(f"{-target.armor_points:+d} AP")
+        words.append(f"{-plan.ap:+d} AP unless the {attacker.PERCEPTION.value} check succeeds")
+    elif plan.ap and not plan.ap_ignored:
+        words.append(f"{-plan.ap:+d} AP")
     return _Terms(
-        base=base,
-        sides=sides_of(means.die),
-        fixed=magic_term + ability_term - dex_term,
-        ap=target.armor_points,
-        ap_ignored=ap_ignored,
+        base=plan.base,
+        sides=plan.sides,
+        fixed=plan.magic_term + plan.ability_term - plan.dex_term,
+        ap=plan.ap,
+        ap_ignored=plan.ap_ignored,
         precision=precision,
-        direct=direct,
+        direct=plan.direct,
         formula=" ".join(words),
     )
 
@@ -255,16 +230,18 @@ def _pct(p: float) -> str:
 
 
 def forecast_attack(
-    attacker: Combatant,
-    target: Combatant,
+    attacker: LnLStats,
+    target: LnLStats,
     means: Weapon | Spell,
     mode: AttackMode,
-    options: RulesOptions,
+    options: LnLFamilyOptions,
     *,
     ignore_dex: bool = False,
+    ruleset: LnLRuleset | None = None,
 ) -> Forecast:
     """The exact distribution of what ``resolve_attack`` would do with these arguments, and where it goes."""
-    terms = _terms(attacker, target, means, mode, options, ignore_dex)
+    ruleset = ruleset or LNL
+    terms = _terms(attacker, target, means, mode, options, ignore_dex, ruleset)
     fixed = terms.fixed
     totals = dice_total(terms.base, terms.sides)
     minimum = options.minimum_damage
@@ -295,7 +272,7 @@ def forecast_attack(
     down_from: int | None = None
     parried_with: str | None = None
     for amount, p in damage.items():  # in increasing order of damage
-        app = LNL.apply_damage(target, amount, terms.direct, 0, options)
+        app = ruleset.apply_damage(target, amount, terms.direct, 0, options)
         through = app.to_sp + app.to_ip
         taken[through] = taken.get(through, 0.0) + p
         if app.stamina_after == 0:
@@ -337,7 +314,7 @@ def forecast_attack(
     return fc
 
 
-def _summary(fc: Forecast, target: Combatant) -> str:
+def _summary(fc: Forecast, target: LnLStats) -> str:
     parts = [f"Mean {fc.mean:.1f} damage"]
     if fc.parried_with is not None:
         if fc.p_parry_shatters is not None:

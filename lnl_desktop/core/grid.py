@@ -816,3 +816,30 @@ def cells_outside_cone(
     """
     del terrain  # geometry only
     return ConePredicate(footprint_center(viewer_anchor, viewer_size), facing_deg, fov_deg, mover_size)
+
+
+def _segment_clear(a: tuple[float, float], b: tuple[float, float], walls: frozenset[Cell]) -> bool:
+    """Whether the straight line between two points (in cells) crosses no wall cell on its way.
+
+    The line is sampled at a quarter of a cell or finer, enough to catch every cell it passes
+    through except along a corner's very tip; the cells of its ends never block."""
+    (ax, ay), (bx, by) = a, b
+    steps = max(1, int(4 * max(abs(bx - ax), abs(by - ay))) + 1)
+    start, end = (math.floor(ax), math.floor(ay)), (math.floor(bx), math.floor(by))
+    for i in range(1, steps):
+        t = i / steps
+        cell = (math.floor(ax + (bx - ax) * t), math.floor(ay + (by - ay) * t))
+        if cell in walls and cell != start and cell != end:
+            return False
+    return True
+
+
+def line_of_sight(a: Cell, a_size: int, b: Cell, b_size: int, walls: frozenset[Cell]) -> bool:
+    """Whether any occupied cell of one token sees any of the other's, centre to centre, past the walls."""
+    if not walls:
+        return True
+    for ca in footprint(a, a_size):
+        for cb in footprint(b, b_size):
+            if _segment_clear((ca[0] + 0.5, ca[1] + 0.5), (cb[0] + 0.5, cb[1] + 0.5), walls):
+                return True
+    return False

@@ -38,6 +38,17 @@ META = "meta.json"
 ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in act.Action.__args__}  # type: ignore[attr-defined]
 
 
+def _ruleset_action(name: str) -> type | None:
+    """An action a ruleset of its own brings (a plug-in's), by its type's name."""
+    from lnl_desktop.core.rules import all_rulesets
+
+    for ruleset in all_rulesets().values():
+        for cls in ruleset.handlers:
+            if cls.__name__ == name:
+                return cls
+    return None
+
+
 @cache
 def _adapter(cls: type) -> TypeAdapter[Any]:
     return TypeAdapter(cls)
@@ -52,7 +63,8 @@ def action_to_json(action: act.Action) -> dict[str, Any]:
 def action_from_json(data: dict[str, Any]) -> act.Action:
     """The action :func:`action_to_json` wrote; ``RulesError`` if it is not one."""
     fields = dict(data)
-    cls = ACTION_TYPES.get(str(fields.pop("type", "")))
+    name = str(fields.pop("type", ""))
+    cls = ACTION_TYPES.get(name) or _ruleset_action(name)
     if cls is None:
         raise RulesError(f"journal: unknown action {data.get('type')!r}")
     try:

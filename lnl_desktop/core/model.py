@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -73,6 +73,7 @@ class Ability(StrEnum):
     STR = "STR"
     DEX = "DEX"
     AWA = "AWA"
+    WIS = "WIS"  # L&L Classic's third ability, where L&L has AWA
 
 
 class Trait(StrEnum):
@@ -112,7 +113,9 @@ class Weapon(_Model):
 
     @property
     def ability(self) -> Ability:
-        """The attacker's bonus this weapon adds: ranged always AWA, else by style."""
+        """The attacker's bonus this weapon adds in L&L: ranged always AWA, else by style.
+
+        A stat block's :meth:`LnLStats.weapon_ability` says it for its own ruleset (WIS in Classic)."""
         if self.kind is WeaponKind.RANGED:
             return Ability.AWA
         return Ability.DEX if self.style is WeaponStyle.FINESSE else Ability.STR
@@ -175,45 +178,32 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "combatant"
 
 
-class Combatant(_Model):
+class CombatantBase(_Model):
+    """What every ruleset's combatant has (RULES §10): who it is, its side, how it moves and sees.
+
+    A ruleset's stat block (:attr:`Ruleset.stat_block`) subclasses this with its own numbers;
+    the engine, the map and the turn order read only these fields and :attr:`down`.
+    """
+
     id: str = Field(min_length=1, max_length=64)
     name: str = Field(min_length=1, max_length=60)
     side: Side
-    level: int = Field(ge=1, le=40)
-    str_bonus: Bonus = 0
-    dex_bonus: Bonus = 0
-    awa_bonus: Bonus = 0
-    armor: int = Field(default=0, ge=0, le=30, description="AP from worn or natural armor")
-    stamina: int = Field(ge=0, le=10_000, description="current SP")
-    stamina_max: int = Field(ge=0, le=10_000)
-    injury: int = Field(ge=0, le=10_000, description="current IP")
-    injury_max: int = Field(ge=1, le=10_000)
     move_ft: int = Field(default=30, ge=0, le=500)
     size: int = Field(default=1, ge=1, le=4, description="cells per side on the grid")
     vision_deg: int = Field(default=120, ge=1, le=360)
     traits: list[Trait] = Field(default_factory=list)
-    weapons: list[Weapon] = Field(default_factory=list)
-    shield: Shield | None = None
-    spells: list[Spell] = Field(default_factory=list)
     conditions: list[str] = Field(default_factory=list)
     concealed: bool = False
     distracted: bool = False  # GM toggle: absorbed in conversation or study
-    surprised: bool = False
-    parry: ParryState | None = None
+    surprised: bool = False  # takes no turn in the first round of combat
     notes: str = Field(default="", max_length=4000)
 
     @model_validator(mode="before")
     @classmethod
-    def _defaults_from_other_fields(cls, data: Any) -> Any:
-        # A new combatant starts fresh: current SP/IP default to their maxima, id to the name.
-        if isinstance(data, dict):
+    def _id_from_name(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "id" not in data and isinstance(data.get("name"), str):
             data = dict(data)
-            if "stamina" not in data and "stamina_max" in data:
-                data["stamina"] = data["stamina_max"]
-            if "injury" not in data and "injury_max" in data:
-                data["injury"] = data["injury_max"]
-            if "id" not in data and isinstance(data.get("name"), str):
-                data["id"] = slug(data["name"])
+            data["id"] = slug(data["name"])
         return data
 
     @field_validator("id")
@@ -223,8 +213,72 @@ class Combatant(_Model):
             raise ValueError("use lower-case letters, digits, '-' and '_'")
         return value
 
+    @property
+    def down(self) -> bool:
+        """Out of the fight: takes no more turns and no longer bars the way. The stat block says when."""
+        return False
+
+    def status_words(self) -> list[str]:
+        """Short status words, most important first: down, surprised, concealed..."""
+        words = []
+        if self.down:
+            words.append("down")
+        if self.surprised:
+            words.append("surprised")
+        words.extend(self._ruleset_status())
+        if self.concealed:
+            words.append("concealed")
+        if self.distracted:
+            words.append("distracted")
+        words.extend(self._ruleset_status_after())
+        words.extend(self.conditions)
+        return words
+
+    def _ruleset_status(self) -> list[str]:
+        return []
+
+    def _ruleset_status_after(self) -> list[str]:
+        return []
+
+    @property
+    def cannot_be_surprised(self) -> bool:
+        return Trait.CANNOT_BE_SURPRISED in self.traits
+
+
+class LnLStats(CombatantBase):
+    """The stat block the two Laurels & Loot rulesets share (RULES §1): level, STR and DEX, AP, SP and IP,
+    weapons, a shield, spells and a parry. Each edition adds its third ability (AWA or WIS)."""
+
+    # The ability ranged weapons add (AWA in L&L, WIS in Classic).
+    PERCEPTION: ClassVar[Ability] = Ability.AWA
+
+    level: int = Field(ge=1, le=40)
+    str_bonus: Bonus = 0
+    dex_bonus: Bonus = 0
+    armor: int = Field(default=0, ge=0, le=30, description="AP from worn or natural armor")
+    stamina: int = Field(ge=0, le=10_000, description="current SP")
+    stamina_max: int = Field(ge=0, le=10_000)
+    injury: int = Field(ge=0, le=10_000, description="current IP")
+    injury_max: int = Field(ge=1, le=10_000)
+    weapons: list[Weapon] = Field(default_factory=list)
+    shield: Shield | None = None
+    spells: list[Spell] = Field(default_factory=list)
+    parry: ParryState | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults_from_other_fields(cls, data: Any) -> Any:
+        # A new combatant starts fresh: current SP/IP default to their maxima.
+        if isinstance(data, dict):
+            data = dict(data)
+            if "stamina" not in data and "stamina_max" in data:
+                data["stamina"] = data["stamina_max"]
+            if "injury" not in data and "injury_max" in data:
+                data["injury"] = data["injury_max"]
+        return data
+
     @model_validator(mode="after")
-    def _consistent(self) -> Combatant:
+    def _consistent(self) -> LnLStats:
         if self.stamina > self.stamina_max:
             raise ValueError(f"stamina: {self.stamina} SP is above the maximum of {self.stamina_max}")
         if self.injury > self.injury_max:
@@ -238,7 +292,18 @@ class Combatant(_Model):
                 raise ValueError(f"parry.weapon: {self.name} has no weapon named {self.parry.weapon!r}")
             if self.parry.shield and self.shield is None:
                 raise ValueError(f"parry.shield: {self.name} has no shield")
+        abilities = self.abilities()
+        for i, spell in enumerate(self.spells):
+            if spell.ability is not None and spell.ability not in abilities:
+                raise ValueError(
+                    f"spells[{i}].ability: this stat block has no {spell.ability.value} "
+                    f"(its abilities: {', '.join(a.value for a in abilities)})"
+                )
         return self
+
+    @classmethod
+    def abilities(cls) -> tuple[Ability, ...]:
+        return (Ability.STR, Ability.DEX, cls.PERCEPTION)
 
     @property
     def armor_points(self) -> int:
@@ -257,7 +322,13 @@ class Combatant(_Model):
         return (self.level + 1) // 2
 
     def bonus(self, ability: Ability) -> int:
-        return {Ability.STR: self.str_bonus, Ability.DEX: self.dex_bonus, Ability.AWA: self.awa_bonus}[ability]
+        if ability not in self.abilities():
+            raise RulesError(f"{self.name} has no {ability.value} in this ruleset")
+        return int(getattr(self, f"{ability.value.lower()}_bonus"))
+
+    def weapon_ability(self, weapon: Weapon) -> Ability:
+        """The bonus a weapon adds: ranged always the perception ability (AWA or WIS), else by style."""
+        return self.PERCEPTION if weapon.kind is WeaponKind.RANGED else weapon.ability
 
     def weapon(self, name: str) -> Weapon:
         for weapon in self.weapons:
@@ -273,28 +344,18 @@ class Combatant(_Model):
         known = ", ".join(s.name for s in self.spells) or "none"
         raise RulesError(f"spell: {self.name} has no spell named {name!r} (has: {known})")
 
-    def status_words(self) -> list[str]:
-        """Short status words, most important first: down, surprised, parrying, concealed..."""
-        words = []
-        if self.down:
-            words.append("down")
-        if self.surprised:
-            words.append("surprised")
-        if self.parry is not None:
-            words.append(f"parrying ({self.parry.label})")
-        if self.concealed:
-            words.append("concealed")
-        if self.distracted:
-            words.append("distracted")
-        broken = [w.name for w in self.weapons if w.state is WeaponState.BROKEN]
-        if broken:
-            words.append("broken: " + ", ".join(broken))
-        words.extend(self.conditions)
-        return words
+    def _ruleset_status(self) -> list[str]:
+        return [f"parrying ({self.parry.label})"] if self.parry is not None else []
 
-    @property
-    def cannot_be_surprised(self) -> bool:
-        return Trait.CANNOT_BE_SURPRISED in self.traits
+    def _ruleset_status_after(self) -> list[str]:
+        broken = [w.name for w in self.weapons if w.state is WeaponState.BROKEN]
+        return ["broken: " + ", ".join(broken)] if broken else []
+
+
+class Combatant(LnLStats):
+    """A combatant of the L&L ruleset (RULES §1): STR, DEX and AWA."""
+
+    awa_bonus: Bonus = 0
 
 
 class Token(_Model):
@@ -348,29 +409,39 @@ class MapGrid(BaseModel):
         return Terrain(self.width, self.height, self.walls, self.difficult)
 
 
-class RulesOptions(_Model):
-    """The points RULES.md decides (its [D] marks), each one a switch a GM can change."""
+class OptionsBase(_Model):
+    """The options every ruleset has: how the shared grid rules read (RULES §4 and §10)."""
+
+    difficult_multiplier: int = Field(default=2, ge=1, le=4, description="difficult terrain costs this many times")
+
+
+class LnLFamilyOptions(OptionsBase):
+    """The [D] points both Laurels & Loot rulesets have (RULES §3, §5, §6, §11)."""
 
     dash_moves: float = Field(default=1.0, ge=0, le=4, description="Dash adds this many Moves")
     leap_moves: float = Field(default=0.5, ge=0, le=4, description="Leap adds this many Moves")
     leap_ignores_terrain: bool = Field(
         default=True, description="after a Leap: difficult terrain at normal cost, obstacles crossed"
     )
-    difficult_multiplier: int = Field(default=2, ge=1, le=4)
     minimum_damage: int = Field(
         default=0, ge=0, le=5, description="damage below this is raised to it (0: below 0 is 0)"
     )
-    spill_to_injury: bool = Field(default=True, description="melee damage past 0 SP comes off IP")
-    melee_exertion: bool = Field(default=False, description="melee and reach attacks cost d4 SP too")
+    spill_to_injury: bool = Field(default=True, description="damage past 0 SP comes off IP")
     power_attack_magic_all_dice: bool = Field(
         default=True, description="the magic bonus adds to each of the 2N Power Attack dice"
     )
-    sneak_magic_bonus: bool = Field(default=True, description="sneak attacks add N x B")
     shield_overflow_half: bool = Field(
         default=True,
         description="a broken shield lets through damage - ceil(durability left / 2); off: the whole blow",
     )
     down_skips_turns: bool = Field(default=True, description="a creature at 0 IP takes no turns")
+
+
+class RulesOptions(LnLFamilyOptions):
+    """The points RULES.md decides for L&L (its [D] marks), each one a switch a GM can change."""
+
+    melee_exertion: bool = Field(default=False, description="melee and reach attacks cost d4 SP too")
+    sneak_magic_bonus: bool = Field(default=True, description="sneak attacks add N x B")
 
 
 class SurpriseSituation(StrEnum):
@@ -390,6 +461,7 @@ class ActionKind(StrEnum):
     ATTACK = "attack"
     POWER_ATTACK = "power attack"
     SNEAK_ATTACK = "sneak attack"
+    SNEAK_POWER_ATTACK = "sneak power attack"
     SPELL = "spell"
     PARRY = "parry"
     DASH = "dash"
@@ -409,7 +481,7 @@ class TurnState(_Model):
     leaping: bool = False
     diagonals: int = Field(default=0, ge=0)  # the 5-10-5 alternation carries across a turn's moves
     path: list[Cell] = Field(default_factory=list)  # every anchor the token stood on, forced moves apart
-    action: ActionKind | None = None
+    action: str | None = Field(default=None, max_length=60)  # an ActionKind, or a ruleset's own action
     action_detail: str = ""
 
     @property
@@ -418,7 +490,7 @@ class TurnState(_Model):
 
 
 class AttackRecord(_Model):
-    round: int = Field(ge=1)  # attacks happen in combat, which starts in round 1
+    round: int = Field(ge=0)  # attacks happen in combat: round 1, or a surprise round 0 before it
     attacker: str
     target: str
 
@@ -426,10 +498,12 @@ class AttackRecord(_Model):
 class CombatState(_Model):
     phase: Phase = Phase.SETUP
     round: int = Field(default=0, ge=0)
-    situation: SurpriseSituation | None = None
-    initiative_face: int | None = Field(default=None, ge=1, le=6)
+    # 1, or 0 when combat opened with a surprise round (L&L Classic) before round 1.
+    first_round: int = Field(default=1, ge=0, le=1)
+    situation: str | None = Field(default=None, max_length=60, description="how the ruleset's start was read")
+    initiative_face: int | None = Field(default=None, ge=1, le=20)
     first_side: Side | None = None
-    surprised_side: Side | None = None  # round 1 only
+    surprised_side: Side | None = None  # the first round of combat only
     acted: list[str] = Field(default_factory=list)
     turn: TurnState | None = None
     attacks: list[AttackRecord] = Field(default_factory=list)  # this round and the one before
@@ -448,14 +522,19 @@ class CombatState(_Model):
             if self.acted or self.attacks or self.ranged_hits:
                 raise ValueError("phase: combatants have acted, attacked or shot before combat has started")
         else:
-            if self.round < 1:
-                raise ValueError(f"round: combat is {self.phase.value} in round {self.round}; it starts in round 1")
+            if self.round < self.first_round:
+                raise ValueError(
+                    f"round: combat is {self.phase.value} in round {self.round}; it starts in round {self.first_round}"
+                )
             if self.phase is Phase.ENDED and self.turn is not None:
                 raise ValueError("turn: a turn is under way after combat has ended")
             if self.phase is Phase.FIGHTING and self.first_side is None:
                 raise ValueError("first_side: combat is under way but no side acts first")
-        if self.surprised_side is not None and self.round != 1:
-            raise ValueError(f"surprised_side: a side is surprised in round 1 only, not in round {self.round}")
+        if self.surprised_side is not None and self.round != self.first_round:
+            raise ValueError(
+                f"surprised_side: a side is surprised in the first round ({self.first_round}) only, "
+                f"not in round {self.round}"
+            )
         for record in self.attacks:
             if record.round > self.round:
                 raise ValueError(f"attacks: an attack in round {record.round}, after this round ({self.round})")
@@ -463,8 +542,13 @@ class CombatState(_Model):
 
     @property
     def elapsed_seconds(self) -> int:
-        """A round is about 6 seconds; elapsed time counts finished rounds."""
-        return max(0, self.round - 1) * 6
+        """A round is about 6 seconds; elapsed time counts finished rounds (a surprise round too)."""
+        return max(0, self.round - self.first_round) * 6
+
+    @property
+    def round_name(self) -> str:
+        """'Round 3', or 'Surprise round' for the round 0 a surprise opens with."""
+        return "Surprise round" if self.round == 0 and self.phase is not Phase.SETUP else f"Round {self.round}"
 
 
 class Encounter(_Model):

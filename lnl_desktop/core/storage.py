@@ -26,14 +26,28 @@ from pydantic import ValidationError
 
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.rules import get_ruleset
 from lnl_desktop.core.validation import explain
 
 FORMAT = "lnl-encounter"
-VERSION = 1
+VERSION = 2
 SUFFIX = ".lnl"
 
+
+def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 knew one ruleset: every version-1 file is an L&L encounter, and now says so."""
+    encounter = document.get("encounter")
+    if isinstance(encounter, dict):
+        encounter = dict(encounter)
+        ruleset = encounter.setdefault("ruleset", "lnl")
+        if ruleset != "lnl":
+            raise EncounterFileError(f"a version 1 file holds L&L encounters only, not {ruleset!r}")
+        document = {**document, "encounter": encounter, "version": 2}
+    return document
+
+
 # version -> function turning a document of that version into the next one.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
 
 
 class EncounterFileError(RulesError):
@@ -142,16 +156,26 @@ def loads(text: str, source: str = "file") -> Encounter:
             f"{source} was saved by a newer version of the program (file version {version}, "
             f"this program reads up to {VERSION})"
         )
-    while version < VERSION:
-        document = MIGRATIONS[version](document)
-        version += 1
+    try:
+        while version < VERSION:
+            document = MIGRATIONS[version](document)
+            version += 1
+    except EncounterFileError as error:
+        raise EncounterFileError(f"{source}: {error}") from None
     data = document.get("encounter")
     if not isinstance(data, dict):
         raise EncounterFileError(f'{source}: the "encounter" object is missing')
+    name = data.get("ruleset")
+    if not isinstance(name, str):
+        raise EncounterFileError(f'{source}: encounter.ruleset: say which ruleset the encounter uses (got {name!r})')
+    try:
+        model = get_ruleset(name).encounter_model
+    except RulesError as error:
+        raise EncounterFileError(f"{source}: encounter.{error}") from None
     try:
         # Strict JSON-mode validation: no true for 1 or "5" for 5, while enums still come as their
-        # values, tuples and sets as lists (what dumps writes).
-        return Encounter.model_validate_json(json.dumps(data), strict=True)
+        # values, tuples and sets as lists (what dumps writes). The ruleset's own model reads its stat blocks.
+        return model.model_validate_json(json.dumps(data), strict=True)
     except ValidationError as error:
         problems = explain(error, prefix="encounter")
         count = len(problems.splitlines())
@@ -300,8 +324,17 @@ def _remove_stale_temps(directory: Path, name: str) -> None:
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of a ``.lnl`` file, generated from the models."""
-    schema = Encounter.model_json_schema(mode="serialization")
+    """The JSON Schema of a ``.lnl`` file, generated from the models: one encounter shape per built-in
+    ruleset, told apart by ``ruleset`` (an installed ruleset's files follow its own stat block)."""
+    from typing import Annotated, Union
+
+    from pydantic import Field, TypeAdapter
+
+    from lnl_desktop.core.rules import BUILT_IN
+
+    models = tuple(get_ruleset(name).encounter_model for name in BUILT_IN)
+    union = Annotated[Union[models], Field(discriminator="ruleset")]  # type: ignore[valid-type]  # noqa: UP007
+    schema = TypeAdapter(union).json_schema(mode="serialization")
     defs = schema.pop("$defs", {})
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

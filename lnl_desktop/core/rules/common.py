@@ -16,7 +16,12 @@ class AttackMode(StrEnum):
     ATTACK = "attack"
     POWER = "power attack"
     SNEAK = "sneak attack"
+    SNEAK_POWER = "sneak power attack"  # L&L Classic: a sneak attack may also be a Power Attack
     SPELL = "spell"
+
+
+SNEAK_MODES = frozenset({AttackMode.SNEAK, AttackMode.SNEAK_POWER})
+POWER_MODES = frozenset({AttackMode.POWER, AttackMode.SNEAK_POWER})
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,28 @@ class Check:
 def failed(checks: list[Check]) -> list[str]:
     """The reasons of the checks that block, for an :class:`IllegalAction`."""
     return [f"{c.label}: {c.reason}" if c.reason else c.label for c in checks if c.blocks]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """How a ruleset reads the start of combat: the first round, who acts first, who is surprised."""
+
+    situation: str
+    first_side: Side
+    surprised_side: Side | None
+    text: str  # the log line: the situation, the dice and what they mean
+    face: int | None = None  # the die read for it (None when the GM set it by hand)
+    first_round: int = 1  # 0 for a surprise round before round 1
+    initiative_face: int | None = None  # the die that set the round's order, when it is another one
+
+
+@dataclass(frozen=True)
+class RoundOrder:
+    """A new round's initiative: who acts first, the die, and the log line."""
+
+    first_side: Side
+    face: int | None
+    text: str
 
 
 @dataclass(frozen=True)

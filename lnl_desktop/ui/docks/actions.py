@@ -636,7 +636,7 @@ class ActionPanel(QWidget):
             detail = f" — {_escape(turn.action_detail)}" if turn.action_detail else ""
             left = self.controller.engine.feet_left(c.id) or 0
             self.used_label.setText(
-                f"<b>Action taken:</b> {_escape(turn.action.value)}{detail}.<br>"
+                f"<b>Action taken:</b> {_escape(turn.action)}{detail}.<br>"
                 f"{_escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
             )
 
@@ -644,7 +644,7 @@ class ActionPanel(QWidget):
         turn = self.controller.encounter.combat.turn
         assert turn is not None
         left = self.controller.engine.feet_left(c.id) or 0
-        extra = f" (+{_ft(turn.extra_ft)} from the {turn.action.value if turn.action else 'action'})"
+        extra = f" (+{_ft(turn.extra_ft)} from the {turn.action if turn.action else 'action'})"
         extra = extra if turn.extra_ft else ""
         if not turn.feet_used:
             moved = "Not moved yet"

@@ -1,21 +1,27 @@
 """The Laurels & Loot ruleset (RULES.md sections 1-9), the program's default.
 
-Pure functions of the encounter and the dice: nothing here changes a combatant. The engine
-asks, then writes what it is told.
+The checks and the damage are pure functions of the encounter and the dice: nothing there
+changes a combatant. The engine asks, then writes what it is told (through :mod:`.play`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, roll_exploding, roll_plain, sides_of
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import PrecisionCheck
+from lnl_desktop.core.events import Event, ParryEnded, PrecisionCheck
 from lnl_desktop.core.grid import path_outside_cone, token_distance_ft
 from lnl_desktop.core.model import (
     Ability,
     Combatant,
     Encounter,
+    LnLFamilyOptions,
+    LnLStats,
     RulesOptions,
     ShieldState,
     Side,
@@ -26,14 +32,32 @@ from lnl_desktop.core.model import (
     WeaponState,
     WeaponStyle,
 )
+from lnl_desktop.core.rules.base import (
+    ActionSpec,
+    Column,
+    Gauge,
+    Handler,
+    Ruleset,
+    SheetSpec,
+    Situation,
+    StartProcedure,
+)
 from lnl_desktop.core.rules.common import (
+    POWER_MODES,
+    SNEAK_MODES,
     Application,
     AttackMeans,
     AttackMode,
     AttackOutcome,
     Check,
+    Opening,
+    RoundOrder,
     SurpriseOutcome,
 )
+from lnl_desktop.core.rules.lnl import play, views
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.engine import Engine
 
 RANGED_MINIMUM_FT = 10
 MELEE_ENGAGED_FT = 5
@@ -102,11 +126,195 @@ def _feet(value: float) -> str:
     return f"{value:g} ft"
 
 
-class LnLRuleset:
+@dataclass(frozen=True)
+class DamagePlan:
+    """The terms of one attack's damage before the dice: what resolve_attack rolls and the forecast weighs."""
+
+    base: int  # dice rolled (N, or 2N for a Power Attack)
+    die: str
+    sides: int
+    magic_bonus: int
+    magic_term: int
+    ability: Ability | None
+    ability_term: int
+    dex_term: int
+    dex_ignored: bool
+    ap: int  # the target's AP
+    ap_ignored: bool  # armour never counts (a spell that ignores it)
+    direct: bool
+    precision: tuple[int, int] | None  # (bonus, DC) of a d20 check that ignores AP on success
+    exertion: bool  # the attacker rolls a d4 of exertion
+    attack_kind: str
+
+
+SITUATION_TIPS = {
+    SurpriseSituation.NOBODY: "Nobody set an ambush: the d6 reads the surprise table's first row",
+    SurpriseSituation.OPPONENTS_AMBUSH: "The Opponents lie in wait for the Party",
+    SurpriseSituation.PARTY_AMBUSH: "The Party lies in wait for the Opponents",
+    SurpriseSituation.REVERSE: "The ambushers are ambushed themselves: the GM sets the outcome by hand, no die",
+}
+
+
+class LnLRuleset(Ruleset):
+    """Laurels & Loot (RULES §1-9). L&L Classic subclasses it and overrides what differs."""
+
     name = "lnl"
     title = "Laurels & Loot"
+    source = "the Laurels & Loot combat chapter, current edition"
+    about = "No to-hit rolls: exploding damage dice, Stamina worn down before Injuries, sneak attacks by facing."
+    stat_block: ClassVar[type[LnLStats]] = Combatant
+    options_model = RulesOptions
+
+    # What sets the family's two editions apart (RULES §11), read by the shared code below.
+    perception: ClassVar[Ability] = Ability.AWA
+    ranged_minimum_ft: ClassVar[int] = RANGED_MINIMUM_FT
+    has_direct_damage: ClassVar[bool] = True
+    has_exertion: ClassVar[bool] = True
+    sneak_may_be_power: ClassVar[bool] = False
+    shows_defense_points: ClassVar[bool] = False
+    perception_tip: ClassVar[str] = (
+        "AWA bonus: added to ranged damage and to a sneak attack's precision check "
+        "(d20 + AWA against DC 10 + the target's AP). May be negative"
+    )
+    concealed_tip: ClassVar[str] = (
+        "Hiding, invisible or unseen. A concealed attacker within half its Move of the target "
+        "may sneak attack; the flag ends after the sneak attack"
+    )
+    surprised_tip: ClassVar[str] = "Surprised: takes no turn in round 1. The surprise roll sets it"
+    bestiary_file: ClassVar[str] = "bestiary.json"
+    demo_file: ClassVar[str | None] = "hill-giant.lnl"
+
+    handlers: ClassVar[Mapping[type, Handler]] = {
+        act.Attack: play.attack,
+        act.CastSpell: play.cast,
+        act.Parry: play.parry,
+        act.Dash: play.dash,
+        act.Leap: play.leap,
+    }
+
+    # -- what the views show ------------------------------------------------------------------
+
+    def sheet(self) -> SheetSpec:
+        return views.sheet(self)
+
+    def columns(self) -> tuple[Column, ...]:
+        return views.columns(self)
+
+    def gauges(self, c: LnLStats) -> tuple[Gauge, ...]:
+        return views.gauges(c)
+
+    def summary(self, c: LnLStats) -> str:
+        return views.summary(self, c)
+
+    def stat_line(self, c: LnLStats) -> str:
+        return views.stat_line(self, c)
+
+    def action_kinds(self) -> tuple[ActionSpec, ...]:
+        return views.action_kinds(self)
+
+    def action_available(self, spec: ActionSpec, c: LnLStats) -> tuple[bool, str]:
+        return views.action_available(spec, c)
+
+    def bestiary(self) -> list[dict[str, Any]]:
+        from lnl_desktop.core.bestiary import read_bestiary
+
+        return read_bestiary(self)[0]
+
+    def demo(self) -> str | None:
+        return self.demo_file
+
+    def forecast(
+        self,
+        attacker: LnLStats,
+        target: LnLStats,
+        means: AttackMeans,
+        mode: AttackMode,
+        options: LnLFamilyOptions,
+        *,
+        ignore_dex: bool = False,
+    ) -> Any:
+        from lnl_desktop.core.forecast import forecast_attack
+
+        return forecast_attack(attacker, target, means, mode, options, ignore_dex=ignore_dex, ruleset=self)
+
+    def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
+        from lnl_desktop.core.rules.convert import lnl_family_combatant
+
+        return lnl_family_combatant(self, data, source)
 
     # -- the round -------------------------------------------------------------------------
+
+    def start_procedure(self) -> StartProcedure:
+        def reading(situation: str, face: int) -> str:
+            return self.surprise(SurpriseSituation(situation), face).text
+
+        return StartProcedure(
+            question="Who ambushes whom?",
+            situations=tuple(
+                Situation(s.value, s.value[0].upper() + s.value[1:], SITUATION_TIPS[s], s is SurpriseSituation.REVERSE)
+                for s in SurpriseSituation
+            ),
+            die_label="surprise and initiative",
+            reading=reading,
+        )
+
+    def open_combat(self, engine: Engine, a: act.StartCombat, dice: DiceSource) -> Opening:
+        try:
+            situation = SurpriseSituation(a.situation)
+        except ValueError:
+            known = ", ".join(s.value for s in SurpriseSituation)
+            raise IllegalAction(
+                "Start combat", [f"{a.situation!r} is not a situation of {self.title} ({known})"]
+            ) from None
+        face: int | None = None
+        if situation is SurpriseSituation.REVERSE:
+            if a.first_side is None:
+                raise IllegalAction("Start combat", ["a reverse ambush needs the GM to say who acts first"])
+            outcome = reverse_ambush_outcome(a.first_side, a.surprised_side)
+        else:
+            face = a.face if a.face is not None else roll_plain(dice, 6, "surprise and initiative").face
+            outcome = self.surprise(situation, face)
+        rolled = f"rolled {face}: " if face is not None else ""
+        return Opening(
+            situation=situation.value,
+            first_side=outcome.first_side,
+            surprised_side=outcome.surprised_side,
+            text=f"Round 1 ({situation.value}): {rolled}{outcome.text}",
+            face=face,
+        )
+
+    def round_order(self, engine: Engine, a: act.NextRound, dice: DiceSource) -> RoundOrder:
+        face = a.face if a.face is not None else roll_plain(dice, 6, "initiative").face
+        first = self.initiative(face)
+        return RoundOrder(first, face, f"initiative {face}, {first.acts_first}")
+
+    def turn_refusal(self, encounter: Encounter, c: Any) -> str | None:
+        if c.down and encounter.options.down_skips_turns:
+            return f"{c.name} is down"
+        if c.surprised:
+            return f"{c.name} is surprised in {encounter.combat.round_name.lower()}"
+        return None
+
+    def on_turn_start(self, engine: Engine, c: LnLStats) -> list[Event]:
+        if c.parry is None:
+            return []
+        c.parry = None
+        rnd = engine.encounter.combat.round
+        return [ParryEnded(round=rnd, text=f"{c.name} stops parrying", actors=(c.id,), combatant=c.id)]
+
+    def on_combat_start(self, engine: Engine) -> None:
+        for c in engine.encounter.combatants:
+            c.parry = None
+
+    def on_combat_end(self, engine: Engine) -> None:
+        for c in engine.encounter.combatants:
+            c.parry = None
+
+    def terrain_free(self, engine: Engine, cid: str) -> bool:
+        turn = engine.encounter.combat.turn
+        return bool(turn and turn.combatant == cid and turn.leaping and engine.encounter.options.leap_ignores_terrain)
+
+    # -- the round's dice --------------------------------------------------------------------
 
     def initiative(self, face: int) -> Side:
         if not 1 <= face <= 6:
@@ -146,6 +354,10 @@ class LnLRuleset:
                 )
             )
             checks.append(Check("A weapon", mode is not AttackMode.SPELL, "a weapon is not a spell"))
+            if mode is AttackMode.SNEAK_POWER and not self.sneak_may_be_power:
+                checks.append(
+                    Check("Not a Power Attack", False, f"in {self.title} a sneak attack is never a Power Attack")
+                )
         checks.extend(self._distance_checks(encounter, attacker, target, means))
         return checks
 
@@ -168,13 +380,12 @@ class LnLRuleset:
                 return [Check("In spell range", True, at)]
             return [Check("In spell range", feet <= means.range_ft, f"{at}; range {_feet(means.range_ft)}")]
         if means.kind is WeaponKind.RANGED:
-            checks = [
-                Check(
-                    "At least 10 ft away",
-                    feet >= RANGED_MINIMUM_FT,
-                    f"{at}: too close to shoot" if feet < RANGED_MINIMUM_FT else at,
-                )
-            ]
+            least = self.ranged_minimum_ft
+            checks = (
+                [Check(f"At least {least} ft away", feet >= least, f"{at}: too close to shoot" if feet < least else at)]
+                if least
+                else []
+            )
             if means.max_range_ft is not None:
                 checks.append(
                     Check(
@@ -307,88 +518,138 @@ class LnLRuleset:
         grid = encounter.map
         return token_distance_ft(start, attacker.size, tt.cell, target.size, grid.diagonal, grid.feet_per_cell)
 
-    def resolve_attack(
+    # -- the damage formula: one plan, rolled by resolve_attack and forecast exactly ------------------
+
+    def damage_plan(
         self,
-        attacker: Combatant,
-        target: Combatant,
+        attacker: LnLStats,
+        target: LnLStats,
         means: AttackMeans,
         mode: AttackMode,
-        dice: DiceSource,
-        options: RulesOptions,
+        options: LnLFamilyOptions,
         *,
         ignore_dex: bool = False,
-    ) -> AttackOutcome:
+    ) -> DamagePlan:
+        """Every term of RULES §5's formula for this attack, before any die is rolled."""
         n = dice_count(attacker.level)
-        sneak = mode is AttackMode.SNEAK
-        precision: PrecisionCheck | None = None
-        exertion_face: int | None = None
-        exertion = 0
-
+        precision: tuple[int, int] | None = None
         if isinstance(means, Spell):
-            base = n
-            magic_bonus, magic_term = 0, 0
+            base, magic_bonus, magic_term = n, 0, 0
             ability = means.ability
             attack_kind = "spell"
-            direct = means.direct
             dex_ignored = ignore_dex or not means.dex_applies
             ap_ignored = not means.ap_applies
         else:
             weapon: Weapon = means
-            base = 2 * n if mode is AttackMode.POWER else n
+            base = 2 * n if mode in POWER_MODES else n
             magic_bonus = weapon.magic_bonus
             bonus_dice = base if options.power_attack_magic_all_dice else n
             magic_term = magic_bonus * bonus_dice
-            if sneak and not options.sneak_magic_bonus:
+            if mode in SNEAK_MODES and not self.sneak_adds_magic(options):
                 magic_term = 0
-            ability = weapon.ability
+            ability = attacker.weapon_ability(weapon)
             attack_kind = weapon.kind.value
-            direct = sneak or weapon.kind is WeaponKind.RANGED
-            dex_ignored = sneak or ignore_dex
+            dex_ignored = mode in SNEAK_MODES or ignore_dex
             ap_ignored = False
-            if sneak and (weapon.kind is WeaponKind.RANGED or weapon.style is WeaponStyle.FINESSE):
-                # Precision: strike the weak point; success means armor does not count.
-                check = roll_plain(dice, 20, f"{attacker.name}'s AWA check")
-                precision = PrecisionCheck(face=check.face, bonus=attacker.awa_bonus, dc=10 + target.armor_points)
-                ap_ignored = precision.success
+            precision = self.precision_check(attacker, target, weapon, mode)
+        return DamagePlan(
+            base=base,
+            die=means.die,
+            sides=sides_of(means.die),
+            magic_bonus=magic_bonus,
+            magic_term=magic_term,
+            ability=ability,
+            ability_term=attacker.bonus(ability) if ability else 0,
+            dex_term=0 if dex_ignored else target.dex_bonus,
+            dex_ignored=dex_ignored,
+            ap=target.armor_points,
+            ap_ignored=ap_ignored,
+            direct=self.is_direct(means, mode),
+            precision=precision,
+            exertion=self.costs_exertion(means, options),
+            attack_kind=attack_kind,
+        )
 
-        faces = roll_exploding(dice, base, sides_of(means.die), f"{attacker.name}'s {means.name} damage")
-        ability_term = attacker.bonus(Ability(ability)) if ability else 0
-        dex_term = 0 if dex_ignored else target.dex_bonus
-        ap_term = 0 if ap_ignored else target.armor_points
-        raw = sum(f.face for f in faces) + magic_term + ability_term - dex_term - ap_term
+    def is_direct(self, means: AttackMeans, mode: AttackMode) -> bool:
+        """Direct damage goes to IP at once: ranged attacks, sneak attacks, and spells that say so."""
+        if isinstance(means, Spell):
+            return means.direct
+        return mode in SNEAK_MODES or means.kind is WeaponKind.RANGED
+
+    def precision_check(
+        self, attacker: LnLStats, target: LnLStats, weapon: Weapon, mode: AttackMode
+    ) -> tuple[int, int] | None:
+        """A sneak attack with a finesse or ranged weapon: (AWA bonus, DC 10 + target AP); success ignores AP."""
+        if mode in SNEAK_MODES and (weapon.kind is WeaponKind.RANGED or weapon.style is WeaponStyle.FINESSE):
+            return attacker.bonus(attacker.PERCEPTION), 10 + target.armor_points
+        return None
+
+    def sneak_adds_magic(self, options: LnLFamilyOptions) -> bool:
+        return bool(getattr(options, "sneak_magic_bonus", True))
+
+    def costs_exertion(self, means: AttackMeans, options: LnLFamilyOptions) -> bool:
+        """A ranged attack costs the attacker d4 SP (melee too with the option on); spells never."""
+        if isinstance(means, Spell):
+            return False
+        return means.kind is WeaponKind.RANGED or bool(getattr(options, "melee_exertion", False))
+
+    def resolve_attack(
+        self,
+        attacker: LnLStats,
+        target: LnLStats,
+        means: AttackMeans,
+        mode: AttackMode,
+        dice: DiceSource,
+        options: LnLFamilyOptions,
+        *,
+        ignore_dex: bool = False,
+    ) -> AttackOutcome:
+        plan = self.damage_plan(attacker, target, means, mode, options, ignore_dex=ignore_dex)
+        precision: PrecisionCheck | None = None
+        ap_ignored = plan.ap_ignored
+        if plan.precision is not None:
+            # Precision: strike the weak point; success means armor does not count.
+            bonus, dc = plan.precision
+            check = roll_plain(dice, 20, f"{attacker.name}'s {attacker.PERCEPTION.value} check")
+            precision = PrecisionCheck(face=check.face, bonus=bonus, dc=dc)
+            ap_ignored = precision.success
+
+        faces = roll_exploding(dice, plan.base, plan.sides, f"{attacker.name}'s {means.name} damage")
+        ap_term = 0 if ap_ignored else plan.ap
+        raw = sum(f.face for f in faces) + plan.magic_term + plan.ability_term - plan.dex_term - ap_term
         damage = max(options.minimum_damage, raw)
 
-        if isinstance(means, Weapon):
-            costs = means.kind is WeaponKind.RANGED or options.melee_exertion
-            if costs:
-                exertion_face = roll_plain(dice, 4, f"{attacker.name}'s exertion").face
-                exertion = exertion_cost(exertion_face, means.specialized)
+        exertion_face: int | None = None
+        exertion = 0
+        if plan.exertion and isinstance(means, Weapon):
+            exertion_face = roll_plain(dice, 4, f"{attacker.name}'s exertion").face
+            exertion = exertion_cost(exertion_face, means.specialized)
 
         explosions = sum(1 for f in faces if f.exploded)
-        application = self.apply_damage(target, damage, direct, explosions, options)
+        application = self.apply_damage(target, damage, plan.direct, explosions, options)
         return AttackOutcome(
             means=means.name,
             mode=mode,
-            attack_kind=attack_kind,
+            attack_kind=plan.attack_kind,
             die=means.die,
-            dice_count=base,
+            dice_count=plan.base,
             faces=faces,
-            magic_bonus=magic_bonus,
-            magic_term=magic_term,
-            ability=ability.value if ability else None,
-            ability_term=ability_term,
-            dex_term=dex_term,
-            dex_ignored=dex_ignored,
+            magic_bonus=plan.magic_bonus,
+            magic_term=plan.magic_term,
+            ability=plan.ability.value if plan.ability else None,
+            ability_term=plan.ability_term,
+            dex_term=plan.dex_term,
+            dex_ignored=plan.dex_ignored,
             ap_term=ap_term,
             ap_ignored=ap_ignored,
             raw=raw,
             damage=damage,
-            direct=direct,
+            direct=plan.direct,
             application=application,
             precision=precision,
             exertion_face=exertion_face,
             exertion_cost=exertion,
-            breaks_weapon=mode is AttackMode.POWER,
+            breaks_weapon=mode in POWER_MODES,
         )
 
     def apply_damage(

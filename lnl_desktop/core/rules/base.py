@@ -1,0 +1,308 @@
+"""The ruleset seam: what a ruleset owns, and the plain descriptions the views ask it for.
+
+The engine keeps what every ruleset shares (RULES §10): turns, movement budgets, the log, undo,
+files and events. A :class:`Ruleset` brings the rest: its stat block (a pydantic model), its
+options, its round procedure, its actions with their checks, its attack and damage, what
+happens at 0, its forecast and its bestiary. The Qt layer never branches on a ruleset's name:
+it reads the descriptions below (sheet rows, table columns, health gauges, action kinds, the
+start of combat) and builds its widgets from them.
+
+A new ruleset subclasses :class:`Ruleset` (or a ruleset close to it, as L&L Classic subclasses
+L&L) and is registered by name, or through the ``lnl_desktop.rulesets`` entry point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from pydantic import Field, create_model
+
+from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.events import Event
+from lnl_desktop.core.model import CombatantBase, Encounter, OptionsBase, Phase, Side
+from lnl_desktop.core.rules.common import Opening, RoundOrder
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.engine import Engine
+
+Handler = Callable[["Engine", Any, DiceSource], list[Event]]
+
+
+# -- what the views ask for ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One line of the sheet's numbers: one or more whole-number fields (``now / max``) under a label."""
+
+    label: str
+    keys: tuple[str, ...]
+    tip: str
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class ItemColumn:
+    """One column of a list on the sheet (weapons, spells): its field, title, editor kind and tooltip."""
+
+    key: str
+    title: str
+    kind: Literal["text", "int", "optional int", "choice", "optional choice", "bool"]
+    tip: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ItemList:
+    """A list of things on the sheet, edited as a table (a combatant's weapons or spells)."""
+
+    key: str  # the stat block's field, a list of models
+    noun: str  # "weapon": "Add weapon", "Remove weapon"
+    columns: tuple[ItemColumn, ...]
+    tip: str
+    new_item: Mapping[str, Any]  # what "Add" puts in (a free name is added)
+
+
+@dataclass(frozen=True)
+class SheetSpec:
+    """The ruleset's part of the Combatant sheet; the shared fields (name, side, Move, size, vision,
+    traits, status flags, conditions, notes) the sheet shows for every ruleset."""
+
+    identity: tuple[SheetRow, ...]  # next to name and side (level, hit dice...)
+    numbers_title: str
+    numbers: tuple[SheetRow, ...]
+    lists: tuple[ItemList, ...] = ()
+    shield: bool = False  # the L&L family's shield box
+    tips: Mapping[str, str] = field(default_factory=dict)  # tooltips of the shared fields, worded for this ruleset
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the Combatants table: the title, its tooltip, and the value for a combatant."""
+
+    title: str
+    tip: str
+    value: Callable[[Any], int | str]
+    numeric: bool = True
+
+
+@dataclass(frozen=True)
+class Gauge:
+    """A bar on a token and a column of the Turns list: SP, IP, HP..."""
+
+    label: str
+    now: int
+    most: int
+    tint: Literal["stamina", "injury", "health"] = "health"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action of a turn as the Action dock offers it.
+
+    ``uses`` says what the dock asks for: a weapon, a spell, a weapon or the shield to parry with,
+    words, or nothing. ``build`` turns the choices into the engine's action value.
+    """
+
+    key: str
+    label: str
+    tip: str
+    uses: Literal["weapon", "spell", "parry", "text", "none"]
+    build: Callable[..., Any]
+    targeted: bool = False
+    mode: str | None = None  # the AttackMode of a rolling action
+    gm_override: bool = False  # the GM may override its eligibility points (a sneak attack)
+    ignore_dex: bool = False  # the GM toggle "ignore the target's DEX" applies
+
+
+@dataclass(frozen=True)
+class Situation:
+    """One way a combat can open (an ambush, a surprise roll, the GM's hand)."""
+
+    key: str
+    label: str
+    tip: str
+    by_hand: bool = False  # the GM sets the outcome, no die is read
+
+
+@dataclass(frozen=True)
+class StartProcedure:
+    """What the Start combat dialog shows: the situations, the die and how it reads."""
+
+    question: str  # "Who ambushes whom?"
+    situations: tuple[Situation, ...]
+    die_label: str  # "surprise and initiative"
+    reading: Callable[[str, int], str]  # (situation, face) -> words
+    # After this face, is a second d6 rolled for round 1's initiative? (L&L Classic, no surprise round)
+    then_initiative: Callable[[str, int | None], bool] = lambda situation, face: False
+    by_hand_surprise: bool = True  # the by-hand outcome names a surprised side
+
+
+# -- the ruleset -----------------------------------------------------------------------------------
+
+
+class Ruleset:
+    """One combat system. Subclass it and override what differs; the defaults are the shared
+    side-based turn order of RULES §2: the first side's members pick turns, then the other side's."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    source: ClassVar[str] = ""  # the source text it follows, for Help and About
+    about: ClassVar[str] = ""  # a line for the About and Help text
+    stat_block: ClassVar[type[CombatantBase]]
+    options_model: ClassVar[type[OptionsBase]] = OptionsBase
+    round_seconds: ClassVar[int] = 6
+
+    # -- files -------------------------------------------------------------------------------
+
+    @cached_property
+    def encounter_model(self) -> type[Encounter]:
+        """The pydantic model of this ruleset's encounters: its stat block and options in the shared frame."""
+        if self.name == "lnl":
+            return Encounter
+        model: type[Encounter] = create_model(  # type: ignore[call-overload]
+            f"{type(self).__name__}Encounter",
+            __base__=Encounter,
+            __module__=type(self).__module__,
+            ruleset=(Literal[self.name], self.name),  # type: ignore[valid-type]
+            options=(self.options_model, Field(default_factory=self.options_model)),
+            combatants=(list[self.stat_block], Field(default_factory=list)),  # type: ignore[name-defined]
+        )
+        return model
+
+    def new_encounter(self, **fields: Any) -> Encounter:
+        return self.encounter_model.model_validate({"ruleset": self.name, **fields})
+
+    # -- the sheet and the tables ------------------------------------------------------------
+
+    def sheet(self) -> SheetSpec:
+        return SheetSpec(identity=(), numbers_title="Numbers", numbers=())
+
+    def columns(self) -> tuple[Column, ...]:
+        """The Combatants table's columns between Side and Move."""
+        return ()
+
+    def gauges(self, c: Any) -> tuple[Gauge, ...]:
+        """The bars a token shows and the Turns list's columns."""
+        return ()
+
+    def summary(self, c: Any) -> str:
+        """The line under the sheet's title: what the fields below work out to."""
+        return c.side.value
+
+    def stat_line(self, c: Any) -> str:
+        """A short line of the numbers that matter, for tooltips and the bestiary."""
+        return ""
+
+    # -- the round ---------------------------------------------------------------------------
+
+    def start_procedure(self) -> StartProcedure:
+        raise NotImplementedError(f"{self.title} says nothing about starting a combat")
+
+    def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
+        """Read the start of combat (an ``actions.StartCombat``): the first round, who acts first, who is surprised."""
+        raise IllegalAction("Start combat", [f"{self.title} has no start of combat"])
+
+    def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
+        """A new round's initiative (an ``actions.NextRound``)."""
+        raise IllegalAction("Next round", [f"{self.title} has no initiative"])
+
+    def initiative(self, face: int) -> Side:
+        """Which side acts first on this face of the initiative die."""
+        raise IllegalAction("Initiative", [f"{self.title} has no side initiative"])
+
+    def turn_refusal(self, encounter: Encounter, c: Any) -> str | None:
+        """Why ``c`` takes no turn this round (besides having acted), or None."""
+        if c.down:
+            return f"{c.name} is down"
+        if c.surprised:
+            return f"{c.name} is surprised in {encounter.combat.round_name.lower()}"
+        return None
+
+    def acting_side(self, engine: Engine) -> Side | None:
+        combat = engine.encounter.combat
+        if combat.phase is not Phase.FIGHTING or combat.first_side is None:
+            return None
+        for side in (combat.first_side, combat.first_side.other):
+            if any(engine.may_act(c) for c in engine.encounter.side(side)):
+                return side
+        return None
+
+    def on_turn_start(self, engine: Engine, c: Any) -> list[Event]:
+        """What ends or begins when ``c``'s turn begins (a parry in force ends)."""
+        return []
+
+    def on_combat_start(self, engine: Engine) -> None:
+        """Clear what a fight must not start with (a parry left from an earlier one)."""
+
+    def on_combat_end(self, engine: Engine) -> None:
+        """Clear the ruleset's states that last only during combat."""
+
+    # -- movement ------------------------------------------------------------------------------
+
+    def terrain_free(self, engine: Engine, cid: str) -> bool:
+        """Whether ``cid`` moves over obstacles and difficult terrain this turn (after a Leap)."""
+        return False
+
+    # -- actions -------------------------------------------------------------------------------
+
+    handlers: ClassVar[Mapping[type, Handler]] = {}
+
+    def action_kinds(self) -> tuple[ActionSpec, ...]:
+        return ()
+
+    def action_available(self, spec: ActionSpec, c: Any) -> tuple[bool, str]:
+        """Whether ``c`` can take this kind of action at all (a weapon to swing), and why not."""
+        return True, ""
+
+    # -- attacks -------------------------------------------------------------------------------
+
+    def attack_checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]:
+        return []
+
+    def sneak_checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> list[Any]:
+        return []
+
+    def concealment_details(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
+        return []
+
+    def forecast(
+        self, attacker: Any, target: Any, means: Any, mode: Any, options: Any, *, ignore_dex: bool = False
+    ) -> Any:
+        """The exact chances of what an attack would do (a ``forecast.Forecast``), or None if not forecast."""
+        return None
+
+    def means(self, c: Any, name: str, spell: bool = False) -> Any:
+        """The weapon (or spell) called ``name``."""
+        return c.spell(name) if spell else c.weapon(name)
+
+    # -- converting and the bestiary -------------------------------------------------------------
+
+    def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
+        """A combatant of ``source`` as this ruleset's stat block, and what was dropped or defaulted."""
+        shared = set(CombatantBase.model_fields)
+        kept = {k: v for k, v in data.items() if k in shared}
+        dropped = sorted(k for k in data if k not in shared)
+        notes = [f"{data.get('name', '?')}: dropped {', '.join(dropped)}"] if dropped else []
+        return kept, notes
+
+    def convert_options(self, data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        fields = self.options_model.model_fields
+        kept = {k: v for k, v in data.items() if k in fields}
+        dropped = sorted(k for k in data if k not in fields)
+        return kept, ([f"options: dropped {', '.join(dropped)}"] if dropped else [])
+
+    def bestiary(self) -> list[dict[str, Any]]:
+        """Ready-made creatures for this ruleset, as stat-block data."""
+        return []
+
+    def demo(self) -> str | None:
+        """The name of this ruleset's demo encounter among the resources, if it has one."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<ruleset {self.name}: {self.title}>"

@@ -1,0 +1,346 @@
+"""What the L&L family shows: the sheet's rows and tooltips, the tables' columns, the tokens' bars
+and the Action dock's actions, worded for the ruleset that asks (L&L or L&L Classic).
+
+The wording follows the ruleset's own differences (its perception ability, whether ranged and
+sneak damage is direct, the ranged minimum), so Classic reuses all of it without a copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.dice import DAMAGE_DICE
+from lnl_desktop.core.model import Ability, LnLStats, ShieldState, WeaponKind, WeaponState, WeaponStyle
+from lnl_desktop.core.rules.base import (
+    ActionSpec,
+    Column,
+    Gauge,
+    ItemColumn,
+    ItemList,
+    SheetRow,
+    SheetSpec,
+)
+from lnl_desktop.core.rules.common import AttackMode
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.lnl.rules import LnLRuleset
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def sheet(r: LnLRuleset) -> SheetSpec:
+    per = r.perception.value
+    direct = r.has_direct_damage
+    sneak_dex = "never against a sneak attack"
+    rows = (
+        SheetRow(
+            "STR bonus",
+            ("str_bonus",),
+            "STR bonus: added to the damage of power melee and reach weapons. May be negative",
+        ),
+        SheetRow(
+            "DEX bonus",
+            ("dex_bonus",),
+            "DEX bonus: added to the damage of finesse weapons, and subtracted from the damage "
+            f"this combatant takes ({sneak_dex}). May be negative",
+        ),
+        SheetRow(f"{per} bonus", (f"{per.lower()}_bonus",), r.perception_tip),
+        SheetRow(
+            "Armor (AP)",
+            ("armor",),
+            "Armor Points from worn or natural armor; a carried shield adds its own. "
+            "AP is subtracted from the damage this combatant takes",
+        ),
+        SheetRow(
+            "SP (now / max)",
+            ("stamina", "stamina_max"),
+            "Stamina Points left, and when fresh. "
+            + ("Ordinary melee damage" if direct else "All damage, ranged included,")
+            + " wears these down first; at 0 SP the rest of the blow comes off IP",
+        ),
+        SheetRow(
+            "IP (now / max)",
+            ("injury", "injury_max"),
+            "Injury Points left (injury slots), and when unhurt. "
+            + ("Direct damage (ranged attacks, sneak attacks) comes off IP at once; " if direct else "")
+            + "at 0 IP the combatant is down",
+        ),
+    )
+    ranged_tip = (
+        f"ranged: the target at least {r.ranged_minimum_ft} ft away, direct damage to IP"
+        if r.ranged_minimum_ft
+        else "ranged: any distance up to its range (no minimum), damage to SP first"
+    )
+    exertion_tip = (
+        "Weapon Specialization: a ranged attack's exertion is half the d4, rounded up"
+        if r.has_exertion
+        else "Weapon Specialization (no exertion in this ruleset: kept for the record)"
+    )
+    weapons = ItemList(
+        "weapons",
+        "weapon",
+        (
+            ItemColumn("name", "Name", "text", "The weapon's name; each weapon of a combatant needs its own"),
+            ItemColumn(
+                "die", "Die", "choice", "Damage die: N of them by level, exploding on their maximum", DAMAGE_DICE
+            ),
+            ItemColumn(
+                "kind",
+                "Kind",
+                "choice",
+                f"melee: the target within 5 ft; reach: its own reach (e.g. 10 ft); {ranged_tip}",
+                tuple(k.value for k in WeaponKind),
+            ),
+            ItemColumn(
+                "style",
+                "Style",
+                "choice",
+                f"power: adds STR; finesse: adds DEX. A ranged weapon always adds {per}",
+                tuple(s.value for s in WeaponStyle),
+            ),
+            ItemColumn(
+                "reach_ft", "Reach", "optional int", "Reach weapons only: how far it reaches, in feet (empty: 10 ft)"
+            ),
+            ItemColumn(
+                "max_range_ft",
+                "Range",
+                "optional int",
+                "Ranged weapons only: the farthest target in feet (empty: no limit)",
+            ),
+            ItemColumn(
+                "magic_bonus", "Magic", "int", "Magic bonus +B: adds B to each of the N base dice, not to explosions"
+            ),
+            ItemColumn("specialized", "Spec.", "bool", exertion_tip),
+            ItemColumn(
+                "state",
+                "State",
+                "choice",
+                "ready; sheathed (drawing it is part of the attack); broken (after a Power Attack "
+                "or a shattered parry, until repaired)",
+                tuple(s.value for s in WeaponState),
+            ),
+        ),
+        "The combatant's weapons; double-click a cell to change it",
+        {"die": "d6"},
+    )
+    spell_columns = [
+        ItemColumn("name", "Name", "text", "The spell's name; cast from the map's attack menu"),
+        ItemColumn("die", "Die", "choice", "Damage die: N of them by the caster's level, exploding", DAMAGE_DICE),
+        ItemColumn("range_ft", "Range", "optional int", "How far the spell reaches, in feet (empty: no limit)"),
+        ItemColumn(
+            "ability",
+            "Ability",
+            "optional choice",
+            "The caster's bonus the spell adds to its damage (none unless the spell says so)",
+            ("none", *(a.value for a in r.stat_block.abilities())),
+        ),
+        ItemColumn("dex_applies", "DEX", "bool", "DEX applies: the target's DEX bonus reduces the damage"),
+        ItemColumn("ap_applies", "AP", "bool", "AP applies: the target's AP reduces the damage"),
+    ]
+    if direct:
+        spell_columns.append(
+            ItemColumn("direct", "Direct", "bool", "Direct damage: comes off IP at once (otherwise SP first)")
+        )
+    spells = ItemList(
+        "spells",
+        "spell",
+        tuple(spell_columns),
+        "Damaging spells: N dice of the spell's die by the caster's level, exploding",
+        {"die": "d6"},
+    )
+    return SheetSpec(
+        identity=(
+            SheetRow(
+                "Level",
+                ("level",),
+                "Level, 1 or more. It sets the damage dice: N = (level + 1) // 2, "
+                "so 1 die at levels 1-2, 2 dice at 3-4, 3 at 5-6...",
+            ),
+        ),
+        numbers_title="Abilities, armor and health",
+        numbers=rows,
+        lists=(weapons, spells),
+        shield=True,
+        tips={
+            "side": "Party: the player characters and their allies. Opponents: run by the GM. "
+            "Each round's initiative d6 says which side acts first",
+            "move_ft": "Feet of movement per turn (default 30). A Dash adds a whole Move, a Leap half a Move",
+            "concealed": r.concealed_tip,
+            "surprised": r.surprised_tip,
+        },
+    )
+
+
+def columns(r: LnLRuleset) -> tuple[Column, ...]:
+    direct = r.has_direct_damage
+    cols = [
+        Column("Level", "Level; damage dice N = (level + 1) // 2", lambda c: c.level),
+        Column(
+            "SP",
+            "Stamina Points, current / max: "
+            + ("ordinary melee damage" if direct else "all damage")
+            + " comes off SP first",
+            lambda c: f"{c.stamina}/{c.stamina_max}",
+        ),
+        Column(
+            "IP",
+            "Injury Points, current / max: "
+            + ("direct damage comes off IP; " if direct else "damage past 0 SP comes off IP; ")
+            + "at 0 IP the creature is down",
+            lambda c: f"{c.injury}/{c.injury_max}",
+        ),
+        Column("AP", "Armor Points: worn or natural armor plus a carried shield", lambda c: c.armor_points),
+    ]
+    if r.shows_defense_points:
+        cols.append(
+            Column(
+                "DP",
+                "Defense Points: DEX bonus + AP, what the target takes off every blow (sneak attacks: AP only)",
+                lambda c: c.dex_bonus + c.armor_points,
+            )
+        )
+    return tuple(cols)
+
+
+def gauges(c: LnLStats) -> tuple[Gauge, ...]:
+    return (
+        Gauge("SP", c.stamina, c.stamina_max, "stamina"),
+        Gauge("IP", c.injury, c.injury_max, "injury"),
+    )
+
+
+def summary(r: LnLRuleset, c: LnLStats) -> str:
+    dice = f"{c.dice_count} damage {'die' if c.dice_count == 1 else 'dice'}"
+    shield = c.shield is not None and c.shield.state is ShieldState.CARRIED
+    ap = f"AP {c.armor_points}" + (f" (armor {c.armor} + shield {c.shield.armor})" if shield and c.shield else "")
+    parts = [f"{c.side.value}, level {c.level}", dice, ap]
+    if r.shows_defense_points:
+        parts.append(f"DP {c.dex_bonus + c.armor_points} (DEX {_signed(c.dex_bonus)} + AP {c.armor_points})")
+    if c.down:
+        parts.append("down")
+    if c.parry is not None:
+        parts.append(f"parrying with {c.parry.label}")
+    return " · ".join(parts)
+
+
+def stat_line(r: LnLRuleset, c: LnLStats) -> str:
+    per = r.perception
+    dp = f"  DP {c.dex_bonus + c.armor_points}" if r.shows_defense_points else ""
+    return (
+        f"STR {_signed(c.str_bonus)}  DEX {_signed(c.dex_bonus)}  {per.value} {_signed(c.bonus(per))}  "
+        f"AP {c.armor_points}{dp}\nSP {c.stamina_max}  IP {c.injury_max}  Move {c.move_ft} ft"
+    )
+
+
+# -- the Action dock -------------------------------------------------------------------------------
+
+
+def _attack(mode: AttackMode) -> Any:
+    def build(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> act.Attack:
+        return act.Attack(c, target, means, mode, ignore_dex=ignore_dex, override=override)
+
+    return build
+
+
+def _cast(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> act.CastSpell:
+    return act.CastSpell(c, target, means, ignore_dex=ignore_dex)
+
+
+def _parry(c: str, means: str) -> act.Parry:
+    return act.Parry(c, shield=True) if means == "shield" else act.Parry(c, means)
+
+
+def action_kinds(r: LnLRuleset) -> tuple[ActionSpec, ...]:
+    sneak_tip = (
+        "Direct damage; DEX never subtracted; precision check for finesse and ranged weapons"
+        if r.has_direct_damage
+        else "Hidden, or the target engaged and your whole path outside its view: DEX not subtracted, AP applies"
+    )
+    kinds = [
+        ActionSpec(
+            "attack",
+            "Attack",
+            "Roll the weapon's damage dice: N by level, exploding",
+            "weapon",
+            _attack(AttackMode.ATTACK),
+            targeted=True,
+            mode=AttackMode.ATTACK.value,
+            ignore_dex=True,
+        ),
+        ActionSpec(
+            "power",
+            "Power attack",
+            "2N dice instead of N; the weapon breaks after the attack",
+            "weapon",
+            _attack(AttackMode.POWER),
+            targeted=True,
+            mode=AttackMode.POWER.value,
+            ignore_dex=True,
+        ),
+        ActionSpec(
+            "sneak",
+            "Sneak attack",
+            sneak_tip,
+            "weapon",
+            _attack(AttackMode.SNEAK),
+            targeted=True,
+            mode=AttackMode.SNEAK.value,
+            gm_override=True,
+        ),
+    ]
+    if r.sneak_may_be_power:
+        kinds.append(
+            ActionSpec(
+                "sneak power",
+                "Sneak power attack",
+                "A sneak attack that is also a Power Attack: 2N dice, DEX not subtracted; the weapon breaks",
+                "weapon",
+                _attack(AttackMode.SNEAK_POWER),
+                targeted=True,
+                mode=AttackMode.SNEAK_POWER.value,
+                gm_override=True,
+            )
+        )
+    kinds += [
+        ActionSpec(
+            "spell",
+            "Cast a damaging spell",
+            "N dice of the spell's die by the caster's level, exploding",
+            "spell",
+            _cast,
+            targeted=True,
+            mode=AttackMode.SPELL.value,
+            ignore_dex=True,
+        ),
+        ActionSpec(
+            "parry", "Parry", "Stop incoming damage until the next turn, with a weapon or the shield", "parry", _parry
+        ),
+        ActionSpec("dash", "Dash", "Gain extra movement this turn", "none", lambda c: act.Dash(c)),
+        ActionSpec(
+            "leap", "Leap", "Gain extra movement over obstacles and difficult terrain", "none", lambda c: act.Leap(c)
+        ),
+        ActionSpec(
+            "other",
+            "Something else…",
+            "Grapple, reload, take aim, sheathe… in words, for the log",
+            "text",
+            lambda c, text: act.OtherAction(c, text),
+        ),
+    ]
+    return tuple(kinds)
+
+
+def action_available(spec: ActionSpec, c: LnLStats) -> tuple[bool, str]:
+    if spec.uses == "weapon":
+        return bool(c.weapons), f"{c.name} has no weapon"
+    if spec.uses == "spell":
+        return bool(c.spells), f"{c.name} knows no damaging spell"
+    if spec.uses == "parry":
+        return bool(c.weapons) or c.shield is not None, f"{c.name} has neither a weapon nor a shield"
+    return True, ""
+
+
+ABILITY_WORDS = {Ability.AWA: "awareness", Ability.WIS: "wisdom"}
