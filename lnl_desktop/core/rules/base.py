@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Engine", Any, DiceSource], list[Event]]
 
+# The means of an action that is a shield rather than a named weapon (no weapon may be named so).
+SHIELD_MEANS = "\x00shield"
+
 
 # -- what the views ask for ------------------------------------------------------------------------
 
@@ -117,6 +120,8 @@ class ActionSpec:
     mode: str | None = None  # the AttackMode of a rolling action
     gm_override: bool = False  # the GM may override its eligibility points (a sneak attack)
     ignore_dex: bool = False  # the GM toggle "ignore the target's DEX" applies
+    button: str = ""  # the button's words ("Roll the attack"); the label when empty
+    rolls: bool = False  # it rolls dice: the GM may type the faces
 
 
 @dataclass(frozen=True)
@@ -258,6 +263,27 @@ class Ruleset:
     def action_available(self, spec: ActionSpec, c: Any) -> tuple[bool, str]:
         """Whether ``c`` can take this kind of action at all (a weapon to swing), and why not."""
         return True, ""
+
+    def action_means(self, spec: ActionSpec, c: Any) -> list[tuple[str, str, str]]:
+        """What ``c`` may take this action with: (name, label, why it cannot be used or "")."""
+        return []
+
+    def action_checks(
+        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str
+    ) -> list[Any]:
+        """The checks of an action without a target (a parry, a dash, words), besides the turn's own."""
+        if spec.uses == "text":
+            from lnl_desktop.core.rules.common import Check
+
+            said = bool(text.strip())
+            return [Check("Say what the action is", said, "" if said else "type it above")]
+        return []
+
+    def action_notes(
+        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, target: Any
+    ) -> list[tuple[str, str]]:
+        """What the GM should know before taking the action: (bold head, sentence) pairs."""
+        return []
 
     # -- attacks -------------------------------------------------------------------------------
 

@@ -1,10 +1,11 @@
 """The Action dock: the active combatant's action this turn, checked before anything is rolled.
 
-The GM picks the action (attack, power attack, sneak attack, a damaging spell, parry, dash, leap,
-or anything else in words), the weapon or spell and the target (from the list or by clicking its
-token on the map). Before any die is rolled the dock shows the engine's own checks as a
-checklist, each with its reason (out of reach, too close to shoot, weapon broken, action already
-used...), and for a sneak attack every point of RULES §7 with a GM override. The dice come from
+The GM picks the action (the encounter's ruleset lists them, :meth:`Ruleset.action_kinds`; in
+L&L: attack, power attack, sneak attack, a damaging spell, parry, dash, leap, or anything else
+in words), the weapon or spell and the target (from the list or by clicking its token). Before
+any die is rolled the dock shows the engine's own checks as a checklist, each with its reason
+(out of reach, too close to shoot, weapon broken, action already used...), and for a sneak
+attack every point of the ruleset's eligibility with a GM override. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
 box shows the whole formula of the last attack of the turn, read from the round log, so undo
 takes it away again. The attack being set up is kept in ``controller.plan`` for the forecast and
@@ -13,6 +14,7 @@ the map.
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, ScriptedDice
+from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.events import (
     AttackResolved,
     Event,
@@ -48,28 +51,15 @@ from lnl_desktop.core.events import (
     WentDown,
 )
 from lnl_desktop.core.grid import token_distance_ft
-from lnl_desktop.core.model import Combatant, Phase, ShieldState, WeaponKind, WeaponState, WeaponStyle
+from lnl_desktop.core.model import Phase
+from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
 from lnl_desktop.core.rules.common import AttackMode, Check
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.widgets import RefusalLabel
 
-# The actions of a turn (RULES §3), in the order the menu shows them.
-KINDS: tuple[tuple[str, str, str], ...] = (
-    ("attack", "Attack", "Roll the weapon's damage dice: N by level, exploding"),
-    ("power", "Power attack", "2N dice instead of N; the weapon breaks after the attack"),
-    ("sneak", "Sneak attack", "Direct damage; DEX never subtracted; precision check for finesse and ranged weapons"),
-    ("spell", "Cast a damaging spell", "N dice of the spell's die by the caster's level, exploding"),
-    ("parry", "Parry", "Stop incoming damage until the next turn, with a weapon or the shield"),
-    ("dash", "Dash", "Gain extra movement this turn"),
-    ("leap", "Leap", "Gain extra movement over obstacles and difficult terrain"),
-    ("other", "Something else…", "Grapple, reload, take aim, sheathe… in words, for the log"),
-)
-KIND_NAMES = {key: name for key, name, _ in KINDS}
-MODES = {"attack": AttackMode.ATTACK, "power": AttackMode.POWER, "sneak": AttackMode.SNEAK, "spell": AttackMode.SPELL}
-ROLLING = frozenset(MODES)
-SHIELD = "\x00shield"  # the parry combo's entry for the shield (no weapon may be named so)
+SHIELD = SHIELD_MEANS  # the parry combo's entry for the shield (no weapon may be named so)
 
 OK, FAIL, NA, YES, NO, OVERRIDDEN = "ok", "fail", "n/a", "yes", "no", "overridden"
 _ICONS = {
@@ -164,10 +154,10 @@ class ActionPanel(QWidget):
         self.movement_label.setToolTip("Movement may come before the action, after it, or both (RULES §3)")
 
         self.kind_combo = QComboBox(self)
-        for key, name, tip in KINDS:
-            self.kind_combo.addItem(name, key)
-            self.kind_combo.setItemData(self.kind_combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
         self.kind_combo.setToolTip("The turn's one action")
+        self.specs: dict[str, ActionSpec] = {}
+        self._specs_of: str | None = None  # the ruleset the kind list was filled for
+        self._fill_kind_items()
         self.means_combo = QComboBox(self)
         self.means_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.means_combo.setMinimumContentsLength(18)
@@ -287,7 +277,7 @@ class ActionPanel(QWidget):
 
     # -- what the panel is about ---------------------------------------------------------------
 
-    def active(self) -> Combatant | None:
+    def active(self) -> Any:
         """The combatant whose turn is under way (looked up afresh), or None."""
         turn = self.controller.encounter.combat.turn
         return self.controller.combatant(turn.combatant) if turn is not None else None
@@ -295,28 +285,31 @@ class ActionPanel(QWidget):
     def kind(self) -> str:
         return self._kind
 
+    def spec(self) -> ActionSpec:
+        """The ruleset's description of the chosen action."""
+        return self.specs[self._kind]
+
+    def _raw_means(self) -> str | None:
+        uses = self.spec().uses
+        return {"spell": self._spell, "parry": self._parry_with, "weapon": self._weapon}.get(uses)
+
     def means(self) -> str | None:
         """The weapon, spell or parry choice ('shield' stands for the shield) of the current action."""
-        if self._kind == "spell":
-            return self._spell
-        if self._kind == "parry":
-            return "shield" if self._parry_with == SHIELD else self._parry_with
-        if self._kind in ROLLING:
-            return self._weapon
-        return None
+        raw = self._raw_means()
+        return "shield" if raw == SHIELD else raw
 
     def target(self) -> str | None:
-        return self._target if self._kind in ROLLING else None
+        return self._target if self.spec().targeted else None
 
     def set_kind(self, key: str) -> None:
         index = self.kind_combo.findData(key)
         if index < 0:
-            raise ValueError(f"unknown action {key!r} (actions: {', '.join(KIND_NAMES)})")
+            raise ValueError(f"unknown action {key!r} (actions: {', '.join(self.specs)})")
         self.kind_combo.setCurrentIndex(index)
 
     def set_means(self, name: str) -> None:
         """Pick a weapon, a spell, or (parry) a weapon or 'shield'."""
-        key = SHIELD if self._kind == "parry" and name == "shield" else name
+        key = SHIELD if self.spec().uses == "parry" and name == "shield" else name
         index = self.means_combo.findData(key)
         if index < 0:
             raise ValueError(f"{name!r} is not in the list")
@@ -347,33 +340,26 @@ class ActionPanel(QWidget):
         c = self.active()
         if c is None:
             return None
-        kind = self._kind
-        if kind in ("attack", "power", "sneak"):
-            if self._weapon is None or self._target is None:
+        spec = self.spec()
+        means = self._raw_means()
+        if spec.uses in ("weapon", "spell", "parry") and means is None:
+            return None
+        if spec.targeted:
+            if self._target is None:
                 return None
-            return act.Attack(
+            action: act.Action = spec.build(
                 c.id,
                 self._target,
-                self._weapon,
-                MODES[kind],
-                ignore_dex=self.ignore_dex_check.isChecked() and kind != "sneak",
-                override=kind == "sneak" and self.override_check.isChecked(),
+                means,
+                ignore_dex=self.ignore_dex_check.isChecked() and spec.ignore_dex,
+                override=spec.gm_override and self.override_check.isChecked(),
             )
-        if kind == "spell":
-            if self._spell is None or self._target is None:
-                return None
-            return act.CastSpell(c.id, self._target, self._spell, ignore_dex=self.ignore_dex_check.isChecked())
-        if kind == "parry":
-            if self._parry_with is None:
-                return None
-            if self._parry_with == SHIELD:
-                return act.Parry(c.id, shield=True)
-            return act.Parry(c.id, self._parry_with)
-        if kind == "dash":
-            return act.Dash(c.id)
-        if kind == "leap":
-            return act.Leap(c.id)
-        return act.OtherAction(c.id, self.other_edit.text())
+            return action
+        if spec.uses == "text":
+            return spec.build(c.id, self.other_edit.text())  # type: ignore[no-any-return]
+        if means is not None:
+            return spec.build(c.id, means)  # type: ignore[no-any-return]
+        return spec.build(c.id)  # type: ignore[no-any-return]
 
     def roll(self) -> list[Event] | None:
         """Take the action with the app's dice (or no dice at all for parry, dash, leap, other)."""
@@ -387,12 +373,13 @@ class ActionPanel(QWidget):
         """Open the dialog for faces read off physical dice (window-modal); it applies when they fit."""
         ok, reasons = self.allowed()
         dry_run = self._dry_run()
-        if not ok or dry_run is None or self._kind not in ROLLING:
+        if not ok or dry_run is None or not self.spec().rolls:
             self._refuse("Not allowed: " + "; ".join(reasons or ["this action rolls no dice"]))
             return None
         c = self.active()
         assert c is not None
-        title = f"{c.name}: {KIND_NAMES[self._kind].lower()} with {self.means()} — type the faces"
+        with_ = f" with {self.means()}" if self.means() else ""
+        title = f"{c.name}: {self.spec().label.lower()}{with_} — type the faces"
         dialog = FacesDialog(
             title,
             faces_hint(dry_run),
@@ -442,23 +429,17 @@ class ActionPanel(QWidget):
         return events
 
     def _dry_run(self) -> DryRun | None:
-        """The roll the current attack or spell makes, as a function of a dice source (changes nothing)."""
-        c = self.active()
-        if c is None or self._kind not in ROLLING or self._target is None:
+        """The rolls the action as set up makes, as a function of a dice source: the action applied to a
+        copy of the encounter (its log left out), so the real one never changes."""
+        action = self.action()
+        if action is None or not self.spec().rolls:
             return None
-        target = self.controller.combatant(self._target)
-        name = self.means()
-        if target is None or name is None:
-            return None
-        engine = self.controller.engine
-        means = c.spell(name) if self._kind == "spell" else c.weapon(name)
-        mode = MODES[self._kind]
-        options = self.controller.encounter.options
-        ignore_dex = self.ignore_dex_check.isChecked() and self._kind != "sneak"
-        attacker = c
+        encounter = self.controller.encounter
+        state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
 
         def run(dice: Any) -> object:
-            return engine.ruleset.resolve_attack(attacker, target, means, mode, dice, options, ignore_dex=ignore_dex)
+            copy = type(encounter).model_construct(**deepcopy(state), log=[])
+            return Engine(copy, dice=dice).apply(action)
 
         return run
 
@@ -475,16 +456,17 @@ class ActionPanel(QWidget):
     def _on_kind(self, index: int) -> None:
         if self._refreshing:
             return
-        self._kind = self.kind_combo.itemData(index) or "attack"
+        self._kind = self.kind_combo.itemData(index) or next(iter(self.specs))
         self._changed()
 
     def _on_means(self, index: int) -> None:
         if self._refreshing:
             return
         data = self.means_combo.itemData(index)
-        if self._kind == "spell":
+        uses = self.spec().uses
+        if uses == "spell":
             self._spell = data
-        elif self._kind == "parry":
+        elif uses == "parry":
             self._parry_with = data
         else:
             self._weapon = data
@@ -504,15 +486,15 @@ class ActionPanel(QWidget):
     def _on_plan(self) -> None:
         plan = self.controller.plan
         c = self.active()
-        if plan is None or c is None or plan.attacker != c.id or self._kind not in ROLLING:
+        if plan is None or c is None or plan.attacker != c.id or not self.spec().targeted:
             return
         if plan.target != self._target and plan.target != c.id:
             self._target = plan.target
             self._clear_message()
             self.refresh()
 
-    def _reset_choices(self, c: Combatant | None) -> None:
-        """A new turn: sensible defaults for this combatant."""
+    def _reset_choices(self, c: Any) -> None:
+        """A new turn: sensible defaults for this combatant (its first usable attack, the nearest foe)."""
         self._weapon = self._spell = self._parry_with = self._target = None
         with QSignalBlocker(self.ignore_dex_check), QSignalBlocker(self.override_check):
             self.ignore_dex_check.setChecked(False)
@@ -522,13 +504,15 @@ class ActionPanel(QWidget):
         self._clear_message()
         if c is None:
             return
-        usable = [w for w in c.weapons if w.state is not WeaponState.BROKEN]
-        self._kind = "attack" if c.weapons else "spell" if c.spells else "other"
-        self._weapon = (usable or c.weapons)[0].name if c.weapons else None
-        self._spell = c.spells[0].name if c.spells else None
+        ruleset = self.controller.engine.ruleset
+        usable = [k for k, spec in self.specs.items() if ruleset.action_available(spec, c)[0]]
+        targeted = [k for k in usable if self.specs[k].targeted]
+        words = [k for k in usable if self.specs[k].uses == "text"]
+        self._kind = (targeted or words or usable or list(self.specs))[0]
+        self._validate_choices(c)
         self._target = self._nearest_foe(c)
 
-    def _nearest_foe(self, c: Combatant) -> str | None:
+    def _nearest_foe(self, c: Any) -> str | None:
         encounter = self.controller.encounter
         mine = encounter.tokens.get(c.id)
         best: tuple[float, str] | None = None
@@ -544,7 +528,7 @@ class ActionPanel(QWidget):
                 best = (feet, other.id)
         return best[1] if best else None
 
-    def _distance(self, a: Combatant, b: Combatant) -> float | None:
+    def _distance(self, a: Any, b: Any) -> float | None:
         encounter = self.controller.encounter
         ta, tb = encounter.tokens.get(a.id), encounter.tokens.get(b.id)
         if ta is None or tb is None:
@@ -559,7 +543,23 @@ class ActionPanel(QWidget):
 
     def _on_replaced(self) -> None:
         self._turn_key = None
+        self._fill_kind_items()
         self.refresh()
+
+    def _fill_kind_items(self) -> None:
+        """The action menu of the encounter's ruleset (refilled when another ruleset's encounter comes)."""
+        ruleset = self.controller.engine.ruleset
+        if ruleset.name == self._specs_of:
+            return
+        self._specs_of = ruleset.name
+        self.specs = {spec.key: spec for spec in ruleset.action_kinds()}
+        with QSignalBlocker(self.kind_combo):
+            self.kind_combo.clear()
+            for spec in self.specs.values():
+                self.kind_combo.addItem(spec.label, spec.key)
+                self.kind_combo.setItemData(self.kind_combo.count() - 1, spec.tip, Qt.ItemDataRole.ToolTipRole)
+        if self._kind not in self.specs:
+            self._kind = next(iter(self.specs), "")
 
     def refresh(self) -> None:
         """Redraw from the engine: the turn, the choices still valid, the checks, the result."""
@@ -573,6 +573,7 @@ class ActionPanel(QWidget):
         self._sync_plan()
 
     def _refresh(self) -> None:
+        self._fill_kind_items()  # a ruleset conversion keeps the encounter's place but not its actions
         encounter = self.controller.encounter
         combat = encounter.combat
         c = self.active()
@@ -598,22 +599,21 @@ class ActionPanel(QWidget):
         self._fill_kinds(c)
         self._fill_means(c)
         self._fill_targets(c)
-        kind = self._kind
-        rolling = kind in ROLLING
-        self.means_caption.setText({"spell": "Spell", "parry": "Parry with"}.get(kind, "Weapon"))
+        spec = self.spec()
+        self.means_caption.setText({"spell": "Spell", "parry": "Parry with"}.get(spec.uses, "Weapon"))
         for widget in (self.means_caption, self.means_combo):
-            widget.setVisible(rolling or kind == "parry")
+            widget.setVisible(spec.uses in ("weapon", "spell", "parry"))
         for widget in (self.target_caption, self.target_combo):
-            widget.setVisible(rolling)
-        self.ignore_dex_check.setVisible(rolling)
-        self.ignore_dex_check.setEnabled(kind != "sneak")
+            widget.setVisible(spec.targeted)
+        self.ignore_dex_check.setVisible(spec.mode is not None)
+        self.ignore_dex_check.setEnabled(spec.ignore_dex)
         self.ignore_dex_check.setToolTip(
-            "A sneak attack never subtracts the target's DEX"
-            if kind == "sneak"
+            f"A {spec.label.lower()} never subtracts the target's DEX"
+            if not spec.ignore_dex
             else "A GM ruling: the target's DEX bonus is not subtracted from this attack"
         )
         for widget in (self.other_caption, self.other_edit):
-            widget.setVisible(kind == "other")
+            widget.setVisible(spec.uses == "text")
         used = combat.turn is not None and combat.turn.action is not None
         for widget in (self.kind_combo, self.means_combo, self.target_combo, self.other_edit, self.ignore_dex_check):
             if used:
@@ -640,7 +640,7 @@ class ActionPanel(QWidget):
                 f"{_escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
             )
 
-    def _movement_text(self, c: Combatant) -> str:
+    def _movement_text(self, c: Any) -> str:
         turn = self.controller.encounter.combat.turn
         assert turn is not None
         left = self.controller.engine.feet_left(c.id) or 0
@@ -656,80 +656,45 @@ class ActionPanel(QWidget):
             moved = f"Moved {_ft(turn.feet_before)} before the action and {_ft(turn.feet_after)} after"
         return f"{moved} · {_ft(max(left, 0))} left of {_ft(c.move_ft + turn.extra_ft)}{extra}"
 
-    def _validate_choices(self, c: Combatant) -> None:
-        names = [w.name for w in c.weapons]
-        if self._weapon not in names:
-            usable = [w.name for w in c.weapons if w.state is not WeaponState.BROKEN]
-            self._weapon = (usable or names or [None])[0]
-        spells = [s.name for s in c.spells]
-        if self._spell not in spells:
-            self._spell = spells[0] if spells else None
-        parries = [*names, *([SHIELD] if c.shield is not None else [])]
-        if self._parry_with not in parries:
-            ready = [w.name for w in c.weapons if w.state is WeaponState.READY]
-            self._parry_with = (ready or ([SHIELD] if c.shield is not None else []) or parries or [None])[0]
-        if self._target is not None and (self._target == c.id or self.controller.combatant(self._target) is None):
-            self._target = None
-        available = self._kinds_available(c)
-        if not available.get(self._kind, (True, ""))[0]:
-            self._kind = next((k for k, (ok, _) in available.items() if ok), "other")
+    def _validate_choices(self, c: Any) -> None:
+        """Keep each kind of choice (weapon, spell, parry) one the combatant still has; else its first usable one."""
+        ruleset = self.controller.engine.ruleset
+        for uses, attribute in (("weapon", "_weapon"), ("spell", "_spell"), ("parry", "_parry_with")):
+            spec = next((s for s in self.specs.values() if s.uses == uses), None)
+            if spec is None:
+                continue
+            offered = ruleset.action_means(spec, c)
+            if getattr(self, attribute) not in [name for name, _, _ in offered]:
+                fine = [name for name, _, why in offered if not why]
+                setattr(self, attribute, (fine or [name for name, _, _ in offered] or [None])[0])
+        available = {k: ruleset.action_available(spec, c)[0] for k, spec in self.specs.items()}
+        if not available.get(self._kind, True):
+            self._kind = next((k for k, ok in available.items() if ok), self._kind)
 
-    def _kinds_available(self, c: Combatant) -> dict[str, tuple[bool, str]]:
-        weapons = bool(c.weapons)
-        no_weapon = f"{c.name} has no weapon"
-        parry = weapons or c.shield is not None
-        return {
-            "attack": (weapons, no_weapon),
-            "power": (weapons, no_weapon),
-            "sneak": (weapons, no_weapon),
-            "spell": (bool(c.spells), f"{c.name} knows no damaging spell"),
-            "parry": (parry, f"{c.name} has neither a weapon nor a shield"),
-            "dash": (True, ""),
-            "leap": (True, ""),
-            "other": (True, ""),
-        }
-
-    def _fill_kinds(self, c: Combatant) -> None:
+    def _fill_kinds(self, c: Any) -> None:
         model = self.kind_combo.model()
         assert isinstance(model, QStandardItemModel)
-        for i, (key, _, tip) in enumerate(KINDS):
-            ok, why = self._kinds_available(c)[key]
+        ruleset = self.controller.engine.ruleset
+        for i, spec in enumerate(self.specs.values()):
+            ok, why = ruleset.action_available(spec, c)
             item = model.item(i)
             item.setEnabled(ok)
-            item.setToolTip(tip if ok else why)
+            item.setToolTip(spec.tip if ok else why)
         self.kind_combo.setCurrentIndex(self.kind_combo.findData(self._kind))
 
-    def _fill_means(self, c: Combatant) -> None:
+    def _fill_means(self, c: Any) -> None:
         combo = self.means_combo
         combo.clear()
-        kind = self._kind
-        if kind == "spell":
-            for s in c.spells:
-                reach = f", {s.range_ft} ft" if s.range_ft else ""
-                combo.addItem(f"{s.name} ({c.dice_count}{s.die}{reach})", s.name)
-            current = self._spell
-        elif kind == "parry":
-            for w in c.weapons:
-                combo.addItem(f"{w.label} · {w.state.value}", w.name)
-            if c.shield is not None:
-                s = c.shield
-                combo.addItem(f"{s.name} (durability {s.durability}/{s.durability_max}) · {s.state.value}", SHIELD)
-            current = self._parry_with
-        else:
-            for w in c.weapons:
-                style_word = "" if w.kind is WeaponKind.RANGED else f", {w.style.value}"
-                text = f"{w.label.removesuffix(')')}{style_word}) · {w.state.value}"
-                combo.addItem(text, w.name)
-                if w.state is WeaponState.BROKEN:
-                    combo.setItemData(
-                        combo.count() - 1, f"{w.name} is broken until repaired", Qt.ItemDataRole.ToolTipRole
-                    )
-            current = self._weapon
-        index = combo.findData(current)
+        spec = self.spec()
+        for name, label, why in self.controller.engine.ruleset.action_means(spec, c):
+            combo.addItem(label, name)
+            if why:
+                combo.setItemData(combo.count() - 1, why, Qt.ItemDataRole.ToolTipRole)
+        index = combo.findData(self._raw_means())
         combo.setCurrentIndex(max(index, 0) if combo.count() else -1)
         combo.setToolTip(combo.currentText())
 
-    def _fill_targets(self, c: Combatant) -> None:
+    def _fill_targets(self, c: Any) -> None:
         combo = self.target_combo
         combo.clear()
         combo.addItem("— click a token on the map, or pick —", None)
@@ -745,77 +710,45 @@ class ActionPanel(QWidget):
 
     # -- the checks ----------------------------------------------------------------------------
 
-    def _turn_rows(self, c: Combatant) -> list[CheckRow]:
+    def _turn_rows(self, c: Any) -> list[CheckRow]:
         return [_row(check) for check in self.controller.engine.turn_checks(c, needs_action=True)]
 
-    def _checks(self, c: Combatant) -> list[CheckRow]:
+    def _checks(self, c: Any) -> list[CheckRow]:
         engine = self.controller.engine
-        kind = self._kind
-        if kind in ROLLING:
-            name = self.means()
-            if name is None:
-                what = "spell" if kind == "spell" else "weapon"
-                return [*self._turn_rows(c), CheckRow(FAIL, f"A {what}", f"{c.name} has no {what}")]
-            if self._target is None:
-                return [
-                    *self._turn_rows(c),
-                    CheckRow(FAIL, "A target", "click its token on the map or pick it in the list"),
-                ]
-            rows = [_row(check) for check in engine.attack_checks(c.id, self._target, name, MODES[kind])]
-            if kind == "sneak":
+        spec = self.spec()
+        name = self._raw_means()
+        if spec.uses in ("weapon", "spell") and name is None:
+            what = spec.uses
+            return [*self._turn_rows(c), CheckRow(FAIL, f"A {what}", f"{c.name} has no {what}")]
+        if spec.targeted and self._target is None:
+            pick = CheckRow(FAIL, "A target", "click its token on the map or pick it in the list")
+            return [*self._turn_rows(c), pick]
+        if spec.mode is not None and name is not None and self._target is not None:
+            rows = [_row(check) for check in engine.attack_checks(c.id, self._target, name, AttackMode(spec.mode))]
+            if spec.gm_override:
                 rows += self._sneak_rows(c, name)
             return rows
-        rows = self._turn_rows(c)
-        if kind == "parry":
-            rows += self._parry_rows(c)
-        elif kind == "other":
-            text = self.other_edit.text().strip()
-            rows.append(CheckRow(OK if text else FAIL, "Say what the action is", "" if text else "type it above"))
-        return rows
+        checks = engine.ruleset.action_checks(self.controller.encounter, spec, c, name, self.other_edit.text())
+        return [*self._turn_rows(c), *(_row(check) for check in checks)]
 
-    def _parry_rows(self, c: Combatant) -> list[CheckRow]:
-        if self._parry_with is None:
-            return [CheckRow(FAIL, "A weapon or the shield", f"{c.name} has neither")]
-        if self._parry_with == SHIELD:
-            shield = c.shield
-            if shield is None:
-                return [CheckRow(FAIL, "Shield carried", f"{c.name} has no shield")]
-            ok = shield.state is ShieldState.CARRIED
-            why = {
-                ShieldState.DESTROYED: f"{c.name}'s shield is destroyed",
-                ShieldState.STOWED: f"{c.name}'s shield is not carried",
-            }.get(shield.state, f"absorbs double damage; {shield.durability} durability left")
-            return [CheckRow(OK if ok else FAIL, "Shield carried", why)]
-        weapon = c.weapon(self._parry_with)
-        if weapon.state is WeaponState.BROKEN:
-            return [CheckRow(FAIL, "Weapon ready", f"{weapon.name} is broken")]
-        if weapon.state is WeaponState.SHEATHED:
-            return [CheckRow(FAIL, "Weapon ready", f"{weapon.name} is sheathed: a parry needs a ready weapon")]
-        holds = weapon.magic_bonus + 1
-        return [
-            CheckRow(
-                OK, "Weapon ready", f"it shatters on the {_nth(holds)} exploding die it stops (+{weapon.magic_bonus})"
-            )
-        ]
-
-    def _sneak_rows(self, c: Combatant, weapon: str) -> list[CheckRow]:
-        """RULES §7 point by point, with the ways point 2 can be met shown under it."""
+    def _sneak_rows(self, c: Any, weapon: str) -> list[CheckRow]:
+        """The ruleset's sneak attack points one by one, with the ways to be hidden or unseen under the first."""
         assert self._target is not None
         engine = self.controller.engine
         encounter = self.controller.encounter
         target = encounter.combatant(self._target)
         override = self.override_check.isChecked()
-        rows: list[CheckRow] = [CheckRow("head", "Sneak attack (RULES §7)")]
+        rows: list[CheckRow] = [CheckRow("head", f"Sneak attack ({engine.ruleset.title})")]
         for check in engine.sneak_checks(c.id, self._target, weapon):
             row = _row(check, always_reason=True)
             if row.blocks and override:
                 row = CheckRow(OVERRIDDEN, row.label, f"{row.reason} (GM override)")
             rows.append(row)
-            if check.label.startswith("Concealed"):
+            if check.label.startswith(("Concealed", "Hidden")):
                 rows += self._concealment_details(c, target)
         return rows
 
-    def _concealment_details(self, c: Combatant, target: Combatant) -> list[CheckRow]:
+    def _concealment_details(self, c: Any, target: Any) -> list[CheckRow]:
         """The ways behind the engine's point 2: hidden, an unseen approach (facing and path), distracted."""
         return [
             CheckRow(YES if check.ok else NO, check.label, check.reason, detail=True)
@@ -877,80 +810,31 @@ class ActionPanel(QWidget):
             )
         else:
             self.checklist_box.setTitle("Allowed (GM override)" if overridden else "Allowed: every check holds")
-        sneak = self._kind == "sneak" and any(r.status == "head" for r in self.rows)
+        sneak = self.spec().gm_override and any(r.status == "head" for r in self.rows)
         if sneak:
             grid.addWidget(self.override_check, line, 0, 1, 3)
         self.override_check.setVisible(sneak)
 
-    def _show_note(self, c: Combatant) -> None:
-        kind = self._kind
-        notes: list[str] = []
+    def _show_note(self, c: Any) -> None:
         target = self.controller.combatant(self._target) if self._target else None
-        if kind in ("attack", "power", "sneak") and self._weapon is not None:
-            w = c.weapon(self._weapon)
-            n = c.dice_count
-            if kind == "power":
-                notes.append(
-                    f"<b>Power Attack:</b> {2 * n}{w.die} instead of {n}{w.die}; the {_escape(w.name)} "
-                    "<b>breaks</b> after the attack (a low roll is the critical fail)."
-                )
-            if kind == "sneak":
-                ap = f"{target.armor_points} AP" if target is not None else "the target's AP"
-                if w.kind is WeaponKind.RANGED or w.style is WeaponStyle.FINESSE:
-                    dc = f" = DC {10 + target.armor_points}" if target is not None else ""
-                    notes.append(
-                        f"<b>Precision</b> ({'ranged' if w.kind is WeaponKind.RANGED else 'finesse'}): "
-                        f"AWA check d20 {c.awa_bonus:+d} against DC 10 + {ap}{dc}. "
-                        "Success: armor ignored; failure: it applies."
-                    )
-                else:
-                    notes.append(f"<b>Precision:</b> a power weapon makes no check: {ap} always applies.")
-                notes.append("All of it is <b>direct damage</b> to IP; the target's DEX is never subtracted.")
-            if w.kind is WeaponKind.RANGED or self.controller.encounter.options.melee_exertion:
-                half = " (halved: specialization)" if w.specialized else ""
-                notes.append(f"<b>Exertion:</b> the attack costs {_escape(c.name)} d4 SP{half}.")
-            if w.kind is WeaponKind.RANGED and kind != "sneak":
-                notes.append("Ranged damage is <b>direct</b>: it comes off IP.")
-        elif kind == "spell" and self._spell is not None:
-            s = c.spell(self._spell)
-            where = "direct to IP" if s.direct else "off SP first"
-            notes.append(f"{c.dice_count}{s.die}, exploding; damage {where}.")
-        elif kind == "parry":
-            notes.append("Until its next turn begins, incoming damage is stopped; it may still move.")
-        elif kind in ("dash", "leap"):
-            options = self.controller.encounter.options
-            extra = c.move_ft * (options.dash_moves if kind == "dash" else options.leap_moves)
-            over = (
-                " and over obstacles and difficult terrain" if kind == "leap" and options.leap_ignores_terrain else ""
-            )
-            notes.append(f"+{_ft(extra)} of movement this turn{over}.")
-        self.note_label.setText(" ".join(notes))
+        notes = self.controller.engine.ruleset.action_notes(
+            self.controller.encounter, self.spec(), c, self._raw_means(), target
+        )
+        text = " ".join(f"<b>{_escape(head)}</b> {_escape(words)}" if head else _escape(words) for head, words in notes)
+        self.note_label.setText(text)
         self.note_label.setVisible(bool(notes))
 
-    def _show_buttons(self, c: Combatant) -> None:
+    def _show_buttons(self, c: Any) -> None:
         ok, reasons = self.allowed()
-        kind = self._kind
-        rolling = kind in ROLLING
-        labels = {
-            "attack": "Roll the attack",
-            "power": "Roll the Power Attack",
-            "sneak": "Roll the sneak attack",
-            "spell": "Roll the spell",
-            "parry": "Parry",
-            "dash": "Dash",
-            "leap": "Leap",
-            "other": "Take this action",
-        }
-        self.roll_button.setText(labels[kind])
+        spec = self.spec()
+        self.roll_button.setText(spec.button or spec.label.rstrip("…"))
         why = "Not allowed: " + "; ".join(reasons)
         self.roll_button.setEnabled(ok)
         self.roll_button.setToolTip(
-            ("The app rolls the dice" if rolling else f"{c.name}: {KIND_NAMES[kind].lower().rstrip('…')}")
-            if ok
-            else why
+            ("The app rolls the dice" if spec.rolls else f"{c.name}: {spec.label.lower().rstrip('…')}") if ok else why
         )
-        self.faces_button.setVisible(rolling)
-        self.faces_button.setEnabled(ok and rolling)
+        self.faces_button.setVisible(spec.rolls)
+        self.faces_button.setEnabled(ok and spec.rolls)
         self.faces_button.setToolTip("Type the faces your own dice show" if ok else why)
 
     # -- the result ----------------------------------------------------------------------------
@@ -1039,17 +923,13 @@ class ActionPanel(QWidget):
         c = self.active()
         turn = self.controller.encounter.combat.turn
         plan: AttackPlan | None = None
-        if c is not None and turn is not None and turn.action is None and self._kind in ROLLING:
+        spec = self.specs.get(self._kind)
+        if c is not None and turn is not None and turn.action is None and spec is not None and spec.mode is not None:
             plan = AttackPlan(
                 c.id,
                 self._target,
                 self.means(),
-                MODES[self._kind],
-                self.ignore_dex_check.isChecked() and self._kind != "sneak",
+                AttackMode(spec.mode),
+                self.ignore_dex_check.isChecked() and spec.ignore_dex,
             )
         self.controller.set_plan(plan)
-
-
-def _nth(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -49,17 +48,8 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DAMAGE_DICE
-from lnl_desktop.core.model import (
-    Ability,
-    Combatant,
-    ShieldState,
-    Side,
-    Trait,
-    WeaponKind,
-    WeaponState,
-    WeaponStyle,
-)
+from lnl_desktop.core.model import ShieldState, Side, Trait, WeaponKind
+from lnl_desktop.core.rules.base import ItemColumn, ItemList, SheetRow, SheetSpec
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.widgets import RefusalLabel
@@ -87,35 +77,19 @@ SIZES = ((1, "1 × 1 (medium)"), (2, "2 × 2 (large)"), (3, "3 × 3 (huge)"), (4
 
 NEW_SHIELD: dict[str, Any] = {"name": "Shield", "armor": 1, "durability": 10, "durability_max": 10, "state": "carried"}
 
+# Tooltips of the fields every ruleset shares; a ruleset's SheetSpec.tips words them its own way.
 TIPS = {
     "name": "What the table calls this combatant: shown on its token and in the round log",
-    "side": "Party: the player characters and their allies. Opponents: run by the GM. "
-    "Each round's initiative d6 says which side acts first",
-    "level": "Level, 1 or more. It sets the damage dice: N = (level + 1) // 2, "
-    "so 1 die at levels 1-2, 2 dice at 3-4, 3 at 5-6...",
-    "str_bonus": "STR bonus: added to the damage of power melee and reach weapons. May be negative",
-    "dex_bonus": "DEX bonus: added to the damage of finesse weapons, and subtracted from the damage "
-    "this combatant takes (never against a sneak attack). May be negative",
-    "awa_bonus": "AWA bonus: added to ranged damage and to a sneak attack's precision check "
-    "(d20 + AWA against DC 10 + the target's AP). May be negative",
-    "armor": "Armor Points from worn or natural armor; a carried shield adds its own. "
-    "AP is subtracted from the damage this combatant takes",
-    "stamina": "Stamina Points left. Ordinary melee damage wears these down first; "
-    "at 0 SP the rest of the blow comes off IP",
-    "stamina_max": "Stamina Points when fresh",
-    "injury": "Injury Points left (injury slots). Direct damage (ranged attacks, sneak attacks) "
-    "comes off IP at once; at 0 IP the combatant is down",
-    "injury_max": "Injury Points when unhurt",
-    "move_ft": "Feet of movement per turn (default 30). A Dash adds a whole Move, a Leap half a Move",
+    "side": "Party: the player characters and their allies. Opponents: run by the GM",
+    "move_ft": "Feet of movement per turn (default 30)",
     "size": "Cells the combatant covers on the grid: 1 × 1 default, 2 × 2 large, 3 × 3 huge",
     "vision_deg": "Field of vision in degrees, centred on the facing (default 120). An attacker whose whole "
     "path stays outside it comes from an unexpected direction; 360 = cannot be flanked",
-    "cannot_be_surprised": "Trait: when its side is surprised, this combatant still acts in round 1",
-    "concealed": "Hiding, invisible or unseen. A concealed attacker within half its Move of the target "
-    "may sneak attack; the flag ends after the sneak attack",
+    "cannot_be_surprised": "Trait: when its side is surprised, this combatant still acts",
+    "concealed": "Hiding, invisible or unseen; the flag ends after a sneak attack",
     "distracted": "GM toggle: absorbed in conversation or study, so open to a sneak attack "
     "(being engaged in melee or hit by a ranged attack counts without it)",
-    "surprised": "Surprised: takes no turn in round 1. The surprise roll sets it",
+    "surprised": "Surprised: takes no turn in the first round. The surprise roll sets it",
     "conditions": "Conditions in free text, separated by commas (prone, poisoned...). They show in the Status column",
     "conditions_menu": "Add a common condition",
     "notes": "Anything the GM wants to remember about this combatant. Saved when you leave the box",
@@ -126,8 +100,6 @@ TIPS = {
     "shield.durability": "Points the shield can still absorb when parrying; each blow counts double",
     "shield.durability_max": "Durability of the shield when undamaged",
     "shield.state": "carried: adds its AP and can parry; stowed: on the back; destroyed: gone for this fight",
-    "weapons": "The combatant's weapons; double-click a cell to change it",
-    "spells": "Damaging spells: N dice of the spell's die by the caster's level, exploding",
 }
 
 
@@ -176,11 +148,11 @@ class Binding(ABC):
     widget: QWidget
 
     @abstractmethod
-    def show(self, c: Combatant) -> None:
+    def show(self, c: Any) -> None:
         """Put the combatant's current value in the editor."""
 
     @abstractmethod
-    def value(self, c: Combatant) -> Any:
+    def value(self, c: Any) -> Any:
         """The new value of ``key`` from what the GM entered; raises :class:`BadInput`."""
 
     def dirty(self) -> bool:
@@ -193,8 +165,8 @@ class LineBinding(Binding):
         self,
         key: str,
         label: str,
-        read: Callable[[Combatant], str],
-        parse: Callable[[str, Combatant], Any],
+        read: Callable[[Any], str],
+        parse: Callable[[str, Any], Any],
         width: int | None = None,
     ) -> None:
         self.key, self.label = key, label
@@ -203,13 +175,13 @@ class LineBinding(Binding):
         if width:
             self.edit.setMaximumWidth(width)
 
-    def show(self, c: Combatant) -> None:
+    def show(self, c: Any) -> None:
         text = self._read(c)
         if self.edit.text() != text:
             self.edit.setText(text)
         self.edit.setModified(False)
 
-    def value(self, c: Combatant) -> Any:
+    def value(self, c: Any) -> Any:
         return self._parse(self.edit.text(), c)
 
     def dirty(self) -> bool:
@@ -224,10 +196,10 @@ class ShieldLineBinding(LineBinding):
     """A number or the name of the shield: the edit sends the whole shield."""
 
     def __init__(self, part: str, label: str, number: bool, width: int | None = None) -> None:
-        def read(c: Combatant) -> str:
+        def read(c: Any) -> str:
             return "" if c.shield is None else str(getattr(c.shield, part))
 
-        def parse(text: str, c: Combatant) -> Any:
+        def parse(text: str, c: Any) -> Any:
             if c.shield is None:
                 raise BadInput(f"{label}: there is no shield; tick 'Has a shield' first")
             value: Any = parse_int(text, label) if number else text.strip()
@@ -242,8 +214,8 @@ class ComboBinding(Binding):
         key: str,
         label: str,
         choices: Sequence[tuple[Any, str]],
-        read: Callable[[Combatant], Any] | None = None,
-        build: Callable[[Any, Combatant], Any] | None = None,
+        read: Callable[[Any], Any] | None = None,
+        build: Callable[[Any, Any], Any] | None = None,
     ) -> None:
         self.key, self.label = key, label
         self.widget = self.combo = QComboBox()
@@ -252,12 +224,12 @@ class ComboBinding(Binding):
         self._read = read or (lambda c: _plain(getattr(c, key)))
         self._build = build or (lambda data, c: data)
 
-    def show(self, c: Combatant) -> None:
+    def show(self, c: Any) -> None:
         index = self.combo.findData(self._read(c))
         with QSignalBlocker(self.combo):
             self.combo.setCurrentIndex(index)
 
-    def value(self, c: Combatant) -> Any:
+    def value(self, c: Any) -> Any:
         return self._build(self.combo.currentData(), c)
 
 
@@ -266,19 +238,19 @@ class CheckBinding(Binding):
         self,
         key: str,
         label: str,
-        read: Callable[[Combatant], bool] | None = None,
-        build: Callable[[bool, Combatant], Any] | None = None,
+        read: Callable[[Any], bool] | None = None,
+        build: Callable[[bool, Any], Any] | None = None,
     ) -> None:
         self.key, self.label = key, label
         self.widget = self.box = QCheckBox(label)
         self._read = read or (lambda c: bool(getattr(c, key)))
         self._build = build or (lambda checked, c: checked)
 
-    def show(self, c: Combatant) -> None:
+    def show(self, c: Any) -> None:
         with QSignalBlocker(self.box):
             self.box.setChecked(self._read(c))
 
-    def value(self, c: Combatant) -> Any:
+    def value(self, c: Any) -> Any:
         return self._build(self.box.isChecked(), c)
 
 
@@ -307,12 +279,12 @@ class NotesBinding(Binding):
         self.edit.setTabChangesFocus(True)
         self.edit.setFixedHeight(72)
 
-    def show(self, c: Combatant) -> None:
+    def show(self, c: Any) -> None:
         if self.edit.toPlainText() != c.notes:
             self.edit.setPlainText(c.notes)
         self.edit.document().setModified(False)
 
-    def value(self, c: Combatant) -> Any:
+    def value(self, c: Any) -> Any:
         return self.edit.toPlainText()
 
     def dirty(self) -> bool:
@@ -327,74 +299,9 @@ def _plain(value: Any) -> Any:
 # -- weapons and spells: table models over the selected combatant's lists -------------------------
 
 
-ColumnKind = Literal["text", "int", "optional int", "choice", "optional choice", "bool"]
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    title: str
-    kind: ColumnKind
-    tip: str
-    choices: tuple[str, ...] = ()
-
+Column = ItemColumn  # a column of a list on the sheet, as the ruleset describes it
 
 NONE_CHOICE = "none"
-
-WEAPON_COLUMNS = (
-    Column("name", "Name", "text", "The weapon's name; each weapon of a combatant needs its own"),
-    Column("die", "Die", "choice", "Damage die: N of them by level, exploding on their maximum", DAMAGE_DICE),
-    Column(
-        "kind",
-        "Kind",
-        "choice",
-        "melee: the target within 5 ft; reach: its own reach (e.g. 10 ft); "
-        "ranged: the target at least 10 ft away, direct damage to IP",
-        tuple(k.value for k in WeaponKind),
-    ),
-    Column(
-        "style",
-        "Style",
-        "choice",
-        "power: adds STR; finesse: adds DEX. A ranged weapon always adds AWA",
-        tuple(s.value for s in WeaponStyle),
-    ),
-    Column("reach_ft", "Reach", "optional int", "Reach weapons only: how far it reaches, in feet (empty: 10 ft)"),
-    Column(
-        "max_range_ft", "Range", "optional int", "Ranged weapons only: the farthest target in feet (empty: no limit)"
-    ),
-    Column("magic_bonus", "Magic", "int", "Magic bonus +B: adds B to each of the N base dice, not to explosions"),
-    Column(
-        "specialized",
-        "Spec.",
-        "bool",
-        "Weapon Specialization: a ranged attack's exertion is half the d4, rounded up",
-    ),
-    Column(
-        "state",
-        "State",
-        "choice",
-        "ready; sheathed (drawing it is part of the attack); broken (after a Power Attack "
-        "or a shattered parry, until repaired)",
-        tuple(s.value for s in WeaponState),
-    ),
-)
-
-SPELL_COLUMNS = (
-    Column("name", "Name", "text", "The spell's name; cast from the map's attack menu"),
-    Column("die", "Die", "choice", "Damage die: N of them by the caster's level, exploding", DAMAGE_DICE),
-    Column("range_ft", "Range", "optional int", "How far the spell reaches, in feet (empty: no limit)"),
-    Column(
-        "ability",
-        "Ability",
-        "optional choice",
-        "The caster's bonus the spell adds to its damage (none unless the spell says so)",
-        (NONE_CHOICE, *(a.value for a in Ability)),
-    ),
-    Column("dex_applies", "DEX", "bool", "DEX applies: the target's DEX bonus reduces the damage"),
-    Column("ap_applies", "AP", "bool", "AP applies: the target's AP reduces the damage"),
-    Column("direct", "Direct", "bool", "Direct damage: comes off IP at once (otherwise SP first)"),
-)
 
 
 class ItemListModel(QAbstractTableModel):
@@ -603,25 +510,14 @@ class CombatantSheet(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setToolTip("Worked out from the fields below")
 
-        form = QWidget()
-        column = QVBoxLayout(form)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.title)
-        column.addWidget(self.summary)
-        column.addWidget(self._build_identity())
-        column.addWidget(self._build_numbers())
-        column.addWidget(self._build_status())
-        column.addWidget(self._build_weapons())
-        column.addWidget(self._build_shield())
-        column.addWidget(self._build_spells())
-        column.addWidget(self._build_notes())
-        column.addStretch(1)
-
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(form)
         self.scroll = scroll
+        self.ruleset_name = ""
+        self.item_models: dict[str, ItemListModel] = {}
+        self.item_tables: dict[str, FittedTable] = {}
+        self._build_form()
 
         self.placeholder = QLabel("Select a combatant in the Combatants list or on the map to see its sheet.", self)
         self.placeholder.setWordWrap(True)
@@ -639,9 +535,6 @@ class CombatantSheet(QWidget):
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.message_label)
 
-        for name, binding in self.bindings.items():
-            self._connect(name, binding)
-
         controller.selectionChanged.connect(self._on_selection)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self._on_replaced)
@@ -649,10 +542,62 @@ class CombatantSheet(QWidget):
 
     # -- building ----------------------------------------------------------------------------
 
+    def _build_form(self) -> None:
+        """The sheet of the encounter's ruleset: the shared fields, and the rows and lists its SheetSpec names."""
+        ruleset = self.controller.engine.ruleset
+        self.ruleset_name = ruleset.name
+        self.spec: SheetSpec = ruleset.sheet()
+        self.tips = {**TIPS, **self.spec.tips}
+        self.bindings = {}
+        self.item_models, self.item_tables = {}, {}
+        self._marked = None
+        self.title = QLabel()
+        self.title.setObjectName("title")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setToolTip("Worked out from the fields below")
+        form = QWidget()
+        column = QVBoxLayout(form)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.title)
+        column.addWidget(self.summary)
+        column.addWidget(self._build_identity())
+        column.addWidget(self._build_numbers())
+        column.addWidget(self._build_status())
+        for item_list in self.spec.lists:
+            column.addWidget(self._build_list(item_list))
+            if item_list.key == "weapons" and self.spec.shield:
+                column.addWidget(self._build_shield())
+        if self.spec.shield and not any(i.key == "weapons" for i in self.spec.lists):
+            column.addWidget(self._build_shield())
+        column.addWidget(self._build_notes())
+        column.addStretch(1)
+        old = self.scroll.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.scroll.setWidget(form)
+        for name, binding in self.bindings.items():
+            self._connect(name, binding)
+
     def _bind(self, name: str, binding: Binding, tip: str | None = None) -> Binding:
-        binding.widget.setToolTip(tip or TIPS.get(name, ""))
+        binding.widget.setToolTip(tip or self.tips.get(name, ""))
         self.bindings[name] = binding
         return binding
+
+    def _rows(self, form: QFormLayout, rows: tuple[SheetRow, ...]) -> None:
+        """One line per row of the ruleset's numbers: its fields side by side ("now / max")."""
+        for row in rows:
+            parts: list[QWidget | str] = []
+            for i, key in enumerate(row.keys):
+                head = row.label.split(" (")[0]
+                label = row.label if len(row.keys) == 1 else head if i == 0 else f"Max {head}"
+                if i:
+                    parts.append("/")
+                parts.append(self._bind(key, int_binding(key, label), row.tip).widget)
+            if row.unit:
+                parts.append(row.unit)
+            self._row(form, row.label, *parts, tip=row.tip)
 
     def _form(self, title: str) -> tuple[QGroupBox, QFormLayout]:
         box = QGroupBox(title)
@@ -689,29 +634,20 @@ class CombatantSheet(QWidget):
         assert isinstance(side, ComboBinding)
         for i, s in enumerate(Side):
             side.combo.setItemIcon(i, swatch(style.side_color(s)))
-        level = self._bind("level", int_binding("level", "Level"))
-        self._row(form, "Name", name.widget, tip=TIPS["name"], stretch=True)
-        self._row(form, "Side", side.widget, tip=TIPS["side"])
-        self._row(form, "Level", level.widget, tip=TIPS["level"])
+        self._row(form, "Name", name.widget, tip=self.tips["name"], stretch=True)
+        self._row(form, "Side", side.widget, tip=self.tips["side"])
+        self._rows(form, self.spec.identity)
         return box
 
     def _build_numbers(self) -> QGroupBox:
-        box, form = self._form("Abilities, armor and health")
-        for key, label in (("str_bonus", "STR bonus"), ("dex_bonus", "DEX bonus"), ("awa_bonus", "AWA bonus")):
-            self._row(form, label, self._bind(key, int_binding(key, label)).widget, tip=TIPS[key])
-        self._row(form, "Armor (AP)", self._bind("armor", int_binding("armor", "Armor")).widget, tip=TIPS["armor"])
-        sp = self._bind("stamina", int_binding("stamina", "SP"))
-        sp_max = self._bind("stamina_max", int_binding("stamina_max", "Max SP"))
-        self._row(form, "SP (now / max)", sp.widget, "/", sp_max.widget, tip=TIPS["stamina"])
-        ip = self._bind("injury", int_binding("injury", "IP"))
-        ip_max = self._bind("injury_max", int_binding("injury_max", "Max IP"))
-        self._row(form, "IP (now / max)", ip.widget, "/", ip_max.widget, tip=TIPS["injury"])
+        box, form = self._form(self.spec.numbers_title)
+        self._rows(form, self.spec.numbers)
         move = self._bind("move_ft", int_binding("move_ft", "Move"))
-        self._row(form, "Move", move.widget, "ft per turn", tip=TIPS["move_ft"])
+        self._row(form, "Move", move.widget, "ft per turn", tip=self.tips["move_ft"])
         size = self._bind("size", ComboBinding("size", "Size", SIZES))
-        self._row(form, "Size", size.widget, tip=TIPS["size"])
+        self._row(form, "Size", size.widget, tip=self.tips["size"])
         vision = self._bind("vision_deg", int_binding("vision_deg", "Field of vision"))
-        self._row(form, "Field of vision", vision.widget, "degrees", tip=TIPS["vision_deg"])
+        self._row(form, "Field of vision", vision.widget, "degrees", tip=self.tips["vision_deg"])
         return box
 
     def _build_status(self) -> QGroupBox:
@@ -719,7 +655,7 @@ class CombatantSheet(QWidget):
         grid = QGridLayout(box)
         trait = Trait.CANNOT_BE_SURPRISED
 
-        def with_trait(checked: bool, c: Combatant) -> list[str]:
+        def with_trait(checked: bool, c: Any) -> list[str]:
             others = [t.value for t in c.traits if t is not trait]
             return [*others, trait.value] if checked else others
 
@@ -743,7 +679,7 @@ class CombatantSheet(QWidget):
         assert isinstance(conditions, LineBinding)
         conditions.edit.setPlaceholderText("none, or e.g. prone, poisoned")
         self.conditions_button = QPushButton("Add", box)
-        self.conditions_button.setToolTip(TIPS["conditions_menu"])
+        self.conditions_button.setToolTip(self.tips["conditions_menu"])
         menu = QMenu(self.conditions_button)
         for condition in CONDITIONS:
             action = QAction(condition, menu)
@@ -751,7 +687,7 @@ class CombatantSheet(QWidget):
             menu.addAction(action)
         self.conditions_button.setMenu(menu)
         caption = QLabel("Conditions")
-        caption.setToolTip(TIPS["conditions"])
+        caption.setToolTip(self.tips["conditions"])
         grid.addWidget(caption, 2, 0, 1, 2)
         line = QHBoxLayout()
         line.addWidget(conditions.widget, 1)
@@ -760,14 +696,14 @@ class CombatantSheet(QWidget):
         return box
 
     def _item_table(
-        self, key: str, noun: str, columns: Sequence[Column]
+        self, key: str, noun: str, columns: Sequence[Column], tip: str = ""
     ) -> tuple[QGroupBox, FittedTable, QPushButton, QPushButton]:
         box = QGroupBox(f"{noun.capitalize()}s")
         model = ItemListModel(self, key, noun, columns)
         table = FittedTable(box)
         table.setModel(model)
         table.setItemDelegate(ChoiceDelegate(columns, table))
-        table.setToolTip(TIPS[key])
+        table.setToolTip(tip)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         table.setEditTriggers(
@@ -802,24 +738,22 @@ class CombatantSheet(QWidget):
         layout.addLayout(buttons)
         return box, table, add, remove
 
-    def _build_weapons(self) -> QGroupBox:
-        box, self.weapons_table, self.add_weapon_button, self.remove_weapon_button = self._item_table(
-            "weapons", "weapon", WEAPON_COLUMNS
-        )
-        self.weapons_model: ItemListModel = self.weapons_table.model()  # type: ignore[assignment]
-        return box
-
-    def _build_spells(self) -> QGroupBox:
-        box, self.spells_table, self.add_spell_button, self.remove_spell_button = self._item_table(
-            "spells", "spell", SPELL_COLUMNS
-        )
-        self.spells_model: ItemListModel = self.spells_table.model()  # type: ignore[assignment]
+    def _build_list(self, item_list: ItemList) -> QGroupBox:
+        """A table of the ruleset's list (weapons, spells...); ``<key>_table``/``_model`` name it for scripts."""
+        key, noun = item_list.key, item_list.noun
+        box, table, add, remove = self._item_table(key, noun, item_list.columns, item_list.tip)
+        model: ItemListModel = table.model()  # type: ignore[assignment]
+        self.item_tables[key], self.item_models[key] = table, model
+        setattr(self, f"{key}_table", table)
+        setattr(self, f"{key}_model", model)
+        setattr(self, f"add_{noun}_button", add)
+        setattr(self, f"remove_{noun}_button", remove)
         return box
 
     def _build_shield(self) -> QGroupBox:
         box, form = self._form("Shield")
 
-        def present(checked: bool, c: Combatant) -> dict[str, Any] | None:
+        def present(checked: bool, c: Any) -> dict[str, Any] | None:
             if not checked:
                 return None
             return c.shield.model_dump(mode="json") if c.shield is not None else dict(NEW_SHIELD)
@@ -833,7 +767,7 @@ class CombatantSheet(QWidget):
             "shield.durability_max", ShieldLineBinding("durability_max", "Max durability", number=True, width=70)
         )
 
-        def state(data: Any, c: Combatant) -> Any:
+        def state(data: Any, c: Any) -> Any:
             if c.shield is None:
                 raise BadInput("Shield state: there is no shield; tick 'Has a shield' first")
             return c.shield.model_dump(mode="json") | {"state": data}
@@ -848,10 +782,10 @@ class CombatantSheet(QWidget):
                 build=state,
             ),
         )
-        self._row(form, "Name", name.widget, tip=TIPS["shield.name"], stretch=True)
-        self._row(form, "Armor (AP)", armor.widget, tip=TIPS["shield.armor"])
-        self._row(form, "Durability (now / max)", now.widget, "/", most.widget, tip=TIPS["shield.durability"])
-        self._row(form, "State", states.widget, tip=TIPS["shield.state"])
+        self._row(form, "Name", name.widget, tip=self.tips["shield.name"], stretch=True)
+        self._row(form, "Armor (AP)", armor.widget, tip=self.tips["shield.armor"])
+        self._row(form, "Durability (now / max)", now.widget, "/", most.widget, tip=self.tips["shield.durability"])
+        self._row(form, "State", states.widget, tip=self.tips["shield.state"])
         return box
 
     def _build_notes(self) -> QGroupBox:
@@ -876,21 +810,27 @@ class CombatantSheet(QWidget):
 
     # -- looking up and showing --------------------------------------------------------------
 
-    def current(self) -> Combatant | None:
+    def current(self) -> Any:
         """The combatant on the sheet, looked up afresh (undo replaces the objects)."""
         return self.controller.combatant(self.combatant_id) if self.combatant_id else None
 
     def table_for(self, key: str) -> FittedTable:
-        return self.weapons_table if key == "weapons" else self.spells_table
+        return self.item_tables[key]
 
     def editor(self, name: str) -> QWidget:
         """The widget that edits ``name`` ("level", "shield.armor", "notes"...)."""
         return self.bindings[name].widget
 
     def _on_events(self, events: list[Any]) -> None:
+        if self.controller.engine.ruleset.name != self.ruleset_name:
+            self._build_form()  # converted to another ruleset: its fields now
+            self.refresh(force=True)
+            return
         self.refresh()
 
     def _on_replaced(self) -> None:
+        if self.controller.engine.ruleset.name != self.ruleset_name:
+            self._build_form()
         self._on_selection(self.controller.selected or "")
 
     def _on_selection(self, cid: str) -> None:
@@ -902,34 +842,21 @@ class CombatantSheet(QWidget):
         """Show the combatant's values; a field the GM is typing in keeps its text unless ``force``."""
         c = self.current()
         self.stack.setCurrentIndex(1 if c is not None else 0)
-        self.weapons_model.refresh()
-        self.spells_model.refresh()
-        self.weapons_table.fit_height()
-        self.spells_table.fit_height()
+        for key, model in self.item_models.items():
+            model.refresh()
+            self.item_tables[key].fit_height()
         if c is None:
             return
         side = style.side_color(c.side).name()
         self.title.setText(f'<span style="color:{side}">■</span> {_escape(c.name)}')
-        self.summary.setText(self._summary(c))
+        self.summary.setText(self.controller.engine.ruleset.summary(c))
         for binding in self.bindings.values():
             if force or not (binding.widget.hasFocus() and binding.dirty()):
                 binding.show(c)
-        has_shield = c.shield is not None
+        has_shield = getattr(c, "shield", None) is not None
         for name, binding in self.bindings.items():
             if name.startswith("shield."):
                 binding.widget.setEnabled(has_shield)
-
-    @staticmethod
-    def _summary(c: Combatant) -> str:
-        dice = f"{c.dice_count} damage {'die' if c.dice_count == 1 else 'dice'}"
-        shield = c.shield is not None and c.shield.state is ShieldState.CARRIED
-        ap = f"AP {c.armor_points}" + (f" (armor {c.armor} + shield {c.shield.armor})" if shield and c.shield else "")
-        parts = [f"{c.side.value}, level {c.level}", dice, ap]
-        if c.down:
-            parts.append("down")
-        if c.parry is not None:
-            parts.append(f"parrying with {c.parry.label}")
-        return " · ".join(parts)
 
     # -- committing --------------------------------------------------------------------------
 
@@ -1009,7 +936,8 @@ class CombatantSheet(QWidget):
         name, n = f"New {noun}", 2
         while name in names:
             name, n = f"New {noun} {n}", n + 1
-        ok = self.commit(key, [*items, {"name": name, "die": "d6"}], self.table_for(key))
+        new = next((dict(i.new_item) for i in self.spec.lists if i.key == key), {})
+        ok = self.commit(key, [*items, {"name": name, **new}], self.table_for(key))
         if ok:
             table = self.table_for(key)
             table.selectRow(model.rowCount() - 1)

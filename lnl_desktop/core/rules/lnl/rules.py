@@ -215,6 +215,21 @@ class LnLRuleset(Ruleset):
     def action_available(self, spec: ActionSpec, c: LnLStats) -> tuple[bool, str]:
         return views.action_available(spec, c)
 
+    def action_means(self, spec: ActionSpec, c: LnLStats) -> list[tuple[str, str, str]]:
+        return views.action_means(spec, c)
+
+    def action_checks(
+        self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, text: str
+    ) -> list[Check]:
+        if spec.uses == "parry":
+            return views.parry_checks(c, means)
+        return super().action_checks(encounter, spec, c, means, text)
+
+    def action_notes(
+        self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, target: Any
+    ) -> list[tuple[str, str]]:
+        return views.action_notes(self, encounter.options, spec, c, means, target)
+
     def bestiary(self) -> list[dict[str, Any]]:
         from lnl_desktop.core.bestiary import read_bestiary
 

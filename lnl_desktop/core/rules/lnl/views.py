@@ -13,6 +13,7 @@ from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DAMAGE_DICE
 from lnl_desktop.core.model import Ability, LnLStats, ShieldState, WeaponKind, WeaponState, WeaponStyle
 from lnl_desktop.core.rules.base import (
+    SHIELD_MEANS,
     ActionSpec,
     Column,
     Gauge,
@@ -21,7 +22,7 @@ from lnl_desktop.core.rules.base import (
     SheetRow,
     SheetSpec,
 )
-from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.core.rules.common import AttackMode, Check
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.lnl.rules import LnLRuleset
@@ -250,7 +251,7 @@ def _cast(c: str, target: str, means: str, *, ignore_dex: bool = False, override
 
 
 def _parry(c: str, means: str) -> act.Parry:
-    return act.Parry(c, shield=True) if means == "shield" else act.Parry(c, means)
+    return act.Parry(c, shield=True) if means in (SHIELD_MEANS, "shield") else act.Parry(c, means)
 
 
 def action_kinds(r: LnLRuleset) -> tuple[ActionSpec, ...]:
@@ -259,60 +260,51 @@ def action_kinds(r: LnLRuleset) -> tuple[ActionSpec, ...]:
         if r.has_direct_damage
         else "Hidden, or the target engaged and your whole path outside its view: DEX not subtracted, AP applies"
     )
+
+    def rolling(key: str, label: str, tip: str, mode: AttackMode, button: str, **more: Any) -> ActionSpec:
+        build = _cast if mode is AttackMode.SPELL else _attack(mode)
+        uses = "spell" if mode is AttackMode.SPELL else "weapon"
+        return ActionSpec(
+            key, label, tip, uses, build, targeted=True, mode=mode.value, button=button, rolls=True, **more
+        )
+
     kinds = [
-        ActionSpec(
+        rolling(
             "attack",
             "Attack",
             "Roll the weapon's damage dice: N by level, exploding",
-            "weapon",
-            _attack(AttackMode.ATTACK),
-            targeted=True,
-            mode=AttackMode.ATTACK.value,
+            AttackMode.ATTACK,
+            "Roll the attack",
             ignore_dex=True,
         ),
-        ActionSpec(
+        rolling(
             "power",
             "Power attack",
             "2N dice instead of N; the weapon breaks after the attack",
-            "weapon",
-            _attack(AttackMode.POWER),
-            targeted=True,
-            mode=AttackMode.POWER.value,
+            AttackMode.POWER,
+            "Roll the Power Attack",
             ignore_dex=True,
         ),
-        ActionSpec(
-            "sneak",
-            "Sneak attack",
-            sneak_tip,
-            "weapon",
-            _attack(AttackMode.SNEAK),
-            targeted=True,
-            mode=AttackMode.SNEAK.value,
-            gm_override=True,
-        ),
+        rolling("sneak", "Sneak attack", sneak_tip, AttackMode.SNEAK, "Roll the sneak attack", gm_override=True),
     ]
     if r.sneak_may_be_power:
         kinds.append(
-            ActionSpec(
+            rolling(
                 "sneak power",
                 "Sneak power attack",
                 "A sneak attack that is also a Power Attack: 2N dice, DEX not subtracted; the weapon breaks",
-                "weapon",
-                _attack(AttackMode.SNEAK_POWER),
-                targeted=True,
-                mode=AttackMode.SNEAK_POWER.value,
+                AttackMode.SNEAK_POWER,
+                "Roll the sneak power attack",
                 gm_override=True,
             )
         )
     kinds += [
-        ActionSpec(
+        rolling(
             "spell",
             "Cast a damaging spell",
             "N dice of the spell's die by the caster's level, exploding",
-            "spell",
-            _cast,
-            targeted=True,
-            mode=AttackMode.SPELL.value,
+            AttackMode.SPELL,
+            "Roll the spell",
             ignore_dex=True,
         ),
         ActionSpec(
@@ -328,6 +320,7 @@ def action_kinds(r: LnLRuleset) -> tuple[ActionSpec, ...]:
             "Grapple, reload, take aim, sheathe… in words, for the log",
             "text",
             lambda c, text: act.OtherAction(c, text),
+            button="Take this action",
         ),
     ]
     return tuple(kinds)
@@ -341,6 +334,123 @@ def action_available(spec: ActionSpec, c: LnLStats) -> tuple[bool, str]:
     if spec.uses == "parry":
         return bool(c.weapons) or c.shield is not None, f"{c.name} has neither a weapon nor a shield"
     return True, ""
+
+
+def action_means(spec: ActionSpec, c: LnLStats) -> list[tuple[str, str, str]]:
+    """(name, label, why not) of the weapons, spells, or weapons and shield (``"shield"``) for a parry."""
+    if spec.uses == "spell":
+        return [
+            (s.name, f"{s.name} ({c.dice_count}{s.die}{f', {s.range_ft} ft' if s.range_ft else ''})", "")
+            for s in c.spells
+        ]
+    if spec.uses == "parry":
+        out = [(w.name, f"{w.label} · {w.state.value}", "") for w in c.weapons]
+        if c.shield is not None:
+            sh = c.shield
+            out.append(
+                (SHIELD_MEANS, f"{sh.name} (durability {sh.durability}/{sh.durability_max}) · {sh.state.value}", "")
+            )
+        return out
+    if spec.uses == "weapon":
+        out = []
+        for w in c.weapons:
+            style_word = "" if w.kind is WeaponKind.RANGED else f", {w.style.value}"
+            broken = f"{w.name} is broken until repaired" if w.state is WeaponState.BROKEN else ""
+            out.append((w.name, f"{w.label.removesuffix(')')}{style_word}) · {w.state.value}", broken))
+        return out
+    return []
+
+
+def parry_checks(c: LnLStats, means: str | None) -> list[Check]:
+    """Whether the weapon or shield can parry, as the engine's parry will check it."""
+    if means is None:
+        return [Check("A weapon or the shield", False, f"{c.name} has neither")]
+    if means in (SHIELD_MEANS, "shield"):
+        shield = c.shield
+        if shield is None:
+            return [Check("Shield carried", False, f"{c.name} has no shield")]
+        why = {
+            ShieldState.DESTROYED: f"{c.name}'s shield is destroyed",
+            ShieldState.STOWED: f"{c.name}'s shield is not carried",
+        }.get(shield.state, f"absorbs double damage; {shield.durability} durability left")
+        return [Check("Shield carried", shield.state is ShieldState.CARRIED, why)]
+    weapon = c.weapon(means)
+    if weapon.state is WeaponState.BROKEN:
+        return [Check("Weapon ready", False, f"{weapon.name} is broken")]
+    if weapon.state is WeaponState.SHEATHED:
+        return [Check("Weapon ready", False, f"{weapon.name} is sheathed: a parry needs a ready weapon")]
+    holds = weapon.magic_bonus + 1
+    return [
+        Check("Weapon ready", True, f"it shatters on the {_nth(holds)} exploding die it stops (+{weapon.magic_bonus})")
+    ]
+
+
+def _nth(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def action_notes(
+    r: LnLRuleset, options: Any, spec: ActionSpec, c: LnLStats, means: str | None, target: Any
+) -> list[tuple[str, str]]:
+    """What the GM should know before the action, in the ruleset's words."""
+    notes: list[tuple[str, str]] = []
+    mode = AttackMode(spec.mode) if spec.mode else None
+    if spec.uses == "weapon" and means is not None and mode is not None:
+        w = c.weapon(means)
+        n = c.dice_count
+        if mode in (AttackMode.POWER, AttackMode.SNEAK_POWER):
+            notes.append(
+                (
+                    "Power Attack:",
+                    f"{2 * n}{w.die} instead of {n}{w.die}; the {w.name} breaks after the attack "
+                    "(a low roll is the critical fail).",
+                )
+            )
+        if mode in (AttackMode.SNEAK, AttackMode.SNEAK_POWER):
+            ap = f"{target.armor_points} AP" if target is not None else "the target's AP"
+            precision = r.precision_check(c, target, w, mode) if target is not None else None
+            if precision is not None or (
+                target is None
+                and r.has_direct_damage
+                and (w.kind is WeaponKind.RANGED or w.style is WeaponStyle.FINESSE)
+            ):
+                dc = f" = DC {precision[1]}" if precision is not None else ""
+                bonus = c.bonus(c.PERCEPTION)
+                notes.append(
+                    (
+                        f"Precision ({'ranged' if w.kind is WeaponKind.RANGED else 'finesse'}):",
+                        f"{c.PERCEPTION.value} check d20 {bonus:+d} against DC 10 + {ap}{dc}. "
+                        "Success: armor ignored; failure: it applies.",
+                    )
+                )
+            elif r.has_direct_damage:
+                notes.append(("Precision:", f"a power weapon makes no check: {ap} always applies."))
+            if r.has_direct_damage:
+                notes.append(("", "All of it is direct damage to IP; the target's DEX is never subtracted."))
+            else:
+                notes.append(("", f"The target's DEX is not subtracted; {ap} applies; the damage comes off SP first."))
+        if r.costs_exertion(w, options):
+            half = " (halved: specialization)" if w.specialized else ""
+            notes.append(("Exertion:", f"the attack costs {c.name} d4 SP{half}."))
+        if w.kind is WeaponKind.RANGED and mode not in (AttackMode.SNEAK, AttackMode.SNEAK_POWER):
+            if r.has_direct_damage:
+                notes.append(("", "Ranged damage is direct: it comes off IP."))
+            else:
+                notes.append(("", "Ranged damage comes off SP first, like any blow."))
+    elif spec.uses == "spell" and means is not None:
+        s = c.spell(means)
+        where = "direct to IP" if s.direct else "off SP first"
+        notes.append(("", f"{c.dice_count}{s.die}, exploding; damage {where}."))
+    elif spec.uses == "parry":
+        notes.append(("", "Until its next turn begins, incoming damage is stopped; it may still move."))
+    elif spec.key in ("dash", "leap"):
+        extra = c.move_ft * (options.dash_moves if spec.key == "dash" else options.leap_moves)
+        over = (
+            " and over obstacles and difficult terrain" if spec.key == "leap" and options.leap_ignores_terrain else ""
+        )
+        notes.append(("", f"+{extra:g} ft of movement this turn{over}."))
+    return notes
 
 
 ABILITY_WORDS = {Ability.AWA: "awareness", Ability.WIS: "wisdom"}
