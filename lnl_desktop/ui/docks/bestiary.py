@@ -1,18 +1,17 @@
 """The Bestiary dock: ready-made creatures to add to the encounter or drag onto the map.
 
-The creatures come from ``resources/bestiary.json``: a list of :class:`Combatant` fields without
-``id`` and ``side``. An item drags as :func:`lnl_desktop.ui.mime.creature_mime` (the map places
-it); "Add to encounter" or a double-click adds it to the Opponents without a token.
+The creatures are the encounter's ruleset's (``resources/bestiary.json`` for L&L,
+``bestiary-classic.json`` for L&L Classic): stat-block fields without ``id`` and ``side``. An
+item drags as :func:`lnl_desktop.ui.mime.creature_mime` (the map places it); "Add to encounter"
+or a double-click adds it to the Opponents without a token.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 from PySide6.QtCore import (
     QAbstractListModel,
     QMimeData,
@@ -32,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.model import Combatant
-from lnl_desktop.core.validation import explain
+from lnl_desktop.core.bestiary import read_bestiary
+from lnl_desktop.core.rules import Ruleset, get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.mime import MIME_CREATURE, RowDragSource, creature_mime
@@ -47,29 +46,9 @@ def bestiary_path() -> Path:
     return resource("bestiary.json")
 
 
-def load_bestiary(path: Path | None = None) -> tuple[list[dict[str, Any]], list[str]]:
-    """The valid creatures of a bestiary file, and a line per problem (bad file, bad entry)."""
-    path = path or bestiary_path()
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        return [], [f"{path.name}: {error}"]
-    if not isinstance(raw, list):
-        return [], [f"{path.name}: expected a list of creatures"]
-    creatures: list[dict[str, Any]] = []
-    problems: list[str] = []
-    for number, entry in enumerate(raw, 1):
-        name = entry.get("name", f"entry {number}") if isinstance(entry, dict) else f"entry {number}"
-        if not isinstance(entry, dict) or {"id", "side"} & entry.keys():
-            problems.append(f"{name}: a creature is a dict of combatant fields without id and side")
-            continue
-        try:
-            Combatant.model_validate(entry | {"side": "Opponents"})
-        except ValidationError as error:
-            problems.append(f"{name}: {explain(error)}")
-            continue
-        creatures.append(entry)
-    return creatures, problems
+def load_bestiary(path: Path | None = None, ruleset: Ruleset | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The valid creatures of a bestiary (the ruleset's own, L&L's by default), and a line per problem."""
+    return read_bestiary(ruleset or get_ruleset("lnl"), path)
 
 
 def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, Any]:
@@ -77,24 +56,22 @@ def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, An
     return entry | {"side": side}
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}"
-
-
-def creature_summary(entry: dict[str, Any]) -> str:
-    """A creature's stats as a tooltip, in the game's words."""
-    c = Combatant.model_validate(entry | {"side": "Opponents"})
+def creature_summary(entry: dict[str, Any], ruleset: Ruleset | None = None) -> str:
+    """A creature's stats as a tooltip, in the ruleset's words."""
+    ruleset = ruleset or get_ruleset("lnl")
+    c = ruleset.stat_block.model_validate(entry | {"side": "Opponents"})
     size = SIZE_WORDS.get(c.size, "")
-    lines = [
-        f"{c.name}: level {c.level} ({c.dice_count} damage {'die' if c.dice_count == 1 else 'dice'})",
-        f"STR {_signed(c.str_bonus)}  DEX {_signed(c.dex_bonus)}  AWA {_signed(c.awa_bonus)}  AP {c.armor_points}",
-        f"SP {c.stamina_max}  IP {c.injury_max}  Move {c.move_ft} ft",
-        f"Size {c.size} x {c.size} ({size}), field of vision {c.vision_deg}°",
-    ]
-    lines += [f"Weapon: {w.label}" for w in c.weapons]
-    if c.shield is not None:
-        lines.append(f"Shield: {c.shield.name}, +{c.shield.armor} AP, durability {c.shield.durability_max}")
-    lines += [f"Spell: {s.name} ({s.die}{', direct' if s.direct else ''})" for s in c.spells]
+    head = c.name
+    if hasattr(c, "level"):
+        dice = getattr(c, "dice_count", None)
+        head += f": level {c.level}" + (f" ({dice} damage {'die' if dice == 1 else 'dice'})" if dice else "")
+    lines = [head, *ruleset.stat_line(c).splitlines()]
+    lines.append(f"Size {c.size} x {c.size} ({size}), field of vision {c.vision_deg}°")
+    lines += [f"Weapon: {w.label}" for w in getattr(c, "weapons", ())]
+    shield = getattr(c, "shield", None)
+    if shield is not None:
+        lines.append(f"Shield: {shield.name}, +{shield.armor} AP, durability {shield.durability_max}")
+    lines += [f"Spell: {s.name} ({s.die}{', direct' if s.direct else ''})" for s in getattr(c, "spells", ())]
     lines += [f"Trait: {t.value}" for t in c.traits]
     if c.notes:
         lines.append(c.notes)
@@ -108,9 +85,16 @@ class CreatureListModel(RowDragSource, QAbstractListModel):
 
     CREATURE_ROLE = Qt.ItemDataRole.UserRole + 1
 
-    def __init__(self, creatures: Sequence[dict[str, Any]], parent: Any = None) -> None:
+    def __init__(self, creatures: Sequence[dict[str, Any]], parent: Any = None, ruleset: Ruleset | None = None) -> None:
         super().__init__(parent)
         self._creatures = list(creatures)
+        self.ruleset = ruleset or get_ruleset("lnl")
+
+    def set_creatures(self, creatures: Sequence[dict[str, Any]], ruleset: Ruleset) -> None:
+        self.beginResetModel()
+        self._creatures = list(creatures)
+        self.ruleset = ruleset
+        self.endResetModel()
 
     def creature(self, row: int) -> dict[str, Any]:
         return dict(self._creatures[row])
@@ -124,9 +108,10 @@ class CreatureListModel(RowDragSource, QAbstractListModel):
         entry = self._creatures[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             size = entry.get("size", 1)
-            return f"{entry['name']} — level {entry['level']}, size {size}×{size}"
+            level = f"level {entry['level']}, " if "level" in entry else ""
+            return f"{entry['name']} — {level}size {size}×{size}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return creature_summary(entry)
+            return creature_summary(entry, self.ruleset)
         if role == self.CREATURE_ROLE:
             return self.creature(index.row())
         return None
@@ -142,8 +127,10 @@ class BestiaryPanel(QWidget):
         super().__init__(parent)
         self.setWindowTitle("Bestiary")
         self.controller = controller
-        creatures, self.problems = load_bestiary(path)
-        self.model = CreatureListModel(creatures, self)
+        self._path = path
+        self.ruleset_name = controller.engine.ruleset.name
+        creatures, self.problems = self._read()
+        self.model = CreatureListModel(creatures, self, controller.engine.ruleset)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -192,6 +179,28 @@ class BestiaryPanel(QWidget):
         layout.addWidget(self.hint)
         layout.addWidget(self.problem_label)
         layout.addLayout(buttons)
+        self._update_button()
+        controller.encounterReplaced.connect(self._follow_ruleset)
+        controller.eventsApplied.connect(lambda *_: self._follow_ruleset())
+
+    def _read(self) -> tuple[list[dict[str, Any]], list[str]]:
+        ruleset = self.controller.engine.ruleset
+        path = self._path if ruleset.name == "lnl" else None
+        if path is None and not hasattr(ruleset, "bestiary_file"):
+            return ruleset.bestiary(), []  # a ruleset of its own brings its creatures its own way
+        return read_bestiary(ruleset, path)
+
+    def _follow_ruleset(self) -> None:
+        """Show the creatures of the encounter's ruleset (another file, a conversion)."""
+        ruleset = self.controller.engine.ruleset
+        if ruleset.name == self.ruleset_name:
+            return
+        self.ruleset_name = ruleset.name
+        creatures, self.problems = self._read()
+        self.model.set_creatures(creatures, ruleset)
+        self.problem_label.setText("\n".join(self.problems))
+        self.problem_label.setVisible(bool(self.problems))
+        self.setToolTip(f"Creatures for {ruleset.title}")
         self._update_button()
 
     def selected_creature(self) -> dict[str, Any] | None:

@@ -1,9 +1,9 @@
 """The Forecast dock: the exact damage distribution of the attack being set up, before it is rolled.
 
 It follows ``controller.plan`` (attacker, target, weapon or spell, mode) and the encounter's
-numbers, and shows :func:`lnl_desktop.core.forecast.forecast_attack` as a bar chart with the mean
-marked, the thresholds where the target's SP empties and where it goes down, and one line of
-words ("Mean 35.0 damage · 12% to empty SP · <1% to put it down").
+numbers, and shows the ruleset's forecast (L&L and Classic:
+:func:`~lnl_desktop.core.forecast.forecast_attack`) as a bar chart with the mean marked, the
+thresholds where the target's SP empties and where it goes down, and one line of words ("Mean 35.0 damage · 12% to empty SP · <1% to put it down").
 
 pyqtgraph is heavy to import, so this module never imports it at the top: the chart is built the
 first time the panel is shown (``showEvent``), and the app starts without it. While hidden, the
@@ -20,8 +20,8 @@ from PySide6.QtGui import QColor, QCursor, QPalette, QShowEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWidget
 
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.forecast import Forecast, forecast_attack
-from lnl_desktop.core.model import Combatant, RulesOptions, Spell, Weapon, WeaponState
+from lnl_desktop.core.forecast import Forecast
+from lnl_desktop.core.model import LnLFamilyOptions, LnLStats, Spell, Weapon, WeaponState
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.controller import AttackPlan, TableController
 
@@ -45,11 +45,11 @@ class _Inputs:
     """Everything the forecast depends on; a new forecast is computed only when this changes."""
 
     plan: AttackPlan
-    attacker: Combatant
-    target: Combatant
+    attacker: LnLStats
+    target: LnLStats
     means: Weapon | Spell
     mode: AttackMode
-    options: RulesOptions
+    options: LnLFamilyOptions
 
 
 def _pct(p: float) -> str:
@@ -163,7 +163,7 @@ class ForecastPanel(QWidget):
             except RulesError:
                 return f"{attacker.name} has no weapon or spell named {plan.means!r}. {HINT}"
             mode = AttackMode.ATTACK if isinstance(means, Weapon) else AttackMode.SPELL
-        return _Inputs(plan, attacker, target, means, mode, self.controller.encounter.options)
+        return _Inputs(plan, attacker, target, means, mode, self.controller.encounter.options)  # type: ignore[arg-type]
 
     def refresh(self) -> None:
         """Recompute if the plan or the numbers it depends on changed (cheap when nothing did)."""
@@ -186,9 +186,16 @@ class ForecastPanel(QWidget):
             target=inputs.target.model_copy(deep=True),
             means=inputs.means.model_copy(deep=True),
         )
-        self.forecast = forecast_attack(
+        forecast = self.controller.engine.ruleset.forecast(
             inputs.attacker, inputs.target, inputs.means, inputs.mode, inputs.options, ignore_dex=inputs.plan.ignore_dex
         )
+        if forecast is None:
+            self._inputs = None
+            self.forecast = None
+            self.hint.setText(f"{self.controller.engine.ruleset.title} gives no forecast for this action.")
+            self.stack.setCurrentIndex(0)
+            return
+        self.forecast = forecast
         self._show_words(inputs, self.forecast)
         self._draw()
         self.stack.setCurrentIndex(1)
@@ -215,9 +222,10 @@ class ForecastPanel(QWidget):
         self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {means.name}{bonus}{mode}{broken}")
         where = "IP (direct)" if fc.direct else "SP first"
         self.formula_label.setText(f"{fc.formula} · to {where}")
+        bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.gauges(inputs.target))
         self.formula_label.setToolTip(
             f"{fc.dice} {means.die} rolled, each maximum rolling again without limit (the '!')."
-            f"\n{inputs.target.name} has {inputs.target.stamina} SP and {inputs.target.injury} IP now."
+            f"\n{inputs.target.name} has {bars} now."
         )
         self.summary_label.setText(fc.summary)
 

@@ -10,6 +10,8 @@ redrawn from the engine after every event, undo included.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
@@ -28,8 +30,9 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import CombatStarted, Event, InitiativeRolled, Override
-from lnl_desktop.core.model import Combatant, Phase, Side
+from lnl_desktop.core.model import Phase, Side
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import StartCombatDialog, check_d6
 from lnl_desktop.ui.controller import TableController
@@ -175,11 +178,11 @@ class TurnsPanel(QWidget):
             return OUT_OF_COMBAT
         if combat.turn is not None and combat.turn.combatant == cid:
             return ACTING
-        if c.down and encounter.options.down_skips_turns:
+        if c.down and self.controller.engine.ruleset.turn_refusal(encounter, c) is not None:
             return DOWN
         if cid in combat.acted:
             return ACTED
-        if combat.round == 1 and c.surprised:
+        if c.surprised:
             return SURPRISED
         return WAITING
 
@@ -362,15 +365,15 @@ class TurnsPanel(QWidget):
             self.reading_label.setText("")
             self.reading_label.hide()
             return
-        elapsed = _elapsed(max(0, combat.round - 1) * SECONDS_PER_ROUND)
-        self.round_label.setText(f"Round {combat.round} · {elapsed} elapsed")
+        elapsed = _elapsed(combat.elapsed_seconds)
+        self.round_label.setText(f"{combat.round_name} · {elapsed} elapsed")
         if combat.phase is Phase.ENDED:
             self._set_banner(f"Combat over after {combat.round} round{'s' if combat.round != 1 else ''}.", None)
         elif combat.turn is not None:
             c = encounter.combatant(combat.turn.combatant)
             self._set_banner(f"{c.name}'s turn ({c.side.value}): end it when done (Space)", c.side)
         elif engine.round_over:
-            self._set_banner(f"Round {combat.round} is over: roll initiative for the next round", None)
+            self._set_banner(f"{combat.round_name} is over: roll initiative for the next round", None)
         else:
             side = engine.acting_side()
             assert side is not None
@@ -384,7 +387,7 @@ class TurnsPanel(QWidget):
         """Round 1's surprise outcome in words, or this round's initiative reading."""
         combat = self.controller.encounter.combat
         log = self.controller.encounter.log
-        if combat.round == 1:
+        if combat.round == combat.first_round:
             for i in range(len(log) - 1, -1, -1):
                 event = log[i]
                 if isinstance(event, CombatStarted):
@@ -421,6 +424,11 @@ class TurnsPanel(QWidget):
         self._tree_shown = shown
         with QSignalBlocker(self.tree):
             self.tree.clear()
+            # The bars' columns are the ruleset's (SP and IP in L&L).
+            sample = encounter.combatants[0] if encounter.combatants else None
+            gauges = [g.label for g in engine.ruleset.gauges(sample)] if sample is not None else []
+            self.tree.setColumnCount(2 + len(gauges))
+            self.tree.setHeaderLabels(["Combatant", "This round", *gauges])
             for side, title, members in groups:
                 group = QTreeWidgetItem(self.tree, [title])
                 group.setFirstColumnSpanned(True)
@@ -437,7 +445,7 @@ class TurnsPanel(QWidget):
                 item.setSelected(True)
                 self.tree.setCurrentItem(item)
 
-    def _row_content(self, c: Combatant) -> tuple[object, ...]:
+    def _row_content(self, c: Any) -> tuple[object, ...]:
         """Everything a combatant's row shows: its texts, tooltips, colours and fonts follow from these."""
         return (
             c.id,
@@ -445,10 +453,7 @@ class TurnsPanel(QWidget):
             c.side,
             c.surprised,
             c.cannot_be_surprised,
-            c.stamina,
-            c.stamina_max,
-            c.injury,
-            c.injury_max,
+            self.controller.engine.ruleset.gauges(c),
             self.state_of(c.id),
             self.may_begin(c.id),
         )
@@ -461,18 +466,19 @@ class TurnsPanel(QWidget):
             return f"{side.value} · acting now"
         if acting is side:
             return f"{side.value} · acting now: pick who goes next"
-        if combat.round == 1 and combat.surprised_side is side:
-            return f"{side.value} · surprised in round 1"
+        if combat.round == combat.first_round and combat.surprised_side is side:
+            return f"{side.value} · surprised in {combat.round_name.lower()}"
         if acting is not None:
             return f"{side.value} · after the {acting.value}"
         return f"{side.value} · done this round"
 
-    def _add_row(self, group: QTreeWidgetItem, c: Combatant) -> None:
+    def _add_row(self, group: QTreeWidgetItem, c: Any) -> None:
         state = self.state_of(c.id)
         label = state
         if state == WAITING and c.surprised and c.cannot_be_surprised:
             label = "waiting (cannot be surprised)"
-        item = QTreeWidgetItem(group, [c.name, label, f"{c.stamina}/{c.stamina_max}", f"{c.injury}/{c.injury_max}"])
+        gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.gauges(c)]
+        item = QTreeWidgetItem(group, [c.name, label, *gauges])
         item.setData(0, ID_ROLE, c.id)
         ok, why = self.may_begin(c.id)
         item.setToolTip(0, why if ok else f"Cannot begin the turn: {why}")
@@ -529,14 +535,17 @@ class TurnsPanel(QWidget):
             self._mark(False)
             return
         face, problem = check_d6(text)
-        if problem is not None:
+        if problem is None and face is not None:
+            try:
+                first = self.controller.engine.ruleset.initiative(face)
+            except RulesError as error:
+                problem = str(error)
+        if problem is not None or face is None:
             self.next_round_button.setText("Next round")
             self.next_round_button.setEnabled(False)
             self.next_round_button.setToolTip(f"Initiative: {problem}")
             self._mark(True)
             return
-        assert face is not None
-        first = self.controller.engine.ruleset.initiative(face)
         self.next_round_button.setText(f"Next round: {face}, {first.acts_first}")
         self.next_round_button.setEnabled(True)
         self.next_round_button.setToolTip(f"Read your d6: {face} means {first.acts_first}")

@@ -602,7 +602,8 @@ class RulesOverlays:
                 cid,
                 token.cell,
                 c.size,
-                tuple(c.weapons),
+                tuple(getattr(c, "weapons", ())),
+                self.controller.engine.ruleset.name,
                 encounter.map.width,
                 encounter.map.height,
                 encounter.map.diagonal,
@@ -620,12 +621,16 @@ class RulesOverlays:
         args = (grid_map.diagonal, grid_map.feet_per_cell, grid_map.width, grid_map.height)
         anchor = token.cell
         self.melee.set_cells(within_ft(anchor, c.size, 5, *args))
-        reach_ft = max((w.reach for w in c.weapons if w.kind is WeaponKind.REACH), default=0)
+        weapons = getattr(c, "weapons", ())
+        reach_ft = max((w.reach for w in weapons if w.kind is WeaponKind.REACH), default=0)
         if reach_ft > 5:
             self.reach_weapon.set_cells(within_ft(anchor, c.size, reach_ft, *args))
-        ranged = [w for w in c.weapons if w.kind is WeaponKind.RANGED]
+        ranged = [w for w in weapons if w.kind is WeaponKind.RANGED]
         if ranged:
-            self.too_close.set_cells(within_ft(anchor, c.size, 10, *args, closer_than=True))
+            # The ruleset's ranged minimum (10 ft in L&L; none in L&L Classic).
+            least = getattr(self.controller.engine.ruleset, "ranged_minimum_ft", 0)
+            if least:
+                self.too_close.set_cells(within_ft(anchor, c.size, least, *args, closer_than=True))
             longest = [w.max_range_ft for w in ranged]
             if all(r is not None for r in longest):
                 limit = max(r for r in longest if r is not None)

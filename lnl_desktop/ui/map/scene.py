@@ -103,6 +103,7 @@ class MapScene(QGraphicsScene):
         if encounter.map is not self._map:
             self._set_map(encounter.map)
         combatants = {c.id: c for c in encounter.combatants}
+        ruleset = self.controller.engine.ruleset
         labels = assign_labels({c.id: c.name for c in encounter.combatants})
         turn = encounter.combat.turn
         turn_id = turn.combatant if turn is not None else None
@@ -116,7 +117,9 @@ class MapScene(QGraphicsScene):
             c = combatants.get(cid)
             if c is None:
                 continue
-            look = TokenLook.of(c, token, labels[cid], cid == turn_id, cid == selected, player, self.badly_hurt_below)
+            look = TokenLook.of(
+                c, token, labels[cid], cid == turn_id, cid == selected, player, self.badly_hurt_below, ruleset
+            )
             item = self.tokens.get(cid)
             if item is None:
                 item = TokenItem(look)

@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Combatant, Side, Token, WeaponKind, WeaponState
+from lnl_desktop.core.model import Side, Token, WeaponKind, WeaponState
+from lnl_desktop.core.rules import Ruleset, get_ruleset
+from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.ui import style
 
 TOKEN_Z = 20.0
@@ -41,10 +44,7 @@ class TokenLook:
     size: int
     cell: Cell
     facing: int
-    stamina: int
-    stamina_max: int
-    injury: int
-    injury_max: int
+    gauges: tuple[Gauge, ...]  # the ruleset's bars (SP and IP in L&L); none for a secret Opponent
     down: bool
     concealed: bool
     parrying: bool
@@ -59,17 +59,20 @@ class TokenLook:
     @classmethod
     def of(
         cls,
-        c: Combatant,
+        c: Any,
         token: Token,
         label: str,
         has_turn: bool,
         selected: bool,
         player: bool = False,
         badly_hurt_below: float = 0.5,
+        ruleset: Ruleset | None = None,
     ) -> TokenLook:
         """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers."""
+        ruleset = ruleset or get_ruleset("lnl")
+        gauges = ruleset.gauges(c)
         secret = player and c.side is not Side.PARTY
-        condition = condition_word(c, badly_hurt_below) if secret else ""
+        condition = condition_word(c, badly_hurt_below, gauges) if secret else ""
         return cls(
             cid=c.id,
             name=c.name,
@@ -78,48 +81,49 @@ class TokenLook:
             size=c.size,
             cell=(token.cell[0], token.cell[1]),
             facing=token.facing,
-            stamina=0 if secret else c.stamina,
-            stamina_max=0 if secret else c.stamina_max,
-            injury=0 if secret else c.injury,
-            injury_max=0 if secret else c.injury_max,
+            gauges=() if secret else gauges,
             down=c.down,
             concealed=c.concealed,
-            parrying=c.parry is not None,
+            parrying=getattr(c, "parry", None) is not None,
             surprised=c.surprised,
-            broken=any(w.state is WeaponState.BROKEN for w in c.weapons),
+            broken=any(w.state is WeaponState.BROKEN for w in getattr(c, "weapons", ())),
             has_turn=has_turn,
             selected=selected,
-            tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn),
+            tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges),
             hidden=token.hidden,
             condition=condition,
         )
 
 
-def condition_word(c: Combatant, badly_hurt_below: float = 0.5) -> str:
+def condition_word(c: Any, badly_hurt_below: float = 0.5, gauges: tuple[Gauge, ...] | None = None) -> str:
     """What the players may know of a creature's state: unhurt, wounded, badly hurt or down.
 
-    "badly hurt" below ``badly_hurt_below`` of its SP and IP together (a setting), "wounded" below all.
+    "badly hurt" below ``badly_hurt_below`` of its bars together (L&L: SP and IP; a setting),
+    "wounded" below all.
     """
     if c.down:
         return "down"
-    total = c.stamina_max + c.injury_max
-    fraction = 1.0 if total <= 0 else (c.stamina + c.injury) / total
+    if gauges is None:
+        gauges = get_ruleset("lnl").gauges(c)
+    total = sum(g.most for g in gauges)
+    fraction = 1.0 if total <= 0 else sum(g.now for g in gauges) / total
     if fraction >= 1.0:
         return "unhurt"
     return "badly hurt" if fraction < badly_hurt_below else "wounded"
 
 
-def player_tooltip(c: Combatant, condition: str) -> str:
+def player_tooltip(c: Any, condition: str) -> str:
     return f"<b>{_html(c.name)}</b><br><i>{condition}</i>"
 
 
-def tooltip(c: Combatant, token: Token, has_turn: bool) -> str:
-    lines = [
-        f"<b>{_html(c.name)}</b> ({c.side.value}, level {c.level})",
-        f"SP {c.stamina}/{c.stamina_max} &middot; IP {c.injury}/{c.injury_max} &middot; "
-        f"AP {c.armor_points} &middot; Move {c.move_ft} ft",
-    ]
-    for w in c.weapons:
+def tooltip(c: Any, token: Token, has_turn: bool, gauges: tuple[Gauge, ...] = ()) -> str:
+    level = f", level {c.level}" if hasattr(c, "level") else ""
+    numbers = [f"{g.label} {g.now}/{g.most}" for g in gauges]
+    if hasattr(c, "armor_points"):
+        numbers.append(f"AP {c.armor_points}")
+    numbers.append(f"Move {c.move_ft} ft")
+    lines = [f"<b>{_html(c.name)}</b> ({c.side.value}{level})", " &middot; ".join(numbers)]
+    for w in getattr(c, "weapons", ()):
         extra = ""
         if w.kind is WeaponKind.REACH:
             extra = f", reach {w.reach} ft"
@@ -360,6 +364,8 @@ class TokenItem(QGraphicsItem):
         painter.drawPolygon(wedge)
 
     def _paint_bars(self, painter: QPainter, look: TokenLook, s: float) -> None:
+        if not look.gauges:
+            return
         unit = style.CELL_PX  # bars keep one cell's proportions on big tokens
         width = 0.66 * unit if look.size == 1 else 0.55 * s
         height = 0.085 * unit
@@ -372,8 +378,9 @@ class TokenItem(QGraphicsItem):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(_BAR_BACK)
         painter.drawRoundedRect(plate, gap * 1.5, gap * 1.5)
+        tints = {"stamina": style.STAMINA, "injury": style.INJURY}
         for i, (value, maximum, color) in enumerate(
-            ((look.stamina, look.stamina_max, style.STAMINA), (look.injury, look.injury_max, style.INJURY))
+            (g.now, g.most, tints.get(g.tint, style.STAMINA)) for g in look.gauges[:2]
         ):
             y = top + i * (height + gap)
             fraction = 0.0 if maximum <= 0 else max(0.0, min(1.0, value / maximum))

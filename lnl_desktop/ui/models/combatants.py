@@ -1,4 +1,4 @@
-"""A table model of every combatant: name, side, level, SP, IP, AP, Move, status.
+"""A table model of every combatant: name, side, the ruleset's columns (L&L: level, SP, IP, AP), Move, status.
 
 An adapter over ``encounter.combatants``: it reads the controller's encounter on every call and
 keeps only the row ids (to tell a plain refresh from rows coming and going) and a small key per
@@ -14,7 +14,8 @@ from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersist
 from PySide6.QtGui import QFont
 
 from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import Combatant
+from lnl_desktop.core.model import CombatantBase
+from lnl_desktop.core.rules.base import Column
 from lnl_desktop.ui import style
 from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime
 
@@ -26,42 +27,49 @@ Index = QModelIndex | QPersistentModelIndex
 # The combatant's id, for views and proxies that need to find a row's combatant.
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
-_HEADER_TIPS = {
-    "Name": "The combatant's name; hover a name for its weapons",
+# The columns every ruleset has; the ruleset's own (Ruleset.columns) go between Side and Move.
+_SHARED_TIPS = {
+    "Name": "The combatant's name; hover a name for its numbers",
     "Side": "Party (player characters and allies) or Opponents (run by the GM)",
-    "Level": "Level; damage dice N = (level + 1) // 2",
-    "SP": "Stamina Points, current / max: ordinary melee damage comes off SP first",
-    "IP": "Injury Points, current / max: direct damage comes off IP; at 0 IP the creature is down",
-    "AP": "Armor Points: worn or natural armor plus a carried shield",
     "Move": "Feet of movement per turn",
     "Status": "Down, surprised, parrying, concealed, broken weapons and conditions",
 }
 
 
-def status_of(c: Combatant) -> str:
+def status_of(c: CombatantBase) -> str:
     """Short status words for a combatant, most important first."""
     return ", ".join(c.status_words())
 
 
 class CombatantsModel(RowDragSource, QAbstractTableModel):
     MIME_TYPE = MIME_COMBATANT
-    COLUMNS = ("Name", "Side", "Level", "SP", "IP", "AP", "Move", "Status")
-    _NUMERIC = frozenset({"Level", "SP", "IP", "AP", "Move"})
 
     def __init__(self, controller: TableController, parent: Any = None) -> None:
         super().__init__(parent)
         self._controller = controller
+        self._set_columns()
         self._ids = self._current_ids()
         self._shown = self._row_keys()
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.reset)
+
+    def _set_columns(self) -> None:
+        """Name, Side, the encounter's ruleset's columns, Move, Status."""
+        ruleset = self._controller.engine.ruleset
+        self._ruleset = ruleset.name
+        self._columns: dict[str, Column] = {c.title: c for c in ruleset.columns()}
+        self.COLUMNS: tuple[str, ...] = ("Name", "Side", *self._columns, "Move", "Status")
+        self._NUMERIC = frozenset({*(t for t, c in self._columns.items() if c.numeric), "Move"})
+
+    def _header_tip(self, column: str) -> str:
+        return self._columns[column].tip if column in self._columns else _SHARED_TIPS[column]
 
     # -- lookups -----------------------------------------------------------------------------
 
     def _current_ids(self) -> list[str]:
         return [c.id for c in self._controller.encounter.combatants]
 
-    def combatant(self, row: int) -> Combatant:
+    def combatant(self, row: int) -> Any:
         return self._controller.encounter.combatants[row]
 
     def combatant_id(self, row: int) -> str:
@@ -88,7 +96,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self.COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _HEADER_TIPS[self.COLUMNS[section]]
+            return self._header_tip(self.COLUMNS[section])
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -97,13 +105,11 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         c = self.combatant(index.row())
         column = self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
+            if column in self._columns:
+                return self._columns[column].value(c)
             return {
                 "Name": c.name,
                 "Side": c.side.value,
-                "Level": c.level,
-                "SP": f"{c.stamina} / {c.stamina_max}",
-                "IP": f"{c.injury} / {c.injury_max}",
-                "AP": c.armor_points,
                 "Move": f"{c.move_ft} ft",
                 "Status": status_of(c),
             }[column]
@@ -132,31 +138,24 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         turn = self._controller.encounter.combat.turn
         return turn is not None and turn.combatant == cid
 
-    def _tooltip(self, c: Combatant, column: str) -> str:
+    def _tooltip(self, c: Any, column: str) -> str:
         if column == "Name":
-            weapons = "\n".join(w.label for w in c.weapons) or "no weapons"
-            return f"{c.name} (level {c.level}, {c.side.value})\n{weapons}"
-        if column == "AP" and c.shield is not None:
+            return f"{c.name} ({c.side.value})\n{self._controller.engine.ruleset.stat_line(c)}".rstrip()
+        if column == "AP" and getattr(c, "shield", None) is not None:
             return f"Armor {c.armor} + {c.shield.name} {c.shield.armor} ({c.shield.state.value})"
         if column == "Status":
             return status_of(c) or "ready"
-        return _HEADER_TIPS[column]
+        return self._header_tip(column)
 
-    def _row_key(self, c: Combatant) -> tuple[object, ...]:
+    def _row_key(self, c: Any) -> tuple[object, ...]:
         """What a row shows: its texts, colours, bold and tooltips come from these values alone."""
-        shield = (c.shield.name, c.shield.armor, c.shield.state) if c.shield is not None else None
         return (
             c.name,
             c.side,
-            c.level,
-            c.stamina,
-            c.stamina_max,
-            c.injury,
-            c.injury_max,
-            c.armor,
             c.move_ft,
-            shield,
-            tuple(w.label for w in c.weapons),
+            *(column.value(c) for column in self._columns.values()),
+            self._controller.engine.ruleset.stat_line(c),
+            repr(getattr(c, "shield", None)),
             status_of(c),
             self._is_active(c.id),
         )
@@ -166,13 +165,14 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
 
     def reset(self) -> None:
         self.beginResetModel()
+        self._set_columns()
         self._ids = self._current_ids()
         self._shown = self._row_keys()
         self.endResetModel()
 
     def _on_events(self, events: list[Event]) -> None:
         ids = self._current_ids()
-        if ids != self._ids:
+        if ids != self._ids or self._controller.engine.ruleset.name != self._ruleset:
             # Rows came, went or moved (add, remove, undo): cheap at this size.
             self.reset()
             return

@@ -184,14 +184,14 @@ def columns(r: LnLRuleset) -> tuple[Column, ...]:
             "Stamina Points, current / max: "
             + ("ordinary melee damage" if direct else "all damage")
             + " comes off SP first",
-            lambda c: f"{c.stamina}/{c.stamina_max}",
+            lambda c: f"{c.stamina} / {c.stamina_max}",
         ),
         Column(
             "IP",
             "Injury Points, current / max: "
             + ("direct damage comes off IP; " if direct else "damage past 0 SP comes off IP; ")
             + "at 0 IP the creature is down",
-            lambda c: f"{c.injury}/{c.injury_max}",
+            lambda c: f"{c.injury} / {c.injury_max}",
         ),
         Column("AP", "Armor Points: worn or natural armor plus a carried shield", lambda c: c.armor_points),
     ]
