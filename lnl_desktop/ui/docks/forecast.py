@@ -3,7 +3,8 @@
 It follows ``controller.plan`` (attacker, target, weapon or spell, mode) and the encounter's
 numbers, and shows the ruleset's forecast (L&L and Classic:
 :func:`~lnl_desktop.core.forecast.forecast_attack`) as a bar chart with the mean marked, the
-thresholds where the target's SP empties and where it goes down, and one line of words ("Mean 35.0 damage · 12% to empty SP · <1% to put it down").
+thresholds where the target's SP empties and where it goes down, and one line of words
+("Mean 35.0 damage · 12% to empty SP · <1% to put it down").
 
 pyqtgraph is heavy to import, so this module never imports it at the top: the chart is built the
 first time the panel is shown (``showEvent``), and the app starts without it. While hidden, the
