@@ -32,19 +32,11 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.actions import StartCombat
 from lnl_desktop.core.dice import roll_plain
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import Encounter, Side, SurpriseSituation
+from lnl_desktop.core.model import Encounter, Side
 from lnl_desktop.core.rules import Ruleset, get_ruleset
 
 OK_COLOR = "#1b7a3a"
 BAD_COLOR = "#b3261e"
-
-SITUATION_TIPS = {
-    SurpriseSituation.NOBODY: "Nobody set an ambush: the d6 reads the surprise table's first row",
-    SurpriseSituation.OPPONENTS_AMBUSH: "The Opponents lie in wait for the Party",
-    SurpriseSituation.PARTY_AMBUSH: "The Party lies in wait for the Opponents",
-    SurpriseSituation.REVERSE: "The ambushers are ambushed themselves: the GM sets the outcome by hand, no die",
-}
-
 
 # -- typed faces ---------------------------------------------------------------------------------
 
@@ -290,56 +282,103 @@ class FacesDialog(QDialog):
 # -- starting a combat ---------------------------------------------------------------------------
 
 
-def surprise_row(ruleset: Ruleset, situation: SurpriseSituation) -> list[tuple[int, str]]:
-    """The surprise table's row for ``situation``: (face, reading) for faces 1 to 6."""
-    if situation is SurpriseSituation.REVERSE:
+def surprise_row(ruleset: Ruleset, situation: str) -> list[tuple[int, str]]:
+    """How the ruleset reads each face of the die in ``situation``: (face, reading) for faces 1 to 6."""
+    procedure = ruleset.start_procedure()
+    spec = next((s for s in procedure.situations if s.key == str(situation)), None)
+    if spec is None or spec.by_hand:
         return []
-    return [(face, ruleset.surprise(situation, face).text) for face in range(1, 7)]
+    return [(face, procedure.reading(spec.key, face)) for face in range(1, 7)]
+
+
+class _DieRow(QWidget):
+    """'Roll the d6' or 'I rolled: [ ]' for one die."""
+
+    def __init__(self, what: str, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.roll_radio = QRadioButton("Roll the d6", self)
+        self.roll_radio.setToolTip(f"The app rolls the {what} die")
+        self.typed_radio = QRadioButton("I rolled:", self)
+        self.typed_radio.setToolTip("Type the face your own d6 shows")
+        self.face_edit = QLineEdit(self)
+        self.face_edit.setPlaceholderText("1-6")
+        self.face_edit.setMaximumWidth(60)
+        self.face_edit.setToolTip(f"The face of your {what} d6, 1 to 6")
+        self.roll_radio.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.roll_radio)
+        group.addButton(self.typed_radio)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.roll_radio)
+        layout.addSpacing(12)
+        layout.addWidget(self.typed_radio)
+        layout.addWidget(self.face_edit)
+        layout.addStretch(1)
+        self.face_edit.textChanged.connect(self._typed)
+
+    def _typed(self, text: str) -> None:
+        if text.strip() and not self.typed_radio.isChecked():
+            self.typed_radio.setChecked(True)
+
+    def set_face(self, face: int | str | None) -> None:
+        if face is None:
+            self.roll_radio.setChecked(True)
+        else:
+            self.typed_radio.setChecked(True)
+            self.face_edit.setText(str(face))
+
+    def face(self) -> int | None:
+        """The typed face (None: the app rolls, or it does not read as a d6)."""
+        return check_d6(self.face_edit.text())[0] if self.typed_radio.isChecked() else None
+
+    def problem(self, purpose: str) -> str | None:
+        return check_d6(self.face_edit.text(), purpose)[1] if self.typed_radio.isChecked() else None
 
 
 class StartCombatDialog(QDialog):
-    """Round 1: the surprise situation, then the d6 (rolled by the app or typed) or, for a reverse
-    ambush, the outcome set by hand. :meth:`action` is the ``StartCombat`` to apply."""
+    """The first round, as the encounter's ruleset opens a combat (:meth:`Ruleset.start_procedure`):
+    its situations, the die they read (rolled by the app or typed), a second die for round 1's
+    initiative where the ruleset reads one, or the outcome set by hand. :meth:`action` is the
+    ``StartCombat`` to apply."""
 
     def __init__(self, encounter: Encounter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Start combat")
         self.ruleset = get_ruleset(encounter.ruleset)
+        self.procedure = self.ruleset.start_procedure()
+        self.setWindowTitle(f"Start combat — {self.ruleset.title}")
 
-        situation_box = QGroupBox("Who ambushes whom?", self)
+        situation_box = QGroupBox(self.procedure.question, self)
         situation_layout = QVBoxLayout(situation_box)
         self.situation_group = QButtonGroup(self)
-        self.situation_buttons: dict[SurpriseSituation, QRadioButton] = {}
-        for i, situation in enumerate(SurpriseSituation):
-            button = QRadioButton(situation.value[0].upper() + situation.value[1:], situation_box)
-            button.setToolTip(SITUATION_TIPS[situation])
+        self.situation_buttons: dict[str, QRadioButton] = {}
+        for i, situation in enumerate(self.procedure.situations):
+            button = QRadioButton(situation.label, situation_box)
+            button.setToolTip(situation.tip)
             self.situation_group.addButton(button, i)
-            self.situation_buttons[situation] = button
+            self.situation_buttons[situation.key] = button
             situation_layout.addWidget(button)
-        self.situation_buttons[SurpriseSituation.NOBODY].setChecked(True)
+        self.situation_buttons[self.procedure.situations[0].key].setChecked(True)
 
         self.table_label = QLabel(self)
         self.table_label.setTextFormat(Qt.TextFormat.RichText)
-        self.table_label.setToolTip("The surprise table (RULES §2): the same d6 is read with the chosen situation")
+        self.table_label.setToolTip(f"How {self.ruleset.title} reads the {self.procedure.die_label} d6")
 
-        self.die_box = QGroupBox("The d6", self)
-        self.roll_radio = QRadioButton("Roll the d6", self.die_box)
-        self.roll_radio.setToolTip("The app rolls the surprise and initiative die")
-        self.typed_radio = QRadioButton("I rolled:", self.die_box)
-        self.typed_radio.setToolTip("Type the face your own d6 shows")
-        self.face_edit = QLineEdit(self.die_box)
-        self.face_edit.setPlaceholderText("1-6")
-        self.face_edit.setMaximumWidth(60)
-        self.face_edit.setToolTip("The face of your d6, 1 to 6")
-        self.roll_radio.setChecked(True)
-        die_layout = QHBoxLayout(self.die_box)
-        die_layout.addWidget(self.roll_radio)
-        die_layout.addSpacing(12)
-        die_layout.addWidget(self.typed_radio)
-        die_layout.addWidget(self.face_edit)
-        die_layout.addStretch(1)
+        self.die_box = QGroupBox(f"The {self.procedure.die_label} d6", self)
+        self.die_row = _DieRow(self.procedure.die_label, self.die_box)
+        QVBoxLayout(self.die_box).addWidget(self.die_row)
+        # The widgets of the first die, by their old names (scripts and tests use them).
+        self.roll_radio, self.typed_radio, self.face_edit = (
+            self.die_row.roll_radio,
+            self.die_row.typed_radio,
+            self.die_row.face_edit,
+        )
 
-        self.reverse_box = QGroupBox("Reverse ambush: the GM sets the outcome", self)
+        self.initiative_box = QGroupBox("Round 1: the initiative d6 (1-3 Opponents first, 4-6 the Party)", self)
+        self.initiative_row = _DieRow("initiative", self.initiative_box)
+        QVBoxLayout(self.initiative_box).addWidget(self.initiative_row)
+
+        self.reverse_box = QGroupBox("The GM sets the outcome", self)
         self.first_combo = QComboBox(self.reverse_box)
         for side in Side:
             self.first_combo.addItem(side.value, side.value)
@@ -368,106 +407,122 @@ class StartCombatDialog(QDialog):
         layout.addWidget(situation_box)
         layout.addWidget(self.table_label)
         layout.addWidget(self.die_box)
+        layout.addWidget(self.initiative_box)
         layout.addWidget(self.reverse_box)
         layout.addWidget(self.outcome_label)
         layout.addWidget(self.buttons)
 
         self.situation_group.idToggled.connect(lambda *_: self._refresh())
-        self.roll_radio.toggled.connect(lambda *_: self._refresh())
-        self.face_edit.textChanged.connect(self._on_face_typed)
+        for row in (self.die_row, self.initiative_row):
+            row.roll_radio.toggled.connect(lambda *_: self._refresh())
+            row.face_edit.textChanged.connect(lambda *_: self._refresh())
         self.first_combo.currentIndexChanged.connect(lambda *_: self._refresh())
         self.surprised_combo.currentIndexChanged.connect(lambda *_: self._refresh())
         self._refresh()
 
     # -- the choices -------------------------------------------------------------------------
 
-    def situation(self) -> SurpriseSituation:
-        for situation, button in self.situation_buttons.items():
+    def situation(self) -> str:
+        for key, button in self.situation_buttons.items():
             if button.isChecked():
-                return situation
-        return SurpriseSituation.NOBODY
+                return key
+        return self.procedure.situations[0].key
 
-    def set_situation(self, situation: SurpriseSituation) -> None:
-        self.situation_buttons[situation].setChecked(True)
+    def _by_hand(self) -> bool:
+        situation = self.situation()
+        return any(s.key == situation and s.by_hand for s in self.procedure.situations)
+
+    def set_situation(self, situation: str) -> None:
+        self.situation_buttons[str(situation)].setChecked(True)
 
     def set_face(self, face: int | str | None) -> None:
         """Type a face (or None: the app rolls)."""
-        if face is None:
-            self.roll_radio.setChecked(True)
-        else:
-            self.typed_radio.setChecked(True)
-            self.face_edit.setText(str(face))
+        self.die_row.set_face(face)
+
+    def set_initiative_face(self, face: int | str | None) -> None:
+        """Type round 1's initiative face, where the ruleset reads one after the surprise die."""
+        self.initiative_row.set_face(face)
 
     def set_reverse(self, first: Side, surprised: Side | None) -> None:
-        self.set_situation(SurpriseSituation.REVERSE)
+        """The outcome by hand (L&L's reverse ambush)."""
+        self.set_situation(next(s.key for s in self.procedure.situations if s.by_hand))
         self.first_combo.setCurrentIndex(self.first_combo.findData(first.value))
         self.surprised_combo.setCurrentIndex(self.surprised_combo.findData(surprised.value if surprised else None))
 
     def first_side(self) -> Side:
-        """A reverse ambush: the side that acts first."""
+        """By hand: the side that acts first."""
         return Side(self.first_combo.currentData())
 
     def surprised_side(self) -> Side | None:
-        """A reverse ambush: the surprised side, or None."""
+        """By hand: the surprised side, or None."""
         data = self.surprised_combo.currentData()
         return Side(data) if data else None
 
-    def _on_face_typed(self, text: str) -> None:
-        if text.strip() and not self.typed_radio.isChecked():
-            self.typed_radio.setChecked(True)
-        self._refresh()
+    def _needs_initiative(self) -> bool:
+        return self.procedure.then_initiative(self.situation(), self.die_row.face() if not self._by_hand() else None)
 
     def problem(self) -> str | None:
         """Why the dialog cannot start the combat as filled in, or None."""
-        if self.situation() is SurpriseSituation.REVERSE:
-            first, surprised = self.first_side(), self.surprised_side()
-            if surprised is first:
+        if self._by_hand():
+            if self.procedure.by_hand_surprise and self.surprised_side() is self.first_side():
                 return "The side that acts first cannot be the surprised one"
             return None
-        if self.typed_radio.isChecked():
-            return check_d6(self.face_edit.text(), "surprise and initiative")[1]
-        return None
+        problem = self.die_row.problem(self.procedure.die_label)
+        if problem is None and self._needs_initiative():
+            problem = self.initiative_row.problem("initiative")
+        return problem
 
     def action(self) -> StartCombat:
         situation = self.situation()
-        if situation is SurpriseSituation.REVERSE:
-            return StartCombat(situation, None, self.first_side(), self.surprised_side())
-        face = check_d6(self.face_edit.text())[0] if self.typed_radio.isChecked() else None
-        return StartCombat(situation, face)
+        if self._by_hand():
+            if self.procedure.by_hand_surprise:
+                return StartCombat(situation, None, self.first_side(), self.surprised_side())
+            return StartCombat(situation)
+        initiative = self.initiative_row.face() if self._needs_initiative() else None
+        return StartCombat(situation, self.die_row.face(), initiative_face=initiative)
 
     # -- showing -----------------------------------------------------------------------------
 
     def _refresh(self) -> None:
         situation = self.situation()
-        reverse = situation is SurpriseSituation.REVERSE
-        self.die_box.setVisible(not reverse)
-        self.reverse_box.setVisible(reverse)
-        typed = check_d6(self.face_edit.text())[0] if self.typed_radio.isChecked() else None
-        if reverse:
-            self.table_label.setText("<i>Reverse ambush: no die is read; set who acts first and who is surprised.</i>")
-        else:
-            rows = "".join(
+        by_hand = self._by_hand()
+        self.die_box.setVisible(not by_hand and bool(surprise_row(self.ruleset, situation)))
+        self.reverse_box.setVisible(by_hand and self.procedure.by_hand_surprise)
+        self.initiative_box.setVisible(not by_hand and self._needs_initiative())
+        typed = self.die_row.face()
+        label = next(s.label for s in self.procedure.situations if s.key == situation)
+        rows = surprise_row(self.ruleset, situation)
+        if by_hand:
+            self.table_label.setText(f"<i>{_escape(label)}: no die is read.</i>")
+        elif rows:
+            body = "".join(
                 f'<tr style="{"font-weight:bold; background:#fff3c4" if face == typed else ""}">'
                 f'<td align="right">{face}&nbsp;</td><td>{_escape(text)}</td></tr>'
-                for face, text in surprise_row(self.ruleset, situation)
+                for face, text in rows
             )
             self.table_label.setText(
-                f'<b>The d6 for “{_escape(situation.value)}”:</b><table cellspacing="0" cellpadding="1">{rows}</table>'
+                f'<b>The d6 for “{_escape(label)}”:</b><table cellspacing="0" cellpadding="1">{body}</table>'
             )
+        else:
+            self.table_label.setText(f"<i>{_escape(label)}.</i>")
         problem = self.problem()
         self.start_button.setEnabled(problem is None)
-        self.start_button.setToolTip(problem or "Start round 1")
+        self.start_button.setToolTip(problem or "Start the combat")
         if problem:
             self.outcome_label.setText(f'<span style="color:{BAD_COLOR}">✘ {_escape(problem)}</span>')
-        elif reverse:
+        elif by_hand and self.procedure.by_hand_surprise:
             first, surprised = self.first_side(), self.surprised_side()
             words = first.acts_first if surprised is None else f"{surprised.value} surprised: {first.acts_first}"
             self.outcome_label.setText(f"<b>Outcome:</b> {_escape(words)}")
+        elif by_hand:
+            self.outcome_label.setText(f"<b>Outcome:</b> {_escape(label)}")
         elif typed is not None:
-            reading = self.ruleset.surprise(situation, typed).text
+            reading = self.procedure.reading(situation, typed)
             self.outcome_label.setText(f"<b>{typed}:</b> {_escape(reading)}")
+        elif rows:
+            self.outcome_label.setText(f"The app rolls the {_escape(self.procedure.die_label)} d6 when you start.")
         else:
-            self.outcome_label.setText("The app rolls the d6 when you start.")
+            self.outcome_label.setText("The app rolls round 1's initiative d6 when you start.")
 
     def accept(self) -> None:
         if self.problem() is not None:

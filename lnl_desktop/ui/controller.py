@@ -113,8 +113,7 @@ class TableController(QObject):
     def replace_encounter(self, encounter: Encounter) -> None:
         """Start over on another encounter: a fresh history, nothing selected."""
         self.undo_stack.clear()
-        self.engine.encounter = encounter
-        self.engine.clear_history()
+        self.engine.replace(encounter)  # its ruleset too
         self.selected = None
         self.plan = None
         self.encounterReplaced.emit()

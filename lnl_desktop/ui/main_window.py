@@ -26,7 +26,9 @@ from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
 from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.model import Encounter, Phase
+from lnl_desktop.core.rules import all_rulesets, get_ruleset
+from lnl_desktop.paths import resource
 from lnl_desktop.ui.about import show_about
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.dialogs import BackgroundDialog, MapSettingsDialog
@@ -40,6 +42,7 @@ from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map.view import MapView
 from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
+from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
 from lnl_desktop.ui.theme import SCALES, THEMES, Presentation, outside_color
 
 APP_TITLE = "Laurels & Loot Desktop"
@@ -123,6 +126,7 @@ class MainWindow(QMainWindow):
         self._snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
         self._snapshot_timer.timeout.connect(self.autosave)
 
+        self._refresh_round()
         self.resize(1400, 900)
         if not self._restore_layout():
             self._arrange_default_layout()
@@ -147,7 +151,8 @@ class MainWindow(QMainWindow):
         self.cell_label = QLabel()
         self.drag_label = QLabel()
         self.round_label = QLabel()
-        for label in (self.drag_label, self.cell_label, self.round_label):
+        self.ruleset_label = QLabel()
+        for label in (self.drag_label, self.cell_label, self.round_label, self.ruleset_label):
             label.setContentsMargins(8, 0, 8, 0)
             self.statusBar().addPermanentWidget(label)
         self.map_view.cellHovered.connect(self._show_cell)
@@ -168,7 +173,26 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         key = QKeySequence.StandardKey
-        self.new_action = self._action("&New", self.new_file, key.New, "Start an empty encounter")
+        self.new_action = self._action(
+            "&New…", self.new_file, key.New, "Start an empty encounter: its name and its ruleset"
+        )
+        self.convert_action = self._action(
+            "Con&vert to another ruleset…",
+            self.convert_ruleset,
+            None,
+            "Before combat: turn this encounter into another ruleset's (undoable)",
+        )
+        self.demo_actions: list[QAction] = []
+        for ruleset in all_rulesets().values():
+            if ruleset.demo() is None:
+                continue
+            action = self._action(
+                f"{ruleset.title} demo",
+                lambda _=False, n=ruleset.name: self.open_demo(n),
+                None,
+                f"Open the built-in {ruleset.title} demo encounter as an unsaved copy",
+            )
+            self.demo_actions.append(action)
         self.open_action = self._action("&Open…", self.open_file, key.Open, "Open an encounter file (.lnl)")
         self.save_action = self._action("&Save", self.save, key.Save, "Save the encounter")
         self.save_as_action = self._action("Save &As…", self.save_as, key.SaveAs, "Save the encounter under a new name")
@@ -230,7 +254,9 @@ class MainWindow(QMainWindow):
         self.reset_layout_action = self._action(
             "Reset &layout", self.reset_layout, None, "Put every dock back where it started"
         )
-        self.about_action = self._action("&About Laurels && Loot Desktop", lambda: show_about(self))
+        self.about_action = self._action(
+            "&About Laurels && Loot Desktop", lambda: show_about(self, self.controller.engine.ruleset)
+        )
         self.start_combat_action = self._action(
             "&Start combat…", self.turns_panel.start_combat, "Ctrl+Return", "Pick the situation and roll round 1"
         )
@@ -253,6 +279,9 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu("&File")
         file_menu.addActions([self.new_action, self.open_action])
         self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.demo_menu = file_menu.addMenu("Open &demo")
+        self.demo_menu.addActions(self.demo_actions)
+        file_menu.addAction(self.convert_action)
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
@@ -474,20 +503,26 @@ class MainWindow(QMainWindow):
 
     def _refresh_round(self) -> None:
         combat = self.controller.encounter.combat
-        if combat.round == 0:
+        convert = getattr(self, "convert_action", None)  # the status bar comes before the menus
+        if convert is not None:
+            convert.setEnabled(combat.phase is Phase.SETUP)
+        if combat.phase is Phase.SETUP:
             self.round_label.setText("Setting up")
             return
         turn = combat.turn
         who = f" · {self.controller.encounter.combatant(turn.combatant).name}'s turn" if turn else ""
-        self.round_label.setText(f"Round {combat.round} · {combat.elapsed_seconds} s{who}")
+        self.round_label.setText(f"{combat.round_name} · {combat.elapsed_seconds} s{who}")
 
     def _refresh_title(self) -> None:
         name = self.controller.encounter.name
         where = self.path.name if self.path else "unsaved"
         if self.read_only:
             where += " (read-only: open in another window)"
-        self.setWindowTitle(f"{name} — {where}[*] — {APP_TITLE}")
+        ruleset = self.controller.engine.ruleset.title
+        self.setWindowTitle(f"{name} — {where}[*] — {ruleset} — {APP_TITLE}")
         self.setWindowModified(not self.controller.undo_stack.isClean())
+        self.ruleset_label.setText(ruleset)
+        self.ruleset_label.setToolTip(f"This encounter follows {ruleset}: {self.controller.engine.ruleset.about}")
 
     def _on_history_changed(self) -> None:
         self._refresh_title()
@@ -549,10 +584,59 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == QMessageBox.StandardButton.Discard
 
-    def new_file(self) -> None:
+    def new_file(self) -> NewEncounterDialog | None:
+        """Ask for the new encounter's name and ruleset (window-modal); it replaces this one when accepted."""
         if not self.confirm_discard():
-            return
-        self._replace(Encounter(name="New encounter"), None)
+            return None
+        dialog = NewEncounterDialog(self.controller.engine.ruleset.name, self)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+
+        def create() -> None:
+            encounter = dialog.encounter()
+            if encounter is not None:
+                self._replace(encounter, None)
+                self.statusBar().showMessage(f"New {self.controller.engine.ruleset.title} encounter", 5000)
+
+        dialog.accepted.connect(create)
+        dialog.finished.connect(dialog.deleteLater)
+        self.new_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def open_demo(self, ruleset: str) -> bool:
+        """A ruleset's built-in demo encounter, as an unsaved copy (the program's own file stays as it is)."""
+        if not self.confirm_discard():
+            return False
+        name = get_ruleset(ruleset).demo()
+        if name is None:
+            return False
+        try:
+            encounter = storage.load(resource("encounters", name))
+        except RulesError as error:
+            QMessageBox.warning(self, "Cannot open the demo", str(error))
+            return False
+        self._replace(encounter, None)
+        self.statusBar().showMessage(f"Opened the {get_ruleset(ruleset).title} demo (an unsaved copy)", 5000)
+        return True
+
+    def convert_ruleset(self) -> ConvertDialog | None:
+        """Ask which ruleset to convert to, showing what will be dropped; the conversion is one undo step."""
+        if self.controller.encounter.combat.phase is not Phase.SETUP:
+            self.statusBar().showMessage("Convert: only an encounter before combat can change its ruleset", 10000)
+            return None
+        dialog = ConvertDialog(self.controller.encounter, self)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+
+        def convert() -> None:
+            target = dialog.target()
+            if target is not None and self.controller.do(act.ConvertRuleset(target.name)) is None:
+                QMessageBox.warning(self, "Not converted", self.controller.refusal or "refused")
+
+        dialog.accepted.connect(convert)
+        dialog.finished.connect(dialog.deleteLater)
+        self.convert_dialog = dialog
+        dialog.open()
+        return dialog
 
     def open_file(self) -> None:
         if not self.confirm_discard():
