@@ -546,6 +546,11 @@ class CombatState(_Model):
         return max(0, self.round - self.first_round) * 6
 
     @property
+    def round_phrase(self) -> str:
+        """'round 3', or 'the surprise round', to say when something happens."""
+        return "the surprise round" if self.round == 0 and self.phase is not Phase.SETUP else f"round {self.round}"
+
+    @property
     def round_name(self) -> str:
         """'Round 3', or 'Surprise round' for the round 0 a surprise opens with."""
         return "Surprise round" if self.round == 0 and self.phase is not Phase.SETUP else f"Round {self.round}"

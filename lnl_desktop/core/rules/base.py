@@ -225,7 +225,7 @@ class Ruleset:
         if c.down:
             return f"{c.name} is down"
         if c.surprised:
-            return f"{c.name} is surprised in {encounter.combat.round_name.lower()}"
+            return f"{c.name} is surprised in {encounter.combat.round_phrase}"
         return None
 
     def acting_side(self, engine: Engine) -> Side | None:

@@ -116,7 +116,8 @@ class ClassicRuleset(LnLRuleset):
 
     def start_procedure(self) -> StartProcedure:
         def reading(situation: str, face: int) -> str:
-            return surprise_reading(face)[1].capitalize()
+            words = surprise_reading(face)[1]
+            return words[0].upper() + words[1:]
 
         def then_initiative(situation: str, face: int | None) -> bool:
             if situation == NONE:

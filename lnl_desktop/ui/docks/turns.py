@@ -467,7 +467,7 @@ class TurnsPanel(QWidget):
         if acting is side:
             return f"{side.value} · acting now: pick who goes next"
         if combat.round == combat.first_round and combat.surprised_side is side:
-            return f"{side.value} · surprised in {combat.round_name.lower()}"
+            return f"{side.value} · surprised in {combat.round_phrase}"
         if acting is not None:
             return f"{side.value} · after the {acting.value}"
         return f"{side.value} · done this round"

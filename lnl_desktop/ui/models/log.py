@@ -35,7 +35,16 @@ UNDONE = QColor("#7f7f7f")
 
 
 def round_label(round_: int) -> str:
-    return "Setup" if round_ == 0 else f"Round {round_}"
+    """'Round 3'; round 0 holds the setup and, in L&L Classic, the surprise round before round 1."""
+    return "Setup and surprise" if round_ == 0 else f"Round {round_}"
+
+
+def _surprise_start(log: list[Event], start: int = 0) -> int | None:
+    """Where a surprise round begins in the log: a combat that opened in round 0 (L&L Classic)."""
+    for i in range(start, len(log)):
+        if log[i].kind == "combat started" and log[i].round == 0:
+            return i
+    return None
 
 
 def attack_details(event: AttackResolved) -> str:
@@ -71,6 +80,7 @@ class LogModel(QAbstractTableModel):
         super().__init__(parent)
         self._controller = controller
         self._rows = len(controller.encounter.log)
+        self._surprise = _surprise_start(controller.encounter.log)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.reset)
 
@@ -93,8 +103,11 @@ class LogModel(QAbstractTableModel):
             return None
         e = self.log_event(index.row())
         column = index.column()
+        in_surprise = e.round == 0 and self._surprise is not None and index.row() >= self._surprise
         if role == Qt.ItemDataRole.DisplayRole:
-            return ("–" if e.round == 0 else e.round) if column == 0 else e.text
+            if column == 1:
+                return e.text
+            return ("S" if in_surprise else "–") if e.round == 0 else e.round
         if role == KIND_ROLE:
             return e.kind
         if role == ROUND_ROLE:
@@ -104,7 +117,7 @@ class LogModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(e, AttackResolved):
                 return attack_details(e)
-            return f"{round_label(e.round)}: {e.text}"
+            return f"{'Surprise round' if in_surprise else round_label(e.round)}: {e.text}"
         if e.kind == "undone":
             if role == Qt.ItemDataRole.ForegroundRole:
                 return UNDONE
@@ -119,6 +132,7 @@ class LogModel(QAbstractTableModel):
     def reset(self) -> None:
         self.beginResetModel()
         self._rows = len(self._controller.encounter.log)
+        self._surprise = _surprise_start(self._controller.encounter.log)
         self.endResetModel()
 
     def _on_events(self, events: list[Event]) -> None:
@@ -129,6 +143,8 @@ class LogModel(QAbstractTableModel):
             self.reset()
             return
         self.beginInsertRows(QModelIndex(), self._rows, len(log) - 1)
+        if self._surprise is None:
+            self._surprise = _surprise_start(log, self._rows)
         self._rows = len(log)
         self.endInsertRows()
 

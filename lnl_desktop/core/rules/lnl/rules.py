@@ -307,7 +307,7 @@ class LnLRuleset(Ruleset):
         if c.down and encounter.options.down_skips_turns:
             return f"{c.name} is down"
         if c.surprised:
-            return f"{c.name} is surprised in {encounter.combat.round_name.lower()}"
+            return f"{c.name} is surprised in {encounter.combat.round_phrase}"
         return None
 
     def on_turn_start(self, engine: Engine, c: LnLStats) -> list[Event]:
