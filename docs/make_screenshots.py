@@ -154,7 +154,31 @@ def main() -> int:
     main.controller.undo_stack.setClean()
     main.close()
 
+    # 6. File ▸ New: the encounter's name and its ruleset.
+    main = window(app, scratch)
+    dialog = main.new_file()
+    assert dialog is not None
+    dialog.name_edit.setText("Ambush at the ford")
+    dialog.rulesets.choose("classic")
+    settle(app)
+    dialog.grab().save(str(OUT / "new-encounter.png"))
+    dialog.reject()
+
+    # 7. The L&L Classic demo: Tombril's Classic sheet (WIS, Defense Points) in the main window.
+    main.open_demo("classic")
+    main.controller.select("tombril")
+    main.docks["Combatant sheet"].raise_()
+    main.docks["Round log"].raise_()
+    settle(app)
+    main.map_view.fit_map()
+    settle(app)
+    main.grab().save(str(OUT / "classic-sheet.png"))
+    main.controller.undo_stack.setClean()
+    main.close()
+
     for name in (
+        "new-encounter.png",
+        "classic-sheet.png",
         "main-window.png",
         "drag-overlays.png",
         "vision-cone.png",
