@@ -164,7 +164,7 @@ class ClassicRuleset(LnLRuleset):
                 situation=a.situation,
                 first_side=surprising,
                 surprised_side=surprising.other,
-                text=f"{said}: only the {surprising.value} act",
+                text=f"{said}: only the {surprising.value} {'acts' if surprising is Side.PARTY else 'act'}",
                 face=face,
                 first_round=0,
             )
