@@ -538,6 +538,12 @@ class Engine:
         return [c for c in self.encounter.side(side) if self.may_act(c)]
 
     @property
+    def elapsed_seconds(self) -> int:
+        """Time the finished rounds took, by the ruleset's round length (6 s in L&L)."""
+        combat = self.encounter.combat
+        return max(0, combat.round - combat.first_round) * self.ruleset.round_seconds
+
+    @property
     def round_over(self) -> bool:
         combat = self.encounter.combat
         return combat.phase is Phase.FIGHTING and combat.turn is None and self.acting_side() is None

@@ -38,13 +38,18 @@ META = "meta.json"
 ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in act.Action.__args__}  # type: ignore[attr-defined]
 
 
+def _type_name(cls: type) -> str:
+    """The engine's own actions by their name; a ruleset's by module and name, so two can never mix."""
+    return cls.__name__ if ACTION_TYPES.get(cls.__name__) is cls else f"{cls.__module__}:{cls.__qualname__}"
+
+
 def _ruleset_action(name: str) -> type | None:
-    """An action a ruleset of its own brings (a plug-in's), by its type's name."""
+    """An action a ruleset of its own brings (a plug-in's), by ``module:name``."""
     from lnl_desktop.core.rules import all_rulesets
 
     for ruleset in all_rulesets().values():
         for cls in ruleset.handlers:
-            if cls.__name__ == name:
+            if _type_name(cls) == name:
                 return cls
     return None
 
@@ -57,14 +62,14 @@ def _adapter(cls: type) -> TypeAdapter[Any]:
 def action_to_json(action: act.Action) -> dict[str, Any]:
     """An action as a JSON object: its type's name and its fields."""
     fields = {f.name: to_jsonable_python(getattr(action, f.name)) for f in dataclasses.fields(action)}
-    return {"type": type(action).__name__, **fields}
+    return {"type": _type_name(type(action)), **fields}
 
 
 def action_from_json(data: dict[str, Any]) -> act.Action:
     """The action :func:`action_to_json` wrote; ``RulesError`` if it is not one."""
     fields = dict(data)
     name = str(fields.pop("type", ""))
-    cls = ACTION_TYPES.get(name) or _ruleset_action(name)
+    cls = ACTION_TYPES.get(name) or (_ruleset_action(name) if ":" in name else None)
     if cls is None:
         raise RulesError(f"journal: unknown action {data.get('type')!r}")
     try:

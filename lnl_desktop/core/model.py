@@ -542,7 +542,9 @@ class CombatState(_Model):
 
     @property
     def elapsed_seconds(self) -> int:
-        """A round is about 6 seconds; elapsed time counts finished rounds (a surprise round too)."""
+        """An L&L round is about 6 seconds; elapsed time counts finished rounds (a surprise round too).
+
+        ``Engine.elapsed_seconds`` counts by the encounter's ruleset's round length."""
         return max(0, self.round - self.first_round) * 6
 
     @property

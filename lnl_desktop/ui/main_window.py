@@ -511,7 +511,7 @@ class MainWindow(QMainWindow):
             return
         turn = combat.turn
         who = f" · {self.controller.encounter.combatant(turn.combatant).name}'s turn" if turn else ""
-        self.round_label.setText(f"{combat.round_name} · {combat.elapsed_seconds} s{who}")
+        self.round_label.setText(f"{combat.round_name} · {self.controller.engine.elapsed_seconds} s{who}")
 
     def _refresh_title(self) -> None:
         name = self.controller.encounter.name
@@ -610,8 +610,10 @@ class MainWindow(QMainWindow):
         name = get_ruleset(ruleset).demo()
         if name is None:
             return False
+        # A built-in ruleset names its demo among the program's resources; an installed one gives a path.
+        path = Path(name) if Path(name).is_absolute() else resource("encounters", name)
         try:
-            encounter = storage.load(resource("encounters", name))
+            encounter = storage.load(path)
         except RulesError as error:
             QMessageBox.warning(self, "Cannot open the demo", str(error))
             return False

@@ -108,7 +108,14 @@ class ActionSpec:
     """One action of a turn as the Action dock offers it.
 
     ``uses`` says what the dock asks for: a weapon, a spell, a weapon or the shield to parry with,
-    words, or nothing. ``build`` turns the choices into the engine's action value.
+    words, or nothing. ``build`` turns the choices into the engine's action value; the dock calls it
+    with the active combatant's id first, in one of four forms:
+
+    - ``targeted``: ``build(c, target, means, ignore_dex=bool, override=bool)`` (``means`` None when
+      ``uses`` is "none");
+    - ``uses == "text"``: ``build(c, words)``;
+    - ``uses`` "weapon", "spell" or "parry" (not targeted): ``build(c, means)``;
+    - otherwise: ``build(c)``.
     """
 
     key: str
@@ -269,9 +276,10 @@ class Ruleset:
         return []
 
     def action_checks(
-        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str
+        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str, target: Any = None
     ) -> list[Any]:
-        """The checks of an action without a target (a parry, a dash, words), besides the turn's own."""
+        """The checks the Action dock lists for an action that is not an L&L-style attack (a parry, a dash,
+        words, a ruleset's own strike), besides the turn's own; ``target`` is the chosen target, if any."""
         if spec.uses == "text":
             from lnl_desktop.core.rules.common import Check
 
@@ -327,7 +335,8 @@ class Ruleset:
         return []
 
     def demo(self) -> str | None:
-        """The name of this ruleset's demo encounter among the resources, if it has one."""
+        """This ruleset's demo encounter, if it has one: a file name among the program's
+        ``resources/encounters`` (the built-in rulesets), or an absolute path (an installed one's)."""
         return None
 
     def __repr__(self) -> str:

@@ -728,7 +728,9 @@ class ActionPanel(QWidget):
             if spec.gm_override:
                 rows += self._sneak_rows(c, name)
             return rows
-        checks = engine.ruleset.action_checks(self.controller.encounter, spec, c, name, self.other_edit.text())
+        target = self.controller.combatant(self._target) if spec.targeted and self._target else None
+        encounter = self.controller.encounter
+        checks = engine.ruleset.action_checks(encounter, spec, c, name, self.other_edit.text(), target)
         return [*self._turn_rows(c), *(_row(check) for check in checks)]
 
     def _sneak_rows(self, c: Any, weapon: str) -> list[CheckRow]:

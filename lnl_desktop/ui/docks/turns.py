@@ -365,7 +365,7 @@ class TurnsPanel(QWidget):
             self.reading_label.setText("")
             self.reading_label.hide()
             return
-        elapsed = _elapsed(combat.elapsed_seconds)
+        elapsed = _elapsed(engine.elapsed_seconds)
         self.round_label.setText(f"{combat.round_name} · {elapsed} elapsed")
         if combat.phase is Phase.ENDED:
             self._set_banner(f"Combat over after {combat.round} round{'s' if combat.round != 1 else ''}.", None)

@@ -219,11 +219,11 @@ class LnLRuleset(Ruleset):
         return views.action_means(spec, c)
 
     def action_checks(
-        self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, text: str
+        self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, text: str, target: Any = None
     ) -> list[Check]:
         if spec.uses == "parry":
             return views.parry_checks(c, means)
-        return super().action_checks(encounter, spec, c, means, text)
+        return super().action_checks(encounter, spec, c, means, text, target)
 
     def action_notes(
         self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, target: Any
