@@ -60,6 +60,7 @@ def lnl_family_combatant(target: LnLRuleset, data: dict[str, Any], source: Rules
                 notes.append(f"{name}: {ability.value} {data[key]:+d} becomes {mine} {data[key]:+d}")
     for spell in out.get("spells", []):
         if spell.get("ability") in (Ability.AWA.value, Ability.WIS.value) and spell["ability"] != mine:
+            notes.append(f"{name}: spell {spell.get('name')} adds {mine} instead of {spell['ability']}")
             spell["ability"] = mine
         if spell.get("direct") and not target.has_direct_damage:
             spell["direct"] = False
