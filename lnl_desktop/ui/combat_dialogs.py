@@ -374,7 +374,9 @@ class StartCombatDialog(QDialog):
             self.die_row.face_edit,
         )
 
-        self.initiative_box = QGroupBox("Round 1: the initiative d6 (1-3 Opponents first, 4-6 the Party)", self)
+        self.initiative_box = QGroupBox(
+            "Round 1's initiative d6, read only with no surprise round (1-3 Opponents first, 4-6 the Party)", self
+        )
         self.initiative_row = _DieRow("initiative", self.initiative_box)
         QVBoxLayout(self.initiative_box).addWidget(self.initiative_row)
 

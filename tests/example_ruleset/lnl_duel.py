@@ -169,6 +169,9 @@ class DuelRuleset(Ruleset):
     def gauges(self, c: DuelStats) -> tuple[Gauge, ...]:
         return (Gauge("HP", c.hp, c.hp_max, "health"),)
 
+    def gauge_labels(self) -> tuple[str, ...]:
+        return ("HP",)
+
     def summary(self, c: DuelStats) -> str:
         parts = [c.side.value, f"HP {c.hp}/{c.hp_max}", f"d{c.damage_die}", f"defense {c.defense}"]
         return " · ".join([*parts, "down"] if c.down else parts)

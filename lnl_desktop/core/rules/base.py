@@ -202,6 +202,10 @@ class Ruleset:
         """The bars a token shows and the Turns list's columns."""
         return ()
 
+    def gauge_labels(self) -> tuple[str, ...]:
+        """The labels of :meth:`gauges`, for the Turns list's headers before anyone is in the encounter."""
+        return ()
+
     def summary(self, c: Any) -> str:
         """The line under the sheet's title: what the fields below work out to."""
         return c.side.value

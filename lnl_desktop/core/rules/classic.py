@@ -149,7 +149,8 @@ class ClassicRuleset(LnLRuleset):
         if a.situation == ROLL:
             face = a.face if a.face is not None else roll_plain(dice, 6, "surprise").face
             surprising, words = surprise_reading(face)
-            said = f"Surprise d6 {face}: {words}"
+            # The table's words say what comes next; the log line says it happened.
+            said = f"Surprise d6 {face}: {words if surprising is not None else 'no surprise round'}"
         elif a.situation in (PARTY, OPPONENTS):
             surprising = Side.PARTY if a.situation == PARTY else Side.OPPONENTS
             verb = "gets" if surprising is Side.PARTY else "get"

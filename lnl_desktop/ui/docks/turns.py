@@ -426,7 +426,8 @@ class TurnsPanel(QWidget):
             self.tree.clear()
             # The bars' columns are the ruleset's (SP and IP in L&L).
             sample = encounter.combatants[0] if encounter.combatants else None
-            gauges = [g.label for g in engine.ruleset.gauges(sample)] if sample is not None else []
+            ruleset = engine.ruleset
+            gauges = [g.label for g in ruleset.gauges(sample)] if sample is not None else list(ruleset.gauge_labels())
             self.tree.setColumnCount(2 + len(gauges))
             self.tree.setHeaderLabels(["Combatant", "This round", *gauges])
             for side, title, members in groups:

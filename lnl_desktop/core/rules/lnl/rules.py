@@ -203,6 +203,9 @@ class LnLRuleset(Ruleset):
     def gauges(self, c: LnLStats) -> tuple[Gauge, ...]:
         return views.gauges(c)
 
+    def gauge_labels(self) -> tuple[str, ...]:
+        return ("SP", "IP")
+
     def summary(self, c: LnLStats) -> str:
         return views.summary(self, c)
 
