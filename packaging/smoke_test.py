@@ -134,7 +134,8 @@ def check_contents(root: Path, version: str, report: Report) -> None:
     report.check(bool(encounters), "resources/ is in the bundle")
     if encounters:
         resources = encounters[0].parent.parent
-        needed = ["bestiary.json", "schema/encounter.schema.json", "icons/lnl-desktop.ico", "icons/lnl-desktop.icns"]
+        needed = ["bestiary.json", "bestiary-classic.json", "encounters/hill-giant-classic.lnl"]
+        needed += ["schema/encounter.schema.json", "icons/lnl-desktop.ico", "icons/lnl-desktop.icns"]
         needed += [f"icons/lnl-desktop-{size}.png" for size in config.ICON_SIZES]
         missing = [part for part in needed if not (resources / part).is_file()]
         report.check(not missing, "every resource file", ", ".join(missing))
@@ -228,6 +229,12 @@ def run_the_program(exe: Path, root: Path, home: Path, report: Report) -> None:
     report.check(ok, "--smoke-test exits 0 having rendered the window", first if ok else out[-1500:])
     if not quiet:
         report.check("pyqtgraph: no" in smoke.stdout, "pyqtgraph stays off the start path")
+    # Every built-in ruleset is in the bundle: its demo opens (L&L Classic's is another stat block).
+    classic = find_files(root, "hill-giant-classic.lnl")
+    if classic:
+        run = run_program(prefix, exe, env, {}, ["--smoke-test", str(classic[0])])
+        ok = run.returncode == 0 and ((IS_WINDOWS and not run.stdout) or "L&L Classic demo" in run.stdout)
+        report.check(ok, "--smoke-test opens the L&L Classic demo", "" if ok else (run.stdout + run.stderr)[-1500:])
     check = run_program(prefix, exe, env, {"LNL_BUNDLE_SELF_CHECK": "1"}, [])
     quiet = IS_WINDOWS and not check.stdout
     ok = check.returncode == 0 and (quiet or "self check: all ok" in check.stdout)
