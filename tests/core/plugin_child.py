@@ -202,6 +202,61 @@ def broken() -> dict[str, Any]:
     return seen
 
 
+def window() -> dict[str, Any]:
+    """The installed ruleset in the real main window (offscreen), through its docks only: no line of
+    the program names it, so what shows is what its descriptions say."""
+    import os
+    import tempfile
+
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.recovery import RecoveryStore
+
+    app = QApplication.instance() or QApplication([])
+    scratch = Path(tempfile.mkdtemp(prefix="lnl-duel-"))
+    settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+    duel = get_ruleset("duel")
+    encounter = duel.new_encounter(name="Duel on the bridge")
+    main = MainWindow(encounter, None, settings=settings, recovery=RecoveryStore(scratch / "recovery"))
+    main.show()
+    app.processEvents()
+    seen: dict[str, Any] = {"title": main.windowTitle()}
+    seen["demo_menu"] = [a.text() for a in main.demo_menu.actions()]
+    bestiary = main.bestiary.model
+    seen["bestiary"] = [bestiary.creature(r)["name"] for r in range(bestiary.rowCount())]
+    ann = main.combatants_panel.add_combatant()  # the ruleset's new combatant, placed by hand below
+    seen["added"] = type(main.controller.encounter.combatant(ann)).__name__ if ann else None
+    ogre = main.controller.add_combatant(bestiary.creature(0) | {"side": "Opponents"}, cell=(4, 3))
+    main.controller.do(act.PlaceToken(str(ann), (3, 3)))
+    main.controller.select(ann)
+    app.processEvents()
+    seen["columns"] = list(main.combatants_panel.model.COLUMNS)
+    seen["sheet"] = [label.text() for label in main.sheet.scroll.widget().findChildren(QLabel) if label.text()]
+    main.controller.do(act.StartCombat("roll"), ScriptedDice([5]))
+    main.controller.do(act.BeginTurn(str(ann)))
+    panel = main.action_panel
+    seen["kinds"] = [panel.kind_combo.itemText(i) for i in range(panel.kind_combo.count())]
+    panel.set_kind("strike")
+    panel.set_target(ogre)
+    seen["checks"] = [(row.label, row.status) for row in panel.rows]
+    seen["button"] = panel.roll_button.text()
+    before = main.controller.encounter.combatant(str(ogre)).hp
+    events = panel.apply_faces([6])
+    seen["strike"] = [e.text for e in events or []]
+    seen["hp"] = [before, main.controller.encounter.combatant(str(ogre)).hp]
+    seen["turns_headers"] = [
+        main.turns_panel.tree.headerItem().text(i) for i in range(main.turns_panel.tree.columnCount())
+    ]
+    main.undo_action.trigger()
+    seen["hp_after_undo"] = main.controller.encounter.combatant(str(ogre)).hp
+    main.controller.undo_stack.setClean()
+    main.close()
+    return seen
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
-    print(json.dumps({"play": play, "broken": broken}[mode](), default=str))
+    print(json.dumps({"play": play, "broken": broken, "window": window}[mode](), default=str))

@@ -214,3 +214,19 @@ def test_broken_entry_points_are_reported_and_the_built_in_rulesets_work_on(inst
         "RulesError",
         "ruleset: there is no ruleset 'broken' (known: lnl, classic, duel)",
     ]
+
+
+def test_the_main_window_follows_the_installed_ruleset(installed: Path) -> None:
+    """Its title, bestiary, new combatant, columns, sheet, actions, checks and bars, and a Strike with a typed
+    face through the Action dock, undone from the menu: the docks read the ruleset, no line of them names it."""
+    seen = run_child("window", installed)
+    assert "Duel (example)" in seen["title"]
+    assert seen["bestiary"] == ["Fencer", "Brute"] and seen["added"] == "DuelStats"
+    assert seen["columns"] == ["Name", "Side", "HP", "Die", "Def", "Move", "Status"]
+    assert {"HP (now / max)", "Damage die", "Defense"} <= set(seen["sheet"])
+    assert not {"Level", "AWA bonus", "SP (now / max)"} & set(seen["sheet"])
+    assert seen["kinds"] == ["Strike", "Something else…"] and seen["button"] == "Strike"
+    assert ["Target is up", "ok"] in seen["checks"]
+    assert seen["strike"] == ["New combatant strikes Fencer: d6 6 - defense 2 = 4; Fencer has 6/10 HP"]
+    assert seen["hp"] == [10, 6] and seen["hp_after_undo"] == 10
+    assert seen["turns_headers"] == ["Combatant", "This round", "HP"]

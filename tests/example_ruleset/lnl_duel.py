@@ -172,6 +172,9 @@ class DuelRuleset(Ruleset):
     def gauge_labels(self) -> tuple[str, ...]:
         return ("HP",)
 
+    def new_combatant(self) -> dict[str, Any]:
+        return {**super().new_combatant(), "hp_max": 6}
+
     def summary(self, c: DuelStats) -> str:
         parts = [c.side.value, f"HP {c.hp}/{c.hp_max}", f"d{c.damage_die}", f"defense {c.defense}"]
         return " · ".join([*parts, "down"] if c.down else parts)
@@ -199,6 +202,13 @@ class DuelRuleset(Ruleset):
                 lambda c, text: OtherAction(c, text),
             ),
         )
+
+    def action_checks(
+        self, encounter: Encounter, spec: ActionSpec, c: DuelStats, means: str | None, text: str, target: Any = None
+    ) -> list[Check]:
+        if spec.key == "strike" and target is not None:
+            return [Check("Target is up", not target.down, f"{target.name} is down")]
+        return super().action_checks(encounter, spec, c, means, text, target)
 
     def action_notes(
         self, encounter: Encounter, spec: ActionSpec, c: DuelStats, means: str | None, target: DuelStats | None

@@ -206,6 +206,11 @@ class Ruleset:
         """The labels of :meth:`gauges`, for the Turns list's headers before anyone is in the encounter."""
         return ()
 
+    def new_combatant(self) -> dict[str, Any]:
+        """What the Combatants dock's "Add combatant" creates, for the GM to edit on the sheet:
+        a valid stat block's data (a ruleset whose stat block has required numbers gives them)."""
+        return {"name": "New combatant", "side": Side.PARTY.value}
+
     def summary(self, c: Any) -> str:
         """The line under the sheet's title: what the fields below work out to."""
         return c.side.value

@@ -7,8 +7,6 @@ controller's selection in turn.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -26,16 +24,6 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core import actions as act
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.models.combatants import ID_ROLE, CombatantsModel
-
-# What "Add combatant" creates: a plain level 1 fighter the GM then edits on the sheet.
-NEW_COMBATANT: dict[str, Any] = {
-    "name": "New combatant",
-    "side": "Party",
-    "level": 1,
-    "stamina_max": 10,
-    "injury_max": 5,
-    "weapons": [{"name": "Weapon", "die": "d6"}],
-}
 
 
 class CombatantsPanel(QWidget):
@@ -150,7 +138,8 @@ class CombatantsPanel(QWidget):
 
     def add_combatant(self) -> str | None:
         """Add a new Party combatant with plain defaults and select it; its id, or None if refused."""
-        return self.controller.add_combatant(dict(NEW_COMBATANT))
+        # What the ruleset's "new combatant" is (L&L: a plain level 1 fighter), edited then on the sheet.
+        return self.controller.add_combatant(self.controller.engine.ruleset.new_combatant())
 
     def remove_selected(self) -> bool:
         """Remove the selected combatant after asking; True if it was removed."""

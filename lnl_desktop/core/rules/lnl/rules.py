@@ -206,6 +206,16 @@ class LnLRuleset(Ruleset):
     def gauge_labels(self) -> tuple[str, ...]:
         return ("SP", "IP")
 
+    def new_combatant(self) -> dict[str, Any]:
+        # A plain level 1 fighter.
+        return {
+            **super().new_combatant(),
+            "level": 1,
+            "stamina_max": 10,
+            "injury_max": 5,
+            "weapons": [{"name": "Weapon", "die": "d6"}],
+        }
+
     def summary(self, c: LnLStats) -> str:
         return views.summary(self, c)
 
