@@ -31,6 +31,23 @@ if TYPE_CHECKING:
 
 Handler = Callable[["Engine", Any, DiceSource], list[Event]]
 
+# The default menu of conditions (RULES §1: the condition list of the old-school d20 text).
+CONDITIONS = (
+    "blinded",
+    "charmed",
+    "deafened",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+)
+
 # The means of an action that is a shield rather than a named weapon (no weapon may be named so).
 SHIELD_MEANS = "\x00shield"
 
@@ -205,6 +222,10 @@ class Ruleset:
     def gauge_labels(self) -> tuple[str, ...]:
         """The labels of :meth:`gauges`, for the Turns list's headers before anyone is in the encounter."""
         return ()
+
+    def conditions(self) -> tuple[str, ...]:
+        """The sheet's menu of common conditions (free-text labels the GM adds to a combatant)."""
+        return CONDITIONS
 
     def new_combatant(self) -> dict[str, Any]:
         """What the Combatants dock's "Add combatant" creates, for the GM to edit on the sheet:

@@ -56,23 +56,6 @@ from lnl_desktop.ui.widgets import RefusalLabel
 
 Index = QModelIndex | QPersistentModelIndex
 
-# The default menu of conditions (RULES.md §1: the condition list of the old-school d20 text).
-CONDITIONS = (
-    "blinded",
-    "charmed",
-    "deafened",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "poisoned",
-    "prone",
-    "restrained",
-    "stunned",
-    "unconscious",
-)
-
 SIZES = ((1, "1 × 1 (medium)"), (2, "2 × 2 (large)"), (3, "3 × 3 (huge)"), (4, "4 × 4 (gargantuan)"))
 
 NEW_SHIELD: dict[str, Any] = {"name": "Shield", "armor": 1, "durability": 10, "durability_max": 10, "state": "carried"}
@@ -681,7 +664,7 @@ class CombatantSheet(QWidget):
         self.conditions_button = QPushButton("Add", box)
         self.conditions_button.setToolTip(self.tips["conditions_menu"])
         menu = QMenu(self.conditions_button)
-        for condition in CONDITIONS:
+        for condition in self.controller.engine.ruleset.conditions():
             action = QAction(condition, menu)
             action.triggered.connect(lambda checked=False, word=condition: self.add_condition(word))
             menu.addAction(action)
