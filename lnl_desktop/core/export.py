@@ -1,7 +1,8 @@
 """The round log exported for reading after the session: Markdown, HTML or CSV.
 
 The whole log, undo lines included, grouped by round ("Setup" for what happened before the
-first round); attacks keep their numbers in the CSV so a spreadsheet can add them up.
+first round, "Surprise round" for an L&L Classic surprise round); attacks keep their numbers in
+the CSV so a spreadsheet can add them up.
 """
 
 from __future__ import annotations
@@ -21,15 +22,18 @@ FORMATS = {".md": "Markdown", ".html": "HTML", ".htm": "HTML", ".csv": "CSV"}
 CSV_COLUMNS = ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]
 
 
-def _round_title(number: int) -> str:
-    return f"Round {number}" if number else "Setup"
+def _round_title(number: int, events: list[Event]) -> str:
+    if number:
+        return f"Round {number}"
+    # Round 0 is the setup, and in L&L Classic also a surprise round, which opens the combat.
+    return "Surprise round" if events and events[0].kind == "combat started" else "Setup"
 
 
 def _by_round(log: list[Event]) -> Iterator[tuple[int, list[Event]]]:
-    """Consecutive runs of events of one round, in log order."""
+    """Consecutive runs of events of one round, in log order (a combat's start opens a run of its own)."""
     run: list[Event] = []
     for event in log:
-        if run and event.round != run[0].round:
+        if run and (event.round != run[0].round or event.kind == "combat started"):
             yield run[0].round, run
             run = []
         run.append(event)
@@ -45,7 +49,7 @@ def _names(encounter: Encounter, event: Event) -> str:
 def to_markdown(encounter: Encounter) -> str:
     lines = [f"# Round log: {encounter.name}", ""]
     for number, events in _by_round(encounter.log):
-        lines += [f"## {_round_title(number)}", ""]
+        lines += [f"## {_round_title(number, events)}", ""]
         for event in events:
             text = event.text.replace("*", r"\*")
             lines.append(f"- _{text}_" if event.kind == "undone" else f"- {text}")
@@ -67,7 +71,7 @@ def to_html(encounter: Encounter) -> str:
         f"</head><body><h1>{title}</h1>",
     ]
     for number, events in _by_round(encounter.log):
-        parts.append(f"<h2>{_round_title(number)}</h2><ul>")
+        parts.append(f"<h2>{_round_title(number, events)}</h2><ul>")
         for event in events:
             parts.append(f'<li class="{html.escape(event.kind)}">{html.escape(event.text)}</li>')
         parts.append("</ul>")

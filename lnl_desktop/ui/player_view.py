@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.events import Event, Moved
-from lnl_desktop.core.model import Side
+from lnl_desktop.core.model import Phase, Side
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.overlays import Overlay
@@ -34,19 +34,19 @@ def banner_text(controller: TableController) -> str:
     """ "Round 2 · Tombril's turn" — never the name of a combatant hidden from the players."""
     encounter = controller.encounter
     combat = encounter.combat
-    if combat.round == 0:
+    if combat.phase is Phase.SETUP:
         return encounter.name
     turn = combat.turn
     if turn is None:
-        return f"Round {combat.round}"
+        return combat.round_name
     c = controller.combatant(turn.combatant)
     token = encounter.tokens.get(turn.combatant)
     if c is None:
-        return f"Round {combat.round}"
+        return combat.round_name
     if token is not None and token.hidden:
         who = "the Party's" if c.side is Side.PARTY else "the Opponents'"
-        return f"Round {combat.round} · {who} turn"
-    return f"Round {combat.round} · {c.name}'s turn"
+        return f"{combat.round_name} · {who} turn"
+    return f"{combat.round_name} · {c.name}'s turn"
 
 
 class PlayerMapView(QGraphicsView):

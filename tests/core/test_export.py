@@ -60,3 +60,20 @@ def test_export_picks_the_format_by_suffix_and_refuses_others(fought: Encounter,
     with pytest.raises(RulesError, match="export as .md"):
         export.export_log(fought, tmp_path / "log.docx")
     assert not (tmp_path / "log.docx").exists()
+
+
+def test_a_classic_surprise_round_has_its_own_heading() -> None:
+    from lnl_desktop.core import actions as act
+    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.export import to_markdown
+    from lnl_desktop.paths import resource
+
+    engine = Engine(storage.load(resource("encounters", "hill-giant-classic.lnl")))
+    engine.apply(act.EditCombatant("tombril", {"notes": "scouting ahead"}))
+    engine.apply(act.StartCombat("Opponents surprise round"))
+    engine.begin_turn("hill-giant")
+    engine.end_turn()
+    engine.next_round(5)
+    text = to_markdown(engine.encounter)
+    setup, surprise, round_1 = text.index("## Setup"), text.index("## Surprise round"), text.index("## Round 1")
+    assert setup < text.index("scouting ahead") < surprise < text.index("Hill Giant's turn") < round_1
