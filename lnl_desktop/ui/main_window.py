@@ -187,7 +187,7 @@ class MainWindow(QMainWindow):
             if ruleset.demo() is None:
                 continue
             action = self._action(
-                f"{ruleset.title} demo",
+                f"{ruleset.title} demo".replace("&", "&&"),  # a lone & would underline the next letter
                 lambda _=False, n=ruleset.name: self.open_demo(n),
                 None,
                 f"Open the built-in {ruleset.title} demo encounter as an unsaved copy",

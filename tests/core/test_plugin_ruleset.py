@@ -190,7 +190,7 @@ def test_an_lnl_encounter_converts_to_the_ruleset_and_back_by_undo(play: dict[st
     notes = play["convert_notes"]
     assert notes[0].startswith("Tom: dropped armor, awa_bonus")
     assert notes[1] == "Tom: 18 HP (its SP + IP, or 10)"
-    assert notes[2].startswith("options: dropped dash_moves")
+    assert notes[2] == "option not in Duel (example): Dash adds this many Moves (was 1.0)"
     assert play["unconverted"] == ["lnl", "lnl", "Encounter"]
 
 

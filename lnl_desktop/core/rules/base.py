@@ -354,11 +354,21 @@ class Ruleset:
         notes = [f"{data.get('name', '?')}: dropped {', '.join(dropped)}"] if dropped else []
         return kept, notes
 
-    def convert_options(self, data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def convert_options(
+        self, data: dict[str, Any], source_options: type[OptionsBase] | None = None
+    ) -> tuple[dict[str, Any], list[str]]:
+        """The options that map (by name), and a line for each one this ruleset has not."""
         fields = self.options_model.model_fields
         kept = {k: v for k, v in data.items() if k in fields}
-        dropped = sorted(k for k in data if k not in fields)
-        return kept, ([f"options: dropped {', '.join(dropped)}"] if dropped else [])
+        notes = []
+        for key in sorted(k for k in data if k not in fields):
+            # Said in the option's own words where the source ruleset has them ("melee ... cost d4 SP too").
+            described = source_options.model_fields.get(key) if source_options is not None else None
+            what = described.description if described is not None and described.description else key
+            value = data[key]
+            shown = "on" if value is True else "off" if value is False else value
+            notes.append(f"option not in {self.title}: {what} (was {shown})")
+        return kept, notes
 
     def bestiary(self) -> list[dict[str, Any]]:
         """Ready-made creatures for this ruleset, as stat-block data."""

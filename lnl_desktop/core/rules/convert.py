@@ -35,7 +35,7 @@ def convert_encounter(old: Encounter, target: Ruleset) -> tuple[Encounter, list[
         new, said = target.convert(c, source)
         combatants.append(new)
         notes += said
-    options, said = target.convert_options(data["options"])
+    options, said = target.convert_options(data["options"], source.options_model)
     notes += said
     data.update(ruleset=target.name, combatants=combatants, options=options, combat=CombatState().model_dump())
     try:
