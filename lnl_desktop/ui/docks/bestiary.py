@@ -128,7 +128,7 @@ class BestiaryPanel(QWidget):
         self.setWindowTitle("Bestiary")
         self.controller = controller
         self._path = path
-        self.ruleset_name = controller.engine.ruleset.name
+        self.ruleset_name = self._path_for = controller.engine.ruleset.name
         creatures, self.problems = self._read()
         self.model = CreatureListModel(creatures, self, controller.engine.ruleset)
         self.proxy = QSortFilterProxyModel(self)
@@ -185,7 +185,8 @@ class BestiaryPanel(QWidget):
 
     def _read(self) -> tuple[list[dict[str, Any]], list[str]]:
         ruleset = self.controller.engine.ruleset
-        path = self._path if ruleset.name == "lnl" else None
+        # A bestiary file given to the panel (a GM's own, a test's) is for the ruleset it opened with.
+        path = self._path if ruleset.name == self._path_for else None
         if path is None and not hasattr(ruleset, "bestiary_file"):
             return ruleset.bestiary(), []  # a ruleset of its own brings its creatures its own way
         return read_bestiary(ruleset, path)
