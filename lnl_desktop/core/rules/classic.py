@@ -28,7 +28,7 @@ from lnl_desktop.core.model import (
 )
 from lnl_desktop.core.rules.base import Situation, StartProcedure
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, Opening
-from lnl_desktop.core.rules.lnl import MELEE_ENGAGED_FT, LnLRuleset, distance_between
+from lnl_desktop.core.rules.lnl import LnLRuleset
 
 if TYPE_CHECKING:
     from lnl_desktop.core.engine import Engine
@@ -208,9 +208,7 @@ class ClassicRuleset(LnLRuleset):
 
     def concealment_details(self, encounter: Encounter, attacker: Any, target: Any) -> list[Check]:
         """Hidden (the flag), out of sight behind walls, the target engaged, the approach unseen."""
-        turn = encounter.combat.turn
-        mine = turn if turn is not None and turn.combatant == attacker.id else None
-        flagged = mine.concealed_at_start if mine else attacker.concealed
+        flagged = self.concealed_at_start(encounter, attacker)
         ta, tt = encounter.tokens.get(attacker.id), encounter.tokens.get(target.id)
         if ta is None or tt is None:
             sight, sight_reason = False, "line of sight not checked: a token is not on the map"
@@ -236,12 +234,9 @@ class ClassicRuleset(LnLRuleset):
     def _engaged(self, encounter: Encounter, attacker: Any, target: Any) -> tuple[bool, str]:
         if target.distracted:
             return True, f"{target.name} is busy with another creature (GM)"
-        for other in encounter.combatants:
-            if other.id in (attacker.id, target.id) or other.down or other.side is target.side:
-                continue
-            feet = distance_between(encounter, other, target)
-            if feet is not None and feet <= MELEE_ENGAGED_FT:
-                return True, f"{target.name} is engaged in melee with {other.name}"
+        foe = self.engaged_with(encounter, attacker, target)
+        if foe is not None:
+            return True, f"{target.name} is engaged in melee with {foe.name}"
         return False, f"{target.name} is not engaged in melee with another creature"
 
 

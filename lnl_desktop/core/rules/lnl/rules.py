@@ -483,9 +483,7 @@ class LnLRuleset(Ruleset):
 
     def concealment_details(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> list[Check]:
         """The three ways to meet RULES §7 point 2, each with its reason: hidden, unseen approach, distracted."""
-        turn = encounter.combat.turn
-        mine = turn if turn is not None and turn.combatant == attacker.id else None
-        hidden = mine.concealed_at_start if mine else attacker.concealed
+        hidden = self.concealed_at_start(encounter, attacker)
         approach, approach_reason = self._approach_unseen(encounter, attacker, target)
         distracted, distracted_reason = self._distracted(encounter, attacker, target)
         return [
@@ -526,13 +524,25 @@ class LnLRuleset(Ruleset):
         if shooters:
             who = encounter.combatant(shooters[0]).name
             return True, f"{target.name} was shot by {who} since its last turn"
+        foe = self.engaged_with(encounter, attacker, target)
+        if foe is not None:
+            return True, f"{target.name} is engaged in melee with {foe.name}"
+        return False, ""
+
+    def engaged_with(self, encounter: Encounter, attacker: LnLStats, target: LnLStats) -> Any:
+        """A creature other than the attacker engaging ``target`` in melee (another side, up, within 5 ft), or None."""
         for other in encounter.combatants:
             if other.id in (attacker.id, target.id) or other.down or other.side is target.side:
                 continue
             feet = distance_between(encounter, other, target)
             if feet is not None and feet <= MELEE_ENGAGED_FT:
-                return True, f"{target.name} is engaged in melee with {other.name}"
-        return False, ""
+                return other
+        return None
+
+    def concealed_at_start(self, encounter: Encounter, attacker: LnLStats) -> bool:
+        """Whether the attacker was concealed when its turn began (now, outside its turn)."""
+        turn = encounter.combat.turn
+        return turn.concealed_at_start if turn is not None and turn.combatant == attacker.id else attacker.concealed
 
     def _start_distance(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> float | None:
         tt = encounter.tokens.get(target.id)
