@@ -230,3 +230,32 @@ def test_the_main_window_follows_the_installed_ruleset(installed: Path) -> None:
     assert seen["strike"] == ["New combatant strikes Fencer: d6 6 - defense 2 = 4; Fencer has 6/10 HP"]
     assert seen["hp"] == [10, 6] and seen["hp_after_undo"] == 10
     assert seen["turns_headers"] == ["Combatant", "This round", "HP"]
+
+
+def test_a_ruleset_with_no_start_of_its_own_opens_by_the_gm_s_hand() -> None:
+    """The base class's defaults play: the GM says who acts first, the order is then kept."""
+    from lnl_desktop.core import actions as act
+    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.errors import IllegalAction
+    from lnl_desktop.core.model import CombatantBase, Side
+    from lnl_desktop.core.rules.base import Ruleset
+
+    class Bare(Ruleset):
+        name = "bare"
+        title = "Bare"
+        stat_block = CombatantBase
+
+    bare = Bare()
+    encounter = bare.new_encounter(
+        combatants=[{"name": "Ann", "side": "Party"}, {"name": "Bob", "side": "Opponents"}]
+    )
+    engine = Engine(encounter, ruleset=bare)
+    with pytest.raises(IllegalAction, match="say which side acts first"):
+        engine.start_combat()
+    started = engine.start_combat(first_side=Side.OPPONENTS, surprised_side=Side.PARTY)
+    assert started[0].text == "Round 1 (GM): Party surprised: Opponents act first"
+    assert engine.waiting()[0].name == "Bob"
+    engine.begin_turn("bob")
+    engine.end_turn()
+    assert engine.next_round()[-1].text == "Round 2: the order is kept: Opponents act first"
+    assert [c.name for c in engine.waiting()] == ["Bob"]

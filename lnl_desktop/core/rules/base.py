@@ -48,6 +48,9 @@ CONDITIONS = (
     "unconscious",
 )
 
+# The one situation of the default start of combat: the GM says who acts first.
+BY_HAND = "set by the GM"
+
 # The means of an action that is a shield rather than a named weapon (no weapon may be named so).
 SHIELD_MEANS = "\x00shield"
 
@@ -243,15 +246,36 @@ class Ruleset:
     # -- the round ---------------------------------------------------------------------------
 
     def start_procedure(self) -> StartProcedure:
-        raise NotImplementedError(f"{self.title} says nothing about starting a combat")
+        """What the Start combat dialog offers. By default the GM says who acts first (and who is surprised)."""
+        return StartProcedure(
+            question="Who acts first?",
+            situations=(
+                Situation(
+                    BY_HAND, "The GM sets who acts first", f"{self.title} rolls no die for it: say it by hand", True
+                ),
+            ),
+            die_label="initiative",
+            reading=lambda situation, face: "",
+        )
 
     def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
-        """Read the start of combat (an ``actions.StartCombat``): the first round, who acts first, who is surprised."""
-        raise IllegalAction("Start combat", [f"{self.title} has no start of combat"])
+        """Read the start of combat (an ``actions.StartCombat``): the first round, who acts first, who is surprised.
+
+        By default the GM's word, as ``first_side`` and ``surprised_side`` say it."""
+        first, surprised = action.first_side, action.surprised_side
+        if first is None:
+            raise IllegalAction("Start combat", ["say which side acts first"])
+        if surprised is first:
+            raise IllegalAction("Start combat", ["the side that acts first cannot be the surprised one"])
+        words = first.acts_first if surprised is None else f"{surprised.value} surprised: {first.acts_first}"
+        return Opening(
+            situation=action.situation, first_side=first, surprised_side=surprised, text=f"Round 1 (GM): {words}"
+        )
 
     def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
-        """A new round's initiative (an ``actions.NextRound``)."""
-        raise IllegalAction("Next round", [f"{self.title} has no initiative"])
+        """A new round's initiative (an ``actions.NextRound``). By default the order of the round before is kept."""
+        first = engine.encounter.combat.first_side or Side.PARTY
+        return RoundOrder(first, None, f"the order is kept: {first.acts_first}")
 
     def initiative(self, face: int) -> Side:
         """Which side acts first on this face of the initiative die."""
