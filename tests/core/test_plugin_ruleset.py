@@ -234,7 +234,6 @@ def test_the_main_window_follows_the_installed_ruleset(installed: Path) -> None:
 
 def test_a_ruleset_with_no_start_of_its_own_opens_by_the_gm_s_hand() -> None:
     """The base class's defaults play: the GM says who acts first, the order is then kept."""
-    from lnl_desktop.core import actions as act
     from lnl_desktop.core.engine import Engine
     from lnl_desktop.core.errors import IllegalAction
     from lnl_desktop.core.model import CombatantBase, Side
