@@ -183,6 +183,14 @@ class EditOptions:
     changes: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class SkipPending:
+    """The GM passes over something the rules called for (a counter-attack not taken, a morale check waived)."""
+
+    index: int
+    reason: str = ""
+
+
 Action = (
     StartCombat
     | NextRound
@@ -207,4 +215,5 @@ Action = (
     | PaintTerrain
     | EditMap
     | EditOptions
+    | SkipPending
 )

@@ -54,7 +54,6 @@ from lnl_desktop.core.grid import (
 from lnl_desktop.core.model import (
     ActionKind,
     CombatantBase,
-    CombatState,
     Encounter,
     MapGrid,
     Phase,
@@ -531,11 +530,9 @@ class Engine:
         return self.ruleset.acting_side(self)
 
     def waiting(self) -> list[Any]:
-        """Who may take the next turn: the acting side's members who have not acted."""
-        side = self.acting_side()
-        if side is None or self.encounter.combat.turn is not None:
-            return []
-        return [c for c in self.encounter.side(side) if self.may_act(c)]
+        """Who may take the next turn: the acting side's members who have not acted, or the next
+        place of the round's initiative order where the ruleset sets one."""
+        return self.ruleset.waiting(self)
 
     @property
     def elapsed_seconds(self) -> int:
@@ -553,7 +550,7 @@ class Engine:
         turn = self.encounter.combat.turn
         if turn is None or turn.combatant != cid:
             return None
-        return self.combatant(cid).move_ft + turn.extra_ft - turn.feet_used
+        return self.ruleset.move_allowance(self, self.combatant(cid)) - turn.feet_used
 
     def move_rules(self, cid: str) -> MoveRules:
         grid, options = self.encounter.map, self.encounter.options
@@ -683,7 +680,7 @@ class Engine:
         # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
         opening = self.ruleset.open_combat(self, a, dice)
         first = opening.first_round
-        e.combat = CombatState(
+        e.combat = type(e.combat)(
             phase=Phase.FIGHTING,
             round=first,
             first_round=first,
@@ -691,10 +688,11 @@ class Engine:
             initiative_face=opening.initiative_face or opening.face,
             first_side=opening.first_side,
             surprised_side=opening.surprised_side,
+            order=list(opening.order),
         )
         surprised = opening.surprised_side
         for c in e.combatants:
-            c.surprised = c.side is surprised and not c.cannot_be_surprised
+            c.surprised = (c.side is surprised or c.id in opening.surprised) and not c.cannot_be_surprised
         self.ruleset.on_combat_start(self)
         events: list[Event] = [
             CombatStarted(
@@ -709,6 +707,7 @@ class Engine:
         awake = [c.name for c in e.side(surprised) if c.cannot_be_surprised] if surprised else []
         if awake:
             events.append(Override(round=first, text=f"Cannot be surprised, act normally: {', '.join(awake)}"))
+        events += self.ruleset.on_round_start(self)
         return events
 
     def _next_round(self, a: act.NextRound, dice: DiceSource) -> list[Event]:
@@ -732,6 +731,8 @@ class Engine:
         combat.first_side = order.first_side
         combat.surprised_side = None
         combat.acted = []
+        combat.order = list(order.order)
+        combat.free_attacks = {}
         combat.attacks = [r for r in combat.attacks if r.round >= combat.round - 1]
         for c in e.combatants:
             c.surprised = False
@@ -743,6 +744,7 @@ class Engine:
                 first_side=order.first_side.value,
             )
         )
+        events += self.ruleset.on_round_start(self)
         return events
 
     def _end_combat(self, a: act.EndCombat, dice: DiceSource) -> list[Event]:
@@ -774,8 +776,10 @@ class Engine:
             reasons.append(refusal)
         elif side is None:
             reasons.append("the round is over: roll initiative for the next one")
-        elif c.side is not side:
-            reasons.append(f"the {side.value} are acting now")
+        else:
+            later = self.ruleset.order_refusal(self, c)
+            if later is not None:
+                reasons.append(later)
         if reasons:
             raise IllegalAction(title, reasons)
         token = e.tokens.get(c.id)
@@ -909,7 +913,7 @@ class Engine:
         what = "is forced" if a.forced else "moves"
         tail = f", {_ft(left_after)} left" if left_after is not None else ""
         cost = "free" if free else _ft(feet)
-        return [
+        moved: list[Event] = [
             Moved(
                 round=combat.round,
                 text=f"{c.name} {what} from {path[0]} to {path[-1]} ({cost}{tail})",
@@ -921,6 +925,8 @@ class Engine:
                 feet_left=left_after,
             )
         ]
+        # Counter-attacks and free attacks are judged on the path as it was walked.
+        return moved + self.ruleset.after_move(self, c, path, a.forced or combat.phase is not Phase.FIGHTING)
 
     def _end_cell_problems(self, c: CombatantBase, anchor: Cell, occupied: frozenset[Cell]) -> list[str]:
         grid = self.encounter.map
@@ -1174,6 +1180,14 @@ class Engine:
         changes = ", ".join(f"{k} {v}" for k, v in a.changes.items())
         return [Override(round=self._round(), text=f"Ruleset options: {changes}")]
 
+    def _skip_pending(self, a: act.SkipPending, dice: DiceSource) -> list[Event]:
+        pending = self.encounter.combat.pending
+        if not 0 <= a.index < len(pending):
+            raise IllegalAction("Skip", ["nothing is waiting there (it was rolled or skipped already)"])
+        item = pending.pop(a.index)
+        why = f": {a.reason.strip()}" if a.reason.strip() else ""
+        return [Override(round=self._round(), text=f"GM skips the {item.kind} ({item.text}){why}")]
+
     def _convert(self, a: act.ConvertRuleset, dice: DiceSource) -> list[Event]:
         """A setup-phase encounter as another ruleset's: the shared fields kept, the rest mapped or defaulted."""
         from lnl_desktop.core.rules.convert import convert_encounter
@@ -1221,6 +1235,7 @@ class Engine:
         act.PaintTerrain: _paint,
         act.EditMap: _edit_map,
         act.EditOptions: _edit_options,
+        act.SkipPending: _skip_pending,
     }
 
     # -- conveniences for scripts and tests: one call, one action ------------------------------

@@ -141,6 +141,12 @@ class Forecast:
     down_from: int | None = None  # the least damage that puts the target down (0 IP)
     parried_with: str | None = None  # what a parry in force stops the blow with
     p_parry_shatters: float | None = None  # a parrying weapon's chance to shatter on this blow
+    # A ruleset with to-hit rolls: the chance to hit; ``damage`` is then the distribution on a hit,
+    # ``mean`` the mean on a hit, ``mean_taken`` the expected damage over hit and miss, ``p_down`` overall.
+    p_hit: float | None = None
+    where: str = ""  # where damage goes, in words ("to HP"); empty: the L&L family's SP / IP wording
+    exploding: bool = True  # the dice explode (the L&L family); False: plain dice such as 1d8 + 2
+    sp_label: str = "SP 0"  # the chart's first threshold line
 
     @property
     def total(self) -> float:

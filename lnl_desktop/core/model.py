@@ -489,6 +489,29 @@ class TurnState(_Model):
         return self.feet_before + self.feet_after
 
 
+class TurnSlot(_Model):
+    """One place in a round's turn order where a ruleset sets one (RULES §12-13): a group whose
+    members take their turns in any order, or a single combatant; ``roll`` says how it got there."""
+
+    title: str = Field(min_length=1, max_length=120)
+    members: list[str] = Field(default_factory=list)
+    roll: str = Field(default="", max_length=200)  # "d20 12 + INIT 1 = 13"
+    total: int | None = None
+
+
+class Pending(_Model):
+    """Something the rules call for now that the GM rolls or skips: a counter-attack, a death save,
+    a morale check. The ruleset queues it and its own action takes it off; the GM may skip it."""
+
+    kind: str = Field(min_length=1, max_length=40)  # "counter-attack", "death save", "morale"
+    who: str = Field(min_length=1, max_length=64)  # the combatant who rolls (or a side's name)
+    target: str | None = None
+    text: str = Field(min_length=1, max_length=300)
+    number: int | None = None  # a DC, a modifier: what the ruleset needs to take it up
+    urgent: bool = False  # asked for at once (a death save) rather than left in the queue
+    round: int = Field(default=0, ge=0)
+
+
 class AttackRecord(_Model):
     round: int = Field(ge=0)  # attacks happen in combat: round 1, or a surprise round 0 before it
     attacker: str
@@ -510,6 +533,12 @@ class CombatState(_Model):
     ranged_hits: dict[str, list[str]] = Field(
         default_factory=dict, description="target id -> who hit it with a ranged attack since its last turn"
     )
+    # A round's turn order where the ruleset sets one (empty: the side order of RULES §2).
+    order: list[TurnSlot] = Field(default_factory=list)
+    # What the rules call for that the GM has not rolled or skipped yet, oldest first.
+    pending: list[Pending] = Field(default_factory=list)
+    # Who made a free attack against whom this round (the monster limit of RULES §12).
+    free_attacks: dict[str, list[str]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _possible(self) -> CombatState:
@@ -519,7 +548,7 @@ class CombatState(_Model):
                 raise ValueError(f"round: {self.round} before combat has started (it starts in round 1)")
             if self.turn is not None:
                 raise ValueError("turn: a turn is under way before combat has started")
-            if self.acted or self.attacks or self.ranged_hits:
+            if self.acted or self.attacks or self.ranged_hits or self.order or self.pending or self.free_attacks:
                 raise ValueError("phase: combatants have acted, attacked or shot before combat has started")
         else:
             if self.round < self.first_round:
@@ -626,6 +655,18 @@ class Encounter(_Model):
             for role, cid in (("attacker", record.attacker), ("target", record.target)):
                 if cid not in ids:
                     raise ValueError(f"combat.attacks[{i}].{role}: no combatant has the id {cid!r}")
+        for i, slot in enumerate(combat.order):
+            for cid in slot.members:
+                if cid not in ids:
+                    raise ValueError(f"combat.order[{i}]: no combatant has the id {cid!r}")
+        for i, item in enumerate(combat.pending):
+            for cid in (item.who, item.target):
+                if cid is not None and cid not in ids and cid not in {s.value for s in Side}:
+                    raise ValueError(f"combat.pending[{i}]: no combatant has the id {cid!r}")
+        for cid, targets in combat.free_attacks.items():
+            for other in (cid, *targets):
+                if other not in ids:
+                    raise ValueError(f"combat.free_attacks.{cid}: no combatant has the id {other!r}")
         for target, shooters in combat.ranged_hits.items():
             if target not in ids:
                 raise ValueError(f"combat.ranged_hits.{target}: no combatant has this id")

@@ -60,12 +60,36 @@ SHIELD_MEANS = "\x00shield"
 
 @dataclass(frozen=True)
 class SheetRow:
-    """One line of the sheet's numbers: one or more whole-number fields (``now / max``) under a label."""
+    """One line of the sheet's numbers: one or more fields (``now / max``) under a label.
+
+    ``kind`` says the editor: whole numbers ("int"), a whole number that may be left empty
+    ("optional int": morale for a PC, a typed AC), or one of ``choices`` ("choice")."""
 
     label: str
     keys: tuple[str, ...]
     tip: str
     unit: str = ""
+    kind: Literal["int", "optional int", "choice", "bool"] = "int"
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A value the GM sets in a panel the ruleset describes: an action's extra (cover, a second
+    weapon), a round's consideration (light), a prompt's input (a morale modifier).
+
+    ``kind`` "int" is a spin box from ``low`` to ``high``; "choice" one of ``choices``; "bool" a
+    check box; "means" one of the acting combatant's weapons ("" for none when ``optional``)."""
+
+    key: str
+    label: str
+    tip: str
+    kind: Literal["int", "choice", "bool", "means"] = "int"
+    default: Any = 0
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -149,6 +173,10 @@ class ActionSpec:
     ignore_dex: bool = False  # the GM toggle "ignore the target's DEX" applies
     button: str = ""  # the button's words ("Roll the attack"); the label when empty
     rolls: bool = False  # it rolls dice: the GM may type the faces
+    # The action's own inputs besides the target and the means (cover, a second weapon, subdual):
+    # the dock shows one editor each and passes their values to ``build`` as keywords.
+    extras: tuple[Setting, ...] = ()
+    allies: bool = False  # a targeted action aimed at a friend (guard an ally), or at oneself
 
 
 @dataclass(frozen=True)
@@ -172,6 +200,41 @@ class StartProcedure:
     # After this face, is a second d6 rolled for round 1's initiative? (L&L Classic, no surprise round)
     then_initiative: Callable[[str, int | None], bool] = lambda situation, face: False
     by_hand_surprise: bool = True  # the by-hand outcome names a surprised side
+    surprise_die: bool = True  # the situations read a d6 (L&L family); False: the situation alone says it
+    # Round 1's initiative is rolled by the ruleset (d20s per side or per combatant): the dialog offers
+    # "roll" or typed faces, checked by a dry run of the start on a copy of the encounter.
+    rolls_initiative: bool = False
+    settings: tuple[Setting, ...] = ()  # options set before the first round (light, initiative by group...)
+
+
+@dataclass(frozen=True)
+class PromptChoice:
+    """One button of a prompt: its words, whether it rolls dice (the GM may type the faces), and
+    ``build(values) -> action`` with the prompt's settings by key."""
+
+    label: str
+    tip: str
+    build: Callable[[Mapping[str, Any]], Any]
+    rolls: bool = False
+
+
+@dataclass(frozen=True)
+class PromptSpec:
+    """How the table asks the GM about one :class:`~lnl_desktop.core.model.Pending` item."""
+
+    title: str  # "Death save", "Counter-attack"
+    text: str  # what is at stake, with the numbers ("DC 18: 11 + 7 overkill")
+    settings: tuple[Setting, ...]
+    choices: tuple[PromptChoice, ...]
+
+
+@dataclass(frozen=True)
+class Provocation:
+    """A step of a path that gives enemies a free attack (RULES §12 counter-attacks, §13 free attacks)."""
+
+    index: int  # the path's cell the step leaves from
+    cell: tuple[int, int]
+    attackers: tuple[str, ...]  # the ids of those who may attack there (each named once per path)
 
 
 # -- the ruleset -----------------------------------------------------------------------------------
@@ -277,6 +340,45 @@ class Ruleset:
         first = engine.encounter.combat.first_side or Side.PARTY
         return RoundOrder(first, None, f"the order is kept: {first.acts_first}")
 
+    def round_settings(self) -> tuple[Setting, ...]:
+        """The round's considerations the GM may change each round (light, how initiative is rolled),
+        as options of the encounter: the Turns dock shows one editor each."""
+        return ()
+
+    def on_round_start(self, engine: Engine) -> list[Event]:
+        """What the rules do as a new round begins, after its order is set."""
+        return []
+
+    def waiting(self, engine: Engine) -> list[Any]:
+        """Who may take the next turn. With a turn order set (``combat.order``), the members of the
+        first place in it who still may act; otherwise the acting side's members."""
+        combat = engine.encounter.combat
+        if combat.turn is not None:
+            return []
+        if combat.order:
+            by_id = engine.encounter.by_id()
+            for slot in combat.order:
+                ready = [by_id[cid] for cid in slot.members if cid in by_id and engine.may_act(by_id[cid])]
+                if ready:
+                    return ready
+            return []
+        side = engine.acting_side()
+        return [] if side is None else [c for c in engine.encounter.side(side) if engine.may_act(c)]
+
+    def order_refusal(self, engine: Engine, c: Any) -> str | None:
+        """Why it is not ``c``'s place in the order to act now (it may act later this round), or None."""
+        combat = engine.encounter.combat
+        if combat.order:
+            ready = self.waiting(engine)
+            if ready and c not in ready:
+                names = ", ".join(w.name for w in ready)
+                return f"{names} act{'s' if len(ready) == 1 else ''} before {c.name} in the initiative order"
+            return None
+        side = engine.acting_side()
+        if side is not None and c.side is not side:
+            return f"the {side.value} are acting now"
+        return None
+
     def initiative(self, face: int) -> Side:
         """Which side acts first on this face of the initiative die."""
         raise IllegalAction("Initiative", [f"{self.title} has no side initiative"])
@@ -292,6 +394,13 @@ class Ruleset:
     def acting_side(self, engine: Engine) -> Side | None:
         combat = engine.encounter.combat
         if combat.phase is not Phase.FIGHTING or combat.first_side is None:
+            return None
+        if combat.order:
+            by_id = engine.encounter.by_id()
+            for slot in combat.order:
+                for cid in slot.members:
+                    if cid in by_id and engine.may_act(by_id[cid]):
+                        return by_id[cid].side
             return None
         for side in (combat.first_side, combat.first_side.other):
             if any(engine.may_act(c) for c in engine.encounter.side(side)):
@@ -313,6 +422,25 @@ class Ruleset:
     def terrain_free(self, engine: Engine, cid: str) -> bool:
         """Whether ``cid`` moves over obstacles and difficult terrain this turn (after a Leap)."""
         return False
+
+    def move_allowance(self, engine: Engine, c: Any) -> float:
+        """How far ``c`` may move in all this turn, given the action taken so far (its Move, plus a Dash)."""
+        turn = engine.encounter.combat.turn
+        return c.move_ft + (turn.extra_ft if turn is not None else 0)
+
+    def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
+        """The steps of a planned path that give enemies a free attack, for the map to mark while dragging."""
+        return []
+
+    def after_move(self, engine: Engine, c: Any, path: list[tuple[int, int]], forced: bool) -> list[Event]:
+        """What a move sets off once made (counter-attacks queued)."""
+        return []
+
+    # -- what the rules call for ------------------------------------------------------------
+
+    def prompt(self, engine: Engine, item: Any) -> PromptSpec:
+        """How to ask the GM about a pending item (``combat.pending``). Only a ruleset that queues them needs it."""
+        return PromptSpec(item.kind.capitalize(), item.text, (), ())
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -359,9 +487,21 @@ class Ruleset:
         return []
 
     def forecast(
-        self, attacker: Any, target: Any, means: Any, mode: Any, options: Any, *, ignore_dex: bool = False
+        self,
+        attacker: Any,
+        target: Any,
+        means: Any,
+        mode: Any,
+        options: Any,
+        *,
+        ignore_dex: bool = False,
+        encounter: Encounter | None = None,
+        extras: Mapping[str, Any] | None = None,
     ) -> Any:
-        """The exact chances of what an attack would do (a ``forecast.Forecast``), or None if not forecast."""
+        """The exact chances of what an attack would do (a ``forecast.Forecast``), or None if not forecast.
+
+        ``encounter`` gives the positions (range, facing) and ``extras`` the action's own inputs
+        (:attr:`ActionSpec.extras`), for a ruleset whose chance to hit depends on them."""
         return None
 
     def means(self, c: Any, name: str, spell: bool = False) -> Any:

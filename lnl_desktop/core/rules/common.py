@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from lnl_desktop.core.dice import DieFace
 from lnl_desktop.core.events import PrecisionCheck
-from lnl_desktop.core.model import Side, Spell, Weapon
+from lnl_desktop.core.model import Side, Spell, TurnSlot, Weapon
 
 AttackMeans = Weapon | Spell
 
@@ -55,6 +55,8 @@ class Opening:
     face: int | None = None  # the die read for it (None when the GM set it by hand)
     first_round: int = 1  # 0 for a surprise round before round 1
     initiative_face: int | None = None  # the die that set the round's order, when it is another one
+    order: tuple[TurnSlot, ...] = ()  # the round's turn order, where the ruleset sets one
+    surprised: frozenset[str] = frozenset()  # combatants surprised one by one (not a whole side)
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class RoundOrder:
     first_side: Side
     face: int | None
     text: str
+    order: tuple[TurnSlot, ...] = ()  # the round's turn order, where the ruleset sets one
 
 
 @dataclass(frozen=True)

@@ -260,6 +260,8 @@ class LnLRuleset(Ruleset):
         options: LnLFamilyOptions,
         *,
         ignore_dex: bool = False,
+        encounter: Encounter | None = None,
+        extras: Mapping[str, Any] | None = None,
     ) -> Any:
         from lnl_desktop.core.forecast import forecast_attack
 
