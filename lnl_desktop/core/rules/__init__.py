@@ -20,6 +20,7 @@ ENTRY_POINT_GROUP = "lnl_desktop.rulesets"
 BUILT_IN = {
     "lnl": "lnl_desktop.core.rules.lnl:LNL",
     "classic": "lnl_desktop.core.rules.classic:CLASSIC",
+    "osr": "lnl_desktop.core.rules.osr:OSR",
 }
 
 _loaded: dict[str, Ruleset] = {}

@@ -1,0 +1,37 @@
+"""Old-School d20 (RULES §12): to-hit rolls against AC, hit points, counter-attacks when leaving
+melee, morale and death saves; one ruleset package behind the seam."""
+
+from lnl_desktop.core.rules.osr.model import Kind, OsrCombatant, OsrOptions, OsrWeapon, parse_dice
+from lnl_desktop.core.rules.osr.play import (
+    Cast,
+    CounterAttack,
+    DeathSave,
+    Defend,
+    MoraleCheck,
+    OsrAttack,
+    SavingThrow,
+    TakeMove,
+    death_save_dc,
+    to_hit,
+)
+from lnl_desktop.core.rules.osr.rules import OSR, OldSchoolRuleset
+
+__all__ = [
+    "OSR",
+    "Cast",
+    "CounterAttack",
+    "DeathSave",
+    "Defend",
+    "Kind",
+    "MoraleCheck",
+    "OldSchoolRuleset",
+    "OsrAttack",
+    "OsrCombatant",
+    "OsrOptions",
+    "OsrWeapon",
+    "SavingThrow",
+    "TakeMove",
+    "death_save_dc",
+    "parse_dice",
+    "to_hit",
+]

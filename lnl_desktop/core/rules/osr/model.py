@@ -1,0 +1,266 @@
+"""The Old-School d20 stat block and options (RULES §12): HP and AC, to-hit bonuses, morale, saves.
+
+A combatant is a PC, an NPC or a monster; its AC is derived from armor, shield and DEX (the DEX
+part capped by the armor's max DEX) unless it is typed in, as a monster's usually is. Weapons
+carry a damage dice expression (``1d8``, ``2d6``, ``1d6+1``), a kind (melee 5 ft, reach 10 ft,
+missile, thrown) and, for missile and thrown weapons, a maximum range.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import Field, field_validator, model_validator
+
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.model import CombatantBase, OptionsBase, _Model
+
+Modifier = Annotated[int, Field(ge=-10, le=30)]
+
+# NdS or NdS+K / NdS-K: what a weapon's damage is written as in the source ("1d8", "2d6", "1d2").
+DICE = re.compile(r"^\s*(\d{1,2})\s*d\s*(\d{1,3})\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE)
+DIE_SIDES = (2, 3, 4, 6, 8, 10, 12, 20, 100)
+
+
+def parse_dice(text: str) -> tuple[int, int, int]:
+    """``"2d6+1"`` -> (2, 6, 1): count, sides, flat modifier. ValueError says what is wrong."""
+    found = DICE.match(text)
+    if found is None:
+        raise ValueError(f"{text!r} is not a dice expression such as 1d8, 2d6 or 1d6+1")
+    count, sides = int(found.group(1)), int(found.group(2))
+    flat = int(found.group(4) or 0) * (-1 if found.group(3) == "-" else 1)
+    if not 1 <= count <= 20:
+        raise ValueError(f"{text!r}: roll 1 to 20 dice")
+    if sides not in DIE_SIDES:
+        raise ValueError(f"{text!r}: a d{sides} is not a die (d2, d3, d4, d6, d8, d10, d12, d20, d100)")
+    return count, sides, flat
+
+
+def dice_text(count: int, sides: int, flat: int) -> str:
+    return f"{count}d{sides}" + (f"{flat:+d}" if flat else "")
+
+
+class Kind(StrEnum):
+    PC = "PC"
+    NPC = "NPC"
+    MONSTER = "monster"
+
+
+class WeaponKind(StrEnum):
+    MELEE = "melee"  # 5 ft
+    REACH = "reach"  # 10 ft
+    MISSILE = "missile"  # bow, sling: PER to hit
+    THROWN = "thrown"  # dagger, javelin: the best of STR / DEX / PER to hit
+
+
+class Light(StrEnum):
+    NORMAL = "normal"
+    DIM = "dim"
+    DARK = "dark"
+
+
+LIGHT_PENALTY = {Light.NORMAL: 0, Light.DIM: -2, Light.DARK: -5}
+
+
+class InitiativeMode(StrEnum):
+    GROUP = "group"
+    INDIVIDUAL = "individual"
+
+
+class MoraleResult(StrEnum):
+    FLEES = "flees"
+    SURRENDERS = "surrenders"
+
+
+class SaveCategory(StrEnum):
+    POISON = "Poison or Death Ray"
+    PARALYSIS = "Paralysis or Petrification"
+    WANDS = "Wands"
+    BREATH = "Dragon Breath"
+    SPELLS = "Spells"
+
+
+SAVE_FIELDS = {
+    SaveCategory.POISON: "save_poison",
+    SaveCategory.PARALYSIS: "save_paralysis",
+    SaveCategory.WANDS: "save_wands",
+    SaveCategory.BREATH: "save_breath",
+    SaveCategory.SPELLS: "save_spells",
+}
+
+UNARMED = "Unarmed"
+
+
+class OsrWeapon(_Model):
+    name: str = Field(min_length=1, max_length=60)
+    damage: str = Field(default="1d6", max_length=20, description="dice such as 1d8, 2d6 or 1d6+1")
+    kind: WeaponKind = WeaponKind.MELEE
+    max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="missile and thrown weapons")
+    dex: bool = Field(default=False, description="melee: DEX instead of STR to hit and to damage")
+
+    @field_validator("damage")
+    @classmethod
+    def _dice(cls, value: str) -> str:
+        return dice_text(*parse_dice(value))
+
+    @model_validator(mode="after")
+    def _range_fits(self) -> OsrWeapon:
+        ranged = self.kind in (WeaponKind.MISSILE, WeaponKind.THROWN)
+        if ranged and self.max_range_ft is None:
+            raise ValueError(f"max_range_ft: a {self.kind.value} weapon needs its maximum range")
+        if not ranged and self.max_range_ft is not None:
+            raise ValueError(f"max_range_ft: only missile and thrown weapons have a range (this is {self.kind.value})")
+        return self
+
+    @property
+    def dice(self) -> tuple[int, int, int]:
+        return parse_dice(self.damage)
+
+    @property
+    def melee(self) -> bool:
+        """It strikes in melee (a thrown dagger or spear may be swung too)."""
+        return self.kind is not WeaponKind.MISSILE
+
+    @property
+    def reach(self) -> int:
+        return 10 if self.kind is WeaponKind.REACH else 5
+
+    @property
+    def label(self) -> str:
+        where = f", {self.max_range_ft} ft" if self.max_range_ft else ""
+        return f"{self.name} ({self.damage}, {self.kind.value}{where})"
+
+
+UNARMED_WEAPON = OsrWeapon(name=UNARMED, damage="1d2")
+
+
+class OsrCombatant(CombatantBase):
+    """A combatant of the Old-School d20 ruleset (RULES §12)."""
+
+    kind: Kind = Kind.MONSTER
+    level: int = Field(default=1, ge=0, le=40, description="level, or Hit Dice for a monster")
+    hp: int = Field(ge=0, le=10_000, description="current HP")
+    hp_max: int = Field(ge=1, le=10_000)
+    armor_bonus: int = Field(default=0, ge=0, le=7, description="padded +1 ... full plate +7")
+    armor_max_dex: int | None = Field(default=None, ge=0, le=10, description="the armor's cap on DEX to AC")
+    shield: bool = False
+    ac_typed: int | None = Field(default=None, ge=0, le=40, description="a monster's AC as written")
+    attack_bonus: Modifier = 0
+    str_mod: Modifier = 0
+    dex_mod: Modifier = 0
+    per_mod: Modifier = 0
+    init_mod: Modifier = 0
+    morale: int | None = Field(default=None, ge=2, le=12, description="2-12; none for PCs and retainers")
+    save_poison: Modifier = 0
+    save_paralysis: Modifier = 0
+    save_wands: Modifier = 0
+    save_breath: Modifier = 0
+    save_spells: Modifier = 0
+    attacks: int = Field(default=1, ge=1, le=10, description="attacks per round")
+    weapons: list[OsrWeapon] = Field(default_factory=list)
+    leader: bool = Field(default=False, description="rolls group initiative for its side")
+    subdual: int = Field(default=0, ge=0, le=10_000, description="subdual damage taken")
+    defending: str | None = Field(default=None, description="+2 AC to this combatant (itself or a guarded ally)")
+    morale_passes: int = Field(default=0, ge=0, le=2)
+    morale_result: MoraleResult | None = None
+    dead: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hp_from_max(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "hp" not in data and "hp_max" in data:
+            data = {**data, "hp": data["hp_max"]}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> OsrCombatant:
+        if self.hp > self.hp_max:
+            raise ValueError(f"hp: {self.hp} HP is above the maximum of {self.hp_max}")
+        if self.kind is Kind.PC and self.morale is not None:
+            raise ValueError("morale: a PC makes no morale checks (leave it empty)")
+        names = [w.name for w in self.weapons]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"weapons: two weapons are named {name!r}")
+        if UNARMED in names:
+            raise ValueError(f"weapons: {UNARMED!r} is always there (1d2 + STR); name the weapon otherwise")
+        return self
+
+    # -- what the numbers work out to ----------------------------------------------------------
+
+    @property
+    def dex_to_ac(self) -> int:
+        cap = self.armor_max_dex
+        return self.dex_mod if cap is None else min(self.dex_mod, cap)
+
+    @property
+    def shield_ac(self) -> int:
+        return 1 if self.shield else 0
+
+    @property
+    def ac(self) -> int:
+        """AC: typed in, or 11 + armor + 1 for a shield + DEX (capped by the armor)."""
+        if self.ac_typed is not None:
+            return self.ac_typed
+        return 11 + self.armor_bonus + self.shield_ac + self.dex_to_ac
+
+    @property
+    def has_morale(self) -> bool:
+        return self.morale is not None and self.kind is not Kind.PC
+
+    @property
+    def down(self) -> bool:
+        """0 HP (defeated, or unconscious after a death save), dead, or knocked out."""
+        return self.hp == 0 or self.dead or "unconscious" in self.conditions
+
+    @property
+    def out_of_fight(self) -> bool:
+        """Incapacitated for the morale count: down, fled or surrendered."""
+        return self.down or self.morale_result is not None
+
+    def save_bonus(self, category: SaveCategory) -> int:
+        return int(getattr(self, SAVE_FIELDS[category]))
+
+    def all_weapons(self) -> list[OsrWeapon]:
+        return [*self.weapons, UNARMED_WEAPON]
+
+    def weapon(self, name: str) -> OsrWeapon:
+        for weapon in self.all_weapons():
+            if weapon.name == name:
+                return weapon
+        known = ", ".join(w.name for w in self.all_weapons())
+        raise RulesError(f"weapon: {self.name} has no weapon named {name!r} (has: {known})")
+
+    @property
+    def melee_reach(self) -> int:
+        """How far its melee attacks reach: 10 ft with a reach weapon, else 5 ft."""
+        return max(w.reach for w in self.all_weapons() if w.melee)
+
+    def best_melee(self) -> OsrWeapon:
+        """The weapon a counter-attack uses unless the GM picks another: its first melee weapon."""
+        return next((w for w in self.weapons if w.melee), UNARMED_WEAPON)
+
+    def _ruleset_status(self) -> list[str]:
+        words = []
+        if self.dead:
+            words.append("dead")
+        if self.morale_result is not None:
+            words.append(self.morale_result.value)
+        if self.defending is not None:
+            words.append("defending" if self.defending == self.id else f"guarding {self.defending}")
+        return words
+
+    def _ruleset_status_after(self) -> list[str]:
+        return [f"subdual {self.subdual}"] if self.subdual else []
+
+
+class OsrOptions(OptionsBase):
+    """The Old-School d20 encounter's settings: the round's considerations and the [D] points."""
+
+    light: Light = Field(default=Light.NORMAL, description="light: dim -2, dark -5 to attacks")
+    initiative: InitiativeMode = Field(
+        default=InitiativeMode.GROUP, description="initiative by group (leader's INIT) or individually"
+    )
+    minimum_damage: int = Field(default=1, ge=0, le=5, description="a hit deals at least this much")

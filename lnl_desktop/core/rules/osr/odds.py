@@ -1,0 +1,120 @@
+"""The exact odds of an Old-School d20 attack: the chance to hit over the twenty faces of the d20
+(natural 1 and 20 included) and the damage distribution on a hit, by convolution of the dice.
+
+Nothing is sampled, and the terms come from :func:`play.to_hit` and :func:`play.damage_term`,
+the very functions the attack rolls with, so the forecast cannot disagree with the roll.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from lnl_desktop.core.forecast import Forecast
+from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.rules.osr import play
+from lnl_desktop.core.rules.osr.model import OsrCombatant, OsrOptions, OsrWeapon
+
+
+@lru_cache(maxsize=64)
+def dice_sum(count: int, sides: int) -> tuple[float, ...]:
+    """``p[k]`` the chance that ``count`` d``sides`` total ``k`` (plain dice, no explosions)."""
+    p = [1.0]
+    for _ in range(count):
+        q = [0.0] * (len(p) + sides)
+        for total, chance in enumerate(p):
+            if chance:
+                for face in range(1, sides + 1):
+                    q[total + face] += chance / sides
+        p = q
+    return tuple(p)
+
+
+def weapon_damage(weapon: OsrWeapon, extra: int, minimum: int) -> dict[int, float]:
+    """One weapon's damage on a hit: its dice + ``extra``, at least ``minimum``."""
+    count, sides, _ = weapon.dice
+    out: dict[int, float] = {}
+    for total, chance in enumerate(dice_sum(count, sides)):
+        if chance:
+            amount = max(minimum, total + extra)
+            out[amount] = out.get(amount, 0.0) + chance
+    return out
+
+
+def higher_of(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
+    """The distribution of max(X, Y) for independent X and Y (a dual attack keeps the higher)."""
+    out: dict[int, float] = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            k = max(x, y)
+            out[k] = out.get(k, 0.0) + px * py
+    return out
+
+
+def forecast_strike(
+    encounter: Encounter,
+    attacker: OsrCombatant,
+    target: OsrCombatant,
+    weapon: OsrWeapon,
+    style: play.Style,
+    *,
+    cover: str = "none",
+    second: str = "",
+    subdual: bool = False,
+    ability: str = "best",
+) -> Forecast:
+    options: OsrOptions = encounter.options  # type: ignore[assignment]
+    hit = play.to_hit(encounter, attacker, target, weapon, style, cover=cover, second=second, ability=ability)
+    p_hit = hit.chance
+    if cover == "full" and style == "ranged":
+        p_hit = 0.0
+    damage = weapon_damage(weapon, play.damage_term(weapon, hit), options.minimum_damage)
+    formula = f"{weapon.damage}{play.damage_term(weapon, hit):+d}" if play.damage_term(weapon, hit) else weapon.damage
+    if second:
+        other = attacker.weapon(second)
+        damage = higher_of(damage, weapon_damage(other, play.damage_term(other, hit), options.minimum_damage))
+        formula += f" or {other.damage}" + (
+            f"{play.damage_term(other, hit):+d}" if play.damage_term(other, hit) else ""
+        )
+        formula += ", the higher"
+    damage = dict(sorted(damage.items()))
+    mean = math.fsum(k * p for k, p in damage.items())
+    room = max(target.hp - target.subdual, 0) if subdual else target.hp
+    p_drop_on_hit = math.fsum(p for k, p in damage.items() if k >= room)
+    p_down = p_hit * p_drop_on_hit
+    taken = {k: p for k, p in damage.items()}
+    how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
+    drop = "surrenders" if subdual else ("makes its death save" if target.kind.value == "PC" else "is defeated")
+    summary = (
+        f"Chance to hit {_pct(p_hit)} ({how}; natural 20 hits, natural 1 misses). "
+        f"On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
+        f"{target.name} ({target.hp} HP) {drop}: {_pct(p_down)}"
+    )
+    return Forecast(
+        damage=damage,
+        mean=mean,
+        taken=taken,
+        p_sp_empty=0.0,
+        p_down=p_down,
+        p_precision=None,
+        summary=summary,
+        direct=False,
+        dice=weapon.dice[0],
+        sides=weapon.dice[1],
+        formula=f"{formula} on a hit, {'subdual' if subdual else 'to HP'}",
+        mean_taken=p_hit * mean,
+        sp_empty_from=None,
+        down_from=room if damage and max(damage) >= room else None,
+        p_hit=p_hit,
+        where="subdual" if subdual else "to HP",
+        exploding=False,
+        sp_label="",
+    )
+
+
+def _pct(p: float) -> str:
+    if p == 0:
+        return "0%"
+    if p < 0.001:
+        return "<0.1%"
+    return f"{p * 100:.1f}%".replace(".0%", "%")

@@ -1,0 +1,738 @@
+"""The Old-School d20 ruleset (RULES §12) behind the seam: what the views show and how a round runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import Event, Override
+from lnl_desktop.core.model import Encounter, Phase, Side
+from lnl_desktop.core.rules.base import (
+    ActionSpec,
+    Column,
+    Gauge,
+    Handler,
+    ItemColumn,
+    ItemList,
+    PromptChoice,
+    PromptSpec,
+    Provocation,
+    Ruleset,
+    Setting,
+    SheetRow,
+    SheetSpec,
+    Situation,
+    StartProcedure,
+)
+from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.osr import play
+from lnl_desktop.core.rules.osr.model import (
+    UNARMED,
+    InitiativeMode,
+    Kind,
+    Light,
+    MoraleResult,
+    OsrCombatant,
+    OsrOptions,
+    SaveCategory,
+    WeaponKind,
+)
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.engine import Engine
+
+# The Start combat dialog's situations: the GM marks who is surprised (RULES §12, step 2).
+NOBODY, PARTY, OPPONENTS, BOTH = (
+    "nobody surprised",
+    "Party surprised",
+    "Opponents surprised",
+    "both sides surprised",
+)
+
+LIGHT = Setting(
+    "light",
+    "Light",
+    "The round's light: dim -2, dark -5 to attacks (RULES §12 considerations)",
+    "choice",
+    Light.NORMAL.value,
+    choices=tuple(x.value for x in Light),
+)
+INITIATIVE = Setting(
+    "initiative",
+    "Initiative",
+    "group: one d20 per side + its leader's INIT, the side acts together; "
+    "individual: d20 + INIT for each combatant, one at a time",
+    "choice",
+    InitiativeMode.GROUP.value,
+    choices=tuple(x.value for x in InitiativeMode),
+)
+COVER = Setting(
+    "cover",
+    "Cover",
+    "Partial cover: -2 to -4 to hit, set by the GM; full cover: it cannot be shot",
+    "choice",
+    "none",
+    choices=play.COVER,
+)
+SECOND = Setting(
+    "second",
+    "Dual with",
+    "A dual attack: one roll at -1, both weapons' damage rolled, the higher counts",
+    "means",
+    "",
+    optional=True,
+)
+SUBDUAL = Setting(
+    "subdual",
+    "Subdual",
+    "Declared not to kill (bludgeoning, or the flat of a blade): the damage is tracked apart "
+    "from HP; at subdual ≥ HP the foe surrenders",
+    "bool",
+    False,
+)
+ABILITY = Setting(
+    "ability",
+    "Adds",
+    "A thrown weapon adds the best of STR, DEX and PER to hit, unless you pick one (STR also adds to damage)",
+    "choice",
+    "best",
+    choices=play.ABILITIES,
+)
+
+
+def _strike(style: str) -> Any:
+    def build(
+        c: str,
+        target: str,
+        means: str,
+        *,
+        ignore_dex: bool = False,
+        override: bool = False,
+        cover: str = "none",
+        second: str = "",
+        subdual: bool = False,
+        ability: str = "best",
+    ) -> play.OsrAttack:
+        return play.OsrAttack(c, target, means, style, cover, second or "", subdual, ability)  # type: ignore[arg-type]
+
+    return build
+
+
+def _defend(c: str, target: str, means: str | None, *, ignore_dex: bool = False, override: bool = False) -> play.Defend:
+    return play.Defend(c, "" if target == c else target)
+
+
+class OldSchoolRuleset(Ruleset):
+    name = "osr"
+    title = "Old-School d20"
+    source = "the old-school d20 combat chapter"
+    about = "To-hit rolls against AC, HP, counter-attacks when leaving melee, morale and death saves."
+    stat_block: ClassVar[type[OsrCombatant]] = OsrCombatant
+    options_model = OsrOptions
+    round_seconds: ClassVar[int] = 10
+    provocation_word: ClassVar[str] = "Counter-attack"
+    bestiary_file: ClassVar[str] = "bestiary-osr.json"
+
+    handlers: ClassVar[Mapping[type, Handler]] = {
+        play.OsrAttack: play.attack,
+        play.CounterAttack: play.counter_attack,
+        play.Defend: play.defend,
+        play.TakeMove: play.take_move,
+        play.Cast: play.cast,
+        play.DeathSave: play.death_save,
+        play.SavingThrow: play.saving_throw,
+        play.MoraleCheck: play.morale_check,
+    }
+
+    # -- the sheet and the tables ------------------------------------------------------------
+
+    def sheet(self) -> SheetSpec:
+        identity = (
+            SheetRow(
+                "Kind",
+                ("kind",),
+                "PC: a player character (death save at 0 HP, no morale); NPC or monster: defeated at 0 HP",
+                kind="choice",
+                choices=tuple(k.value for k in Kind),
+            ),
+            SheetRow("Level / HD", ("level",), "Level, or Hit Dice for a monster (a monster's save DC is 11 + HD)"),
+        )
+        numbers = (
+            SheetRow("HP (now / max)", ("hp", "hp_max"), "Hit points; at 0 a monster or NPC is defeated, a PC saves"),
+            SheetRow("Armor bonus", ("armor_bonus",), "Padded +1, leather +2 … full plate +7 (AC 11 + this)"),
+            SheetRow(
+                "Armor max DEX",
+                ("armor_max_dex",),
+                "The armor's cap on the DEX bonus to AC; empty: no cap",
+                kind="optional int",
+            ),
+            SheetRow("Shield", ("shield",), "A carried shield: +1 AC, lost to an attack from behind", kind="bool"),
+            SheetRow(
+                "AC typed",
+                ("ac_typed",),
+                "A monster's AC as written; empty: 11 + armor + shield + DEX",
+                kind="optional int",
+            ),
+            SheetRow("Attack bonus", ("attack_bonus",), "Added to every to-hit d20"),
+            SheetRow("STR mod", ("str_mod",), "STR: to hit and damage in melee (and thrown with STR)"),
+            SheetRow("DEX mod", ("dex_mod",), "DEX: AC (capped by the armor), DEX weapons, thrown"),
+            SheetRow("PER mod", ("per_mod",), "PER: to hit with missile weapons, thrown"),
+            SheetRow("INIT mod", ("init_mod",), "Added to the initiative d20 (a side's leader's for group initiative)"),
+            SheetRow(
+                "Morale",
+                ("morale",),
+                "2-12: 2d6 above it and the creature flees or surrenders; 2 always flees unless cornered, "
+                "12 fights to the death; empty for PCs and retainers",
+                kind="optional int",
+            ),
+            SheetRow("Save: Poison/Death", ("save_poison",), "Saving-throw bonus; also the death save at 0 HP"),
+            SheetRow("Save: Paralysis", ("save_paralysis",), "Saving-throw bonus: Paralysis or Petrification"),
+            SheetRow("Save: Wands", ("save_wands",), "Saving-throw bonus: Wands"),
+            SheetRow("Save: Breath", ("save_breath",), "Saving-throw bonus: Dragon Breath"),
+            SheetRow("Save: Spells", ("save_spells",), "Saving-throw bonus: Spells"),
+            SheetRow(
+                "Attacks / round",
+                ("attacks",),
+                "A monster's attacks per round; it may counter-attack that many different foes each round",
+            ),
+            SheetRow(
+                "Subdual taken", ("subdual",), "Subdual damage, tracked apart from HP; at subdual ≥ HP it surrenders"
+            ),
+            SheetRow("Group leader", ("leader",), "Rolls its side's group initiative with its INIT", kind="bool"),
+        )
+        weapons = ItemList(
+            "weapons",
+            "weapon",
+            (
+                ItemColumn("name", "Name", "text", "The weapon's name; Unarmed (1d2 + STR) is always there"),
+                ItemColumn("damage", "Damage", "text", "Dice such as 1d4, 1d8, 2d6 or 1d6+1"),
+                ItemColumn(
+                    "kind",
+                    "Kind",
+                    "choice",
+                    "melee: 5 ft; reach: 10 ft; missile: shot, PER to hit; thrown: the best of STR/DEX/PER",
+                    tuple(k.value for k in WeaponKind),
+                ),
+                ItemColumn(
+                    "max_range_ft",
+                    "Range",
+                    "optional int",
+                    "Missile and thrown weapons: the maximum range in feet (long range past half: -1)",
+                ),
+                ItemColumn("dex", "DEX", "bool", "A melee weapon used with DEX instead of STR, to hit and to damage"),
+            ),
+            "The combatant's weapons; double-click a cell to change it",
+            {"damage": "1d6"},
+        )
+        return SheetSpec(
+            identity=identity,
+            numbers_title="HP, AC, bonuses, morale and saves",
+            numbers=numbers,
+            lists=(weapons,),
+            tips={
+                "side": "Party: the player characters and their allies; Opponents: run by the GM",
+                "move_ft": "Feet per round (default 30): a Move or a Charge goes this far, a ranged attack half",
+                "concealed": "Hidden: a label here (Old-School d20 leaves stealth to the GM)",
+                "surprised": "Surprised: takes no action in round 1 (the GM marks each side)",
+            },
+        )
+
+    def columns(self) -> tuple[Column, ...]:
+        return (
+            Column("Kind", "PC, NPC or monster", lambda c: c.kind.value, numeric=False),
+            Column("HP", "Hit points, current / max", lambda c: f"{c.hp} / {c.hp_max}"),
+            Column("AC", "Armor Class: the to-hit total must reach it", lambda c: c.ac),
+            Column("Atk", "Attack bonus", lambda c: f"{c.attack_bonus:+d}"),
+            Column("ML", "Morale (empty: none)", lambda c: "" if c.morale is None else c.morale),
+        )
+
+    def gauges(self, c: OsrCombatant) -> tuple[Gauge, ...]:
+        return (Gauge("HP", c.hp, c.hp_max, "health"),)
+
+    def gauge_labels(self) -> tuple[str, ...]:
+        return ("HP",)
+
+    def conditions(self) -> tuple[str, ...]:
+        return super().conditions()
+
+    def new_combatant(self) -> dict[str, Any]:
+        return {"name": "New combatant", "side": Side.PARTY.value, "kind": Kind.PC.value, "hp_max": 8}
+
+    def summary(self, c: OsrCombatant) -> str:
+        if c.ac_typed is not None:
+            ac = f"AC {c.ac} (typed)"
+        else:
+            parts = [f"11 + armor {c.armor_bonus}"]
+            if c.shield:
+                parts.append("shield 1")
+            if c.dex_to_ac:
+                parts.append(f"DEX {c.dex_to_ac:+d}")
+            ac = f"AC {c.ac} ({' + '.join(parts)})"
+        level = "HD" if c.kind is Kind.MONSTER else "level"
+        words = [f"{c.side.value} {c.kind.value}, {level} {c.level}", f"{c.hp}/{c.hp_max} HP", ac]
+        words.append(f"attack {c.attack_bonus:+d}")
+        if c.morale is not None:
+            words.append(f"morale {c.morale}")
+        if c.dead:
+            words.append("dead")
+        elif c.down:
+            words.append("down")
+        if c.morale_result is not None:
+            words.append(c.morale_result.value)
+        return " · ".join(words)
+
+    def stat_line(self, c: OsrCombatant) -> str:
+        weapons = ", ".join(f"{w.name} {w.damage}" for w in c.weapons) or "unarmed 1d2"
+        morale = f"  ML {c.morale}" if c.morale is not None else ""
+        return (
+            f"HP {c.hp_max}  AC {c.ac}  Atk {c.attack_bonus:+d}  INIT {c.init_mod:+d}{morale}\n"
+            f"{weapons}  Move {c.move_ft} ft"
+        )
+
+    # -- the round ---------------------------------------------------------------------------
+
+    def start_procedure(self) -> StartProcedure:
+        def reading(situation: str, face: int) -> str:
+            return {
+                NOBODY: "Nobody is surprised; everyone acts in the initiative order",
+                PARTY: "The Party is surprised: its members take no action in round 1",
+                OPPONENTS: "The Opponents are surprised: they take no action in round 1",
+                BOTH: "Both sides surprised: nobody is; initiative as usual",
+            }.get(situation, "")
+
+        return StartProcedure(
+            question="Who is surprised?",
+            situations=(
+                Situation(NOBODY, "Nobody is surprised", "Both sides saw each other coming"),
+                Situation(PARTY, "The Party is surprised", "Party members take no action in round 1"),
+                Situation(OPPONENTS, "The Opponents are surprised", "Opponents take no action in round 1"),
+                Situation(BOTH, "Both sides are surprised", "A moment of shared confusion: nobody is surprised"),
+            ),
+            die_label="initiative",
+            reading=reading,
+            surprise_die=False,
+            rolls_initiative=True,
+            settings=(LIGHT, INITIATIVE),
+        )
+
+    def round_settings(self) -> tuple[Setting, ...]:
+        return (LIGHT, INITIATIVE)
+
+    def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
+        situation = action.situation
+        surprised = {PARTY: Side.PARTY, OPPONENTS: Side.OPPONENTS}.get(situation)
+        if situation not in (NOBODY, PARTY, OPPONENTS, BOTH):
+            raise RulesError(f"Start combat: {situation!r} is not one of: {NOBODY}, {PARTY}, {OPPONENTS}, {BOTH}")
+        slots, words = play.roll_initiative(engine, dice)
+        first = self._first_side(engine, slots)
+        said = {
+            NOBODY: "nobody surprised",
+            PARTY: "the Party is surprised",
+            OPPONENTS: "the Opponents are surprised",
+            BOTH: "both sides surprised, so nobody is",
+        }[situation]
+        options: OsrOptions = engine.encounter.options  # type: ignore[assignment]
+        text = f"Round 1: {play.considerations(options)}; {said}; {words}"
+        return Opening(situation=situation, first_side=first, surprised_side=surprised, text=text, order=tuple(slots))
+
+    def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
+        slots, words = play.roll_initiative(engine, dice)
+        options: OsrOptions = engine.encounter.options  # type: ignore[assignment]
+        return RoundOrder(
+            self._first_side(engine, slots), None, f"{play.considerations(options)}; {words}", order=tuple(slots)
+        )
+
+    @staticmethod
+    def _first_side(engine: Engine, slots: list[Any]) -> Side:
+        if slots and slots[0].members:
+            return engine.combatant(slots[0].members[0]).side  # type: ignore[no-any-return]
+        return Side.PARTY
+
+    def on_round_start(self, engine: Engine) -> list[Event]:
+        """Counter-attacks not taken in the round before lapse: they were immediate."""
+        combat = engine.encounter.combat
+        stale = [p for p in combat.pending if p.kind == "counter-attack" and p.round < combat.round]
+        if not stale:
+            return []
+        combat.pending = [p for p in combat.pending if p not in stale]
+        return [Override(round=combat.round, text=f"Not taken, lapsed: {'; '.join(p.text for p in stale)}")]
+
+    def turn_refusal(self, encounter: Encounter, c: OsrCombatant) -> str | None:
+        if c.dead:
+            return f"{c.name} is dead"
+        if c.down:
+            return f"{c.name} is down"
+        if c.morale_result is MoraleResult.SURRENDERS:
+            return f"{c.name} has surrendered"
+        if c.surprised:
+            return f"{c.name} is surprised in {encounter.combat.round_phrase}"
+        return None
+
+    def on_turn_start(self, engine: Engine, c: OsrCombatant) -> list[Event]:
+        if c.defending is None:
+            return []
+        c.defending = None
+        return [Override(round=engine.encounter.combat.round, text=f"{c.name}'s Defend ends (its turn has come)")]
+
+    def on_combat_end(self, engine: Engine) -> None:
+        for c in engine.encounter.combatants:
+            c.defending = None  # type: ignore[attr-defined]
+        engine.encounter.combat.pending = []
+
+    # -- movement ----------------------------------------------------------------------------
+
+    def move_allowance(self, engine: Engine, c: OsrCombatant) -> float:
+        """Before the action, a full Move; then what the action allows: a ranged attack half the
+        Move in all, a Move (or another action) the full Move, a melee attack, charge, defend or
+        spell no more."""
+        turn = engine.encounter.combat.turn
+        if turn is None or turn.action is None or turn.action in ("move", "other"):
+            return float(c.move_ft)
+        if turn.action == "ranged":
+            return max(c.move_ft / 2, turn.feet_used)
+        return turn.feet_used
+
+    def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
+        combat = engine.encounter.combat
+        if combat.phase is not Phase.FIGHTING:
+            return []
+        return play.provocations(engine, engine.combatant(cid), path)
+
+    def after_move(self, engine: Engine, c: OsrCombatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
+        if engine.encounter.combat.phase is not Phase.FIGHTING:
+            return []
+        return play.after_move(engine, c, path, forced)
+
+    # -- the actions -------------------------------------------------------------------------
+
+    def action_kinds(self) -> tuple[ActionSpec, ...]:
+        def strike(key: str, label: str, tip: str, button: str, extras: tuple[Setting, ...]) -> ActionSpec:
+            return ActionSpec(
+                key,
+                label,
+                tip,
+                "weapon",
+                _strike(key),
+                targeted=True,
+                mode=key,
+                button=button,
+                rolls=True,
+                extras=extras,
+            )
+
+        return (
+            strike(
+                "melee",
+                "Melee attack",
+                "d20 + attack bonus + STR against AC, a target within 5 ft (10 ft with reach); no move this turn",
+                "Roll the attack",
+                (COVER, SECOND, SUBDUAL),
+            ),
+            strike(
+                "ranged",
+                "Ranged attack",
+                "d20 + attack bonus + PER (thrown: best of STR/DEX/PER); long range -1; half a Move before or after. "
+                "Shooting while engaged provokes counter-attacks",
+                "Roll the shot",
+                (COVER, ABILITY, SECOND),
+            ),
+            strike(
+                "charge",
+                "Charge",
+                "Move up to the full Move, then a melee attack (no move after)",
+                "Roll the charge",
+                (COVER, SECOND, SUBDUAL),
+            ),
+            ActionSpec(
+                "move",
+                "Move",
+                "Up to the full Move; moving while engaged provokes counter-attacks",
+                "none",
+                lambda c: play.TakeMove(c),
+                button="Take the Move",
+            ),
+            ActionSpec(
+                "defend",
+                "Defend",
+                "No move and no attack: +2 AC until the next turn, or guard an adjacent ally (+2 AC to it). "
+                "Pick yourself or the ally",
+                "none",
+                _defend,
+                targeted=True,
+                allies=True,
+                button="Defend",
+            ),
+            ActionSpec(
+                "cast",
+                "Cast a spell",
+                "Both hands free, line of sight; the caster may not move this turn",
+                "text",
+                lambda c, text: play.Cast(c, text),
+                button="Cast",
+            ),
+            ActionSpec(
+                "other",
+                "Something else…",
+                "Any other action, in words, for the log",
+                "text",
+                lambda c, text: act.OtherAction(c, text),
+                button="Take this action",
+            ),
+        )
+
+    def action_available(self, spec: ActionSpec, c: OsrCombatant) -> tuple[bool, str]:
+        if spec.key == "ranged" and not any(w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN) for w in c.weapons):
+            return False, f"{c.name} has no missile or thrown weapon"
+        return True, ""
+
+    def action_means(self, spec: ActionSpec, c: OsrCombatant) -> list[tuple[str, str, str]]:
+        if spec.uses != "weapon":
+            return []
+        if spec.key == "ranged":
+            return [(w.name, w.label, "") for w in c.weapons if w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN)]
+        return [(w.name, w.label, "") for w in c.all_weapons() if w.melee]
+
+    def action_checks(
+        self, encounter: Encounter, spec: ActionSpec, c: OsrCombatant, means: str | None, text: str, target: Any = None
+    ) -> list[Any]:
+        from lnl_desktop.core.engine import Engine
+
+        engine = Engine.__new__(Engine)  # only .encounter is read by the movement checks
+        engine.encounter = encounter
+        if spec.key in ("melee", "ranged", "charge"):
+            if target is None or means is None:
+                return [Check("Pick a target", False, "click a foe on the map")]
+            try:
+                weapon = c.weapon(means)
+            except RulesError as error:
+                return [Check("The weapon", False, str(error))]
+            return play.attack_checks(engine, encounter, c, target, weapon, spec.key)  # type: ignore[arg-type]
+        if spec.key in ("defend", "cast"):
+            checks = play.movement_checks(engine, c, spec.key)
+            if spec.key == "defend" and target is not None and target.id != c.id:
+                feet = play.distance(encounter, c, target)
+                checks.append(Check("An ally", target.side is c.side, f"{target.name} is not on {c.name}'s side"))
+                checks.append(
+                    Check("Adjacent", feet is not None and feet <= 5, f"{target.name} is not next to {c.name}")
+                )
+            if spec.key == "cast":
+                said = bool(text.strip())
+                checks.append(Check("Say the spell", said, "" if said else "type it above"))
+            return checks
+        return super().action_checks(encounter, spec, c, means, text, target)
+
+    def action_notes(
+        self, encounter: Encounter, spec: ActionSpec, c: OsrCombatant, means: str | None, target: Any
+    ) -> list[tuple[str, str]]:
+        notes: list[tuple[str, str]] = []
+        if spec.key in ("melee", "ranged", "charge") and target is not None and means is not None:
+            try:
+                weapon = c.weapon(means)
+            except RulesError:
+                return notes
+            hit = play.to_hit(encounter, c, target, weapon, spec.key)  # type: ignore[arg-type]
+            chance = round(hit.chance * 100)
+            how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
+            notes.append(("To hit", f"{chance}%: {how} (natural 20 hits, natural 1 misses)"))
+        if spec.key == "ranged":
+            engaged = play.engagement.engaged_by(
+                encounter, c, play._reach, lambda s, m: play.may_counter(encounter, s, m)
+            )
+            if engaged:
+                names = ", ".join(encounter.combatant(x).name for x in engaged)
+                notes.append(("Provokes", f"shooting while engaged: counter-attack from {names}"))
+        return notes
+
+    def means(self, c: OsrCombatant, name: str, spell: bool = False) -> Any:
+        return c.weapon(name)
+
+    def forecast(
+        self,
+        attacker: OsrCombatant,
+        target: OsrCombatant,
+        means: Any,
+        mode: Any,
+        options: Any,
+        *,
+        ignore_dex: bool = False,
+        encounter: Encounter | None = None,
+        extras: Mapping[str, Any] | None = None,
+    ) -> Any:
+        from lnl_desktop.core.rules.osr.odds import forecast_strike
+
+        if encounter is None:
+            return None
+        style = str(mode) if str(mode) in ("melee", "ranged", "charge") else ("melee" if means.melee else "ranged")
+        extras = dict(extras or {})
+        return forecast_strike(
+            encounter,
+            attacker,
+            target,
+            means,
+            style,  # type: ignore[arg-type]
+            cover=str(extras.get("cover", "none")),
+            second=str(extras.get("second", "") or ""),
+            subdual=bool(extras.get("subdual", False)),
+            ability=str(extras.get("ability", "best")),
+        )
+
+    # -- what the rules call for ------------------------------------------------------------
+
+    def prompt(self, engine: Engine, item: Any) -> PromptSpec:
+        index = engine.encounter.combat.pending.index(item)
+        if item.kind == "counter-attack":
+            striker = engine.combatant(item.who)
+            weapon = Setting(
+                "weapon", "With", "The weapon the counter-attack swings", "means", striker.best_melee().name
+            )
+            return PromptSpec(
+                "Counter-attack",
+                item.text,
+                (weapon,),
+                (
+                    PromptChoice(
+                        "Roll the counter-attack",
+                        "d20 to hit, damage on a hit",
+                        lambda v: play.CounterAttack(index, str(v.get("weapon") or "")),
+                        rolls=True,
+                    ),
+                ),
+            )
+        if item.kind == "death save":
+            return PromptSpec(
+                "Death save",
+                item.text,
+                (),
+                (
+                    PromptChoice(
+                        "Roll the death save",
+                        "d20 + Poison or Death bonus ≥ DC: unconscious; else dead",
+                        lambda v: play.DeathSave(index),
+                        rolls=True,
+                    ),
+                ),
+            )
+        if item.kind == "morale":
+            return PromptSpec("Morale check", item.text, *self._morale_inputs(engine, item.who, index))
+        return super().prompt(engine, item)
+
+    def _morale_inputs(
+        self, engine: Engine, side: str, index: int
+    ) -> tuple[tuple[Setting, ...], tuple[PromptChoice, ...]]:
+        members = [c for c in engine.encounter.side(Side(side)) if play.morale_eligible(c)]  # type: ignore[arg-type]
+        who = ", ".join(f"{c.name} {c.morale}" for c in members) or "nobody"  # type: ignore[attr-defined]
+        settings = (
+            Setting(
+                "modifier",
+                "Modifier",
+                "Situational -2 … +2 (a side clearly winning +1, losing -1); never for morale 2 or 12",
+                "int",
+                0,
+                -2,
+                2,
+            ),
+            Setting("cornered", "Cornered", "A morale-2 creature fights only when cornered", "bool", False),
+            Setting(
+                "outcome",
+                "On a failure",
+                "What the creatures that fail do",
+                "choice",
+                MoraleResult.FLEES.value,
+                choices=tuple(m.value for m in MoraleResult),
+            ),
+        )
+        choice = PromptChoice(
+            f"Roll 2d6 ({who})",
+            "2d6 ≤ morale (+ modifier): stands; above: flees or surrenders. Two passes: no more checks",
+            lambda v: play.MoraleCheck(
+                side, int(v.get("modifier", 0)), bool(v.get("cornered", False)), str(v.get("outcome", "flees")), index
+            ),
+            rolls=True,
+        )
+        return settings, (choice,)
+
+    def tools(self, engine: Engine) -> tuple[PromptSpec, ...]:
+        """The Combat menu's morale checks on the GM's demand, one per side that has morale."""
+        tools = []
+        for side in Side:
+            if any(play.morale_eligible(c) for c in engine.encounter.side(side)):  # type: ignore[arg-type]
+                settings, choices = self._morale_inputs(engine, side.value, -1)
+                tools.append(PromptSpec(f"Morale check: {side.value}", "On the GM's demand", settings, choices))
+        return tuple(tools)
+
+    def combatant_tools(self, engine: Engine, c: OsrCombatant) -> tuple[PromptSpec, ...]:
+        """The sheet's saving throw on demand: a category and a DC (11 + a monster's HD, or the GM's)."""
+        category = Setting(
+            "category",
+            "Category",
+            "Poison or Death Ray, Paralysis or Petrification, Wands, Dragon Breath, Spells",
+            "choice",
+            SaveCategory.SPELLS.value,
+            choices=tuple(s.value for s in SaveCategory),
+        )
+        dc = Setting(
+            "dc",
+            "DC",
+            "11 + the monster's HD for a monster's effect; else the GM's (11 + dungeon level)",
+            "int",
+            11,
+            1,
+            40,
+        )
+        choice = PromptChoice(
+            "Roll the save",
+            "d20 + the category's bonus ≥ DC",
+            lambda v: play.SavingThrow(c.id, str(v.get("category")), int(v.get("dc", 11))),
+            rolls=True,
+        )
+        return (
+            PromptSpec(f"Saving throw: {c.name}", "d20 + the category's bonus against a DC", (category, dc), (choice,)),
+        )
+
+    # -- converting, the bestiary and the demo ------------------------------------------------------
+
+    def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
+        kept, notes = super().convert(data, source)
+        name = data.get("name", "?")
+        # The L&L family's health as HP: SP + IP, a rough equivalent the GM should look at.
+        if "stamina_max" in data and "injury_max" in data:
+            kept["hp_max"] = max(1, int(data["stamina_max"]) + int(data["injury_max"]))
+            kept["hp"] = max(0, min(kept["hp_max"], int(data.get("stamina", 0)) + int(data.get("injury", 0))))
+            kept["level"] = int(data.get("level", 1))
+            kept["kind"] = Kind.PC.value if data.get("side") == Side.PARTY.value else Kind.MONSTER.value
+            kept["str_mod"] = int(data.get("str_bonus", 0))
+            kept["dex_mod"] = int(data.get("dex_bonus", 0))
+            kept["weapons"] = [
+                {"name": w["name"], "damage": f"1{w['die']}", "kind": _kind_from(w), "max_range_ft": _range_from(w)}
+                for w in data.get("weapons", [])
+                if w.get("name") != UNARMED
+            ]
+            notes.append(f"{name}: HP {kept['hp_max']} = SP + IP; weapons' damage as one die each; AC 11: check them")
+        else:
+            kept.setdefault("hp_max", 8)
+            notes.append(f"{name}: no health to map: HP 8, check the stat block")
+        return kept, notes
+
+    def bestiary(self) -> list[dict[str, Any]]:
+        from lnl_desktop.core.bestiary import read_bestiary
+
+        return read_bestiary(self)[0]
+
+    def demo(self) -> str | None:
+        return "goblin-ambush-osr.lnl"
+
+
+def _kind_from(weapon: dict[str, Any]) -> str:
+    return {"reach": "reach", "ranged": "missile"}.get(str(weapon.get("kind", "melee")), "melee")
+
+
+def _range_from(weapon: dict[str, Any]) -> int | None:
+    if weapon.get("kind") != "ranged":
+        return None
+    return int(weapon.get("max_range_ft") or 150)
+
+
+OSR = OldSchoolRuleset()
