@@ -1058,6 +1058,15 @@ class Engine:
         for shooters in e.combat.ranged_hits.values():
             if c.id in shooters:
                 shooters.remove(c.id)
+        for slot in e.combat.order:
+            if c.id in slot.members:
+                slot.members.remove(c.id)
+        e.combat.order = [slot for slot in e.combat.order if slot.members]
+        e.combat.pending = [p for p in e.combat.pending if c.id not in (p.who, p.target)]
+        e.combat.free_attacks.pop(c.id, None)
+        for struck in e.combat.free_attacks.values():
+            while c.id in struck:
+                struck.remove(c.id)
         return [
             CombatantRemoved(round=self._round(), text=f"{c.name} leaves the fight", actors=(c.id,), combatant=c.id)
         ]

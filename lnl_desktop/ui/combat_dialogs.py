@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from copy import deepcopy
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt, SignalInstance
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -25,15 +28,18 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QRadioButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from lnl_desktop.core.actions import StartCombat
-from lnl_desktop.core.dice import roll_plain
+from lnl_desktop.core.actions import EditOptions, StartCombat
+from lnl_desktop.core.dice import DiceSource, ScriptedDice, roll_plain
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import CombatStarted
 from lnl_desktop.core.model import Encounter, Side
 from lnl_desktop.core.rules import Ruleset, get_ruleset
+from lnl_desktop.core.rules.base import Setting
 
 OK_COLOR = "#1b7a3a"
 BAD_COLOR = "#b3261e"
@@ -61,24 +67,35 @@ class DieAsked:
     face: int
 
 
+# A dry run that asks for more dice than this never settles (ties broken again and again).
+MOST_DICE = 300
+
+
 class FaceProbe:
     """A dice source over typed faces that remembers every die the rules ask for.
 
-    With ``fill`` set, it answers 1 (a face that never explodes) once the typed faces run out and
-    keeps asking, so a dry run can tell how many more dice are missing and what they are for.
+    With ``fill`` set, it answers faces that never explode once the typed faces run out and keeps
+    asking, so a dry run can tell how many more dice are missing and what they are for: 1 first,
+    then 2, 3... below the die's top face, so the filled dice never tie (initiative rolls read
+    as they usually are, without tie-breaks rolled for ever).
     """
 
     def __init__(self, faces: list[int], fill: bool = False) -> None:
         self.faces = list(faces)
         self.fill = fill
         self.asked: list[DieAsked] = []
+        self._filled = 0
 
     def roll(self, sides: int, purpose: str) -> int:
         index = len(self.asked)
+        if index >= MOST_DICE:
+            raise FacesRefused(f"the roll never settles: more than {MOST_DICE} dice asked ({purpose})")
         if index >= len(self.faces):
             if not self.fill:
                 raise _OutOfFaces(sides, purpose)
-            face = 1
+            # 1, 2, 3... below the top face: nothing explodes and no two filled dice tie.
+            face = 1 + self._filled % (sides - 1) if sides > 2 else 1
+            self._filled += 1
         else:
             face = self.faces[index]
             if not 1 <= face <= sides:
@@ -106,7 +123,60 @@ def _what(purpose: str, sides: int) -> str:
         return "the d20 AWA check"
     if "damage" in purpose:
         return f"a base d{sides} of the damage"
+    if re.search(rf"\bd{sides}\b", purpose):
+        return f"the {purpose}"  # 'initiative d20 for the Party' names its die already
     return f"the d{sides} for {purpose}"
+
+
+def describe_die(die: DieAsked) -> str:
+    """One die of a roll in words: 'the d6 for initiative', 'the initiative d20 for the Party (...)'."""
+    return _what(die.purpose, die.sides)
+
+
+def dice_words(asked: list[DieAsked]) -> str:
+    """'d6', '2 d20', '2 d20 + d6': the dice of a roll, by type, in the order first asked."""
+    counts: dict[int, int] = {}
+    for d in asked:
+        counts[d.sides] = counts.get(d.sides, 0) + 1
+    return " + ".join(f"d{sides}" if n == 1 else f"{n} d{sides}" for sides, n in counts.items())
+
+
+def rollers(asked: list[DieAsked]) -> list[str]:
+    """Who each die is rolled for, where every purpose says it ('initiative d20 for the Party (...)'
+    -> 'Party'); [] when one does not."""
+    names: list[str] = []
+    for d in asked:
+        found = re.search(r"\bfor (?:the )?(.+?)(?: \(|$)", d.purpose)
+        if found is None:
+            return []
+        if found.group(1) not in names:
+            names.append(found.group(1))
+    return names
+
+
+def engine_dry_run(encounter: Encounter, *steps: Any) -> DryRun:
+    """``steps`` (actions) applied to a copy of the encounter (its log left out) with the dice source
+    given; the copy's engine comes back, so the real encounter never changes."""
+    from lnl_desktop.core.engine import Engine
+
+    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
+
+    def run(dice: Any) -> object:
+        copy = type(encounter).model_construct(**deepcopy(state), log=[])
+        engine = Engine(copy, dice=dice)
+        for step in steps:
+            engine.apply(step)
+        return engine
+
+    return run
+
+
+def dice_asked(dry_run: DryRun) -> list[DieAsked] | None:
+    """Every die a roll asks for (with faces that never explode), or None when it is refused."""
+    try:
+        return _missing(dry_run, [])
+    except RulesError:
+        return None
 
 
 def parse_faces(text: str) -> list[int]:
@@ -196,7 +266,7 @@ def faces_hint(dry_run: DryRun) -> str:
         steps.append(_what(d.purpose, d.sides))
         i += 1
     total = len(asked)
-    lead = f"{total} {'die' if total == 1 else 'dice'} at least" if damage_sides else f"{total} die"
+    lead = f"{total} {'die' if total == 1 else 'dice'}" + (" at least" if damage_sides else "")
     return f"Type {lead}, in this order: " + ", then ".join(steps) + "."
 
 
@@ -279,6 +349,74 @@ class FacesDialog(QDialog):
         super().accept()
 
 
+# -- the ruleset's settings (light, initiative by group...) ----------------------------------------
+
+
+def plain(value: Any) -> Any:
+    """An enum's value, anything else as it is (what the options hold, as the editors show it)."""
+    return getattr(value, "value", value)
+
+
+def setting_editor(setting: Setting, parent: QWidget | None = None) -> QWidget:
+    """A small editor for one of the ruleset's settings: a combo box of its choices, a check box,
+    or a spin box from ``low`` to ``high``; its tooltip is the setting's."""
+    editor: QWidget
+    if setting.kind == "bool":
+        editor = QCheckBox(setting.label, parent)
+    elif setting.kind == "int":
+        spin = QSpinBox(parent)
+        spin.setRange(setting.low, setting.high)
+        spin.setKeyboardTracking(False)  # a typed number counts once, on Enter or leaving the box
+        editor = spin
+    else:
+        combo = QComboBox(parent)
+        for choice in setting.choices:
+            combo.addItem(choice, choice)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        editor = combo
+    editor.setToolTip(setting.tip)
+    editor.setAccessibleName(setting.label)
+    editor.setObjectName(f"setting-{setting.key}")
+    set_setting_value(editor, setting.default)
+    return editor
+
+
+def setting_value(editor: QWidget) -> Any:
+    """What a :func:`setting_editor` holds now."""
+    if isinstance(editor, QCheckBox):
+        return editor.isChecked()
+    if isinstance(editor, QSpinBox):
+        return editor.value()
+    assert isinstance(editor, QComboBox)
+    return editor.currentData()
+
+
+def set_setting_value(editor: QWidget, value: Any) -> None:
+    """Show ``value`` in a :func:`setting_editor` without it telling anyone."""
+    value = plain(value)
+    with QSignalBlocker(editor):
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QSpinBox):
+            editor.setValue(int(value))
+        elif isinstance(editor, QComboBox):
+            index = editor.findData(value)
+            if index < 0 and value is not None:
+                editor.addItem(str(value), value)  # a value the choices do not list: shown as it is
+                index = editor.count() - 1
+            editor.setCurrentIndex(index)
+
+
+def setting_changed(editor: QWidget) -> SignalInstance:
+    """The signal a GM's change of a :func:`setting_editor` sends (never a programmatic one)."""
+    if isinstance(editor, QCheckBox):
+        return editor.clicked
+    if isinstance(editor, QSpinBox):
+        return editor.valueChanged
+    assert isinstance(editor, QComboBox)
+    return editor.activated
+
+
 # -- starting a combat ---------------------------------------------------------------------------
 
 
@@ -286,7 +424,7 @@ def surprise_row(ruleset: Ruleset, situation: str) -> list[tuple[int, str]]:
     """How the ruleset reads each face of the die in ``situation``: (face, reading) for faces 1 to 6."""
     procedure = ruleset.start_procedure()
     spec = next((s for s in procedure.situations if s.key == str(situation)), None)
-    if spec is None or spec.by_hand:
+    if spec is None or spec.by_hand or not procedure.surprise_die:
         return []
     return [(face, procedure.reading(spec.key, face)) for face in range(1, 7)]
 
@@ -340,10 +478,17 @@ class StartCombatDialog(QDialog):
     """The first round, as the encounter's ruleset opens a combat (:meth:`Ruleset.start_procedure`):
     its situations, the die they read (rolled by the app or typed), a second die for round 1's
     initiative where the ruleset reads one, or the outcome set by hand. :meth:`action` is the
-    ``StartCombat`` to apply."""
+    ``StartCombat`` to apply.
+
+    A ruleset that rolls round 1's initiative itself (``rolls_initiative``: d20s per side or per
+    combatant) gets a row to roll it or type every face, checked by a dry run of the start on a copy
+    of the encounter; :meth:`dice` is then the typed faces as a dice source. Its ``settings``
+    (light, initiative by group) are set before the first round: :meth:`option_changes` is the
+    ``EditOptions`` to apply before the start."""
 
     def __init__(self, encounter: Encounter, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.encounter = encounter
         self.ruleset = get_ruleset(encounter.ruleset)
         self.procedure = self.ruleset.start_procedure()
         self.setWindowTitle(f"Start combat — {self.ruleset.title}")
@@ -380,6 +525,51 @@ class StartCombatDialog(QDialog):
         self.initiative_row = _DieRow("initiative", self.initiative_box)
         QVBoxLayout(self.initiative_box).addWidget(self.initiative_row)
 
+        # Options set before the first round (Old-School d20: light, initiative by group or individual).
+        self.settings_box = QGroupBox("Before the first round", self)
+        settings_form = QFormLayout(self.settings_box)
+        self.setting_editors: dict[str, QWidget] = {}
+        for setting in self.procedure.settings:
+            editor = setting_editor(setting, self.settings_box)
+            set_setting_value(editor, getattr(encounter.options, setting.key, setting.default))
+            self.setting_editors[setting.key] = editor
+            if setting.kind == "bool":
+                settings_form.addRow(editor)
+            else:
+                caption = QLabel(setting.label, self.settings_box)
+                caption.setToolTip(setting.tip)
+                settings_form.addRow(caption, editor)
+            setting_changed(editor).connect(lambda *_: self._refresh())
+        self.settings_box.setVisible(bool(self.procedure.settings))
+
+        # Round 1's initiative rolled by the ruleset with any dice: rolled by the app, or typed.
+        self.roll_box = QGroupBox("Round 1's initiative", self)
+        self.roll_initiative_radio = QRadioButton("Roll initiative", self.roll_box)
+        self.roll_initiative_radio.setToolTip("The app rolls every initiative die when you start")
+        self.type_initiative_radio = QRadioButton("Type the faces:", self.roll_box)
+        self.type_initiative_radio.setToolTip("Type the faces your own dice show, in the order below")
+        self.initiative_faces_edit = QLineEdit(self.roll_box)
+        self.initiative_faces_edit.setToolTip("The faces as the dice show them, separated by spaces")
+        self.roll_initiative_radio.setChecked(True)
+        roll_group = QButtonGroup(self.roll_box)
+        roll_group.addButton(self.roll_initiative_radio)
+        roll_group.addButton(self.type_initiative_radio)
+        self.initiative_hint = QLabel(self.roll_box)
+        self.initiative_hint.setWordWrap(True)
+        self.initiative_hint.setToolTip("The dice the ruleset reads to open the combat, in order")
+        roll_line = QHBoxLayout()
+        roll_line.setContentsMargins(0, 0, 0, 0)
+        roll_line.addWidget(self.roll_initiative_radio)
+        roll_line.addSpacing(12)
+        roll_line.addWidget(self.type_initiative_radio)
+        roll_line.addWidget(self.initiative_faces_edit, 1)
+        roll_layout = QVBoxLayout(self.roll_box)
+        roll_layout.addLayout(roll_line)
+        roll_layout.addWidget(self.initiative_hint)
+        self.roll_box.setVisible(self.procedure.rolls_initiative)
+        self.initiative_faces_edit.textChanged.connect(self._faces_typed)
+        self.roll_initiative_radio.toggled.connect(lambda *_: self._refresh())
+
         self.reverse_box = QGroupBox("The GM sets the outcome", self)
         self.first_combo = QComboBox(self.reverse_box)
         for side in Side:
@@ -406,10 +596,12 @@ class StartCombatDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
+        layout.addWidget(self.settings_box)
         layout.addWidget(situation_box)
         layout.addWidget(self.table_label)
         layout.addWidget(self.die_box)
         layout.addWidget(self.initiative_box)
+        layout.addWidget(self.roll_box)
         layout.addWidget(self.reverse_box)
         layout.addWidget(self.outcome_label)
         layout.addWidget(self.buttons)
@@ -463,16 +655,79 @@ class StartCombatDialog(QDialog):
     def _needs_initiative(self) -> bool:
         return self.procedure.then_initiative(self.situation(), self.die_row.face() if not self._by_hand() else None)
 
+    def set_setting(self, key: str, value: object) -> None:
+        """Set one of the options the ruleset sets before the first round (as the GM picks it)."""
+        set_setting_value(self.setting_editors[key], value)
+        self._refresh()
+
+    def option_changes(self) -> dict[str, Any]:
+        """The settings the GM changed, as the ``EditOptions`` changes to apply before the start ({} if none)."""
+        options = self.encounter.options
+        changes: dict[str, Any] = {}
+        for key, editor in self.setting_editors.items():
+            value = setting_value(editor)
+            if plain(getattr(options, key, None)) != value:
+                changes[key] = value
+        return changes
+
+    def set_initiative_faces(self, text: str | None) -> None:
+        """Type round 1's initiative faces (None: the app rolls them), where the ruleset rolls it."""
+        if text is None:
+            self.roll_initiative_radio.setChecked(True)
+        else:
+            self.type_initiative_radio.setChecked(True)
+            self.initiative_faces_edit.setText(text)
+        self._refresh()
+
+    def _faces_typed(self, text: str) -> None:
+        if text.strip() and not self.type_initiative_radio.isChecked():
+            self.type_initiative_radio.setChecked(True)
+        self._refresh()
+
+    def _typing_faces(self) -> bool:
+        return self.procedure.rolls_initiative and self.type_initiative_radio.isChecked()
+
+    def start_dry_run(self) -> DryRun:
+        """The start as filled in (the settings first), applied to a copy of the encounter."""
+        changes = self.option_changes()
+        steps: list[Any] = [EditOptions(changes)] if changes else []
+        return engine_dry_run(self.encounter, *steps, self.action())
+
+    def typed_faces(self) -> list[int] | None:
+        """Round 1's initiative faces as typed, once a dry run says they fit exactly; None otherwise."""
+        if not self._typing_faces():
+            return None
+        try:
+            faces = parse_faces(self.initiative_faces_edit.text())
+        except FacesRefused:
+            return None
+        return faces if check_faces(faces, self.start_dry_run()) is None else None
+
+    def dice(self) -> DiceSource | None:
+        """The dice to start with: the typed initiative faces, or None for the app's dice."""
+        faces = self.typed_faces()
+        return ScriptedDice(faces) if faces is not None else None
+
+    def _faces_problem(self) -> str | None:
+        if not self._typing_faces():
+            return None
+        try:
+            faces = parse_faces(self.initiative_faces_edit.text())
+        except FacesRefused as error:
+            return f"Initiative: {error}"
+        reason = check_faces(faces, self.start_dry_run())
+        return f"Initiative: {reason}" if reason is not None else None
+
     def problem(self) -> str | None:
         """Why the dialog cannot start the combat as filled in, or None."""
         if self._by_hand():
             if self.procedure.by_hand_surprise and self.surprised_side() is self.first_side():
                 return "The side that acts first cannot be the surprised one"
-            return None
-        problem = self.die_row.problem(self.procedure.die_label)
+            return self._faces_problem()
+        problem = self.die_row.problem(self.procedure.die_label) if self.procedure.surprise_die else None
         if problem is None and self._needs_initiative():
             problem = self.initiative_row.problem("initiative")
-        return problem
+        return problem or self._faces_problem()
 
     def action(self) -> StartCombat:
         situation = self.situation()
@@ -481,7 +736,8 @@ class StartCombatDialog(QDialog):
                 return StartCombat(situation, None, self.first_side(), self.surprised_side())
             return StartCombat(situation)
         initiative = self.initiative_row.face() if self._needs_initiative() else None
-        return StartCombat(situation, self.die_row.face(), initiative_face=initiative)
+        face = self.die_row.face() if self.procedure.surprise_die else None
+        return StartCombat(situation, face, initiative_face=initiative)
 
     # -- showing -----------------------------------------------------------------------------
 
@@ -507,11 +763,15 @@ class StartCombatDialog(QDialog):
             )
         else:
             self.table_label.setText(f"<i>{_escape(label)}.</i>")
+        if self.procedure.rolls_initiative:
+            self._refresh_roll_box()
         problem = self.problem()
         self.start_button.setEnabled(problem is None)
         self.start_button.setToolTip(problem or "Start the combat")
         if problem:
             self.outcome_label.setText(f'<span style="color:{BAD_COLOR}">✘ {_escape(problem)}</span>')
+        elif self.procedure.rolls_initiative:
+            self.outcome_label.setText(self._rolled_outcome(situation))
         elif by_hand and self.procedure.by_hand_surprise:
             first, surprised = self.first_side(), self.surprised_side()
             words = first.acts_first if surprised is None else f"{surprised.value} surprised: {first.acts_first}"
@@ -525,6 +785,43 @@ class StartCombatDialog(QDialog):
             self.outcome_label.setText(f"The app rolls the {_escape(self.procedure.die_label)} d6 when you start.")
         else:
             self.outcome_label.setText("The app rolls round 1's initiative d6 when you start.")
+
+    def _refresh_roll_box(self) -> None:
+        asked = dice_asked(self.start_dry_run())
+        typing = self._typing_faces()
+        if asked is None:
+            self.initiative_hint.setText("")
+            self.initiative_faces_edit.setPlaceholderText("faces separated by spaces")
+        elif not asked:
+            self.initiative_hint.setText("No die is rolled to open this combat.")
+            self.initiative_faces_edit.setPlaceholderText("no dice")
+        else:
+            self.initiative_hint.setText(faces_hint(self.start_dry_run()) if typing else self._dice_said(asked))
+            self.initiative_faces_edit.setPlaceholderText(f"{dice_words(asked)}, e.g. {' '.join(['12'] * len(asked))}")
+        self.roll_initiative_radio.setText(f"Roll {dice_words(asked)}" if asked else "Roll initiative")
+
+    @staticmethod
+    def _dice_said(asked: list[DieAsked]) -> str:
+        names = rollers(asked)
+        who = f" ({', '.join(names)})" if names else ""
+        return f"Initiative: {dice_words(asked)}{who}. Ties may take more dice."
+
+    def _rolled_outcome(self, situation: str) -> str:
+        """What the start will say: read from the typed faces by a dry run, or how the app rolls."""
+        try:
+            reading = self.procedure.reading(situation, 0) if not self.procedure.surprise_die else ""
+        except RulesError:
+            reading = ""
+        head = f"<b>{_escape(reading)}.</b> " if reading else ""
+        faces = self.typed_faces()
+        if faces is None:
+            return head + "The app rolls round 1's initiative when you start."
+        probe = FaceProbe(faces)
+        engine = self.start_dry_run()(probe)
+        log = getattr(getattr(engine, "encounter", None), "log", [])
+        said = log[-1].text if log else ""
+        started = next((e.text for e in log if isinstance(e, CombatStarted)), said)
+        return head + _escape(started)
 
     def accept(self) -> None:
         if self.problem() is not None:

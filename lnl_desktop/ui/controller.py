@@ -7,7 +7,7 @@ shows its reason (``message``) and changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +27,30 @@ from lnl_desktop.ui.commands import push_action
 
 @dataclass(frozen=True)
 class AttackPlan:
-    """The attack the GM is setting up in the action panel, before anything is rolled.
+    """The targeted action the GM is setting up in the action panel, before anything is rolled.
 
     The forecast and the map's overlays follow it; ``target``/``means`` are None until chosen.
+    ``mode`` is the spec's mode: an :class:`AttackMode` for the L&L family, the ruleset's own word
+    otherwise ("melee"), None for an action that has none. ``extras`` holds the values of the
+    action's own inputs (:attr:`ActionSpec.extras`: cover, a second weapon...) in the spec's order.
     """
 
     attacker: str
     target: str | None = None
     means: str | None = None  # a weapon's or a spell's name
-    mode: AttackMode = AttackMode.ATTACK
+    mode: AttackMode | str | None = AttackMode.ATTACK
     ignore_dex: bool = False
+    extras: tuple[tuple[str, Any], ...] = ()
+    # The action's name in the dock ("Defend"), for the words only: a plan made by hand (a script,
+    # a test) compares equal to the dock's without it.
+    action: str = field(default="", compare=False)
+    uses: str = "weapon"  # what the action is taken with (ActionSpec.uses): only a weapon or spell is forecast
+    allies: bool = False  # aimed at the acting combatant's own side (itself or an ally), not at a foe
+
+    @property
+    def extra_values(self) -> dict[str, Any]:
+        """The action's extras by key, as ``Ruleset.forecast(extras=...)`` takes them."""
+        return dict(self.extras)
 
 
 class TableController(QObject):
@@ -106,7 +120,8 @@ class TableController(QObject):
         self.selectionChanged.emit(cid or "")
 
     def set_plan(self, plan: AttackPlan | None) -> None:
-        if plan != self.plan:
+        renamed = plan is not None and self.plan is not None and plan.action != self.plan.action
+        if plan != self.plan or renamed:
             self.plan = plan
             self.planChanged.emit()
 

@@ -77,6 +77,28 @@ def sheet_keys(ruleset: Ruleset) -> list[str]:
     return [*keys, "move_ft", "vision_deg", "concealed", "distracted"]
 
 
+def sheet_rows(ruleset: Ruleset) -> dict[str, Any]:
+    spec = ruleset.sheet()
+    return {key: row for row in (*spec.identity, *spec.numbers) for key in row.keys}
+
+
+def extras(draw: Any, spec: Any, means: list[str]) -> dict[str, Any]:
+    """Values for an action's own inputs (cover, a second weapon...), as the Action dock would offer."""
+    values: dict[str, Any] = {}
+    for setting in spec.extras:
+        if draw(st.integers(0, 2)):
+            values[setting.key] = setting.default
+        elif setting.kind == "int":
+            values[setting.key] = draw(st.integers(setting.low, setting.high))
+        elif setting.kind == "choice":
+            values[setting.key] = draw(st.sampled_from(setting.choices))
+        elif setting.kind == "bool":
+            values[setting.key] = draw(st.booleans())
+        else:
+            values[setting.key] = draw(st.sampled_from(["", *means]))
+    return values
+
+
 def state(engine: Engine) -> tuple[dict[str, Any], list[Any]]:
     dump = engine.encounter.model_dump()
     return dump, dump.pop("log")
@@ -142,7 +164,12 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
             return None
         c = e.combatant(me)
         key = draw(st.sampled_from(sheet_keys(ruleset)))
+        row = sheet_rows(ruleset).get(key)
         now = getattr(c, key, 0)
+        if row is not None and row.kind == "choice":
+            return act.EditCombatant(me, {key: draw(st.sampled_from(row.choices))})
+        if row is not None and row.kind == "optional int" and (now is None or not draw(st.integers(0, 3))):
+            return act.EditCombatant(me, {key: None if now is not None else draw(st.integers(-1, 14))})
         if isinstance(now, bool):
             return act.EditCombatant(me, {key: not now})
         return act.EditCombatant(me, {key: now + draw(st.integers(-12, 6))})  # damage, mostly
@@ -196,6 +223,15 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     if kind == "convert":
         others = [name for name in RULESETS if name != ruleset.name]
         return act.ConvertRuleset(draw(st.sampled_from(others))) if others else None
+    pending = e.combat.pending
+    if pending and draw(st.integers(0, 2)):
+        # Something the rules call for: one of its choices with its settings' defaults, or skip it.
+        index = draw(st.integers(0, len(pending) - 1))
+        prompt = ruleset.prompt(engine, pending[index])
+        if not prompt.choices or not draw(st.integers(0, 3)):
+            return act.SkipPending(index, "random")
+        values = {setting.key: setting.default for setting in prompt.settings}
+        return draw(st.sampled_from(prompt.choices)).build(values)
     # One of the ruleset's own actions, set up as the Action dock would.
     kinds = ruleset.action_kinds()
     if not kinds or not e.combatants:
@@ -211,7 +247,11 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
         target = draw(st.sampled_from(foes if foes and draw(st.integers(0, 4)) else ids))
         ignore_dex = spec.ignore_dex and draw(st.booleans())
         override = spec.gm_override and draw(st.booleans())
-        return spec.build(c.id, target, mean, ignore_dex=ignore_dex, override=override)  # type: ignore[no-any-return]
+        more = extras(draw, spec, means)
+        if spec.allies:
+            friends = [f.id for f in e.combatants if f.side is c.side]
+            target = draw(st.sampled_from(friends if draw(st.integers(0, 4)) else ids))
+        return spec.build(c.id, target, mean, ignore_dex=ignore_dex, override=override, **more)  # type: ignore[no-any-return]
     if spec.uses == "text":
         return spec.build(c.id, draw(st.sampled_from(["grapple", "", "reload"])))  # type: ignore[no-any-return]
     if mean is not None:

@@ -356,14 +356,22 @@ class Ruleset:
         if combat.turn is not None:
             return []
         if combat.order:
-            by_id = engine.encounter.by_id()
-            for slot in combat.order:
-                ready = [by_id[cid] for cid in slot.members if cid in by_id and engine.may_act(by_id[cid])]
+            for ready in self._order_places(engine):
+                ready = [c for c in ready if engine.may_act(c)]
                 if ready:
                     return ready
             return []
         side = engine.acting_side()
         return [] if side is None else [c for c in engine.encounter.side(side) if engine.may_act(c)]
+
+    @staticmethod
+    def _order_places(engine: Engine) -> list[list[Any]]:
+        """The round's order as combatants, place by place; whoever joined after the roll acts last."""
+        by_id = engine.encounter.by_id()
+        places = [[by_id[cid] for cid in slot.members if cid in by_id] for slot in engine.encounter.combat.order]
+        listed = {c.id for place in places for c in place}
+        late = [c for c in engine.encounter.combatants if c.id not in listed]
+        return [*places, late] if late else places
 
     def order_refusal(self, engine: Engine, c: Any) -> str | None:
         """Why it is not ``c``'s place in the order to act now (it may act later this round), or None."""
@@ -396,11 +404,10 @@ class Ruleset:
         if combat.phase is not Phase.FIGHTING or combat.first_side is None:
             return None
         if combat.order:
-            by_id = engine.encounter.by_id()
-            for slot in combat.order:
-                for cid in slot.members:
-                    if cid in by_id and engine.may_act(by_id[cid]):
-                        return by_id[cid].side
+            for place in self._order_places(engine):
+                for c in place:
+                    if engine.may_act(c):
+                        return c.side  # type: ignore[no-any-return]
             return None
         for side in (combat.first_side, combat.first_side.other):
             if any(engine.may_act(c) for c in engine.encounter.side(side)):

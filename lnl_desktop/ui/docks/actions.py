@@ -2,20 +2,25 @@
 
 The GM picks the action (the encounter's ruleset lists them, :meth:`Ruleset.action_kinds`; in
 L&L: attack, power attack, sneak attack, a damaging spell, parry, dash, leap, or anything else
-in words), the weapon or spell and the target (from the list or by clicking its token). Before
+in words), the weapon or spell and the target (from the list or by clicking its token; an action
+aimed at one's own side, such as guarding an ally, offers the acting side and oneself instead of
+foes), and the action's own inputs the ruleset describes (cover, a second weapon: one small editor
+each, passed to the action as keywords). Before
 any die is rolled the dock shows the engine's own checks as a checklist, each with its reason
 (out of reach, too close to shoot, weapon broken, action already used...), and for a sneak
 attack every point of the ruleset's eligibility with a GM override. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
 box shows the whole formula of the last attack of the turn, read from the round log, so undo
-takes it away again. The attack being set up is kept in ``controller.plan`` for the forecast and
-the map.
+takes it away again. The targeted action being set up is kept in ``controller.plan`` for the
+forecast and the map.
 """
 
 from __future__ import annotations
 
+import inspect
 from copy import deepcopy
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -33,6 +38,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -52,7 +58,7 @@ from lnl_desktop.core.events import (
 )
 from lnl_desktop.core.grid import token_distance_ft
 from lnl_desktop.core.model import Phase
-from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
+from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec, Setting
 from lnl_desktop.core.rules.common import AttackMode, Check
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
@@ -95,6 +101,24 @@ def _row(check: Check, always_reason: bool = False) -> CheckRow:
     status = NA if not check.applies else OK if check.ok else FAIL
     shown = status != OK or always_reason or check.label.startswith(_SAYS_WHY_WHEN_OK)
     return CheckRow(status, check.label, check.reason if shown else "")
+
+
+def _attack_mode(mode: str | None) -> AttackMode | None:
+    """The L&L family's AttackMode a spec's ``mode`` names, or None (no mode, or a ruleset's own word)."""
+    try:
+        return AttackMode(mode) if mode is not None else None
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def _hook_takes_extras(ruleset_type: type, name: str) -> bool:
+    """Whether the ruleset's hook ``name`` (action_checks, action_notes) accepts ``extras=``."""
+    try:
+        parameters = inspect.signature(getattr(ruleset_type, name)).parameters
+    except (TypeError, ValueError):
+        return False
+    return "extras" in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
 
 def _escape(text: str) -> str:
@@ -142,7 +166,12 @@ class ActionPanel(QWidget):
         self._weapon: str | None = None
         self._spell: str | None = None
         self._parry_with: str | None = None
-        self._target: str | None = None
+        self._target: str | None = None  # a foe (or anyone) for an action aimed at another
+        self._ally: str | None = None  # oneself or a friend, for an action aimed at one's own side
+        # The action's own inputs (ActionSpec.extras) by key, and what they were last reset for.
+        self._extras: dict[str, Any] = {}
+        self._extras_key: tuple[Any, ...] | None = None
+        self.extra_editors: dict[str, QWidget] = {}
         self._refreshing = False
 
         self.title = QLabel(self)
@@ -299,7 +328,31 @@ class ActionPanel(QWidget):
         return "shield" if raw == SHIELD else raw
 
     def target(self) -> str | None:
-        return self._target if self.spec().targeted else None
+        """The chosen target: a foe (or anyone), or for an action aimed at one's own side, oneself or an ally."""
+        spec = self.spec()
+        if not spec.targeted:
+            return None
+        return self._ally if spec.allies else self._target
+
+    def extras(self) -> dict[str, Any]:
+        """The values of the chosen action's own inputs (cover, a second weapon...), by key."""
+        return {setting.key: self._extras.get(setting.key, setting.default) for setting in self.spec().extras}
+
+    def set_extra(self, key: str, value: Any) -> None:
+        """Set one of the action's own inputs through its editor, as the GM would."""
+        setting = next((s for s in self.spec().extras if s.key == key), None)
+        editor = self.extra_editors.get(key)
+        if setting is None or editor is None:
+            raise ValueError(f"{self.spec().label} has no input {key!r} (it has: {', '.join(self.extra_editors)})")
+        if isinstance(editor, QSpinBox):
+            editor.setValue(int(value))
+        elif isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QComboBox):
+            index = editor.findData(value)
+            if index < 0:
+                raise ValueError(f"{value!r} is not a choice of {setting.label}")
+            editor.setCurrentIndex(index)
 
     def set_kind(self, key: str) -> None:
         index = self.kind_combo.findData(key)
@@ -344,22 +397,25 @@ class ActionPanel(QWidget):
         means = self._raw_means()
         if spec.uses in ("weapon", "spell", "parry") and means is None:
             return None
+        extras = self.extras()  # empty for an action with no inputs of its own: the build is called as before
         if spec.targeted:
-            if self._target is None:
+            target = self.target()
+            if target is None:
                 return None
             action: act.Action = spec.build(
                 c.id,
-                self._target,
+                target,
                 means,
                 ignore_dex=self.ignore_dex_check.isChecked() and spec.ignore_dex,
                 override=spec.gm_override and self.override_check.isChecked(),
+                **extras,
             )
             return action
         if spec.uses == "text":
-            return spec.build(c.id, self.other_edit.text())  # type: ignore[no-any-return]
+            return spec.build(c.id, self.other_edit.text(), **extras)  # type: ignore[no-any-return]
         if means is not None:
-            return spec.build(c.id, means)  # type: ignore[no-any-return]
-        return spec.build(c.id)  # type: ignore[no-any-return]
+            return spec.build(c.id, means, **extras)  # type: ignore[no-any-return]
+        return spec.build(c.id, **extras)  # type: ignore[no-any-return]
 
     def roll(self) -> list[Event] | None:
         """Take the action with the app's dice (or no dice at all for parry, dash, leap, other)."""
@@ -475,7 +531,16 @@ class ActionPanel(QWidget):
     def _on_target(self, index: int) -> None:
         if self._refreshing:
             return
-        self._target = self.target_combo.itemData(index)
+        if self.spec().allies:
+            self._ally = self.target_combo.itemData(index)
+        else:
+            self._target = self.target_combo.itemData(index)
+        self._changed()
+
+    def _on_extra(self, key: str, value: Any) -> None:
+        if self._refreshing:
+            return
+        self._extras[key] = value
         self._changed()
 
     def _changed(self) -> None:
@@ -486,7 +551,25 @@ class ActionPanel(QWidget):
     def _on_plan(self) -> None:
         plan = self.controller.plan
         c = self.active()
-        if plan is None or c is None or plan.attacker != c.id or not self.spec().targeted:
+        spec = self.spec()
+        if plan is None or c is None or plan.attacker != c.id or not spec.targeted:
+            return
+        if spec.allies:
+            # Aimed at one's own side: a click on oneself or a friend picks it; on a foe, it is refused.
+            if plan.target == self._ally or plan.target is None:
+                return
+            chosen = self.controller.combatant(plan.target)
+            if chosen is not None and chosen.side is c.side:
+                self._ally = chosen.id
+                self._clear_message()
+                self.refresh()
+            else:
+                name = chosen.name if chosen is not None else plan.target
+                self._refuse(
+                    f"{spec.label} is aimed at {c.name} or one of the {c.side.value}, not at {name}: "
+                    f"pick {c.name} or an ally"
+                )
+                self._sync_plan()  # the plan goes back to the ally chosen before
             return
         if plan.target != self._target and plan.target != c.id:
             self._target = plan.target
@@ -495,7 +578,8 @@ class ActionPanel(QWidget):
 
     def _reset_choices(self, c: Any) -> None:
         """A new turn: sensible defaults for this combatant (its first usable attack, the nearest foe)."""
-        self._weapon = self._spell = self._parry_with = self._target = None
+        self._weapon = self._spell = self._parry_with = self._target = self._ally = None
+        self._extras_key = None  # the action's own inputs go back to their defaults
         with QSignalBlocker(self.ignore_dex_check), QSignalBlocker(self.override_check):
             self.ignore_dex_check.setChecked(False)
             self.override_check.setChecked(False)
@@ -511,6 +595,7 @@ class ActionPanel(QWidget):
         self._kind = (targeted or words or usable or list(self.specs))[0]
         self._validate_choices(c)
         self._target = self._nearest_foe(c)
+        self._ally = c.id  # an action aimed at one's own side starts with oneself
 
     def _nearest_foe(self, c: Any) -> str | None:
         encounter = self.controller.encounter
@@ -543,6 +628,7 @@ class ActionPanel(QWidget):
 
     def _on_replaced(self) -> None:
         self._turn_key = None
+        self._extras_key = None
         self._fill_kind_items()
         self.refresh()
 
@@ -605,7 +691,9 @@ class ActionPanel(QWidget):
             widget.setVisible(spec.uses in ("weapon", "spell", "parry"))
         for widget in (self.target_caption, self.target_combo):
             widget.setVisible(spec.targeted)
-        self.ignore_dex_check.setVisible(spec.mode is not None)
+        self.target_caption.setText("Who" if spec.allies else "Target")
+        self._show_extras(c, spec)
+        self.ignore_dex_check.setVisible(_attack_mode(spec.mode) is not None)
         self.ignore_dex_check.setEnabled(spec.ignore_dex)
         self.ignore_dex_check.setToolTip(
             f"A {spec.label.lower()} never subtracts the target's DEX"
@@ -623,7 +711,11 @@ class ActionPanel(QWidget):
                 widget.setEnabled(True)
                 widget.setToolTip("")
         if not used:
-            self.target_combo.setToolTip("Click the target's token on the map, or pick it here")
+            self.target_combo.setToolTip(
+                f"{c.name} or an ally: click its token on the map, or pick it here"
+                if spec.allies
+                else "Click the target's token on the map, or pick it here"
+            )
         self.rows = self._checks(c)
         self._show_checks()
         self._show_note(c)
@@ -698,15 +790,106 @@ class ActionPanel(QWidget):
         combo = self.target_combo
         combo.clear()
         combo.addItem("— click a token on the map, or pick —", None)
-        others = [o for o in self.controller.encounter.combatants if o.id != c.id]
-        others.sort(key=lambda o: (o.side is c.side, o.down))
+        if self.spec().allies:
+            # Aimed at one's own side (guard an ally, defend oneself): oneself first, then the friends.
+            others = [o for o in self.controller.encounter.combatants if o.side is c.side]
+            others.sort(key=lambda o: (o.id != c.id, o.down))
+            chosen = self._ally
+        else:
+            others = [o for o in self.controller.encounter.combatants if o.id != c.id]
+            others.sort(key=lambda o: (o.side is c.side, o.down))
+            chosen = self._target
         for o in others:
+            if o.id == c.id:
+                combo.addItem(f"{o.name} (self)", o.id)
+                continue
             feet = self._distance(c, o)
             where = f"{_ft(feet)} away" if feet is not None else "not on the map"
             down = " · down" if o.down else ""
             combo.addItem(f"{o.name} ({o.side.value}) · {where}{down}", o.id)
-        index = combo.findData(self._target)
+        index = combo.findData(chosen)
         combo.setCurrentIndex(max(index, 0))
+
+    # -- the action's own inputs ---------------------------------------------------------------
+
+    def _show_extras(self, c: Any, spec: ActionSpec) -> None:
+        """One editor per input of the action (cover, a second weapon...), reset to its default
+        when the action or the combatant changes; the values are kept in ``_extras``."""
+        key = (self._specs_of, self._kind, self._turn_key)
+        if key != self._extras_key:
+            self._extras_key = key
+            self._extras = {setting.key: setting.default for setting in spec.extras}
+            self._build_extra_editors(spec)
+        for setting in spec.extras:
+            editor = self.extra_editors.get(setting.key)
+            value = self._extras.get(setting.key, setting.default)
+            if isinstance(editor, QSpinBox):
+                editor.setValue(int(value))
+            elif isinstance(editor, QCheckBox):
+                editor.setChecked(bool(value))
+            elif isinstance(editor, QComboBox) and setting.kind == "means":
+                self._fill_extra_means(editor, setting, c, spec)
+            elif isinstance(editor, QComboBox):
+                index = editor.findData(value)
+                editor.setCurrentIndex(max(index, 0))
+                self._extras[setting.key] = editor.currentData()
+
+    def _build_extra_editors(self, spec: ActionSpec) -> None:
+        for editor in self.extra_editors.values():
+            self.form.removeRow(editor)  # deletes the editor and its label
+        self.extra_editors = {}
+        row = self.form.getWidgetPosition(self.ignore_dex_check)[0]
+        for setting in spec.extras:
+            editor = self._extra_editor(setting)
+            editor.setToolTip(setting.tip)
+            if isinstance(editor, QCheckBox):
+                self.form.insertRow(row, "", editor)
+            else:
+                caption = QLabel(setting.label, self)
+                caption.setToolTip(setting.tip)
+                self.form.insertRow(row, caption, editor)
+            self.extra_editors[setting.key] = editor
+            row += 1
+
+    def _extra_editor(self, setting: Setting) -> QWidget:
+        """A compact editor of one Setting: a spin box, a combo of choices or weapons, a check box."""
+        key = setting.key
+        if setting.kind == "int":
+            spin = QSpinBox(self)
+            spin.setRange(setting.low, setting.high)
+            spin.valueChanged.connect(lambda value, key=key: self._on_extra(key, int(value)))
+            return spin
+        if setting.kind == "bool":
+            check = QCheckBox(setting.label, self)
+            check.toggled.connect(lambda on, key=key: self._on_extra(key, bool(on)))
+            return check
+        combo = QComboBox(self)
+        if setting.kind == "choice":
+            for choice in setting.choices:
+                combo.addItem(str(choice), choice)
+        combo.currentIndexChanged.connect(
+            lambda index, key=key, combo=combo: self._on_extra(key, combo.itemData(index))
+        )
+        return combo
+
+    def _fill_extra_means(self, combo: QComboBox, setting: Setting, c: Any, spec: ActionSpec) -> None:
+        """The acting combatant's weapons for an input of kind "means" (a second weapon), "none" first
+        when it may be left out; the action's own weapon is not offered twice."""
+        ruleset = self.controller.engine.ruleset
+        if spec.uses == "weapon":
+            offered = [(name, label, why) for name, label, why in ruleset.action_means(spec, c) if name != self._weapon]
+        else:
+            offered = [(w.name, w.name, "") for w in getattr(c, "weapons", ())]
+        combo.clear()
+        if setting.optional:
+            combo.addItem("none", "")
+        for name, label, why in offered:
+            combo.addItem(label, name)
+            if why:
+                combo.setItemData(combo.count() - 1, why, Qt.ItemDataRole.ToolTipRole)
+        index = combo.findData(self._extras.get(setting.key, setting.default))
+        combo.setCurrentIndex(max(index, 0) if combo.count() else -1)
+        self._extras[setting.key] = combo.currentData() if combo.count() else ""
 
     # -- the checks ----------------------------------------------------------------------------
 
@@ -720,28 +903,40 @@ class ActionPanel(QWidget):
         if spec.uses in ("weapon", "spell") and name is None:
             what = spec.uses
             return [*self._turn_rows(c), CheckRow(FAIL, f"A {what}", f"{c.name} has no {what}")]
-        if spec.targeted and self._target is None:
-            pick = CheckRow(FAIL, "A target", "click its token on the map or pick it in the list")
+        chosen = self.target()
+        if spec.targeted and chosen is None:
+            where = f"{c.name} or an ally" if spec.allies else "its token"
+            pick = CheckRow(FAIL, "A target", f"click {where} on the map or pick it in the list")
             return [*self._turn_rows(c), pick]
-        if spec.mode is not None and name is not None and self._target is not None:
-            rows = [_row(check) for check in engine.attack_checks(c.id, self._target, name, AttackMode(spec.mode))]
+        mode = _attack_mode(spec.mode)
+        if mode is not None and name is not None and chosen is not None:
+            rows = [_row(check) for check in engine.attack_checks(c.id, chosen, name, mode)]
             if spec.gm_override:
                 rows += self._sneak_rows(c, name)
             return rows
-        target = self.controller.combatant(self._target) if spec.targeted and self._target else None
+        target = self.controller.combatant(chosen) if chosen else None
         encounter = self.controller.encounter
-        checks = engine.ruleset.action_checks(encounter, spec, c, name, self.other_edit.text(), target)
+        checks = engine.ruleset.action_checks(
+            encounter, spec, c, name, self.other_edit.text(), target, **self._extras_for_hook("action_checks")
+        )
         return [*self._turn_rows(c), *(_row(check) for check in checks)]
+
+    def _extras_for_hook(self, hook: str) -> dict[str, Any]:
+        """``extras=`` for a ruleset hook that takes the action's own inputs, nothing for one that does not."""
+        if not self.spec().extras or not _hook_takes_extras(type(self.controller.engine.ruleset), hook):
+            return {}
+        return {"extras": self.extras()}
 
     def _sneak_rows(self, c: Any, weapon: str) -> list[CheckRow]:
         """The ruleset's sneak attack points one by one, with the ways to be hidden or unseen under the first."""
-        assert self._target is not None
+        chosen = self.target()
+        assert chosen is not None
         engine = self.controller.engine
         encounter = self.controller.encounter
-        target = encounter.combatant(self._target)
+        target = encounter.combatant(chosen)
         override = self.override_check.isChecked()
         rows: list[CheckRow] = [CheckRow("head", f"Sneak attack ({engine.ruleset.title})")]
-        for check in engine.sneak_checks(c.id, self._target, weapon):
+        for check in engine.sneak_checks(c.id, chosen, weapon):
             row = _row(check, always_reason=True)
             if row.blocks and override:
                 row = CheckRow(OVERRIDDEN, row.label, f"{row.reason} (GM override)")
@@ -818,9 +1013,15 @@ class ActionPanel(QWidget):
         self.override_check.setVisible(sneak)
 
     def _show_note(self, c: Any) -> None:
-        target = self.controller.combatant(self._target) if self._target else None
+        chosen = self.target()
+        target = self.controller.combatant(chosen) if chosen else None
         notes = self.controller.engine.ruleset.action_notes(
-            self.controller.encounter, self.spec(), c, self._raw_means(), target
+            self.controller.encounter,
+            self.spec(),
+            c,
+            self._raw_means(),
+            target,
+            **self._extras_for_hook("action_notes"),
         )
         text = " ".join(f"<b>{_escape(head)}</b> {_escape(words)}" if head else _escape(words) for head, words in notes)
         self.note_label.setText(text)
@@ -926,12 +1127,17 @@ class ActionPanel(QWidget):
         turn = self.controller.encounter.combat.turn
         plan: AttackPlan | None = None
         spec = self.specs.get(self._kind)
-        if c is not None and turn is not None and turn.action is None and spec is not None and spec.mode is not None:
+        aimed = spec is not None and (spec.targeted or spec.mode is not None)
+        if c is not None and turn is not None and turn.action is None and spec is not None and aimed:
             plan = AttackPlan(
                 c.id,
-                self._target,
+                self.target(),
                 self.means(),
-                AttackMode(spec.mode),
+                _attack_mode(spec.mode) or spec.mode,
                 self.ignore_dex_check.isChecked() and spec.ignore_dex,
+                extras=tuple(self.extras().items()),
+                action=spec.label,
+                uses=spec.uses,
+                allies=spec.allies,
             )
         self.controller.set_plan(plan)

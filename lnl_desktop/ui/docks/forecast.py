@@ -1,10 +1,12 @@
 """The Forecast dock: the exact damage distribution of the attack being set up, before it is rolled.
 
-It follows ``controller.plan`` (attacker, target, weapon or spell, mode) and the encounter's
-numbers, and shows the ruleset's forecast (L&L and Classic:
+It follows ``controller.plan`` (attacker, target, weapon or spell, mode, the action's own inputs)
+and the encounter's numbers, and shows the ruleset's forecast (L&L and Classic:
 :func:`~lnl_desktop.core.forecast.forecast_attack`) as a bar chart with the mean marked, the
 thresholds where the target's SP empties and where it goes down, and one line of words
-("Mean 35.0 damage · 12% to empty SP · <1% to put it down").
+("Mean 35.0 damage · 12% to empty SP · <1% to put it down"). For a ruleset that rolls to hit
+(``Forecast.p_hit``) the chance to hit comes first, in words, and the chart is the damage on a hit.
+The means is asked of the ruleset (:meth:`Ruleset.means`), which may say there is no forecast.
 
 pyqtgraph is heavy to import, so this module never imports it at the top: the chart is built the
 first time the panel is shown (``showEvent``), and the app starts without it. While hidden, the
@@ -13,8 +15,11 @@ panel only notes that it is out of date and recomputes when shown again.
 
 from __future__ import annotations
 
+import inspect
+from copy import deepcopy
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QCursor, QPalette, QShowEvent
@@ -22,7 +27,7 @@ from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWi
 
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.forecast import Forecast
-from lnl_desktop.core.model import LnLFamilyOptions, LnLStats, Spell, Weapon, WeaponState
+from lnl_desktop.core.model import Weapon, WeaponState
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.controller import AttackPlan, TableController
 
@@ -46,11 +51,30 @@ class _Inputs:
     """Everything the forecast depends on; a new forecast is computed only when this changes."""
 
     plan: AttackPlan
-    attacker: LnLStats
-    target: LnLStats
-    means: Weapon | Spell
-    mode: AttackMode
-    options: LnLFamilyOptions
+    attacker: Any  # the ruleset's stat block
+    target: Any
+    means: Any  # what Ruleset.means gave: a weapon or a spell
+    mode: Any  # an AttackMode, or the ruleset's own word ("melee")
+    options: Any
+    # Where everyone stands and how the others are (a guard, a facing), as plain data: a to-hit
+    # ruleset reads range, facing and allies from the encounter. The GM's notes never count.
+    world: Any = None
+
+
+@lru_cache(maxsize=32)
+def _forecast_takes(ruleset_type: type) -> frozenset[str]:
+    """Which of ``encounter`` and ``extras`` the ruleset's ``forecast`` accepts (an older one may take neither)."""
+    try:
+        parameters = inspect.signature(ruleset_type.forecast).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return frozenset()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return frozenset({"encounter", "extras"})
+    return frozenset({"encounter", "extras"} & set(parameters))
+
+
+def _copy(value: Any) -> Any:
+    return value.model_copy(deep=True) if hasattr(value, "model_copy") else deepcopy(value)
 
 
 def _pct(p: float) -> str:
@@ -59,6 +83,14 @@ def _pct(p: float) -> str:
     if p < 0.001:
         return "<0.1%"
     return f"{p * 100:.1f}%"
+
+
+def _chance(p: float) -> str:
+    """A chance to hit: whole percents when exact (a d20's faces are 5% each), else one decimal."""
+    percent = p * 100
+    if abs(percent - round(percent)) < 1e-9:
+        return f"{round(percent)}%"
+    return f"{percent:.1f}%"
 
 
 class ForecastPanel(QWidget):
@@ -82,6 +114,14 @@ class ForecastPanel(QWidget):
         font = self.title_label.font()
         font.setBold(True)
         self.title_label.setFont(font)
+        # A ruleset that rolls to hit: the chance in words, the first thing the GM reads.
+        self.hit_label = QLabel(self)
+        self.hit_label.setWordWrap(True)
+        hit_font = self.hit_label.font()
+        hit_font.setBold(True)
+        hit_font.setPointSizeF(hit_font.pointSizeF() * 1.25)
+        self.hit_label.setFont(hit_font)
+        self.hit_label.hide()
         self.formula_label = QLabel(self)
         self.formula_label.setWordWrap(True)
         self.summary_label = QLabel(self)
@@ -106,6 +146,7 @@ class ForecastPanel(QWidget):
         page_layout.setContentsMargins(0, 0, 0, 0)
         page_layout.setSpacing(2)
         page_layout.addWidget(self.title_label)
+        page_layout.addWidget(self.hit_label)
         page_layout.addWidget(self.formula_label)
         page_layout.addWidget(self.chart_holder, 1)
         page_layout.addWidget(self.summary_label)
@@ -142,10 +183,18 @@ class ForecastPanel(QWidget):
     def hint_text(self) -> str:
         return self.hint.text()
 
+    def _no_forecast(self, plan: AttackPlan | None = None) -> str:
+        what = plan.action.lower().rstrip("…") if plan is not None and plan.action else "this action"
+        return f"{self.controller.engine.ruleset.title} gives no forecast for {what}."
+
     def _inputs_now(self) -> _Inputs | str:
         """The forecast's inputs from the plan and the encounter, or the hint to show instead."""
         plan = self.controller.plan
-        if plan is None or plan.target is None or plan.means is None:
+        if plan is None:
+            return HINT
+        if plan.uses not in ("weapon", "spell"):
+            return self._no_forecast(plan)  # an action aimed at someone without a weapon or a spell (Defend)
+        if plan.target is None or plan.means is None:
             return HINT
         attacker = self.controller.combatant(plan.attacker)
         target = self.controller.combatant(plan.target)
@@ -153,18 +202,29 @@ class ForecastPanel(QWidget):
             return HINT
         if attacker.id == target.id:
             return f"{attacker.name} cannot attack itself: pick another target"
+        ruleset = self.controller.engine.ruleset
         mode = plan.mode
-        means: Weapon | Spell
+        spell = mode is AttackMode.SPELL
         try:
-            means = attacker.spell(plan.means) if mode is AttackMode.SPELL else attacker.weapon(plan.means)
-        except RulesError:
+            means = ruleset.means(attacker, plan.means, spell=spell)
+        except (RulesError, AttributeError, LookupError):
+            if not isinstance(mode, AttackMode):
+                return f"{attacker.name} has no weapon named {plan.means!r}. {HINT}"
             # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
             try:
-                means = attacker.weapon(plan.means) if mode is AttackMode.SPELL else attacker.spell(plan.means)
-            except RulesError:
+                means = ruleset.means(attacker, plan.means, spell=not spell)
+            except (RulesError, AttributeError, LookupError):
                 return f"{attacker.name} has no weapon or spell named {plan.means!r}. {HINT}"
-            mode = AttackMode.ATTACK if isinstance(means, Weapon) else AttackMode.SPELL
-        return _Inputs(plan, attacker, target, means, mode, self.controller.encounter.options)  # type: ignore[arg-type]
+            mode = AttackMode.ATTACK if spell else AttackMode.SPELL
+        if means is None:
+            return self._no_forecast(plan)  # the ruleset forecasts nothing with this
+        encounter = self.controller.encounter
+        others = tuple(
+            c.model_dump(exclude={"notes"}) for c in encounter.combatants if c.id not in (attacker.id, target.id)
+        )
+        tokens = tuple(sorted((cid, token.model_dump()) for cid, token in encounter.tokens.items()))
+        world = (tokens, others, encounter.combat.model_dump())
+        return _Inputs(plan, attacker, target, means, mode, encounter.options, world)
 
     def refresh(self) -> None:
         """Recompute if the plan or the numbers it depends on changed (cheap when nothing did)."""
@@ -183,17 +243,30 @@ class ForecastPanel(QWidget):
         # kept reference would change along with them and compare equal to the restored state.
         self._inputs = replace(
             inputs,
-            attacker=inputs.attacker.model_copy(deep=True),
-            target=inputs.target.model_copy(deep=True),
-            means=inputs.means.model_copy(deep=True),
+            attacker=_copy(inputs.attacker),
+            target=_copy(inputs.target),
+            means=_copy(inputs.means),
         )
-        forecast = self.controller.engine.ruleset.forecast(
-            inputs.attacker, inputs.target, inputs.means, inputs.mode, inputs.options, ignore_dex=inputs.plan.ignore_dex
+        ruleset = self.controller.engine.ruleset
+        taken = _forecast_takes(type(ruleset))
+        more: dict[str, Any] = {}
+        if "encounter" in taken:
+            more["encounter"] = self.controller.encounter
+        if "extras" in taken:
+            more["extras"] = inputs.plan.extra_values
+        forecast = ruleset.forecast(
+            inputs.attacker,
+            inputs.target,
+            inputs.means,
+            inputs.mode,
+            inputs.options,
+            ignore_dex=inputs.plan.ignore_dex,
+            **more,
         )
         if forecast is None:
             self._inputs = None
             self.forecast = None
-            self.hint.setText(f"{self.controller.engine.ruleset.title} gives no forecast for this action.")
+            self.hint.setText(self._no_forecast(inputs.plan))
             self.stack.setCurrentIndex(0)
             return
         self.forecast = forecast
@@ -218,16 +291,41 @@ class ForecastPanel(QWidget):
     def _show_words(self, inputs: _Inputs, fc: Forecast) -> None:
         means = inputs.means
         bonus = f" +{means.magic_bonus}" if isinstance(means, Weapon) and means.magic_bonus else ""
-        mode = "" if inputs.mode in (AttackMode.ATTACK, AttackMode.SPELL) else f" ({inputs.mode.value})"
+        if inputs.mode in (AttackMode.ATTACK, AttackMode.SPELL) or not inputs.mode:
+            mode = ""
+        else:
+            mode = f" ({inputs.mode.value if isinstance(inputs.mode, AttackMode) else inputs.mode})"
         broken = " — broken until repaired" if isinstance(means, Weapon) and means.state is WeaponState.BROKEN else ""
-        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {means.name}{bonus}{mode}{broken}")
-        where = "IP (direct)" if fc.direct else "SP first"
-        self.formula_label.setText(f"{fc.formula} · to {where}")
+        name = getattr(means, "name", str(inputs.plan.means))
+        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}{broken}")
+        if fc.p_hit is not None:
+            self.hit_label.setText(f"Chance to hit {_chance(fc.p_hit)} (natural 1 misses, natural 20 hits)")
+            self.hit_label.setToolTip(
+                "The d20's twenty faces against the target's AC with every modifier; a natural 1 always misses"
+                " and a natural 20 always hits. The chart below is the damage on a hit."
+            )
+        self.hit_label.setVisible(fc.p_hit is not None)
+        if fc.where:
+            # A ruleset's own words ("to HP"), unless its formula says it already.
+            self.formula_label.setText(fc.formula if fc.where in fc.formula else f"{fc.formula} · {fc.where}")
+        else:
+            self.formula_label.setText(f"{fc.formula} · to {'IP (direct)' if fc.direct else 'SP first'}")
         bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.gauges(inputs.target))
-        self.formula_label.setToolTip(
-            f"{fc.dice} {means.die} rolled, each maximum rolling again without limit (the '!')."
-            f"\n{inputs.target.name} has {bars} now."
-        )
+        if fc.exploding:
+            die = getattr(means, "die", f"d{fc.sides}")
+            dice = f"{fc.dice} {die} rolled, each maximum rolling again without limit (the '!')."
+        else:
+            dice = "The damage dice are rolled once each (nothing explodes)."
+        on_hit = "\nOn a hit: a miss does no damage." if fc.p_hit is not None else ""
+        self.formula_label.setToolTip(f"{dice}{on_hit}\n{inputs.target.name} has {bars} now.")
+        if fc.exploding:
+            self.summary_label.setToolTip(
+                "Exact chances of the dice (exploding without limit), after DEX and AP, before any parry;"
+                " SP and IP as they stand now."
+            )
+        else:
+            hit = " over the d20 to hit and" if fc.p_hit is not None else " of"
+            self.summary_label.setToolTip(f"Exact chances{hit} the damage dice; {bars} as they stand now.")
         self.summary_label.setText(fc.summary)
 
     # -- the chart ---------------------------------------------------------------------------
@@ -294,6 +392,12 @@ class ForecastPanel(QWidget):
             for item in (*self.bars, *self._markers, self.mean_line):
                 item.hide()
             return
+        on_hit = fc.p_hit is not None
+        item = self.plot.getPlotItem()
+        # A to-hit ruleset's chart is the damage on a hit; the chance to hit is said above it.
+        item.setTitle("damage on a hit" if on_hit else None)
+        item.getAxis("bottom").setLabel("damage on a hit" if on_hit else "damage")
+        self._markers[0].label.setFormat(fc.sp_label or "SP 0")
 
         low, high = _view_range(fc)
         shown = [(d, p) for d, p in fc.damage.items() if low <= d <= high]
@@ -363,7 +467,8 @@ class ForecastPanel(QWidget):
         amount = round(damage)
         p = fc.damage.get(amount, 0.0)
         at_least = fc.chance_at_least(amount)
-        words = [f"{amount} damage: {_pct(p)}", f"{amount} or more: {_pct(at_least)}"]
+        on_hit = " on a hit" if fc.p_hit is not None else ""
+        words = [f"{amount} damage{on_hit}: {_pct(p)}", f"{amount} or more{on_hit}: {_pct(at_least)}"]
         if fc.down_from is not None and amount >= fc.down_from:
             words.append("puts it down")
         elif fc.sp_empty_from is not None and amount >= fc.sp_empty_from:

@@ -6,6 +6,12 @@ state this round (waiting, acting now, acted, surprised, down), lets the GM begi
 anyone of the acting side who has not acted (double-click or "Take turn"), end it, roll or type
 the next round's initiative, start and end the combat. It keeps no copy of the encounter: it is
 redrawn from the engine after every event, undo included.
+
+A ruleset that sets a turn order each round (``combat.order``: Old-School d20's group or
+individual initiative) has it shown instead of the sides: each place in order with its roll, its
+members under it, the place acting now highlighted. The dice the next round reads, and the
+typed faces, are found by a dry run of ``NextRound`` on a copy of the encounter; the ruleset's
+round settings (light, initiative by group or individual) have one small editor each.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -29,12 +36,28 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.dice import DiceSource, ScriptedDice
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import CombatStarted, Event, InitiativeRolled, Override
-from lnl_desktop.core.model import Phase, Side
+from lnl_desktop.core.model import Phase, Side, TurnSlot
 from lnl_desktop.ui import style
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog, check_d6
+from lnl_desktop.ui.combat_dialogs import (
+    DieAsked,
+    FaceProbe,
+    FacesRefused,
+    StartCombatDialog,
+    check_faces,
+    describe_die,
+    dice_asked,
+    dice_words,
+    engine_dry_run,
+    parse_faces,
+    rollers,
+    set_setting_value,
+    setting_changed,
+    setting_editor,
+    setting_value,
+)
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.widgets import RefusalLabel
 
@@ -51,6 +74,9 @@ OUT_OF_COMBAT = ""
 
 GREY = QColor("#8a8a8a")
 _PALE = {Side.PARTY: "#e3f0fa", Side.OPPONENTS: "#fbe9dc"}
+NEXT_PLACE = QColor("#fff3c4")  # the place of the turn order whose members may act now
+
+NOT_IN_ORDER = "Not in this round's order"
 
 
 def _elapsed(seconds: int) -> str:
@@ -80,6 +106,9 @@ class TurnsPanel(QWidget):
         self.start_dialog: StartCombatDialog | None = None
         self._following = False
         self._tree_shown: tuple[object, ...] | None = None  # what the tree was last built from
+        self._round_dice: list[DieAsked] | None = []  # what the next round reads (a dry run), None if refused
+        self.setting_editors: dict[str, QWidget] = {}
+        self._settings_of = ""  # the ruleset the settings' editors were built for
 
         self.round_label = QLabel(self)
         self.round_label.setObjectName("round")
@@ -130,11 +159,18 @@ class TurnsPanel(QWidget):
         self.initiative_edit.setPlaceholderText("roll")
         self.initiative_edit.setMaximumWidth(56)
         self.initiative_edit.setToolTip("Leave empty for the app to roll, or type the face of your own d6 (1-6)")
+        self.initiative_edit.setAccessibleName("Initiative faces")
         self.initiative_edit.textChanged.connect(lambda *_: self._refresh_next_round())
         self.initiative_edit.returnPressed.connect(lambda: self.next_round_button.click())
         self.next_round_button = QPushButton("Next round", self)
         self.next_round_button.clicked.connect(self._next_round_clicked)
         self.initiative_caption = QLabel("Initiative d6:", self)
+
+        # The ruleset's round settings (light, initiative by group...): one small editor each.
+        self.settings_bar = QWidget(self)
+        self.settings_layout = QHBoxLayout(self.settings_bar)
+        self.settings_layout.setContentsMargins(0, 0, 0, 0)
+        self.settings_layout.setSpacing(4)
 
         self.message_label = RefusalLabel(self)
 
@@ -157,6 +193,7 @@ class TurnsPanel(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.reading_label)
         layout.addWidget(self.tree, 1)
+        layout.addWidget(self.settings_bar)
         layout.addLayout(turn_row)
         layout.addLayout(round_row)
         layout.addWidget(self.message_label)

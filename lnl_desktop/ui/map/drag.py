@@ -5,7 +5,13 @@ combatant's reach, rules and blockers, then builds the route the GM is drawing f
 through the pinned waypoints to the cell under the cursor with the core's cheapest-path search,
 one leg at a time, carrying the 5-10-5 diagonal count across legs. The engine still decides: the
 drag ends in one ``Move`` action that it may refuse. :class:`DragLayer` holds the items that show
-a drag (reach shading, blocked cells, path, label, start marker), built once per press.
+a drag (reach shading, blocked cells, path, label, start marker, and the steps that give enemies
+a free attack), built once per press.
+
+In combat the ruleset says, for each route (once per cursor cell, not per mouse pixel), which
+steps provoke a free attack and from whom (``Ruleset.provocations``): the map rings those steps
+and the label at the cursor names the attackers, in the ruleset's own word ("Counter-attack
+from: Ogre") or "Free attack from:". The engine queues them after the drop (``after_move``).
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from lnl_desktop.core import grid
 from lnl_desktop.core.actions import Move
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.grid import Cell, footprint
 from lnl_desktop.core.model import Phase
+from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre
 from lnl_desktop.ui.map.overlays import (
@@ -34,6 +42,7 @@ from lnl_desktop.ui.map.overlays import (
     MarkerItem,
     MoverInputs,
     PathItem,
+    ProvocationItem,
     hidden_cells,
 )
 
@@ -41,6 +50,9 @@ from lnl_desktop.ui.map.overlays import (
 # a cell is; beyond that a straight dotted line says "out of reach" without a whole-map search.
 EXTRA_SEARCH_FT = 40.0
 _EPS = 1e-9
+
+# What a provoked attack is called when the ruleset gives no word of its own (``provocation_word``).
+FREE_ATTACK = "Free attack"
 
 
 def chebyshev_line(a: Cell, b: Cell) -> list[Cell]:
@@ -94,6 +106,9 @@ class MoveDrag:
         self.rules = engine.move_rules(cid)
         self.enemies, self.occupied = engine.blockers(cid)
         self.hidden = hidden_cells(controller, but=cid)  # tokens the players do not see
+        self.hidden_ids = frozenset(i for i, t in encounter.tokens.items() if t.hidden and i != cid)
+        self.engine = engine
+        self._provoked: tuple[tuple[Cell, ...], list[Provocation]] | None = None
         self.terrain = encounter.map.terrain
         self.walls = encounter.map.walls
         self.waypoints: list[Cell] = []
@@ -297,6 +312,48 @@ class MoveDrag:
         # If a leg still has no way through, its straight steps let the engine name the step at fault.
         return Move(self.cid, path=tuple(path))
 
+    # -- free attacks ----------------------------------------------------------------------------
+
+    @property
+    def provocation_word(self) -> str:
+        """The ruleset's name for a provoked attack ("Counter-attack"), or the generic one."""
+        return str(getattr(self.engine.ruleset, "provocation_word", "") or FREE_ATTACK)
+
+    def provocations(self, route: Route, forced: bool) -> list[Provocation]:
+        """The steps of ``route`` that give enemies a free attack, as the ruleset says; none for a
+        forced move or outside combat. Asked once per route (the last answer is kept)."""
+        if forced or self.free or len(route.path) < 2:
+            return []
+        key = tuple(route.path)
+        if self._provoked is None or self._provoked[0] != key:
+            try:
+                found = list(self.engine.ruleset.provocations(self.engine, self.cid, list(route.path)))
+            except RulesError:
+                found = []
+            self._provoked = (key, found)
+        return self._provoked[1]
+
+    def attacker_names(self, steps: list[Provocation], for_players: bool = False) -> list[str]:
+        """The names of those who would attack, each once, in path order (``for_players``: the
+        tokens hidden from the players left out)."""
+        names: list[str] = []
+        seen: set[str] = set()
+        for step in steps:
+            for cid in step.attackers:
+                if cid in seen or (for_players and cid in self.hidden_ids):
+                    continue
+                seen.add(cid)
+                try:
+                    names.append(self.engine.combatant(cid).name)
+                except RulesError:
+                    names.append(cid)
+        return names
+
+    def provocation_line(self, steps: list[Provocation], for_players: bool = False) -> str:
+        """'Counter-attack from: Ogre, Goblin 2' (the label's line), or "" when nothing provokes."""
+        names = self.attacker_names(steps, for_players)
+        return f"{self.provocation_word} from: {', '.join(names)}" if names else ""
+
     def describe(self, route: Route, forced: bool) -> tuple[str, str, str]:
         """(status text, map label, mood) for the route; mood is 'ok', 'far' or 'forced'."""
         x, y = route.target
@@ -339,12 +396,13 @@ class DragLayer:
         self.path = PathItem()
         self.label = LabelItem(LABEL_Z)
         self.start = MarkerItem(QColor("#1a1a1a"), Qt.PenStyle.DashLine)
+        self.provoke = ProvocationItem()
         for item in self.items():
             scene.addItem(item)
         self.hide()
 
     def items(self) -> list:
-        return [self.reach, self.blocked, self.path, self.label, self.start]
+        return [self.reach, self.blocked, self.path, self.provoke, self.label, self.start]
 
     def show_press(self, drag: MoveDrag) -> None:
         """The drag became real: shade what the press found."""
@@ -381,10 +439,26 @@ class DragLayer:
                     gaps.append((footprint_centre(leg[0], size), footprint_centre(leg[-1], size)))
             color = PathItem.OK if mood == "ok" else PathItem.TOO_FAR
             self.path.set_route(lines, waypoints, color, broken=gaps)
+        steps = drag.provocations(route, forced)
+        self.show_provocations(drag, steps)
+        line = drag.provocation_line(steps)
+        players = None
+        if line:
+            info = f"{info}; {line}"
+            hidden = drag.provocation_line(steps, for_players=True)
+            players = "\n".join(t for t in (label, hidden) if t) if hidden != line else None
+            label = f"{label}\n{line}" if label else line
         self.label.setPos(footprint_centre(route.target, size))
-        self.label.set_text(label, self.label_back[mood])
+        self.label.set_text(label, self.label_back[mood], players)
         self.label.setVisible(bool(label))
         return info
+
+    def show_provocations(self, drag: MoveDrag, steps: list[Provocation]) -> None:
+        """Ring the steps that provoke; the players' copy leaves out those only hidden tokens see."""
+        cells = [step.cell for step in steps]
+        seen = [step.cell for step in steps if set(step.attackers) - drag.hidden_ids]
+        self.provoke.set_marks(cells, drag.size, players=None if seen == cells else seen)
+        self.provoke.setVisible(bool(cells))
 
     def hide(self) -> None:
         for item in self.items():
@@ -392,4 +466,5 @@ class DragLayer:
         self.path.clear()
         self.reach.clear()
         self.blocked.clear()
+        self.provoke.clear()
         self.label.set_text("")

@@ -41,6 +41,7 @@ REACH_Z = 10.0
 SNEAK_Z = 11.0
 BLOCKED_Z = 12.0
 PATH_Z = 30.0
+PROVOKE_Z = 35.0
 MARKER_Z = 40.0
 LABEL_Z = 50.0
 
@@ -382,6 +383,7 @@ class LabelItem(Overlay):
     def __init__(self, z: float = LABEL_Z) -> None:
         super().__init__()
         self._text = ""
+        self._players_text: str | None = None
         self._back = QColor(20, 20, 20, 225)
         self._font = QFont()
         self._font.setBold(True)
@@ -391,16 +393,20 @@ class LabelItem(Overlay):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
-    def set_text(self, text: str, back: QColor | None = None) -> None:
-        if text == self._text and (back is None or back == self._back):
+    def set_text(self, text: str, back: QColor | None = None, players: str | None = None) -> None:
+        """Show ``text`` (one line or several); ``players`` is what the players' copy says instead
+        (a line naming a hidden token left out), None when they may read the same."""
+        if text == self._text and (back is None or back == self._back) and players == self._players_text:
             return
         self.prepareGeometryChange()
         self._text = text
+        self._players_text = players
         if back is not None:
             self._back = back
         metrics = QFontMetricsF(self._font)
-        width = metrics.horizontalAdvance(text) + 16
-        height = metrics.height() + 8
+        lines = text.split("\n")
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 16
+        height = metrics.height() + metrics.lineSpacing() * (len(lines) - 1) + 8
         # Up and to the right of the anchor point, clear of the cursor.
         self._rect = QRectF(14, -height - 10, width, height) if text else QRectF()
         self.update()
@@ -409,11 +415,22 @@ class LabelItem(Overlay):
     def text(self) -> str:
         return self._text
 
+    @property
+    def players_text(self) -> str:
+        """What the players' copy of the label says."""
+        return self._text if self._players_text is None else self._players_text
+
     def boundingRect(self) -> QRectF:
         return self._rect.adjusted(-2, -2, 2, 2)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if not self._text:
+        self._paint_text(painter, self._text)
+
+    def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
+        self._paint_text(painter, self.players_text)
+
+    def _paint_text(self, painter: QPainter, text: str) -> None:
+        if not text:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(_CASING, 2))
@@ -421,7 +438,7 @@ class LabelItem(Overlay):
         painter.drawRoundedRect(self._rect, 7, 7)
         painter.setFont(self._font)
         painter.setPen(QColor("white"))
-        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class MarkerItem(Overlay):
@@ -456,6 +473,93 @@ class MarkerItem(Overlay):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(cosmetic(self._color, 3.5, self._dash))
         painter.drawRoundedRect(self._rect, 6, 6)
+
+
+class ProvocationItem(Overlay):
+    """The steps of a dragged path that give enemies a free attack (a counter-attack): each one a
+    ring round the token's body at that step and a "!" badge, so neither colour nor the blocked
+    cells' crosses are needed to tell them apart.
+
+    ``players`` are the steps the players may see (those provoked by visible tokens only)."""
+
+    COLOR = QColor("#EE7733")  # orange (Paul Tol's vibrant scheme), apart from the blocked cells' red
+    INK = QColor("#1a1a1a")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cells: list[Cell] = []
+        self._size = 1
+        self._players: list[Cell] | None = None
+        self._bounds = QRectF()
+        self.setZValue(PROVOKE_Z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_marks(self, cells: Iterable[Cell], size: int = 1, players: Iterable[Cell] | None = None) -> None:
+        """Mark the token's body (``size`` cells wide) with its anchor on each of ``cells``."""
+        self.prepareGeometryChange()
+        self._cells = list(dict.fromkeys(cells))
+        self._size = size
+        self._players = None if players is None else list(dict.fromkeys(players))
+        bounds = QRectF()
+        for cell in self._cells:
+            rect = cell_rect(cell, size)
+            bounds = rect if bounds.isNull() else bounds.united(rect)
+        # The badge keeps its on-screen size: room for it down to a zoom of about 0.1.
+        self._bounds = bounds.adjusted(-2 * _PAD, -2 * _PAD, 2 * _PAD, 2 * _PAD) if not bounds.isNull() else QRectF()
+        self.update()
+
+    def clear(self) -> None:
+        self.set_marks(())
+
+    @property
+    def cells(self) -> list[Cell]:
+        """The anchors of the marked steps, in path order."""
+        return list(self._cells)
+
+    @property
+    def players_cells(self) -> list[Cell]:
+        return list(self._cells if self._players is None else self._players)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self._cells
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        self._paint_marks(painter, self._cells)
+
+    def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
+        self._paint_marks(painter, self.players_cells)
+
+    def _paint_marks(self, painter: QPainter, cells: list[Cell]) -> None:
+        if not cells:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) or 1.0
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(17)
+        inset = 0.12 * style.CELL_PX
+        for cell in cells:
+            rect = cell_rect(cell, self._size).adjusted(inset, inset, -inset, -inset)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(cosmetic(_CASING, 8.0))
+            painter.drawEllipse(rect)
+            painter.setPen(cosmetic(self.COLOR, 4.5))
+            painter.drawEllipse(rect)
+            # The "!" badge on the ring's upper right, at a fixed on-screen size.
+            painter.save()
+            painter.translate(rect.center() + QPointF(rect.width(), -rect.height()) * 0.3536)
+            painter.scale(1 / lod, 1 / lod)
+            painter.setPen(QPen(_CASING, 2.5))
+            painter.setBrush(self.COLOR)
+            painter.drawEllipse(QPointF(0, 0), 11, 11)
+            painter.setPen(self.INK)
+            painter.setFont(font)
+            painter.drawText(QRectF(-11, -11, 22, 22), Qt.AlignmentFlag.AlignCenter, "!")
+            painter.restore()
 
 
 def hidden_cells(controller: TableController, but: str | None = None) -> frozenset[Cell]:

@@ -1,0 +1,594 @@
+"""The "Rules call for" dock: what the rules ask of the GM now, one card each.
+
+A ruleset queues items in ``combat.pending`` (a counter-attack after a move, a death save at 0 HP,
+a morale check) and says how to ask about each one (``Ruleset.prompt``): a title, the stakes, the
+GM's inputs (:class:`~lnl_desktop.core.rules.base.Setting`) and the choices, each of which builds
+the engine action that takes the item up. :class:`PromptsPanel` lists the queue with those inputs
+and buttons, plus "Skip" (the generic ``SkipPending``, logged and undoable). A choice that rolls
+offers the app's dice or the GM's own ("Type faces…", checked by a dry run on a copy of the
+encounter before anything is applied). Everything goes through the controller: one undo step
+each, and a refused action says why on its card and changes nothing.
+
+An urgent item (a death save) is asked at once, when it is queued, in a :class:`PromptDialog`
+that takes the focus without blocking the window; closing it leaves the item in the queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from copy import deepcopy
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from lnl_desktop.core.actions import SkipPending
+from lnl_desktop.core.dice import DiceSource, ScriptedDice
+from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import Event, Undone
+from lnl_desktop.core.model import Pending
+from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
+from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.widgets import RefusalLabel
+
+NOTHING_WAITING = "Nothing waiting: the rules call for nothing now."
+URGENT = "Now"  # the words that mark an urgent item (not only its colour)
+
+# -- the GM's inputs -----------------------------------------------------------------------------
+
+
+def weapon_names(controller: TableController, who: str) -> list[str]:
+    """The weapons of the combatant ``who`` (a "means" setting's menu); none when ``who`` is a side."""
+    c = controller.combatant(who)
+    return [w.name for w in getattr(c, "weapons", ())] if c is not None else []
+
+
+def setting_editor(setting: Setting, weapons: list[str], parent: QWidget | None = None) -> QWidget:
+    """An editor for one setting: a spin box, a menu of choices or weapons, or a check box."""
+    editor: QWidget
+    if setting.kind == "int":
+        spin = QSpinBox(parent)
+        spin.setRange(setting.low, setting.high)
+        spin.setValue(int(setting.default or 0))
+        editor = spin
+    elif setting.kind == "bool":
+        check = QCheckBox(setting.label, parent)
+        check.setChecked(bool(setting.default))
+        editor = check
+    else:
+        combo = QComboBox(parent)
+        names = list(setting.choices) if setting.kind == "choice" else list(weapons)
+        if setting.kind == "means" and setting.optional:
+            combo.addItem("(none)", "")
+        for name in names:
+            combo.addItem(name, name)
+        at = combo.findData(setting.default)
+        combo.setCurrentIndex(at if at >= 0 else 0)
+        editor = combo
+    editor.setToolTip(setting.tip)
+    editor.setObjectName(f"setting_{setting.key}")
+    return editor
+
+
+def setting_value(setting: Setting, editor: QWidget) -> Any:
+    if isinstance(editor, QSpinBox):
+        return editor.value()
+    if isinstance(editor, QCheckBox):
+        return editor.isChecked()
+    if isinstance(editor, QComboBox):
+        data = editor.currentData()
+        return "" if data is None else data
+    return setting.default
+
+
+def set_setting_value(editor: QWidget, value: Any) -> None:
+    if isinstance(editor, QSpinBox):
+        editor.setValue(int(value))
+    elif isinstance(editor, QCheckBox):
+        editor.setChecked(bool(value))
+    elif isinstance(editor, QComboBox):
+        at = editor.findData(value)
+        if at >= 0:
+            editor.setCurrentIndex(at)
+
+
+def _changed_signal(editor: QWidget) -> Any:
+    if isinstance(editor, QSpinBox):
+        return editor.valueChanged
+    if isinstance(editor, QCheckBox):
+        return editor.toggled
+    assert isinstance(editor, QComboBox)
+    return editor.currentIndexChanged
+
+
+def _key(item: Pending) -> str:
+    """What one item's inputs are remembered by while it waits (its index moves as others go)."""
+    return item.model_dump_json()
+
+
+def ask_spec(controller: TableController, item: Pending) -> PromptSpec:
+    """How the ruleset asks about ``item``; its own words alone if the ruleset cannot say more."""
+    try:
+        return controller.engine.ruleset.prompt(controller.engine, item)
+    except (RulesError, ValueError):
+        return PromptSpec(item.kind.capitalize(), item.text, (), ())
+
+
+def dry_run_of(controller: TableController, action: Any) -> DryRun:
+    """The rolls ``action`` makes, as a function of a dice source: the action applied to a copy of
+    the encounter (its log left out), so the real one never changes."""
+    encounter = controller.encounter
+    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
+
+    def run(dice: Any) -> object:
+        copy = type(encounter).model_construct(**deepcopy(state), log=[])
+        return Engine(copy, dice=dice).apply(action)
+
+    return run
+
+
+# -- one item ------------------------------------------------------------------------------------
+
+
+class PromptCard(QFrame):
+    """One waiting item: title and stakes, the GM's inputs, a button per choice ("Type faces…"
+    beside one that rolls) and Skip. The item is looked up again at each click, so a card never
+    acts on an item that has gone or moved."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        index: int,
+        item: Pending,
+        values: dict[str, Any] | None = None,
+        parent: QWidget | None = None,
+        *,
+        heading: bool = True,
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.index = index
+        self.item = item
+        self.values_store: dict[str, Any] = values if values is not None else {}
+        self.spec = spec = ask_spec(controller, item)
+        self.faces_dialog: FacesDialog | None = None
+        self.setObjectName("prompt_card")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setProperty("urgent", item.urgent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(4)
+
+        title = f"{URGENT}: {spec.title}" if item.urgent else spec.title
+        self.title_label = QLabel(title, self)
+        self.title_label.setObjectName("prompt_title")
+        self.title_label.setToolTip(
+            "The rules call for this now: take it or skip it" if item.urgent else "Waiting for the GM: take it or skip it"
+        )
+        self.text_label = QLabel(spec.text, self)
+        self.text_label.setWordWrap(True)
+        self.text_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        if heading:
+            layout.addWidget(self.title_label)
+        else:
+            self.title_label.hide()
+        layout.addWidget(self.text_label)
+
+        self.editors: dict[str, QWidget] = {}
+        if spec.settings:
+            form = QFormLayout()
+            form.setContentsMargins(0, 0, 0, 0)
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+            weapons = weapon_names(controller, item.who)
+            for setting in spec.settings:
+                editor = setting_editor(setting, weapons, self)
+                if setting.key in self.values_store:
+                    set_setting_value(editor, self.values_store[setting.key])
+                _changed_signal(editor).connect(lambda *_, s=setting, e=editor: self._remember(s, e))
+                self.editors[setting.key] = editor
+                if setting.kind == "bool":
+                    form.addRow(editor)
+                else:
+                    label = QLabel(setting.label, self)
+                    label.setToolTip(setting.tip)
+                    form.addRow(label, editor)
+            layout.addLayout(form)
+
+        self.choice_buttons: list[QPushButton] = []
+        self.faces_buttons: dict[int, QPushButton] = {}
+        for n, choice in enumerate(spec.choices):
+            row = QHBoxLayout()
+            row.setSpacing(4)
+            button = QPushButton(choice.label, self)
+            app = " (the app rolls)" if choice.rolls else ""
+            button.setToolTip(f"{choice.tip}{app}" if choice.tip else choice.label)
+            button.clicked.connect(lambda _=False, n=n: self.choose(n))
+            row.addWidget(button, 1)
+            self.choice_buttons.append(button)
+            if choice.rolls:
+                faces = QPushButton("Type faces…", self)
+                faces.setToolTip("Type the faces of your own dice, checked before anything is applied")
+                faces.clicked.connect(lambda _=False, n=n: self.type_faces(n))
+                row.addWidget(faces)
+                self.faces_buttons[n] = faces
+            layout.addLayout(row)
+
+        skip_row = QHBoxLayout()
+        skip_row.setSpacing(4)
+        self.skip_button = QPushButton("Skip", self)
+        self.skip_button.setToolTip("Pass over it: it leaves the queue and the log says so (undoable)")
+        self.skip_button.clicked.connect(lambda: self.skip())
+        self.reason_edit = QLineEdit(self)
+        self.reason_edit.setPlaceholderText("why (optional)")
+        self.reason_edit.setToolTip("The reason the log gives for the skip")
+        self.reason_edit.returnPressed.connect(lambda: self.skip())
+        skip_row.addWidget(self.skip_button)
+        skip_row.addWidget(self.reason_edit, 1)
+        layout.addLayout(skip_row)
+
+        self.refusal_label = RefusalLabel(self)
+        layout.addWidget(self.refusal_label)
+
+    # -- the GM's inputs ---------------------------------------------------------------------
+
+    def _remember(self, setting: Setting, editor: QWidget) -> None:
+        self.values_store[setting.key] = setting_value(setting, editor)
+
+    def values(self) -> dict[str, Any]:
+        """The settings as set, by key (the defaults where the GM set nothing)."""
+        return {s.key: setting_value(s, self.editors[s.key]) for s in self.spec.settings}
+
+    # -- taking it up ------------------------------------------------------------------------
+
+    def current_index(self) -> int | None:
+        """Where the item is in the queue now; None once it has been taken or skipped."""
+        pending = self.controller.encounter.combat.pending
+        if 0 <= self.index < len(pending) and pending[self.index] == self.item:
+            return self.index
+        for i, other in enumerate(pending):
+            if other == self.item:
+                return i
+        return None
+
+    def _choice(self, n: int) -> tuple[PromptChoice, Any] | None:
+        """The choice and the action it builds now, with the inputs as set; None (said why) if none."""
+        index = self.current_index()
+        if index is None:
+            self.refuse("It is no longer waiting (taken, skipped or undone)")
+            return None
+        self.index = index
+        spec = ask_spec(self.controller, self.controller.encounter.combat.pending[index])
+        if not 0 <= n < len(spec.choices):
+            self.refuse("That choice is no longer offered")
+            return None
+        choice = spec.choices[n]
+        try:
+            action = choice.build(self.values())
+        except (RulesError, ValueError) as error:
+            self.refuse(str(error))
+            return None
+        return choice, action
+
+    def choose(self, n: int = 0) -> list[Event] | None:
+        """Take choice ``n`` with the app's dice."""
+        found = self._choice(n)
+        if found is None:
+            return None
+        return self._apply(found[1], None)
+
+    def type_faces(self, n: int = 0) -> FacesDialog | None:
+        """Ask for the faces of the GM's own dice (window-modal); the choice applies when they fit."""
+        found = self._choice(n)
+        if found is None:
+            return None
+        choice, action = found
+        if not choice.rolls:
+            self.refuse(f"{choice.label}: it rolls no dice")
+            return None
+        dry_run = dry_run_of(self.controller, action)
+        try:
+            hint = faces_hint(dry_run)
+        except RulesError as error:
+            self.refuse(str(error))
+            return None
+        dialog = FacesDialog(
+            f"{self.spec.title}: {choice.label} — type the faces",
+            hint,
+            lambda faces: check_faces(faces, dry_run),
+            self,
+        )
+        dialog.accepted.connect(lambda: self._faces_accepted(dialog, action))
+        dialog.finished.connect(dialog.deleteLater)
+        self.faces_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def apply_faces(self, n: int, faces: list[int]) -> list[Event] | None:
+        """Take choice ``n`` with these typed faces, after a dry run says they fit exactly."""
+        found = self._choice(n)
+        if found is None:
+            return None
+        return self._apply_checked(found[1], faces)
+
+    def _faces_accepted(self, dialog: FacesDialog, action: Any) -> None:
+        faces = dialog.faces()
+        if faces is not None:
+            self._apply_checked(action, faces)
+
+    def _apply_checked(self, action: Any, faces: list[int]) -> list[Event] | None:
+        reason = check_faces(faces, dry_run_of(self.controller, action))
+        if reason is not None:
+            self.refuse(f"Faces refused: {reason}")
+            return None
+        return self._apply(action, ScriptedDice(faces))
+
+    def skip(self) -> list[Event] | None:
+        """Pass over the item: ``SkipPending``, with the reason typed (if any)."""
+        index = self.current_index()
+        if index is None:
+            self.refuse("It is no longer waiting (taken, skipped or undone)")
+            return None
+        return self._apply(SkipPending(index, self.reason_edit.text().strip()), None)
+
+    def _apply(self, action: Any, dice: DiceSource | None) -> list[Event] | None:
+        events = self.controller.do(action, dice)
+        if events is None:
+            self.refuse(self.controller.refusal or "refused")
+        else:
+            self.refusal_label.clear_refusal()
+        return events
+
+    def refuse(self, text: str) -> None:
+        self.refusal_label.refuse(text)
+
+    @property
+    def refusal(self) -> str:
+        """The refusal on show on the card, or ""."""
+        return self.refusal_label.shown_text
+
+
+# -- the queue ---------------------------------------------------------------------------------
+
+
+class PromptsPanel(QWidget):
+    """The queue of what the rules call for, one :class:`PromptCard` each; "Nothing waiting" when empty.
+
+    It is redrawn from the engine after every event (undo included). Items that appear are
+    announced with :attr:`queued`; an urgent one is asked at once in a :class:`PromptDialog`
+    (one at a time) while :attr:`auto_ask` is on."""
+
+    # The queue's indices of items just queued (not those an undo brought back).
+    queued = Signal(list)
+    # How many items wait, after each change.
+    countChanged = Signal(int)
+
+    _STYLE = """
+        QFrame#prompt_card { border: 1px solid #9a9a9a; border-radius: 4px; }
+        QFrame#prompt_card[urgent="true"] { border: 2px solid #EE7733; border-left: 6px solid #EE7733; }
+        QLabel#prompt_title { font-weight: bold; }
+    """
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Rules call for")
+        self.setStyleSheet(self._STYLE)
+        self.controller = controller
+        self.auto_ask = True
+        self.cards: list[PromptCard] = []
+        self.dialog: PromptDialog | None = None
+        self._to_ask: list[Pending] = []
+        self._values: dict[str, dict[str, Any]] = {}
+        self._known: list[Pending] = list(controller.encounter.combat.pending)
+
+        self.empty_label = QLabel(NOTHING_WAITING, self)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.empty_label.setEnabled(False)
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list_widget = QWidget(self.scroll)
+        self.list_layout = QVBoxLayout(self.list_widget)
+        self.list_layout.setContentsMargins(0, 0, 0, 0)
+        self.list_layout.setSpacing(6)
+        self.list_layout.addStretch(1)
+        self.scroll.setWidget(self.list_widget)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.empty_label)
+        layout.addWidget(self.scroll, 1)
+
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self._on_replaced)
+        self.refresh()
+
+    # -- what waits --------------------------------------------------------------------------
+
+    @property
+    def pending(self) -> list[Pending]:
+        return list(self.controller.encounter.combat.pending)
+
+    def card_for(self, index: int) -> PromptCard:
+        return self.cards[index]
+
+    def refresh(self) -> None:
+        """Build the cards again from the queue (the GM's inputs on waiting items are kept)."""
+        pending = self.pending
+        for card in self.cards:
+            # Not unparented: a card may be inside its own button's click (it applied the action).
+            self.list_layout.removeWidget(card)
+            card.hide()
+            card.deleteLater()
+        live = {_key(item) for item in pending}
+        self._values = {k: v for k, v in self._values.items() if k in live}
+        self.cards = []
+        for index, item in enumerate(pending):
+            card = PromptCard(self.controller, index, item, self._values.setdefault(_key(item), {}), self.list_widget)
+            self.list_layout.insertWidget(index, card)
+            self.cards.append(card)
+        self.empty_label.setVisible(not pending)
+        self.scroll.setVisible(bool(pending))
+        self.countChanged.emit(len(pending))
+
+    def _on_events(self, events: list[Event]) -> None:
+        pending = self.pending
+        if not pending and not self._known and not self.cards:
+            return  # nothing waited and nothing waits: the common case costs nothing
+        fresh = _new_items(self._known, pending)
+        brought_back = bool(events) and all(isinstance(e, Undone) for e in events)
+        self._known = pending
+        self.refresh()
+        if fresh and not brought_back:
+            self.queued.emit(fresh)
+            if self.auto_ask:
+                self._to_ask += [pending[i] for i in fresh if pending[i].urgent]
+                self._ask_next()
+
+    def _on_replaced(self) -> None:
+        self._to_ask = []
+        if self.dialog is not None:
+            self.dialog.reject()
+        self._known = self.pending
+        self.refresh()
+
+    # -- urgent items ------------------------------------------------------------------------
+
+    def ask(self, index: int) -> PromptDialog:
+        """Ask about the item at ``index`` in a dialog of its own, at once (it takes the focus)."""
+        item = self.pending[index]
+        if self.dialog is not None:
+            self.dialog.finished.disconnect(self._dialog_done)
+            self.dialog.reject()
+        dialog = PromptDialog(self.controller, item, self._values.setdefault(_key(item), {}), self.window())
+        dialog.finished.connect(self._dialog_done)
+        self.dialog = dialog
+        dialog.ask()
+        return dialog
+
+    def _ask_next(self) -> None:
+        if self.dialog is not None:
+            return  # one question at a time: the next comes when this one is closed
+        pending = self.pending
+        while self._to_ask:
+            item = self._to_ask.pop(0)
+            if item in pending:
+                self.ask(pending.index(item))
+                return
+
+    def _dialog_done(self, result: int) -> None:
+        dialog, self.dialog = self.dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        self._ask_next()
+
+
+def _new_items(before: list[Pending], after: list[Pending]) -> list[int]:
+    """The indices in ``after`` of the items that were not in ``before`` (as many times)."""
+    left = list(before)
+    fresh = []
+    for index, item in enumerate(after):
+        if item in left:
+            left.remove(item)
+        else:
+            fresh.append(index)
+    return fresh
+
+
+class PromptDialog(QDialog):
+    """One urgent item asked at once: the same inputs and choices as its card, in a window that
+    takes the focus but blocks nothing. It closes when the item is taken or skipped (here or
+    elsewhere); closing it by hand leaves the item waiting in the dock."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        item: Pending,
+        values: Mapping[str, Any] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.item = item
+        self._values: dict[str, Any] = values if isinstance(values, dict) else dict(values or {})
+        self.setModal(False)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setMinimumWidth(380)
+        self.setStyleSheet(PromptsPanel._STYLE)
+        self.heading = QLabel(self)
+        self.heading.setObjectName("prompt_title")
+        self.heading.setWordWrap(True)
+        self.note = QLabel("Close this window to leave it waiting in the “Rules call for” dock.", self)
+        self.note.setWordWrap(True)
+        self.note.setEnabled(False)
+        self._layout = QVBoxLayout(self)
+        self._layout.addWidget(self.heading)
+        self.card: PromptCard | None = None
+        self._layout.addWidget(self.note)
+        self._build()
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self.reject)
+        self.finished.connect(self._disconnect)
+
+    def _index(self) -> int | None:
+        pending = self.controller.encounter.combat.pending
+        return next((i for i, other in enumerate(pending) if other == self.item), None)
+
+    def _build(self) -> None:
+        index = self._index()
+        if index is None:
+            return
+        card = PromptCard(self.controller, index, self.item, self._values, self, heading=False)
+        if self.card is not None:
+            self._layout.replaceWidget(self.card, card)
+            self.card.hide()
+            self.card.deleteLater()
+        else:
+            self._layout.insertWidget(1, card)
+        self.card = card
+        title = card.spec.title
+        self.setWindowTitle(f"{title} — the rules call for it now" if self.item.urgent else title)
+        self.heading.setText(f"{URGENT}: {title}" if self.item.urgent else title)
+
+    def ask(self) -> None:
+        """Show the dialog and give it the focus (its first choice is the default button)."""
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        if self.card is not None and self.card.choice_buttons:
+            first = self.card.choice_buttons[0]
+            first.setDefault(True)
+            first.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _on_events(self, events: list[Event]) -> None:
+        if not self.isVisible():
+            return
+        if self._index() is None:
+            self.accept()  # taken or skipped: nothing more to ask
+        else:
+            self._build()
+
+    def _disconnect(self) -> None:
+        try:
+            self.controller.eventsApplied.disconnect(self._on_events)
+            self.controller.encounterReplaced.disconnect(self.reject)
+        except (RuntimeError, TypeError):
+            pass
