@@ -853,7 +853,7 @@ class Engine:
             feet = cell_distance_ft(path[0], end, e.map.diagonal, e.map.feet_per_cell)
         else:
             assert turn is not None
-            left = c.move_ft + turn.extra_ft - turn.feet_used
+            left = self.ruleset.move_allowance(self, c) - turn.feet_used
             if a.path:
                 path = list(a.path)
                 if path[0] != token.cell:
