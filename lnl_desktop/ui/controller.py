@@ -41,10 +41,11 @@ class AttackPlan:
     mode: AttackMode | str | None = AttackMode.ATTACK
     ignore_dex: bool = False
     extras: tuple[tuple[str, Any], ...] = ()
-    # The action's name in the dock ("Defend"), for the words only: a plan made by hand (a script,
-    # a test) compares equal to the dock's without it.
+    # The action's name in the dock ("Defend") and what it is taken with (ActionSpec.uses: only a
+    # weapon or a spell is forecast). Descriptions only: a plan made by hand (a script, a test)
+    # compares equal to the dock's without them.
     action: str = field(default="", compare=False)
-    uses: str = "weapon"  # what the action is taken with (ActionSpec.uses): only a weapon or spell is forecast
+    uses: str = field(default="weapon", compare=False)
     allies: bool = False  # aimed at the acting combatant's own side (itself or an ally), not at a foe
 
     @property
@@ -120,7 +121,11 @@ class TableController(QObject):
         self.selectionChanged.emit(cid or "")
 
     def set_plan(self, plan: AttackPlan | None) -> None:
-        renamed = plan is not None and self.plan is not None and plan.action != self.plan.action
+        renamed = (
+            plan is not None
+            and self.plan is not None
+            and (plan.action, plan.uses) != (self.plan.action, self.plan.uses)
+        )
         if plan != self.plan or renamed:
             self.plan = plan
             self.planChanged.emit()

@@ -37,6 +37,7 @@ from lnl_desktop.ui.docks.bestiary import BestiaryPanel
 from lnl_desktop.ui.docks.combatants import CombatantsPanel
 from lnl_desktop.ui.docks.forecast import ForecastPanel
 from lnl_desktop.ui.docks.log import RoundLog
+from lnl_desktop.ui.docks.prompts import PromptsPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map.view import MapView
@@ -106,6 +107,7 @@ class MainWindow(QMainWindow):
         self._add_dock("Forecast", self.forecast_panel, area.BottomDockWidgetArea, "Ctrl+6")
         self._add_dock("Bestiary", self.bestiary, area.LeftDockWidgetArea, "Ctrl+7")
         self._add_dock("Undo history", self.undo_view, area.RightDockWidgetArea, "Ctrl+8")
+        self._build_prompts()
         self._forecast_shown = False
         self.controller.planChanged.connect(self._offer_forecast)
 
@@ -130,6 +132,7 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         if not self._restore_layout():
             self._arrange_default_layout()
+        self._settle_prompts_dock()
         self._refresh_title()
         self._refresh_recent_menu()
         self.apply_presentation()
@@ -309,6 +312,7 @@ class MainWindow(QMainWindow):
         )
         combat_menu.addSeparator()
         combat_menu.addAction(self.forecast_action)
+        combat_menu.addAction(self.prompts_action)
 
         view_menu = bar.addMenu("&View")
         for dock in self.docks.values():
@@ -822,6 +826,53 @@ class MainWindow(QMainWindow):
         if not self._forecast_shown and plan is not None and plan.target and plan.means:
             self.show_forecast()
 
+    # -- what the rules call for ---------------------------------------------------------------
+
+    def _build_prompts(self) -> None:
+        """The "Rules call for" dock: the queue of counter-attacks, death saves and morale checks
+        the ruleset asks for. It comes out by itself when an item is queued (an urgent one is also
+        asked at once in a dialog) and goes again when it came out by itself and the queue empties."""
+        self.prompts_panel = PromptsPanel(self.controller)
+        self._add_dock("Rules call for", self.prompts_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "Ctrl+9")
+        self._prompts_shown_by_itself = False
+        self.prompts_action = self._action(
+            "&Rules call for…",
+            self.show_prompts,
+            None,
+            "Show what the rules call for now: counter-attacks, death saves, morale checks",
+        )
+        self.prompts_panel.queued.connect(self._prompts_queued)
+        self.prompts_panel.countChanged.connect(self._prompts_counted)
+        self.controller.encounterReplaced.connect(self._settle_prompts_dock)
+
+    def show_prompts(self) -> None:
+        """Bring the "Rules call for" dock out (the GM asked: it stays until closed)."""
+        self._prompts_shown_by_itself = False
+        dock = self.docks["Rules call for"]
+        dock.show()
+        dock.raise_()
+
+    def _prompts_queued(self, indices: list[int]) -> None:
+        dock = self.docks["Rules call for"]
+        if not dock.isVisible():
+            self._prompts_shown_by_itself = True
+            dock.show()
+            # Room for a card or two, the Turns list keeping the rest (1366 x 768 included).
+            if not dock.isFloating():
+                self.resizeDocks([dock], [max(180, self.height() // 4)], Qt.Orientation.Vertical)
+        dock.raise_()
+
+    def _prompts_counted(self, count: int) -> None:
+        if count == 0 and self._prompts_shown_by_itself:
+            self._prompts_shown_by_itself = False
+            self.docks["Rules call for"].hide()
+
+    def _settle_prompts_dock(self) -> None:
+        """On show only while something waits (a restored or reset layout included)."""
+        waiting = bool(self.controller.encounter.combat.pending)
+        self.docks["Rules call for"].setVisible(waiting)
+        self._prompts_shown_by_itself = waiting
+
     # -- layout ------------------------------------------------------------------------------
 
     def toggle_full_screen(self) -> None:
@@ -839,6 +890,7 @@ class MainWindow(QMainWindow):
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         area = Qt.DockWidgetArea
         places = {
+            "Rules call for": area.LeftDockWidgetArea,  # above the Turns, shown when something waits
             "Turns": area.LeftDockWidgetArea,
             "Combatants": area.LeftDockWidgetArea,
             "Bestiary": area.LeftDockWidgetArea,
@@ -868,6 +920,7 @@ class MainWindow(QMainWindow):
         # The map gets the room; the docks get enough to show their columns and a few log lines.
         self.resizeDocks([self.docks["Turns"], self.docks["Action"]], [430, 420], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["Round log"]], [210], Qt.Orientation.Vertical)
+        self._settle_prompts_dock()
         self._drop_stray_tab_bars()
 
     def _drop_stray_tab_bars(self) -> None:

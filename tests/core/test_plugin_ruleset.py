@@ -208,11 +208,11 @@ def test_broken_entry_points_are_reported_and_the_built_in_rulesets_work_on(inst
     assert "ruleset 'not_a_ruleset' (lnl_duel:ROLL) could not be loaded: 'roll' is not a Ruleset" in problems
     assert "ruleset 'duel' from lnl_duel:DUEL is already defined; ignored" in problems
     assert seen["rulesets"] == ["lnl", "classic", "osr", "duel"]
-    assert seen["built_in_titles"] == ["Laurels & Loot", "L&L Classic"]
+    assert seen["built_in_titles"] == ["Laurels & Loot", "L&L Classic", "Old-School d20"]
     assert seen["lnl_still_saves"]
     assert seen["asking_for_broken"] == [
         "RulesError",
-        "ruleset: there is no ruleset 'broken' (known: lnl, classic, duel)",
+        "ruleset: there is no ruleset 'broken' (known: lnl, classic, osr, duel)",
     ]
 
 

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, ScriptedDice
 from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import (
     AttackResolved,
     Event,
@@ -434,11 +435,16 @@ class ActionPanel(QWidget):
             return None
         c = self.active()
         assert c is not None
+        try:
+            hint = faces_hint(dry_run)
+        except RulesError as refused:  # a rule the checklist could not see (an input of the action) refuses it
+            self._refuse(str(refused))
+            return None
         with_ = f" with {self.means()}" if self.means() else ""
         title = f"{c.name}: {self.spec().label.lower()}{with_} — type the faces"
         dialog = FacesDialog(
             title,
-            faces_hint(dry_run),
+            hint,
             lambda faces: check_faces(faces, dry_run),
             self,
         )
@@ -806,7 +812,8 @@ class ActionPanel(QWidget):
             feet = self._distance(c, o)
             where = f"{_ft(feet)} away" if feet is not None else "not on the map"
             down = " · down" if o.down else ""
-            combo.addItem(f"{o.name} ({o.side.value}) · {where}{down}", o.id)
+            side = "" if self.spec().allies else f" ({o.side.value})"  # friends all share one side
+            combo.addItem(f"{o.name}{side} · {where}{down}", o.id)
         index = combo.findData(chosen)
         combo.setCurrentIndex(max(index, 0))
 

@@ -16,12 +16,10 @@ that takes the focus without blocking the window; closing it leaves the item in 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from copy import deepcopy
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QCheckBox,
     QComboBox,
     QDialog,
     QFormLayout,
@@ -32,19 +30,27 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from lnl_desktop.core.actions import SkipPending
 from lnl_desktop.core.dice import DiceSource, ScriptedDice
-from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event, Undone
 from lnl_desktop.core.model import Pending
 from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
-from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
+from lnl_desktop.ui.combat_dialogs import (
+    DryRun,
+    FacesDialog,
+    check_faces,
+    engine_dry_run,
+    faces_hint,
+    set_setting_value,
+    setting_changed,
+    setting_editor,
+    setting_value,
+)
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.widgets import RefusalLabel
 
@@ -60,62 +66,23 @@ def weapon_names(controller: TableController, who: str) -> list[str]:
     return [w.name for w in getattr(c, "weapons", ())] if c is not None else []
 
 
-def setting_editor(setting: Setting, weapons: list[str], parent: QWidget | None = None) -> QWidget:
-    """An editor for one setting: a spin box, a menu of choices or weapons, or a check box."""
-    editor: QWidget
-    if setting.kind == "int":
-        spin = QSpinBox(parent)
-        spin.setRange(setting.low, setting.high)
-        spin.setValue(int(setting.default or 0))
-        editor = spin
-    elif setting.kind == "bool":
-        check = QCheckBox(setting.label, parent)
-        check.setChecked(bool(setting.default))
-        editor = check
-    else:
-        combo = QComboBox(parent)
-        names = list(setting.choices) if setting.kind == "choice" else list(weapons)
-        if setting.kind == "means" and setting.optional:
-            combo.addItem("(none)", "")
-        for name in names:
-            combo.addItem(name, name)
-        at = combo.findData(setting.default)
-        combo.setCurrentIndex(at if at >= 0 else 0)
-        editor = combo
-    editor.setToolTip(setting.tip)
-    editor.setObjectName(f"setting_{setting.key}")
-    return editor
-
-
-def setting_value(setting: Setting, editor: QWidget) -> Any:
-    if isinstance(editor, QSpinBox):
-        return editor.value()
-    if isinstance(editor, QCheckBox):
-        return editor.isChecked()
-    if isinstance(editor, QComboBox):
-        data = editor.currentData()
-        return "" if data is None else data
-    return setting.default
-
-
-def set_setting_value(editor: QWidget, value: Any) -> None:
-    if isinstance(editor, QSpinBox):
-        editor.setValue(int(value))
-    elif isinstance(editor, QCheckBox):
-        editor.setChecked(bool(value))
-    elif isinstance(editor, QComboBox):
-        at = editor.findData(value)
-        if at >= 0:
-            editor.setCurrentIndex(at)
-
-
-def _changed_signal(editor: QWidget) -> Any:
-    if isinstance(editor, QSpinBox):
-        return editor.valueChanged
-    if isinstance(editor, QCheckBox):
-        return editor.toggled
-    assert isinstance(editor, QComboBox)
-    return editor.currentIndexChanged
+def prompt_editor(setting: Setting, weapons: list[str], parent: QWidget | None = None) -> QWidget:
+    """An editor for one of a prompt's settings: the shared ones (a spin box, a menu of choices, a
+    check box), or for a "means" a menu of the acting combatant's weapons ("(none)" first when optional)."""
+    if setting.kind != "means":
+        return setting_editor(setting, parent)
+    combo = QComboBox(parent)
+    if setting.optional:
+        combo.addItem("(none)", "")
+    for name in weapons:
+        combo.addItem(name, name)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    combo.setToolTip(setting.tip)
+    combo.setAccessibleName(setting.label)
+    combo.setObjectName(f"setting-{setting.key}")
+    at = combo.findData(setting.default)
+    combo.setCurrentIndex(at if at >= 0 else 0)
+    return combo
 
 
 def _key(item: Pending) -> str:
@@ -132,16 +99,8 @@ def ask_spec(controller: TableController, item: Pending) -> PromptSpec:
 
 
 def dry_run_of(controller: TableController, action: Any) -> DryRun:
-    """The rolls ``action`` makes, as a function of a dice source: the action applied to a copy of
-    the encounter (its log left out), so the real one never changes."""
-    encounter = controller.encounter
-    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
-
-    def run(dice: Any) -> object:
-        copy = type(encounter).model_construct(**deepcopy(state), log=[])
-        return Engine(copy, dice=dice).apply(action)
-
-    return run
+    """The rolls ``action`` makes, as a function of a dice source: applied to a copy of the encounter."""
+    return engine_dry_run(controller.encounter, action)
 
 
 # -- one item ------------------------------------------------------------------------------------
@@ -181,7 +140,9 @@ class PromptCard(QFrame):
         self.title_label = QLabel(title, self)
         self.title_label.setObjectName("prompt_title")
         self.title_label.setToolTip(
-            "The rules call for this now: take it or skip it" if item.urgent else "Waiting for the GM: take it or skip it"
+            "The rules call for this at once: take it or skip it"
+            if item.urgent
+            else "Waiting for the GM: take it or skip it"
         )
         self.text_label = QLabel(spec.text, self)
         self.text_label.setWordWrap(True)
@@ -199,10 +160,10 @@ class PromptCard(QFrame):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             weapons = weapon_names(controller, item.who)
             for setting in spec.settings:
-                editor = setting_editor(setting, weapons, self)
+                editor = prompt_editor(setting, weapons, self)
                 if setting.key in self.values_store:
                     set_setting_value(editor, self.values_store[setting.key])
-                _changed_signal(editor).connect(lambda *_, s=setting, e=editor: self._remember(s, e))
+                setting_changed(editor).connect(lambda *_, s=setting, e=editor: self._remember(s, e))
                 self.editors[setting.key] = editor
                 if setting.kind == "bool":
                     form.addRow(editor)
@@ -250,11 +211,12 @@ class PromptCard(QFrame):
     # -- the GM's inputs ---------------------------------------------------------------------
 
     def _remember(self, setting: Setting, editor: QWidget) -> None:
-        self.values_store[setting.key] = setting_value(setting, editor)
+        self.values_store[setting.key] = setting_value(editor)
 
     def values(self) -> dict[str, Any]:
         """The settings as set, by key (the defaults where the GM set nothing)."""
-        return {s.key: setting_value(s, self.editors[s.key]) for s in self.spec.settings}
+        values = {s.key: setting_value(self.editors[s.key]) for s in self.spec.settings}
+        return {k: "" if v is None else v for k, v in values.items()}
 
     # -- taking it up ------------------------------------------------------------------------
 

@@ -175,6 +175,33 @@ def int_binding(key: str, label: str, width: int = 70) -> LineBinding:
     return LineBinding(key, label, lambda c: str(getattr(c, key)), lambda text, c: parse_int(text, label), width)
 
 
+def optional_int_binding(key: str, label: str, width: int = 70) -> LineBinding:
+    """A whole number that may be left empty, meaning none (a PC's morale, a monster's typed AC)."""
+
+    def read(c: Any) -> str:
+        value = getattr(c, key)
+        return "" if value is None else str(value)
+
+    binding = LineBinding(key, label, read, lambda text, c: parse_optional_int(text, label), width)
+    binding.edit.setPlaceholderText("none")
+    return binding
+
+
+def row_binding(row: SheetRow, key: str, label: str) -> Binding:
+    """The editor a ruleset's sheet row asks for (:attr:`SheetRow.kind`): a whole number, one that
+    may be left empty, one of its choices, or a check box."""
+    if row.kind == "optional int":
+        return optional_int_binding(key, label)
+    if row.kind == "choice":
+        return ComboBinding(key, label, [(choice, choice) for choice in row.choices])
+    if row.kind == "bool":
+        binding = CheckBinding(key, label)
+        binding.box.setText("")  # the row's caption names it
+        binding.box.setAccessibleName(label)
+        return binding
+    return int_binding(key, label)
+
+
 class ShieldLineBinding(LineBinding):
     """A number or the name of the shield: the edit sends the whole shield."""
 
@@ -577,7 +604,7 @@ class CombatantSheet(QWidget):
                 label = row.label if len(row.keys) == 1 else head if i == 0 else f"Max {head}"
                 if i:
                     parts.append("/")
-                parts.append(self._bind(key, int_binding(key, label), row.tip).widget)
+                parts.append(self._bind(key, row_binding(row, key, label), row.tip).widget)
             if row.unit:
                 parts.append(row.unit)
             self._row(form, row.label, *parts, tip=row.tip)

@@ -16,10 +16,11 @@ round settings (light, initiative by group or individual) have one small editor 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -79,6 +80,23 @@ NEXT_PLACE = QColor("#fff3c4")  # the place of the turn order whose members may 
 NOT_IN_ORDER = "Not in this round's order"
 
 
+@dataclass(frozen=True)
+class _Head:
+    """The heading of a group in the Turns list: a side, or a place of the round's turn order."""
+
+    title: str
+    side: Side | None  # the colour of the heading (None: several sides, or none)
+    tip: str
+    single: bool = False  # a place held by one combatant: shown as its row
+    next: bool = False  # the place acting now (highlighted)
+    done: bool = False  # everyone in it has acted (greyed)
+
+
+def slot_title(place: int, slot: TurnSlot) -> str:
+    """'1. Party — d20 12 +1 INIT = 13': a place of the turn order, its title and roll."""
+    return f"{place}. {slot.title} — {slot.roll}" if slot.roll else f"{place}. {slot.title}"
+
+
 def _elapsed(seconds: int) -> str:
     minutes, rest = divmod(seconds, 60)
     return f"{minutes}:{rest:02d}" if minutes else f"{rest} s"
@@ -109,6 +127,7 @@ class TurnsPanel(QWidget):
         self._round_dice: list[DieAsked] | None = []  # what the next round reads (a dry run), None if refused
         self.setting_editors: dict[str, QWidget] = {}
         self._settings_of = ""  # the ruleset the settings' editors were built for
+        self.reading = ""  # how this round's dice were read, in full (the label may show it shortened)
 
         self.round_label = QLabel(self)
         self.round_label.setObjectName("round")
@@ -244,13 +263,19 @@ class TurnsPanel(QWidget):
         side = engine.acting_side()
         if side is None:
             return False, "the round is over: roll initiative for the next one"
-        if c.side is not side:
+        if not combat.order and c.side is not side:
             return False, f"the {side.value} are acting now; the {c.side.value} come after"
+        # The ruleset's turn order: someone comes before ``c`` in it.
+        later = engine.ruleset.order_refusal(engine, c)
+        if later is not None:
+            return False, later
         return True, f"Begin {c.name}'s turn"
 
     def item_for(self, cid: str) -> QTreeWidgetItem | None:
         for i in range(self.tree.topLevelItemCount()):
             group = self.tree.topLevelItem(i)
+            if group.data(0, ID_ROLE) == cid:
+                return group  # a place of the turn order held by one combatant
             for j in range(group.childCount()):
                 item = group.child(j)
                 if item.data(0, ID_ROLE) == cid:
@@ -270,17 +295,28 @@ class TurnsPanel(QWidget):
     # -- the GM's moves ------------------------------------------------------------------------
 
     def start_combat(self) -> StartCombatDialog:
-        """Open the Start combat dialog (window-modal); its Start applies ``StartCombat``."""
+        """Open the Start combat dialog (window-modal); its Start applies the settings it changed
+        (``EditOptions``), then ``StartCombat`` with the typed faces, if any."""
         dialog = StartCombatDialog(self.controller.encounter, self)
-        dialog.accepted.connect(lambda: self.apply_start(dialog.action()))
+        dialog.accepted.connect(lambda: self.apply_start(dialog.action(), dialog.dice(), dialog.option_changes()))
         dialog.finished.connect(dialog.deleteLater)
         self.start_dialog = dialog
         dialog.open()
         return dialog
 
-    def apply_start(self, action: act.StartCombat, dice: DiceSource | None = None) -> bool:
+    def apply_start(
+        self, action: act.StartCombat, dice: DiceSource | None = None, options: dict[str, Any] | None = None
+    ) -> bool:
+        """Start the combat: first the ``options`` set before round 1 (one undoable step), then the
+        start itself (another). A refused start takes the options back: nothing is left changed."""
+        if options and self._do(act.EditOptions(dict(options))) is None:
+            return False
         events = self._do(action, dice)
         if events is None:
+            if options:
+                refusal = self.controller.refusal or "refused"
+                self.controller.undo_stack.undo()
+                self._refuse(refusal)
             return False
         started = next((e for e in events if isinstance(e, CombatStarted)), None)
         if started is not None:
@@ -312,15 +348,29 @@ class TurnsPanel(QWidget):
         """Roll (``face`` None) or read the next round's initiative d6."""
         return self._do(act.NextRound(face)) is not None
 
+    def next_round_faces(self, faces: list[int]) -> bool:
+        """The next round with these faces of the GM's own dice, once a dry run says they fit exactly."""
+        problem = check_faces(faces, self._round_dry_run())
+        if problem is not None:
+            self._refuse(f"Initiative: {problem}")
+            return False
+        return self._do(act.NextRound(), ScriptedDice(faces)) is not None
+
+    def _round_dry_run(self) -> Any:
+        return engine_dry_run(self.controller.encounter, act.NextRound())
+
     def _next_round_clicked(self) -> None:
         text = self.initiative_edit.text()
-        face: int | None = None
-        if text.strip():
-            face, problem = check_d6(text)
-            if problem is not None:
-                self._refuse(f"Initiative: {problem}")
+        if not text.strip():
+            done = self.next_round()
+        else:
+            try:
+                faces = parse_faces(text)
+            except FacesRefused as error:
+                self._refuse(f"Initiative: {error}")
                 return
-        if self.next_round(face):
+            done = self.next_round_faces(faces)
+        if done:
             self.initiative_edit.clear()
 
     def end_combat(self, confirm: bool = True) -> bool:
@@ -363,6 +413,7 @@ class TurnsPanel(QWidget):
         encounter = self.controller.encounter
         combat = encounter.combat
         fighting = combat.phase is Phase.FIGHTING
+        self._refresh_settings()
         self._refresh_header()
         self._refresh_tree()
 
@@ -388,8 +439,12 @@ class TurnsPanel(QWidget):
         self._refresh_take_turn()
 
         over = self.controller.engine.round_over
-        for widget in (self.initiative_caption, self.initiative_edit, self.next_round_button):
-            widget.setVisible(over)
+        # What the next round reads, by a dry run of it on a copy (only while it can be rolled).
+        self._round_dice = dice_asked(self._round_dry_run()) if over else []
+        typed = over and self._round_dice != []
+        self.next_round_button.setVisible(over)
+        for widget in (self.initiative_caption, self.initiative_edit):
+            widget.setVisible(typed)
         self._refresh_next_round()
 
     def _refresh_header(self) -> None:
@@ -399,11 +454,16 @@ class TurnsPanel(QWidget):
         if combat.phase is Phase.SETUP:
             self.round_label.setText("No combat yet")
             self._set_banner("Place the tokens, then start the combat.", None)
+            self.reading = ""
             self.reading_label.setText("")
             self.reading_label.hide()
             return
         elapsed = _elapsed(engine.elapsed_seconds)
         self.round_label.setText(f"{combat.round_name} · {elapsed} elapsed")
+        self.round_label.setToolTip(
+            f"A round is about {engine.ruleset.round_seconds} seconds; elapsed time counts finished rounds"
+        )
+        ready = engine.waiting() if combat.order and combat.phase is Phase.FIGHTING else []
         if combat.phase is Phase.ENDED:
             self._set_banner(f"Combat over after {combat.round} round{'s' if combat.round != 1 else ''}.", None)
         elif combat.turn is not None:
@@ -411,14 +471,41 @@ class TurnsPanel(QWidget):
             self._set_banner(f"{c.name}'s turn ({c.side.value}): end it when done (Space)", c.side)
         elif engine.round_over:
             self._set_banner(f"{combat.round_name} is over: roll initiative for the next round", None)
+        elif ready:
+            slot = self._acting_slot()
+            if len(ready) == 1:
+                self._set_banner(f"{ready[0].name} acts next: take the turn", ready[0].side)
+            else:
+                who = slot.title if slot is not None else ", ".join(c.name for c in ready)
+                self._set_banner(f"{who}: pick who goes next", ready[0].side)
         else:
             side = engine.acting_side()
             assert side is not None
             verb = "acts" if side is Side.PARTY else "act"
             self._set_banner(f"{side.value} {verb}: pick who goes next", side)
-        reading = self._reading()
-        self.reading_label.setText(reading)
-        self.reading_label.setVisible(bool(reading))
+        self.reading = self._reading()
+        self._show_reading()
+        self.reading_label.setVisible(bool(self.reading))
+
+    def _show_reading(self) -> None:
+        """The reading in full, or on one line when the turn order below lists the rolls anyway
+        (a long individual initiative would take the list's room); the tooltip has it all."""
+        one_line = bool(self.controller.encounter.combat.order)
+        self.reading_label.setWordWrap(not one_line)
+        self.reading_label.setToolTip(
+            f"How this round's dice were read: {self.reading}" if one_line else "How this round's die was read"
+        )
+        if not one_line:
+            self.reading_label.setText(self.reading)
+            return
+        room = max(self.width() - 24, 120)
+        metrics = self.reading_label.fontMetrics()
+        self.reading_label.setText(metrics.elidedText(self.reading, Qt.TextElideMode.ElideRight, room))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self.controller.encounter.combat.order:
+            self._show_reading()
 
     def _reading(self) -> str:
         """Round 1's surprise outcome in words, or this round's initiative reading."""
@@ -447,14 +534,11 @@ class TurnsPanel(QWidget):
 
     def _refresh_tree(self) -> None:
         encounter = self.controller.encounter
-        combat = encounter.combat
         engine = self.controller.engine
-        acting = engine.acting_side()
-        first = combat.first_side or Side.PARTY
         keep = self.selected_id() or self.controller.selected
-        groups = [(side, self._group_title(side, acting), encounter.side(side)) for side in (first, first.other)]
+        groups = self._order_groups() if encounter.combat.order else self._side_groups()
         # Every event refreshes the dock; the tree is rebuilt only when what it shows changed.
-        rows = tuple((side, title, tuple(self._row_content(c) for c in members)) for side, title, members in groups)
+        rows = tuple((head, tuple(self._row_content(c) for c in members)) for head, members in groups)
         shown = (keep, self.tree.font().key(), rows)
         if shown == self._tree_shown:
             return
@@ -467,14 +551,28 @@ class TurnsPanel(QWidget):
             gauges = [g.label for g in ruleset.gauges(sample)] if sample is not None else list(ruleset.gauge_labels())
             self.tree.setColumnCount(2 + len(gauges))
             self.tree.setHeaderLabels(["Combatant", "This round", *gauges])
-            for side, title, members in groups:
-                group = QTreeWidgetItem(self.tree, [title])
+            for head, members in groups:
+                if head.single and members:
+                    # A place of the order held by one combatant: one row, its title and roll first.
+                    item = self._add_row(self.tree, members[0], head.title)
+                    item.setToolTip(0, f"{head.tip}. {item.toolTip(0)}")
+                    if head.next:
+                        for column in range(self.tree.columnCount()):
+                            item.setBackground(column, QBrush(NEXT_PLACE))
+                    continue
+                group = QTreeWidgetItem(self.tree, [head.title])
                 group.setFirstColumnSpanned(True)
                 group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                group.setToolTip(0, head.tip)
                 font = QFont(self.tree.font())
                 font.setBold(True)
                 group.setFont(0, font)
-                group.setForeground(0, QBrush(style.side_color(side)))
+                if head.done:
+                    group.setForeground(0, QBrush(GREY))
+                elif head.side is not None:
+                    group.setForeground(0, QBrush(style.side_color(head.side)))
+                if head.next:
+                    group.setBackground(0, QBrush(NEXT_PLACE))
                 for c in members:
                     self._add_row(group, c)
                 group.setExpanded(True)
@@ -482,6 +580,55 @@ class TurnsPanel(QWidget):
             if item is not None:
                 item.setSelected(True)
                 self.tree.setCurrentItem(item)
+
+    def _side_groups(self) -> list[tuple[_Head, list[Any]]]:
+        """RULES §2: the first side's members, then the other side's."""
+        encounter = self.controller.encounter
+        acting = self.controller.engine.acting_side()
+        first = encounter.combat.first_side or Side.PARTY
+        return [
+            (_Head(self._group_title(side, acting), side, side.value), encounter.side(side))
+            for side in (first, first.other)
+        ]
+
+    def _order_groups(self) -> list[tuple[_Head, list[Any]]]:
+        """The round's turn order: each place with its roll, its members, the one acting now marked."""
+        encounter = self.controller.encounter
+        engine = self.controller.engine
+        by_id = encounter.by_id()
+        acting = self._acting_slot()
+        groups: list[tuple[_Head, list[Any]]] = []
+        placed: set[str] = set()
+        for i, slot in enumerate(encounter.combat.order, 1):
+            members = [by_id[cid] for cid in slot.members if cid in by_id]
+            placed.update(c.id for c in members)
+            sides = {c.side for c in members}
+            single = len(members) == 1
+            title = slot_title(i, slot)
+            now = slot is acting
+            done = not now and not any(engine.may_act(c) for c in members)
+            if now and not single:
+                title += " ◀"  # the highlight says it too; the banner says what to do
+            state = "acting now" if now else "done this round" if done else "later this round"
+            tip = f"{i}. {slot.title}: {slot.roll or 'placed by the rules'} ({state})"
+            side = sides.pop() if len(sides) == 1 else None
+            groups.append((_Head(title, side, tip, single=single, next=now, done=done), members))
+        rest = [c for c in encounter.combatants if c.id not in placed]
+        if rest:
+            tip = "Not placed in this round's initiative order (down, or added during the round)"
+            groups.append((_Head(NOT_IN_ORDER, None, tip, done=True), rest))
+        return groups
+
+    def _acting_slot(self) -> TurnSlot | None:
+        """The place of the turn order that acts now: the one of the turn under way, or the first
+        whose members may still act."""
+        combat = self.controller.encounter.combat
+        if combat.phase is not Phase.FIGHTING:
+            return None
+        if combat.turn is not None:
+            return next((s for s in combat.order if combat.turn.combatant in s.members), None)
+        ready = {c.id for c in self.controller.engine.waiting()}
+        return next((s for s in combat.order if ready & set(s.members)), None)
 
     def _row_content(self, c: Any) -> tuple[object, ...]:
         """Everything a combatant's row shows: its texts, tooltips, colours and fonts follow from these."""
@@ -510,13 +657,13 @@ class TurnsPanel(QWidget):
             return f"{side.value} · after the {acting.value}"
         return f"{side.value} · done this round"
 
-    def _add_row(self, group: QTreeWidgetItem, c: Any) -> None:
+    def _add_row(self, group: QTreeWidgetItem | QTreeWidget, c: Any, title: str = "") -> QTreeWidgetItem:
         state = self.state_of(c.id)
         label = state
         if state == WAITING and c.surprised and c.cannot_be_surprised:
             label = "waiting (cannot be surprised)"
         gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.gauges(c)]
-        item = QTreeWidgetItem(group, [c.name, label, *gauges])
+        item = QTreeWidgetItem(group, [title or c.name, label, *gauges])
         item.setData(0, ID_ROLE, c.id)
         ok, why = self.may_begin(c.id)
         item.setToolTip(0, why if ok else f"Cannot begin the turn: {why}")
@@ -540,13 +687,17 @@ class TurnsPanel(QWidget):
             font.setBold(True)
             item.setFont(1, font)
             item.setForeground(1, QBrush(QColor("#1b7a3a")))
+        return item
 
     def _refresh_take_turn(self) -> None:
         cid = self.selected_id()
         if cid is None:
             waiting = self.controller.engine.waiting()
             ok = False
-            why = "Pick a combatant of the acting side in the list" if waiting else self._no_turn_reason()
+            if waiting and self.controller.encounter.combat.order:
+                why = f"Pick who goes next in the list: {', '.join(c.name for c in waiting)}"
+            else:
+                why = "Pick a combatant of the acting side in the list" if waiting else self._no_turn_reason()
             name = ""
         else:
             ok, why = self.may_begin(cid)
@@ -565,29 +716,142 @@ class TurnsPanel(QWidget):
         return "the round is over: roll initiative for the next one"
 
     def _refresh_next_round(self) -> None:
+        """The caption, the typed faces and the button of the next round, from what it reads (a dry run)."""
+        asked = self._round_dice or []
+        single = len(asked) == 1
+        if single:
+            self.initiative_caption.setText(f"Initiative d{asked[0].sides}:")
+            self.initiative_edit.setPlaceholderText("roll")
+            self.initiative_edit.setMaximumWidth(56)
+        elif asked:
+            names = ", ".join(rollers(asked))
+            short = f" ({names})" if names and len(names) <= 28 else ""
+            self.initiative_caption.setText(f"Initiative: {dice_words(asked)}{short}")
+            self.initiative_edit.setPlaceholderText(f"roll, or type {dice_words(asked)}")
+            self.initiative_edit.setMaximumWidth(min(56 + 22 * len(asked), 200))
+        order = "\n".join(f"{i}. {describe_die(d)}" for i, d in enumerate(asked, 1))
+        caption_tip = f"The next round reads, in this order:\n{order}" if asked else "The next round rolls no die"
+        self.initiative_caption.setToolTip(caption_tip)
+        self.initiative_edit.setToolTip(
+            "Leave empty for the app to roll, or type the face of your own d6 (1-6)"
+            if single and asked[0].sides == 6
+            else f"Leave empty for the app to roll, or type the faces of your own dice in this order:\n{order}"
+        )
         text = self.initiative_edit.text()
-        if not text.strip():
-            self.next_round_button.setText("Next round: roll the initiative d6")
+        if self._round_dice is None:
+            self.next_round_button.setText("Next round")
             self.next_round_button.setEnabled(True)
-            self.next_round_button.setToolTip("The app rolls the d6: 1-3 Opponents act first, 4-6 the Party")
+            self.next_round_button.setToolTip("Begin the next round (the rules may refuse it: they say why)")
             self._mark(False)
             return
-        face, problem = check_d6(text)
-        if problem is None and face is not None:
-            try:
-                first = self.controller.engine.ruleset.initiative(face)
-            except RulesError as error:
-                problem = str(error)
-        if problem is not None or face is None:
+        if not text.strip() or not asked:
+            roll = f"the initiative d{asked[0].sides}" if single else dice_words(asked)
+            self.next_round_button.setText(f"Next round: roll {roll}" if asked else "Next round")
+            self.next_round_button.setEnabled(True)
+            self.next_round_button.setToolTip(self._roll_tip(asked))
+            self._mark(False)
+            return
+        try:
+            faces = parse_faces(text)
+            problem = check_faces(faces, self._round_dry_run())
+        except FacesRefused as error:
+            faces, problem = [], str(error)
+        if problem is not None:
             self.next_round_button.setText("Next round")
             self.next_round_button.setEnabled(False)
             self.next_round_button.setToolTip(f"Initiative: {problem}")
             self._mark(True)
             return
-        self.next_round_button.setText(f"Next round: {face}, {first.acts_first}")
+        words, tip = self._preview(faces)
+        self.next_round_button.setText(f"Next round: {words}")
         self.next_round_button.setEnabled(True)
-        self.next_round_button.setToolTip(f"Read your d6: {face} means {first.acts_first}")
+        self.next_round_button.setToolTip(tip)
         self._mark(False)
+
+    def _roll_tip(self, asked: list[DieAsked]) -> str:
+        """What the app's roll reads: the faces of a one-die side initiative, or the dice in order."""
+        if not asked:
+            return "The next round rolls no die"
+        if len(asked) == 1:
+            sides = asked[0].sides
+            try:
+                readings = [(face, self.controller.engine.ruleset.initiative(face)) for face in range(1, sides + 1)]
+            except RulesError:
+                readings = []
+            if readings:
+                spans: list[str] = []
+                start = 0
+                for i in range(1, len(readings) + 1):
+                    if i == len(readings) or readings[i][1] is not readings[start][1]:
+                        low, high = readings[start][0], readings[i - 1][0]
+                        faces = f"{low}" if low == high else f"{low}-{high}"
+                        spans.append(f"{faces} {readings[start][1].acts_first}")
+                        start = i
+                return f"The app rolls the d{sides}: {', '.join(spans)}"
+        return "The app rolls " + ", then ".join(describe_die(d) for d in asked)
+
+    def _preview(self, faces: list[int]) -> tuple[str, str]:
+        """What the next round would be with these faces (a dry run): the button's words and its tooltip."""
+        engine = self._round_dry_run()(FaceProbe(faces))
+        combat = engine.encounter.combat  # type: ignore[attr-defined]
+        log = engine.encounter.log  # type: ignore[attr-defined]
+        said = next((e.text for e in log if isinstance(e, InitiativeRolled)), "")
+        if combat.order:
+            lines = [slot_title(i, s) for i, s in enumerate(combat.order, 1)]
+            return f"{combat.order[0].title} first", "\n".join(lines)
+        first = combat.first_side
+        shown = " ".join(map(str, faces))
+        return (f"{shown}, {first.acts_first}" if first is not None else shown), f"Read your dice: {said}"
+
+    # -- the round's settings ----------------------------------------------------------------
+
+    def _refresh_settings(self) -> None:
+        """One small editor per round setting of the ruleset, showing the encounter's options."""
+        ruleset = self.controller.engine.ruleset
+        if ruleset.name != self._settings_of:
+            self._build_settings()
+        options = self.controller.encounter.options
+        for key, editor in self.setting_editors.items():
+            set_setting_value(editor, getattr(options, key, None))
+        self.settings_bar.setVisible(bool(self.setting_editors))
+
+    def _build_settings(self) -> None:
+        ruleset = self.controller.engine.ruleset
+        self._settings_of = ruleset.name
+        while self.settings_layout.count():
+            child = self.settings_layout.takeAt(0)
+            widget = child.widget() if child is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.setting_editors = {}
+        for setting in ruleset.round_settings():
+            editor = setting_editor(setting, self.settings_bar)
+            if not isinstance(editor, QCheckBox):
+                caption = QLabel(f"{setting.label}:", self.settings_bar)
+                caption.setToolTip(setting.tip)
+                caption.setBuddy(editor)
+                self.settings_layout.addWidget(caption)
+            self.settings_layout.addWidget(editor)
+            self.settings_layout.addSpacing(6)
+            setting_changed(editor).connect(lambda *_, key=setting.key: self.change_setting(key))
+            self.setting_editors[setting.key] = editor
+        self.settings_layout.addStretch(1)
+
+    def set_setting(self, key: str, value: Any) -> bool:
+        """Change a round setting as the GM does in its editor (``EditOptions``, one undoable step)."""
+        set_setting_value(self.setting_editors[key], value)
+        return self.change_setting(key)
+
+    def change_setting(self, key: str) -> bool:
+        editor = self.setting_editors[key]
+        value = setting_value(editor)
+        options = self.controller.encounter.options
+        if getattr(getattr(options, key, None), "value", getattr(options, key, None)) == value:
+            return True
+        ok = self._do(act.EditOptions({key: value})) is not None
+        if not ok:
+            set_setting_value(editor, getattr(options, key, None))
+        return ok
 
     def _mark(self, invalid: bool) -> None:
         if bool(self.initiative_edit.property("invalid")) != invalid:
