@@ -289,6 +289,10 @@ class Ruleset:
         """The labels of :meth:`gauges`, for the Turns list's headers before anyone is in the encounter."""
         return ()
 
+    def token_word(self, c: Any) -> str:
+        """A state worth a word on the token itself, for the GM and the players ("flees", "dead"), or ""."""
+        return ""
+
     def conditions(self) -> tuple[str, ...]:
         """The sheet's menu of common conditions (free-text labels the GM adds to a combatant)."""
         return CONDITIONS

@@ -21,20 +21,39 @@ ReachOf = Callable[[Any], float]
 MayStrike = Callable[[Any, Any], bool]
 
 
-def within_reach(encounter: Encounter, mover: Any, cell: Cell, reach_of: ReachOf, may_strike: MayStrike) -> list[str]:
-    """The enemies that have ``mover`` (standing at ``cell``) within their melee reach and may strike it."""
-    grid = encounter.map
+def _strikers(encounter: Encounter, mover: Any, reach_of: ReachOf, may_strike: MayStrike) -> list[tuple[Any, ...]]:
+    """(id, anchor, size, reach) of every enemy on the map that may strike the mover: asked once per path."""
     found = []
     for other in encounter.combatants:
         if other.side is mover.side or other.id == mover.id:
             continue
         token = encounter.tokens.get(other.id)
-        if token is None or not may_strike(other, mover):
-            continue
-        feet = token_distance_ft(cell, mover.size, token.cell, other.size, grid.diagonal, grid.feet_per_cell)
-        if feet <= reach_of(other) + 1e-9:
-            found.append(other.id)
+        if token is not None and may_strike(other, mover):
+            found.append((other.id, token.cell, other.size, reach_of(other)))
     return found
+
+
+def _in_reach(encounter: Encounter, mover: Any, cell: Cell, striker: tuple[Any, ...]) -> bool:
+    grid = encounter.map
+    return _reaches(cell, mover.size, striker, grid.feet_per_cell, grid.diagonal)
+
+
+def _reaches(cell: Cell, mover_size: int, striker: tuple[Any, ...], feet_per_cell: int, rule: Any) -> bool:
+    _, anchor, size, reach = striker
+    # The gap on either axis alone already puts it out of reach: skip the exact distance.
+    gap_x = max(anchor[0] - (cell[0] + mover_size - 1), cell[0] - (anchor[0] + size - 1), 0)
+    gap_y = max(anchor[1] - (cell[1] + mover_size - 1), cell[1] - (anchor[1] + size - 1), 0)
+    if (gap_x if gap_x > gap_y else gap_y) * feet_per_cell > reach + 1e-9:
+        return False
+    return bool(token_distance_ft(cell, mover_size, anchor, size, rule, feet_per_cell) <= reach + 1e-9)
+
+
+def within_reach(
+    encounter: Encounter, mover: Any, cell: Cell, reach_of: ReachOf, may_strike: MayStrike
+) -> list[str]:
+    """The enemies that have ``mover`` (standing at ``cell``) within their melee reach and may strike it."""
+    strikers = _strikers(encounter, mover, reach_of, may_strike)
+    return [s[0] for s in strikers if _in_reach(encounter, mover, cell, s)]
 
 
 def provocations(
@@ -42,15 +61,34 @@ def provocations(
 ) -> list[Provocation]:
     """Each step of ``path`` that leaves an enemy's reach-covered cell, with the enemies it provokes
     (each once, at its first such step). The last cell is where the move ends: it provokes nothing."""
+    left = _strikers(encounter, mover, reach_of, may_strike)
+    if not left:
+        return []
+    grid, size = encounter.map, mover.size
+    fpc, rule = grid.feet_per_cell, grid.diagonal
+    # Buckets of strikers by area, wide enough that only the 3 x 3 around a cell can reach it.
+    span = max(int(reach // fpc) + big for _, _, big, reach in left) + size + 1
+    buckets: dict[tuple[int, int], list[tuple[Any, ...]]] = {}
+    for striker in left:
+        anchor = striker[1]
+        buckets.setdefault((anchor[0] // span, anchor[1] // span), []).append(striker)
     named: set[str] = set()
     steps = []
     for index, cell in enumerate(path[:-1]):
         if path[index + 1] == cell:
             continue
-        fresh = [cid for cid in within_reach(encounter, mover, cell, reach_of, may_strike) if cid not in named]
+        bx, by = cell[0] // span, cell[1] // span
+        fresh = [
+            striker[0]
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+            for striker in buckets.get((bx + dx, by + dy), ())
+            if striker[0] not in named and _reaches(cell, size, striker, fpc, rule)
+        ]
         if fresh:
             named.update(fresh)
-            steps.append(Provocation(index, cell, tuple(fresh)))
+            order = {striker[0]: i for i, striker in enumerate(left)}
+            steps.append(Provocation(index, cell, tuple(sorted(fresh, key=order.__getitem__))))
     return steps
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.grid import Cell
@@ -55,6 +55,7 @@ class TokenLook:
     tooltip: str
     hidden: bool = False  # hidden from the players: the GM's map shows it faded
     condition: str = ""  # in the player view, an Opponent's condition word instead of its bars
+    word: str = ""  # the ruleset's word for a state the token must show ("flees", "dead")
 
     @classmethod
     def of(
@@ -92,6 +93,7 @@ class TokenLook:
             tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges),
             hidden=token.hidden,
             condition=condition,
+            word=ruleset.token_word(c),
         )
 
 
@@ -211,7 +213,8 @@ class TokenItem(QGraphicsItem):
         # Qt asks for the bounds several times per repaint: keep them ready, not computed.
         m = MARGIN * style.CELL_PX
         s = look.size * style.CELL_PX
-        self._bounds = QRectF(-m, -m, s + 2 * m, s + 2 * m)
+        wide = 0.6 * style.CELL_PX if look.word else 0.0  # a state word's plate may be wider than the token
+        self._bounds = QRectF(-m - wide, -m, s + 2 * (m + wide), s + 2 * m)
         self.setPos(look.cell[0] * style.CELL_PX, look.cell[1] * style.CELL_PX)
         self.setToolTip(look.tooltip)
         self.setOpacity(0.45 if look.hidden else 1.0)
@@ -307,6 +310,8 @@ class TokenItem(QGraphicsItem):
         self._paint_badges(painter, look, s)
         if look.down:
             self._paint_down(painter, s)
+        if look.word:
+            self._paint_word(painter, look.word, s)
         if self._ghost_bad:
             self._paint_down(painter, s, QColor("#CC3311"))
 
@@ -403,6 +408,21 @@ class TokenItem(QGraphicsItem):
         painter.setFont(font)
         painter.setPen(_WHITE)
         painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, look.condition)
+
+    def _paint_word(self, painter: QPainter, word: str, s: float) -> None:
+        """The ruleset's state word on a bright plate above the token, over the down cross, never under it."""
+        unit = style.CELL_PX
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(9, round(0.22 * unit)))
+        width = max(s + 0.12 * unit, QFontMetricsF(font).horizontalAdvance(word) + 0.2 * unit)
+        plate = QRectF(s / 2 - width / 2, -0.16 * unit, width, 0.3 * unit)
+        painter.setPen(QPen(_OUTLINE, 0.03 * unit))
+        painter.setBrush(QColor("#F0E442"))
+        painter.drawRoundedRect(plate, 0.06 * unit, 0.06 * unit)
+        painter.setFont(font)
+        painter.setPen(QColor(20, 20, 20))
+        painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, word)
 
     def _paint_badges(self, painter: QPainter, look: TokenLook, s: float) -> None:
         badges = []

@@ -255,8 +255,14 @@ class OldSchoolRuleset(Ruleset):
     def gauge_labels(self) -> tuple[str, ...]:
         return ("HP",)
 
-    def conditions(self) -> tuple[str, ...]:
-        return super().conditions()
+    def token_word(self, c: OsrCombatant) -> str:
+        if c.dead:
+            return "dead"
+        if c.morale_result is not None:
+            return c.morale_result.value
+        if "unconscious" in c.conditions:
+            return "unconscious"
+        return ""
 
     def new_combatant(self) -> dict[str, Any]:
         return {"name": "New combatant", "side": Side.PARTY.value, "kind": Kind.PC.value, "hp_max": 8}
