@@ -814,9 +814,7 @@ class Engine:
             )
         ]
         if self.acting_side() is None:
-            events.append(
-                RoundEnded(round=combat.round, text=f"Everyone has acted: {combat.round_phrase} is over")
-            )
+            events.append(RoundEnded(round=combat.round, text=f"Everyone has acted: {combat.round_phrase} is over"))
         return events
 
     # -- movement ----------------------------------------------------------------------------

@@ -167,7 +167,7 @@ def loads(text: str, source: str = "file") -> Encounter:
         raise EncounterFileError(f'{source}: the "encounter" object is missing')
     name = data.get("ruleset")
     if not isinstance(name, str):
-        raise EncounterFileError(f'{source}: encounter.ruleset: say which ruleset the encounter uses (got {name!r})')
+        raise EncounterFileError(f"{source}: encounter.ruleset: say which ruleset the encounter uses (got {name!r})")
     try:
         model = get_ruleset(name).encounter_model
     except RulesError as error:

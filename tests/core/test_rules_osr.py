@@ -116,7 +116,7 @@ def test_ac_is_11_plus_armor_shield_and_dex_capped_by_the_armor_or_typed() -> No
         ({"hp": 15}, "hp"),
         ({"armor_bonus": 8}, "armor_bonus"),
         ({"weapons": [{"name": "Axe", "damage": "1d7"}]}, "damage"),
-        ({"weapons": [{"name": "Bow", "damage": "1d6", "kind": "missile"}]}, "max_range_ft"),
+        ({"weapons": [{"name": "Bow", "damage": "1d6", "kind": "missile", "max_range_ft": 5}]}, "max_range_ft"),
         ({"weapons": [{"name": "Axe", "damage": "one d6"}]}, "damage"),
     ],
 )
@@ -127,6 +127,16 @@ def test_bad_values_are_refused_with_the_field_named(change: dict[str, Any], nam
         engine.apply(act.EditCombatant("tombril", change))
     assert named in str(refused.value)
     assert engine.encounter.model_dump() == before
+
+
+def test_a_weapon_changed_to_missile_gets_a_range_and_back_to_melee_loses_it() -> None:
+    engine = table([fighter()], {})
+    engine.apply(act.EditCombatant("tombril", {"weapons": [{"name": "Longsword", "damage": "1d8", "kind": "missile"}]}))
+    assert engine.combatant("tombril").weapons[0].max_range_ft == 150
+    engine.apply(
+        act.EditCombatant("tombril", {"weapons": [{"name": "Longsword", "damage": "1d8", "max_range_ft": 150}]})
+    )
+    assert engine.combatant("tombril").weapons[0].max_range_ft is None
 
 
 def test_dice_expressions_read_as_the_source_writes_them() -> None:

@@ -48,9 +48,7 @@ def _reaches(cell: Cell, mover_size: int, striker: tuple[Any, ...], feet_per_cel
     return bool(token_distance_ft(cell, mover_size, anchor, size, rule, feet_per_cell) <= reach + 1e-9)
 
 
-def within_reach(
-    encounter: Encounter, mover: Any, cell: Cell, reach_of: ReachOf, may_strike: MayStrike
-) -> list[str]:
+def within_reach(encounter: Encounter, mover: Any, cell: Cell, reach_of: ReachOf, may_strike: MayStrike) -> list[str]:
     """The enemies that have ``mover`` (standing at ``cell``) within their melee reach and may strike it."""
     strikers = _strikers(encounter, mover, reach_of, may_strike)
     return [s[0] for s in strikers if _in_reach(encounter, mover, cell, s)]

@@ -411,10 +411,11 @@ class ItemListModel(QAbstractTableModel):
             return True
         item[column.key] = new
         if column.key == "kind":
-            # Reach belongs to reach weapons and a maximum range to ranged ones: drop what no longer fits.
-            if new != WeaponKind.REACH.value:
+            # Reach belongs to reach weapons and a maximum range to ranged ones: drop what no longer
+            # fits, where the list has it (a melee or reach weapon has no range in any ruleset).
+            if new != WeaponKind.REACH.value and "reach_ft" in item:
                 item["reach_ft"] = None
-            if new != WeaponKind.RANGED.value:
+            if new in (WeaponKind.MELEE.value, WeaponKind.REACH.value) and "max_range_ft" in item:
                 item["max_range_ft"] = None
         ok = self._sheet.commit(self.key, items, self._sheet.table_for(self.key))
         self.dataChanged.emit(index.siblingAtColumn(0), index.siblingAtColumn(len(self.columns) - 1))
@@ -465,7 +466,10 @@ class ChoiceDelegate(QStyledItemDelegate):
         if not column.choices:
             return super().createEditor(parent, option, index)
         combo = QComboBox(parent)
-        combo.addItems(list(column.choices))
+        choices = list(column.choices)
+        if column.kind == "optional choice" and NONE_CHOICE not in choices:
+            choices.insert(0, NONE_CHOICE)  # an optional choice may always be taken back to none
+        combo.addItems(choices)
         combo.setToolTip(column.tip)
 
         def picked() -> None:

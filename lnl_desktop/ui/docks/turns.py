@@ -53,6 +53,7 @@ from lnl_desktop.ui.combat_dialogs import (
     dice_words,
     engine_dry_run,
     parse_faces,
+    plain,
     rollers,
     set_setting_value,
     setting_changed,
@@ -846,7 +847,7 @@ class TurnsPanel(QWidget):
         editor = self.setting_editors[key]
         value = setting_value(editor)
         options = self.controller.encounter.options
-        if getattr(getattr(options, key, None), "value", getattr(options, key, None)) == value:
+        if plain(getattr(options, key, None)) == value:
             return True
         ok = self._do(act.EditOptions({key: value})) is not None
         if not ok:

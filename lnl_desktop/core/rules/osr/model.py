@@ -91,6 +91,7 @@ SAVE_FIELDS = {
 }
 
 UNARMED = "Unarmed"
+DEFAULT_RANGE = {WeaponKind.MISSILE: 150, WeaponKind.THROWN: 30}  # a shortbow's, a dagger's
 
 
 class OsrWeapon(_Model):
@@ -99,6 +100,19 @@ class OsrWeapon(_Model):
     kind: WeaponKind = WeaponKind.MELEE
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="missile and thrown weapons")
     dex: bool = Field(default=False, description="melee: DEX instead of STR to hit and to damage")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _range_follows_kind(cls, data: Any) -> Any:
+        # Changing a weapon's kind on the sheet is one edit: a missile or thrown weapon gets a usual
+        # range to start from (the GM corrects it), a melee or reach weapon loses the range it had.
+        if isinstance(data, dict):
+            kind = str(data.get("kind", WeaponKind.MELEE.value))
+            if kind in (WeaponKind.MISSILE.value, WeaponKind.THROWN.value) and data.get("max_range_ft") is None:
+                data = {**data, "max_range_ft": DEFAULT_RANGE[WeaponKind(kind)]}
+            elif kind in (WeaponKind.MELEE.value, WeaponKind.REACH.value) and data.get("max_range_ft") is not None:
+                data = {k: v for k, v in data.items() if k != "max_range_ft"}
+        return data
 
     @field_validator("damage")
     @classmethod
