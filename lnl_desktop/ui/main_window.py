@@ -831,9 +831,11 @@ class MainWindow(QMainWindow):
     def _build_prompts(self) -> None:
         """The "Rules call for" dock: the queue of counter-attacks, death saves and morale checks
         the ruleset asks for. It comes out by itself when an item is queued (an urgent one is also
-        asked at once in a dialog) and goes again when it came out by itself and the queue empties."""
+        asked at once in a dialog) and goes again when it came out by itself and the queue empties.
+        It is a tab of the Turns dock: at 1366 x 768 the left column has no height to spare."""
         self.prompts_panel = PromptsPanel(self.controller)
         self._add_dock("Rules call for", self.prompts_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "Ctrl+9")
+        self.tabifyDockWidget(self.docks["Turns"], self.docks["Rules call for"])  # where a saved layout lacks it
         self._prompts_shown_by_itself = False
         self.prompts_action = self._action(
             "&Rules call for…",
@@ -857,15 +859,25 @@ class MainWindow(QMainWindow):
         if not dock.isVisible():
             self._prompts_shown_by_itself = True
             dock.show()
-            # Room for a card or two, the Turns list keeping the rest (1366 x 768 included).
-            if not dock.isFloating():
-                self.resizeDocks([dock], [max(180, self.height() // 4)], Qt.Orientation.Vertical)
         dock.raise_()
 
     def _prompts_counted(self, count: int) -> None:
         if count == 0 and self._prompts_shown_by_itself:
             self._prompts_shown_by_itself = False
             self.docks["Rules call for"].hide()
+
+    def _place_prompts_dock(self) -> None:
+        """The default place: a tab of the Turns dock, the Turns on top until something waits."""
+        dock = self.docks["Rules call for"]
+        dock.setFloating(False)
+        self.removeDockWidget(dock)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.tabifyDockWidget(self.docks["Turns"], dock)
+        self._settle_prompts_dock()
+        if dock.isVisible():
+            dock.raise_()
+        else:
+            self.docks["Turns"].raise_()
 
     def _settle_prompts_dock(self) -> None:
         """On show only while something waits (a restored or reset layout included)."""
@@ -890,7 +902,6 @@ class MainWindow(QMainWindow):
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         area = Qt.DockWidgetArea
         places = {
-            "Rules call for": area.LeftDockWidgetArea,  # above the Turns, shown when something waits
             "Turns": area.LeftDockWidgetArea,
             "Combatants": area.LeftDockWidgetArea,
             "Bestiary": area.LeftDockWidgetArea,
@@ -920,7 +931,7 @@ class MainWindow(QMainWindow):
         # The map gets the room; the docks get enough to show their columns and a few log lines.
         self.resizeDocks([self.docks["Turns"], self.docks["Action"]], [430, 420], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["Round log"]], [210], Qt.Orientation.Vertical)
-        self._settle_prompts_dock()
+        self._place_prompts_dock()
         self._drop_stray_tab_bars()
 
     def _drop_stray_tab_bars(self) -> None:

@@ -190,11 +190,7 @@ class PlayerMapView(QGraphicsView):
         tokens = self.controller.encounter.tokens
         hidden = {cid for cid, token in tokens.items() if token.hidden}
         items = gm_scene.items(rect) if rect is not None else gm_scene.items()
-        return [
-            item
-            for item in items
-            if isinstance(item, Overlay) and item.isVisible() and not (item.about & hidden)
-        ]
+        return [item for item in items if isinstance(item, Overlay) and item.isVisible() and not (item.about & hidden)]
 
     def _paint_gm_overlays(self, painter: QPainter, rect: QRectF) -> None:
         """The GM scene's shareable overlay items painted over this map."""

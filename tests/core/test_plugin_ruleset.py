@@ -245,9 +245,7 @@ def test_a_ruleset_with_no_start_of_its_own_opens_by_the_gm_s_hand() -> None:
         stat_block = CombatantBase
 
     bare = Bare()
-    encounter = bare.new_encounter(
-        combatants=[{"name": "Ann", "side": "Party"}, {"name": "Bob", "side": "Opponents"}]
-    )
+    encounter = bare.new_encounter(combatants=[{"name": "Ann", "side": "Party"}, {"name": "Bob", "side": "Opponents"}])
     engine = Engine(encounter, ruleset=bare)
     with pytest.raises(IllegalAction, match="say which side acts first"):
         engine.start_combat()

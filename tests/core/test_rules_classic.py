@@ -321,8 +321,7 @@ def test_surprise_d6_2_to_5_no_surprise_round_and_round_1_initiative_read_right_
     engine = sides_engine()
     started = engine.start_combat(ROLL, face=face, initiative_face=initiative)[0]
     assert started.text == (
-        f"Surprise d6 {face}: no surprise round. "
-        f"Round 1: initiative {initiative}, {first.acts_first}"
+        f"Surprise d6 {face}: no surprise round. Round 1: initiative {initiative}, {first.acts_first}"
     )
     combat = engine.encounter.combat
     assert (combat.round, combat.first_round, combat.round_name) == (1, 1, "Round 1")

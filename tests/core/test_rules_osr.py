@@ -605,7 +605,7 @@ def test_the_forecast_gives_the_exact_chance_to_hit_and_damage_on_a_hit() -> Non
     assert fc.mean == pytest.approx(6.5)
     assert fc.mean_taken == pytest.approx(9 / 20 * 6.5)
     assert fc.p_down == 0
-    assert fc.summary.startswith("Chance to hit 45% (d20 +1 attack bonus +2 STR vs AC 15")
+    assert fc.summary.startswith("To hit: d20 +1 attack bonus +2 STR vs AC 15. On a hit 6.5 on average")
     sure = forecast_strike(e, t.model_copy(update={"attack_bonus": 30}), o, t.weapon("Longsword"), "melee")
     never = forecast_strike(e, t.model_copy(update={"attack_bonus": -30}), o, t.weapon("Longsword"), "melee")
     assert (sure.p_hit, never.p_hit) == (0.95, 0.05)  # natural 1 and natural 20

@@ -117,9 +117,7 @@ while True:
 
 
 @posix_only
-def test_a_kill_during_saves_leaves_a_whole_file_and_the_next_save_cleans_up(
-    demo: Encounter, tmp_path: Path
-) -> None:
+def test_a_kill_during_saves_leaves_a_whole_file_and_the_next_save_cleans_up(demo: Encounter, tmp_path: Path) -> None:
     path = tmp_path / "fight.lnl"
     storage.save(demo, path)
     path.chmod(0o644)

@@ -100,7 +100,11 @@ def test_open_demo_opens_an_unsaved_copy(window: MainWindow) -> None:
     classic_window(window)
     assert window.path is None  # Save asks for a name: the program's own file stays as it is
     assert "The Hill Giant" in window.controller.encounter.name
-    assert [a.text() for a in window.demo_menu.actions()] == ["Laurels && Loot demo", "L&&L Classic demo"]
+    assert [a.text() for a in window.demo_menu.actions()] == [
+        "Laurels && Loot demo",
+        "L&&L Classic demo",
+        "Old-School d20 demo",
+    ]
 
 
 def test_the_000_example_reproduces_under_classic_with_typed_faces(window: MainWindow) -> None:

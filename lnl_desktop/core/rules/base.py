@@ -251,6 +251,7 @@ class Ruleset:
     stat_block: ClassVar[type[CombatantBase]]
     options_model: ClassVar[type[OptionsBase]] = OptionsBase
     round_seconds: ClassVar[int] = 6
+    provocation_word: ClassVar[str] = "Free attack"  # what the map calls an attack a path provokes
 
     # -- files -------------------------------------------------------------------------------
 
@@ -469,10 +470,18 @@ class Ruleset:
         return []
 
     def action_checks(
-        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str, target: Any = None
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: Any,
+        means: str | None,
+        text: str,
+        target: Any = None,
+        extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
         """The checks the Action dock lists for an action that is not an L&L-style attack (a parry, a dash,
-        words, a ruleset's own strike), besides the turn's own; ``target`` is the chosen target, if any."""
+        words, a ruleset's own strike), besides the turn's own; ``target`` is the chosen target, if any,
+        and ``extras`` the values of the spec's own inputs."""
         if spec.uses == "text":
             from lnl_desktop.core.rules.common import Check
 
@@ -481,7 +490,13 @@ class Ruleset:
         return []
 
     def action_notes(
-        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, target: Any
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: Any,
+        means: str | None,
+        target: Any,
+        extras: Mapping[str, Any] | None = None,
     ) -> list[tuple[str, str]]:
         """What the GM should know before taking the action: (bold head, sentence) pairs."""
         return []

@@ -855,6 +855,8 @@ class ActionPanel(QWidget):
                 caption = QLabel(setting.label, self)
                 caption.setToolTip(setting.tip)
                 self.form.insertRow(row, caption, editor)
+                caption.show()  # at once: a layout shows a new child of a visible widget only later
+            editor.show()
             self.extra_editors[setting.key] = editor
             row += 1
 

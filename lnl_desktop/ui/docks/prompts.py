@@ -131,7 +131,8 @@ class PromptCard(QFrame):
         self.setObjectName("prompt_card")
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setProperty("urgent", item.urgent)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        # Never squeezed below what it needs: the list scrolls instead.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(4)
@@ -498,7 +499,7 @@ class PromptDialog(QDialog):
         self.heading = QLabel(self)
         self.heading.setObjectName("prompt_title")
         self.heading.setWordWrap(True)
-        self.note = QLabel("Close this window to leave it waiting in the “Rules call for” dock.", self)
+        self.note = QLabel("Close it to leave it waiting in the “Rules call for” dock.", self)
         self.note.setWordWrap(True)
         self.note.setEnabled(False)
         self._layout = QVBoxLayout(self)
@@ -532,6 +533,7 @@ class PromptDialog(QDialog):
 
     def ask(self) -> None:
         """Show the dialog and give it the focus (its first choice is the default button)."""
+        self.adjustSize()
         self.show()
         self.raise_()
         self.activateWindow()

@@ -1,4 +1,5 @@
-"""Overlay items: shaded cell sets, a vision cone, a dragged path, labels and cell markers.
+"""Overlay items: shaded cell sets, a vision cone, a dragged path, labels, cell markers and the
+rings of the steps that provoke a free attack.
 
 Each overlay is one item however many cells it covers: a cell set is one QImage (a pixel per
 cell, drawn scaled without smoothing) plus one outline path. Lines use cosmetic pens so they keep

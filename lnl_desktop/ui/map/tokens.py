@@ -87,7 +87,7 @@ class TokenLook:
             concealed=c.concealed,
             parrying=getattr(c, "parry", None) is not None,
             surprised=c.surprised,
-            broken=any(w.state is WeaponState.BROKEN for w in getattr(c, "weapons", ())),
+            broken=any(getattr(w, "state", None) is WeaponState.BROKEN for w in getattr(c, "weapons", ())),
             has_turn=has_turn,
             selected=selected,
             tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges),
@@ -131,7 +131,8 @@ def tooltip(c: Any, token: Token, has_turn: bool, gauges: tuple[Gauge, ...] = ()
             extra = f", reach {w.reach} ft"
         elif w.kind is WeaponKind.RANGED and w.max_range_ft:
             extra = f", range {w.max_range_ft} ft"
-        state = "" if w.state is WeaponState.READY else f" [{w.state.value}]"
+        state = getattr(w, "state", WeaponState.READY)  # the L&L family's weapons break; others have no state
+        state = "" if state is WeaponState.READY else f" [{state.value}]"
         lines.append(f"&bull; {_html(w.label)}{extra}{state}")
     status = (["its turn"] if has_turn else []) + [_html(word) for word in c.status_words()]
     if status:

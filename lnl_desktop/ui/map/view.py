@@ -474,7 +474,9 @@ class MapView(QGraphicsView):
         """A click on ``cid`` picks the target of the attack being set up (not the active one)."""
         turn = self.controller.encounter.combat.turn
         plan = self.controller.plan
-        return turn is not None and cid != turn.combatant and plan is not None and plan.attacker == turn.combatant
+        if turn is None or plan is None or plan.attacker != turn.combatant:
+            return False
+        return cid != turn.combatant or bool(getattr(plan, "allies", False))  # Defend may pick oneself
 
     def _token_clicked(self, cid: str) -> None:
         """A press and release on a token without a drag."""

@@ -232,14 +232,27 @@ class LnLRuleset(Ruleset):
         return views.action_means(spec, c)
 
     def action_checks(
-        self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, text: str, target: Any = None
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: LnLStats,
+        means: str | None,
+        text: str,
+        target: Any = None,
+        extras: Mapping[str, Any] | None = None,
     ) -> list[Check]:
         if spec.uses == "parry":
             return views.parry_checks(c, means)
         return super().action_checks(encounter, spec, c, means, text, target)
 
     def action_notes(
-        self, encounter: Encounter, spec: ActionSpec, c: LnLStats, means: str | None, target: Any
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: LnLStats,
+        means: str | None,
+        target: Any,
+        extras: Mapping[str, Any] | None = None,
     ) -> list[tuple[str, str]]:
         return views.action_notes(self, encounter.options, spec, c, means, target)
 

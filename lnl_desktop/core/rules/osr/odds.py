@@ -86,7 +86,7 @@ def forecast_strike(
     how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
     drop = "surrenders" if subdual else ("makes its death save" if target.kind.value == "PC" else "is defeated")
     summary = (
-        f"Chance to hit {_pct(p_hit)} ({how}; natural 20 hits, natural 1 misses). "
+        f"To hit: {how}. "
         f"On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
         f"{target.name} ({target.hp} HP) {drop}: {_pct(p_down)}"
     )

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from lnl_desktop.core.dice import DiceSource, roll_plain
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event, RulesEvent, WentDown
+from lnl_desktop.core.events import Event, Override, RulesEvent, WentDown
 from lnl_desktop.core.grid import footprint_center, line_of_sight, outside_cone, token_distance_ft
 from lnl_desktop.core.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.rules import engagement
@@ -538,8 +538,25 @@ def strike(
     ]
     if t.hp == 0:
         events += _at_zero(engine, t, overkill, before)
+        events += _lapse_counters(engine, t)
     events += morale_triggers(engine, t.side, killed_before, out_before)
     return events
+
+
+def _lapse_counters(engine: Engine, fallen: OsrCombatant) -> list[Event]:
+    """Counter-attacks queued by or against a combatant that has just fallen are taken off the queue."""
+    combat = engine.encounter.combat
+    gone = [p for p in combat.pending if p.kind == "counter-attack" and fallen.id in (p.who, p.target)]
+    if not gone:
+        return []
+    combat.pending = [p for p in combat.pending if p not in gone]
+    return [
+        Override(
+            round=combat.round,
+            text=f"{fallen.name} is down: lapsed: {'; '.join(p.text for p in gone)}",
+            actors=(fallen.id,),
+        )
+    ]
 
 
 def _subdue(engine: Engine, c: OsrCombatant, t: OsrCombatant, damage: Damage, head: str, detail: dict) -> list[Event]:

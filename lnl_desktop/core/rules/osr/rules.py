@@ -502,7 +502,14 @@ class OldSchoolRuleset(Ruleset):
         return [(w.name, w.label, "") for w in c.all_weapons() if w.melee]
 
     def action_checks(
-        self, encounter: Encounter, spec: ActionSpec, c: OsrCombatant, means: str | None, text: str, target: Any = None
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: OsrCombatant,
+        means: str | None,
+        text: str,
+        target: Any = None,
+        extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
         from lnl_desktop.core.engine import Engine
 
@@ -515,7 +522,17 @@ class OldSchoolRuleset(Ruleset):
                 weapon = c.weapon(means)
             except RulesError as error:
                 return [Check("The weapon", False, str(error))]
-            return play.attack_checks(engine, encounter, c, target, weapon, spec.key)  # type: ignore[arg-type]
+            more = dict(extras or {})
+            return play.attack_checks(
+                engine,
+                encounter,
+                c,
+                target,
+                weapon,
+                spec.key,  # type: ignore[arg-type]
+                cover=str(more.get("cover", "none")),
+                second=str(more.get("second", "") or ""),
+            )
         if spec.key in ("defend", "cast"):
             checks = play.movement_checks(engine, c, spec.key)
             if spec.key == "defend" and target is not None and target.id != c.id:
@@ -531,7 +548,13 @@ class OldSchoolRuleset(Ruleset):
         return super().action_checks(encounter, spec, c, means, text, target)
 
     def action_notes(
-        self, encounter: Encounter, spec: ActionSpec, c: OsrCombatant, means: str | None, target: Any
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: OsrCombatant,
+        means: str | None,
+        target: Any,
+        extras: Mapping[str, Any] | None = None,
     ) -> list[tuple[str, str]]:
         notes: list[tuple[str, str]] = []
         if spec.key in ("melee", "ranged", "charge") and target is not None and means is not None:
@@ -539,7 +562,17 @@ class OldSchoolRuleset(Ruleset):
                 weapon = c.weapon(means)
             except RulesError:
                 return notes
-            hit = play.to_hit(encounter, c, target, weapon, spec.key)  # type: ignore[arg-type]
+            more = dict(extras or {})
+            hit = play.to_hit(
+                encounter,
+                c,
+                target,
+                weapon,
+                spec.key,  # type: ignore[arg-type]
+                cover=str(more.get("cover", "none")),
+                second=str(more.get("second", "") or ""),
+                ability=str(more.get("ability", "best")),
+            )
             chance = round(hit.chance * 100)
             how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
             notes.append(("To hit", f"{chance}%: {how} (natural 20 hits, natural 1 misses)"))
