@@ -454,6 +454,14 @@ class Ruleset:
         """How to ask the GM about a pending item (``combat.pending``). Only a ruleset that queues them needs it."""
         return PromptSpec(item.kind.capitalize(), item.text, (), ())
 
+    def tools(self, engine: Engine) -> tuple[PromptSpec, ...]:
+        """Rolls the GM may call for at any time, from the Combat menu (a morale check)."""
+        return ()
+
+    def combatant_tools(self, engine: Engine, c: Any) -> tuple[PromptSpec, ...]:
+        """Rolls for one combatant on the GM's demand, from its sheet (a saving throw)."""
+        return ()
+
     # -- actions -------------------------------------------------------------------------------
 
     handlers: ClassVar[Mapping[type, Handler]] = {}
