@@ -758,7 +758,10 @@ class ActionPanel(QWidget):
         """Keep each kind of choice (weapon, spell, parry) one the combatant still has; else its first usable one."""
         ruleset = self.controller.engine.ruleset
         for uses, attribute in (("weapon", "_weapon"), ("spell", "_spell"), ("parry", "_parry_with")):
-            spec = next((s for s in self.specs.values() if s.uses == uses), None)
+            # The chosen action's own list when it uses this kind of means (a ranged attack offers
+            # only missile weapons, a melee attack only melee ones), else the first such action's.
+            current = self.spec()
+            spec = current if current.uses == uses else next((s for s in self.specs.values() if s.uses == uses), None)
             if spec is None:
                 continue
             offered = ruleset.action_means(spec, c)
