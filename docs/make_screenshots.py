@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
+from lnl_desktop.core.dice import ScriptedDice
 from lnl_desktop.core.grid import Cell
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
@@ -176,7 +177,42 @@ def main() -> int:
     main.controller.undo_stack.setClean()
     main.close()
 
+    # 8. The Old-School d20 demo: Brannoc dragged out of melee, the counter-attacks marked before
+    #    the drop; then Tombril's attack set up with its chance to hit and the forecast.
+    main = window(app, scratch)
+    main.open_demo("osr")
+    main.controller.do(act.StartCombat(situation="nobody surprised"), ScriptedDice([15, 5]))
+    main.controller.do(act.BeginTurn("brannoc"))
+    main.controller.select("brannoc")
+    main.map_view.fit_map()
+    settle(app)
+    viewport = main.map_view.viewport()
+    QTest.mousePress(viewport, LEFT, NONE, point(main, (7, 8)).toPoint())
+    for cell in ((6, 9), (6, 10), (6, 11)):
+        mouse_move(main, cell)
+    app.processEvents()
+    main.grab().save(str(OUT / "osr-counter-attack.png"))
+    QTest.keyClick(viewport, Qt.Key.Key_Escape)
+    QTest.mouseRelease(viewport, LEFT, NONE, point(main, (6, 11)).toPoint())
+    main.controller.do(act.EndTurn())
+    main.controller.do(act.BeginTurn("tombril"))
+    main.controller.select("tombril")
+    panel = main.action_panel
+    panel.set_kind("melee")
+    panel.set_means("Longsword")
+    panel.set_target("hobgoblin-chief")
+    panel.set_extra("cover", "-2")
+    main.docks["Action"].raise_()
+    main.docks["Forecast"].show()
+    main.docks["Forecast"].raise_()
+    settle(app)
+    main.grab().save(str(OUT / "osr-to-hit.png"))
+    main.controller.undo_stack.setClean()
+    main.close()
+
     for name in (
+        "osr-counter-attack.png",
+        "osr-to-hit.png",
         "new-encounter.png",
         "classic-sheet.png",
         "main-window.png",

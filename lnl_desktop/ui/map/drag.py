@@ -450,6 +450,7 @@ class DragLayer:
             label = f"{label}\n{line}" if label else line
         self.label.setPos(footprint_centre(route.target, size))
         self.label.set_text(label, self.label_back[mood], players)
+        self.label.keep_in_view()
         self.label.setVisible(bool(label))
         return info
 

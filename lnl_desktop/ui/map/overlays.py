@@ -412,6 +412,23 @@ class LabelItem(Overlay):
         self._rect = QRectF(14, -height - 10, width, height) if text else QRectF()
         self.update()
 
+    def keep_in_view(self) -> None:
+        """Slide the box left of the anchor as far as it must not to run off the right of the GM's view
+        (a long 'Counter-attack from: …' near the map's right edge), and below it near the top."""
+        scene = self.scene()
+        if not self._text or scene is None or not scene.views():
+            return
+        view = scene.views()[0]
+        at = view.mapFromScene(self.pos())
+        width, height = self._rect.width(), self._rect.height()
+        room = view.viewport().width()
+        x = 14.0 if at.x() + 14 + width <= room else max(room - 4 - width - at.x(), 4 - at.x())
+        y = -height - 10 if at.y() - height - 10 >= 0 else 24.0
+        if (x, y) != (self._rect.x(), self._rect.y()):
+            self.prepareGeometryChange()
+            self._rect = QRectF(x, y, width, height)
+            self.update()
+
     @property
     def text(self) -> str:
         return self._text
