@@ -324,6 +324,9 @@ class MoveDrag:
         forced move or outside combat. Asked once per route (the last answer is kept)."""
         if forced or self.free or len(route.path) < 2:
             return []
+        turn = self.engine.encounter.combat.turn
+        if turn is None or turn.combatant != self.cid:
+            return []  # the drop would be refused (or be a forced move): nothing would be provoked
         key = tuple(route.path)
         if self._provoked is None or self._provoked[0] != key:
             try:

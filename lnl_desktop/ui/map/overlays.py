@@ -420,8 +420,14 @@ class LabelItem(Overlay):
             return
         view = scene.views()[0]
         at = view.mapFromScene(self.pos())
-        width, height = self._rect.width(), self._rect.height()
         room = view.viewport().width()
+        if self._rect.width() > room - 8 and ": " in self._text:
+            # Too wide for a small map view: break "Counter-attack from: a, b" after its colon.
+            lines = [line.replace(": ", ":\n", 1) if ": " in line else line for line in self._text.split("\n")]
+            wrapped = "\n".join(lines)
+            if wrapped != self._text:
+                self.set_text(wrapped, None, self._players_text)
+        width, height = self._rect.width(), self._rect.height()
         x = 14.0 if at.x() + 14 + width <= room else max(room - 4 - width - at.x(), 4 - at.x())
         y = -height - 10 if at.y() - height - 10 >= 0 else 24.0
         if (x, y) != (self._rect.x(), self._rect.y()):

@@ -84,7 +84,7 @@ def forecast_strike(
     p_down = p_hit * p_drop_on_hit
     taken = {k: p for k, p in damage.items()}
     how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
-    drop = "surrenders" if subdual else ("makes its death save" if target.kind.value == "PC" else "is defeated")
+    drop = "surrenders" if subdual else ("drops to 0 HP (death save)" if target.kind.value == "PC" else "is defeated")
     summary = (
         f"To hit: {how}. "
         f"On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
