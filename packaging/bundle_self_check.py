@@ -106,8 +106,25 @@ def check_resources() -> None:
     assert QIcon(str(resource("icons", "lnl-desktop-256.png"))).availableSizes(), "icon not readable"
 
 
+def check_rulesets() -> None:
+    """Every built-in ruleset imports from the bundle and plays its demo's first round offline."""
+    from lnl_desktop.core import Engine, RandomDice, storage
+    from lnl_desktop.core.rules import BUILT_IN, get_ruleset
+    from lnl_desktop.paths import resource
+
+    for name in BUILT_IN:
+        ruleset = get_ruleset(name)
+        demo = ruleset.demo()
+        assert demo, f"{name}: no demo"
+        engine = Engine(storage.load(resource("encounters", demo)), dice=RandomDice(1))
+        engine.start_combat(ruleset.start_procedure().situations[0].key)
+        assert engine.encounter.combat.phase.value == "fighting", f"{name}: the demo's combat did not start"
+        assert ruleset.bestiary(), f"{name}: an empty bestiary"
+
+
 CHECKS: dict[str, Callable[[], None]] = {
     "resources and icon": check_resources,
+    "every built-in ruleset plays its demo": check_rulesets,
     "images (PNG, JPEG)": check_images,
     "ICU through Qt": check_icu,
     "forecast chart (pyqtgraph)": check_chart,

@@ -134,7 +134,13 @@ def check_contents(root: Path, version: str, report: Report) -> None:
     report.check(bool(encounters), "resources/ is in the bundle")
     if encounters:
         resources = encounters[0].parent.parent
-        needed = ["bestiary.json", "bestiary-classic.json", "encounters/hill-giant-classic.lnl"]
+        needed = [
+            "bestiary.json",
+            "bestiary-classic.json",
+            "bestiary-osr.json",
+            "encounters/hill-giant-classic.lnl",
+            "encounters/goblin-ambush-osr.lnl",
+        ]
         needed += ["schema/encounter.schema.json", "icons/lnl-desktop.ico", "icons/lnl-desktop.icns"]
         needed += [f"icons/lnl-desktop-{size}.png" for size in config.ICON_SIZES]
         missing = [part for part in needed if not (resources / part).is_file()]
@@ -235,6 +241,11 @@ def run_the_program(exe: Path, root: Path, home: Path, report: Report) -> None:
         run = run_program(prefix, exe, env, {}, ["--smoke-test", str(classic[0])])
         ok = run.returncode == 0 and ((IS_WINDOWS and not run.stdout) or "L&L Classic demo" in run.stdout)
         report.check(ok, "--smoke-test opens the L&L Classic demo", "" if ok else (run.stdout + run.stderr)[-1500:])
+    osr = find_files(root, "goblin-ambush-osr.lnl")
+    if osr:
+        run = run_program(prefix, exe, env, {}, ["--smoke-test", str(osr[0])])
+        ok = run.returncode == 0 and ((IS_WINDOWS and not run.stdout) or "Old-School d20 demo" in run.stdout)
+        report.check(ok, "--smoke-test opens the Old-School d20 demo", "" if ok else (run.stdout + run.stderr)[-1500:])
     check = run_program(prefix, exe, env, {"LNL_BUNDLE_SELF_CHECK": "1"}, [])
     quiet = IS_WINDOWS and not check.stdout
     ok = check.returncode == 0 and (quiet or "self check: all ok" in check.stdout)
