@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QTabBar,
     QUndoView,
@@ -28,6 +29,7 @@ from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.model import Encounter, Phase
 from lnl_desktop.core.rules import all_rulesets, get_ruleset
+from lnl_desktop.core.rules.base import PromptSpec
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.about import show_about
 from lnl_desktop.ui.controller import TableController
@@ -37,7 +39,7 @@ from lnl_desktop.ui.docks.bestiary import BestiaryPanel
 from lnl_desktop.ui.docks.combatants import CombatantsPanel
 from lnl_desktop.ui.docks.forecast import ForecastPanel
 from lnl_desktop.ui.docks.log import RoundLog
-from lnl_desktop.ui.docks.prompts import PromptsPanel
+from lnl_desktop.ui.docks.prompts import PromptsPanel, ToolDialog, table_tools, tool_label
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map.view import MapView
@@ -264,7 +266,10 @@ class MainWindow(QMainWindow):
             "&Start combat…", self.turns_panel.start_combat, "Ctrl+Return", "Pick the situation and roll round 1"
         )
         self.next_round_action = self._action(
-            "&Next round", lambda: self.turns_panel.next_round(), "Ctrl+R", "Roll initiative for the next round"
+            "&Next round",
+            lambda: self.next_round(),
+            "Ctrl+R",
+            "Begin the next round: the app rolls initiative, or reads the faces typed in the Turns dock",
         )
         self.end_combat_action = self._action(
             "&End combat…", lambda: self.turns_panel.end_combat(), None, "End the fight"
@@ -313,6 +318,7 @@ class MainWindow(QMainWindow):
         combat_menu.addSeparator()
         combat_menu.addAction(self.forecast_action)
         combat_menu.addAction(self.prompts_action)
+        self._build_tool_entries(combat_menu)
 
         view_menu = bar.addMenu("&View")
         for dock in self.docks.values():
@@ -825,6 +831,57 @@ class MainWindow(QMainWindow):
         plan = self.controller.plan
         if not self._forecast_shown and plan is not None and plan.target and plan.means:
             self.show_forecast()
+
+    def next_round(self) -> bool:
+        """Ctrl+R: the Turns dock's own Next round, so the faces typed in its box are read (checked
+        first) and the box is cleared after; a refusal is said in the dock and the status bar."""
+        done = self.turns_panel.roll_next_round()
+        if not done and self.turns_panel.message:
+            self.statusBar().showMessage(self.turns_panel.message, 10000)
+        return done
+
+    # -- rolls on the GM's demand -------------------------------------------------------------
+
+    def _build_tool_entries(self, menu: QMenu) -> None:
+        """The ruleset's rolls on demand (Old-School d20: a morale check per side) at the end of the
+        Combat menu, listed afresh each time it opens (who checks morale changes); none when the
+        ruleset offers none."""
+        self.combat_menu = menu
+        self.tool_entries: list[QAction] = []
+        self.tool_dialog: ToolDialog | None = None
+        menu.aboutToShow.connect(self.refresh_tool_entries)
+        self.refresh_tool_entries()
+
+    def refresh_tool_entries(self) -> None:
+        for entry in self.tool_entries:
+            self.combat_menu.removeAction(entry)
+            entry.deleteLater()
+        self.tool_entries = []
+        specs = table_tools(self.controller)
+        if specs:
+            self.tool_entries.append(self.combat_menu.addSeparator())
+        for spec in specs:
+            tip = f"{spec.text}: {spec.choices[0].tip}" if spec.choices and spec.choices[0].tip else spec.text
+            entry = self._action(
+                tool_label(spec).replace("&", "&&"), lambda _=False, s=spec: self.open_tool(s), None, tip
+            )
+            self.combat_menu.addAction(entry)
+            self.tool_entries.append(entry)
+
+    def open_tool(self, spec: PromptSpec) -> ToolDialog:
+        """Open a roll on demand in its dialog (one at a time), over the window without blocking it."""
+        if self.tool_dialog is not None:
+            self.tool_dialog.close()
+        dialog = ToolDialog(self.controller, spec, self)
+        dialog.finished.connect(lambda _=0, d=dialog: self._tool_closed(d))
+        self.tool_dialog = dialog
+        dialog.ask()
+        return dialog
+
+    def _tool_closed(self, dialog: ToolDialog) -> None:
+        if self.tool_dialog is dialog:
+            self.tool_dialog = None
+        dialog.deleteLater()
 
     # -- what the rules call for ---------------------------------------------------------------
 

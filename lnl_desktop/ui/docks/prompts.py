@@ -11,6 +11,11 @@ each, and a refused action says why on its card and changes nothing.
 
 An urgent item (a death save) is asked at once, when it is queued, in a :class:`PromptDialog`
 that takes the focus without blocking the window; closing it leaves the item in the queue.
+
+The same card (:class:`SpecCard`) answers a ruleset's *tools*, the rolls the GM calls for on
+demand with no queued item (``Ruleset.tools``: a morale check from the Combat menu;
+``Ruleset.combatant_tools``: a saving throw from the Combatant sheet): a :class:`ToolDialog`
+shows it without Skip, with Close, and the roll's line once rolled.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
+    QDialogButtonBox,
     QFormLayout,
     QFrame,
     QHBoxLayout,
@@ -103,48 +109,50 @@ def dry_run_of(controller: TableController, action: Any) -> DryRun:
     return engine_dry_run(controller.encounter, action)
 
 
-# -- one item ------------------------------------------------------------------------------------
+# -- one card: a ruleset's question, its inputs and its choices ---------------------------------
 
 
-class PromptCard(QFrame):
-    """One waiting item: title and stakes, the GM's inputs, a button per choice ("Type faces…"
-    beside one that rolls) and Skip. The item is looked up again at each click, so a card never
-    acts on an item that has gone or moved."""
+class SpecCard(QFrame):
+    """A :class:`PromptSpec` as the GM answers it: title and stakes, the GM's inputs, and a button
+    per choice ("Type faces…" beside one that rolls), applied through the controller; a refusal
+    says why on the card and changes nothing. The spec is asked for again at each click
+    (:meth:`fresh_spec`), so a card never acts on a question that has gone or changed.
+
+    :attr:`applied` carries the events of a choice that went through."""
+
+    applied = Signal(list)
 
     def __init__(
         self,
         controller: TableController,
-        index: int,
-        item: Pending,
+        spec: PromptSpec,
         values: dict[str, Any] | None = None,
         parent: QWidget | None = None,
         *,
         heading: bool = True,
+        who: str = "",
+        title: str | None = None,
+        title_tip: str = "",
     ) -> None:
         super().__init__(parent)
         self.controller = controller
-        self.index = index
-        self.item = item
+        self.who = who
         self.values_store: dict[str, Any] = values if values is not None else {}
-        self.spec = spec = ask_spec(controller, item)
+        self.spec = spec
         self.faces_dialog: FacesDialog | None = None
         self.setObjectName("prompt_card")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setProperty("urgent", item.urgent)
-        # Never squeezed below what it needs: the list scrolls instead.
+        # Never squeezed below what it needs: a list of cards scrolls instead.
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(4)
+        self.card_layout = layout
 
-        title = f"{URGENT}: {spec.title}" if item.urgent else spec.title
-        self.title_label = QLabel(title, self)
+        self.title_label = QLabel(spec.title if title is None else title, self)
         self.title_label.setObjectName("prompt_title")
-        self.title_label.setToolTip(
-            "The rules call for this at once: take it or skip it"
-            if item.urgent
-            else "Waiting for the GM: take it or skip it"
-        )
+        if title_tip:
+            self.title_label.setToolTip(title_tip)
         self.text_label = QLabel(spec.text, self)
         self.text_label.setWordWrap(True)
         self.text_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -159,7 +167,7 @@ class PromptCard(QFrame):
             form = QFormLayout()
             form.setContentsMargins(0, 0, 0, 0)
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-            weapons = weapon_names(controller, item.who)
+            weapons = weapon_names(controller, who)
             for setting in spec.settings:
                 editor = prompt_editor(setting, weapons, self)
                 if setting.key in self.values_store:
@@ -171,6 +179,7 @@ class PromptCard(QFrame):
                 else:
                     label = QLabel(setting.label, self)
                     label.setToolTip(setting.tip)
+                    label.setBuddy(editor)
                     form.addRow(label, editor)
             layout.addLayout(form)
 
@@ -193,19 +202,6 @@ class PromptCard(QFrame):
                 self.faces_buttons[n] = faces
             layout.addLayout(row)
 
-        skip_row = QHBoxLayout()
-        skip_row.setSpacing(4)
-        self.skip_button = QPushButton("Skip", self)
-        self.skip_button.setToolTip("Pass over it: it leaves the queue and the log says so (undoable)")
-        self.skip_button.clicked.connect(lambda: self.skip())
-        self.reason_edit = QLineEdit(self)
-        self.reason_edit.setPlaceholderText("why (optional)")
-        self.reason_edit.setToolTip("The reason the log gives for the skip")
-        self.reason_edit.returnPressed.connect(lambda: self.skip())
-        skip_row.addWidget(self.skip_button)
-        skip_row.addWidget(self.reason_edit, 1)
-        layout.addLayout(skip_row)
-
         self.refusal_label = RefusalLabel(self)
         layout.addWidget(self.refusal_label)
 
@@ -221,24 +217,15 @@ class PromptCard(QFrame):
 
     # -- taking it up ------------------------------------------------------------------------
 
-    def current_index(self) -> int | None:
-        """Where the item is in the queue now; None once it has been taken or skipped."""
-        pending = self.controller.encounter.combat.pending
-        if 0 <= self.index < len(pending) and pending[self.index] == self.item:
-            return self.index
-        for i, other in enumerate(pending):
-            if other == self.item:
-                return i
-        return None
+    def fresh_spec(self) -> PromptSpec | None:
+        """The question as the ruleset asks it now; None (said why on the card) once it is gone."""
+        return self.spec
 
     def _choice(self, n: int) -> tuple[PromptChoice, Any] | None:
         """The choice and the action it builds now, with the inputs as set; None (said why) if none."""
-        index = self.current_index()
-        if index is None:
-            self.refuse("It is no longer waiting (taken, skipped or undone)")
+        spec = self.fresh_spec()
+        if spec is None:
             return None
-        self.index = index
-        spec = ask_spec(self.controller, self.controller.encounter.combat.pending[index])
         if not 0 <= n < len(spec.choices):
             self.refuse("That choice is no longer offered")
             return None
@@ -303,20 +290,13 @@ class PromptCard(QFrame):
             return None
         return self._apply(action, ScriptedDice(faces))
 
-    def skip(self) -> list[Event] | None:
-        """Pass over the item: ``SkipPending``, with the reason typed (if any)."""
-        index = self.current_index()
-        if index is None:
-            self.refuse("It is no longer waiting (taken, skipped or undone)")
-            return None
-        return self._apply(SkipPending(index, self.reason_edit.text().strip()), None)
-
     def _apply(self, action: Any, dice: DiceSource | None) -> list[Event] | None:
         events = self.controller.do(action, dice)
         if events is None:
             self.refuse(self.controller.refusal or "refused")
         else:
             self.refusal_label.clear_refusal()
+            self.applied.emit(events)
         return events
 
     def refuse(self, text: str) -> None:
@@ -326,6 +306,79 @@ class PromptCard(QFrame):
     def refusal(self) -> str:
         """The refusal on show on the card, or ""."""
         return self.refusal_label.shown_text
+
+
+class PromptCard(SpecCard):
+    """One waiting item of the queue: its question (:meth:`Ruleset.prompt`) and Skip. The item is
+    looked up again at each click, so a card never acts on an item that has gone or moved."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        index: int,
+        item: Pending,
+        values: dict[str, Any] | None = None,
+        parent: QWidget | None = None,
+        *,
+        heading: bool = True,
+    ) -> None:
+        super().__init__(
+            controller,
+            ask_spec(controller, item),
+            values,
+            parent,
+            heading=heading,
+            who=item.who,
+            title_tip=(
+                "The rules call for this at once: take it or skip it"
+                if item.urgent
+                else "Waiting for the GM: take it or skip it"
+            ),
+        )
+        self.index = index
+        self.item = item
+        self.setProperty("urgent", item.urgent)
+        if item.urgent:
+            self.title_label.setText(f"{URGENT}: {self.spec.title}")
+
+        skip_row = QHBoxLayout()
+        skip_row.setSpacing(4)
+        self.skip_button = QPushButton("Skip", self)
+        self.skip_button.setToolTip("Pass over it: it leaves the queue and the log says so (undoable)")
+        self.skip_button.clicked.connect(lambda: self.skip())
+        self.reason_edit = QLineEdit(self)
+        self.reason_edit.setPlaceholderText("why (optional)")
+        self.reason_edit.setToolTip("The reason the log gives for the skip")
+        self.reason_edit.returnPressed.connect(lambda: self.skip())
+        skip_row.addWidget(self.skip_button)
+        skip_row.addWidget(self.reason_edit, 1)
+        self.card_layout.insertLayout(self.card_layout.indexOf(self.refusal_label), skip_row)
+
+    def current_index(self) -> int | None:
+        """Where the item is in the queue now; None once it has been taken or skipped."""
+        pending = self.controller.encounter.combat.pending
+        if 0 <= self.index < len(pending) and pending[self.index] == self.item:
+            return self.index
+        for i, other in enumerate(pending):
+            if other == self.item:
+                return i
+        return None
+
+    def fresh_spec(self) -> PromptSpec | None:
+        index = self.current_index()
+        if index is None:
+            self.refuse("It is no longer waiting (taken, skipped or undone)")
+            return None
+        self.index = index
+        return ask_spec(self.controller, self.controller.encounter.combat.pending[index])
+
+    def skip(self) -> list[Event] | None:
+        """Pass over the item: ``SkipPending``, with the reason typed (if any)."""
+        index = self.current_index()
+        if index is None:
+            self.refuse("It is no longer waiting (taken, skipped or undone)")
+            return None
+        return self._apply(SkipPending(index, self.reason_edit.text().strip()), None)
 
 
 # -- the queue ---------------------------------------------------------------------------------
@@ -549,6 +602,234 @@ class PromptDialog(QDialog):
             self.accept()  # taken or skipped: nothing more to ask
         else:
             self._build()
+
+    def _disconnect(self) -> None:
+        try:
+            self.controller.eventsApplied.disconnect(self._on_events)
+            self.controller.encounterReplaced.disconnect(self.reject)
+        except (RuntimeError, TypeError):
+            pass
+
+
+# -- rolls on the GM's demand ------------------------------------------------------------------------
+
+
+def table_tools(controller: TableController) -> tuple[PromptSpec, ...]:
+    """The rolls the GM may call for at any time (``Ruleset.tools``: a morale check); none when the
+    ruleset offers none (or declares no such hook)."""
+    tools = getattr(controller.engine.ruleset, "tools", None)
+    if tools is None:
+        return ()
+    try:
+        return tuple(tools(controller.engine))
+    except (RulesError, ValueError):
+        return ()
+
+
+def combatant_tools(controller: TableController, cid: str) -> tuple[PromptSpec, ...]:
+    """The rolls for the combatant ``cid`` on the GM's demand (``Ruleset.combatant_tools``: a saving
+    throw); none when the ruleset offers none or the combatant is gone."""
+    c = controller.combatant(cid)
+    tools = getattr(controller.engine.ruleset, "combatant_tools", None)
+    if c is None or tools is None:
+        return ()
+    try:
+        return tuple(tools(controller.engine, c))
+    except (RulesError, ValueError):
+        return ()
+
+
+def tool_label(spec: PromptSpec, who: str = "") -> str:
+    """A menu entry's or a button's words for a tool, "…" for the dialog it opens: the title
+    ("Morale check: Opponents…"), or for a combatant's tool the title less the name ("Saving throw…")."""
+    title = spec.title.split(":")[0].strip() if who else spec.title
+    return f"{title}…"
+
+
+def _shape(spec: PromptSpec) -> tuple[object, ...]:
+    """What a card shows of a spec (the choices' builders left out: they are new functions each time)."""
+    return (spec.title, spec.text, spec.settings, tuple((c.label, c.tip, c.rolls) for c in spec.choices))
+
+
+class ToolCard(SpecCard):
+    """A tool of the ruleset (a :class:`PromptSpec` on the GM's demand, no queued item): no Skip.
+    ``who`` names the combatant of a combatant's tool ("" for the table's own, a morale check).
+    The tool is asked for again at each click, found by its title (a combatant's, by its place
+    too: a renamed combatant keeps its saving throw)."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        spec: PromptSpec,
+        values: dict[str, Any] | None = None,
+        parent: QWidget | None = None,
+        *,
+        who: str = "",
+        heading: bool = True,
+    ) -> None:
+        super().__init__(
+            controller,
+            spec,
+            values,
+            parent,
+            heading=heading,
+            who=who,
+            title_tip="On the GM's demand: the log records the roll, and Undo takes it back",
+        )
+        titles = [s.title for s in self.offered()]
+        self.place = titles.index(spec.title) if spec.title in titles else -1
+
+    def offered(self) -> tuple[PromptSpec, ...]:
+        return combatant_tools(self.controller, self.who) if self.who else table_tools(self.controller)
+
+    def current(self) -> PromptSpec | None:
+        """The tool as the ruleset offers it now, or None."""
+        offered = self.offered()
+        found = next((s for s in offered if s.title == self.spec.title), None)
+        if found is None and self.who and 0 <= self.place < len(offered):
+            found = offered[self.place]
+        return found
+
+    def fresh_spec(self) -> PromptSpec | None:
+        spec = self.current()
+        if spec is None:
+            gone = "the combatant is gone" if self.who and self.controller.combatant(self.who) is None else ""
+            self.refuse(f"{self.spec.title}: no longer offered ({gone or 'the rules offer it no more'})")
+        return spec
+
+
+class ToolDialog(QDialog):
+    """A roll the GM calls for on demand (the Combat menu's morale check, the sheet's saving throw),
+    in a window that blocks nothing: the tool's inputs and choices as a card, the app's dice or
+    "Type faces…" (checked by a dry run first), a refusal said on the card with nothing changed.
+
+    After a roll the dialog stays open with the roll's line on show (the log has it too), so the
+    GM can read it, and roll again; Close is then the default button, so Enter does not roll twice.
+    An undo of the roll says so. ``who`` names the combatant of a combatant's tool."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        spec: PromptSpec,
+        parent: QWidget | None = None,
+        *,
+        who: str = "",
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.who = who
+        self._values: dict[str, Any] = {}
+        self._rolled_at: int | None = None  # where the last roll's first event is in the log
+        self._rolled: list[str] = []
+        self.setModal(False)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.setMinimumWidth(380)
+        self.setStyleSheet(
+            PromptsPanel._STYLE + "QLabel#tool_result { border: 1px solid #9a9a9a; border-radius: 3px; padding: 4px; }"
+        )
+        self.heading = QLabel(self)
+        self.heading.setObjectName("prompt_title")
+        self.heading.setWordWrap(True)
+        self.result_label = QLabel(self)
+        self.result_label.setObjectName("tool_result")
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_label.setToolTip("The last roll, as the round log records it")
+        self.result_label.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.close_button = self.buttons.button(QDialogButtonBox.StandardButton.Close)
+        self.close_button.setToolTip("Close it: the log keeps every roll")
+        self.close_button.setAutoDefault(False)
+        self.buttons.rejected.connect(self.reject)
+        self._layout = QVBoxLayout(self)
+        self._layout.addWidget(self.heading)
+        self.card: ToolCard | None = None
+        self._layout.addWidget(self.result_label)
+        self._layout.addWidget(self.buttons)
+        self._build(spec)
+        controller.eventsApplied.connect(self._on_events)
+        controller.encounterReplaced.connect(self.reject)
+        self.finished.connect(self._disconnect)
+
+    @property
+    def spec(self) -> PromptSpec:
+        assert self.card is not None
+        return self.card.spec
+
+    @property
+    def result(self) -> str:
+        """The last roll's line(s) on show, or ""."""
+        return self.result_label.text() if self.result_label.isVisibleTo(self) else ""
+
+    def _build(self, spec: PromptSpec) -> None:
+        card = ToolCard(self.controller, spec, self._values, self, who=self.who, heading=False)
+        card.applied.connect(self._on_rolled)
+        if self.card is not None:
+            old = self.card
+            # Not unparented at once: the old card may be inside its own button's click.
+            self._layout.replaceWidget(old, card)
+            old.hide()
+            old.deleteLater()
+        else:
+            self._layout.insertWidget(1, card)
+        card.show()  # at once, not when the layout gets to it: the dialog's size must count it
+        self.card = card
+        self.setWindowTitle(spec.title)
+        self.heading.setText(spec.title)
+        first = card.choice_buttons[0] if card.choice_buttons else None
+        if first is not None:
+            first.setAutoDefault(False)
+            first.setDefault(self._rolled_at is None)
+        self._fit()
+
+    def ask(self) -> None:
+        """Show the dialog and give it the focus (its first choice is the default button)."""
+        self.adjustSize()
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        if self.card is not None and self.card.choice_buttons:
+            self.card.choice_buttons[0].setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def _on_rolled(self, events: list[Event]) -> None:
+        if not events:
+            return
+        log = self.controller.encounter.log
+        self._rolled_at = len(log) - len(events)
+        self._rolled = [e.text for e in events]
+        self._show_result()
+        self.close_button.setDefault(True)
+        self.close_button.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _show_result(self) -> None:
+        if self._rolled_at is None:
+            self.result_label.hide()
+            return
+        log = self.controller.encounter.log
+        there = self._rolled_at < len(log) and log[self._rolled_at].text == self._rolled[0]
+        lines = "\n".join(self._rolled)
+        self.result_label.setText(lines if there else f"Undone: {lines}")
+        self.result_label.setEnabled(there)
+        self.result_label.show()
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow to show everything (a new card, the roll's line); never shrink under the GM's hand."""
+        if not self.isVisible():
+            return
+        self._layout.activate()
+        width = self.width()
+        height = max(self.height(), self._layout.totalHeightForWidth(width), self.minimumSizeHint().height())
+        if height > self.height():
+            self.resize(width, height)
+
+    def _on_events(self, events: list[Event]) -> None:
+        if self.card is None:
+            return
+        self._show_result()
+        fresh = self.card.current()
+        if fresh is not None and _shape(fresh) != _shape(self.card.spec):
+            self._build(fresh)
 
     def _disconnect(self) -> None:
         try:

@@ -49,9 +49,10 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.model import ShieldState, Side, Trait, WeaponKind
-from lnl_desktop.core.rules.base import ItemColumn, ItemList, SheetRow, SheetSpec
+from lnl_desktop.core.rules.base import ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
 from lnl_desktop.ui.widgets import RefusalLabel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -515,6 +516,7 @@ class CombatantSheet(QWidget):
         self.controller = controller
         self.combatant_id: str | None = None
         self.bindings: dict[str, Binding] = {}  # by name: "level", "shield.armor", ...
+        self.tool_dialog: ToolDialog | None = None  # a roll on demand opened from the sheet
         self._marked: QWidget | None = None
 
         self.title = QLabel(self)
@@ -576,6 +578,7 @@ class CombatantSheet(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.title)
         column.addWidget(self.summary)
+        column.addWidget(self._build_tools())
         column.addWidget(self._build_identity())
         column.addWidget(self._build_numbers())
         column.addWidget(self._build_status())
@@ -593,6 +596,18 @@ class CombatantSheet(QWidget):
         self.scroll.setWidget(form)
         for name, binding in self.bindings.items():
             self._connect(name, binding)
+
+    def _build_tools(self) -> QWidget:
+        """The row of the ruleset's rolls for this combatant on the GM's demand ("Saving throw…"),
+        under the summary; its buttons follow the combatant shown (:meth:`_refresh_tools`)."""
+        self.tools_bar = QWidget()
+        self.tools_layout = QHBoxLayout(self.tools_bar)
+        self.tools_layout.setContentsMargins(0, 0, 0, 0)
+        self.tools_layout.setSpacing(6)
+        self.tool_buttons: list[QPushButton] = []
+        self._tools_shown: tuple[object, ...] = ()
+        self.tools_bar.hide()
+        return self.tools_bar
 
     def _bind(self, name: str, binding: Binding, tip: str | None = None) -> Binding:
         binding.widget.setToolTip(tip or self.tips.get(name, ""))
@@ -864,6 +879,7 @@ class CombatantSheet(QWidget):
         side = style.side_color(c.side).name()
         self.title.setText(f'<span style="color:{side}">■</span> {_escape(c.name)}')
         self.summary.setText(self.controller.engine.ruleset.summary(c))
+        self._refresh_tools(c)
         for binding in self.bindings.values():
             if force or not (binding.widget.hasFocus() and binding.dirty()):
                 binding.show(c)
@@ -871,6 +887,43 @@ class CombatantSheet(QWidget):
         for name, binding in self.bindings.items():
             if name.startswith("shield."):
                 binding.widget.setEnabled(has_shield)
+
+    def _refresh_tools(self, c: Any) -> None:
+        """One button per roll the ruleset offers for ``c`` (none: no row); rebuilt only when they change."""
+        specs = combatant_tools(self.controller, c.id)
+        shown = (c.id, tuple((s.title, s.text) for s in specs))
+        if shown == self._tools_shown:
+            return
+        self._tools_shown = shown
+        while self.tools_layout.count():
+            child = self.tools_layout.takeAt(0)
+            widget = child.widget() if child is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.tool_buttons = []
+        for spec in specs:
+            button = QPushButton(tool_label(spec, c.id).replace("&", "&&"), self.tools_bar)
+            button.setToolTip(f"{spec.title}: {spec.text}")
+            button.clicked.connect(lambda _=False, s=spec, cid=c.id: self.open_tool(s, cid))
+            self.tools_layout.addWidget(button)
+            self.tool_buttons.append(button)
+        self.tools_layout.addStretch(1)
+        self.tools_bar.setVisible(bool(specs))
+
+    def open_tool(self, spec: PromptSpec, cid: str | None = None) -> ToolDialog:
+        """Open a roll on demand for the combatant shown (a saving throw) in its dialog, one at a time."""
+        if self.tool_dialog is not None:
+            self.tool_dialog.close()
+        dialog = ToolDialog(self.controller, spec, self.window(), who=cid or self.combatant_id or "")
+        dialog.finished.connect(lambda _=0, d=dialog: self._tool_closed(d))
+        self.tool_dialog = dialog
+        dialog.ask()
+        return dialog
+
+    def _tool_closed(self, dialog: ToolDialog) -> None:
+        if self.tool_dialog is dialog:
+            self.tool_dialog = None
+        dialog.deleteLater()
 
     # -- committing --------------------------------------------------------------------------
 

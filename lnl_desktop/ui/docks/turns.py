@@ -4,8 +4,9 @@ RULES §2: the initiative d6 says which side acts first; inside that side the me
 turns in any order, then the other side does. The dock groups the combatants by side with their
 state this round (waiting, acting now, acted, surprised, down), lets the GM begin the turn of
 anyone of the acting side who has not acted (double-click or "Take turn"), end it, roll or type
-the next round's initiative, start and end the combat. It keeps no copy of the encounter: it is
-redrawn from the engine after every event, undo included.
+the next round's initiative, start and end the combat. A ruleset's word for a combatant
+(``Ruleset.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
+no copy of the encounter: it is redrawn from the engine after every event, undo included.
 
 A ruleset that sets a turn order each round (``combat.order``: Old-School d20's group or
 individual initiative) has it shown instead of the sides: each place in order with its roll, its
@@ -183,7 +184,7 @@ class TurnsPanel(QWidget):
         self.initiative_edit.textChanged.connect(lambda *_: self._refresh_next_round())
         self.initiative_edit.returnPressed.connect(lambda: self.next_round_button.click())
         self.next_round_button = QPushButton("Next round", self)
-        self.next_round_button.clicked.connect(self._next_round_clicked)
+        self.next_round_button.clicked.connect(lambda: self.roll_next_round())
         self.initiative_caption = QLabel("Initiative d6:", self)
 
         # The ruleset's round settings (light, initiative by group...): one small editor each.
@@ -360,7 +361,10 @@ class TurnsPanel(QWidget):
     def _round_dry_run(self) -> Any:
         return engine_dry_run(self.controller.encounter, act.NextRound())
 
-    def _next_round_clicked(self) -> None:
+    def roll_next_round(self) -> bool:
+        """What Next round does (its button, Enter in the box, the main window's Ctrl+R): the faces
+        typed in the box, checked by a dry run first, or the app's roll when it is empty; the box
+        is cleared once the round has begun. A refusal is said in the dock."""
         text = self.initiative_edit.text()
         if not text.strip():
             done = self.next_round()
@@ -369,10 +373,11 @@ class TurnsPanel(QWidget):
                 faces = parse_faces(text)
             except FacesRefused as error:
                 self._refuse(f"Initiative: {error}")
-                return
+                return False
             done = self.next_round_faces(faces)
         if done:
             self.initiative_edit.clear()
+        return done
 
     def end_combat(self, confirm: bool = True) -> bool:
         combat = self.controller.encounter.combat
@@ -642,7 +647,15 @@ class TurnsPanel(QWidget):
             self.controller.engine.ruleset.gauges(c),
             self.state_of(c.id),
             self.may_begin(c.id),
+            self._token_word(c),
         )
+
+    def _token_word(self, c: Any) -> str:
+        """The ruleset's word for the combatant's state ("flees", "surrenders", "dead"), or ""."""
+        try:
+            return str(self.controller.engine.ruleset.token_word(c) or "")
+        except (RulesError, ValueError):
+            return ""
 
     def _group_title(self, side: Side, acting: Side | None) -> str:
         combat = self.controller.encounter.combat
@@ -663,6 +676,9 @@ class TurnsPanel(QWidget):
         label = state
         if state == WAITING and c.surprised and c.cannot_be_surprised:
             label = "waiting (cannot be surprised)"
+        word = self._token_word(c)
+        if word:
+            label = f"{label} · {word}" if label else word  # who flees, surrenders, is dead
         gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.gauges(c)]
         item = QTreeWidgetItem(group, [title or c.name, label, *gauges])
         item.setData(0, ID_ROLE, c.id)
