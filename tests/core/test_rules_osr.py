@@ -638,3 +638,10 @@ def test_the_demo_loads_and_an_encounter_in_combat_saves_and_loads_exactly(tmp_p
     assert again.combat.order == engine.encounter.combat.order
     assert isinstance(engine.encounter.log[0], RulesEvent) or engine.encounter.log[0].text.startswith("Round 1")
     assert Side.PARTY in {c.side for c in demo.combatants}
+
+
+def test_conditions_are_labels_with_their_text_and_the_applied_ones_say_so() -> None:
+    assert "wounded" in OSR.conditions() and "burning" in OSR.conditions()
+    assert OSR.condition_tip("prone").startswith("On the ground")
+    assert OSR.condition_tip("blinded").endswith("Old-School d20: the app refuses its attacks")
+    assert OSR.condition_tip("a curse of my own") == ""

@@ -48,6 +48,31 @@ CONDITIONS = (
     "unconscious",
 )
 
+# What each condition of the menu means (the old-school d20 text's condition list, condensed):
+# labels for the GM, shown as tooltips; a ruleset says which of them its rules apply.
+CONDITION_TIPS = {
+    "blinded": "Cannot see: fails checks that need sight; attacks against it are easier, its own harder",
+    "burning": "On fire: takes fire damage at the start of its turn until put out",
+    "charmed": "Sees the charmer as a trusted friend: cannot attack or harm it",
+    "confused": "Acts erratically: a d6 at the start of its turn (1 attack the nearest, 2-4 wander, 5-6 nothing)",
+    "deafened": "Cannot hear: fails checks that need hearing; immune to effects that must be heard",
+    "diseased": "Ill: penalties to checks, exhaustion or slow HP loss until cured",
+    "exhausted": "Worn out: penalties to rolls, growing with each level",
+    "frightened": "Terrified: must move away from the source of its fear and cannot come closer",
+    "grappled": "Held: its speed is 0 until the grapple ends",
+    "incapacitated": "Cannot take actions or reactions",
+    "invisible": "Cannot be seen without special means: attacks against it are harder, its own easier",
+    "paralyzed": "Cannot move or speak, aware but helpless",
+    "petrified": "Turned to stone: incapacitated, unaware, immune to most harm",
+    "poisoned": "Poisoned: penalties to attacks and checks, or damage over time, until a save ends it",
+    "prone": "On the ground: easier to hit from within 5 ft, harder from farther; standing costs movement",
+    "restrained": "Webbed, chained or netted: speed 0, its attacks harder, attacks against it easier",
+    "silenced": "Cannot make a sound: no spells with spoken words, no speech",
+    "stunned": "Incapacitated, cannot move, speaks falteringly",
+    "unconscious": "Incapacitated, prone and unaware",
+    "wounded": "A lasting injury (a broken limb, a lost eye): an ongoing penalty until healed",
+}
+
 # The one situation of the default start of combat: the GM says who acts first.
 BY_HAND = "set by the GM"
 
@@ -289,6 +314,10 @@ class Ruleset:
     def gauge_labels(self) -> tuple[str, ...]:
         """The labels of :meth:`gauges`, for the Turns list's headers before anyone is in the encounter."""
         return ()
+
+    def condition_tip(self, condition: str) -> str:
+        """What a condition of the menu means, for its tooltip ("" for a word of the GM's own)."""
+        return CONDITION_TIPS.get(condition.strip().lower(), "")
 
     def token_word(self, c: Any) -> str:
         """A state worth a word on the token itself, for the GM and the players ("flees", "dead"), or ""."""

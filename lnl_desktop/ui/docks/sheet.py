@@ -710,8 +710,10 @@ class CombatantSheet(QWidget):
         self.conditions_button = QPushButton("Add", box)
         self.conditions_button.setToolTip(self.tips["conditions_menu"])
         menu = QMenu(self.conditions_button)
+        menu.setToolTipsVisible(True)
         for condition in self.controller.engine.ruleset.conditions():
             action = QAction(condition, menu)
+            action.setToolTip(self.controller.engine.ruleset.condition_tip(condition) or condition)
             action.triggered.connect(lambda checked=False, word=condition: self.add_condition(word))
             menu.addAction(action)
         self.conditions_button.setMenu(menu)

@@ -90,7 +90,7 @@ class TokenLook:
             broken=any(getattr(w, "state", None) is WeaponState.BROKEN for w in getattr(c, "weapons", ())),
             has_turn=has_turn,
             selected=selected,
-            tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges),
+            tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges, ruleset),
             hidden=token.hidden,
             condition=condition,
             word=ruleset.token_word(c),
@@ -118,7 +118,9 @@ def player_tooltip(c: Any, condition: str) -> str:
     return f"<b>{_html(c.name)}</b><br><i>{condition}</i>"
 
 
-def tooltip(c: Any, token: Token, has_turn: bool, gauges: tuple[Gauge, ...] = ()) -> str:
+def tooltip(
+    c: Any, token: Token, has_turn: bool, gauges: tuple[Gauge, ...] = (), ruleset: Ruleset | None = None
+) -> str:
     level = f", level {c.level}" if hasattr(c, "level") else ""
     numbers = [f"{g.label} {g.now}/{g.most}" for g in gauges]
     if hasattr(c, "armor_points"):
@@ -137,6 +139,10 @@ def tooltip(c: Any, token: Token, has_turn: bool, gauges: tuple[Gauge, ...] = ()
     status = (["its turn"] if has_turn else []) + [_html(word) for word in c.status_words()]
     if status:
         lines.append("<i>" + ", ".join(status) + "</i>")
+    for word in c.conditions:  # what each condition means, as the ruleset words it
+        tip = ruleset.condition_tip(word) if ruleset is not None else ""
+        if tip:
+            lines.append(f"<i>{_html(word)}</i>: {_html(tip)}")
     lines.append(f"at ({token.cell[0]}, {token.cell[1]}), facing {token.facing}&deg;")
     return "<br>".join(lines)
 

@@ -11,6 +11,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event, Override
 from lnl_desktop.core.model import Encounter, Phase, Side
 from lnl_desktop.core.rules.base import (
+    CONDITION_TIPS,
     ActionSpec,
     Column,
     Gauge,
@@ -254,6 +255,19 @@ class OldSchoolRuleset(Ruleset):
 
     def gauge_labels(self) -> tuple[str, ...]:
         return ("HP",)
+
+    def conditions(self) -> tuple[str, ...]:
+        return tuple(sorted(CONDITION_TIPS))
+
+    def condition_tip(self, condition: str) -> str:
+        applied = {
+            "blinded": "Old-School d20: the app refuses its attacks",
+            "paralyzed": "Old-School d20: melee attacks against it hit automatically",
+            "unconscious": "Old-School d20: down, it takes no turns",
+        }
+        tip = super().condition_tip(condition)
+        extra = applied.get(condition.strip().lower())
+        return f"{tip}. {extra}" if extra else tip
 
     def token_word(self, c: OsrCombatant) -> str:
         if c.dead:
