@@ -220,8 +220,10 @@ class TokenItem(QGraphicsItem):
         # Qt asks for the bounds several times per repaint: keep them ready, not computed.
         m = MARGIN * style.CELL_PX
         s = look.size * style.CELL_PX
-        wide = 0.6 * style.CELL_PX if look.word else 0.0  # a state word's plate may be wider than the token
-        self._bounds = QRectF(-m - wide, -m, s + 2 * (m + wide), s + 2 * m)
+        # A state word's plate may be wider than the token, the more so zoomed out (it keeps 11 px).
+        wide = 2.5 * style.CELL_PX if look.word else 0.0
+        tall = 1.2 * style.CELL_PX if look.word else 0.0
+        self._bounds = QRectF(-m - wide, -m - tall, s + 2 * (m + wide), s + 2 * m + tall)
         self.setPos(look.cell[0] * style.CELL_PX, look.cell[1] * style.CELL_PX)
         self.setToolTip(look.tooltip)
         self.setOpacity(0.45 if look.hidden else 1.0)
@@ -279,6 +281,8 @@ class TokenItem(QGraphicsItem):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(fill)
             painter.drawPath(body)
+            if look.word:
+                self._paint_word(painter, look.word, s, lod)
             return
 
         # Body: dark outline outside a white rim, so it stands out on any floor or picture.
@@ -299,6 +303,8 @@ class TokenItem(QGraphicsItem):
             # Too small for words and bars; a down creature must still read as down.
             if look.down:
                 self._paint_down(painter, s)
+            if look.word:
+                self._paint_word(painter, look.word, s, lod)
             return
 
         text = _text_path(look.label, s)
@@ -318,7 +324,7 @@ class TokenItem(QGraphicsItem):
         if look.down:
             self._paint_down(painter, s)
         if look.word:
-            self._paint_word(painter, look.word, s)
+            self._paint_word(painter, look.word, s, lod)
         if self._ghost_bad:
             self._paint_down(painter, s, QColor("#CC3311"))
 
@@ -416,17 +422,20 @@ class TokenItem(QGraphicsItem):
         painter.setPen(_WHITE)
         painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, look.condition)
 
-    def _paint_word(self, painter: QPainter, word: str, s: float) -> None:
-        """The ruleset's state word on a bright plate above the token, over the down cross, never under it."""
+    def _paint_word(self, painter: QPainter, word: str, s: float, lod: float) -> None:
+        """The ruleset's state word on a bright plate just above the token:
+        at least 11 pixels high on screen however far the map is zoomed out, so it can be read."""
         unit = style.CELL_PX
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(max(9, round(0.22 * unit)))
-        width = max(s + 0.12 * unit, QFontMetricsF(font).horizontalAdvance(word) + 0.2 * unit)
-        plate = QRectF(s / 2 - width / 2, -0.16 * unit, width, 0.3 * unit)
-        painter.setPen(QPen(_OUTLINE, 0.03 * unit))
+        font.setPixelSize(max(9, round(0.22 * unit), round(11 / max(lod, 1e-3))))
+        metrics = QFontMetricsF(font)
+        width = max(s * 0.9, metrics.horizontalAdvance(word) + metrics.height() * 0.6)
+        height = metrics.height() * 1.15
+        plate = QRectF(s / 2 - width / 2, -height - 0.04 * unit, width, height)  # above, the label stays seen
+        painter.setPen(QPen(_OUTLINE, max(0.03 * unit, 1 / max(lod, 1e-3))))
         painter.setBrush(QColor("#F0E442"))
-        painter.drawRoundedRect(plate, 0.06 * unit, 0.06 * unit)
+        painter.drawRoundedRect(plate, height * 0.25, height * 0.25)
         painter.setFont(font)
         painter.setPen(QColor(20, 20, 20))
         painter.drawText(plate, Qt.AlignmentFlag.AlignCenter, word)
