@@ -645,3 +645,26 @@ def test_conditions_are_labels_with_their_text_and_the_applied_ones_say_so() -> 
     assert OSR.condition_tip("prone").startswith("On the ground")
     assert OSR.condition_tip("blinded").endswith("Old-School d20: the app refuses its attacks")
     assert OSR.condition_tip("a curse of my own") == ""
+
+
+def test_a_spell_that_takes_time_goes_off_next_turn_unless_damage_or_a_failed_save_interrupts_it() -> None:
+    from lnl_desktop.core.rules.osr import Cast
+
+    engine = table([fighter(name="Janine", save_spells=0), ogre()], {"janine": ((2, 2), 90), "ogre": ((3, 2), 270)})
+    fight(engine, [20, 1])
+    engine.begin_turn("janine")
+    events = engine.apply(Cast("janine", "Sleep", lasting=True))
+    assert events[0].text.startswith("Janine begins casting Sleep: it goes off as its next turn begins")
+    assert "casting Sleep" in engine.combatant("janine").status_words()
+    engine.end_turn()
+    engine.begin_turn("ogre")
+    events = engine.apply(OsrAttack("ogre", "janine", "Club"), ScriptedDice([15, 1, 1]))
+    assert events[1].text == "Janine's Sleep is interrupted: 4 damage"
+    engine.undo()
+    events = engine.apply(SavingThrow("janine", "Spells", 15), ScriptedDice([3]))
+    assert events[-1].text == "Janine's Sleep is interrupted: failed a save against Spells"
+    engine.undo()
+    engine.end_turn()
+    engine.apply(act.NextRound(), ScriptedDice([20, 1]))
+    events = engine.begin_turn("janine")
+    assert "Janine's Sleep goes off (cast last turn, not interrupted)" in texts(events)

@@ -180,6 +180,7 @@ class OsrCombatant(CombatantBase):
     morale_passes: int = Field(default=0, ge=0, le=2)
     morale_result: MoraleResult | None = None
     dead: bool = False
+    casting: str | None = Field(default=None, max_length=60, description="a spell that takes time, under way")
 
     @model_validator(mode="before")
     @classmethod
@@ -264,6 +265,8 @@ class OsrCombatant(CombatantBase):
             words.append(self.morale_result.value)
         if self.defending is not None:
             words.append("defending" if self.defending == self.id else f"guarding {self.defending}")
+        if self.casting is not None:
+            words.append(f"casting {self.casting}")
         return words
 
     def _ruleset_status_after(self) -> list[str]:

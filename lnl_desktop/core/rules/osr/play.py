@@ -89,6 +89,7 @@ class Cast:
     caster: str
     text: str
     target: str = ""
+    lasting: bool = False  # longer than an instant: it goes off at the caster's next turn, unless interrupted
 
 
 @dataclass(frozen=True)
@@ -536,6 +537,7 @@ def strike(
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
     ]
+    events += interrupt(engine, t, f"{damage.amount} damage")
     if t.hp == 0:
         events += _at_zero(engine, t, overkill, before)
         events += _lapse_counters(engine, t)
@@ -567,6 +569,7 @@ def _subdue(engine: Engine, c: OsrCombatant, t: OsrCombatant, damage: Damage, he
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
     ]
+    events += interrupt(engine, t, f"{damage.amount} subdual damage")
     if t.subdual >= t.hp and t.morale_result is None:
         t.morale_result = MoraleResult.SURRENDERS
         events.append(
@@ -662,7 +665,7 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
         "dc": a.dc,
         "success": total >= a.dc,
     }
-    return [
+    events: list[Event] = [
         RulesEvent(
             round=engine.encounter.combat.round,
             text=text,
@@ -672,6 +675,9 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
             detail=detail,
         )
     ]
+    if total < a.dc:
+        events += interrupt(engine, c, f"failed a save against {category.value}")
+    return events
 
 
 def defend(engine: Engine, a: Defend, dice: DiceSource) -> list[Event]:
@@ -703,7 +709,31 @@ def cast(engine: Engine, a: Cast, dice: DiceSource) -> list[Event]:
     engine.require(f"{c.name}: cast a spell", checks)
     engine.use_action(c, "cast", text)
     at = f" at {_osr(engine, a.target).name}" if a.target else ""
+    if a.lasting:
+        c.casting = text
+        words = (
+            f"{c.name} begins casting {text}{at}: it goes off as its next turn begins, "
+            "unless damage or a failed save interrupts it"
+        )
+        return [_taken(engine, c, "cast", words)]
     return [_taken(engine, c, "cast", f"{c.name} casts {text}{at} (no move this turn)")]
+
+
+def interrupt(engine: Engine, c: OsrCombatant, why: str) -> list[Event]:
+    """A spell under way is lost when its caster takes damage or fails a save (RULES §12)."""
+    if c.casting is None:
+        return []
+    spell, c.casting = c.casting, None
+    return [
+        RulesEvent(
+            round=engine.encounter.combat.round,
+            text=f"{c.name}'s {spell} is interrupted: {why}",
+            actors=(c.id,),
+            ruleset=NAME,
+            name="spell interrupted",
+            detail={"combatant": c.id, "spell": spell},
+        )
+    ]
 
 
 def _taken(engine: Engine, c: OsrCombatant, action: str, text: str) -> Event:

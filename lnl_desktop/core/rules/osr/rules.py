@@ -94,6 +94,14 @@ SUBDUAL = Setting(
     "bool",
     False,
 )
+LASTING = Setting(
+    "lasting",
+    "Takes time",
+    "A casting time longer than an instant: the spell goes off as the caster's next turn begins, "
+    "and is lost if the caster takes damage or fails a save before then",
+    "bool",
+    False,
+)
 ABILITY = Setting(
     "ability",
     "Adds",
@@ -392,14 +400,20 @@ class OldSchoolRuleset(Ruleset):
         return None
 
     def on_turn_start(self, engine: Engine, c: OsrCombatant) -> list[Event]:
-        if c.defending is None:
-            return []
-        c.defending = None
-        return [Override(round=engine.encounter.combat.round, text=f"{c.name}'s Defend ends (its turn has come)")]
+        events: list[Event] = []
+        rnd = engine.encounter.combat.round
+        if c.defending is not None:
+            c.defending = None
+            events.append(Override(round=rnd, text=f"{c.name}'s Defend ends (its turn has come)"))
+        if c.casting is not None:
+            spell, c.casting = c.casting, None
+            events.append(Override(round=rnd, text=f"{c.name}'s {spell} goes off (cast last turn, not interrupted)"))
+        return events
 
     def on_combat_end(self, engine: Engine) -> None:
         for c in engine.encounter.combatants:
             c.defending = None  # type: ignore[attr-defined]
+            c.casting = None  # type: ignore[attr-defined]
         engine.encounter.combat.pending = []
 
     # -- movement ----------------------------------------------------------------------------
@@ -490,8 +504,9 @@ class OldSchoolRuleset(Ruleset):
                 "Cast a spell",
                 "Both hands free, line of sight; the caster may not move this turn",
                 "text",
-                lambda c, text: play.Cast(c, text),
+                lambda c, text, lasting=False: play.Cast(c, text, lasting=bool(lasting)),
                 button="Cast",
+                extras=(LASTING,),
             ),
             ActionSpec(
                 "other",
