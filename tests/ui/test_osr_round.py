@@ -13,6 +13,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.main_window import MainWindow
@@ -93,7 +94,7 @@ def test_a_round_under_group_initiative_with_a_morale_check_prompted_by_a_death(
     # Brannoc steps away from the chief: its counter-attack is queued in the Rules call for dock.
     assert turns.begin_turn("brannoc")
     assert window.map_view is not None
-    assert controller.do(controller_move("brannoc", (6, 9))) is not None
+    assert controller.do(act.Move("brannoc", to=(6, 9))) is not None
     assert [(p.kind, p.who) for p in controller.encounter.combat.pending] == [("counter-attack", "hobgoblin-chief")]
     card = prompts.cards[0]
     assert card.apply_faces(0, [3]) is not None  # d20 3: a miss
@@ -122,12 +123,6 @@ def test_a_round_under_group_initiative_with_a_morale_check_prompted_by_a_death(
     assert turns.next_round_faces([9, 12])
     assert controller.encounter.combat.round == 2
     assert controller.engine.elapsed_seconds == 10
-
-
-def controller_move(cid: str, cell: tuple[int, int]) -> object:
-    from lnl_desktop.core.actions import Move
-
-    return Move(cid, to=cell)
 
 
 def test_a_round_under_individual_initiative_follows_each_roll(window: MainWindow) -> None:
@@ -176,3 +171,27 @@ def test_the_demo_round_refuses_a_bad_typed_initiative_face_and_keeps_everything
     before = window.controller.encounter.model_dump()
     dialog.reject()
     assert window.controller.encounter.model_dump() == before
+
+
+def test_a_pc_dropped_to_0_is_asked_for_the_death_save_at_once_with_the_dc_shown(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    controller, turns, prompts = window.controller, window.turns_panel, window.prompts_panel
+    assert controller.do(act.EditCombatant("janine", {"hp": 3})) is not None
+    assert controller.do(act.Move("janine", to=(9, 7), forced=True)) is not None  # next to the chief
+    start(window, "2 19")  # the Opponents first
+    assert turns.begin_turn("hobgoblin-chief")
+    # d20 15 + 2 + 0 = 17 against Janine's AC 12; 1d8 8: 8 damage on 3 HP, overkill 5: DC 16.
+    line = attack(window, "melee", "Longsword", "janine", [15, 8])
+    assert line.endswith("→ Janine 0/7 HP")
+    qtbot.waitUntil(lambda: prompts.dialog is not None and prompts.dialog.isVisible())
+    assert "Death save" in prompts.dialog.windowTitle()
+    assert "against DC 16 (11 + 5 overkill)" in prompts.dialog.card.spec.text
+    assert prompts.dialog.card.apply_faces(0, [14]) is not None  # 14 + 2 = 16: saved
+    assert (
+        controller.encounter.log[-1].text
+        == "Janine's death save: d20 14 +2 = 16 vs DC 16: success: unconscious at 0 HP"
+    )
+    janine = controller.encounter.combatant("janine")
+    assert janine.down and not janine.dead and "unconscious" in janine.conditions
+    assert window.map_view.scene().tokens["janine"].look.word == "unconscious"
