@@ -54,6 +54,7 @@ from lnl_desktop.core.grid import (
 from lnl_desktop.core.model import (
     ActionKind,
     CombatantBase,
+    CombatState,
     Encounter,
     MapGrid,
     Phase,
@@ -680,7 +681,10 @@ class Engine:
         # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
         opening = self.ruleset.open_combat(self, a, dice)
         first = opening.first_round
+        # A ruleset's own combat fields (Group d10's declarations) carry over into the fight.
+        carried = {k: getattr(e.combat, k) for k in type(e.combat).model_fields if k not in CombatState.model_fields}
         e.combat = type(e.combat)(
+            **carried,
             phase=Phase.FIGHTING,
             round=first,
             first_round=first,

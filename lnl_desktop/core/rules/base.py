@@ -23,7 +23,7 @@ from pydantic import Field, create_model
 from lnl_desktop.core.dice import DiceSource
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import CombatantBase, Encounter, OptionsBase, Phase, Side
+from lnl_desktop.core.model import CombatantBase, CombatState, Encounter, OptionsBase, Phase, Side
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 
 if TYPE_CHECKING:
@@ -104,12 +104,13 @@ class Setting:
     weapon), a round's consideration (light), a prompt's input (a morale modifier).
 
     ``kind`` "int" is a spin box from ``low`` to ``high``; "choice" one of ``choices``; "bool" a
-    check box; "means" one of the acting combatant's weapons ("" for none when ``optional``)."""
+    check box; "means" one of the acting combatant's weapons ("" for none when ``optional``);
+    "text" a line of words (a timer's event)."""
 
     key: str
     label: str
     tip: str
-    kind: Literal["int", "choice", "bool", "means"] = "int"
+    kind: Literal["int", "choice", "bool", "means", "text"] = "int"
     default: Any = 0
     low: int = 0
     high: int = 0
@@ -202,6 +203,8 @@ class ActionSpec:
     # the dock shows one editor each and passes their values to ``build`` as keywords.
     extras: tuple[Setting, ...] = ()
     allies: bool = False  # a targeted action aimed at a friend (guard an ally), or at oneself
+    # What the GM override lets through, in the ruleset's words (empty: a sneak attack's eligibility).
+    override_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,31 @@ class PromptSpec:
 
 
 @dataclass(frozen=True)
+class DeclareSpec:
+    """A ruleset whose combatants declare their actions before initiative (RULES §13): the
+    choices, what each combatant has declared, and the action that records a declaration.
+
+    ``open`` is True between rounds (and before combat): the declarations are for the coming
+    round and change freely. During a round they are locked: ``build(cid, key)`` then makes a GM
+    override, which the log records."""
+
+    choices: tuple[tuple[str, str], ...]  # (key, label)
+    open: bool
+    declared: Mapping[str, str]  # combatant id -> key
+    missing: tuple[str, ...]  # who must still declare before the initiative roll
+    build: Callable[[str, str], Any]
+
+
+@dataclass(frozen=True)
+class RowAction:
+    """A command the Turns dock offers on a combatant's row (put it in a group of its own)."""
+
+    label: str
+    tip: str
+    build: Callable[[], Any]
+
+
+@dataclass(frozen=True)
 class Provocation:
     """A step of a path that gives enemies a free attack (RULES §12 counter-attacks, §13 free attacks)."""
 
@@ -275,6 +303,7 @@ class Ruleset:
     about: ClassVar[str] = ""  # a line for the About and Help text
     stat_block: ClassVar[type[CombatantBase]]
     options_model: ClassVar[type[OptionsBase]] = OptionsBase
+    combat_model: ClassVar[type[CombatState]] = CombatState  # a ruleset's own combat fields (declarations)
     round_seconds: ClassVar[int] = 6
     provocation_word: ClassVar[str] = "Free attack"  # what the map calls an attack a path provokes
 
@@ -292,6 +321,7 @@ class Ruleset:
             ruleset=(Literal[self.name], self.name),  # type: ignore[valid-type]
             options=(self.options_model, Field(default_factory=self.options_model)),
             combatants=(list[self.stat_block], Field(default_factory=list)),  # type: ignore[name-defined]
+            combat=(self.combat_model, Field(default_factory=self.combat_model)),
         )
         return model
 
@@ -373,6 +403,18 @@ class Ruleset:
         """A new round's initiative (an ``actions.NextRound``). By default the order of the round before is kept."""
         first = engine.encounter.combat.first_side or Side.PARTY
         return RoundOrder(first, None, f"the order is kept: {first.acts_first}")
+
+    def declarations(self, engine: Engine) -> DeclareSpec | None:
+        """The declare phase, for a ruleset that has one (the Turns dock shows a Declared column)."""
+        return None
+
+    def row_actions(self, engine: Engine, c: Any) -> tuple[RowAction, ...]:
+        """Commands on ``c``'s row in the Turns dock (its context menu)."""
+        return ()
+
+    def round_notes(self, engine: Engine) -> tuple[str, ...]:
+        """Lines the Turns dock shows under the round's heading (a timer die counting down)."""
+        return ()
 
     def round_settings(self) -> tuple[Setting, ...]:
         """The round's considerations the GM may change each round (light, how initiative is rolled),
