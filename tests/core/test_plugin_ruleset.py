@@ -89,7 +89,7 @@ def play(installed: Path) -> dict[str, Any]:
 
 
 def test_the_installed_package_is_found_through_its_entry_point(play: dict[str, Any], installed: Path) -> None:
-    assert play["rulesets"] == ["lnl", "classic", "osr", "duel"]
+    assert play["rulesets"] == ["lnl", "classic", "osr", "d10", "duel"]
     assert play["entry_points"] == ["duel"]
     assert play["problems"] == []
     assert Path(play["module_folder"]) == installed  # the installed copy, not the source folder
@@ -207,12 +207,12 @@ def test_broken_entry_points_are_reported_and_the_built_in_rulesets_work_on(inst
     )
     assert "ruleset 'not_a_ruleset' (lnl_duel:ROLL) could not be loaded: 'roll' is not a Ruleset" in problems
     assert "ruleset 'duel' from lnl_duel:DUEL is already defined; ignored" in problems
-    assert seen["rulesets"] == ["lnl", "classic", "osr", "duel"]
-    assert seen["built_in_titles"] == ["Laurels & Loot", "L&L Classic", "Old-School d20"]
+    assert seen["rulesets"] == ["lnl", "classic", "osr", "d10", "duel"]
+    assert seen["built_in_titles"] == ["Laurels & Loot", "L&L Classic", "Old-School d20", "Group d10"]
     assert seen["lnl_still_saves"]
     assert seen["asking_for_broken"] == [
         "RulesError",
-        "ruleset: there is no ruleset 'broken' (known: lnl, classic, osr, duel)",
+        "ruleset: there is no ruleset 'broken' (known: lnl, classic, osr, d10, duel)",
     ]
 
 

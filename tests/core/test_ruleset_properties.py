@@ -118,7 +118,7 @@ _ALWAYS = ["edit", "edit", "face", "forced", "undo", "undo", "redo"]
 _KINDS = {
     "setup": [*_ALWAYS, "add", "add", "remove", "move", "place", "unplace", "paint", "map", "options", "convert"]
     + ["start"] * 6,
-    "between turns": [*_ALWAYS, *["begin"] * 6, "next", "end combat", "act"],
+    "between turns": [*_ALWAYS, *["begin"] * 6, "next", "end combat", "act", "declare"],
     "round over": [*_ALWAYS, "next", "next", "next", "next", "begin", "end combat"],
     "in a turn": [*_ALWAYS, *["act"] * 6, *["approach"] * 3, "move", "end turn", "begin", "remove"],
     "acted": [*_ALWAYS, *["end turn"] * 5, "approach", "move", "act"],
@@ -149,6 +149,11 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     kind = draw(st.sampled_from(_KINDS[_moment(engine)]))
     if kind in ("undo", "redo"):
         return kind
+    declaring = ruleset.declarations(engine)
+    if declaring is not None and e.combatants and (kind == "declare" or (declaring.missing and draw(st.integers(0, 1)))):
+        # A ruleset with a declare phase: a missing declaration first (else combat never starts), or any.
+        who = draw(st.sampled_from(list(declaring.missing) or ids))
+        return declaring.build(who, draw(st.sampled_from([key for key, _ in declaring.choices])))
     if kind == "add":
         pool = creature_pool(ruleset)
         if not pool:
@@ -166,6 +171,8 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
         key = draw(st.sampled_from(sheet_keys(ruleset)))
         row = sheet_rows(ruleset).get(key)
         now = getattr(c, key, 0)
+        if row is not None and row.kind == "text":
+            return act.EditCombatant(me, {key: draw(st.sampled_from(["", "Boss", "Wolves"]))})
         if row is not None and row.kind == "choice":
             return act.EditCombatant(me, {key: draw(st.sampled_from(row.choices))})
         if row is not None and row.kind == "optional int" and (now is None or not draw(st.integers(0, 3))):

@@ -21,6 +21,7 @@ BUILT_IN = {
     "lnl": "lnl_desktop.core.rules.lnl:LNL",
     "classic": "lnl_desktop.core.rules.classic:CLASSIC",
     "osr": "lnl_desktop.core.rules.osr:OSR",
+    "d10": "lnl_desktop.core.rules.d10:D10",
 }
 
 _loaded: dict[str, Ruleset] = {}

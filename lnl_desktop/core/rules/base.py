@@ -94,7 +94,7 @@ class SheetRow:
     keys: tuple[str, ...]
     tip: str
     unit: str = ""
-    kind: Literal["int", "optional int", "choice", "bool"] = "int"
+    kind: Literal["int", "optional int", "choice", "bool", "text"] = "int"
     choices: tuple[str, ...] = ()
 
 

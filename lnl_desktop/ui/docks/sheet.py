@@ -190,11 +190,15 @@ def optional_int_binding(key: str, label: str, width: int = 70) -> LineBinding:
 
 def row_binding(row: SheetRow, key: str, label: str) -> Binding:
     """The editor a ruleset's sheet row asks for (:attr:`SheetRow.kind`): a whole number, one that
-    may be left empty, one of its choices, or a check box."""
+    may be left empty, one of its choices, a check box, or words (a group's name)."""
     if row.kind == "optional int":
         return optional_int_binding(key, label)
     if row.kind == "choice":
         return ComboBinding(key, label, [(choice, choice) for choice in row.choices])
+    if row.kind == "text":
+        binding = LineBinding(key, label, lambda c: str(getattr(c, key) or ""), lambda text, c: text.strip(), 160)
+        binding.edit.setPlaceholderText("none")
+        return binding
     if row.kind == "bool":
         binding = CheckBinding(key, label)
         binding.box.setText("")  # the row's caption names it

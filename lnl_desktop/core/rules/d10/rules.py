@@ -1,0 +1,788 @@
+"""The Group d10 ruleset (RULES §13) behind the seam: what the views show and how a round runs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.errors import IllegalAction, RulesError
+from lnl_desktop.core.events import Event, Override
+from lnl_desktop.core.model import Encounter, Phase, Side
+from lnl_desktop.core.rules.base import (
+    ActionSpec,
+    Column,
+    DeclareSpec,
+    Gauge,
+    Handler,
+    ItemColumn,
+    ItemList,
+    PromptChoice,
+    PromptSpec,
+    Provocation,
+    RowAction,
+    Ruleset,
+    Setting,
+    SheetRow,
+    SheetSpec,
+    Situation,
+    StartProcedure,
+)
+from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.d10 import play
+from lnl_desktop.core.rules.d10.model import (
+    D10_DICE,
+    SKILL_NAMES,
+    SKILLS,
+    D10Combat,
+    D10Combatant,
+    D10Kind,
+    D10Options,
+    Tier,
+)
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.engine import Engine
+
+NONE, PARTY, OPPONENTS, STUMBLED = "no surprise", "Party ambushes", "Opponents ambush", "both stumbled"
+
+EDGE = Setting(
+    "gm_edge",
+    "GM edge",
+    "Advantage (2d20, the higher), cinematic advantage (3d20, the highest) or disadvantage "
+    "(2d20, the lower) the GM gives; say why below. Advantage and disadvantage cancel",
+    "choice",
+    "none",
+    choices=play.EDGE,
+)
+REASON = Setting("gm_reason", "Why", "The reason for the GM's edge, for the log (flanking, high ground…)", "text", "")
+COVER = Setting("cover", "Cover", "The target is under cover: disadvantage", "bool", False)
+CALLED = Setting("called_shot", "Called shot", "Aiming at a spot: disadvantage", "bool", False)
+EXTREME = Setting(
+    "extreme_range", "Extreme range", "An extreme long-range shot (the GM's call): disadvantage", "bool", False
+)
+SUBDUAL = Setting(
+    "subdual", "Subdual", "Not to kill: disadvantage; no lasting wound at 1 HP, unconscious at 0", "bool", False
+)
+ON_20 = Setting(
+    "on_20",
+    "On a 20",
+    "A natural 20 always hits: double damage, or instead disarm, knock prone (normal damage) or grapple (no damage)",
+    "choice",
+    play.ON_20[0],
+    choices=play.ON_20,
+)
+OVERRIDE = "GM override: act against the declaration"
+
+
+def _attack(skill: str) -> Any:
+    def build(
+        c: str,
+        target: str,
+        means: str,
+        *,
+        ignore_dex: bool = False,
+        override: bool = False,
+        gm_edge: str = "none",
+        gm_reason: str = "",
+        cover: bool = False,
+        called_shot: bool = False,
+        extreme_range: bool = False,
+        subdual: bool = False,
+        on_20: str = play.ON_20[0],
+    ) -> play.D10Attack:
+        return play.D10Attack(
+            c, target, means, skill, gm_edge, gm_reason, cover, called_shot, extreme_range, subdual, on_20, override
+        )
+
+    return build
+
+
+def _disengage(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> play.Disengage:
+    return play.Disengage(c, target, means, override)
+
+
+class GroupD10Ruleset(Ruleset):
+    name = "d10"
+    title = "Group d10"
+    source = "the group-initiative d10 combat chapter"
+    about = "Declared actions, a d10 per group each round, advantage and disadvantage, armor as damage reduction."
+    stat_block: ClassVar[type[D10Combatant]] = D10Combatant
+    options_model = D10Options
+    combat_model = D10Combat
+    round_seconds: ClassVar[int] = 6
+    provocation_word: ClassVar[str] = "Free attack"
+    bestiary_file: ClassVar[str] = "bestiary-d10.json"
+
+    handlers: ClassVar[Mapping[type, Handler]] = {
+        play.Declare: play.declare,
+        play.D10Attack: play.attack,
+        play.FreeAttack: play.free_attack,
+        play.ParryDodge: play.parry,
+        play.Disengage: play.disengage,
+        play.UseItem: play.use_item,
+        play.Sprint: play.sprint,
+        play.Mishap: play.mishap,
+        play.OpposedRoll: play.opposed,
+        play.SetTimer: play.set_timer,
+    }
+
+    # -- the sheet and the tables ------------------------------------------------------------
+
+    def sheet(self) -> SheetSpec:
+        numbers = (
+            SheetRow(
+                "HP (now / max)", ("hp", "hp_max"), "At half or below: -2 to hit; exactly 1: a lasting wound; 0: dead"
+            ),
+            SheetRow("DR", ("dr",), "Damage reduction from armor: taken off every hit's damage (not below 0)"),
+            SheetRow("Defense", ("defense",), "What a to-hit roll must reach (default 11)"),
+            SheetRow("Melee", ("melee",), "Skill bonus added to melee to-hit rolls"),
+            SheetRow("Ranged", ("ranged",), "Skill bonus added to ranged to-hit rolls"),
+            SheetRow("Casting", ("casting",), "Skill bonus added to spell to-hit rolls"),
+            SheetRow("Stealth", ("stealth",), "The ambushers' lowest Stealth is added to their surprise roll"),
+            SheetRow(
+                "Perception", ("perception",), "The defenders' highest Perception is added to their surprise roll"
+            ),
+            SheetRow("Feats of strength", ("strength",), "Added to opposed rolls: grapples, holding a door"),
+            SheetRow("Minion", ("minion",), "A minion dies on any hit", kind="bool"),
+        )
+        weapons = ItemList(
+            "weapons",
+            "weapon",
+            (
+                ItemColumn("name", "Name", "text", "The weapon's name"),
+                ItemColumn("die", "Die", "choice", "Damage die, d4 to d12; doubled on a critical", D10_DICE),
+                ItemColumn(
+                    "kind",
+                    "Kind",
+                    "choice",
+                    "melee: 5 ft; reach: 10 ft; ranged: its range (the ranged skill)",
+                    tuple(k.value for k in D10Kind),
+                ),
+                ItemColumn(
+                    "tier",
+                    "Tier",
+                    "choice",
+                    "masterwork: two damage dice, the higher; shoddy: two, the lower (an option of the encounter)",
+                    tuple(t.value for t in Tier),
+                ),
+                ItemColumn("max_range_ft", "Range", "optional int", "Ranged weapons: the farthest target in feet"),
+            ),
+            "The combatant's weapons; double-click a cell to change it",
+            {"die": "d6"},
+        )
+        return SheetSpec(
+            identity=(
+                SheetRow(
+                    "Group",
+                    ("group",),
+                    "Opponents only: the initiative group it rolls with (empty: the Opponents' main group). "
+                    "Split a boss off from the Turns dock's row menu",
+                    kind="text",
+                ),
+            ),
+            numbers_title="HP, DR, Defense and skills",
+            numbers=numbers,
+            lists=(weapons,),
+            tips={
+                "side": "Party: one initiative group; Opponents: one or several groups (the GM splits them)",
+                "move_ft": "Feet per turn (default 30): the move action; a Sprint doubles it",
+                "surprised": "Surprised: takes no actions in round 1 (full surprise)",
+            },
+        )
+
+    def columns(self) -> tuple[Column, ...]:
+        return (
+            Column("Group", "The initiative group", lambda c: c.group_name, numeric=False),
+            Column("HP", "Hit points, current / max", lambda c: f"{c.hp} / {c.hp_max}"),
+            Column("Def", "Defense: what a to-hit roll must reach", lambda c: c.defense),
+            Column("DR", "Damage reduction from armor", lambda c: c.dr),
+            Column("Min", "A minion dies on any hit", lambda c: "yes" if c.minion else "", numeric=False),
+        )
+
+    def gauges(self, c: D10Combatant) -> tuple[Gauge, ...]:
+        return (Gauge("HP", c.hp, c.hp_max, "health"),)
+
+    def gauge_labels(self) -> tuple[str, ...]:
+        return ("HP",)
+
+    def new_combatant(self) -> dict[str, Any]:
+        return {"name": "New combatant", "side": Side.PARTY.value, "hp_max": 10}
+
+    def summary(self, c: D10Combatant) -> str:
+        words = [
+            f"{c.side.value}" + (f", group {c.group}" if c.group else ""),
+            f"{c.hp}/{c.hp_max} HP",
+            f"Defense {c.defense}",
+            f"DR {c.dr}",
+        ]
+        if c.minion:
+            words.append("minion")
+        if c.bloodied and not c.down:
+            words.append("-2 to hit (half HP)")
+        if c.dead:
+            words.append("dead")
+        return " · ".join(words)
+
+    def stat_line(self, c: D10Combatant) -> str:
+        weapons = ", ".join(f"{w.name} {w.die}" for w in c.weapons) or "no weapon"
+        minion = "  minion" if c.minion else ""
+        return f"HP {c.hp_max}  Def {c.defense}  DR {c.dr}  melee {c.melee:+d}  ranged {c.ranged:+d}{minion}\n{weapons}"
+
+    def token_word(self, c: D10Combatant) -> str:
+        if c.dead:
+            return "dead"
+        if c.parrying:
+            return "parrying"
+        return ""
+
+    # -- the round ---------------------------------------------------------------------------
+
+    def start_procedure(self) -> StartProcedure:
+        def reading(situation: str, face: int) -> str:
+            return {
+                NONE: "No surprise roll: round 1 is a normal round",
+                PARTY: "The Party's lowest Stealth against the Opponents' highest Perception",
+                OPPONENTS: "The Opponents' lowest Stealth against the Party's highest Perception",
+                STUMBLED: "Both stumbled into each other: a plain d20 each",
+            }.get(situation, "")
+
+        return StartProcedure(
+            question="Is there a surprise roll?",
+            situations=(
+                Situation(NONE, "No surprise", "Both sides saw each other coming"),
+                Situation(
+                    PARTY,
+                    "The Party ambushes",
+                    "d20 + the Party's lowest Stealth against d20 + the Opponents' highest Perception",
+                ),
+                Situation(
+                    OPPONENTS,
+                    "The Opponents ambush",
+                    "d20 + the Opponents' lowest Stealth against d20 + the Party's highest Perception",
+                ),
+                Situation(STUMBLED, "Both stumbled into each other", "A plain d20 each: the higher side has surprise"),
+            ),
+            die_label="surprise",
+            reading=reading,
+            surprise_die=False,
+            rolls_initiative=True,
+        )
+
+    def declarations(self, engine: Engine) -> DeclareSpec | None:
+        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
+        open_ = combat.phase is not Phase.FIGHTING or engine.round_over
+        declared = combat.declaring if open_ else combat.declared
+        missing = tuple(c.id for c in engine.encounter.combatants if not c.down and c.id not in combat.declaring)
+        return DeclareSpec(
+            choices=play.DECLARE,
+            open=open_,
+            declared=dict(declared),
+            missing=missing if open_ else (),
+            build=lambda cid, key: play.Declare(cid, key),
+        )
+
+    def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
+        situation = action.situation
+        if situation not in (NONE, PARTY, OPPONENTS, STUMBLED):
+            raise RulesError(f"Start combat: {situation!r} is not one of: {NONE}, {PARTY}, {OPPONENTS}, {STUMBLED}")
+        missing = play.missing_declarations(engine)
+        if missing:
+            raise IllegalAction("Start combat", [f"declare first for: {', '.join(missing)}"])
+        ambushers, full, said = play.surprise_roll(engine, situation, dice)
+        play.lock_declarations(engine)
+        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
+        # Carried into the fight's combat state (a ruleset's own fields carry over).
+        combat.ambushers, combat.full_surprise = ambushers, full
+        slots, words = play.roll_initiative(engine, dice)
+        first = engine.combatant(slots[0].members[0]).side if slots else Side.PARTY
+        surprised = ambushers.other if ambushers is not None and full else None
+        return Opening(
+            situation=situation,
+            first_side=first,
+            surprised_side=surprised,
+            text=f"Round 1: {said}; {words}",
+            order=tuple(slots),
+        )
+
+    def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
+        missing = play.lock_declarations(engine)
+        if missing:
+            raise IllegalAction("Next round", [f"declare first for: {', '.join(missing)}"])
+        slots, words = play.roll_initiative(engine, dice)
+        first = engine.combatant(slots[0].members[0]).side if slots else Side.PARTY
+        return RoundOrder(first, None, words, order=tuple(slots))
+
+    def on_round_start(self, engine: Engine) -> list[Event]:
+        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
+        events: list[Event] = []
+        stale = [p for p in combat.pending if p.kind == "free attack" and p.round < combat.round]
+        if stale:
+            combat.pending = [p for p in combat.pending if p not in stale]
+            events.append(Override(round=combat.round, text=f"Not taken, lapsed: {'; '.join(p.text for p in stale)}"))
+        if combat.round > combat.first_round:
+            events += play.tick_timers(engine)
+        return events
+
+    def turn_refusal(self, encounter: Encounter, c: D10Combatant) -> str | None:
+        if c.dead:
+            return f"{c.name} is dead"
+        if c.down:
+            return f"{c.name} is down"
+        if c.surprised:
+            return f"{c.name} is taken by full surprise: no actions in {encounter.combat.round_phrase}"
+        return None
+
+    def on_turn_start(self, engine: Engine, c: D10Combatant) -> list[Event]:
+        events: list[Event] = []
+        rnd = engine.encounter.combat.round
+        c.disengaged = False
+        if c.lost_attack_round is not None and c.lost_attack_round < rnd:
+            c.lost_attack_round = None
+        if c.lost_attack_round == rnd:
+            events.append(Override(round=rnd, text=f"{c.name} has no attack this round (its mishap)", actors=(c.id,)))
+        if "dropped weapon" in c.conditions and c.lost_attack_round is None:
+            c.conditions.remove("dropped weapon")
+        declared = engine.encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
+        if declared:
+            events.append(
+                Override(round=rnd, text=f"{c.name} declared: {play.DECLARED_LABEL[declared]}", actors=(c.id,))
+            )
+        return events
+
+    def on_combat_end(self, engine: Engine) -> None:
+        for c in engine.encounter.combatants:
+            c.parrying = False  # type: ignore[attr-defined]
+            c.disengaged = False  # type: ignore[attr-defined]
+        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
+        combat.pending = []
+
+    def row_actions(self, engine: Engine, c: D10Combatant) -> tuple[RowAction, ...]:
+        if c.side is not Side.OPPONENTS:
+            return ()
+        actions = []
+        others = sorted(
+            {
+                x.group
+                for x in engine.encounter.combatants
+                if x.side is Side.OPPONENTS and x.group and x.group != c.group
+            }
+        )
+        if c.group != c.name:
+            actions.append(
+                RowAction(
+                    f"Put {c.name} in a group of its own",
+                    "It rolls its own initiative d10 from the next round (a boss apart)",
+                    lambda: act.EditCombatant(c.id, {"group": c.name}),
+                )
+            )
+        for name in others:
+            actions.append(
+                RowAction(
+                    f"Move {c.name} to the group {name}",
+                    f"It rolls with {name} from the next round",
+                    lambda n=name: act.EditCombatant(c.id, {"group": n}),
+                )
+            )
+        if c.group:
+            actions.append(
+                RowAction(
+                    "Back to the Opponents' main group",
+                    "It rolls with the Opponents from the next round",
+                    lambda: act.EditCombatant(c.id, {"group": ""}),
+                )
+            )
+        return tuple(actions)
+
+    def round_notes(self, engine: Engine) -> tuple[str, ...]:
+        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
+        notes = []
+        for timer in combat.timers:
+            rounds = "round" if timer.rounds_left == 1 else "rounds"
+            notes.append(f"Timer {timer.die} ({timer.face}): {timer.event} in {timer.rounds_left} {rounds}")
+        if combat.ambushers is not None and combat.round == combat.first_round and combat.phase is Phase.FIGHTING:
+            kind = "full surprise" if combat.full_surprise else "surprise"
+            notes.append(f"This round: the {combat.ambushers.value} have {kind}")
+        return tuple(notes)
+
+    # -- movement ----------------------------------------------------------------------------
+
+    def move_allowance(self, engine: Engine, c: D10Combatant) -> float:
+        turn = engine.encounter.combat.turn
+        if turn is None or turn.action is None:
+            return float(c.move_ft)
+        if turn.action == "sprint":
+            return float(2 * c.move_ft)
+        if turn.action == "parry":
+            return turn.feet_used
+        return float(c.move_ft)
+
+    def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
+        if engine.encounter.combat.phase is not Phase.FIGHTING:
+            return []
+        return play.provocations(engine, engine.combatant(cid), path)
+
+    def after_move(self, engine: Engine, c: D10Combatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
+        if engine.encounter.combat.phase is not Phase.FIGHTING:
+            return []
+        return play.after_move(engine, c, path, forced)
+
+    # -- the actions -------------------------------------------------------------------------
+
+    def action_kinds(self) -> tuple[ActionSpec, ...]:
+        extras = (EDGE, REASON, COVER, CALLED, SUBDUAL, ON_20)
+        return (
+            ActionSpec(
+                "attack",
+                "Attack",
+                "d20 + melee or ranged against Defense; the move may come before or after",
+                "weapon",
+                _attack(""),
+                targeted=True,
+                mode="attack",
+                button="Roll the attack",
+                rolls=True,
+                extras=(*extras[:4], EXTREME, *extras[4:]),
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "cast",
+                "Spell attack",
+                "d20 + casting against Defense (spells never use weapon tiers)",
+                "weapon",
+                _attack("casting"),
+                targeted=True,
+                mode="cast",
+                button="Roll the spell",
+                rolls=True,
+                extras=(EDGE, REASON, COVER, ON_20),
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "parry",
+                "Parry / dodge",
+                "Uses the attack and the move: to-hit rolls against it at disadvantage until its next action",
+                "none",
+                lambda c, override=False: play.ParryDodge(c, override),
+                button="Parry / dodge",
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "disengage",
+                "Disengage",
+                "A to-hit roll against the foe: success, it moves freely and no foe gets a free attack",
+                "weapon",
+                _disengage,
+                targeted=True,
+                button="Roll to disengage",
+                rolls=True,
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "item",
+                "Use / ready an item",
+                "Replaces the attack; the move is still free",
+                "text",
+                lambda c, text, override=False: play.UseItem(c, text, override),
+                button="Use it",
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "sprint",
+                "Sprint / flee",
+                "Uses the attack and the move: up to twice the Move; leaving an adjacent foe gives it a free attack",
+                "none",
+                lambda c, override=False: play.Sprint(c, override),
+                button="Sprint",
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "other",
+                "Something else…",
+                "In words, for the log",
+                "text",
+                lambda c, text: act.OtherAction(c, text),
+                button="Take this action",
+            ),
+        )
+
+    def action_means(self, spec: ActionSpec, c: D10Combatant) -> list[tuple[str, str, str]]:
+        if spec.uses != "weapon":
+            return []
+        return [(w.name, w.label, "") for w in c.weapons]
+
+    def action_available(self, spec: ActionSpec, c: D10Combatant) -> tuple[bool, str]:
+        if spec.uses == "weapon" and not c.weapons:
+            return False, f"{c.name} has no weapon"
+        return True, ""
+
+    def action_checks(
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: D10Combatant,
+        means: str | None,
+        text: str,
+        target: Any = None,
+        extras: Mapping[str, Any] | None = None,
+    ) -> list[Any]:
+        from lnl_desktop.core.engine import Engine
+
+        engine = Engine.__new__(Engine)  # only .encounter is read by these checks
+        engine.encounter = encounter
+        keys = {"attack": ("attack",), "cast": ("cast",)}.get(spec.key, (spec.key,))
+        override = bool((extras or {}).get("override", False))
+        checks: list[Check] = []
+        if spec.key in ("attack", "cast", "disengage"):
+            if target is None or means is None:
+                return [Check("Pick a target", False, "click a foe on the map")]
+            try:
+                weapon = c.weapon(means)
+            except RulesError as error:
+                return [Check("The weapon", False, str(error))]
+            skill = "casting" if spec.key == "cast" else weapon.skill
+            checks += play.turn_attack_checks(engine, c)
+            checks += play.attack_checks(encounter, c, target, weapon, skill)
+        elif spec.key == "parry":
+            turn = encounter.combat.turn
+            moved = turn.feet_used if turn is not None and turn.combatant == c.id else 0
+            checks.append(Check("Not moved yet", not moved, f"moved {moved:g} ft; Parry / dodge uses the move too"))
+        elif spec.key == "item":
+            said = bool(text.strip())
+            checks.append(Check("Say the item", said, "" if said else "type it above"))
+        elif spec.key == "other":
+            return super().action_checks(encounter, spec, c, means, text, target)
+        if spec.key != "other":
+            checks += play.declaration_check(engine, c, keys, override)
+        return checks
+
+    def action_notes(
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: D10Combatant,
+        means: str | None,
+        target: Any,
+        extras: Mapping[str, Any] | None = None,
+    ) -> list[tuple[str, str]]:
+        notes: list[tuple[str, str]] = []
+        if spec.key in ("attack", "cast", "disengage") and target is not None and means is not None:
+            try:
+                weapon = c.weapon(means)
+            except RulesError:
+                return notes
+            more = dict(extras or {})
+            edge = play.edge_of(
+                encounter,
+                c,
+                target,
+                gm_edge=str(more.get("gm_edge", "none")),
+                gm_reason=str(more.get("gm_reason", "")),
+                cover=bool(more.get("cover", False)),
+                called_shot=bool(more.get("called_shot", False)),
+                extreme_range=bool(more.get("extreme_range", False)),
+                subdual=bool(more.get("subdual", False)),
+            )
+            skill = "casting" if spec.key == "cast" else weapon.skill
+            hit = play.to_hit(encounter, c, target, skill, edge)
+            from lnl_desktop.core.rules.d10.odds import hit_chance
+
+            chance = round(hit_chance(hit) * 100)
+            notes.append(("To hit", f"{chance}%: {edge.words()}; d20 {hit.terms()} vs Defense {hit.defense}"))
+            if target.minion:
+                notes.append(("Minion", f"{target.name} dies on any hit"))
+        declared = encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
+        if declared and encounter.combat.phase is Phase.FIGHTING:
+            notes.append(("Declared", play.DECLARED_LABEL.get(declared, declared)))
+        return notes
+
+    def means(self, c: D10Combatant, name: str, spell: bool = False) -> Any:
+        return c.weapon(name)
+
+    def forecast(
+        self,
+        attacker: D10Combatant,
+        target: D10Combatant,
+        means: Any,
+        mode: Any,
+        options: Any,
+        *,
+        ignore_dex: bool = False,
+        encounter: Encounter | None = None,
+        extras: Mapping[str, Any] | None = None,
+    ) -> Any:
+        if encounter is None or str(mode) not in ("attack", "cast"):
+            return None
+        from lnl_desktop.core.rules.d10.odds import forecast_strike
+
+        more = dict(extras or {})
+        return forecast_strike(
+            encounter,
+            attacker,
+            target,
+            means,
+            "casting" if str(mode) == "cast" else means.skill,
+            gm_edge=str(more.get("gm_edge", "none")),
+            gm_reason=str(more.get("gm_reason", "")),
+            cover=bool(more.get("cover", False)),
+            called_shot=bool(more.get("called_shot", False)),
+            extreme_range=bool(more.get("extreme_range", False)),
+            subdual=bool(more.get("subdual", False)),
+            on_20=str(more.get("on_20", play.ON_20[0])),
+        )
+
+    # -- what the rules call for, and the GM's tools --------------------------------------------
+
+    def prompt(self, engine: Engine, item: Any) -> PromptSpec:
+        index = engine.encounter.combat.pending.index(item)
+        if item.kind == "free attack":
+            striker = engine.combatant(item.who)
+            melee = [w.name for w in striker.weapons if w.kind is not D10Kind.RANGED]
+            weapon = Setting("weapon", "With", "The weapon the free attack swings", "means", melee[0] if melee else "")
+            on_20 = ON_20
+            return PromptSpec(
+                "Free attack",
+                item.text,
+                (weapon, on_20),
+                (
+                    PromptChoice(
+                        "Roll the free attack",
+                        "d20 + melee against Defense, damage on a hit",
+                        lambda v: play.FreeAttack(
+                            index, str(v.get("weapon") or ""), str(v.get("on_20", play.ON_20[0]))
+                        ),
+                        rolls=True,
+                    ),
+                ),
+            )
+        if item.kind == "mishap":
+            choice = Setting(
+                "choice",
+                "Mishap",
+                "drops weapon: loses its attack next round; trips prone: loses its attack, attackers gain "
+                "advantage; overextended: its foes gain advantage next round",
+                "choice",
+                "none",
+                choices=play.MISHAPS,
+            )
+            return PromptSpec(
+                "Critical failure",
+                item.text,
+                (choice,),
+                (PromptChoice("Apply", "The GM's pick", lambda v: play.Mishap(index, str(v.get("choice", "none")))),),
+            )
+        if item.kind == "timer":
+            return PromptSpec(
+                "Timer",
+                item.text,
+                (),
+                (PromptChoice("Noted", "The event happens now", lambda v: act.SkipPending(index, "it happens")),),
+            )
+        return super().prompt(engine, item)
+
+    def tools(self, engine: Engine) -> tuple[PromptSpec, ...]:
+        names = tuple(c.name for c in engine.encounter.combatants)
+        if len(names) < 1:
+            return ()
+        ids = {c.name: c.id for c in engine.encounter.combatants}
+        skills = tuple(SKILL_NAMES[s] for s in SKILLS)
+        by_label = {SKILL_NAMES[s]: s for s in SKILLS}
+        opposed = PromptSpec(
+            "Opposed roll",
+            "Two combatants roll d20 + a skill each, the higher wins: a grapple (feats of strength), a door shut first",
+            (
+                Setting(
+                    "first", "One", "Who rolls first (the attacker of a grapple)", "choice", names[0], choices=names
+                ),
+                Setting("first_skill", "with", "Its skill", "choice", "feats of strength", choices=skills),
+                Setting("second", "Against", "The other", "choice", names[-1], choices=names),
+                Setting("second_skill", "with", "Its skill", "choice", "feats of strength", choices=skills),
+                Setting("what", "For", "What is at stake, for the log (grapple, the door)", "text", ""),
+            ),
+            (
+                PromptChoice(
+                    "Roll both",
+                    "d20 + skill each",
+                    lambda v: play.OpposedRoll(
+                        ids.get(str(v.get("first")), str(v.get("first"))),
+                        by_label.get(str(v.get("first_skill")), "strength"),
+                        ids.get(str(v.get("second")), str(v.get("second"))),
+                        by_label.get(str(v.get("second_skill")), "strength"),
+                        str(v.get("what", "")),
+                    ),
+                    rolls=True,
+                ),
+            ),
+        )
+        timer = PromptSpec(
+            "Timer die",
+            "Roll a die: that many rounds until the event; the Turns dock counts them down and announces it",
+            (
+                Setting(
+                    "die", "Die", "The timer's die", "choice", "d6", choices=("d4", "d6", "d8", "d10", "d12", "d20")
+                ),
+                Setting("event", "Event", "What happens when it runs out (the ceiling collapses)", "text", ""),
+            ),
+            (
+                PromptChoice(
+                    "Roll the timer",
+                    "Rounds until the event",
+                    lambda v: play.SetTimer(str(v.get("die", "d6")), str(v.get("event", ""))),
+                    rolls=True,
+                ),
+            ),
+        )
+        return (opposed, timer)
+
+    # -- converting, the bestiary and the demo ------------------------------------------------------
+
+    def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
+        kept, notes = super().convert(data, source)
+        name = data.get("name", "?")
+        if "stamina_max" in data:
+            kept["hp_max"] = max(1, int(data["stamina_max"]) + int(data.get("injury_max", 0)))
+            kept["hp"] = kept["hp_max"]
+            kept["dr"] = int(data.get("armor", 0))
+        elif "hp_max" in data:
+            kept["hp_max"] = int(data["hp_max"])
+            kept["hp"] = int(data.get("hp", data["hp_max"]))
+            kept["dr"] = int(data.get("armor_bonus", 0)) // 2
+            kept["melee"] = int(data.get("attack_bonus", 0)) + int(data.get("str_mod", 0))
+        else:
+            kept["hp_max"] = 10
+        weapons = []
+        for w in data.get("weapons", []):
+            die = w.get("die") or ("d" + str(w.get("damage", "1d6")).split("d")[-1].split("+")[0].split("-")[0])
+            die = die if die in D10_DICE else "d6"
+            kind = {"reach": "reach", "ranged": "ranged", "missile": "ranged", "thrown": "ranged"}.get(
+                str(w.get("kind")), "melee"
+            )
+            weapons.append(
+                {
+                    "name": w["name"],
+                    "die": die,
+                    "kind": kind,
+                    "max_range_ft": w.get("max_range_ft") if kind == "ranged" else None,
+                }
+            )
+        kept["weapons"] = weapons
+        notes.append(f"{name}: HP {kept['hp_max']}, Defense 11, skills 0: check the stat block")
+        return kept, notes
+
+    def bestiary(self) -> list[dict[str, Any]]:
+        from lnl_desktop.core.bestiary import read_bestiary
+
+        return read_bestiary(self)[0]
+
+    def demo(self) -> str | None:
+        return "bandit-mill-d10.lnl"
+
+
+D10 = GroupD10Ruleset()
