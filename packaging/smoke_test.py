@@ -140,6 +140,8 @@ def check_contents(root: Path, version: str, report: Report) -> None:
             "bestiary-osr.json",
             "encounters/hill-giant-classic.lnl",
             "encounters/goblin-ambush-osr.lnl",
+            "bestiary-d10.json",
+            "encounters/bandit-mill-d10.lnl",
         ]
         needed += ["schema/encounter.schema.json", "icons/lnl-desktop.ico", "icons/lnl-desktop.icns"]
         needed += [f"icons/lnl-desktop-{size}.png" for size in config.ICON_SIZES]
@@ -246,6 +248,11 @@ def run_the_program(exe: Path, root: Path, home: Path, report: Report) -> None:
         run = run_program(prefix, exe, env, {}, ["--smoke-test", str(osr[0])])
         ok = run.returncode == 0 and ((IS_WINDOWS and not run.stdout) or "Old-School d20 demo" in run.stdout)
         report.check(ok, "--smoke-test opens the Old-School d20 demo", "" if ok else (run.stdout + run.stderr)[-1500:])
+    d10 = find_files(root, "bandit-mill-d10.lnl")
+    if d10:
+        run = run_program(prefix, exe, env, {}, ["--smoke-test", str(d10[0])])
+        ok = run.returncode == 0 and ((IS_WINDOWS and not run.stdout) or "Group d10 demo" in run.stdout)
+        report.check(ok, "--smoke-test opens the Group d10 demo", "" if ok else (run.stdout + run.stderr)[-1500:])
     check = run_program(prefix, exe, env, {"LNL_BUNDLE_SELF_CHECK": "1"}, [])
     quiet = IS_WINDOWS and not check.stdout
     ok = check.returncode == 0 and (quiet or "self check: all ok" in check.stdout)
