@@ -150,7 +150,11 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     if kind in ("undo", "redo"):
         return kind
     declaring = ruleset.declarations(engine)
-    if declaring is not None and e.combatants and (kind == "declare" or (declaring.missing and draw(st.integers(0, 1)))):
+    if (
+        declaring is not None
+        and e.combatants
+        and (kind == "declare" or (declaring.missing and draw(st.integers(0, 1))))
+    ):
         # A ruleset with a declare phase: a missing declaration first (else combat never starts), or any.
         who = draw(st.sampled_from(list(declaring.missing) or ids))
         return declaring.build(who, draw(st.sampled_from([key for key, _ in declaring.choices])))

@@ -104,6 +104,7 @@ def test_open_demo_opens_an_unsaved_copy(window: MainWindow) -> None:
         "Laurels && Loot demo",
         "L&&L Classic demo",
         "Old-School d20 demo",
+        "Group d10 demo",
     ]
 
 

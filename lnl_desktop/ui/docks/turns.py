@@ -13,6 +13,15 @@ individual initiative) has it shown instead of the sides: each place in order wi
 members under it, the place acting now highlighted. The dice the next round reads, and the
 typed faces, are found by a dry run of ``NextRound`` on a copy of the encounter; the ruleset's
 round settings (light, initiative by group or individual) have one small editor each.
+
+A ruleset with a declare phase (``Ruleset.declarations``: every combatant's action is declared
+before initiative) adds a Declared column: a narrow combo per combatant able to act. While the
+declarations are open (before combat, between rounds) a pick is one undoable, logged step and the
+banner names who must still declare before the initiative roll ("All: <choice>" fills them in at
+once); during a round a change asks first, and the log records it as a GM override. A ruleset's
+commands on a combatant (``Ruleset.row_actions``: put it in a group of its own) make up the row's
+context menu (right click, the menu key or Shift+F10), and its round notes (``Ruleset.round_notes``:
+a timer die counting down) are small lines under the round's heading.
 """
 
 from __future__ import annotations
@@ -20,17 +29,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QBrush, QColor, QContextMenuEvent, QFont, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QMessageBox,
     QPushButton,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -42,6 +54,7 @@ from lnl_desktop.core.dice import DiceSource, ScriptedDice
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import CombatStarted, Event, InitiativeRolled, Override
 from lnl_desktop.core.model import Phase, Side, TurnSlot
+from lnl_desktop.core.rules.base import DeclareSpec
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import (
     DieAsked,
@@ -81,6 +94,17 @@ NEXT_PLACE = QColor("#fff3c4")  # the place of the turn order whose members may 
 
 NOT_IN_ORDER = "Not in this round's order"
 
+DECLARED = "Declared"  # the column of a ruleset with a declare phase
+MISSING_MARK = QColor("#fff3c4")  # the cell of a combatant who must still declare
+NAMES_SHOWN = 4  # the banner names this many of those who must still declare, then counts the rest
+
+
+def names_said(names: list[str], limit: int = NAMES_SHOWN) -> str:
+    """'Tombril, Ogre' or 'Goblin 1, …, Goblin 6 and 3 more': a list of names that keeps the banner short."""
+    if len(names) <= limit:
+        return ", ".join(names)
+    return f"{', '.join(names[:limit])} and {len(names) - limit} more"
+
 
 @dataclass(frozen=True)
 class _Head:
@@ -115,6 +139,8 @@ class TurnsPanel(QWidget):
         QLabel#banner { font-size: 12pt; font-weight: bold; border-radius: 4px; padding: 6px 8px;
                         border: 1px solid #b9b9b9; }
         QLabel#reading { padding: 2px 8px; }
+        QLabel#notes { padding: 0px 8px; font-size: 9pt; color: #5a4a00; }
+        QComboBox[missing="true"] { background: #fff3c4; border: 1px solid #c9a400; border-radius: 2px; }
         QLineEdit[invalid="true"] { border: 2px solid #c62828; background: #fdecea; }
     """
 
@@ -130,6 +156,9 @@ class TurnsPanel(QWidget):
         self.setting_editors: dict[str, QWidget] = {}
         self._settings_of = ""  # the ruleset the settings' editors were built for
         self.reading = ""  # how this round's dice were read, in full (the label may show it shortened)
+        self.declare_spec: DeclareSpec | None = None  # the ruleset's declare phase, as of the last refresh
+        self._declared_column: int | None = None  # the Declared column's index, when shown
+        self.context_menu: QMenu | None = None  # the row's menu on show (right click, menu key)
 
         self.round_label = QLabel(self)
         self.round_label.setObjectName("round")
@@ -141,6 +170,12 @@ class TurnsPanel(QWidget):
         self.reading_label.setObjectName("reading")
         self.reading_label.setWordWrap(True)
         self.reading_label.setToolTip("How this round's die was read")
+        # The ruleset's notes on the round (a timer die counting down): small lines, hidden when none.
+        self.notes_label = QLabel(self)
+        self.notes_label.setObjectName("notes")
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setToolTip("What the rules keep track of this round")
+        self.notes_label.hide()
 
         self.tree = QTreeWidget(self)
         self.tree.setColumnCount(4)
@@ -158,6 +193,9 @@ class TurnsPanel(QWidget):
         header.setStretchLastSection(False)
         self.tree.itemDoubleClicked.connect(self._on_double_click)
         self.tree.itemSelectionChanged.connect(self._on_row_selected)
+        # The row's commands (the ruleset's, and its declaration): right click, the menu key, Shift+F10.
+        self.tree.installEventFilter(self)
+        self.tree.viewport().installEventFilter(self)
 
         self.start_button = QPushButton("Start combat…", self)
         self.start_button.setToolTip("Pick the surprise situation and roll (or type) the first d6")
@@ -169,6 +207,12 @@ class TurnsPanel(QWidget):
         self.end_combat_button = QPushButton("End combat…", self)
         self.end_combat_button.setToolTip("End the combat (asks first; Undo brings it back)")
         self.end_combat_button.clicked.connect(lambda: self.end_combat())
+        # Fill every missing declaration at once: the first choice on a click, any other from its menu.
+        self.declare_all_button = QToolButton(self)
+        self.declare_all_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.declare_all_button.setMenu(QMenu(self.declare_all_button))
+        self.declare_all_button.clicked.connect(lambda: self.declare_all())
+        self.declare_all_button.hide()
 
         # The main window puts this in its menus; Space is its shortcut there.
         self.end_turn_action = QAction("&End turn", self)
@@ -199,6 +243,7 @@ class TurnsPanel(QWidget):
         turn_row.addWidget(self.take_turn_button)
         turn_row.addWidget(self.end_turn_button)
         turn_row.addStretch(1)
+        turn_row.addWidget(self.declare_all_button)
         round_row = QHBoxLayout()
         round_row.addWidget(self.initiative_caption)
         round_row.addWidget(self.initiative_edit)
@@ -211,6 +256,7 @@ class TurnsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.round_label)
+        layout.addWidget(self.notes_label)
         layout.addWidget(self.banner)
         layout.addWidget(self.reading_label)
         layout.addWidget(self.tree, 1)
@@ -319,6 +365,7 @@ class TurnsPanel(QWidget):
                 refusal = self.controller.refusal or "refused"
                 self.controller.undo_stack.undo()
                 self._refuse(refusal)
+            self._name_the_missing("start the combat")
             return False
         started = next((e for e in events if isinstance(e, CombatStarted)), None)
         if started is not None:
@@ -348,15 +395,34 @@ class TurnsPanel(QWidget):
 
     def next_round(self, face: int | None = None) -> bool:
         """Roll (``face`` None) or read the next round's initiative d6."""
-        return self._do(act.NextRound(face)) is not None
+        if self._do(act.NextRound(face)) is None:
+            self._name_the_missing("roll initiative")
+            return False
+        return True
 
     def next_round_faces(self, faces: list[int]) -> bool:
         """The next round with these faces of the GM's own dice, once a dry run says they fit exactly."""
         problem = check_faces(faces, self._round_dry_run())
         if problem is not None:
             self._refuse(f"Initiative: {problem}")
+            self._name_the_missing("roll initiative")
             return False
-        return self._do(act.NextRound(), ScriptedDice(faces)) is not None
+        if self._do(act.NextRound(), ScriptedDice(faces)) is None:
+            self._name_the_missing("roll initiative")
+            return False
+        return True
+
+    def _name_the_missing(self, then: str) -> None:
+        """After a refusal: when declarations are missing, the message names everyone who must still declare."""
+        spec = self.declarations()
+        if spec is None or not spec.missing:
+            return
+        by_id = self.controller.encounter.by_id()
+        names = [by_id[cid].name if cid in by_id else cid for cid in spec.missing]
+        said = self.message
+        if not all(name in said for name in names):
+            words = f"Declare for: {', '.join(names)} — then {then}"
+            self._refuse(f"{said.rstrip('.')}. {words}" if said else words)
 
     def _round_dry_run(self) -> Any:
         return engine_dry_run(self.controller.encounter, act.NextRound())
@@ -396,6 +462,225 @@ class TurnsPanel(QWidget):
                 return False
         return self._do(act.EndCombat()) is not None
 
+    # -- declarations and the row's commands -------------------------------------------------------
+
+    def declarations(self) -> DeclareSpec | None:
+        """The ruleset's declare phase as it stands (None for a ruleset without one)."""
+        engine = self.controller.engine
+        try:
+            return engine.ruleset.declarations(engine)
+        except RulesError:
+            return None
+
+    def declare(self, cid: str, key: str, confirm: bool = True) -> bool:
+        """Declare ``key`` for ``cid`` (a pick in the Declared column or the row's menu): one undoable,
+        logged step. During a round the declarations are locked: a change asks first (``confirm``) and
+        the log records it as a GM override. A refusal is said in the dock."""
+        spec = self.declarations()
+        c = self.controller.combatant(cid)
+        if spec is None or c is None:
+            self._refuse("Nobody declares actions under these rules")
+            return False
+        if spec.declared.get(cid) == key:
+            return True
+        if not spec.open and confirm:
+            answer = QMessageBox.question(
+                self,
+                "Change a declaration",
+                f"Change {c.name}'s declared action during the round? The log records a GM override.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                self._show_declaration(cid)
+                return False
+        try:
+            action = spec.build(cid, key)
+        except RulesError as refused:
+            self._refuse(str(refused))
+            self._show_declaration(cid)
+            return False
+        if self._do(action) is None:
+            self._show_declaration(cid)
+            return False
+        return True
+
+    def declare_all(self, key: str | None = None) -> int:
+        """Declare ``key`` (the first choice by default) for everyone who must still declare, as one
+        undo step; how many were declared. Checked first on a copy: a refusal changes nothing."""
+        spec = self.declarations()
+        if spec is None or not spec.missing or not spec.choices:
+            self._refuse("Everyone has declared")
+            return 0
+        key = key or spec.choices[0][0]
+        label = dict(spec.choices).get(key, key)
+        names = self._names(spec.missing)
+        if not spec.open:
+            answer = QMessageBox.question(
+                self,
+                "Declare during the round",
+                f"Declare {label} for {names} during the round? The log records GM overrides.",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return 0
+        try:
+            steps = [spec.build(cid, key) for cid in spec.missing]
+            engine_dry_run(self.controller.encounter, *steps)(None)
+        except RulesError as refused:
+            self._refuse(str(refused))
+            return 0
+        stack = self.controller.undo_stack
+        several = len(steps) > 1
+        if several:
+            stack.beginMacro(f"All: {label} ({len(steps)} declarations)")
+        done = 0
+        try:
+            for step in steps:
+                if self._do(step) is None:
+                    break
+                done += 1
+        finally:
+            if several:
+                stack.endMacro()
+        return done
+
+    def declare_combo(self, cid: str) -> QComboBox | None:
+        """The Declared column's combo of ``cid``, if it has one."""
+        item = self.item_for(cid)
+        column = self._declared_column
+        if item is None or column is None:
+            return None
+        widget = self.tree.itemWidget(item, column)
+        return widget if isinstance(widget, QComboBox) else None
+
+    def row_menu(self, cid: str) -> QMenu | None:
+        """The row's context menu: its declaration, then the ruleset's commands on it (None if neither)."""
+        c = self.controller.combatant(cid)
+        if c is None:
+            return None
+        engine = self.controller.engine
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        spec = self.declarations()
+        if spec is not None and self._may_declare(spec, c):
+            current = spec.declared.get(cid)
+            sub = menu.addMenu(f"Declare for {c.name}")
+            sub.setToolTipsVisible(True)
+            for key, label in spec.choices:
+                entry = sub.addAction(label)
+                entry.setCheckable(True)
+                entry.setChecked(key == current)
+                entry.setToolTip(self._declare_tip(spec, c))
+                entry.triggered.connect(lambda _=False, key=key: self.declare(cid, key))
+        try:
+            commands = engine.ruleset.row_actions(engine, c)
+        except RulesError:
+            commands = ()
+        if commands and not menu.isEmpty():
+            menu.addSeparator()
+        for command in commands:
+            entry = menu.addAction(command.label)
+            entry.setToolTip(command.tip)
+            entry.setStatusTip(command.tip)
+            entry.triggered.connect(lambda _=False, command=command: self.apply_row_action(command))
+        if menu.isEmpty():
+            menu.deleteLater()
+            return None
+        return menu
+
+    def show_row_menu(self, cid: str, where: QPoint) -> QMenu | None:
+        """Pop up the row's menu at ``where`` (global); the menu shown, or None when it has nothing."""
+        menu = self.row_menu(cid)
+        if menu is None:
+            return None
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.context_menu = menu
+        menu.destroyed.connect(lambda *_: setattr(self, "context_menu", None))
+        menu.popup(where)
+        return menu
+
+    def apply_row_action(self, command: Any) -> bool:
+        """Apply one of the ruleset's row commands (a ``RowAction``) as one undoable step."""
+        try:
+            action = command.build()
+        except RulesError as refused:
+            self._refuse(str(refused))
+            return False
+        return self._do(action) is not None
+
+    def _menu_for_current_row(self) -> None:
+        item = self.tree.currentItem()
+        if item is None or not item.isSelected():
+            selected = self.tree.selectedItems()
+            item = selected[0] if selected else None
+        cid = item.data(0, ID_ROLE) if item is not None else None
+        if item is None or not isinstance(cid, str):
+            return
+        rect = self.tree.visualItemRect(item)
+        self.show_row_menu(cid, self.tree.viewport().mapToGlobal(rect.bottomLeft()))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()
+        if kind == QEvent.Type.Wheel and isinstance(watched, QComboBox) and not watched.hasFocus():
+            # A combo of the Declared column never changes under a wheel that scrolls the list.
+            event.ignore()
+            return True
+        if kind == QEvent.Type.ContextMenu and isinstance(event, QContextMenuEvent):
+            if watched is self.tree.viewport() and event.reason() == QContextMenuEvent.Reason.Mouse:
+                item = self.tree.itemAt(event.pos())
+                cid = item.data(0, ID_ROLE) if item is not None else None
+                if isinstance(cid, str):
+                    self.show_row_menu(cid, event.globalPos())
+                return True
+            if watched is self.tree or watched is self.tree.viewport():
+                self._menu_for_current_row()
+                return True
+        if kind == QEvent.Type.KeyPress and watched is self.tree and isinstance(event, QKeyEvent):
+            shift_f10 = event.key() == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier
+            if event.key() == Qt.Key.Key_Menu or shift_f10:
+                self._menu_for_current_row()
+                return True
+        return super().eventFilter(watched, event)
+
+    def _may_declare(self, spec: DeclareSpec, c: Any) -> bool:
+        """Whether ``c`` gets a declaration: able to act, or one is asked of it or recorded for it."""
+        return c.id in spec.missing or c.id in spec.declared or not c.down
+
+    def _declare_tip(self, spec: DeclareSpec, c: Any) -> str:
+        if c.id in spec.missing:
+            return f"{c.name} must still declare an action before the initiative roll"
+        if spec.open:
+            return f"{c.name}'s declared action for the coming round: it may change freely until initiative"
+        return f"{c.name}'s declared action this round: changing it is a GM override, and the log says so"
+
+    def _names(self, ids: tuple[str, ...] | list[str], limit: int = NAMES_SHOWN) -> str:
+        by_id = self.controller.encounter.by_id()
+        return names_said([by_id[cid].name if cid in by_id else cid for cid in ids], limit)
+
+    def _missing_words(self, then: str, limit: int = NAMES_SHOWN) -> str:
+        """'Declare for: Tombril, Ogre — then roll initiative' ("" when nobody must declare)."""
+        spec = self.declare_spec
+        if spec is None or not spec.missing:
+            return ""
+        return f"Declare for: {self._names(spec.missing, limit)} — then {then}"
+
+    def _show_declaration(self, cid: str) -> None:
+        """Put ``cid``'s combo back to what is declared (after a refusal, or a change not confirmed)."""
+        combo = self.declare_combo(cid)
+        spec = self.declarations()
+        if combo is None or spec is None:
+            return
+        key = spec.declared.get(cid)
+        with QSignalBlocker(combo):
+            combo.setCurrentIndex(combo.findData(key) if key is not None else -1)
+
+    def _on_declare_picked(self, cid: str, combo: QComboBox, index: int) -> None:
+        key = combo.itemData(index)
+        if isinstance(key, str):
+            self.declare(cid, key)
+
     def _do(self, action: act.Action, dice: DiceSource | None = None) -> list[Event] | None:
         events = self.controller.do(action, dice)
         if events is None:
@@ -419,15 +704,21 @@ class TurnsPanel(QWidget):
         encounter = self.controller.encounter
         combat = encounter.combat
         fighting = combat.phase is Phase.FIGHTING
+        self.declare_spec = self.declarations()
         self._refresh_settings()
         self._refresh_header()
+        self._refresh_notes()
         self._refresh_tree()
 
         turn = combat.turn
         self.start_button.setVisible(combat.phase is not Phase.FIGHTING)
         self.start_button.setEnabled(bool(encounter.side(Side.PARTY)) and bool(encounter.side(Side.OPPONENTS)))
+        undeclared = self._missing_words("start the combat", limit=len(encounter.combatants))
+        self.start_button.setText("Start combat… (declare first)" if undeclared else "Start combat…")
         if not self.start_button.isEnabled():
             self.start_button.setToolTip("Both sides need at least one combatant")
+        elif undeclared:
+            self.start_button.setToolTip(f"{undeclared}: the rules roll no initiative before everyone has declared")
         else:
             self.start_button.setToolTip("Pick the surprise situation and roll (or type) the first d6")
         self.end_combat_button.setVisible(fighting)
@@ -452,14 +743,56 @@ class TurnsPanel(QWidget):
         for widget in (self.initiative_caption, self.initiative_edit):
             widget.setVisible(typed)
         self._refresh_next_round()
+        self._refresh_declare_all()
+
+    def _refresh_declare_all(self) -> None:
+        """The "All: <choice>" button: shown while someone must still declare."""
+        spec = self.declare_spec
+        button = self.declare_all_button
+        shown = spec is not None and bool(spec.missing) and bool(spec.choices)
+        button.setVisible(shown)
+        if spec is None or not shown:
+            return
+        label = spec.choices[0][1]
+        short = label if len(label) <= 14 else label[:13] + "…"
+        button.setText(f"All: {short}")
+        names = self._names(spec.missing, limit=len(spec.missing))
+        button.setToolTip(
+            f"Declare {label} for everyone who has not declared yet ({names}): one undo step. "
+            "The arrow offers the other choices"
+        )
+        button.setAccessibleName(f"Declare {label} for all who have not declared")
+        menu = button.menu()
+        menu.clear()
+        for choice, words in spec.choices:
+            entry = menu.addAction(f"All: {words}")
+            entry.triggered.connect(lambda _=False, choice=choice: self.declare_all(choice))
+
+    def _refresh_notes(self) -> None:
+        """The ruleset's lines under the round's heading (a timer die counting down); hidden when none."""
+        engine = self.controller.engine
+        try:
+            notes = tuple(engine.ruleset.round_notes(engine))
+        except RulesError:
+            notes = ()
+        text = "\n".join(notes)
+        if self.notes_label.text() != text:
+            self.notes_label.setText(text)
+        self.notes_label.setVisible(bool(notes))
 
     def _refresh_header(self) -> None:
         encounter = self.controller.encounter
         combat = encounter.combat
         engine = self.controller.engine
+        # The banner names a few of those who must still declare; its tooltip names them all.
+        spec = self.declare_spec
+        everyone = len(spec.missing) if spec is not None else 0
+        then = "start the combat" if combat.phase is Phase.SETUP else "roll initiative"
+        self.banner.setToolTip(self._missing_words(then, limit=everyone))
         if combat.phase is Phase.SETUP:
             self.round_label.setText("No combat yet")
-            self._set_banner("Place the tokens, then start the combat.", None)
+            undeclared = self._missing_words("start the combat")
+            self._set_banner(undeclared or "Place the tokens, then start the combat.", None)
             self.reading = ""
             self.reading_label.setText("")
             self.reading_label.hide()
@@ -476,7 +809,11 @@ class TurnsPanel(QWidget):
             c = encounter.combatant(combat.turn.combatant)
             self._set_banner(f"{c.name}'s turn ({c.side.value}): end it when done (Space)", c.side)
         elif engine.round_over:
-            self._set_banner(f"{combat.round_name} is over: roll initiative for the next round", None)
+            undeclared = self._missing_words("roll initiative")
+            over = f"{combat.round_name} is over"
+            self._set_banner(
+                f"{over}. {undeclared}" if undeclared else f"{over}: roll initiative for the next round", None
+            )
         elif ready:
             slot = self._acting_slot()
             if len(ready) == 1:
@@ -545,18 +882,32 @@ class TurnsPanel(QWidget):
         groups = self._order_groups() if encounter.combat.order else self._side_groups()
         # Every event refreshes the dock; the tree is rebuilt only when what it shows changed.
         rows = tuple((head, tuple(self._row_content(c) for c in members)) for head, members in groups)
-        shown = (keep, self.tree.font().key(), rows)
+        spec = self.declare_spec
+        declaring = None if spec is None else (spec.choices, spec.open)
+        shown = (keep, self.tree.font().key(), declaring, rows)
         if shown == self._tree_shown:
             return
         self._tree_shown = shown
         with QSignalBlocker(self.tree):
             self.tree.clear()
-            # The bars' columns are the ruleset's (SP and IP in L&L).
+            # The bars' columns are the ruleset's (SP and IP in L&L); a declare phase adds its column first.
             sample = encounter.combatants[0] if encounter.combatants else None
             ruleset = engine.ruleset
             gauges = [g.label for g in ruleset.gauges(sample)] if sample is not None else list(ruleset.gauge_labels())
-            self.tree.setColumnCount(2 + len(gauges))
-            self.tree.setHeaderLabels(["Combatant", "This round", *gauges])
+            declared = [DECLARED] if spec is not None else []
+            self._declared_column = 2 if spec is not None else None
+            self.tree.setColumnCount(2 + len(declared) + len(gauges))
+            self.tree.setHeaderLabels(["Combatant", "This round", *declared, *gauges])
+            header = self.tree.header()
+            for column in range(1, self.tree.columnCount()):
+                header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+            if spec is not None:
+                when = "for the coming round" if spec.open else "this round (a change is a GM override)"
+                self.tree.headerItem().setToolTip(
+                    2, f"The action each combatant declared before initiative, {when}. Pick one in the list"
+                )
+            # A combo is taller than a line of text: the rows follow their contents then.
+            self.tree.setUniformRowHeights(spec is None)
             for head, members in groups:
                 if head.single and members:
                     # A place of the order held by one combatant: one row, its title and roll first.
@@ -648,7 +999,15 @@ class TurnsPanel(QWidget):
             self.state_of(c.id),
             self.may_begin(c.id),
             self._token_word(c),
+            self._declaration_of(c),
         )
+
+    def _declaration_of(self, c: Any) -> tuple[str | None, bool] | None:
+        """What the Declared column shows for ``c``: its declaration and whether one is missing (None: no combo)."""
+        spec = self.declare_spec
+        if spec is None or not self._may_declare(spec, c):
+            return None
+        return spec.declared.get(c.id), c.id in spec.missing
 
     def _token_word(self, c: Any) -> str:
         """The ruleset's word for the combatant's state ("flees", "surrenders", "dead"), or ""."""
@@ -680,13 +1039,17 @@ class TurnsPanel(QWidget):
         if word:
             label = f"{label} · {word}" if label else word  # who flees, surrenders, is dead
         gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.gauges(c)]
-        item = QTreeWidgetItem(group, [title or c.name, label, *gauges])
+        spec = self.declare_spec
+        declared = [""] if spec is not None else []
+        item = QTreeWidgetItem(group, [title or c.name, label, *declared, *gauges])
         item.setData(0, ID_ROLE, c.id)
+        if spec is not None:
+            self._add_declare_combo(item, c, spec)
         ok, why = self.may_begin(c.id)
         item.setToolTip(0, why if ok else f"Cannot begin the turn: {why}")
         item.setToolTip(1, why if ok else f"Cannot begin the turn: {why}")
         if state in (ACTED, SURPRISED, DOWN):
-            for column in range(4):
+            for column in range(self.tree.columnCount()):
                 item.setForeground(column, QBrush(GREY))
         if state == DOWN:
             font = QFont(self.tree.font())
@@ -696,7 +1059,7 @@ class TurnsPanel(QWidget):
         if state == ACTING:
             font = QFont(self.tree.font())
             font.setBold(True)
-            for column in range(4):
+            for column in range(self.tree.columnCount()):
                 item.setFont(column, font)
                 item.setBackground(column, QBrush(QColor(_PALE[c.side])))
         elif ok:
@@ -705,6 +1068,34 @@ class TurnsPanel(QWidget):
             item.setFont(1, font)
             item.setForeground(1, QBrush(QColor("#1b7a3a")))
         return item
+
+    def _add_declare_combo(self, item: QTreeWidgetItem, c: Any, spec: DeclareSpec) -> None:
+        """The Declared cell: a narrow combo of the choices (empty until declared), or nothing for
+        a combatant who cannot act and has no declaration."""
+        if not self._may_declare(spec, c):
+            return
+        combo = QComboBox()
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(7)
+        combo.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # a wheel over the list scrolls it, never picks
+        combo.installEventFilter(self)
+        combo.setPlaceholderText("declare…")
+        for key, label in spec.choices:
+            combo.addItem(label, key)
+        current = spec.declared.get(c.id)
+        if current is not None and combo.findData(current) < 0:
+            combo.addItem(current, current)  # a declaration the choices do not list (kept as it is)
+        combo.setCurrentIndex(combo.findData(current) if current is not None else -1)
+        missing = c.id in spec.missing
+        combo.setProperty("missing", missing)
+        combo.setToolTip(self._declare_tip(spec, c))
+        combo.setAccessibleName(f"{c.name}'s declared action")
+        view = combo.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + 24)  # the list pops up as wide as its words
+        combo.activated.connect(lambda index, cid=c.id, combo=combo: self._on_declare_picked(cid, combo, index))
+        self.tree.setItemWidget(item, 2, combo)
+        if missing:
+            item.setBackground(2, QBrush(MISSING_MARK))
 
     def _refresh_take_turn(self) -> None:
         cid = self.selected_id()
@@ -755,6 +1146,13 @@ class TurnsPanel(QWidget):
             else f"Leave empty for the app to roll, or type the faces of your own dice in this order:\n{order}"
         )
         text = self.initiative_edit.text()
+        undeclared = self._missing_words("roll initiative", limit=len(self.controller.encounter.combatants))
+        if undeclared:
+            self.next_round_button.setText("Next round: declare first")
+            self.next_round_button.setEnabled(True)
+            self.next_round_button.setToolTip(f"{undeclared}: the rules roll no initiative before that")
+            self._mark(False)
+            return
         if self._round_dice is None:
             self.next_round_button.setText("Next round")
             self.next_round_button.setEnabled(True)
