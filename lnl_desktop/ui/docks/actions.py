@@ -59,16 +59,27 @@ from lnl_desktop.core.events import (
 )
 from lnl_desktop.core.grid import token_distance_ft
 from lnl_desktop.core.model import Phase
-from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec, Setting
+from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec, Ruleset, Setting
 from lnl_desktop.core.rules.common import AttackMode, Check
 from lnl_desktop.ui import style
-from lnl_desktop.ui.combat_dialogs import DryRun, FacesDialog, check_faces, faces_hint
+from lnl_desktop.ui.combat_dialogs import (
+    DryRun,
+    FacesDialog,
+    check_faces,
+    faces_hint,
+    setting_default,
+    text_placeholder,
+)
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.widgets import RefusalLabel
 
 SHIELD = SHIELD_MEANS  # the parry combo's entry for the shield (no weapon may be named so)
 
 OK, FAIL, NA, YES, NO, OVERRIDDEN = "ok", "fail", "n/a", "yes", "no", "overridden"
+
+# The GM override of a sneak attack's eligibility (an ActionSpec with gm_override and no override_label).
+SNEAK_OVERRIDE = "GM override: allow the sneak attack anyway"
+SNEAK_OVERRIDE_TIP = "Lets an ineligible sneak attack through; the log names the points overridden"
 _ICONS = {
     OK: ("✔", "#1b7a3a"),
     FAIL: ("✘", "#c62828"),
@@ -102,6 +113,32 @@ def _row(check: Check, always_reason: bool = False) -> CheckRow:
     status = NA if not check.applies else OK if check.ok else FAIL
     shown = status != OK or always_reason or check.label.startswith(_SAYS_WHY_WHEN_OK)
     return CheckRow(status, check.label, check.reason if shown else "")
+
+
+def _let_through(plain: list[Check], overridden: list[Check]) -> list[CheckRow]:
+    """The checks as the GM override leaves them: one that fails without it and holds with it is let
+    through (⚑, in the ruleset's words when it has some); the rest are as they are with it."""
+    failing = {check.label: check for check in plain if check.blocks}
+    rows: list[CheckRow] = []
+    for check in overridden:
+        was = failing.get(check.label)
+        if was is not None and not check.blocks:
+            words = check.reason if check.reason and check.reason != was.reason else f"{was.reason} (GM override)"
+            rows.append(CheckRow(OVERRIDDEN, check.label, words))
+        else:
+            rows.append(_row(check))
+    return rows
+
+
+@lru_cache(maxsize=64)
+def _has_own(ruleset_type: type, name: str) -> bool:
+    """Whether the ruleset's class has its own ``name`` hook rather than the seam's default."""
+    return getattr(ruleset_type, name, None) is not getattr(Ruleset, name, None)
+
+
+def _overridden(row: CheckRow) -> CheckRow:
+    """A failing check let through by the GM override (shown ⚑, with the reason it failed)."""
+    return CheckRow(OVERRIDDEN, row.label, f"{row.reason} (GM override)", row.detail) if row.blocks else row
 
 
 def _attack_mode(mode: str | None) -> AttackMode | None:
@@ -161,7 +198,7 @@ class ActionPanel(QWidget):
         self.controller = controller
         self.faces_dialog: FacesDialog | None = None
         self.rows: list[CheckRow] = []
-        self._rows_shown: tuple[str, tuple[CheckRow, ...]] | None = None  # what the checklist shows now
+        self._rows_shown: tuple[Any, ...] | None = None  # what the checklist shows now
         self._turn_key: tuple[int, str] | None = None
         self._kind = "attack"
         self._weapon: str | None = None
@@ -211,6 +248,17 @@ class ActionPanel(QWidget):
         form.addRow(self.means_caption, self.means_combo)
         form.addRow(self.target_caption, self.target_combo)
         form.addRow(self.other_caption, self.other_edit)
+        # The action's own inputs (ActionSpec.extras), two to a line: cover, subdual, a GM's edge...
+        self.extras_box = QWidget(self)
+        self.extras_box.setObjectName("extras")
+        self.extras_grid = QGridLayout(self.extras_box)
+        self.extras_grid.setContentsMargins(0, 0, 0, 0)
+        self.extras_grid.setHorizontalSpacing(6)
+        self.extras_grid.setVerticalSpacing(4)
+        for stretched in (1, 3):
+            self.extras_grid.setColumnStretch(stretched, 1)
+        self.extras_box.hide()
+        form.addRow(self.extras_box)
         form.addRow("", self.ignore_dex_check)
         self.form = form
 
@@ -221,8 +269,9 @@ class ActionPanel(QWidget):
         self.checklist.setHorizontalSpacing(6)
         self.checklist.setVerticalSpacing(3)
         self._check_widgets: list[QWidget] = []
-        self.override_check = QCheckBox("GM override: allow the sneak attack anyway", self.checklist_box)
-        self.override_check.setToolTip("Lets an ineligible sneak attack through; the log names the points overridden")
+        self.override_check = QCheckBox(SNEAK_OVERRIDE, self.checklist_box)
+        self.override_check.setToolTip(SNEAK_OVERRIDE_TIP)
+        self._override_offered = False  # a check the GM may override blocks (or is overridden) now
 
         self.note_label = QLabel(self)
         self.note_label.setObjectName("note")
@@ -234,7 +283,11 @@ class ActionPanel(QWidget):
         self.roll_button.clicked.connect(lambda: self.roll())
         self.faces_button = QPushButton("Type faces…", self)
         self.faces_button.clicked.connect(lambda: self.type_faces())
-        buttons = QHBoxLayout()
+        # The buttons stay at the foot of the dock, below the scrolling set-up: however many inputs
+        # and checks the action has, Roll is on screen.
+        self.buttons_bar = QWidget(self)
+        buttons = QHBoxLayout(self.buttons_bar)
+        buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.roll_button, 1)
         buttons.addWidget(self.faces_button, 1)
 
@@ -266,7 +319,6 @@ class ActionPanel(QWidget):
         setup_layout.addLayout(form)
         setup_layout.addWidget(self.checklist_box)
         setup_layout.addWidget(self.note_label)
-        setup_layout.addLayout(buttons)
 
         self.used_label = QLabel(self)
         self.used_label.setObjectName("note")
@@ -281,7 +333,6 @@ class ActionPanel(QWidget):
         column.addWidget(self.placeholder)
         column.addWidget(self.setup)
         column.addWidget(self.used_label)
-        column.addWidget(self.message_label)
         column.addWidget(self.result_box)
         column.addStretch(1)
         scroll = QScrollArea(self)
@@ -291,7 +342,9 @@ class ActionPanel(QWidget):
         self.scroll = scroll
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(scroll)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.message_label)
+        layout.addWidget(self.buttons_bar)
 
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         self.means_combo.currentIndexChanged.connect(self._on_means)
@@ -337,7 +390,7 @@ class ActionPanel(QWidget):
 
     def extras(self) -> dict[str, Any]:
         """The values of the chosen action's own inputs (cover, a second weapon...), by key."""
-        return {setting.key: self._extras.get(setting.key, setting.default) for setting in self.spec().extras}
+        return {setting.key: self._extras.get(setting.key, setting_default(setting)) for setting in self.spec().extras}
 
     def set_extra(self, key: str, value: Any) -> None:
         """Set one of the action's own inputs through its editor, as the GM would."""
@@ -349,6 +402,8 @@ class ActionPanel(QWidget):
             editor.setValue(int(value))
         elif isinstance(editor, QCheckBox):
             editor.setChecked(bool(value))
+        elif isinstance(editor, QLineEdit):
+            editor.setText(str(value))
         elif isinstance(editor, QComboBox):
             index = editor.findData(value)
             if index < 0:
@@ -374,6 +429,14 @@ class ActionPanel(QWidget):
         if index < 0:
             raise ValueError(f"{cid!r} is not a possible target")
         self.target_combo.setCurrentIndex(index)
+
+    def overriding(self) -> bool:
+        """Whether the GM override is on for the action as set up (offered, and ticked)."""
+        return self.spec().gm_override and self._override_offered and self.override_check.isChecked()
+
+    def override_label(self) -> str:
+        """The override's words for the chosen action: the ruleset's, or a sneak attack's."""
+        return self.spec().override_label or SNEAK_OVERRIDE
 
     def allowed(self) -> tuple[bool, list[str]]:
         """Whether the action as set up may be taken now, and the reasons it may not."""
@@ -408,10 +471,12 @@ class ActionPanel(QWidget):
                 target,
                 means,
                 ignore_dex=self.ignore_dex_check.isChecked() and spec.ignore_dex,
-                override=spec.gm_override and self.override_check.isChecked(),
+                override=self.overriding(),
                 **extras,
             )
             return action
+        if self.overriding():  # an action of another form the GM may override: told only when it is
+            extras["override"] = True
         if spec.uses == "text":
             return spec.build(c.id, self.other_edit.text(), **extras)  # type: ignore[no-any-return]
         if means is not None:
@@ -679,6 +744,7 @@ class ActionPanel(QWidget):
             self.movement_label.hide()
             self.placeholder.show()
             self.setup.hide()
+            self.buttons_bar.hide()
             self.used_label.hide()
             self.rows = []
             return
@@ -699,7 +765,7 @@ class ActionPanel(QWidget):
             widget.setVisible(spec.targeted)
         self.target_caption.setText("Who" if spec.allies else "Target")
         self._show_extras(c, spec)
-        self.ignore_dex_check.setVisible(_attack_mode(spec.mode) is not None)
+        self.ignore_dex_check.setVisible(self._lnl_mode(spec) is not None)
         self.ignore_dex_check.setEnabled(spec.ignore_dex)
         self.ignore_dex_check.setToolTip(
             f"A {spec.label.lower()} never subtracts the target's DEX"
@@ -728,6 +794,7 @@ class ActionPanel(QWidget):
         self._show_buttons(c)
         # Once the action is taken the set-up gives way to what was done and its result.
         self.setup.setVisible(not used)
+        self.buttons_bar.setVisible(not used)
         self.used_label.setVisible(used)
         if used and combat.turn is not None and combat.turn.action is not None:
             turn = combat.turn
@@ -828,15 +895,19 @@ class ActionPanel(QWidget):
         key = (self._specs_of, self._kind, self._turn_key)
         if key != self._extras_key:
             self._extras_key = key
-            self._extras = {setting.key: setting.default for setting in spec.extras}
+            self._extras = {setting.key: setting_default(setting) for setting in spec.extras}
             self._build_extra_editors(spec)
         for setting in spec.extras:
             editor = self.extra_editors.get(setting.key)
-            value = self._extras.get(setting.key, setting.default)
+            value = self._extras.get(setting.key, setting_default(setting))
             if isinstance(editor, QSpinBox):
                 editor.setValue(int(value))
             elif isinstance(editor, QCheckBox):
                 editor.setChecked(bool(value))
+            elif isinstance(editor, QLineEdit):
+                words = "" if value is None else str(value)
+                if editor.text().strip() != words.strip():  # never under the GM's typing
+                    editor.setText(words)
             elif isinstance(editor, QComboBox) and setting.kind == "means":
                 self._fill_extra_means(editor, setting, c, spec)
             elif isinstance(editor, QComboBox):
@@ -845,40 +916,73 @@ class ActionPanel(QWidget):
                 self._extras[setting.key] = editor.currentData()
 
     def _build_extra_editors(self, spec: ActionSpec) -> None:
-        for editor in self.extra_editors.values():
-            self.form.removeRow(editor)  # deletes the editor and its label
+        """The inputs' editors, two to a line so that many of them (a GM's edge and its reason, a
+        called shot, cover, subdual, what a 20 does...) leave Roll on screen: a caption and its editor
+        in each half, a check box alone in its half; a line of words beside the input before it, or
+        across the whole width when it starts a line."""
+        grid = self.extras_grid
+        while grid.count():
+            item = grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()  # at once: deleteLater waits for the event loop
+                widget.deleteLater()
         self.extra_editors = {}
-        row = self.form.getWidgetPosition(self.ignore_dex_check)[0]
+        line, half = 0, 0
         for setting in spec.extras:
             editor = self._extra_editor(setting)
             editor.setToolTip(setting.tip)
+            editor.setAccessibleName(setting.label)
+            editor.setObjectName(f"extra-{setting.key}")
+            # A line of words next to the input before it (a GM's edge, then why), else the whole line.
+            wide = setting.kind == "text" and not half
+            column = 2 * half
             if isinstance(editor, QCheckBox):
-                self.form.insertRow(row, "", editor)
+                grid.addWidget(editor, line, column, 1, 2)
             else:
-                caption = QLabel(setting.label, self)
+                caption = QLabel(setting.label, self.extras_box)
                 caption.setToolTip(setting.tip)
-                self.form.insertRow(row, caption, editor)
+                caption.setBuddy(editor)
+                caption.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                grid.addWidget(caption, line, column)
+                grid.addWidget(editor, line, column + 1, 1, 3 if wide else 1)
                 caption.show()  # at once: a layout shows a new child of a visible widget only later
             editor.show()
             self.extra_editors[setting.key] = editor
-            row += 1
+            if wide or half:
+                line, half = line + 1, 0
+            else:
+                half = 1
+        self.extras_box.setVisible(bool(spec.extras))
 
     def _extra_editor(self, setting: Setting) -> QWidget:
-        """A compact editor of one Setting: a spin box, a combo of choices or weapons, a check box."""
+        """A compact editor of one Setting: a spin box, a combo of choices or weapons, a check box,
+        a line of words."""
         key = setting.key
+        parent = self.extras_box
         if setting.kind == "int":
-            spin = QSpinBox(self)
+            spin = QSpinBox(parent)
             spin.setRange(setting.low, setting.high)
             spin.valueChanged.connect(lambda value, key=key: self._on_extra(key, int(value)))
             return spin
         if setting.kind == "bool":
-            check = QCheckBox(setting.label, self)
+            check = QCheckBox(setting.label, parent)
             check.toggled.connect(lambda on, key=key: self._on_extra(key, bool(on)))
             return check
-        combo = QComboBox(self)
+        if setting.kind == "text":
+            edit = QLineEdit(parent)
+            edit.setPlaceholderText(text_placeholder(setting))
+            edit.setClearButtonEnabled(True)
+            edit.textChanged.connect(lambda text, key=key: self._on_extra(key, text.strip()))
+            return edit
+        combo = QComboBox(parent)
+        # Narrow enough for two to a line in the dock; the list shows every choice whole.
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(6)
         if setting.kind == "choice":
             for choice in setting.choices:
                 combo.addItem(str(choice), choice)
+                combo.setItemData(combo.count() - 1, str(choice), Qt.ItemDataRole.ToolTipRole)
         combo.currentIndexChanged.connect(
             lambda index, key=key, combo=combo: self._on_extra(key, combo.itemData(index))
         )
@@ -909,6 +1013,7 @@ class ActionPanel(QWidget):
         return [_row(check) for check in self.controller.engine.turn_checks(c, needs_action=True)]
 
     def _checks(self, c: Any) -> list[CheckRow]:
+        self._override_offered = False
         engine = self.controller.engine
         spec = self.spec()
         name = self._raw_means()
@@ -920,24 +1025,61 @@ class ActionPanel(QWidget):
             where = f"{c.name} or an ally" if spec.allies else "its token"
             pick = CheckRow(FAIL, "A target", f"click {where} on the map or pick it in the list")
             return [*self._turn_rows(c), pick]
-        mode = _attack_mode(spec.mode)
+        mode = self._lnl_mode(spec)
         if mode is not None and name is not None and chosen is not None:
             rows = [_row(check) for check in engine.attack_checks(c.id, chosen, name, mode)]
             if spec.gm_override:
                 rows += self._sneak_rows(c, name)
+                self._override_offered = True  # as ever for a sneak attack: its eligibility is on show
             return rows
         target = self.controller.combatant(chosen) if chosen else None
-        encounter = self.controller.encounter
-        checks = engine.ruleset.action_checks(
-            encounter, spec, c, name, self.other_edit.text(), target, **self._extras_for_hook("action_checks")
-        )
-        return [*self._turn_rows(c), *(_row(check) for check in checks)]
+        plain = self._action_checks(c, spec, name, target, override=False)
+        if not spec.gm_override:
+            return [*self._turn_rows(c), *(_row(check) for check in plain)]
+        # The GM may override the action's own checks (never the turn's: an action already used).
+        ticked = self.override_check.isChecked()
+        if _hook_takes_extras(type(engine.ruleset), "action_checks"):
+            # The ruleset hears of the override (``extras["override"]``) and says what it lets through:
+            # the checks that fail without it and hold with it; the others still block.
+            rows = _let_through(plain, self._action_checks(c, spec, name, target, override=True))
+            self._override_offered = ticked or any(r.status == OVERRIDDEN for r in rows)
+        else:
+            # Checks that cannot hear of it: every failing one is the GM's to let through.
+            rows = [_overridden(_row(check)) for check in plain]
+            self._override_offered = ticked or any(check.blocks for check in plain)
+        if not ticked:
+            rows = [_row(check) for check in plain]
+        return [*self._turn_rows(c), *rows]
 
-    def _extras_for_hook(self, hook: str) -> dict[str, Any]:
-        """``extras=`` for a ruleset hook that takes the action's own inputs, nothing for one that does not."""
-        if not self.spec().extras or not _hook_takes_extras(type(self.controller.engine.ruleset), hook):
+    def _action_checks(self, c: Any, spec: ActionSpec, name: str | None, target: Any, override: bool) -> list[Check]:
+        """The ruleset's checks of an action that is not an L&L-style attack, with the GM override on or off."""
+        return self.controller.engine.ruleset.action_checks(  # type: ignore[no-any-return]
+            self.controller.encounter,
+            spec,
+            c,
+            name,
+            self.other_edit.text(),
+            target,
+            **self._extras_for_hook("action_checks", override),
+        )
+
+    def _lnl_mode(self, spec: ActionSpec) -> AttackMode | None:
+        """The L&L family's AttackMode of a spec, where the ruleset checks attacks the L&L way (its own
+        ``attack_checks``, sneak points and all); None for a ruleset whose attacks are checked by its
+        ``action_checks`` (Old-School d20's "melee"; Group d10's "attack", a word L&L also uses)."""
+        mode = _attack_mode(spec.mode)
+        return mode if mode is not None and _has_own(type(self.controller.engine.ruleset), "attack_checks") else None
+
+    def _extras_for_hook(self, hook: str, override: bool | None = None) -> dict[str, Any]:
+        """``extras=`` for a ruleset hook that takes the action's own inputs, nothing for one that does not.
+        An action the GM may override adds ``override``: whether the GM override is on (or ``override``)."""
+        spec = self.spec()
+        if not (spec.extras or spec.gm_override) or not _hook_takes_extras(type(self.controller.engine.ruleset), hook):
             return {}
-        return {"extras": self.extras()}
+        extras = self.extras()
+        if spec.gm_override:
+            extras["override"] = self.overriding() if override is None else override
+        return {"extras": extras}
 
     def _sneak_rows(self, c: Any, weapon: str) -> list[CheckRow]:
         """The ruleset's sneak attack points one by one, with the ways to be hidden or unseen under the first."""
@@ -950,9 +1092,7 @@ class ActionPanel(QWidget):
         rows: list[CheckRow] = [CheckRow("head", f"Sneak attack ({engine.ruleset.title})")]
         for check in engine.sneak_checks(c.id, chosen, weapon):
             row = _row(check, always_reason=True)
-            if row.blocks and override:
-                row = CheckRow(OVERRIDDEN, row.label, f"{row.reason} (GM override)")
-            rows.append(row)
+            rows.append(_overridden(row) if override else row)
             if check.label.startswith(("Concealed", "Hidden")):
                 rows += self._concealment_details(c, target)
         return rows
@@ -967,7 +1107,7 @@ class ActionPanel(QWidget):
     def _show_checks(self) -> None:
         # Every event refreshes the panel; the checklist's labels are rebuilt only when its rows
         # change (a move or an attack elsewhere leaves them as they are).
-        shown = (self._kind, tuple(self.rows))
+        shown = (self._kind, tuple(self.rows), self._override_offered, self.override_label())
         if shown == self._rows_shown:
             return
         self._rows_shown = shown
@@ -1019,10 +1159,24 @@ class ActionPanel(QWidget):
             )
         else:
             self.checklist_box.setTitle("Allowed (GM override)" if overridden else "Allowed: every check holds")
-        sneak = self.spec().gm_override and any(r.status == "head" for r in self.rows)
-        if sneak:
+        offered = self.spec().gm_override and self._override_offered
+        if offered:
+            self._label_override()
             grid.addWidget(self.override_check, line, 0, 1, 3)
-        self.override_check.setVisible(sneak)
+        self.override_check.setVisible(offered)
+
+    def _label_override(self) -> None:
+        """The override's words: the ruleset's for what it lets through, or a sneak attack's as ever."""
+        spec = self.spec()
+        self.override_check.setText(self.override_label())
+        if not spec.override_label:
+            self.override_check.setToolTip(SNEAK_OVERRIDE_TIP)
+            return
+        what = spec.label.lower().rstrip("…")
+        self.override_check.setToolTip(
+            f"A GM ruling: the {what} goes ahead past the checks this override covers (shown ⚑ overridden); "
+            "any other failing check still stops it"
+        )
 
     def _show_note(self, c: Any) -> None:
         chosen = self.target()

@@ -74,7 +74,8 @@ def weapon_names(controller: TableController, who: str) -> list[str]:
 
 def prompt_editor(setting: Setting, weapons: list[str], parent: QWidget | None = None) -> QWidget:
     """An editor for one of a prompt's settings: the shared ones (a spin box, a menu of choices, a
-    check box), or for a "means" a menu of the acting combatant's weapons ("(none)" first when optional)."""
+    check box, a line of words), or for a "means" a menu of the acting combatant's weapons ("(none)"
+    first when optional)."""
     if setting.kind != "means":
         return setting_editor(setting, parent)
     combo = QComboBox(parent)
@@ -173,6 +174,9 @@ class SpecCard(QFrame):
                 if setting.key in self.values_store:
                     set_setting_value(editor, self.values_store[setting.key])
                 setting_changed(editor).connect(lambda *_, s=setting, e=editor: self._remember(s, e))
+                if isinstance(editor, QLineEdit):
+                    # Words are kept as they are typed: a card built again (any event) keeps them.
+                    editor.textEdited.connect(lambda *_, s=setting, e=editor: self._remember(s, e))
                 self.editors[setting.key] = editor
                 if setting.kind == "bool":
                     form.addRow(editor)

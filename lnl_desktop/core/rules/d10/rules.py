@@ -440,7 +440,7 @@ class GroupD10Ruleset(Ruleset):
                 "weapon",
                 _attack(""),
                 targeted=True,
-                mode="attack",
+                mode="weapon attack",
                 button="Roll the attack",
                 rolls=True,
                 extras=(*extras[:4], EXTREME, *extras[4:]),
@@ -454,7 +454,7 @@ class GroupD10Ruleset(Ruleset):
                 "weapon",
                 _attack("casting"),
                 targeted=True,
-                mode="cast",
+                mode="spell attack",
                 button="Roll the spell",
                 rolls=True,
                 extras=(EDGE, REASON, COVER, ON_20),
@@ -618,7 +618,7 @@ class GroupD10Ruleset(Ruleset):
         encounter: Encounter | None = None,
         extras: Mapping[str, Any] | None = None,
     ) -> Any:
-        if encounter is None or str(mode) not in ("attack", "cast"):
+        if encounter is None or str(mode) not in ("weapon attack", "spell attack"):
             return None
         from lnl_desktop.core.rules.d10.odds import forecast_strike
 
@@ -628,7 +628,7 @@ class GroupD10Ruleset(Ruleset):
             attacker,
             target,
             means,
-            "casting" if str(mode) == "cast" else means.skill,
+            "casting" if str(mode) == "spell attack" else means.skill,
             gm_edge=str(more.get("gm_edge", "none")),
             gm_reason=str(more.get("gm_reason", "")),
             cover=bool(more.get("cover", False)),
