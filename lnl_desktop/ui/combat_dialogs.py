@@ -754,8 +754,24 @@ class StartCombatDialog(QDialog):
         reason = check_faces(faces, self.start_dry_run())
         return f"Initiative: {reason}" if reason is not None else None
 
+    def _rules_problem(self) -> str | None:
+        """A refusal of the rules themselves, whatever the dice say (Group d10: declare first), from a
+        dry run of the start with any faces; None when the start would go through."""
+        if not self.procedure.rolls_initiative:
+            return None
+        try:
+            self.start_dry_run()(FaceProbe([], fill=True))
+        except FacesRefused:
+            return None
+        except RulesError as refused:
+            return str(refused)
+        return None
+
     def problem(self) -> str | None:
         """Why the dialog cannot start the combat as filled in, or None."""
+        rules = self._rules_problem()
+        if rules is not None:
+            return rules
         if self._by_hand():
             if self.procedure.by_hand_surprise and self.surprised_side() is self.first_side():
                 return "The side that acts first cannot be the surprised one"

@@ -631,11 +631,12 @@ def test_group_d10s_demo_declares_starts_and_overrides_in_the_dock(
     assert turns.start_button.text() == "Start combat… (declare first)"
     spec = turns.declarations()
     assert spec is not None and spec.open
-    # The Start combat dialog's Start is refused while anyone must declare: the dock names them.
+    # The Start combat dialog says who must declare before Start, and its Start is refused.
     dialog = turns.start_combat()
+    assert "declare first for: " + first.name in (dialog.problem() or "")
     dialog.accept()
     assert table.combat.phase is Phase.SETUP
-    assert first.name in turns.message
+    dialog.reject()
     start_action = act.StartCombat(situation=ruleset.start_procedure().situations[0].key)
     assert not turns.apply_start(start_action)
     assert first.name in turns.message
