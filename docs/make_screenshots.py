@@ -210,7 +210,40 @@ def main() -> int:
     main.controller.undo_stack.setClean()
     main.close()
 
+    # 9. The Group d10 demo: the declare phase before round 1 (Cedryk to move, the rest declared
+    #    by the GM), then Tombril's attack on a bandit minion with advantage from surprise.
+    main = window(app, scratch)
+    main.open_demo("d10")
+    turns = main.turns_panel
+    turns.declare("cedryk", "move")
+    turns.declare("janine", "cast")
+    turns.declare("tombril", "attack")
+    main.controller.select("tombril")
+    main.docks["Round log"].show()
+    main.docks["Round log"].raise_()
+    main.map_view.fit_map()
+    settle(app)
+    main.grab().save(str(OUT / "d10-declare.png"))
+    turns.declare_all("attack")
+    main.controller.do(act.StartCombat(situation="Party ambushes"), ScriptedDice([12, 8, 9, 4, 2]))
+    main.controller.do(act.BeginTurn("tombril"))
+    panel = main.action_panel
+    panel.set_kind("attack")
+    panel.set_means("Longsword")
+    panel.set_target("bandit-1")
+    panel.set_extra("gm_edge", "advantage")
+    panel.set_extra("gm_reason", "Janine flanks it")
+    main.docks["Action"].raise_()
+    main.docks["Forecast"].show()
+    main.docks["Forecast"].raise_()
+    settle(app)
+    main.grab().save(str(OUT / "d10-advantage.png"))
+    main.controller.undo_stack.setClean()
+    main.close()
+
     for name in (
+        "d10-declare.png",
+        "d10-advantage.png",
         "osr-counter-attack.png",
         "osr-to-hit.png",
         "new-encounter.png",
