@@ -417,6 +417,11 @@ def test_parry_dodge_uses_the_move_and_puts_attacks_against_it_at_disadvantage_u
     engine.begin_turn("ogre")
     events = engine.apply(D10Attack("ogre", "tombril", "Club", override=True), ScriptedDice([18, 4, 2]))
     assert "disadvantage (Tombril parries / dodges)" in events[1].text
+    engine.end_turn()
+    declare_all(engine)
+    engine.apply(act.NextRound(), ScriptedDice([9, 1]))
+    events = engine.begin_turn("tombril")  # its next turn: the parry ends
+    assert "Tombril's parry / dodge ends (its turn has come)" in [e.text for e in events]
 
 
 def test_disengage_success_moves_freely_and_failure_provokes() -> None:
@@ -488,6 +493,9 @@ def test_a_timer_die_counts_the_rounds_down_and_announces_the_event() -> None:
     assert any(e.text == "Timer d4: the ceiling collapses!" for e in events)
     assert [(p.kind, p.urgent) for p in engine.encounter.combat.pending] == [("timer", True)]
     assert D10.round_notes(engine) == ()
+    noted = D10.prompt(engine, engine.encounter.combat.pending[0]).choices[0].build({})
+    assert engine.apply(noted)[0].text == "Timer d4: the ceiling collapses! The GM tells the table."
+    assert engine.encounter.combat.pending == []
 
 
 # -- the forecast ------------------------------------------------------------------------------------

@@ -135,6 +135,13 @@ class OpposedRoll:
 
 
 @dataclass(frozen=True)
+class TimerNoted:
+    """The GM has announced a timer's event to the table (``combat.pending[index]``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
 class SetTimer:
     """A timer die: roll it, count the rounds down, announce the event when it comes."""
 
@@ -787,6 +794,14 @@ def set_timer(engine: Engine, a: SetTimer, dice: DiceSource) -> list[Event]:
     return [
         RulesEvent(round=combat.round, text=text, ruleset=NAME, name="timer set", detail={"die": a.die, "face": face})
     ]
+
+
+def timer_noted(engine: Engine, a: TimerNoted, dice: DiceSource) -> list[Event]:
+    pending = engine.encounter.combat.pending
+    if not 0 <= a.index < len(pending) or pending[a.index].kind != "timer":
+        raise IllegalAction("Timer", ["no timer's event is waiting there"])
+    item = pending.pop(a.index)
+    return [Override(round=engine.encounter.combat.round, text=f"{item.text} The GM tells the table.")]
 
 
 def tick_timers(engine: Engine) -> list[Event]:

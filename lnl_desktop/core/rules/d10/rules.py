@@ -126,6 +126,7 @@ class GroupD10Ruleset(Ruleset):
         play.Mishap: play.mishap,
         play.OpposedRoll: play.opposed,
         play.SetTimer: play.set_timer,
+        play.TimerNoted: play.timer_noted,
     }
 
     # -- the sheet and the tables ------------------------------------------------------------
@@ -338,6 +339,11 @@ class GroupD10Ruleset(Ruleset):
         events: list[Event] = []
         rnd = engine.encounter.combat.round
         c.disengaged = False
+        if c.parrying:
+            c.parrying = False  # until its next action: its turn has come
+            events.append(
+                Override(round=rnd, text=f"{c.name}'s parry / dodge ends (its turn has come)", actors=(c.id,))
+            )
         if c.lost_attack_round is not None and c.lost_attack_round < rnd:
             c.lost_attack_round = None
         if c.lost_attack_round == rnd:
@@ -683,7 +689,7 @@ class GroupD10Ruleset(Ruleset):
                 "Timer",
                 item.text,
                 (),
-                (PromptChoice("Noted", "The event happens now", lambda v: act.SkipPending(index, "it happens")),),
+                (PromptChoice("Noted", "The event happens now: tell the table", lambda v: play.TimerNoted(index)),),
             )
         return super().prompt(engine, item)
 
