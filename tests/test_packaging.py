@@ -367,3 +367,9 @@ def test_the_spec_is_run_from_a_clean_venv_only() -> None:
     build = (PACKAGING / "build.py").read_text(encoding="utf-8")
     assert "venv.EnvBuilder(with_pip=True, clear=True)" in build
     assert '"install"' in build and '"-e"' not in build and "--editable" not in build
+
+
+def test_the_bundles_ruleset_self_check_passes_from_source() -> None:
+    """The self check the frozen bundle runs for every built-in ruleset (its demo's first round,
+    a declare phase included) holds here too, so a ruleset cannot break it unnoticed until a build."""
+    load("bundle_self_check").check_rulesets()
