@@ -369,9 +369,9 @@ def damage_after(rolled: int, critical: bool, dr: int) -> int:
 # -- the engine's handlers -------------------------------------------------------------------------
 
 
-def declaration_check(engine: Engine, c: D10Combatant, keys: tuple[str, ...], override: bool) -> list[Check]:
+def declaration_check(encounter: Encounter, c: D10Combatant, keys: tuple[str, ...], override: bool) -> list[Check]:
     """Acting as declared: what ``c`` declared for this round must be one of ``keys`` (or a GM override)."""
-    declared = _combat(engine.encounter).declared.get(c.id)
+    declared = _combat(encounter).declared.get(c.id)
     if declared is None or declared in keys or declared == "other":
         return []
     said = DECLARED_LABEL.get(declared, declared)
@@ -394,8 +394,8 @@ def _overridden(engine: Engine, c: D10Combatant, keys: tuple[str, ...], what: st
     return [Override(round=engine.encounter.combat.round, text=text, actors=(c.id,))]
 
 
-def turn_attack_checks(engine: Engine, c: D10Combatant) -> list[Check]:
-    combat = engine.encounter.combat
+def turn_attack_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
+    combat = encounter.combat
     lost = c.lost_attack_round is not None and c.lost_attack_round == combat.round
     return [Check("Its attack this round", not lost, f"{c.name} lost its attack this round (a mishap)")]
 
@@ -442,9 +442,9 @@ def attack(engine: Engine, a: D10Attack, dice: DiceSource) -> list[Event]:
     weapon = c.weapon(a.weapon)
     skill = a.skill or weapon.skill
     keys = ("cast",) if skill == "casting" else ("attack",)
-    checks = engine.turn_checks(c, needs_action=True) + turn_attack_checks(engine, c)
+    checks = engine.turn_checks(c, needs_action=True) + turn_attack_checks(engine.encounter, c)
     checks += attack_checks(engine.encounter, c, t, weapon, skill)
-    checks += declaration_check(engine, c, keys, a.override)
+    checks += declaration_check(engine.encounter, c, keys, a.override)
     engine.require(f"{c.name}: attack", checks)
     engine.use_action(c, "attack", f"{weapon.name} at {t.name}")
     events = _overridden(engine, c, keys, "attacks", a.override)
@@ -665,7 +665,7 @@ def parry(engine: Engine, a: ParryDodge, dice: DiceSource) -> list[Event]:
     moved = turn.feet_used if turn is not None and turn.combatant == c.id else 0
     checks = engine.turn_checks(c, needs_action=True)
     checks.append(Check("Not moved yet", not moved, f"moved {moved:g} ft; Parry / dodge uses the move too"))
-    checks += declaration_check(engine, c, ("parry",), a.override)
+    checks += declaration_check(engine.encounter, c, ("parry",), a.override)
     engine.require(f"{c.name}: parry / dodge", checks)
     engine.use_action(c, "parry", "")
     c.parrying = True
@@ -680,9 +680,9 @@ def parry(engine: Engine, a: ParryDodge, dice: DiceSource) -> list[Event]:
 def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.combatant), _c(engine, a.target)
     weapon = c.weapon(a.weapon)
-    checks = engine.turn_checks(c, needs_action=True) + turn_attack_checks(engine, c)
+    checks = engine.turn_checks(c, needs_action=True) + turn_attack_checks(engine.encounter, c)
     checks += attack_checks(engine.encounter, c, t, weapon, weapon.skill)
-    checks += declaration_check(engine, c, ("disengage",), a.override)
+    checks += declaration_check(engine.encounter, c, ("disengage",), a.override)
     engine.require(f"{c.name}: disengage", checks)
     engine.use_action(c, "disengage", t.name)
     c.parrying = False
@@ -719,7 +719,7 @@ def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
     text = a.text.strip()
     checks = engine.turn_checks(c, needs_action=True)
     checks.append(Check("Say the item", bool(text), "type what is used or readied"))
-    checks += declaration_check(engine, c, ("item",), a.override)
+    checks += declaration_check(engine.encounter, c, ("item",), a.override)
     engine.require(f"{c.name}: use / ready an item", checks)
     engine.use_action(c, "item", text)
     c.parrying = False
@@ -736,7 +736,7 @@ def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
 def sprint(engine: Engine, a: Sprint, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     checks = engine.turn_checks(c, needs_action=True)
-    checks += declaration_check(engine, c, ("sprint",), a.override)
+    checks += declaration_check(engine.encounter, c, ("sprint",), a.override)
     engine.require(f"{c.name}: sprint / flee", checks)
     engine.use_action(c, "sprint", "")
     c.parrying = False

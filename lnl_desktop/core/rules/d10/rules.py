@@ -539,10 +539,6 @@ class GroupD10Ruleset(Ruleset):
         target: Any = None,
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
-        from lnl_desktop.core.engine import Engine
-
-        engine = Engine.__new__(Engine)  # only .encounter is read by these checks
-        engine.encounter = encounter
         keys = {"attack": ("attack",), "cast": ("cast",)}.get(spec.key, (spec.key,))
         override = bool((extras or {}).get("override", False))
         checks: list[Check] = []
@@ -554,7 +550,7 @@ class GroupD10Ruleset(Ruleset):
             except RulesError as error:
                 return [Check("The weapon", False, str(error))]
             skill = "casting" if spec.key == "cast" else weapon.skill
-            checks += play.turn_attack_checks(engine, c)
+            checks += play.turn_attack_checks(encounter, c)
             checks += play.attack_checks(encounter, c, target, weapon, skill)
         elif spec.key == "parry":
             turn = encounter.combat.turn
@@ -566,7 +562,7 @@ class GroupD10Ruleset(Ruleset):
         elif spec.key == "other":
             return super().action_checks(encounter, spec, c, means, text, target)
         if spec.key != "other":
-            checks += play.declaration_check(engine, c, keys, override)
+            checks += play.declaration_check(encounter, c, keys, override)
         return checks
 
     def action_notes(

@@ -246,7 +246,6 @@ def to_hit(
 
 
 def attack_checks(
-    engine: Engine | None,
     encounter: Encounter,
     attacker: OsrCombatant,
     target: OsrCombatant,
@@ -308,8 +307,8 @@ def attack_checks(
                     "a dual attack rolls two weapons of the same kind, each in one hand",
                 )
             )
-    if engine is not None and style != "counter":
-        checks += movement_checks(engine, attacker, style)
+    if style != "counter":
+        checks += movement_checks(encounter, attacker, style)
     return checks
 
 
@@ -319,9 +318,9 @@ def _cover_reason(seen: bool, target: OsrCombatant) -> str:
     return f"{target.name} is in full cover (set by the GM): it cannot be shot"
 
 
-def movement_checks(engine: Engine, c: OsrCombatant, action: str) -> list[Check]:
+def movement_checks(encounter: Encounter, c: OsrCombatant, action: str) -> list[Check]:
     """What each action allows of the movement already spent this turn (RULES §12's actions)."""
-    turn = engine.encounter.combat.turn
+    turn = encounter.combat.turn
     if turn is None or turn.combatant != c.id:
         return []
     moved = turn.feet_used
@@ -449,7 +448,7 @@ def attack(engine: Engine, a: OsrAttack, dice: DiceSource) -> list[Event]:
     weapon = c.weapon(a.weapon)
     title = f"{c.name}: {a.style} attack"
     checks = engine.turn_checks(c, needs_action=True)
-    checks += attack_checks(engine, engine.encounter, c, t, weapon, a.style, cover=a.cover, second=a.second)
+    checks += attack_checks(engine.encounter, c, t, weapon, a.style, cover=a.cover, second=a.second)
     engine.require(title, checks)
     engaged = engagement.engaged_by(engine.encounter, c, _reach, lambda s, m: may_counter(engine.encounter, s, m))
     engine.use_action(c, a.style, f"{weapon.name} at {t.name}")
@@ -683,7 +682,7 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
 def defend(engine: Engine, a: Defend, dice: DiceSource) -> list[Event]:
     c = _osr(engine, a.combatant)
     ally = _osr(engine, a.ally) if a.ally and a.ally != c.id else None
-    checks = engine.turn_checks(c, needs_action=True) + movement_checks(engine, c, "defend")
+    checks = engine.turn_checks(c, needs_action=True) + movement_checks(engine.encounter, c, "defend")
     if ally is not None:
         feet = distance(engine.encounter, c, ally)
         checks.append(Check("An ally", ally.side is c.side, f"{ally.name} is not on {c.name}'s side"))
@@ -704,7 +703,7 @@ def take_move(engine: Engine, a: TakeMove, dice: DiceSource) -> list[Event]:
 def cast(engine: Engine, a: Cast, dice: DiceSource) -> list[Event]:
     c = _osr(engine, a.caster)
     text = a.text.strip()
-    checks = engine.turn_checks(c, needs_action=True) + movement_checks(engine, c, "cast")
+    checks = engine.turn_checks(c, needs_action=True) + movement_checks(engine.encounter, c, "cast")
     checks.append(Check("Say the spell", bool(text), "type the spell's name"))
     engine.require(f"{c.name}: cast a spell", checks)
     engine.use_action(c, "cast", text)

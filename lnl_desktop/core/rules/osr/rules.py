@@ -540,10 +540,6 @@ class OldSchoolRuleset(Ruleset):
         target: Any = None,
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
-        from lnl_desktop.core.engine import Engine
-
-        engine = Engine.__new__(Engine)  # only .encounter is read by the movement checks
-        engine.encounter = encounter
         if spec.key in ("melee", "ranged", "charge"):
             if target is None or means is None:
                 return [Check("Pick a target", False, "click a foe on the map")]
@@ -553,7 +549,6 @@ class OldSchoolRuleset(Ruleset):
                 return [Check("The weapon", False, str(error))]
             more = dict(extras or {})
             return play.attack_checks(
-                engine,
                 encounter,
                 c,
                 target,
@@ -563,7 +558,7 @@ class OldSchoolRuleset(Ruleset):
                 second=str(more.get("second", "") or ""),
             )
         if spec.key in ("defend", "cast"):
-            checks = play.movement_checks(engine, c, spec.key)
+            checks = play.movement_checks(encounter, c, spec.key)
             if spec.key == "defend" and target is not None and target.id != c.id:
                 feet = play.distance(encounter, c, target)
                 checks.append(Check("An ally", target.side is c.side, f"{target.name} is not on {c.name}'s side"))
