@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from lnl_desktop.core.dice import DieFace
+from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.events import PrecisionCheck
-from lnl_desktop.core.model import Side, Spell, TurnSlot, Weapon
+from lnl_desktop.core.model import Encounter, Pending, Side, Spell, TurnSlot, Weapon
 
 AttackMeans = Weapon | Spell
 
@@ -42,6 +43,15 @@ class Check:
 def failed(checks: list[Check]) -> list[str]:
     """The reasons of the checks that block, for an :class:`IllegalAction`."""
     return [f"{c.label}: {c.reason}" if c.reason else c.label for c in checks if c.blocks]
+
+
+def pending_item(encounter: Encounter, index: int, kind: str, title: str) -> Pending:
+    """The queued item ``index`` of ``combat.pending`` if it is a ``kind``; refused otherwise (it was
+    rolled or skipped already, or the queue moved)."""
+    pending = encounter.combat.pending
+    if not 0 <= index < len(pending) or pending[index].kind != kind:
+        raise IllegalAction(title, [f"no {kind} is waiting there"])
+    return pending[index]
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lnl_desktop.core.events import Event, Override, RulesEvent
 from lnl_desktop.core.grid import Cell, token_distance_ft
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.model import Encounter, Pending
 from lnl_desktop.core.rules.base import Provocation
 
 # How far a combatant strikes in melee, and whether it may make a free attack on ``target`` now.
@@ -107,3 +108,55 @@ def free_attack_room(encounter: Encounter, attacker: Any, target: Any, per_round
 
 def note_free_attack(encounter: Encounter, attacker: Any, target: Any) -> None:
     encounter.combat.free_attacks.setdefault(attacker.id, []).append(target.id)
+
+
+def queue(
+    encounter: Encounter,
+    mover: Any,
+    strikers: list[str],
+    kind: str,
+    offer: Callable[[str], str],
+    summary: str,
+    ruleset: str,
+) -> list[Event]:
+    """Queue a free attack (``kind``: "counter-attack", "free attack") from each striker on ``mover``
+    for the GM to roll or skip, and count it against the striker's room this round. ``offer(name)``
+    words one item; ``summary`` starts the log line ("Tombril moves out of melee")."""
+    combat = encounter.combat
+    by_id = encounter.by_id()
+    names = []
+    for sid in strikers:
+        striker = by_id[sid]
+        note_free_attack(encounter, striker, mover)
+        combat.pending.append(
+            Pending(kind=kind, who=sid, target=mover.id, text=offer(striker.name), round=combat.round)
+        )
+        names.append(striker.name)
+    if not names:
+        return []
+    return [
+        RulesEvent(
+            round=combat.round,
+            text=f"{summary}: {kind} from {', '.join(names)} (queued)",
+            actors=(mover.id, *strikers),
+            ruleset=ruleset,
+            name=f"{kind}s queued",
+            detail={"mover": mover.id, "from": ", ".join(strikers)},
+        )
+    ]
+
+
+def lapse(encounter: Encounter, kind: str, fallen: Any = None) -> list[Event]:
+    """Take queued free attacks of ``kind`` off the queue: those by or against ``fallen``, who has just
+    gone down, or (no ``fallen``) those left from a round before this one: they were immediate."""
+    combat = encounter.combat
+    if fallen is not None:
+        gone = [p for p in combat.pending if p.kind == kind and fallen.id in (p.who, p.target)]
+        head, actors = f"{fallen.name} is down: lapsed", (fallen.id,)
+    else:
+        gone = [p for p in combat.pending if p.kind == kind and p.round < combat.round]
+        head, actors = "Not taken, lapsed", ()
+    if not gone:
+        return []
+    combat.pending = [p for p in combat.pending if p not in gone]
+    return [Override(round=combat.round, text=f"{head}: {'; '.join(p.text for p in gone)}", actors=actors)]

@@ -14,7 +14,7 @@ from lnl_desktop.core.events import ActionTaken, Event, Override, RulesEvent, We
 from lnl_desktop.core.grid import token_distance_ft
 from lnl_desktop.core.model import Encounter, Pending, Phase, Side, TurnSlot
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.common import Check
+from lnl_desktop.core.rules.common import Check, pending_item
 from lnl_desktop.core.rules.d10.model import (
     SKILL_NAMES,
     D10Combat,
@@ -195,34 +195,15 @@ def after_move(engine: Engine, mover: D10Combatant, path: list[tuple[int, int]],
     if forced or mover.disengaged:
         return []
     strikers = [cid for step in provocations(engine, mover, path) for cid in step.attackers]
-    e = engine.encounter
-    combat = e.combat
-    names = []
-    for sid in strikers:
-        striker = _c(engine, sid)
-        engagement.note_free_attack(e, striker, mover)
-        combat.pending.append(
-            Pending(
-                kind="free attack",
-                who=sid,
-                target=mover.id,
-                text=f"{striker.name} may make a free attack on {mover.name} (moved away from it)",
-                round=combat.round,
-            )
-        )
-        names.append(striker.name)
-    if not names:
-        return []
-    return [
-        RulesEvent(
-            round=combat.round,
-            text=f"{mover.name} moves away: free attack from {', '.join(names)} (queued)",
-            actors=(mover.id, *strikers),
-            ruleset=NAME,
-            name="free attacks queued",
-            detail={"mover": mover.id, "from": ", ".join(strikers)},
-        )
-    ]
+    return engagement.queue(
+        engine.encounter,
+        mover,
+        strikers,
+        "free attack",
+        lambda name: f"{name} may make a free attack on {mover.name} (moved away from it)",
+        f"{mover.name} moves away",
+        NAME,
+    )
 
 
 # -- to hit ---------------------------------------------------------------------------------------
@@ -578,7 +559,7 @@ def strike(
     elif t.hp != before:
         events += _hp_effects(engine, t, subdual)
     if t.down:
-        events += _lapse(engine, t)
+        events += engagement.lapse(engine.encounter, "free attack", t)
     return events
 
 
@@ -606,20 +587,9 @@ def _hp_effects(engine: Engine, t: D10Combatant, subdual: bool) -> list[Event]:
     return []
 
 
-def _lapse(engine: Engine, fallen: D10Combatant) -> list[Event]:
-    combat = engine.encounter.combat
-    gone = [p for p in combat.pending if p.kind == "free attack" and fallen.id in (p.who, p.target)]
-    if not gone:
-        return []
-    combat.pending = [p for p in combat.pending if p not in gone]
-    return [Override(round=combat.round, text=f"{fallen.name} is down: lapsed: {'; '.join(p.text for p in gone)}")]
-
-
 def free_attack(engine: Engine, a: FreeAttack, dice: DiceSource) -> list[Event]:
     pending = engine.encounter.combat.pending
-    if not 0 <= a.index < len(pending) or pending[a.index].kind != "free attack":
-        raise IllegalAction("Free attack", ["no free attack is waiting there"])
-    item = pending[a.index]
+    item = pending_item(engine.encounter, a.index, "free attack", "Free attack")
     c, t = _c(engine, item.who), _c(engine, item.target or "")
     melee = [w for w in c.weapons if w.kind is not D10Kind.RANGED]
     weapon = c.weapon(a.weapon) if a.weapon else (melee[0] if melee else None)
@@ -633,12 +603,10 @@ def free_attack(engine: Engine, a: FreeAttack, dice: DiceSource) -> list[Event]:
 
 
 def mishap(engine: Engine, a: Mishap, dice: DiceSource) -> list[Event]:
-    pending = engine.encounter.combat.pending
-    if not 0 <= a.index < len(pending) or pending[a.index].kind != "mishap":
-        raise IllegalAction("Mishap", ["no mishap is waiting there"])
+    item = pending_item(engine.encounter, a.index, "mishap", "Mishap")
     if a.choice not in MISHAPS:
         raise IllegalAction("Mishap", [f"{a.choice!r} is not one of: {', '.join(MISHAPS)}"])
-    item = pending.pop(a.index)
+    engine.encounter.combat.pending.pop(a.index)
     c = _c(engine, item.who)
     rnd = engine.encounter.combat.round
     if a.choice == "none":
@@ -797,10 +765,8 @@ def set_timer(engine: Engine, a: SetTimer, dice: DiceSource) -> list[Event]:
 
 
 def timer_noted(engine: Engine, a: TimerNoted, dice: DiceSource) -> list[Event]:
-    pending = engine.encounter.combat.pending
-    if not 0 <= a.index < len(pending) or pending[a.index].kind != "timer":
-        raise IllegalAction("Timer", ["no timer's event is waiting there"])
-    item = pending.pop(a.index)
+    item = pending_item(engine.encounter, a.index, "timer", "Timer")
+    engine.encounter.combat.pending.pop(a.index)
     return [Override(round=engine.encounter.combat.round, text=f"{item.text} The GM tells the table.")]
 
 

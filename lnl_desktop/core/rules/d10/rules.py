@@ -10,6 +10,7 @@ from lnl_desktop.core.dice import DiceSource
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.events import Event, Override
 from lnl_desktop.core.model import Encounter, Phase, Side
+from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     ActionSpec,
     Column,
@@ -318,10 +319,7 @@ class GroupD10Ruleset(Ruleset):
     def on_round_start(self, engine: Engine) -> list[Event]:
         combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
         events: list[Event] = []
-        stale = [p for p in combat.pending if p.kind == "free attack" and p.round < combat.round]
-        if stale:
-            combat.pending = [p for p in combat.pending if p not in stale]
-            events.append(Override(round=combat.round, text=f"Not taken, lapsed: {'; '.join(p.text for p in stale)}"))
+        events += engagement.lapse(engine.encounter, "free attack")
         if combat.round > combat.first_round:
             events += play.tick_timers(engine)
         return events

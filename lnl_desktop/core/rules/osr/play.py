@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Literal
 
 from lnl_desktop.core.dice import DiceSource, roll_plain
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event, Override, RulesEvent, WentDown
+from lnl_desktop.core.events import Event, RulesEvent, WentDown
 from lnl_desktop.core.grid import footprint_center, line_of_sight, outside_cone, token_distance_ft
 from lnl_desktop.core.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.common import Check, failed
+from lnl_desktop.core.rules.common import Check, failed, pending_item
 from lnl_desktop.core.rules.osr.model import (
     LIGHT_PENALTY,
     UNARMED,
@@ -406,34 +406,15 @@ def provocations(engine: Engine, mover: OsrCombatant, path: list[tuple[int, int]
 
 
 def queue_counters(engine: Engine, mover: OsrCombatant, strikers: list[str], why: str) -> list[Event]:
-    e = engine.encounter
-    combat = e.combat
-    names = []
-    for sid in strikers:
-        striker = _osr(engine, sid)
-        engagement.note_free_attack(e, striker, mover)
-        combat.pending.append(
-            Pending(
-                kind="counter-attack",
-                who=sid,
-                target=mover.id,
-                text=f"{striker.name} may counter-attack {mover.name} ({why})",
-                round=combat.round,
-            )
-        )
-        names.append(striker.name)
-    if not names:
-        return []
-    return [
-        RulesEvent(
-            round=combat.round,
-            text=f"{mover.name} {why}: counter-attack from {', '.join(names)} (queued)",
-            actors=(mover.id, *strikers),
-            ruleset=NAME,
-            name="counter-attacks queued",
-            detail={"mover": mover.id, "from": ", ".join(strikers)},
-        )
-    ]
+    return engagement.queue(
+        engine.encounter,
+        mover,
+        strikers,
+        "counter-attack",
+        lambda name: f"{name} may counter-attack {mover.name} ({why})",
+        f"{mover.name} {why}",
+        NAME,
+    )
 
 
 def after_move(engine: Engine, c: OsrCombatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
@@ -461,9 +442,7 @@ def attack(engine: Engine, a: OsrAttack, dice: DiceSource) -> list[Event]:
 
 def counter_attack(engine: Engine, a: CounterAttack, dice: DiceSource) -> list[Event]:
     pending = engine.encounter.combat.pending
-    if not 0 <= a.index < len(pending) or pending[a.index].kind != "counter-attack":
-        raise IllegalAction("Counter-attack", ["no counter-attack is waiting there"])
-    item = pending[a.index]
+    item = pending_item(engine.encounter, a.index, "counter-attack", "Counter-attack")
     c, t = _osr(engine, item.who), _osr(engine, item.target or "")
     weapon = c.weapon(a.weapon) if a.weapon else c.best_melee()
     reasons = failed(
@@ -539,25 +518,9 @@ def strike(
     events += interrupt(engine, t, f"{damage.amount} damage")
     if t.hp == 0:
         events += _at_zero(engine, t, overkill, before)
-        events += _lapse_counters(engine, t)
+        events += engagement.lapse(engine.encounter, "counter-attack", t)
     events += morale_triggers(engine, t.side, killed_before, out_before)
     return events
-
-
-def _lapse_counters(engine: Engine, fallen: OsrCombatant) -> list[Event]:
-    """Counter-attacks queued by or against a combatant that has just fallen are taken off the queue."""
-    combat = engine.encounter.combat
-    gone = [p for p in combat.pending if p.kind == "counter-attack" and fallen.id in (p.who, p.target)]
-    if not gone:
-        return []
-    combat.pending = [p for p in combat.pending if p not in gone]
-    return [
-        Override(
-            round=combat.round,
-            text=f"{fallen.name} is down: lapsed: {'; '.join(p.text for p in gone)}",
-            actors=(fallen.id,),
-        )
-    ]
 
 
 def _subdue(engine: Engine, c: OsrCombatant, t: OsrCombatant, damage: Damage, head: str, detail: dict) -> list[Event]:
@@ -607,10 +570,8 @@ def _at_zero(engine: Engine, t: OsrCombatant, overkill: int, before: int) -> lis
 
 
 def death_save(engine: Engine, a: DeathSave, dice: DiceSource) -> list[Event]:
-    pending = engine.encounter.combat.pending
-    if not 0 <= a.index < len(pending) or pending[a.index].kind != "death save":
-        raise IllegalAction("Death save", ["no death save is waiting there"])
-    item = pending.pop(a.index)
+    item = pending_item(engine.encounter, a.index, "death save", "Death save")
+    engine.encounter.combat.pending.pop(a.index)
     pc = _osr(engine, item.who)
     dc = item.number or 11
     bonus = pc.save_bonus(SaveCategory.POISON)
@@ -784,8 +745,8 @@ def morale_check(engine: Engine, a: MoraleCheck, dice: DiceSource) -> list[Event
     if not -2 <= a.modifier <= 2:
         raise IllegalAction("Morale check", [f"a situational modifier is -2 to +2 (not {a.modifier:+d})"])
     pending = e.combat.pending
-    if a.index >= 0 and (a.index >= len(pending) or pending[a.index].kind != "morale"):
-        raise IllegalAction("Morale check", ["no morale check is waiting there"])
+    if a.index >= 0:
+        pending_item(e, a.index, "morale", "Morale check")
     members = [c for c in e.side(side) if morale_eligible(c)]  # type: ignore[arg-type]
     if not members:
         raise IllegalAction(

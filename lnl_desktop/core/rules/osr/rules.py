@@ -10,6 +10,7 @@ from lnl_desktop.core.dice import DiceSource
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event, Override
 from lnl_desktop.core.model import Encounter, Phase, Side
+from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     CONDITION_TIPS,
     ActionSpec,
@@ -381,12 +382,7 @@ class OldSchoolRuleset(Ruleset):
 
     def on_round_start(self, engine: Engine) -> list[Event]:
         """Counter-attacks not taken in the round before lapse: they were immediate."""
-        combat = engine.encounter.combat
-        stale = [p for p in combat.pending if p.kind == "counter-attack" and p.round < combat.round]
-        if not stale:
-            return []
-        combat.pending = [p for p in combat.pending if p not in stale]
-        return [Override(round=combat.round, text=f"Not taken, lapsed: {'; '.join(p.text for p in stale)}")]
+        return engagement.lapse(engine.encounter, "counter-attack")
 
     def turn_refusal(self, encounter: Encounter, c: OsrCombatant) -> str | None:
         if c.dead:
