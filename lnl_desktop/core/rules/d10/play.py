@@ -375,6 +375,33 @@ def _overridden(engine: Engine, c: D10Combatant, keys: tuple[str, ...], what: st
     return [Override(round=engine.encounter.combat.round, text=text, actors=(c.id,))]
 
 
+def take_action(
+    engine: Engine,
+    c: D10Combatant,
+    key: str,
+    title: str,
+    checks: list[Check],
+    override: bool,
+    does: str,
+    detail: str = "",
+) -> list[Event]:
+    """Take the turn's action ``key`` once its checks hold, the declaration among them (or the GM's
+    override, logged): its next action has come, so a parry / dodge in force ends."""
+    keys = (key,)
+    engine.require(
+        title,
+        [*engine.turn_checks(c, needs_action=True), *checks, *declaration_check(engine.encounter, c, keys, override)],
+    )
+    engine.use_action(c, "attack" if key == "cast" else key, detail)
+    c.parrying = False
+    return _overridden(engine, c, keys, does, override)
+
+
+def shown_d20(faces: list[int], face: int, edge: Edge) -> str:
+    """'d20 14', or '3/14 (advantage: 14)' when more than one d20 was rolled."""
+    return f"d20 {face}" if len(faces) == 1 else f"{'/'.join(str(f) for f in faces)} ({edge.mode}: {face})"
+
+
 def turn_attack_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
     combat = encounter.combat
     lost = c.lost_attack_round is not None and c.lost_attack_round == combat.round
@@ -422,14 +449,11 @@ def attack(engine: Engine, a: D10Attack, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.attacker), _c(engine, a.target)
     weapon = c.weapon(a.weapon)
     skill = a.skill or weapon.skill
-    keys = ("cast",) if skill == "casting" else ("attack",)
-    checks = engine.turn_checks(c, needs_action=True) + turn_attack_checks(engine.encounter, c)
-    checks += attack_checks(engine.encounter, c, t, weapon, skill)
-    checks += declaration_check(engine.encounter, c, keys, a.override)
-    engine.require(f"{c.name}: attack", checks)
-    engine.use_action(c, "attack", f"{weapon.name} at {t.name}")
-    events = _overridden(engine, c, keys, "attacks", a.override)
-    c.parrying = False  # its next action has come
+    checks = turn_attack_checks(engine.encounter, c) + attack_checks(engine.encounter, c, t, weapon, skill)
+    key = "cast" if skill == "casting" else "attack"
+    events = take_action(
+        engine, c, key, f"{c.name}: attack", checks, a.override, "attacks", f"{weapon.name} at {t.name}"
+    )
     edge = edge_of(
         engine.encounter,
         c,
@@ -491,7 +515,7 @@ def strike(
     rnd = e.combat.round
     hit = to_hit(e, c, t, skill, edge)
     faces, face = roll_d20s(dice, edge, f"d20 to hit {t.name}")
-    shown = f"d20 {face}" if len(faces) == 1 else f"{'/'.join(str(f) for f in faces)} ({edge.mode}: {face})"
+    shown = shown_d20(faces, face, edge)
     reasons = "" if edge.mode == "normal" else f"; {edge.words()}"
     head = (
         f"{c.name} {what} {t.name} with {weapon.name}: {shown} {hit.terms()} = {face + hit.bonus} "
@@ -631,13 +655,9 @@ def parry(engine: Engine, a: ParryDodge, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     turn = engine.encounter.combat.turn
     moved = turn.feet_used if turn is not None and turn.combatant == c.id else 0
-    checks = engine.turn_checks(c, needs_action=True)
-    checks.append(Check("Not moved yet", not moved, f"moved {moved:g} ft; Parry / dodge uses the move too"))
-    checks += declaration_check(engine.encounter, c, ("parry",), a.override)
-    engine.require(f"{c.name}: parry / dodge", checks)
-    engine.use_action(c, "parry", "")
+    checks = [Check("Not moved yet", not moved, f"moved {moved:g} ft; Parry / dodge uses the move too")]
+    events = take_action(engine, c, "parry", f"{c.name}: parry / dodge", checks, a.override, "parries")
     c.parrying = True
-    events = _overridden(engine, c, ("parry",), "parries", a.override)
     text = f"{c.name} parries and dodges: attacks against it at disadvantage until its next action; no move"
     return [
         *events,
@@ -648,20 +668,15 @@ def parry(engine: Engine, a: ParryDodge, dice: DiceSource) -> list[Event]:
 def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.combatant), _c(engine, a.target)
     weapon = c.weapon(a.weapon)
-    checks = engine.turn_checks(c, needs_action=True) + turn_attack_checks(engine.encounter, c)
-    checks += attack_checks(engine.encounter, c, t, weapon, weapon.skill)
-    checks += declaration_check(engine.encounter, c, ("disengage",), a.override)
-    engine.require(f"{c.name}: disengage", checks)
-    engine.use_action(c, "disengage", t.name)
-    c.parrying = False
-    events = _overridden(engine, c, ("disengage",), "disengages", a.override)
+    checks = turn_attack_checks(engine.encounter, c) + attack_checks(engine.encounter, c, t, weapon, weapon.skill)
+    events = take_action(engine, c, "disengage", f"{c.name}: disengage", checks, a.override, "disengages", t.name)
     edge = edge_of(engine.encounter, c, t)
     hit = to_hit(engine.encounter, c, t, weapon.skill, edge)
     faces, face = roll_d20s(dice, edge, f"d20 to disengage from {t.name}")
     ok = hit.hits(face)
     if ok:
         c.disengaged = True
-    shown = f"d20 {face}" if len(faces) == 1 else f"{'/'.join(str(f) for f in faces)} ({edge.mode}: {face})"
+    shown = shown_d20(faces, face, edge)
     outcome = "it moves freely this turn, no free attacks" if ok else "the move provokes as usual"
     verdict = "success" if ok else "failure"
     text = (
@@ -685,13 +700,8 @@ def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
 def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     text = a.text.strip()
-    checks = engine.turn_checks(c, needs_action=True)
-    checks.append(Check("Say the item", bool(text), "type what is used or readied"))
-    checks += declaration_check(engine.encounter, c, ("item",), a.override)
-    engine.require(f"{c.name}: use / ready an item", checks)
-    engine.use_action(c, "item", text)
-    c.parrying = False
-    events = _overridden(engine, c, ("item",), "uses an item", a.override)
+    checks = [Check("Say the item", bool(text), "type what is used or readied")]
+    events = take_action(engine, c, "item", f"{c.name}: use / ready an item", checks, a.override, "uses an item", text)
     words = f"{c.name} uses / readies {text} (its move is still free)"
     return [
         *events,
@@ -703,12 +713,7 @@ def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
 
 def sprint(engine: Engine, a: Sprint, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
-    checks = engine.turn_checks(c, needs_action=True)
-    checks += declaration_check(engine.encounter, c, ("sprint",), a.override)
-    engine.require(f"{c.name}: sprint / flee", checks)
-    engine.use_action(c, "sprint", "")
-    c.parrying = False
-    events = _overridden(engine, c, ("sprint",), "sprints", a.override)
+    events = take_action(engine, c, "sprint", f"{c.name}: sprint / flee", [], a.override, "sprints")
     words = f"{c.name} sprints: up to {2 * c.move_ft} ft this turn; leaving an adjacent foe gives it a free attack"
     return [
         *events,
