@@ -18,6 +18,13 @@ SCALES = (100, 125, 150, 200)
 
 _base_font: QFont | None = None  # the application's font before any scaling
 _base_palette: QPalette | None = None
+_scale = 1.0  # the UI scale last applied, as a factor (1.5 for 150 %)
+
+
+def ui_scale() -> float:
+    """The UI scale as a factor: for sizes Qt's application font does not carry (style sheets in
+    points, the map's pixel fonts). Widgets hear of a change through ApplicationFontChange."""
+    return _scale
 
 
 @dataclass(frozen=True)
@@ -46,10 +53,11 @@ class Presentation:
         settings.setValue("presentation/badly_hurt_below", self.badly_hurt_below)
 
     def apply(self, app: QApplication) -> None:
-        global _base_font, _base_palette
+        global _base_font, _base_palette, _scale
         if _base_font is None:
             _base_font = QFont(app.font())
             _base_palette = QPalette(app.palette())
+        _scale = self.scale / 100
         font = QFont(_base_font)
         if font.pointSizeF() > 0:
             font.setPointSizeF(_base_font.pointSizeF() * self.scale / 100)
