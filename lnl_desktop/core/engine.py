@@ -1028,7 +1028,9 @@ class Engine:
     def _add(self, a: act.AddCombatant, dice: DiceSource) -> list[Event]:
         e = self.encounter
         data = dict(a.data)
+        first = None
         if isinstance(data.get("name"), str) and data["name"].strip():
+            first = e.first_of_kind(data["name"].strip())
             data["name"] = e.new_name(data["name"].strip())
         if "id" not in data or any(c.id == data["id"] for c in e.combatants):
             data["id"] = e.new_id(str(data.get("name", "combatant")))
@@ -1036,10 +1038,18 @@ class Engine:
             c = self.ruleset.stat_block.model_validate(data)
         except ValidationError as error:
             raise RulesError(f"New combatant: {explain(error)}", explain(error).split("\n")) from None
+        renamed = ""
+        if first is not None:
+            # A second Goblin joins: the first becomes Goblin 1, in the same step (one undo for both).
+            e.combatants[e.combatants.index(first)] = first.model_copy(update={"name": f"{first.name} 1"})
+            renamed = f" ({first.name} is now {first.name} 1)"
         e.combatants.append(c)
         events: list[Event] = [
             CombatantAdded(
-                round=self._round(), text=f"{c.name} joins the {c.side.value}", actors=(c.id,), combatant=c.id
+                round=self._round(),
+                text=f"{c.name} joins the {c.side.value}{renamed}",
+                actors=(c.id,),
+                combatant=c.id,
             )
         ]
         if a.cell is not None:

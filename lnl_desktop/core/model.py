@@ -710,14 +710,30 @@ class Encounter(_Model):
         return {c.id: c for c in self.combatants}
 
     def new_name(self, name: str) -> str:
-        """A name nobody has yet: 'Goblin', 'Goblin 2', ... (the log must tell them apart)."""
+        """A name nobody has yet: 'Goblin', then 'Goblin 2', ... (the log must tell them apart).
+        The engine renames a lone 'Goblin' to 'Goblin 1' when a second one joins: see
+        :meth:`first_of_kind`."""
         taken = {c.name for c in self.combatants}
-        if name not in taken:
+        numbered = any(t.startswith(f"{name} ") and t[len(name) + 1 :].isdigit() for t in taken)
+        if name not in taken and not numbered:
             return name
-        n = 2
+        if name in taken and self.first_of_kind(name) is not None:
+            taken.add(f"{name} 1")  # the one there now is about to be called that
+        n = 2 if name[-1:].isdigit() else 1
         while f"{name} {n}" in taken:
             n += 1
         return f"{name} {n}"
+
+    def first_of_kind(self, name: str) -> Combatant | None:
+        """The unnumbered 'Goblin' to call 'Goblin 1' now that another 'Goblin' joins: creatures
+        of one kind are told apart by number on the map and in the log. None when the name is
+        free, already numbered ('Goblin 1' exists), or itself ends in a number ('Guard 7')."""
+        if name[-1:].isdigit():
+            return None
+        names = {c.name for c in self.combatants}
+        if f"{name} 1" in names:
+            return None
+        return next((c for c in self.combatants if c.name == name), None)
 
     def new_id(self, name: str) -> str:
         """A free id for a combatant called ``name``: 'half-orc', 'half-orc-2', ..."""

@@ -211,3 +211,23 @@ def test_log_events_share_their_field_sets_and_copies_stay_apart() -> None:
     copy = first.model_copy(update={"text": "changed"})
     assert copy.text == "changed" and second.text != "changed"
     assert first.model_fields_set == second.model_fields_set
+
+
+def test_a_second_creature_of_a_kind_numbers_both_and_one_undo_takes_both_back() -> None:
+    engine = duel()
+    orc = {"name": "Orc", "side": "Opponents", "level": 1, "stamina_max": 5, "injury_max": 3}
+    start = state(engine)
+    engine.apply(act.AddCombatant(orc))
+    names = [c.name for c in engine.encounter.combatants]
+    assert names[1:] == ["Orc 1", "Orc 2"]
+    assert engine.encounter.log[-1].text == "Orc 2 joins the Opponents (Orc is now Orc 1)"
+    engine.apply(act.AddCombatant(orc))
+    assert [c.name for c in engine.encounter.combatants][1:] == ["Orc 1", "Orc 2", "Orc 3"]
+    engine.undo()
+    engine.undo()
+    assert state(engine) == start
+    assert [c.name for c in engine.encounter.combatants][1:] == ["Orc"]
+    # A name that ends in a number is the GM's own: it is not renamed.
+    engine.apply(act.AddCombatant({**orc, "name": "Guard 7"}))
+    engine.apply(act.AddCombatant({**orc, "name": "Guard 7"}))
+    assert [c.name for c in engine.encounter.combatants][2:] == ["Guard 7", "Guard 7 2"]
