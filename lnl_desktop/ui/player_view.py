@@ -10,7 +10,18 @@ move slides the token along its path for a moment so the table can follow it.
 from __future__ import annotations
 
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QFont, QGuiApplication, QPainter, QResizeEvent, QScreen, QWheelEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QColor,
+    QFont,
+    QGuiApplication,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QScreen,
+    QTransform,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsView,
     QLabel,
@@ -21,8 +32,9 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core.events import Event, Moved
 from lnl_desktop.core.model import Phase, Side
-from lnl_desktop.ui import style
+from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, fit_scale
 from lnl_desktop.ui.map.overlays import Overlay
 from lnl_desktop.ui.map.scene import MapScene
 
@@ -70,6 +82,7 @@ class PlayerMapView(QGraphicsView):
         self.share_overlays = False
         self.follow = False
         self._user_zoomed = False
+        self._fitted_map: tuple[int, int] | None = None  # the map size last fitted
         self.animations: dict[str, QVariantAnimation] = {}
         # After the scene's own sync (connected first): tokens already stand on their final cells.
         controller.eventsApplied.connect(self._on_events)
@@ -98,10 +111,16 @@ class PlayerMapView(QGraphicsView):
             self.fit_map()
 
     def fit_map(self) -> None:
-        margin = style.CELL_PX / 2
-        rect = self.map_scene.map_rect().adjusted(-margin, -margin, margin, margin)
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        """The whole map, as large as the window allows (no more margin than the aspect ratio needs)."""
+        rect = self.map_scene.map_rect()
         self._user_zoomed = False
+        self._fitted_map = (self.controller.encounter.map.width, self.controller.encounter.map.height)
+        scale = fit_scale(rect, self.viewport().rect(), FIT_MARGIN_PX, 8.0)
+        if scale is None:
+            return
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(rect.center())
+        self.map_scene.set_view_scale(scale)
 
     def _follow_gm(self, *_: object) -> None:
         gm = self.gm_view
@@ -110,10 +129,14 @@ class PlayerMapView(QGraphicsView):
         centre = gm.mapToScene(gm.viewport().rect().center())
         self.setTransform(gm.transform())
         self.centerOn(centre)
+        self.map_scene.set_view_scale(self.transform().m11())
 
     # -- keeping up ------------------------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
+        grid_map = self.controller.encounter.map
+        if not self.follow and not self._user_zoomed and self._fitted_map != (grid_map.width, grid_map.height):
+            self.fit_map()  # the map changed size: fit the new one
         for event in events:
             if isinstance(event, Moved) and len(event.path) > 1:
                 self.animate_move(event.combatant, [tuple(cell) for cell in event.path])
@@ -210,7 +233,12 @@ class PlayerMapView(QGraphicsView):
         if steps and not self.follow:
             self.scale(1.2**steps, 1.2**steps)
             self._user_zoomed = True
+            self.map_scene.set_view_scale(self.transform().m11())
         event.accept()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self.map_scene.set_view_scale(self.transform().m11())  # tokens size their words by the zoom
+        super().paintEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -242,7 +270,7 @@ class PlayerView(QWidget):
         layout.setSpacing(0)
         layout.addWidget(self.banner)
         layout.addWidget(self.view, 1)
-        self.set_scale(100)
+        self.set_scale(round(theme.ui_scale() * 100))
         self.resize(1024, 700)
         controller.eventsApplied.connect(self._refresh_banner)
         controller.encounterReplaced.connect(self._refresh_banner)
@@ -266,11 +294,13 @@ class PlayerView(QWidget):
         self.banner.setVisible(not on)
 
     def set_scale(self, percent: int) -> None:
-        """Large type for the banner: readable across a table, larger still with the UI scale."""
+        """The UI scale: large type for the banner, readable across a table, and the map's words
+        (condition words, labels) larger still with it."""
         font = QFont()
         font.setBold(True)
         font.setPixelSize(round(34 * percent / 100))
         self.banner.setFont(font)
+        self.scene.set_ui_scale(percent / 100)
 
     def set_badly_hurt_below(self, fraction: float) -> None:
         self.scene.badly_hurt_below = fraction

@@ -24,7 +24,8 @@ from lnl_desktop.core.model import Background, Combatant, Encounter, MapGrid, Ph
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.map.geometry import assign_labels, within_ft
+from lnl_desktop.ui.map.geometry import within_ft
+from lnl_desktop.ui.map.labels import assign_labels
 from lnl_desktop.ui.map.overlays import MoverInputs
 from lnl_desktop.ui.mime import combatant_mime, creature_mime
 

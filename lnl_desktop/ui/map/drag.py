@@ -407,6 +407,12 @@ class DragLayer:
     def items(self) -> list:
         return [self.reach, self.blocked, self.path, self.provoke, self.label, self.start]
 
+    def set_ui_scale(self, factor: float) -> None:
+        """The label, the waypoints' numbers and the "!" badges grow with the UI scale (1.0 = 100 %)."""
+        self.label.set_ui_scale(factor)
+        self.path.set_ui_scale(factor)
+        self.provoke.set_ui_scale(factor)
+
     def show_press(self, drag: MoveDrag) -> None:
         """The drag became real: shade what the press found."""
         players = drag.for_players()

@@ -9,13 +9,12 @@ number of cells.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRect, QRectF
 from PySide6.QtGui import QColor, QImage, QPainterPath
 
 from lnl_desktop.core.grid import Cell, DiagonalRule, distance_ft
@@ -165,6 +164,21 @@ def polyline(points: list[QPointF]) -> QPainterPath:
     return path
 
 
+# -- fitting the map to a view ------------------------------------------------------------------
+
+FIT_MARGIN_PX = 6  # room round a fitted map for its edge line: no more grey than the aspect ratio needs
+
+
+def fit_scale(map_rect: QRectF, viewport: QRect | QRectF, margin_px: float, max_zoom: float) -> float | None:
+    """The zoom that shows ``map_rect`` whole in ``viewport`` with ``margin_px`` on every side, filling
+    it in one dimension (capped at ``max_zoom``); None while either is empty."""
+    if map_rect.isEmpty() or viewport.isEmpty():
+        return None
+    room_w = max(1.0, viewport.width() - 2 * margin_px)
+    room_h = max(1.0, viewport.height() - 2 * margin_px)
+    return min(room_w / map_rect.width(), room_h / map_rect.height(), max_zoom)
+
+
 # -- distances, the core's own numbers over a window ------------------------------------------
 
 
@@ -218,42 +232,3 @@ def within_ft(
     inside = dist < feet - 1e-9 if closer_than else dist <= feet + 1e-9
     own = (gap_x[np.newaxis, :] == 0) & (gap_y[:, np.newaxis] == 0)
     return CellMask(x0, y0, inside & ~own)
-
-
-# -- token labels ---------------------------------------------------------------------------
-
-_SMALL_WORDS = {"the", "of", "a", "an", "de", "von", "van"}
-
-
-def label_candidates(name: str) -> list[str]:
-    """Short labels for a token, best first: 'Hill Giant' -> ['HG', 'HiG', ...], 'Goblin 3' -> ['G3', ...]."""
-    words = [w for w in re.split(r"\s+", name.strip()) if w]
-    number = ""
-    if len(words) > 1 and words[-1].isdigit():
-        number = words.pop()
-    elif words and (m := re.match(r"^(.*?)(\d+)$", words[-1])) and m.group(1):
-        words[-1], number = m.group(1), m.group(2)
-    main = [w for w in words if w.lower() not in _SMALL_WORDS] or words or ["?"]
-    first = main[0]
-    rest = "".join(w[0].upper() for w in main[1:])
-    out: list[str] = []
-    if len(main) == 1:
-        out.append(first[:2].capitalize() + number if not number else first[0].upper() + number)
-        out.append(first[:3].capitalize() + number)
-    else:
-        out.append(first[0].upper() + rest[:2] + number)
-        out.append(first[:2].capitalize() + rest[:2] + number)
-    out.append(first[:4].capitalize() + number)
-    return [label for i, label in enumerate(out) if label and label not in out[:i]]
-
-
-def assign_labels(names: dict[str, str]) -> dict[str, str]:
-    """A distinct short label per id where possible (in the given order)."""
-    taken: set[str] = set()
-    labels: dict[str, str] = {}
-    for cid, name in names.items():
-        candidates = label_candidates(name)
-        label = next((c for c in candidates if c not in taken), candidates[0])
-        taken.add(label)
-        labels[cid] = label
-    return labels

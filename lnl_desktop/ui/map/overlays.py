@@ -51,6 +51,7 @@ LABEL_Z = 50.0
 _PAD = 1.0 * style.CELL_PX
 
 _CASING = QColor(255, 255, 255, 235)
+LABEL_PX = 20  # a drag's label, in pixels at a UI scale of 100 %
 
 
 def cosmetic(color: QColor, width: float, dash: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -129,6 +130,7 @@ class CellsItem(Overlay):
         self._cross = QPainterPath()
         self._cross_lines: list[QLineF] = []
         self._bounds = QRectF()
+        self._mask: CellMask | None = None
         self._players: CellsItem | None = None  # the same set as it looks without hidden tokens
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -152,6 +154,7 @@ class CellsItem(Overlay):
         self._image = None
         self._outline = QPainterPath()
         self._hatch = QPainterPath()
+        self._mask = mask
         if mask is not None and not mask.empty:
             self._image_rect = mask.scene_rect()
             bounds = self._image_rect
@@ -188,6 +191,11 @@ class CellsItem(Overlay):
     @property
     def is_empty(self) -> bool:
         return self._image is None and self._outline.isEmpty() and not self._cross_lines and self._hatch.isEmpty()
+
+    @property
+    def cells(self) -> frozenset[Cell]:
+        """The cells of the set shown (crosses aside)."""
+        return frozenset(self._mask.cells()) if self._mask is not None else frozenset()
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -241,6 +249,8 @@ class ConeItem(Overlay):
         super().__init__()
         self._path = QPainterPath()
         self._clip = QRectF()
+        self.centre: QPointF | None = None  # the apex, at the token's centre; None when empty
+        self.facing: float | None = None
         self.setZValue(CONE_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -258,11 +268,17 @@ class ConeItem(Overlay):
             path.closeSubpath()
         self._path = path
         self._clip = clip
+        self.centre = QPointF(centre)
+        self.facing = facing
         self.update()
 
     def clear(self) -> None:
+        if self._path.isEmpty() and self.centre is None:
+            return
         self.prepareGeometryChange()
         self._path = QPainterPath()
+        self.centre = None
+        self.facing = None
         self.update()
 
     @property
@@ -299,8 +315,16 @@ class PathItem(Overlay):
         self._waypoints: list[QPointF] = []
         self._color = self.OK
         self._dash = Qt.PenStyle.SolidLine
+        self._ui_scale = 1.0
         self.setZValue(PATH_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_ui_scale(self, factor: float) -> None:
+        """The waypoints' numbered discs grow with the UI scale (1.0 = 100 %)."""
+        if factor != self._ui_scale:
+            self.prepareGeometryChange()
+            self._ui_scale = factor
+            self.update()
 
     def set_route(
         self,
@@ -336,7 +360,7 @@ class PathItem(Overlay):
         rect = self._path.boundingRect().united(self._broken.boundingRect())
         for p in self._waypoints:
             # Waypoint discs keep their on-screen size: room for them down to a zoom of about 0.1.
-            r = 2.5 * style.CELL_PX
+            r = 2.5 * style.CELL_PX * max(1.0, self._ui_scale)
             rect = rect.united(QRectF(p.x() - r, p.y() - r, 2 * r, 2 * r))
         if rect.isNull():
             return QRectF()
@@ -362,19 +386,21 @@ class PathItem(Overlay):
             for i in range(self._path.elementCount()):
                 e = self._path.elementAt(i)
                 painter.drawEllipse(QPointF(e.x, e.y), r, r)
+        k = self._ui_scale
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(16)
+        font.setPixelSize(round(16 * k))
+        r = 13 * k
         for n, p in enumerate(self._waypoints, start=1):
             painter.save()
             painter.translate(p)
             painter.scale(1 / lod, 1 / lod)  # a fixed on-screen size
             painter.setPen(QPen(_CASING, 2.5))
             painter.setBrush(QColor("#6a3d9a"))
-            painter.drawEllipse(QPointF(0, 0), 13, 13)
+            painter.drawEllipse(QPointF(0, 0), r, r)
             painter.setPen(QColor("white"))
             painter.setFont(font)
-            painter.drawText(QRectF(-13, -13, 26, 26), Qt.AlignmentFlag.AlignCenter, str(n))
+            painter.drawText(QRectF(-r, -r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, str(n))
             painter.restore()
 
 
@@ -386,13 +412,27 @@ class LabelItem(Overlay):
         self._text = ""
         self._players_text: str | None = None
         self._back = QColor(20, 20, 20, 225)
+        self._ui_scale = 1.0
         self._font = QFont()
         self._font.setBold(True)
-        self._font.setPixelSize(20)
+        self._font.setPixelSize(LABEL_PX)
         self._rect = QRectF()
         self.setZValue(z)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    @property
+    def font(self) -> QFont:
+        return QFont(self._font)
+
+    def set_ui_scale(self, factor: float) -> None:
+        """The text grows with the UI scale (1.0 = 100 %)."""
+        if factor == self._ui_scale:
+            return
+        self._ui_scale = factor
+        self._font.setPixelSize(max(1, round(LABEL_PX * factor)))
+        text, self._text = self._text, ""
+        self.set_text(text, None, self._players_text)  # the box again, at the new size
 
     def set_text(self, text: str, back: QColor | None = None, players: str | None = None) -> None:
         """Show ``text`` (one line or several); ``players`` is what the players' copy says instead
@@ -406,10 +446,11 @@ class LabelItem(Overlay):
             self._back = back
         metrics = QFontMetricsF(self._font)
         lines = text.split("\n")
-        width = max(metrics.horizontalAdvance(line) for line in lines) + 16
-        height = metrics.height() + metrics.lineSpacing() * (len(lines) - 1) + 8
+        k = self._ui_scale
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 16 * k
+        height = metrics.height() + metrics.lineSpacing() * (len(lines) - 1) + 8 * k
         # Up and to the right of the anchor point, clear of the cursor.
-        self._rect = QRectF(14, -height - 10, width, height) if text else QRectF()
+        self._rect = QRectF(14 * k, -height - 10 * k, width, height) if text else QRectF()
         self.update()
 
     def keep_in_view(self) -> None:
@@ -428,8 +469,9 @@ class LabelItem(Overlay):
             if wrapped != self._text:
                 self.set_text(wrapped, None, self._players_text)
         width, height = self._rect.width(), self._rect.height()
-        x = 14.0 if at.x() + 14 + width <= room else max(room - 4 - width - at.x(), 4 - at.x())
-        y = -height - 10 if at.y() - height - 10 >= 0 else 24.0
+        k = self._ui_scale
+        x = 14.0 * k if at.x() + 14 * k + width <= room else max(room - 4 - width - at.x(), 4 - at.x())
+        y = -height - 10 * k if at.y() - height - 10 * k >= 0 else 24.0 * k
         if (x, y) != (self._rect.x(), self._rect.y()):
             self.prepareGeometryChange()
             self._rect = QRectF(x, y, width, height)
@@ -515,8 +557,15 @@ class ProvocationItem(Overlay):
         self._size = 1
         self._players: list[Cell] | None = None
         self._bounds = QRectF()
+        self._ui_scale = 1.0
         self.setZValue(PROVOKE_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    def set_ui_scale(self, factor: float) -> None:
+        """The "!" badges grow with the UI scale (1.0 = 100 %)."""
+        if factor != self._ui_scale:
+            self._ui_scale = factor
+            self.set_marks(self._cells, self._size, self._players)
 
     def set_marks(self, cells: Iterable[Cell], size: int = 1, players: Iterable[Cell] | None = None) -> None:
         """Mark the token's body (``size`` cells wide) with its anchor on each of ``cells``."""
@@ -529,7 +578,8 @@ class ProvocationItem(Overlay):
             rect = cell_rect(cell, size)
             bounds = rect if bounds.isNull() else bounds.united(rect)
         # The badge keeps its on-screen size: room for it down to a zoom of about 0.1.
-        self._bounds = bounds.adjusted(-2 * _PAD, -2 * _PAD, 2 * _PAD, 2 * _PAD) if not bounds.isNull() else QRectF()
+        pad = 2 * _PAD * max(1.0, self._ui_scale)
+        self._bounds = bounds.adjusted(-pad, -pad, pad, pad) if not bounds.isNull() else QRectF()
         self.update()
 
     def clear(self) -> None:
@@ -562,9 +612,11 @@ class ProvocationItem(Overlay):
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) or 1.0
+        k = self._ui_scale
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(17)
+        font.setPixelSize(round(17 * k))
+        badge = 11 * k
         inset = 0.12 * style.CELL_PX
         for cell in cells:
             rect = cell_rect(cell, self._size).adjusted(inset, inset, -inset, -inset)
@@ -579,10 +631,10 @@ class ProvocationItem(Overlay):
             painter.scale(1 / lod, 1 / lod)
             painter.setPen(QPen(_CASING, 2.5))
             painter.setBrush(self.COLOR)
-            painter.drawEllipse(QPointF(0, 0), 11, 11)
+            painter.drawEllipse(QPointF(0, 0), badge, badge)
             painter.setPen(self.INK)
             painter.setFont(font)
-            painter.drawText(QRectF(-11, -11, 22, 22), Qt.AlignmentFlag.AlignCenter, "!")
+            painter.drawText(QRectF(-badge, -badge, 2 * badge, 2 * badge), Qt.AlignmentFlag.AlignCenter, "!")
             painter.restore()
 
 

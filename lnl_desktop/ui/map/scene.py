@@ -25,9 +25,10 @@ from PySide6.QtWidgets import QGraphicsScene
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell, footprint
 from lnl_desktop.core.model import Background, MapGrid
-from lnl_desktop.ui import style
+from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.map.geometry import assign_labels, hatch_path
+from lnl_desktop.ui.map.geometry import hatch_path
+from lnl_desktop.ui.map.labels import assign_labels
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
 
 OUTSIDE = QColor("#4b525c")  # around the map
@@ -78,6 +79,9 @@ class MapScene(QGraphicsScene):
         self._background_key: tuple[str, Background] | None = None
         self._background: QPixmap | None = None
         self._warned: set[str] = set()
+        # The view's zoom (device pixels per scene unit) and the UI scale: tokens size their texts by them.
+        self.view_scale = 1.0
+        self.ui_scale = theme.ui_scale()
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)
@@ -104,12 +108,15 @@ class MapScene(QGraphicsScene):
             self._set_map(encounter.map)
         combatants = {c.id: c for c in encounter.combatants}
         ruleset = self.controller.engine.ruleset
-        labels = assign_labels({c.id: c.name for c in encounter.combatants})
         turn = encounter.combat.turn
         turn_id = turn.combatant if turn is not None else None
         player = self.player
         selected = None if player else self.controller.selected
         shown = {cid: t for cid, t in encounter.tokens.items() if not (player and t.hidden)}
+        # One label per combatant, unique over the encounter; the players' are worked out without
+        # the hidden ones, so no label tells of a hidden creature ('G1' while 'Goblin 2' hides).
+        secret = {cid for cid, t in encounter.tokens.items() if t.hidden} if player else set()
+        labels = assign_labels({c.id: c.name for c in encounter.combatants if c.id not in secret})
         for cid in [cid for cid in self.tokens if cid not in shown or cid not in combatants]:
             self.removeItem(self.tokens.pop(cid))
         occupant: dict[Cell, str] = {}
@@ -122,7 +129,7 @@ class MapScene(QGraphicsScene):
             )
             item = self.tokens.get(cid)
             if item is None:
-                item = TokenItem(look)
+                item = TokenItem(look, self.view_scale, self.ui_scale)
                 self.tokens[cid] = item
                 self.addItem(item)
             else:
@@ -131,6 +138,22 @@ class MapScene(QGraphicsScene):
                 occupant[cell] = cid
         self.occupant = occupant
         self.synced.emit()
+
+    def set_view_scale(self, scale: float) -> None:
+        """The view's zoom changed: tokens keep room for texts of a fixed size on screen."""
+        if scale <= 0 or abs(scale - self.view_scale) <= 1e-9 * scale:
+            return
+        self.view_scale = scale
+        for item in self.tokens.values():
+            item.set_scales(scale, self.ui_scale)
+
+    def set_ui_scale(self, factor: float) -> None:
+        """The UI scale (1.0 = 100 %): token labels, bars, badges and words grow with it."""
+        if factor <= 0 or factor == self.ui_scale:
+            return
+        self.ui_scale = factor
+        for item in self.tokens.values():
+            item.set_scales(self.view_scale, factor)
 
     def _on_selection(self, cid: str) -> None:
         if self.player:

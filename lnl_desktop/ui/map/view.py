@@ -11,6 +11,11 @@ there deselects; right-drag on a token turns it (Alt: 15 degree steps). Walls / 
 left paints, right erases; erase tool: either button erases both layers. Middle button pans in
 every tool; the wheel zooms about the cursor.
 
+The map fits the view (on show, on a resize, when the map changes size, for another encounter)
+until the GM zooms or pans by hand; :meth:`MapView.fit_map` (Ctrl+F) fits it again. Whatever
+moves the map under a still cursor hovers the cell now under it, so no hover overlay outlives
+its token.
+
 In combat a click (no drag) on a token does what the table needs next: between turns, on a
 combatant who may act now, it begins that turn; during a turn whose attack is being set up
 (``controller.plan``), on another combatant, it makes that one the target (drawn with a target
@@ -31,6 +36,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
     QResizeEvent,
     QShowEvent,
     QTransform,
@@ -44,14 +50,13 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell
 from lnl_desktop.core.model import Phase, Side
-from lnl_desktop.ui import style
+from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.bestiary import creature_for
 from lnl_desktop.ui.map.drag import DragLayer, MoveDrag, Route, chebyshev_line
-from lnl_desktop.ui.map.geometry import CellMask, cell_at, footprint_centre
+from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, CellMask, cell_at, fit_scale, footprint_centre
 from lnl_desktop.ui.map.overlays import MARKER_Z, PAINT_STYLES, CellsItem, MarkerItem, RulesOverlays, cosmetic
 from lnl_desktop.ui.map.scene import MapScene
-from lnl_desktop.ui.map.tokens import DRAGGED_Z, TOKEN_Z
 from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
 
 TOOLS = ("select", "walls", "difficult", "erase")
@@ -153,14 +158,20 @@ class MapView(QGraphicsView):
         self._pan_deselects = False
         self._hover_cell: Cell | None = None
         self._applying = False  # our own action is being applied: do not cancel gestures
-        self._user_zoomed = False
+        # Fit mode: the map fits the view (on show, on resize, when the map changes size) until
+        # the GM zooms or pans by hand; fit_map (Ctrl+F) comes back to it.
+        self._fit_mode = True
+        self._fitted_map: tuple[int, int] | None = None  # the map size the view last fitted
         self._info = ""  # the last dragInfo text
+        self._ui_scale = 1.0
 
         self.map_scene.synced.connect(self._on_synced)
         controller.encounterReplaced.connect(self._on_replaced)
         controller.planChanged.connect(self._show_target)
         self._update_cursor()
         self.overlays.refresh()
+        self.set_ui_scale(theme.ui_scale())
+        self._tell_scale()
 
     # -- public API ------------------------------------------------------------------------------
 
@@ -181,6 +192,22 @@ class MapView(QGraphicsView):
     def zoom(self) -> float:
         return self.transform().m11()
 
+    def ui_scale(self) -> float:
+        return self._ui_scale
+
+    def set_ui_scale(self, factor: float) -> None:
+        """The GM's UI scale (1.0 = 100 %, 2.0 = 200 %): token labels, bars, badges, state words and
+        the drag's labels grow with it, for a projector or a high-DPI laptop."""
+        if factor <= 0:
+            raise ValueError(f"UI scale must be positive, not {factor}")
+        self._ui_scale = factor
+        self.map_scene.set_ui_scale(factor)
+        self.drag_layer.set_ui_scale(factor)
+
+    def _tell_scale(self) -> None:
+        """Tell the scene the zoom, so tokens keep room for texts of a fixed size on screen."""
+        self.map_scene.set_view_scale(self.zoom())
+
     def zoom_in(self) -> None:
         self._zoom_by(STEP_ZOOM)
 
@@ -191,16 +218,27 @@ class MapView(QGraphicsView):
         centre = self.mapToScene(self.viewport().rect().center())
         self.setTransform(QTransform())
         self.centerOn(centre)
-        self._user_zoomed = True
+        self._fit_mode = False
+        self._tell_scale()
+        self._rehover()
+
+    @property
+    def fit_mode(self) -> bool:
+        """Whether the map keeps fitting the view (no zoom or pan by hand since the last fit)."""
+        return self._fit_mode
 
     def fit_map(self) -> None:
-        margin = style.CELL_PX / 2
-        self.fitInView(
-            self.map_scene.map_rect().adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio
-        )
-        if self.zoom() > MAX_ZOOM:
-            self._set_zoom(MAX_ZOOM)
-        self._user_zoomed = False
+        """Show the whole map as large as the view allows, centred, and stay in fit mode."""
+        rect = self.map_scene.map_rect()
+        self._fit_mode = True
+        self._fitted_map = (self.controller.encounter.map.width, self.controller.encounter.map.height)
+        scale = fit_scale(rect, self.viewport().rect(), FIT_MARGIN_PX, MAX_ZOOM)
+        if scale is None:
+            return
+        self.setTransform(QTransform.fromScale(scale, scale))
+        self.centerOn(rect.center())
+        self._tell_scale()
+        self._rehover()
 
     def turn_selected(self, step_deg: int) -> list[Event] | None:
         """Turn the selected token by ``step_deg``, snapped to 45 degrees: one Face action."""
@@ -227,6 +265,8 @@ class MapView(QGraphicsView):
         c = self.controller.combatant(cid)
         if token is not None and c is not None:
             self.centerOn(footprint_centre(token.cell, c.size))
+            self._fit_mode = False  # the GM asked for this place: a resize keeps it
+            self._rehover()
 
     def cancel_gesture(self) -> None:
         """Drop whatever drag, turn, stroke or pan is under way; nothing is applied."""
@@ -252,16 +292,16 @@ class MapView(QGraphicsView):
             # The encounter changed under a gesture (an undo, another window): its preview is stale.
             self.cancel_gesture()
         self.overlays.invalidate()
+        grid_map = self.controller.encounter.map
+        if self._fit_mode and self._fitted_map is not None and self._fitted_map != (grid_map.width, grid_map.height):
+            self.fit_map()  # the map changed size (Map settings, its undo): fit the new one
         self._refresh_hover()
         self.overlays.refresh()
         self._show_target()
 
     def _on_replaced(self) -> None:
         self.cancel_gesture()
-        if self.isVisible():
-            self.fit_map()
-        else:
-            self._user_zoomed = False
+        self.fit_map()  # another map: show it whole
 
     def _say(self, text: str) -> None:
         """Emit ``dragInfo`` when the text changes (a drag repeats itself cell after cell)."""
@@ -294,15 +334,17 @@ class MapView(QGraphicsView):
         pivot = anchor if anchor is not None else self.viewport().rect().center()
         before = self.mapToScene(pivot)
         self.scale(zoom / current, zoom / current)
+        self._tell_scale()
         # Keep the scene point under the pivot where it was.
         after = self.mapFromScene(before)
         delta = after - pivot
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + delta.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() + delta.y())
+        self._rehover()
 
     def _zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
         self._set_zoom(self.zoom() * factor, anchor)
-        self._user_zoomed = True
+        self._fit_mode = False
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -314,13 +356,19 @@ class MapView(QGraphicsView):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
-        if not self._user_zoomed:
+        if self._fit_mode:
             self.fit_map()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._tell_scale()  # a safety net: whatever changed the zoom, the tokens know it before they paint
+        super().paintEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if not self._user_zoomed and self.isVisible():
+        if self._fit_mode:
             self.fit_map()
+        else:
+            self._rehover()
 
     # -- the mouse -------------------------------------------------------------------------------
 
@@ -339,6 +387,7 @@ class MapView(QGraphicsView):
         button = event.button()
         pos = event.position()
         self._last_mouse = pos
+        self._hover(self._cell(pos))  # a press may come without a move first (a touch, a tablet)
         if self._drag is not None:
             if button == Qt.MouseButton.RightButton and self._drag_active:
                 self._pin_waypoint()
@@ -372,7 +421,7 @@ class MapView(QGraphicsView):
         self._last_mouse = pos
         cell = self._cell(pos)
         if self._pan_from is not None:
-            self._pan_to(event.position().toPoint())
+            self._pan_to(event.position().toPoint())  # the map slides under the cursor: hover what is there now
             event.accept()
             return
         self._hover(cell)
@@ -412,6 +461,8 @@ class MapView(QGraphicsView):
             if self._pan_deselects and not self._pan_moved:
                 self.controller.select(None)  # a click on empty space, not a pan
             self._pan_from = None
+        self._last_mouse = pos
+        self._hover(self._cell(pos))
         self._update_cursor()
         event.accept()
 
@@ -420,8 +471,14 @@ class MapView(QGraphicsView):
 
     def leaveEvent(self, event: QEvent) -> None:
         if self._drag is None and self._turn is None:
+            self._last_mouse = None
             self._hover(None)
         super().leaveEvent(event)
+
+    def _rehover(self) -> None:
+        """The map moved under a still cursor (a pan, a zoom, a fit): hover the cell now under it."""
+        if self._last_mouse is not None:
+            self._hover(self._cell(self._last_mouse))
 
     def _hover(self, cell: Cell | None) -> None:
         if cell is not None and not self._on_map(cell):
@@ -463,9 +520,11 @@ class MapView(QGraphicsView):
         if not self._pan_moved and delta.manhattanLength() < QApplication.startDragDistance():
             return
         self._pan_moved = True
+        self._fit_mode = False  # panned by hand: a resize keeps this view
         self._pan_from = pos
         self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+        self._rehover()
         self._update_cursor()
 
     # -- clicks in combat: begin a turn, pick a target ----------------------------------------
@@ -524,8 +583,7 @@ class MapView(QGraphicsView):
         self.overlays.set_selected_hidden(True)
         item = self.map_scene.tokens.get(drag.cid)
         if item is not None:
-            item.setZValue(DRAGGED_Z)
-            item.setOpacity(0.9)
+            item.set_dragged(True)
         self._refresh_hover()
         self._update_cursor()
 
@@ -581,10 +639,9 @@ class MapView(QGraphicsView):
             return
         item = self.map_scene.tokens.get(drag.cid)
         if item is not None:
+            item.set_dragged(False)
             item.reset_position()
             item.set_ghost_bad(False)
-            item.setZValue(TOKEN_Z)
-            item.setOpacity(1.0)
         self.drag_layer.hide()
         self.overlays.set_selected_hidden(False)
         self._drag = None
