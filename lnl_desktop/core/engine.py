@@ -1230,7 +1230,7 @@ class Engine:
         return [
             RulesetChanged(
                 round=0,
-                text=f"Ruleset: {source.title} -> {target.title}{lost}",
+                text=f"Ruleset: {source.title} → {target.title}{lost}",
                 old=source.name,
                 new=target.name,
                 notes=notes,
@@ -1330,11 +1330,11 @@ def _show(value: Any) -> str:
 
 
 def _fields_changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k} {_show(old.get(k))} -> {_show(new.get(k))}" for k in new if old.get(k) != new.get(k))
+    return ", ".join(f"{k} {_show(old.get(k))} → {_show(new.get(k))}" for k in new if old.get(k) != new.get(k))
 
 
 def describe_change(key: str, old: Any, new: Any) -> str:
-    """A sheet change in a line a GM can read: 'level 9 -> 10', 'weapons: Mace die d6 -> d8'."""
+    """A sheet change in a line a GM can read: 'level 9 → 10', 'weapons: Mace die d6 → d8'."""
     if isinstance(old, list) and isinstance(new, list) and all(isinstance(x, dict) for x in old + new):
         # Weapons and spells: match them by name.
         before = {str(x.get("name")): x for x in old}
@@ -1357,4 +1357,4 @@ def describe_change(key: str, old: Any, new: Any) -> str:
         return f"{key}: {new.get('name', 'added')} added"
     if isinstance(old, dict):
         return f"{key}: {old.get('name', '')} removed".replace(":  ", ": ")
-    return f"{key} {_show(old)} -> {_show(new)}"
+    return f"{key} {_show(old)} → {_show(new)}"

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt, SignalInstance
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -243,10 +245,11 @@ def check_faces(faces: list[int], dry_run: DryRun) -> str | None:
 
 
 def faces_hint(dry_run: DryRun) -> str:
-    """Which dice to type, in which order, read off a dry run in which nothing explodes."""
+    """Which dice to type, in which order, read off a dry run in which nothing explodes; exploding
+    damage dice are explained with an example for the roll at hand."""
     asked = _missing(dry_run, [])
     steps: list[str] = []
-    damage_sides: int | None = None
+    example = ""
     i = 0
     while i < len(asked):
         d = asked[i]
@@ -254,20 +257,62 @@ def faces_hint(dry_run: DryRun) -> str:
             j = i
             while j < len(asked) and asked[j].purpose == d.purpose:
                 j += 1
-            count = j - i
-            steps.append(f"the {count} base d{d.sides}" if count > 1 else f"the base d{d.sides}")
-            steps.append(
-                f"one more d{d.sides} for every {d.sides} rolled, and again for every {d.sides} among those "
-                "(breadth-first: all of one round's extra dice before the dice they earn)"
-            )
-            damage_sides = d.sides
+            count, top = j - i, d.sides
+            steps.append(f"the {count} base d{top}" if count > 1 else f"the base d{top}")
+            if _explodes(dry_run, [a.face for a in asked[:i]], top):
+                steps.append(
+                    f"an extra d{top} for each {top} among them, then an extra d{top} for each {top} among "
+                    f"those, and so on until no {top} comes up"
+                )
+                alone = i == 0 and j == len(asked)  # no other die before or after them
+                example = example or _explosion_example(count, top, d.purpose, alone)
             i = j
             continue
         steps.append(_what(d.purpose, d.sides))
         i += 1
     total = len(asked)
-    lead = f"{total} {'die' if total == 1 else 'dice'}" + (" at least" if damage_sides else "")
-    return f"Type {lead}, in this order: " + ", then ".join(steps) + "."
+    lead = ("at least " if example else "") + f"{total} {'die' if total == 1 else 'dice'}"
+    return f"Type {lead}, in this order: " + ", then ".join(steps) + "." + (f" {example}" if example else "")
+
+
+def _explodes(dry_run: DryRun, before: list[int], top: int) -> bool:
+    """Whether the damage dice that come after the faces ``before`` explode: a dry run in which the
+    first of them shows its top face asks for an extra die."""
+    probe = FaceProbe([*before, top], fill=True)
+    try:
+        dry_run(probe)
+    except RulesError:
+        return False
+    return any("(explosion)" in d.purpose for d in probe.asked)
+
+
+_COUNTS = {1: "one", 2: "two", 3: "three"}
+
+
+def _explosion_example(count: int, sides: int, purpose: str, alone: bool = True) -> str:
+    """'For example, if the 5 base d6 of Tombril's Shortsword damage show 6 4 2 6 1, the two 6s earn
+    two extra d6, say 1 and 6, and that 6 earns one more, say 4: type 6 4 2 6 1 1 6 4.' (When other
+    dice come before or after them: '...: these dice are typed 6 4 2 6 1 1 6 4, in their place.')"""
+    top = sides
+    low = [face for face in (3, 4, 2, 5, 1, 6, 7) if face < top] or [1]
+    tops = {0, 3} if count >= 4 else {0, count - 1} if count >= 3 else {0}
+    base = [top if k in tops else low[k % len(low)] for k in range(count)]
+    exploded = len(tops)
+    extras = [low[-1 - k % len(low)] for k in range(exploded - 1)] + [top]  # the last extra explodes again
+    last = low[1 % len(low)]
+    earned = f"the {top}" if exploded == 1 else f"the {_COUNTS.get(exploded, exploded)} {top}s"
+    verb = "earns" if exploded == 1 else "earn"
+    said = " and ".join(map(str, extras)) if len(extras) <= 2 else " ".join(map(str, extras))
+    extra_words = f"one extra d{top}" if exploded == 1 else f"{_COUNTS.get(exploded, exploded)} extra d{top}"
+    whose = f" of {purpose}" if purpose else ""
+    dice = f"{count} base d{top}" if count > 1 else f"base d{top}"
+    shown = "shows" if count == 1 else "show"
+    typed = " ".join(map(str, [*base, *extras, last]))
+    return (
+        f"For example, if the {dice}{whose} {shown} {' '.join(map(str, base))}, {earned} {verb} {extra_words}, "
+        f"say {said}, and that {top} earns one more, say {last}: "
+        + (f"type {typed}." if alone else f"these dice are typed {typed}, in their place.")
+    )
 
 
 def check_d6(text: str, purpose: str = "initiative") -> tuple[int | None, str | None]:
@@ -648,6 +693,19 @@ class StartCombatDialog(QDialog):
         self.first_combo.currentIndexChanged.connect(lambda *_: self._refresh())
         self.surprised_combo.currentIndexChanged.connect(lambda *_: self._refresh())
         self._refresh()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """A face typed anywhere in the dialog (not in a field) is the die's face: a GM who has just
+        rolled types it, then Return starts the combat."""
+        focus = self.focusWidget()
+        typing = isinstance(focus, (QLineEdit, QAbstractSpinBox)) or (
+            isinstance(focus, QComboBox) and focus.isEditable()
+        )
+        if event.text().isdigit() and not typing and self.die_box.isVisible():
+            self.face_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self.face_edit.setText(event.text())
+            return
+        super().keyPressEvent(event)
 
     # -- the choices -------------------------------------------------------------------------
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from lnl_desktop.ui.style import keep_scaled
+
 
 class RefusalLabel(QLabel):
     """Where a dock says why something it asked for was refused; hidden while there is nothing to say."""
@@ -12,9 +14,10 @@ class RefusalLabel(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("refusal")
-        self.setStyleSheet(
+        self.scaled_style = keep_scaled(
+            self,
             "QLabel#refusal { color: #8e0000; background: #fdecea; border: 1px solid #e6a5a1;"
-            " border-radius: 3px; padding: 4px 6px; }"
+            " border-radius: 3px; padding: 4px 6px; }",
         )
         self.setWordWrap(True)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -851,7 +851,7 @@ def test_converting_an_l_and_l_setup_encounter_to_classic():
     assert "Cult Fanatic: spell Inflict Wounds no longer deals direct damage (SP first)" in changed.notes
     assert "option not in L&L Classic: melee and reach attacks cost d4 SP too (was off)" in changed.notes
     assert "option not in L&L Classic: sneak attacks add N x B (was on)" in changed.notes
-    assert changed.text.startswith("Ruleset: Laurels & Loot -> L&L Classic: ")
+    assert changed.text.startswith("Ruleset: Laurels & Loot → L&L Classic: ")
     assert all(note in changed.text for note in changed.notes)
     assert new.log[-1] == changed
 

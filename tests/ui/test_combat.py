@@ -194,7 +194,7 @@ def test_the_rules_example_tombril_and_the_hill_giant(table: Table) -> None:
     result = panel.last_result
     assert result is not None and result.damage == 31
     assert "31 damage off Hill Giant's SP → 37 SP left" in panel.damage_label.text()
-    assert "5 x 2 magic + 8 STR - 3 DEX - 1 AP = 31" in panel.result_label.text()
+    assert "5 x 2 magic + 8 STR - 3 DEX - 1 AP = 31" in panel.result_text()
     assert controller.plan is None  # the action is used: no attack is being set up
 
     turns.end_turn_action.trigger()
@@ -281,7 +281,7 @@ def test_the_rules_example_cedryk_sneaks_round_the_half_orc(table: Table) -> Non
     assert result is not None and result.damage == 12 and result.direct
     assert result.precision is not None and result.precision.success
     assert table.c("half-orc").injury == 3
-    assert "AWA check: d20 9 +4 = 13 vs DC 13: success: armor ignored" in panel.result_label.text()
+    assert "AWA check: d20 (9) + 4 = 13 vs DC 13: success: armor ignored" in panel.result_text()
     assert "12 direct damage off Half-orc's IP → 3 IP left" in panel.damage_label.text()
 
 

@@ -221,7 +221,7 @@ def test_a_good_edit_is_one_undo_step_in_the_log(
     assert controller.undo_stack.count() == steps + 1
     assert sheet.message == ""
     assert sheet.summary.text().startswith("Party, level 10")
-    assert log_texts(log_view)[-1] == "Tombril: level 9 -> 10"
+    assert log_texts(log_view)[-1] == "Tombril: level 9 → 10"
 
     controller.undo_stack.undo()
     assert controller.encounter.combatant("tombril").level == 9

@@ -14,7 +14,7 @@ from lnl_desktop.core.forecast import forecast_attack
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import AttackPlan, TableController
-from lnl_desktop.ui.docks.forecast import HINT, ForecastPanel
+from lnl_desktop.ui.docks.forecast import NO_COMBAT, ForecastPanel
 
 SHORTSWORD = AttackPlan(attacker="tombril", target="hill-giant", means="Shortsword")
 
@@ -88,11 +88,11 @@ def test_power_attack_updates_the_numbers(panel: ForecastPanel, controller: Tabl
 
 def test_an_incomplete_plan_shows_the_hint(panel: ForecastPanel, controller: TableController) -> None:
     panel.show()
-    assert panel.showing_hint and panel.hint_text == HINT
+    assert panel.showing_hint and panel.hint_text == NO_COMBAT
     controller.set_plan(AttackPlan(attacker="tombril", means="Shortsword"))
-    assert panel.showing_hint and "Pick a target" in panel.hint_text
+    assert panel.showing_hint and panel.hint_text.startswith("Pick a target for Tombril")
     controller.set_plan(AttackPlan(attacker="tombril", target="hill-giant"))
-    assert panel.showing_hint
+    assert panel.showing_hint and panel.hint_text == "Tombril has no weapon chosen: pick one in the Action dock."
     controller.set_plan(SHORTSWORD)
     assert not panel.showing_hint
     controller.set_plan(None)

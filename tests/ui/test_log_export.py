@@ -29,7 +29,7 @@ def test_export_button_writes_html_when_html_is_chosen(
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "HTML (*.html)"))
     log_dock.export_button.click()
     written = tmp_path / "session.html"
-    assert "Tombril: level 9 -&gt; 10" in written.read_text(encoding="utf-8")
+    assert "Tombril: level 9 → 10" in written.read_text(encoding="utf-8")
 
 
 def test_a_failed_export_says_why(log_dock: RoundLog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -193,7 +193,7 @@ def test_a_choice_row_is_a_combo_box_of_its_choices(sheet: CombatantSheet, contr
     kind.setCurrentIndex(kind.findData("NPC"))
     kind.activated.emit(kind.currentIndex())
     assert goblin(controller).kind == "NPC"
-    assert controller.encounter.log[-1].text == "Goblin: kind monster -> NPC"
+    assert controller.encounter.log[-1].text == "Goblin: kind monster → NPC"
     controller.undo_stack.undo()
     assert goblin(controller).kind == "monster" and kind.currentText() == "monster"
 

@@ -2,8 +2,9 @@
 
 The GM picks the action (the encounter's ruleset lists them, :meth:`Ruleset.action_kinds`; in
 L&L: attack, power attack, sneak attack, a damaging spell, parry, dash, leap, or anything else
-in words), the weapon or spell and the target (from the list or by clicking its token; an action
-aimed at one's own side, such as guarding an ally, offers the acting side and oneself instead of
+in words), the weapon or spell and the target (from the list or by clicking its token; until the GM
+picks one, the nearest foe from where the combatant stands, chosen again after every move and its
+undo; an action aimed at one's own side, such as guarding an ally, offers the acting side and oneself instead of
 foes), and the action's own inputs the ruleset describes (cover, a second weapon: one small editor
 each, passed to the action as keywords). Before
 any die is rolled the dock shows the engine's own checks as a checklist, each with its reason
@@ -11,20 +12,23 @@ any die is rolled the dock shows the engine's own checks as a checklist, each wi
 attack every point of the ruleset's eligibility with a GM override. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
 box shows the whole formula of the last attack of the turn, read from the round log, so undo
-takes it away again. The targeted action being set up is kept in ``controller.plan`` for the
+takes it away again; the formula wraps between its terms, never inside one. Roll is disabled with
+the reasons while the action may not be taken, and a refusal goes as soon as the encounter changes.
+The targeted action being set up is kept in ``controller.plan`` for the
 forecast and the map.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QResizeEvent, QStandardItemModel
+from PySide6.QtGui import QResizeEvent, QStandardItemModel, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -167,6 +171,27 @@ def _ft(value: float) -> str:
     return f"{value:g} ft"
 
 
+NBSP = "\u00a0"
+# What separates the terms of a formula: a sum's signs, the equals sign, the arrow to what follows.
+_SEPARATOR = re.compile(r" ([+\-−=→]) ")
+
+
+def formula_html(formula: str) -> str:
+    """A formula as rich text that wraps only between its terms: each term ("d20 (14)", "3 DEX",
+    "5 x 2 magic") held together by non-breaking spaces, the sign that follows a term kept with it,
+    and a line break allowed only after a separator (" + ", " - ", " − ", " = ", " → ")."""
+    parts = _SEPARATOR.split(formula)
+    terms, signs = parts[0::2], parts[1::2]
+
+    def held(term: str) -> str:
+        return _escape(term).replace(" ", NBSP)
+
+    out = [held(terms[0])]
+    for sign, term in zip(signs, terms[1:], strict=True):
+        out.append(f"{NBSP}{sign} {held(term)}")
+    return "".join(out)
+
+
 class WrapLabel(QLabel):
     """A word-wrapped label that asks for the height its wrapped text needs at its real width.
 
@@ -194,7 +219,8 @@ class ActionPanel(QWidget):
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Action")
-        self.setStyleSheet(self._STYLE)
+        # Its point sizes follow the UI scale; the checklist's marks (rich text in points) are redrawn then.
+        self.scaled_style = style.keep_scaled(self, self._STYLE, then=self._rescaled)
         self.controller = controller
         self.faces_dialog: FacesDialog | None = None
         self.rows: list[CheckRow] = []
@@ -205,6 +231,10 @@ class ActionPanel(QWidget):
         self._spell: str | None = None
         self._parry_with: str | None = None
         self._target: str | None = None  # a foe (or anyone) for an action aimed at another
+        # Whether the GM picked the target this turn (in the list or on the map); until then the
+        # default, the nearest foe, is chosen again whenever the acting combatant stands elsewhere.
+        self._target_by_hand = False
+        self._default_from: Any = None  # the acting combatant's cell when the default was chosen
         self._ally: str | None = None  # oneself or a friend, for an action aimed at one's own side
         # The action's own inputs (ActionSpec.extras) by key, and what they were last reset for.
         self._extras: dict[str, Any] = {}
@@ -349,6 +379,7 @@ class ActionPanel(QWidget):
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         self.means_combo.currentIndexChanged.connect(self._on_means)
         self.target_combo.currentIndexChanged.connect(self._on_target)
+        self.target_combo.activated.connect(self._on_target_picked)
         self.ignore_dex_check.toggled.connect(lambda *_: self._changed())
         self.override_check.toggled.connect(lambda *_: self._changed())
         self.other_edit.textChanged.connect(lambda *_: self._changed())
@@ -447,8 +478,20 @@ class ActionPanel(QWidget):
 
     @property
     def message(self) -> str:
-        """The refusal shown in the panel ("" when none)."""
+        """The refusal shown in the panel ("" when none). It goes when the encounter changes (an
+        action, undo, redo, another encounter): it told of the state before."""
         return self.message_label.shown_text
+
+    def result_text(self) -> str:
+        """The result box's details as plain words (ordinary spaces, one line per line)."""
+        document = QTextDocument()
+        document.setHtml(self.result_label.text())
+        return document.toPlainText()
+
+    def _rescaled(self) -> None:
+        """The UI scale changed: the checklist is built again (its marks' sizes are in points)."""
+        self._rows_shown = None
+        self.refresh()
 
     # -- taking the action ---------------------------------------------------------------------
 
@@ -606,7 +649,17 @@ class ActionPanel(QWidget):
             self._ally = self.target_combo.itemData(index)
         else:
             self._target = self.target_combo.itemData(index)
+            self._target_by_hand = True
         self._changed()
+
+    def _on_target_picked(self, index: int) -> None:
+        """A pick in the list, even of the target already shown: the GM's, kept for the rest of the turn."""
+        if not self._refreshing and not self.spec().allies:
+            self._target_by_hand = True
+
+    def target_picked_by_hand(self) -> bool:
+        """Whether the GM picked this turn's target (then it stays); else the default follows the actor."""
+        return self._target_by_hand
 
     def _on_extra(self, key: str, value: Any) -> None:
         if self._refreshing:
@@ -644,12 +697,14 @@ class ActionPanel(QWidget):
             return
         if plan.target != self._target and plan.target != c.id:
             self._target = plan.target
+            self._target_by_hand = True  # a click on the map
             self._clear_message()
             self.refresh()
 
     def _reset_choices(self, c: Any) -> None:
         """A new turn: sensible defaults for this combatant (its first usable attack, the nearest foe)."""
         self._weapon = self._spell = self._parry_with = self._target = self._ally = None
+        self._target_by_hand = False
         self._extras_key = None  # the action's own inputs go back to their defaults
         with QSignalBlocker(self.ignore_dex_check), QSignalBlocker(self.override_check):
             self.ignore_dex_check.setChecked(False)
@@ -666,7 +721,12 @@ class ActionPanel(QWidget):
         self._kind = (targeted or words or usable or list(self.specs))[0]
         self._validate_choices(c)
         self._target = self._nearest_foe(c)
+        self._default_from = self._cell_of(c)
         self._ally = c.id  # an action aimed at one's own side starts with oneself
+
+    def _cell_of(self, c: Any) -> Any:
+        token = self.controller.encounter.tokens.get(c.id)
+        return token.cell if token is not None else None
 
     def _nearest_foe(self, c: Any) -> str | None:
         encounter = self.controller.encounter
@@ -695,9 +755,11 @@ class ActionPanel(QWidget):
     # -- keeping in step -----------------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
+        self._clear_message()  # a refusal told of the state before: it no longer holds
         self.refresh()
 
     def _on_replaced(self) -> None:
+        self._clear_message()
         self._turn_key = None
         self._extras_key = None
         self._fill_kind_items()
@@ -738,6 +800,11 @@ class ActionPanel(QWidget):
         if key != self._turn_key:
             self._turn_key = key
             self._reset_choices(c)
+        elif c is not None and not self._target_by_hand and self._cell_of(c) != self._default_from:
+            # The GM has not picked a target and the acting combatant moved (or a move was undone or
+            # redone): the default is chosen again, the nearest foe from where it stands now.
+            self._target = self._nearest_foe(c)
+            self._default_from = self._cell_of(c)
         self._refresh_result()
         if c is None:
             self.title.setText("Action")
@@ -1107,7 +1174,7 @@ class ActionPanel(QWidget):
     def _show_checks(self) -> None:
         # Every event refreshes the panel; the checklist's labels are rebuilt only when its rows
         # change (a move or an attack elsewhere leaves them as they are).
-        shown = (self._kind, tuple(self.rows), self._override_offered, self.override_label())
+        shown = (self._kind, tuple(self.rows), self._override_offered, self.override_label(), style.ui_scale())
         if shown == self._rows_shown:
             return
         self._rows_shown = shown
@@ -1129,7 +1196,8 @@ class ActionPanel(QWidget):
                 continue
             mark, color = _ICONS[row.status]
             icon = QLabel(
-                f'<span style="color:{color}; font-weight:bold; font-size:12pt">{mark}</span>', self.checklist_box
+                style.scaled_css(f'<span style="color:{color}; font-weight:bold; font-size:12pt">{mark}</span>'),
+                self.checklist_box,
             )
             icon.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
             icon.setFixedWidth(self.fontMetrics().horizontalAdvance("✔✔"))
@@ -1265,14 +1333,15 @@ class ActionPanel(QWidget):
         if e.precision is not None:
             p = e.precision
             verdict = "success: armor ignored" if p.success else "failure: armor applies"
-            lines.append(f"AWA check: d20 {p.face} {p.bonus:+d} = {p.total} vs DC {p.dc}: {verdict}")
+            check = f"d20 ({p.face}) {'-' if p.bonus < 0 else '+'} {abs(p.bonus)} = {p.total} vs DC {p.dc}"
+            lines.append(f"AWA check: {formula_html(check)}: {verdict}")
         dice = " ".join(face(f) for f in base)
         if extra:
             dice += " · explosions: " + " ".join(face(f) for f in extra)
         lines.append(f"Dice: {dice} = {e.dice_total}")
         if e.magic_term:
             lines.append(f"Magic: +{e.magic_bonus} per base die × {e.dice_count} = +{e.magic_term}")
-        lines.append(f"<b>{_escape(e.formula)}</b>")
+        lines.append(f"<b>{formula_html(e.formula)}</b>")  # it wraps between terms, never inside one
         mitigation = []
         mitigation.append("DEX ignored" if e.dex_ignored else f"DEX {e.dex_term:+d} subtracted")
         mitigation.append("AP ignored" if e.ap_ignored else f"AP {e.ap_term} subtracted")

@@ -21,20 +21,23 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QCursor, QPalette, QShowEvent
+from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
+from PySide6.QtGui import QColor, QCursor, QFont, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWidget
 
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.forecast import Forecast
-from lnl_desktop.core.model import Weapon, WeaponState
+from lnl_desktop.core.model import Phase, Weapon, WeaponState
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.controller import AttackPlan, TableController
 
 if TYPE_CHECKING:  # only for the type checker: importing pyqtgraph here would load it at start-up
     import pyqtgraph
 
-HINT = "Pick a target on the map and a weapon in the action panel"
+# What the dock says while no attack is being set up, in each case.
+NO_COMBAT = "No combat yet. Once a turn is under way, the damage of the attack being set up shows here."
+COMBAT_OVER = "The combat is over: there is no attack to forecast."
+NO_TURN = "No turn is under way: begin someone's turn in the Turns dock, then set up an attack."
 
 # Okabe-Ito colours (as the map's): calm sky blue for the plain blows, orange where SP runs out,
 # vermillion where the target goes down; the mean in the palette's text colour.
@@ -111,17 +114,11 @@ class ForecastPanel(QWidget):
 
         self.title_label = QLabel(self)
         self.title_label.setWordWrap(True)
-        font = self.title_label.font()
-        font.setBold(True)
-        self.title_label.setFont(font)
         # A ruleset that rolls to hit: the chance in words, the first thing the GM reads.
         self.hit_label = QLabel(self)
         self.hit_label.setWordWrap(True)
-        hit_font = self.hit_label.font()
-        hit_font.setBold(True)
-        hit_font.setPointSizeF(hit_font.pointSizeF() * 1.25)
-        self.hit_label.setFont(hit_font)
         self.hit_label.hide()
+        self._size_fonts()
         self.formula_label = QLabel(self)
         self.formula_label.setWordWrap(True)
         self.summary_label = QLabel(self)
@@ -132,7 +129,7 @@ class ForecastPanel(QWidget):
             " SP and IP as they stand now."
         )
 
-        self.hint = QLabel(HINT, self)
+        self.hint = QLabel(self._idle_words(), self)
         self.hint.setWordWrap(True)
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self._quiet([self.formula_label, self.hint])
@@ -183,6 +180,54 @@ class ForecastPanel(QWidget):
     def hint_text(self) -> str:
         return self.hint.text()
 
+    def _size_fonts(self) -> None:
+        """The title in bold and the chance to hit a quarter larger, both from the panel's font, so
+        they follow the UI scale (called again whenever the font changes)."""
+        base = self.font()
+        title = QFont(base)
+        title.setBold(True)
+        self.title_label.setFont(title)
+        hit = QFont(base)
+        hit.setBold(True)
+        if base.pointSizeF() > 0:
+            hit.setPointSizeF(base.pointSizeF() * 1.25)
+        else:
+            hit.setPixelSize(round(base.pixelSize() * 1.25))
+        self.hit_label.setFont(hit)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._size_fonts()
+
+    def _idle_words(self) -> str:
+        """What the dock says when no attack is being set up: no combat, no turn, or no attack chosen."""
+        combat = self.controller.encounter.combat
+        if combat.phase is Phase.ENDED:
+            return COMBAT_OVER
+        if combat.phase is not Phase.FIGHTING:
+            return NO_COMBAT
+        turn = combat.turn
+        if turn is None:
+            return NO_TURN
+        actor = self.controller.combatant(turn.combatant)
+        name = actor.name if actor is not None else turn.combatant
+        if turn.action is not None:
+            return f"{name} has taken the action this turn ({turn.action}): there is nothing left to forecast."
+        return (
+            f"{name} has no attack chosen: pick an attack, a weapon or a damaging spell in the Action dock"
+            " to see its damage here."
+        )
+
+    def _missing_words(self, plan: AttackPlan) -> str:
+        """What the attack being set up still lacks: its target, or its weapon or spell."""
+        actor = self.controller.combatant(plan.attacker)
+        name = actor.name if actor is not None else plan.attacker
+        if plan.target is None:
+            return f"Pick a target for {name}: click its token on the map, or choose it in the Action dock."
+        what = "spell" if plan.uses == "spell" else "weapon"
+        return f"{name} has no {what} chosen: pick one in the Action dock."
+
     def _no_forecast(self, plan: AttackPlan | None = None) -> str:
         what = plan.action.lower().rstrip("…") if plan is not None and plan.action else "this action"
         return f"{self.controller.engine.ruleset.title} gives no forecast for {what}."
@@ -191,15 +236,15 @@ class ForecastPanel(QWidget):
         """The forecast's inputs from the plan and the encounter, or the hint to show instead."""
         plan = self.controller.plan
         if plan is None:
-            return HINT
+            return self._idle_words()
         if plan.uses not in ("weapon", "spell"):
             return self._no_forecast(plan)  # an action aimed at someone without a weapon or a spell (Defend)
         if plan.target is None or plan.means is None:
-            return HINT
+            return self._missing_words(plan)
         attacker = self.controller.combatant(plan.attacker)
         target = self.controller.combatant(plan.target)
         if attacker is None or target is None:
-            return HINT
+            return self._idle_words() if attacker is None else f"Pick a target for {attacker.name}."
         if attacker.id == target.id:
             return f"{attacker.name} cannot attack itself: pick another target"
         ruleset = self.controller.engine.ruleset
@@ -209,12 +254,17 @@ class ForecastPanel(QWidget):
             means = ruleset.means(attacker, plan.means, spell=spell)
         except (RulesError, AttributeError, LookupError):
             if not isinstance(mode, AttackMode):
-                return f"{attacker.name} has no weapon named {plan.means!r}. {HINT}"
+                return (
+                    f"{attacker.name} has no weapon named {plan.means!r}: pick one of its weapons in the Action dock."
+                )
             # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
             try:
                 means = ruleset.means(attacker, plan.means, spell=not spell)
             except (RulesError, AttributeError, LookupError):
-                return f"{attacker.name} has no weapon or spell named {plan.means!r}. {HINT}"
+                return (
+                    f"{attacker.name} has no weapon or spell named {plan.means!r}:"
+                    " pick one of its own in the Action dock."
+                )
             mode = AttackMode.ATTACK if spell else AttackMode.SPELL
         if means is None:
             return self._no_forecast(plan)  # the ruleset forecasts nothing with this
@@ -274,14 +324,30 @@ class ForecastPanel(QWidget):
         self._draw()
         self.stack.setCurrentIndex(1)
 
+    def on_screen(self) -> bool:
+        """Shown and not behind another tab: a dock tabbed behind another is "visible" to Qt, only
+        moved off the screen."""
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
     def _on_changed(self, *args: object) -> None:
-        if self.isVisible():
+        if self.on_screen():
             self.refresh()
         else:
-            self._dirty = True  # recomputed on the next show
+            self._dirty = True  # recomputed when it is next on screen
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self._catch_up()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.plot is None or self._dirty:
+            # Its tab came to the front (no show event for that): build and refresh once painted.
+            QTimer.singleShot(0, self._catch_up)
+
+    def _catch_up(self) -> None:
+        if not self.on_screen():
+            return
         if self.plot is None:
             self._build_chart()
             self._draw()

@@ -46,6 +46,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event, Undone
 from lnl_desktop.core.model import Pending
 from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
+from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import (
     DryRun,
     FacesDialog,
@@ -409,7 +410,7 @@ class PromptsPanel(QWidget):
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Rules call for")
-        self.setStyleSheet(self._STYLE)
+        self.scaled_style = style.keep_scaled(self, self._STYLE)  # follows the UI scale
         self.controller = controller
         self.auto_ask = True
         self.cards: list[PromptCard] = []
@@ -552,7 +553,7 @@ class PromptDialog(QDialog):
         self.setModal(False)
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumWidth(380)
-        self.setStyleSheet(PromptsPanel._STYLE)
+        self.scaled_style = style.keep_scaled(self, PromptsPanel._STYLE)
         self.heading = QLabel(self)
         self.heading.setObjectName("prompt_title")
         self.heading.setWordWrap(True)
@@ -728,8 +729,9 @@ class ToolDialog(QDialog):
         self.setModal(False)
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.setMinimumWidth(380)
-        self.setStyleSheet(
-            PromptsPanel._STYLE + "QLabel#tool_result { border: 1px solid #9a9a9a; border-radius: 3px; padding: 4px; }"
+        self.scaled_style = style.keep_scaled(
+            self,
+            PromptsPanel._STYLE + "QLabel#tool_result { border: 1px solid #9a9a9a; border-radius: 3px; padding: 4px; }",
         )
         self.heading = QLabel(self)
         self.heading.setObjectName("prompt_title")

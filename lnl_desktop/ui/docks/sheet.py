@@ -516,7 +516,7 @@ class CombatantSheet(QWidget):
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Combatant sheet")
-        self.setStyleSheet(self._STYLE)
+        self.scaled_style = style.keep_scaled(self, self._STYLE)  # the title's size follows the UI scale
         self.controller = controller
         self.combatant_id: str | None = None
         self.bindings: dict[str, Binding] = {}  # by name: "level", "shield.armor", ...

@@ -4,7 +4,9 @@ RULES §2: the initiative d6 says which side acts first; inside that side the me
 turns in any order, then the other side does. The dock groups the combatants by side with their
 state this round (waiting, acting now, acted, surprised, down), lets the GM begin the turn of
 anyone of the acting side who has not acted (double-click or "Take turn"), end it, roll or type
-the next round's initiative, start and end the combat. A ruleset's word for a combatant
+the next round's initiative, start and end the combat. A step that cannot be taken now is disabled
+with the reason (:meth:`TurnsPanel.availability`, which the main window's menus read too), and a
+refusal shown in the dock goes as soon as the encounter changes. A ruleset's word for a combatant
 (``Ruleset.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
 no copy of the encounter: it is redrawn from the engine after every event, undo included.
 
@@ -26,6 +28,7 @@ a timer die counting down) are small lines under the round's heading.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,6 +126,29 @@ def slot_title(place: int, slot: TurnSlot) -> str:
     return f"{place}. {slot.title} — {slot.roll}" if slot.roll else f"{place}. {slot.title}"
 
 
+_EXAMPLE_FACES = (14, 7, 11, 3, 17, 9, 5, 20, 2, 12)
+
+
+def typed_example(asked: list[DieAsked]) -> str:
+    """For several dice: an example of typing them, and what happens on a tie ("" for one die)."""
+    if len(asked) < 2:
+        return ""
+    faces = [_EXAMPLE_FACES[i % len(_EXAMPLE_FACES)] % d.sides or d.sides for i, d in enumerate(asked)]
+    whose = []
+    for i, (die, face) in enumerate(zip(asked, faces, strict=True)):
+        found = re.search(r"\bfor (?:the )?(.+?)(?: \(|$)", die.purpose)
+        whose.append(
+            f"{face} for {'the ' if 'for the ' in die.purpose else ''}{found.group(1)}"
+            if found
+            else f"{face} as die {i + 1}"
+        )
+    shown = whose if len(whose) <= 4 else [*whose[:3], "and so on"]
+    return (
+        f"\nFor example, {' '.join(map(str, faces))} reads {', '.join(shown)}."
+        "\nIf a tie makes the rules roll again, type those dice after these: the button says which die is missing."
+    )
+
+
 def _elapsed(seconds: int) -> str:
     minutes, rest = divmod(seconds, 60)
     return f"{minutes}:{rest:02d}" if minutes else f"{rest} s"
@@ -133,6 +159,11 @@ class TurnsPanel(QWidget):
 
     # The combat's outcome read in words, when a combat starts ("Party surprised: Opponents act first").
     combatStarted = Signal(str)
+    # What may be done now may have changed (:meth:`availability`): for the main window's menu entries.
+    availabilityChanged = Signal()
+
+    # The keys of :meth:`availability`.
+    AVAILABILITY = ("start", "next_round", "end_combat", "end_turn")
 
     _STYLE = """
         QLabel#round { font-size: 12pt; font-weight: bold; }
@@ -147,8 +178,9 @@ class TurnsPanel(QWidget):
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Turns")
-        self.setStyleSheet(self._STYLE)
+        self.scaled_style = style.keep_scaled(self, self._STYLE)  # its point sizes follow the UI scale
         self.controller = controller
+        self._available: dict[str, str] | None = None  # what availability() said when last announced
         self.start_dialog: StartCombatDialog | None = None
         self._following = False
         self._tree_shown: tuple[object, ...] | None = None  # what the tree was last built from
@@ -244,14 +276,14 @@ class TurnsPanel(QWidget):
         turn_row.addWidget(self.end_turn_button)
         turn_row.addStretch(1)
         turn_row.addWidget(self.declare_all_button)
+        # Start and End combat share the turn buttons' row: on a laptop every line of this dock is
+        # a line less of the turn order.
+        turn_row.addWidget(self.start_button)
+        turn_row.addWidget(self.end_combat_button)
         round_row = QHBoxLayout()
         round_row.addWidget(self.initiative_caption)
         round_row.addWidget(self.initiative_edit)
         round_row.addWidget(self.next_round_button, 1)
-        combat_row = QHBoxLayout()
-        combat_row.addWidget(self.start_button)
-        combat_row.addStretch(1)
-        combat_row.addWidget(self.end_combat_button)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -264,10 +296,9 @@ class TurnsPanel(QWidget):
         layout.addLayout(turn_row)
         layout.addLayout(round_row)
         layout.addWidget(self.message_label)
-        layout.addLayout(combat_row)
 
         controller.eventsApplied.connect(self._on_events)
-        controller.encounterReplaced.connect(self.refresh)
+        controller.encounterReplaced.connect(self._on_replaced)
         controller.selectionChanged.connect(self._follow_selection)
         self.refresh()
 
@@ -337,8 +368,62 @@ class TurnsPanel(QWidget):
 
     @property
     def message(self) -> str:
-        """The refusal shown in the dock ("" when none)."""
+        """The refusal shown in the dock ("" when none). It goes when the encounter changes (an
+        action, undo, redo, another encounter): it told of the state before."""
         return self.message_label.shown_text
+
+    # -- what may be done now ------------------------------------------------------------------
+
+    def availability(self) -> dict[str, str]:
+        """Why each of the combat's steps cannot be taken now, "" when it can: "start" (Start combat),
+        "next_round" (Next round), "end_combat" and "end_turn". The dock's buttons and
+        ``end_turn_action`` are disabled with these words as their tooltips; the main window's menu
+        entries may do the same. ``availabilityChanged`` is emitted when any of them changed.
+
+        These follow the encounter's state. Faces typed in the initiative box that cannot make the
+        next round disable the dock's Next round button (its tooltip says why) but not "next_round":
+        asking for the round then (Ctrl+R) refuses with the reason, for the GM to correct the box."""
+        encounter = self.controller.encounter
+        combat = encounter.combat
+        fighting = combat.phase is Phase.FIGHTING
+        idle = self._not_fighting()
+        if fighting:
+            start = "A fight is under way: end the combat first"
+        elif not encounter.side(Side.PARTY) or not encounter.side(Side.OPPONENTS):
+            start = "Both sides need at least one combatant"
+        else:
+            start = ""
+        turn = combat.turn
+        next_round = idle or self._turn_under_way()
+        if combat.phase is Phase.ENDED:
+            end_combat = "The combat is already over"
+        else:
+            end_combat = "" if fighting else "No combat yet: there is nothing to end"
+        end_turn = idle or ("" if turn is not None else "No turn is under way: take one first")
+        return {"start": start, "next_round": next_round, "end_combat": end_combat, "end_turn": end_turn}
+
+    def _not_fighting(self) -> str:
+        """Why nothing of a fight can be done now ("" during one)."""
+        phase = self.controller.encounter.combat.phase
+        if phase is Phase.ENDED:
+            return "The combat is over: Start combat begins a new one"
+        if phase is not Phase.FIGHTING:
+            return "No combat yet: start the combat first"
+        return ""
+
+    def _turn_under_way(self) -> str:
+        """What holds up the next round: "Tombril's turn is under way: end it first" ("" when no turn is)."""
+        turn = self.controller.encounter.combat.turn
+        if turn is None:
+            return ""
+        return f"{self.controller.encounter.combatant(turn.combatant).name}'s turn is under way: end it first"
+
+    def _announce(self) -> None:
+        """Emit ``availabilityChanged`` when what may be done now is not what was last said."""
+        available = self.availability()
+        if available != self._available:
+            self._available = available
+            self.availabilityChanged.emit()
 
     # -- the GM's moves ------------------------------------------------------------------------
 
@@ -698,6 +783,11 @@ class TurnsPanel(QWidget):
     # -- keeping in step -----------------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
+        self._clear_message()  # a refusal told of the state before: it no longer holds
+        self.refresh()
+
+    def _on_replaced(self) -> None:
+        self._clear_message()
         self.refresh()
 
     def refresh(self) -> None:
@@ -711,28 +801,33 @@ class TurnsPanel(QWidget):
         self._refresh_tree()
 
         turn = combat.turn
+        available = self.availability()
+        # Shown only outside a fight (and End combat only in one); the one not shown is disabled too, with why.
         self.start_button.setVisible(combat.phase is not Phase.FIGHTING)
-        self.start_button.setEnabled(bool(encounter.side(Side.PARTY)) and bool(encounter.side(Side.OPPONENTS)))
+        self.start_button.setEnabled(not available["start"])
         undeclared = self._missing_words("start the combat", limit=len(encounter.combatants))
-        self.start_button.setText("Start combat… (declare first)" if undeclared else "Start combat…")
-        if not self.start_button.isEnabled():
-            self.start_button.setToolTip("Both sides need at least one combatant")
+        self.start_button.setText("Start combat… (declare first)" if undeclared and not fighting else "Start combat…")
+        if available["start"]:
+            self.start_button.setToolTip(available["start"])
         elif undeclared:
             self.start_button.setToolTip(f"{undeclared}: the rules roll no initiative before everyone has declared")
         else:
             self.start_button.setToolTip("Pick the surprise situation and roll (or type) the first d6")
         self.end_combat_button.setVisible(fighting)
+        self.end_combat_button.setEnabled(not available["end_combat"])
+        self.end_combat_button.setToolTip(available["end_combat"] or "End the combat (asks first; Undo brings it back)")
 
         self.take_turn_button.setVisible(fighting)
         self.end_turn_button.setVisible(fighting)
-        self.end_turn_button.setEnabled(turn is not None)
+        why_not = available["end_turn"]
+        self.end_turn_button.setEnabled(not why_not)
         who = encounter.combatant(turn.combatant).name if turn is not None else ""
         self.end_turn_button.setText(f"End {who}'s turn" if turn is not None else "End turn")
-        self.end_turn_button.setToolTip(
-            f"End {who}'s turn (Space)" if turn is not None else "No turn is under way: take one first"
-        )
-        self.end_turn_action.setEnabled(turn is not None)
+        self.end_turn_button.setToolTip(why_not or f"End {who}'s turn (Space)")
+        self.end_turn_action.setEnabled(not why_not)
         self.end_turn_action.setText(f"&End {who}'s turn" if turn is not None else "&End turn")
+        self.end_turn_action.setToolTip(f"End turn: {why_not}" if why_not else f"End {who}'s turn (Space)")
+        self.end_turn_action.setStatusTip(f"End turn: {why_not}" if why_not else f"End {who}'s turn")
         self._refresh_take_turn()
 
         over = self.controller.engine.round_over
@@ -744,6 +839,7 @@ class TurnsPanel(QWidget):
             widget.setVisible(typed)
         self._refresh_next_round()
         self._refresh_declare_all()
+        self._announce()
 
     def _refresh_declare_all(self) -> None:
         """The "All: <choice>" button: shown while someone must still declare."""
@@ -1144,8 +1240,16 @@ class TurnsPanel(QWidget):
             "Leave empty for the app to roll, or type the face of your own d6 (1-6)"
             if single and asked[0].sides == 6
             else f"Leave empty for the app to roll, or type the faces of your own dice in this order:\n{order}"
+            + typed_example(asked)
         )
         text = self.initiative_edit.text()
+        blocked = self._not_fighting() or self._turn_under_way()
+        if blocked:  # the button is not shown then; disabled all the same, with why
+            self.next_round_button.setText("Next round")
+            self.next_round_button.setEnabled(False)
+            self.next_round_button.setToolTip(blocked)
+            self._mark(False)
+            return
         undeclared = self._missing_words("roll initiative", limit=len(self.controller.encounter.combatants))
         if undeclared:
             self.next_round_button.setText("Next round: declare first")

@@ -171,7 +171,7 @@ def write_attack(engine: Engine, attacker: LnLStats, target: LnLStats, o: Attack
     kind = "direct " if o.direct else ""
     text = (
         f"{attacker.name} {verb} {target.name} with {o.means} ({o.dice_count}{o.die}):{check} "
-        f"{resolved.formula} {kind}damage -> {', '.join(resolved.where_it_went) or 'no harm'}. "
+        f"{resolved.formula} {kind}damage → {', '.join(resolved.where_it_went) or 'no harm'}. "
         f"{target.name}: {target.stamina} SP, {target.injury} IP"
     )
     events.append(resolved.model_copy(update={"text": text}))
