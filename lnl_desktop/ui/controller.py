@@ -65,6 +65,8 @@ class TableController(QObject):
     message = Signal(str)
     # The attack being set up changed (controller.plan, may be None).
     planChanged = Signal()
+    # An action was refused, with the reason (also said through ``message``): shown where the GM looks.
+    refused = Signal(str)
 
     def __init__(self, encounter: Encounter, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -76,6 +78,7 @@ class TableController(QObject):
         self.refusal: str | None = None
         # The folder of the open file: a background image's relative path is relative to it.
         self.base_dir: Path | None = None
+        self.pushing = False  # True while a new step goes onto the undo stack (not an undo or redo)
         self.engine.subscribe(self._forward)
 
     @property
@@ -95,12 +98,16 @@ class TableController(QObject):
 
     def do(self, action: Action, dice: DiceSource | None = None) -> list[Event] | None:
         """Apply one action as one undoable step; on refusal say why and return None."""
+        self.pushing = True
         try:
             events = push_action(self.undo_stack, self.engine, action, dice)
         except RulesError as refused:
             self.refusal = str(refused)
             self.message.emit(self.refusal)
+            self.refused.emit(self.refusal)
             return None
+        finally:
+            self.pushing = False
         self.refusal = None
         if events:
             self.message.emit(events[-1].text)

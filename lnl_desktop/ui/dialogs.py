@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core.grid import DiagonalRule
 from lnl_desktop.core.model import Background, MapGrid
+from lnl_desktop.ui.folders import Folders
 
 DIAGONAL_NAMES = {
     DiagonalRule.ALTERNATING: "5-10-5 (alternating)",
@@ -74,10 +75,17 @@ class MapSettingsDialog(QDialog):
 class BackgroundDialog(QDialog):
     """Pick a PNG or JPEG and line it up with the grid: pixels per cell and offset."""
 
-    def __init__(self, background: Background | None, base_dir: Path | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        background: Background | None,
+        base_dir: Path | None,
+        parent: QWidget | None = None,
+        folders: Folders | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Background image")
         self._base_dir = base_dir
+        self._folders = folders
         self.path_edit = QLineEdit(background.image if background else "")
         self.path_edit.setPlaceholderText("PNG or JPEG file")
         browse = QPushButton("Browse…")
@@ -113,7 +121,10 @@ class BackgroundDialog(QDialog):
         layout.addWidget(buttons)
 
     def _browse(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Background image", "", "Images (*.png *.jpg *.jpeg)")
+        start = str(self._base_dir) if self._base_dir else self._folders.start() if self._folders else ""
+        name, _ = QFileDialog.getOpenFileName(self, "Background image", start, "Images (*.png *.jpg *.jpeg)")
+        if name and self._folders is not None:
+            self._folders.remember(Path(name))
         if name:
             self.path_edit.setText(self._relative(Path(name)))
 

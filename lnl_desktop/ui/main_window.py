@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -10,6 +11,7 @@ from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QDockWidget,
     QFileDialog,
     QGraphicsScene,
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QTabBar,
+    QTabWidget,
     QUndoView,
     QWidget,
 )
@@ -27,6 +30,7 @@ from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
 from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import TurnStarted
 from lnl_desktop.core.model import Encounter, Phase
 from lnl_desktop.core.rules import all_rulesets, get_ruleset
 from lnl_desktop.core.rules.base import PromptSpec
@@ -42,17 +46,26 @@ from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.prompts import PromptsPanel, ToolDialog, table_tools, tool_label
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
+from lnl_desktop.ui.focus import FocusKeeper
+from lnl_desktop.ui.folders import Folders
 from lnl_desktop.ui.map.view import MapView
 from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
 from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
 from lnl_desktop.ui.theme import SCALES, THEMES, Presentation, outside_color
+from lnl_desktop.ui.toast import Toast
 
 APP_TITLE = "Laurels & Loot Desktop"
 MAX_RECENT = 8
 # While changes go on, the whole encounter is rewritten at most this often (the journal in between).
 SNAPSHOT_INTERVAL_MS = 3000
 FILE_FILTER = "Encounters (*.lnl);;All files (*)"
+TAB_TITLES = {"Combatant sheet": "Sheet", "Undo history": "History"}
+# The UI scale menu: presets named for where the program is shown.
+SCALE_PRESETS = {100: "100 % (laptop)", 125: "125 %", 150: "150 % (projector)", 200: "200 % (projector, far seats)"}
+ASK_REMOVE_KEY = "confirm/remove_token_in_combat"
+# Saved dock layouts of another shape (before the one side panel) are not restored.
+LAYOUT_VERSION = 2
 
 
 def default_recovery_folder() -> Path:
@@ -77,6 +90,7 @@ class MainWindow(QMainWindow):
         self.journal = self.window_recovery.journal
         self._journal_failed = False
         self.controller = TableController(encounter, self)
+        self.folders = Folders(self.settings)  # where the file dialogs open
         self.controller.engine.subscribe_history(self._journal_step)
         self.path: Path | None = None
         self.file_lock: FileLock | None = None
@@ -91,6 +105,7 @@ class MainWindow(QMainWindow):
         self.combatants_panel = CombatantsPanel(self.controller)
         self.sheet = CombatantSheet(self.controller)
         self.round_log = RoundLog(self.controller)
+        self.round_log.folders = self.folders
         self.bestiary = BestiaryPanel(self.controller)
         self.undo_view = QUndoView(self.controller.undo_stack)
         self.undo_view.setEmptyLabel("Encounter opened")
@@ -100,18 +115,19 @@ class MainWindow(QMainWindow):
         self.action_panel = ActionPanel(self.controller)
         self.forecast_panel = ForecastPanel(self.controller)
         self.docks: dict[str, QDockWidget] = {}
-        area = Qt.DockWidgetArea
-        self._add_dock("Turns", self.turns_panel, area.LeftDockWidgetArea, "Ctrl+1")
-        self._add_dock("Combatants", self.combatants_panel, area.LeftDockWidgetArea, "Ctrl+2")
-        self._add_dock("Action", self.action_panel, area.RightDockWidgetArea, "Ctrl+3")
-        self._add_dock("Combatant sheet", self.sheet, area.RightDockWidgetArea, "Ctrl+4")
-        self._add_dock("Round log", self.round_log, area.BottomDockWidgetArea, "Ctrl+5")
-        self._add_dock("Forecast", self.forecast_panel, area.BottomDockWidgetArea, "Ctrl+6")
-        self._add_dock("Bestiary", self.bestiary, area.LeftDockWidgetArea, "Ctrl+7")
-        self._add_dock("Undo history", self.undo_view, area.RightDockWidgetArea, "Ctrl+8")
+        side = Qt.DockWidgetArea.RightDockWidgetArea
+        self._add_dock("Turns", self.turns_panel, side, "Ctrl+1")
+        self._add_dock("Combatants", self.combatants_panel, side, "Ctrl+2")
+        self._add_dock("Action", self.action_panel, side, "Ctrl+3")
+        self._add_dock("Combatant sheet", self.sheet, side, "Ctrl+4")
+        self._add_dock("Round log", self.round_log, side, "Ctrl+5")
+        self._add_dock("Forecast", self.forecast_panel, side, "Ctrl+6")
+        self._add_dock("Bestiary", self.bestiary, side, "Ctrl+7")
+        self._add_dock("Undo history", self.undo_view, side, "Ctrl+8")
         self._build_prompts()
-        self._forecast_shown = False
-        self.controller.planChanged.connect(self._offer_forecast)
+        self._hidden_docks: list[QDockWidget] = []  # what "Map only" put away, to bring back
+        self._front_docks: list[QDockWidget] = []  # and which of them were the tabs in front
+        self.controller.eventsApplied.connect(self._bring_action_forward)
 
         self.player_view: PlayerView | None = None
         self.presentation = Presentation.load(self.settings)
@@ -124,11 +140,20 @@ class MainWindow(QMainWindow):
 
         stack = self.controller.undo_stack
         stack.cleanChanged.connect(self._refresh_title)
+        self._history_at = (stack.index(), stack.count())
         stack.indexChanged.connect(self._on_history_changed)
         self.controller.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.toast = Toast(self.map_view)
+        self.controller.refused.connect(self.toast.say)
+        # A refusal describes the state it was made in: it goes when the state changes.
+        self.controller.eventsApplied.connect(lambda _events: self.toast.dismiss())
+        self.controller.encounterReplaced.connect(self.toast.dismiss)
         self.controller.encounterReplaced.connect(self._refresh_title)
         self._snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
         self._snapshot_timer.timeout.connect(self.autosave)
+
+        self.focus_keeper = FocusKeeper(self, self.map_view)
+        self.map_view.setFocus(Qt.FocusReason.OtherFocusReason)  # Space ends a turn from the start
 
         self._refresh_round()
         self.resize(1400, 900)
@@ -143,14 +168,28 @@ class MainWindow(QMainWindow):
     # -- construction ------------------------------------------------------------------------
 
     def _add_dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea, shortcut: str) -> None:
-        dock = QDockWidget(title, self)
+        # The tab says a short word (five tabs share the side panel's width); the View menu the whole name.
+        dock = QDockWidget(TAB_TITLES.get(title, title), self)
         dock.setObjectName(title.replace(" ", "_").lower())  # saveState() needs names
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         toggle = dock.toggleViewAction()
+        toggle.setText(title)
+        # Docked, the tab names the dock: its title bar would only take a line of the panel's height.
+        dock.topLevelChanged.connect(lambda floating, d=dock: self._title_bar_for(d, floating))
+        self._title_bar_for(dock, False)
         toggle.setShortcut(QKeySequence(shortcut))
         toggle.setStatusTip(f"Show or hide the {title} dock")
         self.docks[title] = dock
+
+    @staticmethod
+    def _title_bar_for(dock: QDockWidget, floating: bool) -> None:
+        """A floating dock gets its own title bar back (to move and close it); a docked one has its tab."""
+        if floating:
+            if dock.titleBarWidget() is not None:
+                dock.setTitleBarWidget(None)
+        elif dock.titleBarWidget() is None:
+            dock.setTitleBarWidget(QWidget(dock))
 
     def _build_status_bar(self) -> None:
         self.cell_label = QLabel()
@@ -240,7 +279,7 @@ class MainWindow(QMainWindow):
             "Turn token &right", lambda: self.map_view.turn_selected(45), "]", "Turn the selected token 45° right"
         )
         self.remove_token_action = self._action(
-            "&Remove token from map", self.map_view.remove_selected, key.Delete, "Take the selected token off the map"
+            "&Remove token from map", self.remove_token, key.Delete, "Take the selected token off the map"
         )
         self.map_settings_action = self._action(
             "Map &settings…", self.edit_map_settings, None, "Map size, feet per cell, diagonal rule"
@@ -256,6 +295,16 @@ class MainWindow(QMainWindow):
         )
         self.full_screen_action.setShortcuts([QKeySequence("F11")])
         self.full_screen_action.setCheckable(True)
+        self.map_only_action = self._action(
+            "&Map only (hide the docks)",
+            self.toggle_docks,
+            "Tab",
+            "Hide every dock so the map fills the window; Tab on the map brings them back",
+        )
+        self.map_only_action.setCheckable(True)
+        # Tab moves the focus in the docks' forms: it hides the docks only while the map has the focus.
+        self.map_only_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.map_view.addAction(self.map_only_action)
         self.reset_layout_action = self._action(
             "Reset &layout", self.reset_layout, None, "Put every dock back where it started"
         )
@@ -281,6 +330,13 @@ class MainWindow(QMainWindow):
             "&Export round log…", self.round_log.export, "Ctrl+E", "Save the round log as Markdown, HTML or CSV"
         )
         self.addAction(self.turns_panel.end_turn_action)  # Space works wherever the focus is in the window
+        self._combat_steps = {
+            "start": (self.start_combat_action, self.start_combat_action.statusTip()),
+            "next_round": (self.next_round_action, self.next_round_action.statusTip()),
+            "end_combat": (self.end_combat_action, self.end_combat_action.statusTip()),
+        }
+        self.turns_panel.availabilityChanged.connect(self._refresh_combat_steps)
+        self._refresh_combat_steps()
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -312,6 +368,7 @@ class MainWindow(QMainWindow):
         map_menu.addAction(self.hide_token_action)
 
         combat_menu = bar.addMenu("&Combat")
+        combat_menu.setToolTipsVisible(True)  # a disabled step says why
         combat_menu.addActions(
             [self.start_combat_action, self.turns_panel.end_turn_action, self.next_round_action, self.end_combat_action]
         )
@@ -324,7 +381,7 @@ class MainWindow(QMainWindow):
         for dock in self.docks.values():
             view_menu.addAction(dock.toggleViewAction())
         view_menu.addSeparator()
-        view_menu.addActions([self.full_screen_action, self.reset_layout_action])
+        view_menu.addActions([self.map_only_action, self.full_screen_action, self.reset_layout_action])
         view_menu.addSeparator()
         view_menu.addAction(self.player_view_action)
         player_menu = view_menu.addMenu("Pla&yer view options")
@@ -404,7 +461,12 @@ class MainWindow(QMainWindow):
             self.theme_group.addAction(action)
         self.scale_group = QActionGroup(self)
         for percent in SCALES:
-            action = self._action(f"{percent}%", lambda _=False, n=percent: self.set_presentation(scale=n))
+            action = self._action(
+                SCALE_PRESETS.get(percent, f"{percent} %"),
+                lambda _=False, n=percent: self.set_presentation(scale=n),
+                None,
+                f"Text, tokens and labels at {percent} %; the window still fits a 768-pixel-high screen",
+            )
             action.setCheckable(True)
             action.setChecked(percent == self.presentation.scale)
             self.scale_group.addAction(action)
@@ -489,6 +551,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             self.presentation.apply(app)
+        self.map_view.set_ui_scale(self.presentation.scale / 100)
         scene = self.map_view.map_scene
         scene.outside_color = outside_color(self.presentation.theme)
         scene.badly_hurt_below = self.presentation.badly_hurt_below
@@ -503,6 +566,16 @@ class MainWindow(QMainWindow):
         self.player_view.set_badly_hurt_below(self.presentation.badly_hurt_below)
 
     # -- status and title --------------------------------------------------------------------
+
+    def _refresh_combat_steps(self) -> None:
+        """Start combat, Next round and End combat are enabled only when they can be taken; when
+        not, their tooltip and status tip say why (before the GM tries, not after)."""
+        why_not = self.turns_panel.availability()
+        for key, (action, tip) in self._combat_steps.items():
+            reason = why_not.get(key, "")
+            action.setEnabled(not reason)
+            action.setToolTip(reason or tip)
+            action.setStatusTip(reason or tip)
 
     def _show_cell(self, x: int, y: int) -> None:
         if x < 0:
@@ -535,6 +608,7 @@ class MainWindow(QMainWindow):
         self.ruleset_label.setToolTip(f"This encounter follows {ruleset}: {self.controller.engine.ruleset.about}")
 
     def _on_history_changed(self) -> None:
+        self._say_undo_or_redo()
         self._refresh_title()
         if self.controller.undo_stack.isClean():
             # Back at the saved state (undo): the file holds it, nothing to recover.
@@ -543,6 +617,21 @@ class MainWindow(QMainWindow):
         elif not self._snapshot_timer.isActive():
             # Not restarted by each change: a GM who never pauses still gets a fresh copy.
             self._snapshot_timer.start()
+
+    def _say_undo_or_redo(self) -> None:
+        """After Undo or Redo the status bar says what changed, not the result that was undone."""
+        stack = self.controller.undo_stack
+        index, count = stack.index(), stack.count()
+        before, before_count = self._history_at
+        self._history_at = (index, count)
+        if self.controller.pushing or count != before_count:
+            return  # a new step: the controller has said its result
+        if index < before:
+            undone = [stack.text(i) for i in range(index, before)]
+            self.statusBar().showMessage(f"Undone: {'; '.join(reversed(undone))}", 10000)
+        elif index > before:
+            redone = [stack.text(i) for i in range(before, index)]
+            self.statusBar().showMessage(f"Redone: {'; '.join(redone)}", 10000)
 
     def _journal_step(self, step: HistoryStep) -> None:
         """The engine changed the encounter: write it down before any view hears of it."""
@@ -653,9 +742,9 @@ class MainWindow(QMainWindow):
     def open_file(self) -> None:
         if not self.confirm_discard():
             return
-        start = str(self.path.parent) if self.path else ""
-        name, _ = QFileDialog.getOpenFileName(self, "Open encounter", start, FILE_FILTER)
+        name, _ = QFileDialog.getOpenFileName(self, "Open encounter", self.folders.start(), FILE_FILTER)
         if name:
+            self.folders.remember(Path(name))
             self.load(Path(name))
 
     def load(self, path: Path) -> bool:
@@ -724,11 +813,12 @@ class MainWindow(QMainWindow):
         return self.save_to(self.path)
 
     def save_as(self) -> bool:
-        start = str(self.path) if self.path else f"{self.controller.encounter.name}.lnl"
+        start = str(self.path) if self.path else self.folders.start(f"{self.controller.encounter.name}.lnl")
         name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
         if not name:
             return False
         path = Path(name)
+        self.folders.remember(path)
         if path.suffix != storage.SUFFIX:
             path = path.with_suffix(storage.SUFFIX)
         return self.save_to(path)
@@ -810,7 +900,9 @@ class MainWindow(QMainWindow):
             self.controller.do(act.EditMap(dialog.changes()))
 
     def edit_background(self) -> None:
-        dialog = BackgroundDialog(self.controller.encounter.map.background, self.controller.base_dir, self)
+        dialog = BackgroundDialog(
+            self.controller.encounter.map.background, self.controller.base_dir, self, folders=self.folders
+        )
         if dialog.exec():
             self.controller.do(act.EditMap({"background": dialog.background()}))
 
@@ -820,17 +912,51 @@ class MainWindow(QMainWindow):
             return
         self.controller.do(act.EditMap({"background": None}))
 
+    def remove_token(self) -> bool:
+        """Delete: the selected token off the map. During a fight one key press must not lose a
+        combatant's place by accident: asked once, with "don't ask again"."""
+        cid = self.controller.selected
+        token = self.controller.encounter.tokens.get(cid) if cid else None
+        fighting = self.controller.encounter.combat.phase is not Phase.SETUP
+        ask = self.settings.value(ASK_REMOVE_KEY, True) not in (False, "false")
+        if cid is not None and token is not None and fighting and ask and not self._confirm_remove(cid):
+            return False
+        return self.map_view.remove_selected() is not None
+
+    def _confirm_remove(self, cid: str) -> bool:
+        name = self.controller.encounter.combatant(cid).name
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Remove the token?")
+        box.setText(f"Take {name}'s token off the map in the middle of the fight?")
+        box.setInformativeText(f"{name} stays in the fight, off the map. Undo (Ctrl+Z) puts the token back.")
+        remove = box.addButton("Remove token", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        never = QCheckBox("Don't ask again")
+        box.setCheckBox(never)
+        self.remove_box = box  # for tests: the box while it is open
+        box.exec()
+        self.remove_box = None
+        if box.clickedButton() is not remove:
+            return False
+        if never.isChecked():
+            self.settings.setValue(ASK_REMOVE_KEY, False)
+        return True
+
     def show_forecast(self) -> None:
+        """Ctrl+D: the Forecast tab forward. Only on the GM's word: it never takes the Round log's
+        place by itself."""
         dock = self.docks["Forecast"]
         dock.show()
         dock.raise_()
-        self._forecast_shown = True
 
-    def _offer_forecast(self) -> None:
-        """The first time an attack is fully set up, bring the forecast out; after that the GM decides."""
-        plan = self.controller.plan
-        if not self._forecast_shown and plan is not None and plan.target and plan.means:
-            self.show_forecast()
+    def _bring_action_forward(self, events: list[object]) -> None:
+        """A turn began: the Action tab comes forward, it is what the GM works in now."""
+        if any(isinstance(e, TurnStarted) for e in events) and self.controller.encounter.combat.turn is not None:
+            dock = self.docks["Action"]
+            if dock.toggleViewAction().isChecked():  # open, if perhaps behind another tab
+                dock.raise_()
 
     def next_round(self) -> bool:
         """Ctrl+R: the Turns dock's own Next round, so the faces typed in its box are read (checked
@@ -891,7 +1017,7 @@ class MainWindow(QMainWindow):
         asked at once in a dialog) and goes again when it came out by itself and the queue empties.
         It is a tab of the Turns dock: at 1366 x 768 the left column has no height to spare."""
         self.prompts_panel = PromptsPanel(self.controller)
-        self._add_dock("Rules call for", self.prompts_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "Ctrl+9")
+        self._add_dock("Rules call for", self.prompts_panel, Qt.DockWidgetArea.RightDockWidgetArea, "Ctrl+9")
         self.tabifyDockWidget(self.docks["Turns"], self.docks["Rules call for"])  # where a saved layout lacks it
         self._prompts_shown_by_itself = False
         self.prompts_action = self._action(
@@ -922,13 +1048,15 @@ class MainWindow(QMainWindow):
         if count == 0 and self._prompts_shown_by_itself:
             self._prompts_shown_by_itself = False
             self.docks["Rules call for"].hide()
+            if self.docks["Turns"].toggleViewAction().isChecked():
+                self.docks["Turns"].raise_()  # its tab neighbour: the fight's order comes back
 
     def _place_prompts_dock(self) -> None:
         """The default place: a tab of the Turns dock, the Turns on top until something waits."""
         dock = self.docks["Rules call for"]
         dock.setFloating(False)
         self.removeDockWidget(dock)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         self.tabifyDockWidget(self.docks["Turns"], dock)
         self._settle_prompts_dock()
         if dock.isVisible():
@@ -953,43 +1081,74 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self._arrange_default_layout()
+        self.map_only_action.setChecked(False)
+
+    def toggle_docks(self) -> None:
+        """Map only: every open dock goes (the map fills the window); again, they come back where
+        they were, the same tabs in front. Each dock's own View entry still brings it alone."""
+        if self._hidden_docks:
+            for dock in self._hidden_docks:
+                dock.show()
+            for dock in self._front_docks:
+                dock.raise_()
+            self._hidden_docks = []
+        else:
+            self._hidden_docks = [d for d in self.docks.values() if d.toggleViewAction().isChecked()]
+            self._front_docks = self._docks_in_front()
+            for dock in self._hidden_docks:
+                dock.hide()
+        self.map_only_action.setChecked(bool(self._hidden_docks))
+
+    def _docks_in_front(self) -> list[QDockWidget]:
+        """The docks whose tabs are the current ones (and those not in a tab group)."""
+        bars = [bar for bar in self.findChildren(QTabBar) if bar.parent() is self and bar.isVisible()]
+        front = {bar.tabText(bar.currentIndex()) for bar in bars}
+        tabbed = {bar.tabText(i) for bar in bars for i in range(bar.count())}
+        return [
+            d
+            for d in self.docks.values()
+            if d.toggleViewAction().isChecked() and (d.windowTitle() in front or d.windowTitle() not in tabbed)
+        ]
 
     def _arrange_default_layout(self) -> None:
-        """Every dock where it starts. Built afresh rather than restored from a saved default:
+        """Every dock where it starts: one side panel right of the map, the fight's order above
+        (Turns, Rules call for, Combatants, Bestiary) and the work of a turn below (Action, sheet,
+        Round log, Forecast, Undo history), as tabs. The map gets the rest: at 1366 x 768 that is
+        over 60 % of the window. Built afresh rather than restored from a saved default:
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
-        area = Qt.DockWidgetArea
-        places = {
-            "Turns": area.LeftDockWidgetArea,
-            "Combatants": area.LeftDockWidgetArea,
-            "Bestiary": area.LeftDockWidgetArea,
-            "Action": area.RightDockWidgetArea,
-            "Combatant sheet": area.RightDockWidgetArea,
-            "Undo history": area.RightDockWidgetArea,
-            "Round log": area.BottomDockWidgetArea,
-            "Forecast": area.BottomDockWidgetArea,
-        }
-        for title, where in places.items():
+        side = Qt.DockWidgetArea.RightDockWidgetArea
+        above = ["Turns", "Combatants", "Bestiary"]
+        below = ["Action", "Combatant sheet", "Round log", "Forecast", "Undo history"]
+        for title in above + below:
             dock = self.docks[title]
             dock.setFloating(False)
             self.removeDockWidget(dock)
-            self.addDockWidget(where, dock)
-            dock.show()
-        self.tabifyDockWidget(self.docks["Combatants"], self.docks["Bestiary"])
-        self.tabifyDockWidget(self.docks["Action"], self.docks["Combatant sheet"])
-        self.tabifyDockWidget(self.docks["Combatant sheet"], self.docks["Undo history"])
-        self.tabifyDockWidget(self.docks["Round log"], self.docks["Forecast"])
-        self.docks["Combatants"].raise_()
+        self._hidden_docks = []
+        self.addDockWidget(side, self.docks["Turns"])
+        self.splitDockWidget(self.docks["Turns"], self.docks["Action"], Qt.Orientation.Vertical)
+        for group in (above, below):
+            for before, after in itertools.pairwise(group):
+                self.tabifyDockWidget(self.docks[before], self.docks[after])
+        for title in above + below:
+            self.docks[title].show()
+        self.setTabPosition(side, QTabWidget.TabPosition.North)
+        self.docks["Turns"].raise_()
         self.docks["Action"].raise_()
-        # Hidden until an attack is first set up (or Ctrl+D): the chart library loads on first show.
-        if not self._forecast_shown:
-            self.docks["Forecast"].hide()
-        else:
-            self.docks["Round log"].raise_()
-        # The map gets the room; the docks get enough to show their columns and a few log lines.
-        self.resizeDocks([self.docks["Turns"], self.docks["Action"]], [430, 420], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["Round log"]], [210], Qt.Orientation.Vertical)
         self._place_prompts_dock()
+        self._size_side_panel()
         self._drop_stray_tab_bars()
+
+    def _size_side_panel(self) -> None:
+        """The side panel's width and its split: enough for the Turns columns and the Action
+        dock's two columns of inputs, the rest for the map."""
+        width = max(340, min(520, round(self.width() * 0.28)))
+        self.resizeDocks([self.docks["Turns"]], [width], Qt.Orientation.Horizontal)
+        height = max(200, self.centralWidget().height() if self.centralWidget() else 600)
+        self.resizeDocks(
+            [self.docks["Turns"], self.docks["Action"]],
+            [round(height * 0.42), round(height * 0.58)],
+            Qt.Orientation.Vertical,
+        )
 
     def _drop_stray_tab_bars(self) -> None:
         """Rearranging tabbed docks leaves the old groups' tab bars on screen (a Qt 6 quirk): hide
@@ -1006,14 +1165,16 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
-        return isinstance(state, QByteArray) and self.restoreState(state)
+        return isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.confirm_discard():
             event.ignore()
             return
         self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
+        if self._hidden_docks:
+            self.toggle_docks()  # saved with the docks out: the next run starts with them
+        self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
         self._snapshot_timer.stop()
         self.window_recovery.close()  # a clean exit leaves nothing to recover
         self._release_file()

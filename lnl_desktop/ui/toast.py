@@ -8,6 +8,8 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
+from lnl_desktop.ui.style import keep_scaled
+
 SHOWN_MS = 8000
 
 
@@ -18,9 +20,10 @@ class Toast(QLabel):
         self.setObjectName("toast")
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setStyleSheet(
+        self.scaled_style = keep_scaled(  # follows the UI scale
+            self,
             "QLabel#toast { background: #fdecea; color: #7a1010; border: 2px solid #c62828;"
-            " border-radius: 6px; padding: 8px 14px; font-weight: bold; }"
+            " border-radius: 6px; padding: 8px 14px; font-weight: bold; }",
         )
         self.setToolTip("Click to dismiss")
         self.hide()

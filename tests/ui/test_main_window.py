@@ -233,12 +233,24 @@ def test_map_settings_change_is_one_undoable_step(make_window: WindowFactory) ->
     assert controller.encounter.map.width == 24
 
 
-def test_the_forecast_comes_out_when_an_attack_is_first_set_up(make_window: WindowFactory) -> None:
+def front_tabs(window: MainWindow) -> set[str]:
+    """The docks whose tabs are in front, in every tab group of the side panel."""
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible() and bar.parent() is window]
+    return {bar.tabText(bar.currentIndex()) for bar in bars}
+
+
+def test_the_forecast_never_takes_the_round_logs_place_by_itself(make_window: WindowFactory, qtbot: QtBot) -> None:
     window = make_window()
-    assert not window.docks["Forecast"].isVisible()
+    window.docks["Round log"].raise_()
+    QApplication.processEvents()
+    assert "Round log" in front_tabs(window)
     window.controller.set_plan(AttackPlan(attacker="tombril", target="hill-giant", means="Shortsword"))
-    assert window.docks["Forecast"].isVisible()
-    assert "Tombril" in window.forecast_panel.title_label.text()
+    QApplication.processEvents()
+    assert "Round log" in front_tabs(window) and "Forecast" not in front_tabs(window)
+    window.forecast_action.trigger()  # Ctrl+D: the GM asks for it
+    QApplication.processEvents()
+    assert "Forecast" in front_tabs(window)
+    qtbot.waitUntil(lambda: "Tombril" in window.forecast_panel.title_label.text())
 
 
 def test_reset_layout_leaves_no_stray_tab_bars(make_window: WindowFactory) -> None:
@@ -249,4 +261,4 @@ def test_reset_layout_leaves_no_stray_tab_bars(make_window: WindowFactory) -> No
     bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible() and bar.parent() is window]
     titles = [bar.tabText(i) for bar in bars for i in range(bar.count())]
     assert len(titles) == len(set(titles)), titles
-    assert {"Combatants", "Bestiary", "Action", "Combatant sheet"} <= set(titles)
+    assert {"Combatants", "Bestiary", "Action", "Sheet", "Round log", "Forecast", "History"} <= set(titles)

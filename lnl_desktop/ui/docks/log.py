@@ -28,6 +28,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.export import FORMATS, export_log
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.folders import Folders
 from lnl_desktop.ui.models.log import LogFilter, LogModel, round_label
 
 EXPORT_FILTERS = "Markdown (*.md);;HTML (*.html);;CSV spreadsheet (*.csv)"
@@ -41,6 +42,7 @@ class RoundLog(QWidget):
         super().__init__(parent)
         self.setWindowTitle("Round log")
         self.controller = controller
+        self.folders: Folders | None = None  # where Export opens (the main window's memory of folders)
         self.model = LogModel(controller, self)
         self.proxy = LogFilter(self)
         self.proxy.setSourceModel(self.model)
@@ -184,10 +186,14 @@ class RoundLog(QWidget):
     def export(self) -> Path | None:
         """Ask where, then write the whole log; the format follows the chosen file type."""
         start = f"{self.controller.encounter.name} log.md"
+        if self.folders is not None:
+            start = self.folders.start(start)
         name, chosen = QFileDialog.getSaveFileName(self, "Export round log", start, EXPORT_FILTERS)
         if not name:
             return None
         path = Path(name)
+        if self.folders is not None:
+            self.folders.remember(path)
         if path.suffix.lower() not in FORMATS:
             path = path.with_suffix(EXPORT_SUFFIX.get(chosen, ".md"))
         try:

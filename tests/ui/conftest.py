@@ -1,0 +1,40 @@
+"""Fixtures for the whole-window tests: a main window on its own settings and recovery folder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from lnl_desktop.core import storage
+from lnl_desktop.core.model import Encounter
+from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.recovery import RecoveryStore
+
+WindowFactory = Callable[..., MainWindow]
+
+
+@pytest.fixture
+def laptop_window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> WindowFactory:
+    """A main window the size of a 1366 x 768 laptop's (less the window frame), active, on the
+    demo or ``encounter``; "save changes?" is answered Discard so closing never blocks."""
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    recovery = RecoveryStore(tmp_path / "recovery")
+
+    def make(encounter: Encounter | None = None, path: Path | None = None) -> MainWindow:
+        encounter = encounter or storage.load(demo_encounter_path())
+        window = MainWindow(encounter, path, settings=settings, recovery=recovery)
+        qtbot.addWidget(window)
+        window.resize(1366, 740)
+        with qtbot.waitActive(window):  # keys go to the active window, as at the table
+            window.show()
+            window.activateWindow()
+        return window
+
+    return make
