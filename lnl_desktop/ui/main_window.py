@@ -63,6 +63,8 @@ FILE_FILTER = "Encounters (*.lnl);;All files (*)"
 TAB_TITLES = {"Combatant sheet": "Sheet", "Undo history": "History"}
 # The UI scale menu: presets named for where the program is shown.
 SCALE_PRESETS = {100: "100 % (laptop)", 125: "125 %", 150: "150 % (projector)", 200: "200 % (projector, far seats)"}
+# The side panel's width at 100 %: the Turns dock's columns and the Action dock's inputs fit.
+SIDE_PANEL_PX = 390
 ASK_REMOVE_KEY = "confirm/remove_token_in_combat"
 # Saved dock layouts of another shape (before the one side panel) are not restored.
 LAYOUT_VERSION = 2
@@ -552,6 +554,8 @@ class MainWindow(QMainWindow):
         if isinstance(app, QApplication):
             self.presentation.apply(app)
         self.map_view.set_ui_scale(self.presentation.scale / 100)
+        if getattr(self, "_side_scale", self.presentation.scale) != self.presentation.scale:
+            self._size_side_panel()
         scene = self.map_view.map_scene
         scene.outside_color = outside_color(self.presentation.theme)
         scene.badly_hurt_below = self.presentation.badly_hurt_below
@@ -1141,7 +1145,10 @@ class MainWindow(QMainWindow):
     def _size_side_panel(self) -> None:
         """The side panel's width and its split: enough for the Turns columns and the Action
         dock's two columns of inputs, the rest for the map."""
-        width = max(340, min(520, round(self.width() * 0.28)))
+        # Its words grow with the UI scale (150 % on a projector): so does its width, up to a share
+        # of the window that leaves the map the larger part.
+        self._side_scale = self.presentation.scale
+        width = min(round(SIDE_PANEL_PX * self.presentation.scale / 100), round(self.width() * 0.42))
         self.resizeDocks([self.docks["Turns"]], [width], Qt.Orientation.Horizontal)
         height = max(200, self.centralWidget().height() if self.centralWidget() else 600)
         self.resizeDocks(
