@@ -226,3 +226,30 @@ def test_projector_presets_keep_the_window_usable_on_a_768_pixel_high_screen(lap
             assert window.map_view.height() >= 400 and window.map_view.width() >= 700, percent
     finally:
         window.set_presentation(scale=100)  # the application font is shared by every test
+
+
+def test_a_refused_drop_on_the_map_is_said_on_the_plate_over_the_map(laptop_window: WindowFactory) -> None:
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+
+    window = laptop_window()
+    controller, view = window.controller, window.map_view
+    controller.do(act.StartCombat(face=5))
+    controller.do(act.BeginTurn("tombril"))
+    left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+
+    def at(cell: tuple[int, int]) -> QPointF:
+        return QPointF(view.mapFromScene(view.scene_point_of(cell)))
+
+    QTest.mousePress(view.viewport(), left, none, at((8, 6)).toPoint())
+    for cell in ((9, 6), (9, 5), (10, 2)):  # onto the tower's wall
+        point = at(cell)
+        move = QMouseEvent(
+            QEvent.Type.MouseMove, point, view.viewport().mapToGlobal(point), Qt.MouseButton.NoButton, left, none
+        )
+        QApplication.sendEvent(view.viewport(), move)
+    QTest.mouseRelease(view.viewport(), left, none, at((10, 2)).toPoint())
+    QApplication.processEvents()
+    assert controller.encounter.tokens["tombril"].cell == (8, 6)  # back where it was
+    assert window.toast.isVisible() and window.toast.text().startswith("Not done: ")
+    assert "wall" in window.toast.text().lower() or controller.refusal in window.toast.text()
