@@ -191,6 +191,56 @@ class SkipPending:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class AddWall:
+    """Draw a wall segment (or a door, closed unless ``open``) from ``a`` to ``b``, points in cells."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    door: bool = False
+    open: bool = False
+
+
+@dataclass(frozen=True)
+class RemoveWall:
+    """Take away the wall segment or door whose ends are ``a`` and ``b`` (either way round)."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class SetDoor:
+    """Open or close the door whose ends are ``a`` and ``b``."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    open: bool
+
+
+@dataclass(frozen=True)
+class SetFog:
+    """Fog of war in the player view on or off."""
+
+    enabled: bool
+
+
+@dataclass(frozen=True)
+class RevealCells:
+    """The GM shows the players ``cells`` (as explored), or hides them again (``shown=False``)."""
+
+    cells: tuple[Cell, ...]
+    shown: bool = True
+
+
+@dataclass(frozen=True)
+class SetPortrait:
+    """A combatant's picture (base64 PNG, square), or None to take it away."""
+
+    combatant: str
+    portrait: str | None
+
+
 Action = (
     StartCombat
     | NextRound
@@ -216,4 +266,10 @@ Action = (
     | EditMap
     | EditOptions
     | SkipPending
+    | AddWall
+    | RemoveWall
+    | SetDoor
+    | SetFog
+    | RevealCells
+    | SetPortrait
 )

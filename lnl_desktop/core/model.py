@@ -171,6 +171,8 @@ class ParryState(_Model):
 
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# A token's picture is at most 256 x 256 PNG: about 270 kB as base64 at the worst.
+MAX_PORTRAIT_CHARS = 400_000
 
 
 def slug(name: str) -> str:
@@ -197,6 +199,11 @@ class CombatantBase(_Model):
     distracted: bool = False  # GM toggle: absorbed in conversation or study
     surprised: bool = False  # takes no turn in the first round of combat
     notes: str = Field(default="", max_length=4000)
+    portrait: str | None = Field(
+        default=None,
+        max_length=MAX_PORTRAIT_CHARS,
+        description="the token's picture: base64 PNG, square, kept inside the encounter file",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -376,10 +383,43 @@ class Background(BaseModel):
     offset_x: float = Field(default=0, ge=-100_000, le=100_000, description="image pixels left of the grid's origin")
     offset_y: float = Field(default=0, ge=-100_000, le=100_000, description="image pixels above the grid's origin")
     opacity: float = Field(default=1.0, ge=0.05, le=1.0)
+    data: str | None = Field(
+        default=None,
+        description="the picture itself, base64 PNG/JPEG, kept inside the file (an imported map); "
+        "when set, image is only its name",
+    )
+
+
+Point = tuple[float, float]  # a point on the map in cells: (0, 0) the top-left corner, (1, 1) a cell's far corner
+
+
+class WallSegment(BaseModel):
+    """A wall drawn as a line (from a map maker's file, or by the GM between cell corners).
+
+    It blocks a step between two cells when it crosses the line between their centres, and it
+    blocks sight along any line it crosses. Points are in cells, so a corner is a whole number."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+
+    @model_validator(mode="after")
+    def _not_a_point(self) -> WallSegment:
+        if self.a == self.b:
+            raise ValueError(f"a wall needs two different ends, both are {self.a}")
+        return self
+
+
+class Door(WallSegment):
+    """A wall segment that opens: closed it blocks movement and sight like a wall, open nothing."""
+
+    open: bool = False
 
 
 class MapGrid(BaseModel):
-    """The battle map: a square grid with walls and difficult terrain. Immutable: edits replace it."""
+    """The battle map: a square grid with walls (filled cells and drawn segments), doors and
+    difficult terrain. Immutable: edits replace it."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -390,6 +430,8 @@ class MapGrid(BaseModel):
     walls: frozenset[Cell] = frozenset()
     difficult: frozenset[Cell] = frozenset()
     background: Background | None = None
+    segments: tuple[WallSegment, ...] = ()
+    doors: tuple[Door, ...] = ()
 
     @model_validator(mode="after")
     def _cells_inside(self) -> MapGrid:
@@ -397,6 +439,13 @@ class MapGrid(BaseModel):
             for x, y in getattr(self, name):
                 if not (0 <= x < self.width and 0 <= y < self.height):
                     raise ValueError(f"{name}: cell ({x}, {y}) is outside the {self.width} x {self.height} map")
+        for name in ("segments", "doors"):
+            for index, line in enumerate(getattr(self, name)):
+                for x, y in (line.a, line.b):
+                    if not (0 <= x <= self.width and 0 <= y <= self.height):
+                        raise ValueError(
+                            f"{name}[{index}]: point ({x:g}, {y:g}) is outside the {self.width} x {self.height} map"
+                        )
         return self
 
     @field_serializer("walls", "difficult")
@@ -587,6 +636,18 @@ class CombatState(_Model):
         return "Surprise round" if self.round == 0 and self.phase is not Phase.SETUP else f"Round {self.round}"
 
 
+class Fog(_Model):
+    """Fog of war in the player view: the players see what some Party token sees now, and the
+    cells explored before (or revealed by the GM) in a dimmer shade."""
+
+    enabled: bool = False
+    explored: frozenset[Cell] = frozenset()
+
+    @field_serializer("explored")
+    def _sorted(self, cells: frozenset[Cell]) -> list[Cell]:
+        return sorted(cells)
+
+
 class Encounter(_Model):
     """Everything about one fight; what a ``.lnl`` file holds."""
 
@@ -597,6 +658,7 @@ class Encounter(_Model):
     combatants: list[Combatant] = Field(default_factory=list)
     tokens: dict[str, Token] = Field(default_factory=dict)
     combat: CombatState = Field(default_factory=CombatState)
+    fog: Fog = Field(default_factory=Fog)
     log: list[Event] = Field(default_factory=list)
 
     @model_validator(mode="after")

@@ -30,7 +30,7 @@ from lnl_desktop.core.rules import get_ruleset
 from lnl_desktop.core.validation import explain
 
 FORMAT = "lnl-encounter"
-VERSION = 2
+VERSION = 3
 SUFFIX = ".lnl"
 
 
@@ -47,7 +47,13 @@ def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
 
 
 # version -> function turning a document of that version into the next one.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+def _v2_to_v3(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 3 added wall segments, doors, an embedded background picture, fog of war and
+    portraits, all with defaults: a version-2 encounter reads as it is."""
+    return document
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 class EncounterFileError(RulesError):

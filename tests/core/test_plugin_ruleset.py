@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from lnl_desktop.core import storage
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tests" / "example_ruleset"
 CHILD = Path(__file__).with_name("plugin_child.py")
@@ -155,7 +157,7 @@ def test_the_fight_goes_on_to_a_fall(play: dict[str, Any]) -> None:
 
 def test_files_round_trip_through_the_ruleset_s_own_model(play: dict[str, Any]) -> None:
     assert play["file_ruleset"] == "duel"
-    assert play["file_version"] == 2
+    assert play["file_version"] == storage.VERSION
     assert play["round_trip_equal"]
     assert play["round_trip_text_equal"]
     assert play["loaded_types"] == ["DuelRulesetEncounter", "DuelStats", "DuelStats"]
