@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -58,8 +59,11 @@ def check_chart() -> None:
     window.show()
     window.controller.set_plan(AttackPlan(attacker="tombril", target="hill-giant", means="Shortsword"))
     window.show_forecast()
-    QApplication.processEvents()
     panel = window.forecast_panel
+    deadline = time.monotonic() + 10
+    while panel.plot is None and time.monotonic() < deadline:  # built once its tab is painted
+        QApplication.processEvents()
+        time.sleep(0.01)
     assert "pyqtgraph" in sys.modules, "pyqtgraph not loaded"
     assert panel.plot is not None, "no chart"
     assert panel.bar_count() > 10, f"{panel.bar_count()} bars"

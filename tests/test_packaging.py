@@ -373,3 +373,9 @@ def test_the_bundles_ruleset_self_check_passes_from_source() -> None:
     """The self check the frozen bundle runs for every built-in ruleset (its demo's first round,
     a declare phase included) holds here too, so a ruleset cannot break it unnoticed until a build."""
     load("bundle_self_check").check_rulesets()
+
+
+def test_the_bundles_chart_self_check_passes_from_source(qtbot: object) -> None:
+    """The Forecast chart self check (Ctrl+D on the demo: pyqtgraph loaded, bars drawn) holds from
+    source too, so a change to when the chart is built cannot break the bundle's check unnoticed."""
+    load("bundle_self_check").check_chart()
