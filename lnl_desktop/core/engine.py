@@ -8,6 +8,10 @@ redone with the very same dice.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import math
+import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -19,16 +23,20 @@ from lnl_desktop.core.dice import DiceSource, RandomDice, RecordingDice, Scripte
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.events import (
     ActionTaken,
+    CellsRevealed,
     CombatantAdded,
     CombatantChanged,
     CombatantRemoved,
     CombatEnded,
     CombatStarted,
+    DoorChanged,
     Event,
+    FogChanged,
     InitiativeRolled,
     MapChanged,
     Moved,
     Override,
+    PortraitChanged,
     RoundEnded,
     RulesetChanged,
     TerrainChanged,
@@ -39,6 +47,8 @@ from lnl_desktop.core.events import (
     TurnStarted,
     Undone,
     VisibilityChanged,
+    WallAdded,
+    WallRemoved,
 )
 from lnl_desktop.core.grid import (
     Cell,
@@ -48,22 +58,28 @@ from lnl_desktop.core.grid import (
     cheapest_path,
     diagonal_steps,
     footprint,
+    map_terrain,
     path_cost_ft,
+    point_words,
     reachable,
 )
 from lnl_desktop.core.model import (
+    MAX_PORTRAIT_CHARS,
     ActionKind,
     CombatantBase,
     CombatState,
+    Door,
     Encounter,
     MapGrid,
     Phase,
     Side,
     Token,
     TurnState,
+    WallSegment,
 )
 from lnl_desktop.core.rules import Ruleset, get_ruleset
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
+from lnl_desktop.core.sight import party_view
 from lnl_desktop.core.validation import explain
 
 Listener = Callable[[list[Event]], None]
@@ -94,10 +110,11 @@ HistoryListener = Callable[[HistoryStep], None]
 # length; lists that lost items (a new round's attacks) keep just the lost items. The map and the
 # options are immutable and shared, so they are kept by reference when an action replaces them.
 # Undo writes the leaves back in place, so the encounter is exactly as it was (field values and
-# pydantic's set-fields alike) and unchanged objects keep their identity.
+# pydantic's set-fields alike) and unchanged objects keep their identity. A set of cells that changed
+# (the fog of war's explored cells) keeps only the cells added and removed.
 
 _FIELDS_SET = object()  # path key: a model's __pydantic_fields_set__
-_ENCOUNTER_PARTS = ("combatants", "tokens", "combat")  # copied before an action, then compared
+_ENCOUNTER_PARTS = ("combatants", "tokens", "combat", "fog")  # copied before an action, then compared
 _SHARED_PARTS = ("name", "options", "map")  # replaced, never changed in place: kept by reference
 
 PathKey = str | int | object
@@ -120,6 +137,16 @@ class _Reinsert:
 
     def __init__(self, items: tuple[tuple[int, Any], ...]) -> None:
         self.items = items
+
+
+class _Delta:
+    """A frozenset that changed: take ``added`` away and put ``removed`` back."""
+
+    __slots__ = ("added", "removed")
+
+    def __init__(self, added: frozenset[Any], removed: frozenset[Any]) -> None:
+        self.added = added
+        self.removed = removed
 
 
 # Shared, immutable pieces of many leaves: a few thousand steps of history must not hold a few
@@ -230,6 +257,10 @@ def _compare(before: Any, after: Any, path: tuple[PathKey, ...], out: list[Leaf]
         for key, value in before.items():
             _compare(value, after[key], (*path, key), out)
         return
+    if type(before) is frozenset and type(after) is frozenset:
+        if before != after:  # only the difference: a fog of war's explored cells grow by a few at a time
+            out.append((_interned_path(path), _Delta(after - before, before - after)))
+        return
     if _same(before, after):
         return
     out.append((_interned_path(path), _kept(before)))
@@ -277,6 +308,12 @@ def _put_back(root: Encounter, path: tuple[PathKey, ...], value: Any) -> None:
         items = _child(parent, key)
         for index, item in value.items:  # ascending: each lands where it was
             items.insert(index, _thawed(item))
+    elif isinstance(value, _Delta):
+        cells = (_child(parent, key) - value.added) | value.removed
+        if isinstance(parent, BaseModel):
+            parent.__dict__[key] = cells
+        else:
+            parent[key] = cells
     elif isinstance(parent, BaseModel):
         # Straight into the fields: no validation and no set-field bookkeeping, exactly as it was.
         parent.__dict__[key] = _thawed(value)
@@ -333,6 +370,7 @@ class _Snapshot:
                 "combatants": _copied(e.combatants),
                 "tokens": _copied(e.tokens),
                 "combat": _copied(e.combat),
+                "fog": _copied(e.fog),
             },
             {name: e.__dict__[name] for name in _SHARED_PARTS},
             set(e.__pydantic_fields_set__),
@@ -386,6 +424,7 @@ class Engine:
         self.ruleset: Ruleset = ruleset or get_ruleset(self.encounter.ruleset)
         if self.ruleset.name != self.encounter.ruleset:
             raise RulesError(f"ruleset: the encounter is for {self.encounter.ruleset!r}, not {self.ruleset.name!r}")
+        map_terrain(self.encounter.map)
         self._undo: list[_Record] = []
         self._redo: list[_Record] = []
         self._listeners: list[Listener] = []
@@ -431,6 +470,7 @@ class Engine:
         if encounter.ruleset != self.ruleset.name:
             self.ruleset = get_ruleset(encounter.ruleset)
         self.encounter = encounter
+        map_terrain(encounter.map)  # the map's cached terrain with its wall segments and closed doors
 
     def replace(self, encounter: Encounter) -> None:
         """Start over on another encounter (New, Open, recovery): its ruleset, a fresh history."""
@@ -460,6 +500,8 @@ class Engine:
         before = _Snapshot.take(old)
         try:
             events = handler(self, action, recorder)
+            if self.encounter.fog.enabled and self._sight_may_grow(action):
+                self._explore()
         except Exception:
             # Handlers check before they change, but a half-applied action must never remain.
             before.change(old).restore(old)
@@ -588,7 +630,7 @@ class Engine:
         diagonals = turn.diagonals if turn and turn.combatant == cid else 0
         enemies, occupied = self.blockers(cid)
         return reachable(
-            self.encounter.map.terrain,
+            map_terrain(self.encounter.map),
             token.cell,
             self.combatant(cid).size,
             budget_ft,
@@ -840,7 +882,7 @@ class Engine:
 
         enemies, occupied = self.blockers(c.id)
         rules = self.move_rules(c.id)
-        terrain = e.map.terrain
+        terrain = map_terrain(e.map)
         diagonals = turn.diagonals if in_turn and turn else 0
         if free:
             path = list(a.path) if a.path else [token.cell, a.to] if a.to is not None else None
@@ -1154,8 +1196,7 @@ class Engine:
             new_layer = layer - changed
         if not changed:
             raise IllegalAction(f"Paint {a.layer}", ["nothing changes"])
-        e.map = grid.model_copy(update={a.layer: frozenset(new_layer)})
-        e.map.__dict__.pop("terrain", None)  # the cached terrain belongs to the old layers
+        self._replace_map(**{a.layer: frozenset(new_layer)})
         what = "wall" if a.layer == "walls" else "difficult terrain"
         verb = "added" if a.on else "removed"
         return [
@@ -1170,25 +1211,231 @@ class Engine:
 
     def _edit_map(self, a: act.EditMap, dice: DiceSource) -> list[Event]:
         e = self.encounter
-        allowed = {"width", "height", "feet_per_cell", "diagonal", "background"}
+        allowed = {
+            "width",
+            "height",
+            "feet_per_cell",
+            "diagonal",
+            "background",
+            "walls",
+            "difficult",
+            "segments",
+            "doors",
+        }
         unknown = set(a.changes) - allowed
         if unknown:
             raise IllegalAction("Edit map", [f"{sorted(unknown)[0]}: not a map setting"])
         data = e.map.model_dump()
         data.update(a.changes)
-        # Shrinking the map drops terrain that falls off it.
+        # Shrinking the map drops terrain, wall segments and doors that fall off it.
         w, h = data["width"], data["height"]
         if isinstance(w, int) and isinstance(h, int):
             data["walls"] = [c for c in data["walls"] if c[0] < w and c[1] < h]
             data["difficult"] = [c for c in data["difficult"] if c[0] < w and c[1] < h]
+            for name in ("segments", "doors"):
+                if isinstance(data[name], list | tuple):
+                    data[name] = [line for line in data[name] if _line_within(line, w, h)]
         try:
             new = MapGrid.model_validate(data)
         except ValidationError as error:
             raise RulesError(f"Map: {explain(error)}", explain(error).split("\n")) from None
         e.map = new
+        map_terrain(new)
         self._check_encounter("Edit map")
-        changes = ", ".join(f"{k} {v}" for k, v in a.changes.items())
+        explored = e.fog.explored
+        if any(not (x < new.width and y < new.height) for x, y in explored):
+            e.fog.explored = frozenset((x, y) for x, y in explored if x < new.width and y < new.height)
+        changes = ", ".join(_map_change_words(k, v) for k, v in a.changes.items())
         return [MapChanged(round=self._round(), text=f"Map: {changes}")]
+
+    # -- walls, doors, fog of war and portraits ---------------------------------------------------
+
+    def _replace_map(self, **changes: Any) -> None:
+        """Put a copy of the map with ``changes`` in place (the map is immutable), with its own terrain."""
+        e = self.encounter
+        new = e.map.model_copy(update=changes)
+        new.__dict__.pop("terrain", None)  # model_copy copies the old map's cached terrain
+        map_terrain(new)
+        e.map = new
+
+    def _line_ends(self, title: str, a: Any, b: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+        """Both ends of a wall as points on the map, or a refusal saying what is wrong with them."""
+        grid = self.encounter.map
+        ends = []
+        for end in (a, b):
+            try:
+                x, y = end
+            except (TypeError, ValueError):
+                raise IllegalAction(title, [f"{end!r} is not a point (x, y)"]) from None
+            if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in (x, y)):
+                raise IllegalAction(title, [f"{end!r} is not a point (x, y)"])
+            point = (float(x), float(y))
+            if not (0 <= point[0] <= grid.width and 0 <= point[1] <= grid.height):
+                raise IllegalAction(title, [f"{point_words(point)} is off the {grid.width} x {grid.height} map"])
+            ends.append(point)
+        return ends[0], ends[1]
+
+    def _find_line(self, a: tuple[float, float], b: tuple[float, float]) -> tuple[str, int] | None:
+        """("segments" or "doors", index) of the wall or door with these ends either way round."""
+        grid = self.encounter.map
+        for name in ("segments", "doors"):
+            for index, line in enumerate(getattr(grid, name)):
+                if (line.a, line.b) in ((a, b), (b, a)):
+                    return name, index
+        return None
+
+    def _add_wall(self, a: act.AddWall, dice: DiceSource) -> list[Event]:
+        title = "Draw a door" if a.door else "Draw a wall"
+        p, q = self._line_ends(title, a.a, a.b)
+        if p == q:
+            raise IllegalAction(title, [f"both ends are {point_words(p)}: a wall needs two different ends"])
+        found = self._find_line(p, q)
+        if found is not None:
+            what = "door" if found[0] == "doors" else "wall"
+            raise IllegalAction(title, [f"there is already a {what} from {point_words(p)} to {point_words(q)}"])
+        grid = self.encounter.map
+        if a.door:
+            self._replace_map(doors=(*grid.doors, Door(a=p, b=q, open=a.open)))
+            state = "open" if a.open else "closed"
+            text = f"Door drawn at {point_words(p)}–{point_words(q)} ({state})"
+        else:
+            self._replace_map(segments=(*grid.segments, WallSegment(a=p, b=q)))
+            text = f"Wall drawn from {point_words(p)} to {point_words(q)}"
+        return [WallAdded(round=self._round(), text=text, a=p, b=q, door=a.door, open=a.door and a.open)]
+
+    def _remove_wall(self, a: act.RemoveWall, dice: DiceSource) -> list[Event]:
+        p, q = self._line_ends("Remove a wall", a.a, a.b)
+        found = self._find_line(p, q)
+        if found is None:
+            raise IllegalAction(
+                "Remove a wall", [f"there is no wall or door from {point_words(p)} to {point_words(q)}"]
+            )
+        name, index = found
+        lines = getattr(self.encounter.map, name)
+        line = lines[index]
+        self._replace_map(**{name: lines[:index] + lines[index + 1 :]})
+        door = name == "doors"
+        if door:
+            text = f"Door at {point_words(line.a)}–{point_words(line.b)} removed"
+        else:
+            text = f"Wall from {point_words(line.a)} to {point_words(line.b)} removed"
+        return [WallRemoved(round=self._round(), text=text, a=line.a, b=line.b, door=door)]
+
+    def _set_door(self, a: act.SetDoor, dice: DiceSource) -> list[Event]:
+        title = "Open the door" if a.open else "Close the door"
+        p, q = self._line_ends(title, a.a, a.b)
+        found = self._find_line(p, q)
+        if found is None:
+            raise IllegalAction(title, [f"there is no door at {point_words(p)}–{point_words(q)}"])
+        name, index = found
+        if name != "doors":
+            raise IllegalAction(title, [f"the wall from {point_words(p)} to {point_words(q)} is not a door"])
+        doors = self.encounter.map.doors
+        door = doors[index]
+        where = f"{point_words(door.a)}–{point_words(door.b)}"
+        if door.open == a.open:
+            raise IllegalAction(title, [f"the door at {where} is already {'open' if a.open else 'closed'}"])
+        changed = Door(a=door.a, b=door.b, open=a.open)
+        self._replace_map(doors=(*doors[:index], changed, *doors[index + 1 :]))
+        return [
+            DoorChanged(
+                round=self._round(),
+                text=f"Door at {where} {'opened' if a.open else 'closed'}",
+                a=door.a,
+                b=door.b,
+                open=a.open,
+            )
+        ]
+
+    def _set_fog(self, a: act.SetFog, dice: DiceSource) -> list[Event]:
+        fog = self.encounter.fog
+        if fog.enabled == a.enabled:
+            raise IllegalAction("Fog of war", [f"fog of war is already {'on' if a.enabled else 'off'}"])
+        fog.enabled = a.enabled
+        return [FogChanged(round=self._round(), text=f"Fog of war {'on' if a.enabled else 'off'}", enabled=a.enabled)]
+
+    def _reveal(self, a: act.RevealCells, dice: DiceSource) -> list[Event]:
+        title = "Reveal cells" if a.shown else "Hide cells"
+        grid = self.encounter.map
+        cells: set[Cell] = set()
+        for cell in a.cells:
+            ok = (
+                isinstance(cell, tuple)
+                and len(cell) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+            )
+            if not ok:
+                raise IllegalAction(title, [f"{cell!r} is not a cell (x, y)"])
+            if not (0 <= cell[0] < grid.width and 0 <= cell[1] < grid.height):
+                raise IllegalAction(title, [f"{cell} is off the {grid.width} x {grid.height} map"])
+            cells.add(cell)
+        if not cells:
+            raise IllegalAction(title, ["no cells given"])
+        fog = self.encounter.fog
+        if a.shown:
+            changed = cells - fog.explored
+            if not changed:
+                raise IllegalAction(title, ["the players see these cells already"])
+            fog.explored = fog.explored | changed
+            text = f"Cells revealed to the players ({len(changed)})"
+        else:
+            changed = cells & fog.explored
+            if not changed:
+                raise IllegalAction(title, ["none of these cells is shown to the players"])
+            fog.explored = fog.explored - changed
+            text = f"Cells hidden from the players again ({len(changed)})"
+        return [CellsRevealed(round=self._round(), text=text, cells=sorted(changed), shown=a.shown)]
+
+    def _set_portrait(self, a: act.SetPortrait, dice: DiceSource) -> list[Event]:
+        e = self.encounter
+        c = self.combatant(a.combatant)
+        title = f"{c.name}'s portrait"
+        if a.portrait is None:
+            if c.portrait is None:
+                raise IllegalAction(title, [f"{c.name} has no portrait"])
+        else:
+            problem = portrait_problem(a.portrait)
+            if problem is not None:
+                raise IllegalAction(title, [problem])
+            if a.portrait == c.portrait:
+                raise IllegalAction(title, [f"{c.name} already has this portrait"])
+        e.combatants[e.combatants.index(c)] = c.model_copy(update={"portrait": a.portrait})
+        removed = a.portrait is None
+        return [
+            PortraitChanged(
+                round=self._round(),
+                text=f"{c.name}'s portrait {'removed' if removed else 'set'}",
+                actors=(c.id,),
+                combatant=c.id,
+                removed=removed,
+            )
+        ]
+
+    def _sight_may_grow(self, action: act.Action) -> bool:
+        """Whether the action may let the Party see cells it did not: a Party token placed, moved,
+        turned or shown to the players, a door opened, a wall taken away, fog turned on..."""
+        if isinstance(action, act.SetFog | act.RemoveWall | act.EditMap | act.ConvertRuleset):
+            return True
+        if isinstance(action, act.SetDoor):
+            return action.open
+        if isinstance(action, act.SetHidden):
+            return not action.hidden and self._is_party(action.combatant)
+        if isinstance(action, act.Move | act.PlaceToken | act.Face | act.EditCombatant):
+            return self._is_party(action.combatant)
+        if isinstance(action, act.AddCombatant):
+            return action.cell is not None
+        return False
+
+    def _is_party(self, cid: str) -> bool:
+        c = next((c for c in self.encounter.combatants if c.id == cid), None)
+        return c is not None and c.side is Side.PARTY
+
+    def _explore(self) -> None:
+        """Add what the Party sees now to the fog of war's explored cells (part of the same undo step)."""
+        fog = self.encounter.fog
+        seen = party_view(self.encounter)
+        if not seen <= fog.explored:
+            fog.explored = fog.explored | seen
 
     def _edit_options(self, a: act.EditOptions, dice: DiceSource) -> list[Event]:
         e = self.encounter
@@ -1257,6 +1504,12 @@ class Engine:
         act.EditMap: _edit_map,
         act.EditOptions: _edit_options,
         act.SkipPending: _skip_pending,
+        act.AddWall: _add_wall,
+        act.RemoveWall: _remove_wall,
+        act.SetDoor: _set_door,
+        act.SetFog: _set_fog,
+        act.RevealCells: _reveal,
+        act.SetPortrait: _set_portrait,
     }
 
     # -- conveniences for scripts and tests: one call, one action ------------------------------
@@ -1321,6 +1574,54 @@ class Engine:
 
     def edit(self, combatant: str, **changes: Any) -> list[Event]:
         return self.apply(act.EditCombatant(combatant, changes))
+
+
+def _line_within(line: Any, width: int, height: int) -> bool:
+    """Whether a wall or door (a model or its JSON) lies on a map of this size; a malformed one is
+    kept, for the map's validation to say what is wrong with it."""
+    try:
+        ends = (line["a"], line["b"]) if isinstance(line, Mapping) else (line.a, line.b)
+        return all(0 <= x <= width and 0 <= y <= height for x, y in ends)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return True
+
+
+def _map_change_words(key: str, value: Any) -> str:
+    """A map change as the log says it: 'width 30', '12 wall segments', 'background cave.png'
+    (never a picture's bytes nor a long list of cells)."""
+    if key in ("walls", "difficult") and isinstance(value, list | tuple | set | frozenset):
+        return f"{key} {len(value)} cell{'' if len(value) == 1 else 's'}"
+    if key in ("segments", "doors") and isinstance(value, list | tuple):
+        noun = ("wall segment" if key == "segments" else "door") + ("" if len(value) == 1 else "s")
+        return f"{len(value)} {noun}"
+    if key == "background":
+        if value is None:
+            return "background removed"
+        image = value.get("image") if isinstance(value, Mapping) else getattr(value, "image", None)
+        return f"background {image}" if isinstance(image, str) else "background set"
+    return f"{key} {value}"
+
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def portrait_problem(data: str) -> str | None:
+    """Why ``data`` cannot be a token's portrait (base64 of a square PNG, small enough for the
+    file), or None when it can."""
+    if not isinstance(data, str):
+        return "a portrait is base64 PNG data"
+    if len(data) > MAX_PORTRAIT_CHARS:
+        return f"the picture is {len(data):,} characters of base64; a portrait holds at most {MAX_PORTRAIT_CHARS:,}"
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return "the picture is not base64 data"
+    if not raw.startswith(_PNG) or len(raw) < 24 or raw[12:16] != b"IHDR":
+        return "the picture is not a PNG image"
+    width, height = struct.unpack(">II", raw[16:24])
+    if width == 0 or width != height:
+        return f"the picture is {width} x {height} pixels: a portrait is square"
+    return None
 
 
 def _show(value: Any) -> str:

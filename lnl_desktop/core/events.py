@@ -254,6 +254,57 @@ class MapChanged(_Event):
     kind: Literal["map"] = "map"
 
 
+class WallAdded(_Event):
+    """The GM drew a wall segment, or a door (``door``; open or closed), between two points in cells."""
+
+    kind: Literal["wall added"] = "wall added"
+    a: tuple[float, float]
+    b: tuple[float, float]
+    door: bool = False
+    open: bool = False
+
+
+class WallRemoved(_Event):
+    """The GM took away a wall segment or a door."""
+
+    kind: Literal["wall removed"] = "wall removed"
+    a: tuple[float, float]
+    b: tuple[float, float]
+    door: bool = False
+
+
+class DoorChanged(_Event):
+    """A door was opened or closed."""
+
+    kind: Literal["door"] = "door"
+    a: tuple[float, float]
+    b: tuple[float, float]
+    open: bool
+
+
+class FogChanged(_Event):
+    """Fog of war in the player view turned on or off."""
+
+    kind: Literal["fog"] = "fog"
+    enabled: bool
+
+
+class CellsRevealed(_Event):
+    """The GM showed the players cells as explored (``shown``) or hid them again."""
+
+    kind: Literal["revealed"] = "revealed"
+    cells: list[Cell] = Field(default_factory=list)
+    shown: bool = True
+
+
+class PortraitChanged(_Event):
+    """A combatant's picture was set or taken away (the picture itself is on the combatant)."""
+
+    kind: Literal["portrait"] = "portrait"
+    combatant: str
+    removed: bool = False
+
+
 class RulesetChanged(_Event):
     """The encounter was converted to another ruleset before combat."""
 
@@ -308,6 +359,12 @@ Event = Annotated[
     | VisibilityChanged
     | TerrainChanged
     | MapChanged
+    | WallAdded
+    | WallRemoved
+    | DoorChanged
+    | FogChanged
+    | CellsRevealed
+    | PortraitChanged
     | Override
     | RulesetChanged
     | RulesEvent

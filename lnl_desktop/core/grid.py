@@ -14,6 +14,15 @@ works on a window of anchors no farther than the budget allows and relaxes all s
 numpy shifts (a bounded Bellman-Ford): a path within budget has at most ``budget / 1 cell`` steps,
 so that many sweeps are enough.
 
+Walls come in two kinds. Wall *cells* are filled squares that nobody enters (a Leap passes over
+them). *Barriers* are lines between points in cell units (drawn wall segments and closed doors):
+a step between two cells is blocked when the barrier crosses the straight line between the two
+cells' centres, ends and touching points included (:func:`segments_cross`), so a diagonal step
+round the very end of a wall, or through a doorway's jamb, is blocked and takes two orthogonal
+steps instead. A token moves as a block: a step of a larger token is blocked when any of its
+cells' steps is. Barriers block even a Leap: they are walls between rooms, not rubble. The
+per-direction "blocked step" masks are computed once per terrain (:attr:`Terrain.barrier_steps`).
+
 Angles are compass bearings in degrees: 0 = north (-y), 90 = east (+x), clockwise.
 """
 
@@ -25,6 +34,7 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -136,14 +146,142 @@ def _cells_to_grid(cells: Collection[Cell], width: int, height: int) -> BoolArra
     return grid
 
 
+Point = tuple[float, float]
+
+# The four steps whose reverse is the other four: a step and its reverse cross the same line.
+_HALF_STEPS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def point_words(p: Point) -> str:
+    """A point as the log writes it: ``(3, 0)``, ``(2.5, 4)``."""
+    return f"({p[0]:g}, {p[1]:g})"
+
+
+def _boxes(
+    x0: npt.NDArray[np.int64], x1: npt.NDArray[np.int64], y0: npt.NDArray[np.int64], y1: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every (box index, x, y) of the boxes ``[x0, x1] x [y0, y1]`` (empty boxes give nothing)."""
+    nx = np.maximum(x1 - x0 + 1, 0)
+    ny = np.maximum(y1 - y0 + 1, 0)
+    counts = nx * ny
+    box = np.repeat(np.arange(len(counts)), counts)
+    if not box.size:
+        empty = np.zeros(0, dtype=np.int64)
+        return box, empty, empty
+    first = np.cumsum(counts) - counts
+    k = np.arange(box.size) - first[box]
+    return box, x0[box] + k % nx[box], y0[box] + k // nx[box]
+
+
+@dataclass(frozen=True)
+class Barrier:
+    """A line that blocks steps and sight: a wall segment, or a door while it is closed.
+
+    Points are in cells: ``(0, 0)`` is the map's top-left corner, a cell's centre is at ``+0.5``.
+    """
+
+    a: Point
+    b: Point
+    door: bool = False
+
+    @property
+    def name(self) -> str:
+        """'the wall from (3, 0) to (3, 5)' or 'the closed door at (4, 2)–(5, 2)'."""
+        if self.door:
+            return f"the closed door at {point_words(self.a)}–{point_words(self.b)}"
+        return f"the wall from {point_words(self.a)} to {point_words(self.b)}"
+
+
+def barriers_of(segments: Iterable[Any], doors: Iterable[Any] = ()) -> tuple[Barrier, ...]:
+    """The barriers of a map's wall segments and doors (objects with ``a``, ``b``; doors ``open``):
+    every segment, and every door that is closed."""
+
+    def point(p: Any) -> Point:
+        return (float(p[0]), float(p[1]))
+
+    lines = [Barrier(point(s.a), point(s.b)) for s in segments]
+    lines += [Barrier(point(d.a), point(d.b), door=True) for d in doors if not d.open]
+    return tuple(lines)
+
+
+def map_terrain(grid_map: Any) -> Terrain:
+    """The terrain of a map (a ``model.MapGrid``) with its barriers, cached on the map.
+
+    ``MapGrid.terrain`` caches its terrain in the map's ``__dict__``; this puts one with the map's
+    segments and closed doors there (once per map: maps are immutable), so every search of the
+    map, the engine's and the views', respects them.
+    """
+    kept = grid_map.__dict__
+    cached = kept.get("terrain")
+    # A map never changes, but ``model_copy`` copies the cached terrain into the copy: only a
+    # terrain built for this very map object (while it lives, no other object has its id) is its own.
+    if isinstance(cached, Terrain) and kept.get("_terrain_of") == id(grid_map):
+        return cached
+    terrain = Terrain(
+        grid_map.width,
+        grid_map.height,
+        grid_map.walls,
+        grid_map.difficult,
+        barriers_of(grid_map.segments, grid_map.doors),
+    )
+    kept["terrain"] = terrain
+    kept["_terrain_of"] = id(grid_map)
+    return terrain
+
+
+def _orient(ax: Any, ay: Any, bx: Any, by: Any, px: Any, py: Any) -> Any:
+    """Twice the signed area of the triangle a, b, p (> 0: p left of a->b in y-down screen
+    terms, 0: collinear). Works on floats and numpy arrays alike, with the same operations, so a
+    scalar test and a vectorised one can never disagree."""
+    return (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+
+
+def _sign(v: float) -> int:
+    return (v > 0) - (v < 0)
+
+
+def segments_cross(p: Point, q: Point, a: Point, b: Point) -> bool:
+    """Whether the closed segments ``p``-``q`` and ``a``-``b`` meet: crossing, touching at an end
+    or along a common stretch all count."""
+    o1 = _sign(_orient(a[0], a[1], b[0], b[1], p[0], p[1]))
+    o2 = _sign(_orient(a[0], a[1], b[0], b[1], q[0], q[1]))
+    o3 = _sign(_orient(p[0], p[1], q[0], q[1], a[0], a[1]))
+    o4 = _sign(_orient(p[0], p[1], q[0], q[1], b[0], b[1]))
+    if o1 * o2 > 0 or o3 * o4 > 0:
+        return False
+    if o1 == 0 and o2 == 0:  # all four on one line: do the stretches overlap?
+        rx, ry = q[0] - p[0], q[1] - p[1]
+        da = (a[0] - p[0]) * rx + (a[1] - p[1]) * ry
+        db = (b[0] - p[0]) * rx + (b[1] - p[1]) * ry
+        return max(da, db) >= 0 and min(da, db) <= rx * rx + ry * ry
+    return True
+
+
+def _segments_cross_many(px: Any, py: Any, qx: Any, qy: Any, ax: Any, ay: Any, bx: Any, by: Any) -> BoolArray:
+    """:func:`segments_cross` over numpy arrays (broadcast), with the same arithmetic."""
+    o1 = np.sign(_orient(ax, ay, bx, by, px, py))
+    o2 = np.sign(_orient(ax, ay, bx, by, qx, qy))
+    o3 = np.sign(_orient(px, py, qx, qy, ax, ay))
+    o4 = np.sign(_orient(px, py, qx, qy, bx, by))
+    meet = (o1 * o2 <= 0) & (o3 * o4 <= 0)
+    rx, ry = qx - px, qy - py
+    da = (ax - px) * rx + (ay - py) * ry
+    db = (bx - px) * rx + (by - py) * ry
+    overlap = (np.maximum(da, db) >= 0) & (np.minimum(da, db) <= rx * rx + ry * ry)
+    out: BoolArray = meet & (((o1 != 0) | (o2 != 0)) | overlap)
+    return out
+
+
 @dataclass(frozen=True)
 class Terrain:
-    """The static map: its size, walls (block movement) and difficult terrain (costs double)."""
+    """The static map: its size, walls (block movement) and difficult terrain (costs double), and
+    barriers (wall segments and closed doors: lines that block the steps they cross)."""
 
     width: int
     height: int
     walls: frozenset[Cell] = frozenset()
     difficult: frozenset[Cell] = frozenset()
+    barriers: tuple[Barrier, ...] = ()
 
     def inside(self, c: Cell) -> bool:
         """Whether a cell lies on the map."""
@@ -175,6 +313,54 @@ class Terrain:
     def difficult_grid(self) -> BoolArray:
         """Read-only ``(height, width)`` boolean array of difficult terrain, indexed ``[y, x]``."""
         return _cells_to_grid(self.difficult, self.width, self.height)
+
+    @cached_property
+    def barrier_steps(self) -> dict[tuple[int, int], BoolArray] | None:
+        """Per step ``(dx, dy)`` of the 8, a read-only ``(height, width)`` array, indexed ``[y, x]``:
+        whether the step FROM that cell crosses a barrier. None when the terrain has no barriers.
+
+        Built once per terrain: each barrier is tested against the steps of the cells around it
+        only (its bounding box and one cell more), all barriers at once with numpy."""
+        if not self.barriers:
+            return None
+        w, h = self.width, self.height
+        lines = np.array([(*b.a, *b.b) for b in self.barriers], dtype=np.float64)
+        ax, ay, bx, by = lines[:, 0], lines[:, 1], lines[:, 2], lines[:, 3]
+        lo_x, hi_x = np.minimum(ax, bx), np.maximum(ax, bx)
+        lo_y, hi_y = np.minimum(ay, by), np.maximum(ay, by)
+        out: dict[tuple[int, int], BoolArray] = {}
+        for dx, dy in _HALF_STEPS:
+            # Source cells whose step line's box (from the centre, one cell along d) meets the barrier's box.
+            x0 = np.maximum(np.ceil(lo_x - 0.5 - max(0, dx)), max(0, -dx)).astype(np.int64)
+            x1 = np.minimum(np.floor(hi_x - 0.5 - min(0, dx)), w - 1 - max(0, dx)).astype(np.int64)
+            y0 = np.maximum(np.ceil(lo_y - 0.5 - max(0, dy)), max(0, -dy)).astype(np.int64)
+            y1 = np.minimum(np.floor(hi_y - 0.5 - min(0, dy)), h - 1 - max(0, dy)).astype(np.int64)
+            line, cx, cy = _boxes(x0, x1, y0, y1)
+            mask = np.zeros((h, w), dtype=np.bool_)
+            if line.size:
+                px, py = cx + 0.5, cy + 0.5
+                hit = _segments_cross_many(px, py, px + dx, py + dy, ax[line], ay[line], bx[line], by[line])
+                mask[cy[hit], cx[hit]] = True
+            back = np.zeros((h, w), dtype=np.bool_)
+            # The step back from the target cell crosses the same line.
+            back[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = mask[
+                max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)
+            ]
+            mask.flags.writeable = False
+            back.flags.writeable = False
+            out[(dx, dy)] = mask
+            out[(-dx, -dy)] = back
+        return out
+
+    def barrier_across(self, cell: Cell, step: tuple[int, int]) -> Barrier | None:
+        """The barrier the step from ``cell`` along ``step`` crosses (the first listed), or None."""
+        steps = self.barrier_steps
+        x, y = cell
+        if steps is None or not self.inside(cell) or not steps[step][y, x]:
+            return None
+        p = (x + 0.5, y + 0.5)
+        q = (p[0] + step[0], p[1] + step[1])
+        return next((b for b in self.barriers if segments_cross(p, q, b.a, b.b)), None)
 
 
 @dataclass(frozen=True)
@@ -274,6 +460,7 @@ class Reach:
         passable: BoolArray,
         map_width: int,
         map_height: int,
+        ortho_penalty: dict[tuple[int, int], FloatArray] | None = None,
     ) -> None:
         self.start = start
         self.budget_ft = budget_ft
@@ -284,7 +471,8 @@ class Reach:
         self._best = dist.min(axis=0)
         self._ortho = ortho_cost
         self._diag = diag_cost  # (layers, h + 2, w + 2) by SOURCE layer
-        self._penalty = diag_penalty  # inf where a diagonal would squeeze between walls
+        self._penalty = diag_penalty  # inf where a diagonal would squeeze between walls or cross a barrier
+        self._ortho_penalty = ortho_penalty  # inf where an orthogonal step would cross a barrier
         self._end = end  # padded bool: legal END anchor
         self._passable = passable  # padded bool: physically enterable (for blocked())
         self._map_w = map_width
@@ -385,9 +573,12 @@ class Reach:
     ) -> tuple[int, int, int, float] | None:
         dist = self._dist
         step = float(self._ortho[py, px])
-        for dx, dy in _ORTHOGONAL:
+        barred = self._ortho_penalty
+        for d in _ORTHOGONAL:
+            dx, dy = d
             prev = float(dist[layer, py - dy, px - dx])
-            if abs(prev + step - cost) <= _EPS:
+            extra = 0.0 if barred is None else float(barred[d][py, px])
+            if abs(prev + step + extra - cost) <= _EPS:
                 return py - dy, px - dx, layer, prev
         # A diagonal flips the parity under 5-10-5 (with one layer, (layers-1) - 0 == 0).
         src_layer = layers - 1 - layer
@@ -430,12 +621,14 @@ def _relax(
     penalty: dict[tuple[int, int], npt.NDArray[np.generic]] | None,
     start: tuple[int, int],
     max_sweeps: int,
+    ortho_penalty: dict[tuple[int, int], npt.NDArray[np.generic]] | None = None,
 ) -> None:
     """Bounded Bellman-Ford over all ``(layer, anchor)`` states at once, in place.
 
     ``dist`` is ``(layers, h + 2, w + 2)`` with an unreachable padding ring; ``ortho`` and
     ``diag[source layer]`` give the cost of stepping INTO each anchor; ``penalty`` (per diagonal
-    direction) forbids squeezing between walls. A diagonal moves to the other layer.
+    direction) forbids squeezing between walls and crossing barriers, ``ortho_penalty`` (per
+    orthogonal direction) crossing barriers. A diagonal moves to the other layer.
     """
     _, hp, wp = dist.shape
     spy, spx = start
@@ -454,9 +647,18 @@ def _relax(
 
         # The cost depends only on the target, so take the cheapest source first: 5 array
         # operations for the 4 orthogonal steps instead of 8.
-        best = np.minimum(src[1, 0], src[-1, 0])
-        np.minimum(best, src[0, 1], out=best)
-        np.minimum(best, src[0, -1], out=best)
+        if ortho_penalty is None:
+            best = np.minimum(src[1, 0], src[-1, 0])
+            np.minimum(best, src[0, 1], out=best)
+            np.minimum(best, src[0, -1], out=best)
+        else:
+            first = True
+            for d in _ORTHOGONAL:
+                cand = src[d] + ortho_penalty[d][ty0:ty1, tx0:tx1]
+                if first:
+                    best, first = cand, False
+                else:
+                    np.minimum(best, cand, out=best)
         best += ortho[ty0:ty1, tx0:tx1]
         target = dist[:, ty0:ty1, tx0:tx1]
         np.minimum(target, best, out=target)
@@ -479,6 +681,28 @@ def _relax(
 
         if before is not None and np.array_equal(before, dist):
             break  # converged (only checked once the box covers the window)
+
+
+def _crossed_steps(
+    terrain: Terrain, x0: int, y0: int, w: int, h: int, size: int
+) -> dict[tuple[int, int], BoolArray] | None:
+    """Per step direction, a padded ``(h + 2, w + 2)`` array over the window's anchors, indexed by
+    the step's TARGET: whether a token of ``size`` stepping into it crosses a barrier (any of its
+    cells' steps does). None when no barrier bars a step in the window."""
+    steps = terrain.barrier_steps
+    if steps is None:
+        return None
+    cw, ch = w + size - 1, h + size - 1
+    out: dict[tuple[int, int], BoolArray] = {}
+    found = False
+    for d in _STEPS:
+        dx, dy = d
+        from_a = _footprint_any(_window_slice(steps[d], x0, y0, cw, ch, False), size)
+        into = np.zeros((h + 2, w + 2), dtype=np.bool_)
+        into[1 + dy : h + 1 + dy, 1 + dx : w + 1 + dx] = from_a
+        found = found or bool(from_a.any())
+        out[d] = into
+    return out if found else None
 
 
 def reachable(
@@ -573,22 +797,32 @@ def reachable(
     else:
         diag = (_SQRT2 * ortho)[np.newaxis]
 
+    crossed = _crossed_steps(terrain, x0, y0, w, h, size)
     penalty: dict[tuple[int, int], npt.NDArray[np.generic]] | None = None
-    if size == 1 and not rules.pass_over_walls and terrain.walls:
+    squeezes = size == 1 and not rules.pass_over_walls and bool(terrain.walls)
+    if squeezes or crossed is not None:
         # A diagonal may not squeeze between two walls. For the step into target t along
         # (dx, dy) the squeezed cells are t - (0, dy) and t - (dx, 0).
-        ring = _window_slice(terrain.wall_grid, x0 - 1, y0 - 1, w + 2, h + 2, False)
+        ring = _window_slice(terrain.wall_grid, x0 - 1, y0 - 1, w + 2, h + 2, False) if squeezes else None
         penalty = {}
         for dx, dy in _DIAGONAL:
-            squeeze = np.zeros((h + 2, w + 2), dtype=np.bool_)
-            squeeze[inner] = ring[1 - dy : h + 1 - dy, 1 : w + 1] & ring[1 : h + 1, 1 - dx : w + 1 - dx]
-            penalty[(dx, dy)] = np.where(squeeze, never, 0).astype(dtype)
+            barred = np.zeros((h + 2, w + 2), dtype=np.bool_)
+            if ring is not None:
+                barred[inner] = ring[1 - dy : h + 1 - dy, 1 : w + 1] & ring[1 : h + 1, 1 - dx : w + 1 - dx]
+            if crossed is not None:
+                barred |= crossed[(dx, dy)]
+            penalty[(dx, dy)] = np.where(barred, never, 0).astype(dtype)
+    # Barriers bar orthogonal steps too, per direction (the cost of a step otherwise depends only
+    # on its target, which keeps the common case at one addition per sweep).
+    ortho_penalty: dict[tuple[int, int], npt.NDArray[np.generic]] | None = None
+    if crossed is not None:
+        ortho_penalty = {d: np.where(crossed[d], never, 0).astype(dtype) for d in _ORTHOGONAL}
 
     dist = np.full((layers, h + 2, w + 2), never, dtype=dtype)
     spy, spx = sy - y0 + 1, sx - x0 + 1
     start_layer = diagonals_before % 2 if alternating else 0
     dist[start_layer, spy, spx] = 0
-    _relax(dist, ortho, diag, penalty, (spy, spx), max_sweeps)
+    _relax(dist, ortho, diag, penalty, (spy, spx), max_sweeps, ortho_penalty)
 
     # Hand the Reach float tables with inf for "unreachable" and for "beyond the budget".
     distf = dist.astype(np.float64)
@@ -596,6 +830,7 @@ def reachable(
     orthof = _as_float(ortho, never)
     diagf = _as_float(diag, never)
     penaltyf = None if penalty is None else {d: _as_float(p, never) for d, p in penalty.items()}
+    ortho_penaltyf = None if ortho_penalty is None else {d: _as_float(p, never) for d, p in ortho_penalty.items()}
     end_p = np.zeros((h + 2, w + 2), dtype=np.bool_)
     end_p[inner] = end
     passable_p = np.zeros((h + 2, w + 2), dtype=np.bool_)
@@ -610,6 +845,7 @@ def reachable(
         ortho_cost=orthof,
         diag_cost=diagf,
         diag_penalty=penaltyf,
+        ortho_penalty=ortho_penaltyf,
         end=end_p,
         passable=passable_p,
         map_width=terrain.width,
@@ -667,13 +903,15 @@ def path_cost_ft(
 
     Raises ValueError naming the offending step if a step is not to an adjacent anchor, leaves
     the map, enters a wall (allowed mid-path only with ``pass_over_walls``), squeezes diagonally
-    between two walls, or enters an enemy; also if the path ends on a wall or an occupied cell.
+    between two walls, crosses a barrier (naming it), or enters an enemy; also if the path ends
+    on a wall or an occupied cell.
     The budget is not checked here: compare the result with what the token has left.
     """
     if not path:
         raise ValueError("path is empty")
     own = set(footprint(path[0], size))
     walls = terrain.walls
+    steps = terrain.barrier_steps
     total = 0.0
     diagonals = diagonals_before
     last = len(path) - 1
@@ -696,6 +934,11 @@ def path_cost_ft(
         diagonal = dx != 0 and dy != 0
         if diagonal and size == 1 and not rules.pass_over_walls and (ax + dx, ay) in walls and (ax, ay + dy) in walls:
             raise ValueError(f"{where} squeezes diagonally between two walls")
+        if steps is not None:
+            for cx, cy in footprint(path[i - 1], size):
+                if steps[(dx, dy)][cy, cx]:
+                    barrier = terrain.barrier_across((cx, cy), (dx, dy))
+                    raise ValueError(f"{where} crosses {barrier.name if barrier else 'a wall'}")
         if not diagonal:
             step = 1.0
         elif rules.rule is DiagonalRule.ALTERNATING:
@@ -835,7 +1078,10 @@ def _segment_clear(a: tuple[float, float], b: tuple[float, float], walls: frozen
 
 
 def line_of_sight(a: Cell, a_size: int, b: Cell, b_size: int, walls: frozenset[Cell]) -> bool:
-    """Whether any occupied cell of one token sees any of the other's, centre to centre, past the walls."""
+    """Whether any occupied cell of one token sees any of the other's, centre to centre, past the walls.
+
+    Wall cells only, sampled: the rules read :func:`lnl_desktop.core.sight.sees`, which adds wall
+    segments and closed doors and is exact along a corner's tip."""
     if not walls:
         return True
     for ca in footprint(a, a_size):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from functools import cached_property
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -24,7 +23,7 @@ from pydantic import (
 from lnl_desktop.core.dice import DieName
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
-from lnl_desktop.core.grid import Cell, DiagonalRule, Terrain, footprint
+from lnl_desktop.core.grid import Cell, DiagonalRule, Terrain, footprint, map_terrain
 
 
 class _Model(BaseModel):
@@ -453,9 +452,11 @@ class MapGrid(BaseModel):
         # Sorted so a saved file does not change when nothing changed.
         return sorted(cells)
 
-    @cached_property
+    @property
     def terrain(self) -> Terrain:
-        return Terrain(self.width, self.height, self.walls, self.difficult)
+        """The grid searches' view of the map: wall cells, difficult cells, and the wall segments
+        and closed doors as barriers between cells. Built once per map (maps are immutable)."""
+        return map_terrain(self)
 
 
 class OptionsBase(_Model):

@@ -267,6 +267,7 @@ KINDS = [
     "edit",
     "face",
     "other",
+    "walls",
     "undo",
     "redo",
 ]
@@ -321,6 +322,22 @@ def actions(draw, engine: Engine) -> act.Action | str:
         return act.Face(me, draw(st.sampled_from([0, 45, 90, 180, 270])))
     if kind == "other":
         return act.OtherAction(me, draw(st.sampled_from(["grapple", "", "reload"])))
+    if kind == "walls":
+        # A wall or door drawn or taken away, a door opened or closed, fog of war, cells shown or hidden.
+        corners = st.tuples(st.integers(0, 7), st.integers(0, 6))
+        lines = [*engine.encounter.map.segments, *engine.encounter.map.doors]
+        line = draw(st.sampled_from(lines)) if lines and draw(st.integers(0, 3)) else None
+        a, b = (line.a, line.b) if line is not None else (draw(corners), draw(corners))
+        what = draw(st.sampled_from(["wall", "wall", "remove", "door", "fog", "reveal"]))
+        if what == "wall":
+            return act.AddWall(draw(corners), draw(corners), door=draw(st.booleans()), open=draw(st.booleans()))
+        if what == "remove":
+            return act.RemoveWall(a, b)
+        if what == "door":
+            return act.SetDoor(a, b, draw(st.booleans()))
+        if what == "fog":
+            return act.SetFog(draw(st.booleans()))
+        return act.RevealCells(tuple(draw(st.lists(cells, max_size=4))), shown=draw(st.booleans()))
     return kind
 
 

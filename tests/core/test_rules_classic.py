@@ -690,7 +690,7 @@ def test_sneak_shot_when_walls_block_every_line_of_sight_from_the_target():
     engine.begin_turn("rogue")
     hidden, out_of_sight, _, _ = engine.concealment_details("rogue", "ogre")
     assert not hidden.ok
-    assert out_of_sight.ok and out_of_sight.reason == "walls block every line of sight from Ogre"
+    assert out_of_sight.ok and out_of_sight.reason == "Rogue is behind the wall at (5, 2): no line of sight from Ogre"
     hit = resolved(engine.attack("rogue", "ogre", "Bow", SNEAK, faces=[4, 1]))
     assert (hit.ability, hit.ability_term) == ("WIS", 1)
     assert (hit.damage, hit.to_sp, hit.target_sp) == (5 + 1 - 1, 5, 25)

@@ -433,7 +433,7 @@ def test_full_cover_cannot_be_shot_and_a_blinded_attacker_cannot_attack() -> Non
     engine.apply(act.PaintTerrain("walls", ((4, 1), (4, 2), (4, 3)), True))
     fight(engine, [20, 1])
     engine.begin_turn("tombril")
-    with pytest.raises(IllegalAction, match="walls block every line of sight to Goblin: full cover"):
+    with pytest.raises(IllegalAction, match=r"Goblin is behind the wall at \(4, 2\): full cover, it cannot be shot"):
         engine.apply(OsrAttack("tombril", "goblin", "Dagger", "ranged"))
     engine.apply(act.EditCombatant("tombril", {"conditions": ["blinded"]}))
     with pytest.raises(IllegalAction, match="Tombril is blinded and cannot attack"):

@@ -114,7 +114,7 @@ def story(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
 faces = st.one_of(st.none(), st.integers(1, 6))
 
 # What a GM does at each moment of an encounter, most likely first (repeats weigh a kind more).
-_ALWAYS = ["edit", "edit", "face", "forced", "undo", "undo", "redo"]
+_ALWAYS = ["edit", "edit", "face", "forced", "undo", "undo", "redo", "walls"]
 _KINDS = {
     "setup": [*_ALWAYS, "add", "add", "remove", "move", "place", "unplace", "paint", "map", "options", "convert"]
     + ["start"] * 6,
@@ -206,6 +206,8 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
         return act.PlaceToken(me, draw(cells), draw(st.sampled_from([0, 90, 180, 270])))
     if kind == "unplace":
         return act.RemoveToken(me)
+    if kind == "walls":
+        return map_action(draw, e.map, cells)
     if kind == "paint":
         return act.PaintTerrain(draw(st.sampled_from(["walls", "difficult"])), (draw(cells),), draw(st.booleans()))
     if kind == "map":
@@ -268,6 +270,24 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     if mean is not None:
         return spec.build(c.id, mean)  # type: ignore[no-any-return]
     return spec.build(c.id)  # type: ignore[no-any-return]
+
+
+def map_action(draw: Any, grid: MapGrid, cells: Any) -> act.Action:
+    """A wall or door drawn or taken away, a door opened or closed, fog of war, cells revealed or hidden."""
+    corners = st.tuples(st.integers(0, grid.width), st.integers(0, grid.height))
+    lines = [*grid.segments, *grid.doors]
+    line = draw(st.sampled_from(lines)) if lines and draw(st.integers(0, 3)) else None
+    a, b = (line.a, line.b) if line is not None else (draw(corners), draw(corners))
+    kind = draw(st.sampled_from(["wall", "wall", "remove", "door", "fog", "reveal"]))
+    if kind == "wall":
+        return act.AddWall(draw(corners), draw(corners), door=draw(st.booleans()), open=draw(st.booleans()))
+    if kind == "remove":
+        return act.RemoveWall(a, b)
+    if kind == "door":
+        return act.SetDoor(a, b, draw(st.booleans()))
+    if kind == "fog":
+        return act.SetFog(draw(st.booleans()))
+    return act.RevealCells(tuple(draw(st.lists(cells, max_size=4))), shown=draw(st.booleans()))
 
 
 # -- the properties --------------------------------------------------------------------------------

@@ -306,6 +306,9 @@ class Ruleset:
     combat_model: ClassVar[type[CombatState]] = CombatState  # a ruleset's own combat fields (declarations)
     round_seconds: ClassVar[int] = 6
     provocation_word: ClassVar[str] = "Free attack"  # what the map calls an attack a path provokes
+    # Whether a creature sees only inside its field of vision (its facing cone): what the fog of
+    # war's "what the Party sees" reads. RULES §10 shares facing; a ruleset that never reads it says so.
+    sight_uses_facing: ClassVar[bool] = True
 
     # -- files -------------------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from pydantic import model_validator
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, roll_plain
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.grid import line_of_sight
 from lnl_desktop.core.model import (
     Ability,
     Bonus,
@@ -29,6 +28,7 @@ from lnl_desktop.core.model import (
 from lnl_desktop.core.rules.base import Situation, StartProcedure
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, Opening
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.sight import blocker
 
 if TYPE_CHECKING:
     from lnl_desktop.core.engine import Engine
@@ -212,10 +212,11 @@ class ClassicRuleset(LnLRuleset):
         ta, tt = encounter.tokens.get(attacker.id), encounter.tokens.get(target.id)
         if ta is None or tt is None:
             sight, sight_reason = False, "line of sight not checked: a token is not on the map"
-        elif line_of_sight(tt.cell, target.size, ta.cell, attacker.size, encounter.map.walls):
+        elif (wall := blocker(encounter.map, tt.cell, target.size, ta.cell, attacker.size)) is None:
             sight, sight_reason = False, f"{target.name} has a line of sight to {attacker.name}"
         else:
-            sight, sight_reason = True, f"walls block every line of sight from {target.name}"
+            # Walls, wall segments or closed doors on every line of sight: completely hidden (RULES §11).
+            sight, sight_reason = True, f"{attacker.name} is behind {wall}: no line of sight from {target.name}"
         engaged, engaged_reason = self._engaged(encounter, attacker, target)
         approach, approach_reason = self._approach_unseen(encounter, attacker, target)
         return [

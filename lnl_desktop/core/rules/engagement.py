@@ -2,7 +2,8 @@
 §13 free attacks): who has a mover within reach along a path, and who may still strike.
 
 A step of a path *provokes* when it leaves a cell from which the mover is within an enemy's melee
-reach; each enemy is named once per path, at the first step that provokes it. The map marks the
+reach (with no wall, wall segment or closed door between them: :func:`sight.reach_blocker`); each
+enemy is named once per path, at the first step that provokes it. The map marks the
 same steps while a token is dragged (:meth:`Ruleset.provocations`) that the ruleset queues after
 the drop, because both come from :func:`provocations` here.
 """
@@ -16,6 +17,7 @@ from lnl_desktop.core.events import Event, Override, RulesEvent
 from lnl_desktop.core.grid import Cell, token_distance_ft
 from lnl_desktop.core.model import Encounter, Pending
 from lnl_desktop.core.rules.base import Provocation
+from lnl_desktop.core.sight import reach_blocker
 
 # How far a combatant strikes in melee, and whether it may make a free attack on ``target`` now.
 ReachOf = Callable[[Any], float]
@@ -36,17 +38,22 @@ def _strikers(encounter: Encounter, mover: Any, reach_of: ReachOf, may_strike: M
 
 def _in_reach(encounter: Encounter, mover: Any, cell: Cell, striker: tuple[Any, ...]) -> bool:
     grid = encounter.map
-    return _reaches(cell, mover.size, striker, grid.feet_per_cell, grid.diagonal)
+    return _reaches(cell, mover.size, striker, grid.feet_per_cell, grid.diagonal, grid)
 
 
-def _reaches(cell: Cell, mover_size: int, striker: tuple[Any, ...], feet_per_cell: int, rule: Any) -> bool:
+def _reaches(
+    cell: Cell, mover_size: int, striker: tuple[Any, ...], feet_per_cell: int, rule: Any, grid_map: Any
+) -> bool:
     _, anchor, size, reach = striker
     # The gap on either axis alone already puts it out of reach: skip the exact distance.
     gap_x = max(anchor[0] - (cell[0] + mover_size - 1), cell[0] - (anchor[0] + size - 1), 0)
     gap_y = max(anchor[1] - (cell[1] + mover_size - 1), cell[1] - (anchor[1] + size - 1), 0)
     if (gap_x if gap_x > gap_y else gap_y) * feet_per_cell > reach + 1e-9:
         return False
-    return bool(token_distance_ft(cell, mover_size, anchor, size, rule, feet_per_cell) <= reach + 1e-9)
+    if token_distance_ft(cell, mover_size, anchor, size, rule, feet_per_cell) > reach + 1e-9:
+        return False
+    # A blow does not reach through a wall: the striker needs a clear line within its reach.
+    return reach_blocker(grid_map, anchor, size, cell, mover_size, reach) is None
 
 
 def within_reach(encounter: Encounter, mover: Any, cell: Cell, reach_of: ReachOf, may_strike: MayStrike) -> list[str]:
@@ -82,7 +89,7 @@ def provocations(
             for dx in (-1, 0, 1)
             for dy in (-1, 0, 1)
             for striker in buckets.get((bx + dx, by + dy), ())
-            if striker[0] not in named and _reaches(cell, size, striker, fpc, rule)
+            if striker[0] not in named and _reaches(cell, size, striker, fpc, rule, grid)
         ]
         if fresh:
             named.update(fresh)

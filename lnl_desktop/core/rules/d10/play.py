@@ -25,6 +25,7 @@ from lnl_desktop.core.rules.d10.model import (
     Tier,
     Timer,
 )
+from lnl_desktop.core.sight import reach_blocker
 
 if TYPE_CHECKING:
     from lnl_desktop.core.engine import Engine
@@ -494,6 +495,12 @@ def attack_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant, weapon
         checks.append(Check("A target", True, f"{feet:g} ft away"))
     else:
         checks.append(Check(f"Within {weapon.reach} ft", feet <= weapon.reach, f"{t.name} is {feet:g} ft away"))
+        tc, tt = encounter.tokens[c.id], encounter.tokens[t.id]
+        wall = None
+        if feet <= weapon.reach:
+            wall = reach_blocker(encounter.map, tc.cell, c.size, tt.cell, t.size, weapon.reach)
+        if wall is not None:
+            checks.append(Check("No wall between", False, f"{wall} stands between {c.name} and {t.name}"))
     return checks
 
 

@@ -114,6 +114,7 @@ class GroupD10Ruleset(Ruleset):
     combat_model = D10Combat
     round_seconds: ClassVar[int] = 6
     provocation_word: ClassVar[str] = "Free attack"
+    sight_uses_facing: ClassVar[bool] = False  # Group d10 never reads facing: a creature sees all around
     bestiary_file: ClassVar[str] = "bestiary-d10.json"
 
     handlers: ClassVar[Mapping[type, Handler]] = {

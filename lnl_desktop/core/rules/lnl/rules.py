@@ -15,7 +15,7 @@ from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, roll_exploding, roll_plain, sides_of
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.events import Event, ParryEnded, PrecisionCheck
-from lnl_desktop.core.grid import path_outside_cone, token_distance_ft
+from lnl_desktop.core.grid import footprint_center, outside_cone, token_distance_ft
 from lnl_desktop.core.model import (
     Ability,
     Combatant,
@@ -55,6 +55,7 @@ from lnl_desktop.core.rules.common import (
     SurpriseOutcome,
 )
 from lnl_desktop.core.rules.lnl import play, views
+from lnl_desktop.core.sight import blocker, reach_blocker
 
 if TYPE_CHECKING:
     from lnl_desktop.core.engine import Engine
@@ -120,6 +121,15 @@ def distance_between(encounter: Encounter, a: Combatant, b: Combatant) -> float 
         return None
     grid = encounter.map
     return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
+
+
+def wall_between(encounter: Encounter, a: Any, b: Any, reach_ft: float) -> str | None:
+    """The wall, wall segment or closed door that bars a melee blow from ``a`` to ``b`` within
+    ``reach_ft`` (:func:`sight.reach_blocker`), or None (also when either is not on the map)."""
+    ta, tb = encounter.tokens.get(a.id), encounter.tokens.get(b.id)
+    if ta is None or tb is None:
+        return None
+    return reach_blocker(encounter.map, ta.cell, a.size, tb.cell, b.size, reach_ft)
 
 
 def _feet(value: float) -> str:
@@ -440,7 +450,11 @@ class LnLRuleset(Ruleset):
             return checks
         reach = means.reach
         label = "Within reach" if means.kind is WeaponKind.REACH else "Within 5 ft (melee)"
-        return [Check(label, feet <= reach, f"{at}; reach {_feet(reach)}")]
+        checks = [Check(label, feet <= reach, f"{at}; reach {_feet(reach)}")]
+        wall = wall_between(encounter, attacker, target, reach) if feet <= reach else None
+        if wall is not None:
+            checks.append(Check("No wall between", False, f"{wall} stands between {attacker.name} and {target.name}"))
+        return checks
 
     def sneak_checks(
         self, encounter: Encounter, attacker: Combatant, target: Combatant, means: AttackMeans
@@ -519,18 +533,37 @@ class LnLRuleset(Ruleset):
         ]
 
     def _approach_unseen(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> tuple[bool, str]:
-        """Whether the attacker's whole path this turn stayed outside the target's vision cone."""
-        if target.vision_deg >= 360:
-            return False, f"{target.name} sees all around ({target.vision_deg} degrees)"
+        """Whether the attacker stayed out of the target's sight at every point of its path this
+        turn: outside its vision cone, or behind a wall, wall segment or closed door that blocks
+        every line of sight from it (the wall is named)."""
+        all_around = f"{target.name} sees all around ({target.vision_deg} degrees)"
         ta, tt = encounter.tokens.get(attacker.id), encounter.tokens.get(target.id)
         if ta is None or tt is None:
-            return False, "facing not checked: a token is not on the map"
+            return False, all_around if target.vision_deg >= 360 else "facing not checked: a token is not on the map"
         turn = encounter.combat.turn
         path = list(turn.path) if turn and turn.combatant == attacker.id and turn.path else [ta.cell]
-        if path_outside_cone(tt.cell, target.size, tt.facing, target.vision_deg, path, attacker.size):
-            moved = "approach" if len(path) > 1 else "position"
+        center = footprint_center(tt.cell, target.size)
+        behind: str | None = None  # the first wall that hid a point of the path inside the cone
+        in_cone = 0
+        for point in path:
+            if outside_cone(center, tt.facing, target.vision_deg, footprint_center(point, attacker.size)):
+                continue
+            in_cone += 1
+            wall = blocker(encounter.map, tt.cell, target.size, point, attacker.size)
+            if wall is None:
+                if target.vision_deg >= 360:
+                    return False, all_around
+                return False, f"path crossed {target.name}'s {target.vision_deg} degree view"
+            behind = behind or wall
+        moved = "approach" if len(path) > 1 else "position"
+        if behind is None:
             return True, f"whole {moved} stayed outside {target.name}'s {target.vision_deg} degree view"
-        return False, f"path crossed {target.name}'s {target.vision_deg} degree view"
+        if in_cone == len(path):
+            return True, f"whole {moved} stayed out of {target.name}'s sight, behind {behind}"
+        return True, (
+            f"whole {moved} stayed out of {target.name}'s sight: outside its {target.vision_deg} degree view "
+            f"or behind {behind}"
+        )
 
     def _distracted(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> tuple[bool, str]:
         if target.distracted:
@@ -550,7 +583,9 @@ class LnLRuleset(Ruleset):
             if other.id in (attacker.id, target.id) or other.down or other.side is target.side:
                 continue
             feet = distance_between(encounter, other, target)
-            if feet is not None and feet <= MELEE_ENGAGED_FT:
+            if feet is None or feet > MELEE_ENGAGED_FT:
+                continue
+            if wall_between(encounter, other, target, MELEE_ENGAGED_FT) is None:
                 return other
         return None
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from lnl_desktop.core.dice import DiceSource, roll_plain
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.events import Event, RulesEvent, WentDown
-from lnl_desktop.core.grid import footprint_center, line_of_sight, outside_cone, token_distance_ft
+from lnl_desktop.core.grid import footprint_center, outside_cone, token_distance_ft
 from lnl_desktop.core.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, failed, pending_item
@@ -31,6 +31,7 @@ from lnl_desktop.core.rules.osr.model import (
     SaveCategory,
     WeaponKind,
 )
+from lnl_desktop.core.sight import blocker, reach_blocker
 
 if TYPE_CHECKING:
     from lnl_desktop.core.engine import Engine
@@ -278,22 +279,30 @@ def attack_checks(
         checks.append(Check("A melee weapon", weapon.melee, f"{weapon.name} is a missile weapon: shoot with it"))
     if feet is None:
         checks.append(Check("Both on the map", False, "place both tokens on the map"))
-    elif ranged and weapon.max_range_ft:
-        short = weapon.max_range_ft // 2
-        where = "short range" if feet <= short else "long range, -1" if feet <= weapon.max_range_ft else ""
-        checks.append(
-            Check(
-                f"Within {weapon.max_range_ft} ft",
-                feet <= weapon.max_range_ft,
-                f"{feet:g} ft: {where}" if where else f"{feet:g} ft is beyond the maximum range",
+    elif ranged:
+        if weapon.max_range_ft:
+            short = weapon.max_range_ft // 2
+            where = "short range" if feet <= short else "long range, -1" if feet <= weapon.max_range_ft else ""
+            checks.append(
+                Check(
+                    f"Within {weapon.max_range_ft} ft",
+                    feet <= weapon.max_range_ft,
+                    f"{feet:g} ft: {where}" if where else f"{feet:g} ft is beyond the maximum range",
+                )
             )
-        )
         ta, tt = encounter.tokens[attacker.id], encounter.tokens[target.id]
-        seen = line_of_sight(ta.cell, attacker.size, tt.cell, target.size, encounter.map.walls)
-        checks.append(Check("Not in full cover", seen and cover != "full", _cover_reason(seen, target)))
-    elif not ranged:
+        # Walls, wall segments and closed doors on every line of sight are full cover (RULES §12).
+        wall = blocker(encounter.map, ta.cell, attacker.size, tt.cell, target.size)
+        checks.append(Check("Not in full cover", wall is None and cover != "full", _cover_reason(wall, target)))
+    else:
         reach = weapon.reach
         checks.append(Check(f"Within {reach} ft", feet <= reach, f"{target.name} is {feet:g} ft away"))
+        ta, tt = encounter.tokens[attacker.id], encounter.tokens[target.id]
+        wall = None
+        if feet <= reach:
+            wall = reach_blocker(encounter.map, ta.cell, attacker.size, tt.cell, target.size, reach)
+        if wall is not None:
+            checks.append(Check("No wall between", False, f"{wall} stands between {attacker.name} and {target.name}"))
     if second:
         try:
             other = attacker.weapon(second)
@@ -312,9 +321,19 @@ def attack_checks(
     return checks
 
 
-def _cover_reason(seen: bool, target: OsrCombatant) -> str:
-    if not seen:
-        return f"walls block every line of sight to {target.name}: full cover, it cannot be shot"
+def sight_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant) -> list[Check]:
+    """A spell needs a line of sight to its target (RULES §12): none when walls, wall segments or
+    closed doors block every line. Not checked when either is off the map."""
+    tc, tt = encounter.tokens.get(c.id), encounter.tokens.get(target.id)
+    if target.id == c.id or tc is None or tt is None:
+        return []
+    wall = blocker(encounter.map, tc.cell, c.size, tt.cell, target.size)
+    return [Check("Line of sight to the target", wall is None, f"{target.name} is behind {wall}" if wall else "")]
+
+
+def _cover_reason(wall: str | None, target: OsrCombatant) -> str:
+    if wall is not None:
+        return f"{target.name} is behind {wall}: full cover, it cannot be shot"
     return f"{target.name} is in full cover (set by the GM): it cannot be shot"
 
 
@@ -666,6 +685,8 @@ def cast(engine: Engine, a: Cast, dice: DiceSource) -> list[Event]:
     text = a.text.strip()
     checks = engine.turn_checks(c, needs_action=True) + movement_checks(engine.encounter, c, "cast")
     checks.append(Check("Say the spell", bool(text), "type the spell's name"))
+    if a.target:
+        checks += sight_checks(engine.encounter, c, _osr(engine, a.target))
     engine.require(f"{c.name}: cast a spell", checks)
     engine.use_action(c, "cast", text)
     at = f" at {_osr(engine, a.target).name}" if a.target else ""

@@ -564,6 +564,8 @@ class OldSchoolRuleset(Ruleset):
             if spec.key == "cast":
                 said = bool(text.strip())
                 checks.append(Check("Say the spell", said, "" if said else "type it above"))
+                if target is not None:
+                    checks += play.sight_checks(encounter, c, target)
             return checks
         return super().action_checks(encounter, spec, c, means, text, target)
 

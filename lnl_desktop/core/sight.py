@@ -1,0 +1,615 @@
+"""Line of sight on the battle map: who sees whom, what a creature sees, what the Party sees.
+
+Pure Python plus numpy, no Qt. Coordinates as in :mod:`lnl_desktop.core.grid`: cells ``(x, y)``,
+points in cell units with ``(0, 0)`` the map's top-left corner and a cell's centre at ``+0.5``.
+
+**What blocks a line.** Lines run from cell centre to cell centre. Two things block one:
+
+- a *wall cell* whose open interior the line passes through; the two cells at the line's ends
+  never block, and a line that only grazes a wall cell's corner passes (this is what
+  ``grid.line_of_sight`` meant, made exact: it sampled the line every quarter cell);
+- a *barrier* (a drawn wall segment, or a door while it is closed) that the line meets at all:
+  crossing it, touching one of its ends, or running along it (:func:`grid.segments_cross`, the
+  same test that bars a step, so "a wall between two adjacent cells" means the same to sight, to
+  movement and to melee). A barrier through a creature's very centre therefore blinds it.
+
+**Who sees whom.** A token sees another when the line between some cell of the one and some cell
+of the other is clear (:func:`sees`); :func:`blocker` names what stops the most direct line when
+none is clear. :func:`visible_cells` is every cell whose centre some cell of the creature sees,
+narrowed to its field of vision when its facing is given (the bearing from the footprint's centre,
+as :func:`grid.outside_cone` reads it); the creature's own cells are always among them.
+
+**Speed.** :func:`visible_cells` tests every cell of the map at once. Per map it keeps the
+blockers as segments (barriers, and the two open diagonals of each wall cell that is not buried
+in other wall cells: a line enters a square's open interior exactly when it crosses one of them
+inside the square) and a table of the angle and distance of every cell offset. Per viewing
+point it sorts the blockers into angular bins (8 per cell of the map's longer side), with a
+lower bound of how near any of them comes in each bin and an upper bound of how far the nearest
+one that spans the whole bin reaches: a cell nearer than the first is seen, farther than the
+second is hidden, and only the few cells in between are tested exactly, against the blockers of
+their bin, with the same arithmetic as :func:`sees`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from lnl_desktop.core.grid import (
+    Barrier,
+    BoolArray,
+    Cell,
+    ConePredicate,
+    DiagonalRule,
+    Terrain,
+    _footprint_any,
+    _orient,
+    _segments_cross_many,
+    _window_slice,
+    cell_distance_ft,
+    footprint,
+    footprint_center,
+    map_terrain,
+    segments_cross,
+)
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.model import Encounter, MapGrid
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_ANGLE_EPS = 1e-9  # radians: a blocker is filed in every bin within this of its ends
+_REL = 1e-9  # relative margin on the distance bounds: near a bound, test exactly
+_BUCKET = 8  # cells per side of the buckets that file barriers for single lines
+
+
+def wall_words(cell: Cell) -> str:
+    """'the wall at (6, 11)': a wall cell, as the reasons name it."""
+    return f"the wall at ({cell[0]}, {cell[1]})"
+
+
+# --------------------------------------------------------------------------------------------
+# Per-map index
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Blockers:
+    """Segments that block lines, as parallel arrays: barriers (closed) first, then wall diagonals (open)."""
+
+    ax: FloatArray
+    ay: FloatArray
+    bx: FloatArray
+    by: FloatArray
+    closed: BoolArray
+    owner: IntArray  # flat index y * width + x of a diagonal's wall cell; -1 for a barrier
+
+
+class _Index:
+    """What sight needs of one terrain, built once and kept on it."""
+
+    def __init__(self, terrain: Terrain) -> None:
+        self.width = w = terrain.width
+        self.height = h = terrain.height
+        self.terrain = terrain
+        self.walls = terrain.walls
+        self.wall_grid = terrain.wall_grid
+        self.barriers = terrain.barriers
+        bars = np.array([(*b.a, *b.b) for b in terrain.barriers], dtype=np.float64).reshape(-1, 4)
+        self.bar = bars
+        # Angular bins per viewing point: fewer bins file each blocker in fewer places, more leave
+        # fewer cells between the bounds; 8 per cell of the map's longer side balances the two.
+        self.nbins = nbins = min(4096, max(256, 8 * max(w, h)))
+        self.bin_width = 2.0 * math.pi / nbins
+        # Offsets table: angle (radians, atan2 in screen axes), distance and bin of every cell offset.
+        dy = np.arange(-(h - 1), h, dtype=np.float64)[:, np.newaxis]
+        dx = np.arange(-(w - 1), w, dtype=np.float64)[np.newaxis, :]
+        angle = np.arctan2(dy, dx)
+        self.dist = np.hypot(dx, dy)
+        self.bins = (np.floor((angle + math.pi) / self.bin_width).astype(np.int64)) % nbins
+        # Wall cells as their two diagonals: only those not buried among walls on all 8 sides (a
+        # line reaches a buried one only through another wall cell), or, for a viewer standing on
+        # a wall itself, every one (made when first needed).
+        self._edge_walls = self._diagonals(self.wall_grid & ~_buried(self.wall_grid))
+        self._all_walls: _Blockers | None = None
+        self._buckets: dict[tuple[int, int], list[int]] | None = None
+
+    def _diagonals(self, cells: BoolArray) -> _Blockers:
+        ys, xs = np.nonzero(cells)
+        xs, ys = xs.astype(np.float64), ys.astype(np.float64)
+        nb = self.bar.shape[0]
+        ax = np.concatenate((self.bar[:, 0], xs, xs + 1))
+        ay = np.concatenate((self.bar[:, 1], ys, ys))
+        bx = np.concatenate((self.bar[:, 2], xs + 1, xs))
+        by = np.concatenate((self.bar[:, 3], ys + 1, ys + 1))
+        owner_cells = (ys * self.width + xs).astype(np.int64)
+        owner = np.concatenate((np.full(nb, -1, dtype=np.int64), owner_cells, owner_cells))
+        closed = np.zeros(ax.shape, dtype=np.bool_)
+        closed[:nb] = True
+        return _Blockers(ax, ay, bx, by, closed, owner)
+
+    def blockers(self, viewer_on_wall: bool) -> _Blockers:
+        if not viewer_on_wall:
+            return self._edge_walls
+        if self._all_walls is None:
+            self._all_walls = self._diagonals(self.wall_grid)
+        return self._all_walls
+
+    def bucketed(self) -> dict[tuple[int, int], list[int]]:
+        """Barrier indices by the 8 x 8 buckets their bounding boxes touch."""
+        if self._buckets is None:
+            buckets: dict[tuple[int, int], list[int]] = {}
+            for i, b in enumerate(self.barriers):
+                x0, x1 = sorted((b.a[0], b.b[0]))
+                y0, y1 = sorted((b.a[1], b.b[1]))
+                for bx in range(int(x0 // _BUCKET), int(x1 // _BUCKET) + 1):
+                    for by in range(int(y0 // _BUCKET), int(y1 // _BUCKET) + 1):
+                        buckets.setdefault((bx, by), []).append(i)
+            self._buckets = buckets
+        return self._buckets
+
+
+def _buried(walls: BoolArray) -> BoolArray:
+    """Wall cells with walls on all 8 sides (off the map counts as wall: no line goes there)."""
+    h, w = walls.shape
+    padded = np.ones((h + 2, w + 2), dtype=np.bool_)
+    padded[1:-1, 1:-1] = walls
+    out = walls.copy()
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            out &= padded[1 + dy : h + 1 + dy, 1 + dx : w + 1 + dx]
+    return out
+
+
+def _index(terrain: Terrain) -> _Index:
+    found = terrain.__dict__.get("_sight_index")
+    if found is None:
+        found = _Index(terrain)
+        terrain.__dict__["_sight_index"] = found  # a frozen dataclass still has a __dict__
+    assert isinstance(found, _Index)
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# One line
+# --------------------------------------------------------------------------------------------
+
+
+def _crossed_cells(a: Cell, b: Cell) -> list[Cell]:
+    """The cells whose open interior the line between the centres of ``a`` and ``b`` passes
+    through, from ``a`` on, the two end cells left out. Integer arithmetic: a line through a
+    corner exactly steps diagonally and enters neither cell beside the corner."""
+    nx, ny = abs(b[0] - a[0]), abs(b[1] - a[1])
+    sx = 1 if b[0] > a[0] else -1
+    sy = 1 if b[1] > a[1] else -1
+    x, y = a
+    ix = iy = 0
+    out: list[Cell] = []
+    while ix < nx or iy < ny:
+        # The next vertical grid line is crossed at t = (2 ix + 1) / (2 nx), the next horizontal
+        # one at (2 iy + 1) / (2 ny): compare them without dividing.
+        left = (1 + 2 * ix) * ny
+        right = (1 + 2 * iy) * nx
+        if left == right:
+            x, y, ix, iy = x + sx, y + sy, ix + 1, iy + 1
+        elif left < right:
+            x, ix = x + sx, ix + 1
+        else:
+            y, iy = y + sy, iy + 1
+        out.append((x, y))
+    if out:
+        out.pop()  # the far end's own cell
+    return out
+
+
+def _barrier_hits(ix: _Index, p: tuple[float, float], q: tuple[float, float]) -> list[tuple[float, Barrier]]:
+    """(where along the line, 0 to 1) of each barrier the closed line ``p``-``q`` meets."""
+    if not ix.barriers:
+        return []
+    lo_x, hi_x = sorted((p[0], q[0]))
+    lo_y, hi_y = sorted((p[1], q[1]))
+    bx0, bx1 = int(lo_x // _BUCKET), int(hi_x // _BUCKET)
+    by0, by1 = int(lo_y // _BUCKET), int(hi_y // _BUCKET)
+    if (bx1 - bx0 + 1) * (by1 - by0 + 1) <= 9:
+        buckets = ix.bucketed()
+        found: set[int] = set()
+        for bx in range(bx0, bx1 + 1):
+            for by in range(by0, by1 + 1):
+                found.update(buckets.get((bx, by), ()))
+        candidates = sorted(found)
+        hits = [i for i in candidates if segments_cross(p, q, ix.barriers[i].a, ix.barriers[i].b)]
+    else:
+        bar = ix.bar
+        mask = _segments_cross_many(p[0], p[1], q[0], q[1], bar[:, 0], bar[:, 1], bar[:, 2], bar[:, 3])
+        hits = np.nonzero(mask)[0].tolist()
+    return [(_where(p, q, ix.barriers[i]), ix.barriers[i]) for i in hits]
+
+
+def _where(p: tuple[float, float], q: tuple[float, float], b: Barrier) -> float:
+    """How far along ``p``-``q`` (0 to 1) it first meets the barrier ``b`` (which it meets)."""
+    op = _orient(b.a[0], b.a[1], b.b[0], b.b[1], p[0], p[1])
+    oq = _orient(b.a[0], b.a[1], b.b[0], b.b[1], q[0], q[1])
+    if op != oq:
+        return float(op / (op - oq))
+    rx, ry = q[0] - p[0], q[1] - p[1]
+    rr = rx * rx + ry * ry
+    da = ((b.a[0] - p[0]) * rx + (b.a[1] - p[1]) * ry) / rr
+    db = ((b.b[0] - p[0]) * rx + (b.b[1] - p[1]) * ry) / rr
+    return max(0.0, min(da, db))
+
+
+def _line_blocker(ix: _Index, a: Cell, b: Cell) -> str | None:
+    """What first blocks the line from the centre of ``a`` to the centre of ``b``, or None."""
+    if a == b:
+        return None
+    p = (a[0] + 0.5, a[1] + 0.5)
+    q = (b[0] + 0.5, b[1] + 0.5)
+    first: tuple[float, str] | None = None
+    for t, barrier in _barrier_hits(ix, p, q):
+        if first is None or t < first[0]:
+            first = (t, barrier.name)
+    if ix.walls:
+        rx, ry = q[0] - p[0], q[1] - p[1]
+        rr = rx * rx + ry * ry
+        for cell in _crossed_cells(a, b):
+            if cell in ix.walls:
+                # Where the line is nearest the wall cell's centre: enough to order it among the hits.
+                t = ((cell[0] + 0.5 - p[0]) * rx + (cell[1] + 0.5 - p[1]) * ry) / rr
+                if first is None or t < first[0]:
+                    first = (t, wall_words(cell))
+                break  # the cells come in order along the line
+    return None if first is None else first[1]
+
+
+def _pairs(a: Cell, a_size: int, b: Cell, b_size: int) -> list[tuple[Cell, Cell]]:
+    """Every (cell of a, cell of b), the nearest pairs first (the most direct lines)."""
+    pairs = [(ca, cb) for ca in footprint(a, a_size) for cb in footprint(b, b_size)]
+    pairs.sort(key=lambda pr: (pr[0][0] - pr[1][0]) ** 2 + (pr[0][1] - pr[1][1]) ** 2)
+    return pairs
+
+
+# --------------------------------------------------------------------------------------------
+# Public: who sees whom
+# --------------------------------------------------------------------------------------------
+
+
+def blocker(grid_map: MapGrid, a: Cell, a_size: int, b: Cell, b_size: int) -> str | None:
+    """None when a token at ``a`` sees one at ``b`` (some line between their cells is clear);
+    else what blocks the most direct line, in words: 'the wall from (10, 0) to (10, 5)',
+    'the closed door at (4, 2)–(5, 2)', 'the wall at (6, 11)'."""
+    return terrain_blocker(map_terrain(grid_map), a, a_size, b, b_size)
+
+
+def sees(grid_map: MapGrid, a: Cell, a_size: int, b: Cell, b_size: int) -> bool:
+    """Whether a token of ``a_size`` at ``a`` sees one of ``b_size`` at ``b`` (and the other way
+    round: sight is mutual). Walls, wall segments and closed doors block; the field of vision is
+    not considered (see :func:`visible_cells`)."""
+    return terrain_blocker(map_terrain(grid_map), a, a_size, b, b_size) is None
+
+
+def terrain_blocker(terrain: Terrain, a: Cell, a_size: int, b: Cell, b_size: int) -> str | None:
+    """:func:`blocker` on a :class:`grid.Terrain`."""
+    ix = _index(terrain)
+    if not ix.walls and not ix.barriers:
+        return None
+    first: str | None = None
+    for ca, cb in _pairs(a, a_size, b, b_size):
+        found = _line_blocker(ix, ca, cb)
+        if found is None:
+            return None
+        first = first or found
+    return first
+
+
+def reach_blocker(
+    grid_map: MapGrid,
+    a: Cell,
+    a_size: int,
+    b: Cell,
+    b_size: int,
+    reach_ft: float,
+) -> str | None:
+    """What bars a melee blow from a token at ``a`` to one at ``b`` within ``reach_ft``, or None.
+
+    The blow needs a pair of cells, one of each, within reach (by the map's distances) with a
+    clear line between their centres: for two adjacent cells that is exactly "no barrier crosses
+    the step between them", as in movement. None too when no pair is within reach at all (the
+    distance check says that)."""
+    terrain = map_terrain(grid_map)
+    ix = _index(terrain)
+    if not ix.walls and not ix.barriers:
+        return None
+    rule, feet = DiagonalRule(grid_map.diagonal), grid_map.feet_per_cell
+    first: str | None = None
+    for ca, cb in _pairs(a, a_size, b, b_size):
+        if cell_distance_ft(ca, cb, rule, feet) > reach_ft + 1e-9:
+            continue
+        step = (cb[0] - ca[0], cb[1] - ca[1])
+        if max(abs(step[0]), abs(step[1])) == 1:
+            # Adjacent: the line is a step's, which no wall cell can block.
+            barrier = terrain.barrier_across(ca, step)
+            found = None if barrier is None else barrier.name
+        else:
+            found = _line_blocker(ix, ca, cb)
+        if found is None:
+            return None
+        first = first or found
+    return first
+
+
+# --------------------------------------------------------------------------------------------
+# Public: what a creature sees
+# --------------------------------------------------------------------------------------------
+
+
+def visible_cells(
+    grid_map: MapGrid,
+    cell: Cell,
+    size: int = 1,
+    facing: float | None = None,
+    vision_deg: float = 360,
+) -> frozenset[Cell]:
+    """Every cell a creature of ``size`` at ``cell`` (its anchor) sees: cells whose centre some
+    cell of its own sees past the walls, wall segments and closed doors; with ``facing``, only
+    those inside its field of vision of ``vision_deg`` degrees (:func:`grid.outside_cone`). Its
+    own cells are always seen."""
+    return _cells(visible_mask(grid_map, cell, size, facing, vision_deg))
+
+
+def visible_mask(
+    grid_map: MapGrid,
+    cell: Cell,
+    size: int = 1,
+    facing: float | None = None,
+    vision_deg: float = 360,
+) -> BoolArray:
+    """:func:`visible_cells` as a ``(height, width)`` boolean array indexed ``[y, x]`` (cheaper to
+    combine and to paint than a set)."""
+    return terrain_visible_mask(map_terrain(grid_map), cell, size, facing, vision_deg)
+
+
+def terrain_visible_mask(
+    terrain: Terrain,
+    cell: Cell,
+    size: int = 1,
+    facing: float | None = None,
+    vision_deg: float = 360,
+) -> BoolArray:
+    """:func:`visible_mask` on a :class:`grid.Terrain`."""
+    ix = _index(terrain)
+    w, h = ix.width, ix.height
+    own = [c for c in footprint(cell, size) if 0 <= c[0] < w and 0 <= c[1] < h]
+    if not own:
+        raise ValueError(f"{cell} puts a size-{size} creature off the {w} x {h} map")
+    seen = np.zeros((h, w), dtype=np.bool_)
+    for c in own:
+        seen |= _point_view(ix, c)
+    if facing is not None and vision_deg < 360:
+        center = footprint_center(cell, size)
+        seen &= ~ConePredicate(center, float(facing), float(vision_deg), 1).mask(0, 0, w, h)
+    for x, y in own:
+        seen[y, x] = True
+    return seen
+
+
+def _cells(mask: BoolArray) -> frozenset[Cell]:
+    ys, xs = np.nonzero(mask)
+    return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def _point_view(ix: _Index, cell: Cell) -> BoolArray:
+    """``(height, width)``: the cells whose centre the centre of ``cell`` sees (no cone)."""
+    w, h = ix.width, ix.height
+    vx, vy = cell
+    seen = np.zeros((h, w), dtype=np.bool_)
+    seen[vy, vx] = True
+    blockers = ix.blockers(bool(ix.wall_grid[vy, vx]))
+    own = vy * w + vx
+    keep = blockers.owner != own  # a line's own end cells never block
+    ax, ay, bx, by = blockers.ax[keep], blockers.ay[keep], blockers.bx[keep], blockers.by[keep]
+    closed, owner = blockers.closed[keep], blockers.owner[keep]
+    if ax.size == 0:
+        return np.ones((h, w), dtype=np.bool_)
+    px, py = vx + 0.5, vy + 0.5
+    dist = ix.dist[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
+    on = (
+        closed
+        & (_orient(ax, ay, bx, by, px, py) == 0)
+        & (np.minimum(ax, bx) <= px)
+        & (px <= np.maximum(ax, bx))
+        & (np.minimum(ay, by) <= py)
+        & (py <= np.maximum(ay, by))
+    )
+    if on.any():
+        return seen  # a barrier through the viewer's centre meets every line from it
+
+    nbins, bin_width = ix.nbins, ix.bin_width
+    # Each blocker's angular interval [lo, hi] as seen from the viewer (less than half a turn).
+    rax, ray, rbx, rby = ax - px, ay - py, bx - px, by - py
+    alpha_a = np.arctan2(ray, rax)
+    alpha_b = np.arctan2(rby, rbx)
+    turn = (alpha_b - alpha_a + math.pi) % (2 * math.pi) - math.pi
+    lo = np.where(turn >= 0, alpha_a, alpha_b)
+    hi = lo + np.abs(turn)
+    b0 = np.floor((lo - _ANGLE_EPS + math.pi) / bin_width).astype(np.int64)
+    b1 = np.floor((hi + _ANGLE_EPS + math.pi) / bin_width).astype(np.int64)
+    counts = b1 - b0 + 1
+    j = np.repeat(np.arange(counts.size), counts)
+    k = np.arange(j.size) - np.repeat(np.cumsum(counts) - counts, counts)
+    b = b0[j] + k
+    theta0 = b * bin_width - math.pi
+    theta1 = theta0 + bin_width
+    # A blocker spans a bin when every ray of the bin meets its open interior.
+    full = (lo[j] < theta0 - _ANGLE_EPS) & (theta1 + _ANGLE_EPS < hi[j])
+
+    # Nearest any blocker comes: to the segment at all (a safe bound) ...
+    sx, sy = bx - ax, by - ay
+    ss = sx * sx + sy * sy
+    u = np.clip(-(rax * sx + ray * sy) / ss, 0.0, 1.0)
+    dseg = np.hypot(rax + u * sx, ray + u * sy)
+    near = dseg[j] * (1 - _REL) - _REL
+    far = np.full(j.shape, np.inf)
+    if full.any():
+        # ... and where it spans the bin, exactly: along a ray at angle t the line is met at
+        # h(t) = cross(a, s) / cross(u_t, s), convex in t; least at the foot of the perpendicular.
+        fj, t0, t1 = j[full], theta0[full], theta1[full]
+        cross_as = rax[fj] * sy[fj] - ray[fj] * sx[fj]
+        h0 = cross_as / (np.cos(t0) * sy[fj] - np.sin(t0) * sx[fj])
+        h1 = cross_as / (np.cos(t1) * sy[fj] - np.sin(t1) * sx[fj])
+        along = -(rax[fj] * sx[fj] + ray[fj] * sy[fj]) / ss[fj]  # the perpendicular's foot on the line
+        foot = np.arctan2(ray[fj] + along * sy[fj], rax[fj] + along * sx[fj])
+        inside = ((foot - t0) % (2 * math.pi)) <= bin_width
+        perp = np.abs(cross_as) / np.sqrt(ss[fj])
+        least = np.minimum(np.minimum(h0, h1), np.where(inside, perp, np.inf))
+        near[full] = np.maximum(near[full], least * (1 - _REL) - _REL)
+        far[full] = np.maximum(h0, h1) * (1 + _REL) + _REL
+    bins = b % nbins
+    nearest = np.full(nbins, np.inf)
+    np.minimum.at(nearest, bins, near)
+    cover = np.full(nbins, np.inf)
+    np.minimum.at(cover, bins[full], far[full])
+
+    tb = ix.bins[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
+    seen |= dist < nearest[tb]
+    unsure = ~seen & (dist <= cover[tb])
+    ys, xs = np.nonzero(unsure)
+    if ys.size:
+        # The cells between the bounds: each against every blocker filed in its bin.
+        order = np.argsort(bins, kind="stable")
+        per_bin = np.bincount(bins, minlength=nbins)
+        first = np.cumsum(per_bin) - per_bin
+        tbin = tb[ys, xs]
+        n = per_bin[tbin]
+        ti = np.repeat(np.arange(ys.size), n)
+        pos = np.arange(ti.size) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first[tbin], n)
+        bj = j[order[pos]]
+        tx, ty = xs[ti] + 0.5, ys[ti] + 0.5
+        hit = _blocks(px, py, tx, ty, ax[bj], ay[bj], bx[bj], by[bj], closed[bj])
+        hit &= owner[bj] != ys[ti] * w + xs[ti]
+        hidden = np.bincount(ti[hit], minlength=ys.size) > 0
+        seen[ys[~hidden], xs[~hidden]] = True
+    return seen
+
+
+def _blocks(
+    px: float,
+    py: float,
+    qx: Any,
+    qy: Any,
+    ax: Any,
+    ay: Any,
+    bx: Any,
+    by: Any,
+    closed: BoolArray,
+) -> BoolArray:
+    """Whether each line ``p``-``q`` is blocked by its blocker: a closed barrier when they meet
+    at all (as :func:`grid.segments_cross`), an open wall diagonal only when they cross inside
+    both (or run along each other for a stretch)."""
+    meets = _segments_cross_many(px, py, qx, qy, ax, ay, bx, by)
+    o1 = np.sign(_orient(ax, ay, bx, by, px, py))
+    o2 = np.sign(_orient(ax, ay, bx, by, qx, qy))
+    o3 = np.sign(_orient(px, py, qx, qy, ax, ay))
+    o4 = np.sign(_orient(px, py, qx, qy, bx, by))
+    rx, ry = qx - px, qy - py
+    da = (ax - px) * rx + (ay - py) * ry
+    db = (bx - px) * rx + (by - py) * ry
+    along = (o1 == 0) & (o2 == 0) & (np.maximum(da, db) > 0) & (np.minimum(da, db) < rx * rx + ry * ry)
+    crosses = ((o1 * o2) < 0) & ((o3 * o4) < 0)
+    out: BoolArray = np.where(closed, meets, crosses | along)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Public: what the Party sees, and where a creature is out of another's sight
+# --------------------------------------------------------------------------------------------
+
+
+def party_view_mask(encounter: Encounter) -> BoolArray:
+    """:func:`party_view` as a ``(height, width)`` boolean array indexed ``[y, x]``."""
+    from lnl_desktop.core.model import Side
+    from lnl_desktop.core.rules import get_ruleset
+
+    grid_map = encounter.map
+    terrain = map_terrain(grid_map)
+    cones = get_ruleset(encounter.ruleset).sight_uses_facing
+    seen = np.zeros((grid_map.height, grid_map.width), dtype=np.bool_)
+    by_id = encounter.by_id()
+    for cid, token in encounter.tokens.items():
+        c = by_id.get(cid)
+        if c is None or c.side is not Side.PARTY or token.hidden or c.down:
+            continue
+        facing = token.facing if cones else None
+        seen |= terrain_visible_mask(terrain, token.cell, c.size, facing, c.vision_deg)
+    return seen
+
+
+def party_view(encounter: Encounter) -> frozenset[Cell]:
+    """Every cell some Party token sees now: the union of :func:`visible_cells` of each Party
+    token on the map that is neither hidden from the players nor down, within its field of
+    vision where the encounter's ruleset reads facing (``Ruleset.sight_uses_facing``)."""
+    return _cells(party_view_mask(encounter))
+
+
+@dataclass(frozen=True)
+class UnseenPredicate(ConePredicate):
+    """``allowed`` predicate for :func:`grid.reachable`: anchors where a mover of ``mover_size``
+    is out of a viewer's sight, outside its field of vision or behind walls, segments and closed
+    doors (what the L&L sneak attack's approach needs at every point of the path)."""
+
+    terrain: Terrain | None = None
+    viewer_anchor: Cell = (0, 0)
+    viewer_size: int = 1
+
+    def __call__(self, cell: Cell) -> bool:
+        if super().__call__(cell):
+            return True
+        assert self.terrain is not None
+        return terrain_blocker(self.terrain, self.viewer_anchor, self.viewer_size, cell, self.mover_size) is not None
+
+    def mask(self, x0: int, y0: int, width: int, height: int) -> BoolArray:
+        out = super().mask(x0, y0, width, height)
+        assert self.terrain is not None
+        view = terrain_visible_mask(self.terrain, self.viewer_anchor, self.viewer_size)
+        m = self.mover_size
+        seen = _footprint_any(_window_slice(view, x0, y0, width + m - 1, height + m - 1, False), m)
+        result: BoolArray = out | ~seen
+        return result
+
+
+def cells_unseen(
+    grid_map: MapGrid,
+    viewer_anchor: Cell,
+    viewer_size: int,
+    facing_deg: float,
+    fov_deg: float,
+    mover_size: int,
+) -> UnseenPredicate:
+    """Like :func:`grid.cells_outside_cone`, and anchors hidden from the viewer by walls, wall
+    segments and closed doors count too (the sneak attack's "out of the target's sight")."""
+    return UnseenPredicate(
+        footprint_center(viewer_anchor, viewer_size),
+        facing_deg,
+        fov_deg,
+        mover_size,
+        map_terrain(grid_map),
+        viewer_anchor,
+        viewer_size,
+    )
+
+
+def out_of_sight(
+    grid_map: MapGrid,
+    viewer_anchor: Cell,
+    viewer_size: int,
+    cells: Iterable[Cell],
+    mover_size: int,
+) -> list[str | None]:
+    """For each anchor, what hides a mover of ``mover_size`` there from the viewer (None: seen)."""
+    terrain = map_terrain(grid_map)
+    return [terrain_blocker(terrain, viewer_anchor, viewer_size, c, mover_size) for c in cells]
