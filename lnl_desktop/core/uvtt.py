@@ -1,0 +1,587 @@
+"""Universal VTT maps: the ``.dd2vtt`` / ``.uvtt`` / ``.df2vtt`` files map makers export.
+
+Dungeondraft, Dungeon Alchemist, DungeonFog, Arkenforge and others write one JSON object:
+
+``format``
+    0.2, 0.3 (some write 1.0); 0.2 has no ``objects_line_of_sight``.
+``resolution``
+    ``map_origin`` {x, y}: the grid point of the picture's top-left corner in the maker's own
+    coordinates (not 0 when the map was cropped); ``map_size`` {x, y}: the picture in grid cells;
+    ``pixels_per_grid``: the picture's pixels per cell.
+``line_of_sight``, ``objects_line_of_sight``
+    polylines ``[[{x, y}, ...], ...]`` in grid units, in the maker's coordinates.
+``portals``
+    doors and windows: ``bounds`` (the two ends), ``closed``, ``position``, ``rotation``...
+``lights``, ``environment``
+    not read: the table has no lighting.
+``image``
+    the picture, base64 PNG, JPEG or WEBP.
+
+:func:`read_uvtt` turns one into an :class:`ImportedMap`: the :class:`MapGrid` fields to set, in
+the table's cells ((0, 0) the map's top-left corner). The whole part of ``map_origin`` moves the
+walls so the picture's corner is the map's corner, and the maker's grid lines stay on the map's;
+a fractional part (a crop between grid lines) becomes the picture's offset. The picture is checked
+(base64, a PNG, JPEG or WEBP header, a size that can be shown) but not decoded: that, and turning
+WEBP into PNG or JPEG, is the window's work. Anything wrong raises :class:`MapFileError` saying
+where, and nothing is changed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import math
+import re
+import struct
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.model import Background, Door, MapGrid, WallSegment
+
+SUFFIXES = (".dd2vtt", ".uvtt", ".df2vtt")
+MAX_FILE_BYTES = 256 * 1024 * 1024  # a 16k x 16k PNG is about this much as base64
+MAX_PICTURE_PIXELS = 16384 * 16384  # decoding needs 4 bytes a pixel: 1 GB at this size
+
+
+def _bound(model: type[BaseModel], field: str, kind: str) -> Any:
+    """A field's limit as the model declares it (``Field(le=...)``), so the two cannot disagree."""
+    return next(getattr(rule, kind) for rule in model.model_fields[field].metadata if hasattr(rule, kind))
+
+
+MAX_SIDE: int = _bound(MapGrid, "width", "le")  # cells a side
+MIN_CELL_PX: float = _bound(Background, "cell_px", "gt")
+MAX_CELL_PX: float = _bound(Background, "cell_px", "le")
+KNOWN_FORMATS = (0.1, 0.2, 0.3, 1.0)
+DIGITS = 6  # the makers write 6 decimals; coordinates are rounded to that after moving
+_EPS = 1e-6
+
+ImageFormat = Literal["png", "jpeg", "webp"]
+Point = tuple[float, float]
+
+
+class MapFileError(RulesError):
+    """A file that is not a Universal VTT map the table can use; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class ImportedMap:
+    """What a Universal VTT file gives the map: sizes in cells, walls, doors and the picture.
+
+    ``offset_x``/``offset_y`` are :class:`Background`'s: picture pixels left of / above the map's
+    corner (negative when a crop put the picture's corner inside the first cell).
+    """
+
+    name: str
+    format: float | None
+    width: int
+    height: int
+    segments: tuple[WallSegment, ...]
+    doors: tuple[Door, ...]
+    cell_px: float
+    offset_x: float
+    offset_y: float
+    image_base64: str | None = field(repr=False)  # without whitespace or a data: prefix
+    image_format: ImageFormat | None
+    image_size: tuple[int, int] | None  # pixels, read from the picture's header
+    object_walls: int = 0  # how many of the segments come from objects_line_of_sight
+    notes: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """One line for the status bar and the log: 'Imported cave.dd2vtt: 30 x 20 cells, 148 walls, 6 doors'."""
+        text = (
+            f"Imported {self.name}: {self.width} x {self.height} cells, "
+            f"{_count(len(self.segments), 'wall')}, {_count(len(self.doors), 'door')}"
+        )
+        if self.object_walls:
+            text += f" ({self.object_walls} of the walls around objects)"
+        if self.image_base64 is None:
+            text += ", no picture"
+        return "; ".join([text, *self.notes])
+
+    @property
+    def image_bytes(self) -> bytes | None:
+        return None if self.image_base64 is None else _b64decode(self.image_base64)
+
+    def picture_name(self, image_format: str | None = None) -> str:
+        """The name the picture keeps in the encounter: the file's, with the picture's extension."""
+        stem = self.name.rsplit(".", 1)[0] if "." in self.name.strip(".") else self.name
+        extension = {"png": "png", "jpeg": "jpg", "webp": "webp"}.get(image_format or self.image_format or "", "png")
+        return f"{stem or 'map'}.{extension}"
+
+    def background(
+        self,
+        data: str | None = None,
+        image_format: Literal["png", "jpeg"] | None = None,
+        scale: float = 1.0,
+        opacity: float = 1.0,
+    ) -> Background | None:
+        """The map's background: the embedded picture as it is (PNG or JPEG only), or ``data``
+        (base64 of ``image_format``) made from it ``scale`` times its size (the cell size and the
+        offsets follow). None when the file has no picture."""
+        if self.image_base64 is None:
+            return None
+        if data is None:
+            if self.image_format not in ("png", "jpeg"):
+                raise MapFileError(
+                    f"{self.name}: the picture is {self.image_format.upper() if self.image_format else 'unknown'}; "
+                    "the map keeps PNG or JPEG, so it must be converted first"
+                )
+            data, image_format = self.image_base64, self.image_format
+        if image_format not in ("png", "jpeg"):
+            raise MapFileError(f"{self.name}: a background picture is PNG or JPEG, not {image_format}")
+        if not scale > 0:
+            raise MapFileError(f"{self.name}: the picture's scale must be above 0, got {scale}")
+        try:
+            return Background(
+                image=self.picture_name(image_format),
+                cell_px=self.cell_px * scale,
+                offset_x=self.offset_x * scale,
+                offset_y=self.offset_y * scale,
+                opacity=opacity,
+                data=data,
+            )
+        except ValueError as error:  # a cell of a pixel or less after scaling
+            raise MapFileError(f"{self.name}: the picture cannot be lined up with the grid: {error}") from None
+
+    def changes(self, background: Background | None) -> dict[str, Any]:
+        """The ``EditMap`` changes that make the encounter's map this one (plain JSON values, as
+        the recovery journal writes them): the size, the walls and doors, no painted wall or
+        difficult cells of the old map, and ``background``."""
+        return {
+            "width": self.width,
+            "height": self.height,
+            "walls": [],
+            "difficult": [],
+            "segments": [segment.model_dump(mode="json") for segment in self.segments],
+            "doors": [door.model_dump(mode="json") for door in self.doors],
+            "background": None if background is None else background.model_dump(mode="json"),
+        }
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def is_map_name(name: str) -> bool:
+    """Whether a file name has one of the Universal VTT suffixes."""
+    return name.lower().endswith(SUFFIXES)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def read_uvtt(data: str | bytes | bytearray | memoryview, name: str, *, objects: bool = True) -> ImportedMap:
+    """Read a Universal VTT file's text (or bytes) named ``name``, or raise :class:`MapFileError`.
+
+    ``objects``: walls round objects (``objects_line_of_sight``, pillars and furniture) are walls
+    too; False leaves them out.
+    """
+    foreign = f"{name} is not a Universal VTT map"
+    document = _parse(data, name, foreign)
+    if not isinstance(document, dict):
+        raise MapFileError(f"{foreign}: it holds a JSON {_json_kind(document)}, not an object")
+    if document.get("format") == "lnl-encounter":
+        raise MapFileError(f"{foreign}: it is a Laurels & Loot encounter (open it with File ▸ Open)")
+    version = _version(document.get("format"), foreign)
+    resolution = document.get("resolution")
+    if resolution is None:
+        raise MapFileError(f'{foreign}: it has no "resolution" (the map\'s size and grid)')
+    if not isinstance(resolution, dict):
+        raise MapFileError(f'{foreign}: "resolution" must be an object, got {_json_kind(resolution)}')
+
+    size = _point(resolution.get("map_size"), "resolution.map_size", foreign)
+    if not (size[0] > 0 and size[1] > 0):
+        raise MapFileError(f"{foreign}: resolution.map_size must be positive, got {size[0]:g} x {size[1]:g}")
+    origin = (0.0, 0.0)
+    if resolution.get("map_origin") is not None:
+        origin = _point(resolution["map_origin"], "resolution.map_origin", foreign)
+    ppg = _number(resolution.get("pixels_per_grid"), "resolution.pixels_per_grid", foreign)
+    if not MIN_CELL_PX < ppg <= MAX_CELL_PX:
+        raise MapFileError(
+            f"{foreign}: resolution.pixels_per_grid must be above {MIN_CELL_PX:g} and at most {MAX_CELL_PX:g}, "
+            f"got {ppg:g}"
+        )
+
+    # The whole cells of the origin move the walls; a fraction left over moves the picture.
+    shift = (_whole(origin[0]), _whole(origin[1]))
+    frac = (origin[0] - shift[0], origin[1] - shift[1])
+    width = max(1, math.ceil(frac[0] + size[0] - _EPS))
+    height = max(1, math.ceil(frac[1] + size[1] - _EPS))
+    if width > MAX_SIDE or height > MAX_SIDE:
+        raise MapFileError(f"{name}: the map is {width} x {height} cells; a map has at most {MAX_SIDE} cells a side")
+
+    edges = _Edges(width, height, shift)
+    wall_lines = _polylines(document.get("line_of_sight"), "line_of_sight", foreign)
+    object_lines = _polylines(document.get("objects_line_of_sight"), "objects_line_of_sight", foreign)
+    doors = edges.doors(_portals(document.get("portals"), foreign))
+    segments = edges.walls(wall_lines)
+    object_walls = 0
+    if objects:
+        before = len(segments)
+        segments += edges.walls(object_lines)
+        object_walls = len(segments) - before
+    notes = edges.notes()
+    if version is not None and version > max(KNOWN_FORMATS):
+        notes.append(f"format {version:g} is newer than the ones known (up to {max(KNOWN_FORMATS):g}); read as 0.3")
+
+    image, image_format, image_size = _picture(document.get("image"), name, foreign)
+    if image_size is not None:
+        wanted = (round(size[0] * ppg), round(size[1] * ppg))
+        if max(abs(image_size[0] - wanted[0]), abs(image_size[1] - wanted[1])) > max(2.0, ppg / 2):
+            notes.append(
+                f"the picture is {image_size[0]} x {image_size[1]} px where the grid needs "
+                f"{wanted[0]} x {wanted[1]} px: check its alignment"
+            )
+    return ImportedMap(
+        name=name,
+        format=version,
+        width=width,
+        height=height,
+        segments=tuple(segments),
+        doors=tuple(doors),
+        cell_px=float(ppg),
+        offset_x=_round(-frac[0] * ppg),
+        offset_y=_round(-frac[1] * ppg),
+        image_base64=image,
+        image_format=image_format,
+        image_size=image_size,
+        object_walls=object_walls,
+        notes=tuple(notes),
+    )
+
+
+class _NotAllowed(ValueError):
+    pass
+
+
+def _refuse_constant(token: str) -> Any:
+    raise _NotAllowed(f"{token} is not a number JSON allows")
+
+
+def _parse(data: str | bytes | bytearray | memoryview, name: str, foreign: str) -> Any:
+    if len(data) > MAX_FILE_BYTES:
+        raise MapFileError(f"{name} is over {MAX_FILE_BYTES // 2**20} MB; a map file is read up to that size")
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise MapFileError(f"{foreign}: not a text file (not UTF-8 at byte {error.start})") from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise MapFileError(f"{foreign}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
+    except _NotAllowed as error:
+        raise MapFileError(f"{foreign}: {error}") from None
+    except (RecursionError, ValueError) as error:  # nesting too deep, an integer too long
+        raise MapFileError(f"{foreign}: it could not be read as JSON: {error}") from None
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _number(value: Any, where: str, foreign: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        got = "nothing" if value is None else f"{_json_kind(value)} {_shown(value)}"
+        raise MapFileError(f"{foreign}: {where} must be a number, got {got}")
+    number = float(value)
+    if not math.isfinite(number) or abs(number) > 1e9:
+        raise MapFileError(f"{foreign}: {where} is out of range ({_shown(value)})")
+    return number
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, (dict, list)) else _json_kind(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _point(value: Any, where: str, foreign: str) -> Point:
+    if not isinstance(value, dict):
+        got = "nothing" if value is None else _json_kind(value)
+        raise MapFileError(f"{foreign}: {where} must be a point {{x, y}}, got {got}")
+    return _number(value.get("x"), f"{where}.x", foreign), _number(value.get("y"), f"{where}.y", foreign)
+
+
+def _version(value: Any, foreign: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise MapFileError(f'{foreign}: "format" must be a version number like 0.3, got {_shown(value)}') from None
+    number = _number(value, "format", foreign)
+    if number <= 0:
+        raise MapFileError(f'{foreign}: "format" must be a version number like 0.3, got {number:g}')
+    return number
+
+
+def _whole(value: float) -> int:
+    """The whole cells in ``value``: its floor, or the integer it misses by a rounding error."""
+    nearest = round(value)
+    return int(nearest) if abs(value - nearest) < _EPS else math.floor(value)
+
+
+def _round(value: float) -> float:
+    value = round(value, DIGITS)
+    return 0.0 if value == 0 else value  # no -0.0 in the file
+
+
+def _polylines(value: Any, where: str, foreign: str) -> list[list[Point]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise MapFileError(f"{foreign}: {where} must be a list of lines, got {_json_kind(value)}")
+    lines = []
+    for i, line in enumerate(value):
+        if not isinstance(line, list):
+            raise MapFileError(f"{foreign}: {where}[{i}] must be a list of points, got {_json_kind(line)}")
+        lines.append([_point(p, f"{where}[{i}][{j}]", foreign) for j, p in enumerate(line)])
+    return lines
+
+
+def _portals(value: Any, foreign: str) -> list[tuple[Point, Point, bool]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise MapFileError(f"{foreign}: portals must be a list, got {_json_kind(value)}")
+    doors = []
+    for i, portal in enumerate(value):
+        where = f"portals[{i}]"
+        if not isinstance(portal, dict):
+            raise MapFileError(f"{foreign}: {where} must be an object, got {_json_kind(portal)}")
+        bounds = portal.get("bounds")
+        if not isinstance(bounds, list) or len(bounds) < 2:
+            raise MapFileError(f"{foreign}: {where}.bounds must hold the door's two ends")
+        ends = [_point(p, f"{where}.bounds[{j}]", foreign) for j, p in enumerate(bounds)]
+        closed = portal.get("closed", True)
+        if not isinstance(closed, bool):
+            raise MapFileError(f"{foreign}: {where}.closed must be true or false, got {_shown(closed)}")
+        # Two ends make a door; a maker that lists more gives them in pairs.
+        doors.extend((ends[k], ends[k + 1], closed) for k in range(0, len(ends) - 1, 2))
+    return doors
+
+
+class _Edges:
+    """Moves lines into the map's cells and cuts them at its edges, counting what it cut or left off."""
+
+    def __init__(self, width: int, height: int, shift: tuple[int, int]) -> None:
+        self.width, self.height, self.shift = width, height, shift
+        self.dropped = {"wall": 0, "door": 0}
+        self.cut = {"wall": 0, "door": 0}
+        self.door_keys: set[tuple[Point, Point]] = set()
+        self.wall_keys: set[tuple[Point, Point]] = set()
+
+    def _place(self, p: Point, q: Point, kind: str) -> tuple[Point, Point] | None:
+        a = (_round(p[0] - self.shift[0]), _round(p[1] - self.shift[1]))
+        b = (_round(q[0] - self.shift[0]), _round(q[1] - self.shift[1]))
+        if a == b:
+            return None  # a repeated point, not a line
+        clipped = _clip(a, b, self.width, self.height)
+        if clipped is None:
+            self.dropped[kind] += 1
+            return None
+        if clipped != (a, b):
+            self.cut[kind] += 1
+        if clipped[0] == clipped[1]:
+            return None  # only touched the edge
+        return clipped
+
+    def doors(self, portals: list[tuple[Point, Point, bool]]) -> list[Door]:
+        out = []
+        for p, q, closed in portals:
+            ends = self._place(p, q, "door")
+            if ends is not None and _fresh(ends, self.door_keys):
+                out.append(Door(a=ends[0], b=ends[1], open=not closed))
+        return out
+
+    def walls(self, lines: list[list[Point]]) -> list[WallSegment]:
+        """The lines' segments; the same segment twice (outlines sharing an edge) once, and none
+        where a door is (a wall under a door would keep it shut)."""
+        out = []
+        for line in lines:
+            for p, q in pairwise(line):
+                ends = self._place(p, q, "wall")
+                if ends is not None and _key(ends) not in self.door_keys and _fresh(ends, self.wall_keys):
+                    out.append(WallSegment(a=ends[0], b=ends[1]))
+        return out
+
+    def notes(self) -> list[str]:
+        notes = []
+        for kind in ("wall", "door"):
+            if self.dropped[kind]:
+                notes.append(f"{_count(self.dropped[kind], kind)} outside the map left off")
+            if self.cut[kind]:
+                notes.append(f"{_count(self.cut[kind], kind)} cut at the map's edge")
+        return notes
+
+
+def _key(ends: tuple[Point, Point]) -> tuple[Point, Point]:
+    return ends if ends[0] <= ends[1] else (ends[1], ends[0])
+
+
+def _fresh(ends: tuple[Point, Point], seen: set[tuple[Point, Point]]) -> bool:
+    key = _key(ends)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def _clip(a: Point, b: Point, width: float, height: float) -> tuple[Point, Point] | None:
+    """The part of a-b inside [0, width] x [0, height] (Liang-Barsky), or None if none is."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, a[0]), (dx, width - a[0]), (-dy, a[1]), (dy, height - a[1])):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    if t0 == 0.0 and t1 == 1.0:
+        return a, b
+
+    def at(t: float) -> Point:
+        x = min(max(_round(a[0] + t * dx), 0.0), float(width))
+        y = min(max(_round(a[1] + t * dy), 0.0), float(height))
+        return x, y
+
+    return (a if t0 == 0.0 else at(t0)), (b if t1 == 1.0 else at(t1))
+
+
+# -- the picture ------------------------------------------------------------------------------
+
+_DATA_URI = re.compile(r"^data:image/[\w.+-]+;base64,", re.IGNORECASE)
+_B64_CHUNK = 4 * 2**20  # characters, a multiple of 4
+
+
+def _b64decode(text: str) -> bytes:
+    """Strict base64 (only its alphabet, padding at the end), decoded a few MB at a time so a
+    window thread waiting on this one gets its turn between the pieces."""
+    return b"".join(base64.b64decode(text[i : i + _B64_CHUNK], validate=True) for i in range(0, len(text), _B64_CHUNK))
+
+
+def _picture(value: Any, name: str, foreign: str) -> tuple[str | None, ImageFormat | None, tuple[int, int] | None]:
+    if value is None or value == "":
+        return None, None, None
+    if not isinstance(value, str):
+        raise MapFileError(f"{foreign}: image must be the picture as base64 text, got {_json_kind(value)}")
+    text = value.strip()
+    if text[:5].lower() == "data:":
+        text = _DATA_URI.sub("", text, count=1)
+    try:
+        raw = _b64decode(text)
+    except (binascii.Error, ValueError):
+        text = "".join(text.split())  # some writers wrap base64 in lines
+        try:
+            raw = _b64decode(text)
+        except (binascii.Error, ValueError) as error:
+            raise MapFileError(f"{foreign}: image is not base64 ({error})") from None
+    kind = image_kind(raw)
+    if kind is None:
+        raise MapFileError(f"{name}: the picture is not a PNG, JPEG or WEBP image")
+    size = image_size(raw, kind)
+    if size is None:
+        raise MapFileError(f"{name}: the picture's {kind.upper()} header is damaged (its size cannot be read)")
+    w, h = size
+    if w * h > MAX_PICTURE_PIXELS:
+        raise MapFileError(
+            f"{name}: the picture is {w} x {h} pixels; at most {MAX_PICTURE_PIXELS // 10**6} million pixels can be read"
+        )
+    return text, kind, size
+
+
+def image_kind(raw: bytes) -> ImageFormat | None:
+    """'png', 'jpeg' or 'webp' by the file's first bytes, else None."""
+    if raw.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if raw.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        return "webp"
+    return None
+
+
+def image_size(raw: bytes, kind: ImageFormat) -> tuple[int, int] | None:
+    """The picture's width and height from its header, or None if the header does not say."""
+    try:
+        if kind == "png":
+            if raw[12:16] != b"IHDR":
+                return None
+            w, h = struct.unpack(">II", raw[16:24])
+        elif kind == "jpeg":
+            found = _jpeg_size(raw)
+            if found is None:
+                return None
+            w, h = found
+        else:
+            found = _webp_size(raw)
+            if found is None:
+                return None
+            w, h = found
+    except struct.error:
+        return None
+    return (w, h) if w > 0 and h > 0 else None
+
+
+# Start-of-frame markers carry the size; C4 (Huffman tables), C8 and CC (arithmetic) do not.
+_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def _jpeg_size(raw: bytes) -> tuple[int, int] | None:
+    i = 2
+    while i + 4 <= len(raw):
+        if raw[i] != 0xFF:
+            return None
+        marker = raw[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
+            i += 2
+            continue
+        if marker in (0xD9, 0xDA):  # end of image, or the scan began without a frame
+            return None
+        (length,) = struct.unpack(">H", raw[i + 2 : i + 4])
+        if marker in _SOF:
+            h, w = struct.unpack(">HH", raw[i + 5 : i + 9])
+            return w, h
+        i += 2 + length
+    return None
+
+
+def _webp_size(raw: bytes) -> tuple[int, int] | None:
+    chunk, data = raw[12:16], raw[20:]
+    if chunk == b"VP8 " and data[3:6] == b"\x9d\x01\x2a":
+        w, h = struct.unpack("<HH", data[6:10])
+        return w & 0x3FFF, h & 0x3FFF
+    if chunk == b"VP8L" and data[:1] == b"\x2f":
+        bits = int.from_bytes(data[1:5], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":
+        return int.from_bytes(data[4:7], "little") + 1, int.from_bytes(data[7:10], "little") + 1
+    return None
