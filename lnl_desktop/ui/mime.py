@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QMimeData, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QMimeData, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
 # A combatant already in the encounter; payload: its id (UTF-8).
 MIME_COMBATANT = "application/x-lnl-combatant"
@@ -70,3 +71,27 @@ class RowDragSource:
 
     def supportedDragActions(self) -> Qt.DropAction:
         return Qt.DropAction.CopyAction
+
+
+class FileDrops(QObject):
+    """Files dropped from the desktop on a widget that takes other drops too (the map takes
+    tokens): ``wanted`` says which files it takes (none until set), ``dropped`` gives the first
+    one, once the drop has returned (what it starts may show a dialog of its own)."""
+
+    dropped = Signal(Path)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.wanted: Callable[[Path], bool] = lambda path: False
+
+    def paths(self, data: QMimeData) -> list[Path]:
+        urls = data.urls() if data.hasUrls() else []
+        return [Path(url.toLocalFile()) for url in urls if url.isLocalFile() and self.wanted(Path(url.toLocalFile()))]
+
+    def accepts(self, data: QMimeData) -> bool:
+        return bool(self.paths(data))
+
+    def take(self, data: QMimeData) -> None:
+        paths = self.paths(data)
+        if paths:
+            QTimer.singleShot(0, lambda: self.dropped.emit(paths[0]))

@@ -1,8 +1,10 @@
 """The player view: a second window for a projector or a screen the players see.
 
 It shows the same encounter live through a :class:`MapScene` of its own built in player mode: no
-tokens the GM hid, no SP or IP of Opponents (a condition word instead), no selection. GM overlays
-(a drag's movement area, range rings) are painted over it only while "Share overlays" is on. It
+tokens the GM hid, no SP or IP of Opponents (a condition word instead), no selection. With fog of
+war on (``encounter.fog.enabled``) it shows what the Party sees now, what it explored dimmed and
+the rest black, and no Opponent the Party does not see now. GM overlays (a drag's movement area,
+range rings) are painted over it only while "Share overlays" is on, and never over the black. It
 may follow the GM's zoom and position or keep its own; a blackout blanks it for scene changes. A
 move slides the token along its path for a moment so the table can follow it.
 """
@@ -34,6 +36,7 @@ from lnl_desktop.core.events import Event, Moved
 from lnl_desktop.core.model import Phase, Side
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.fog import party_sight, players_unseen
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, fit_scale
 from lnl_desktop.ui.map.overlays import Overlay
 from lnl_desktop.ui.map.scene import MapScene
@@ -43,7 +46,8 @@ BLACK = QColor(0, 0, 0)
 
 
 def banner_text(controller: TableController) -> str:
-    """ "Round 2 · Tombril's turn" — never the name of a combatant hidden from the players."""
+    """ "Round 2 · Tombril's turn" — never the name of a combatant hidden from the players (by the
+    GM, or in the fog of war where the Party does not see it)."""
     encounter = controller.encounter
     combat = encounter.combat
     if combat.phase is Phase.SETUP:
@@ -55,7 +59,7 @@ def banner_text(controller: TableController) -> str:
     token = encounter.tokens.get(turn.combatant)
     if c is None:
         return combat.round_name
-    if token is not None and token.hidden:
+    if token is not None and (token.hidden or turn.combatant in players_unseen(controller)):
         who = "the Party's" if c.side is Side.PARTY else "the Opponents'"
         return f"{combat.round_name} · {who} turn"
     return f"{combat.round_name} · {c.name}'s turn"
@@ -137,9 +141,18 @@ class PlayerMapView(QGraphicsView):
         grid_map = self.controller.encounter.map
         if not self.follow and not self._user_zoomed and self._fitted_map != (grid_map.width, grid_map.height):
             self.fit_map()  # the map changed size: fit the new one
+        encounter = self.controller.encounter
         for event in events:
             if isinstance(event, Moved) and len(event.path) > 1:
-                self.animate_move(event.combatant, [tuple(cell) for cell in event.path])
+                path = [tuple(cell) for cell in event.path]
+                c = self.controller.combatant(event.combatant)
+                if encounter.fog.enabled and c is not None and c.side is not Side.PARTY:
+                    # No slide that starts or passes where the players do not see: it would show
+                    # where an Opponent came from. It simply appears where it stands.
+                    seen = party_sight(self.controller)
+                    if not all(cell in seen for cell in path):
+                        continue
+                self.animate_move(event.combatant, path)
 
     def _on_replaced(self) -> None:
         for animation in self.animations.values():
@@ -210,14 +223,18 @@ class PlayerMapView(QGraphicsView):
         gm_scene = self.gm_view.scene() if self.gm_view is not None else None
         if gm_scene is None:
             return []
-        tokens = self.controller.encounter.tokens
-        hidden = {cid for cid, token in tokens.items() if token.hidden}
+        hidden = players_unseen(self.controller)  # hidden by the GM, or in the fog
         items = gm_scene.items(rect) if rect is not None else gm_scene.items()
         return [item for item in items if isinstance(item, Overlay) and item.isVisible() and not (item.about & hidden)]
 
     def _paint_gm_overlays(self, painter: QPainter, rect: QRectF) -> None:
         """The GM scene's shareable overlay items painted over this map."""
         option = QStyleOptionGraphicsItem()
+        painter.save()
+        fog = self.map_scene.fog
+        if fog.isVisible():
+            # Nothing over the black: a reach or a shadow there would draw the unseen rooms' shape.
+            painter.setClipPath(fog.region, Qt.ClipOperation.IntersectClip)
         for item in sorted(self.shared_overlays(rect), key=lambda i: i.zValue()):
             painter.save()
             painter.setTransform(item.sceneTransform(), True)
@@ -225,6 +242,7 @@ class PlayerMapView(QGraphicsView):
             option.exposedRect = item.boundingRect()
             item.paint_for_players(painter, option)
             painter.restore()
+        painter.restore()
 
     # -- zoom of its own ---------------------------------------------------------------------------
 

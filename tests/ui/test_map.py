@@ -623,6 +623,58 @@ def test_a_background_picture_is_drawn_under_the_grid(qtbot: QtBot, tmp_path: Pa
     assert pixel.blue() > 150 and pixel.red() < 100
 
 
+def test_a_background_picture_kept_in_the_file_is_drawn_and_decoded_once(qtbot: QtBot) -> None:
+    import base64
+
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+    from PySide6.QtGui import QColor, QImage
+
+    from lnl_desktop.core.actions import PaintTerrain
+    from lnl_desktop.ui.map.scene import decode_picture
+    from lnl_desktop.ui.player_view import PlayerView
+
+    picture = QImage(64, 64, QImage.Format.Format_RGB32)
+    picture.fill(QColor("#c02040"))
+    raw = QByteArray()
+    buffer = QBuffer(raw)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    picture.save(buffer, "PNG")
+    data = base64.b64encode(bytes(raw.data())).decode("ascii")
+    encounter = big_encounter(20, 15)
+    background = Background(image="imported map.png", cell_px=32, data=data)  # a name only: no such file
+    encounter.map = encounter.map.model_copy(update={"background": background})
+    controller = TableController(encounter)
+    messages: list[str] = []
+    controller.message.connect(messages.append)
+    decode_picture.cache_clear()
+    view = make_view(qtbot, controller)
+    assert view.map_scene.has_background_picture
+    pixel = view.grab().toImage().pixelColor(at(view, (1, 0)) + QPoint(5, 5))
+    assert pixel.red() > 150 and pixel.blue() < 100
+    players = PlayerView(controller, view)  # a second scene, and a new map object: no second decoding
+    qtbot.addWidget(players)
+    controller.do(PaintTerrain("difficult", ((8, 8),), on=True))
+    assert players.scene.has_background_picture
+    assert decode_picture.cache_info().misses == 1
+    QApplication.processEvents()
+    assert not [m for m in messages if "picture" in m]
+
+
+def test_a_background_kept_in_the_file_that_is_no_picture_is_said_once(qtbot: QtBot) -> None:
+    encounter = big_encounter(20, 15)
+    background = Background(image="broken.png", data="bm90IGEgcGljdHVyZQ==")
+    encounter.map = encounter.map.model_copy(update={"background": background})
+    controller = TableController(encounter)
+    messages: list[str] = []
+    controller.message.connect(messages.append)
+    view = make_view(qtbot, controller)
+    qtbot.waitUntil(lambda: bool(messages))
+    view.map_scene.sync()
+    QApplication.processEvents()
+    assert len(messages) == 1 and "'broken.png' kept in the file is not a readable PNG or JPEG" in messages[0]
+    assert not view.map_scene.has_background_picture
+
+
 def test_a_new_encounter_rebuilds_the_map(table) -> None:
     controller, view, _, _ = table
     controller.replace_encounter(big_encounter(30, 20))

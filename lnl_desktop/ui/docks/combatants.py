@@ -7,7 +7,7 @@ controller's selection in turn.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSize, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.models.combatants import ID_ROLE, CombatantsModel
+from lnl_desktop.ui.models.combatants import ICON_PX, ID_ROLE, CombatantsModel
 
 
 class CombatantsPanel(QWidget):
@@ -59,6 +59,7 @@ class CombatantsPanel(QWidget):
         self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
         self.table.setDefaultDropAction(Qt.DropAction.CopyAction)
         self.table.setWordWrap(False)
+        self.table.setIconSize(QSize(ICON_PX, ICON_PX))  # a combatant's picture beside its name
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -1,7 +1,8 @@
 """The Combatant sheet dock: every field of the selected combatant, editable.
 
 Each field commits on its own (Enter, leaving the field, picking a choice) as one
-``EditCombatant`` action through the controller: one undo step, one line in the log. Nothing is
+``EditCombatant`` action through the controller: one undo step, one line in the log. The picture
+(Picture…, Remove, or an image file dropped anywhere on the sheet) is one ``SetPortrait`` each. Nothing is
 clamped or fixed silently: text that is not a number, or a value the rules refuse, is named in a
 red message under the form, the field is marked, and it shows the combatant's value again.
 The sheet keeps no copy of the combatant: it looks it up by id and redraws after every event.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
@@ -22,11 +24,23 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QAction, QColor, QFocusEvent, QIcon, QKeyEvent, QPixmap, QResizeEvent
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QFocusEvent,
+    QIcon,
+    QKeyEvent,
+    QPixmap,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QFileDialog,
     QFormLayout,
     QFrame,
     QGridLayout,
@@ -53,9 +67,14 @@ from lnl_desktop.core.rules.base import ItemColumn, ItemList, PromptSpec, SheetR
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
+from lnl_desktop.ui.folders import Folders
+from lnl_desktop.ui.portraits import PictureRefused, portrait_from_file, portrait_pixmap
 from lnl_desktop.ui.widgets import RefusalLabel
 
 Index = QModelIndex | QPersistentModelIndex
+
+PORTRAIT_SHOWN_PX = 88  # the picture on the sheet
+PICTURE_FILTER = "Pictures (*.png *.jpg *.jpeg *.gif *.bmp *.webp);;All files (*)"
 
 SIZES = ((1, "1 × 1 (medium)"), (2, "2 × 2 (large)"), (3, "3 × 3 (huge)"), (4, "4 × 4 (gargantuan)"))
 
@@ -521,7 +540,9 @@ class CombatantSheet(QWidget):
         self.combatant_id: str | None = None
         self.bindings: dict[str, Binding] = {}  # by name: "level", "shield.armor", ...
         self.tool_dialog: ToolDialog | None = None  # a roll on demand opened from the sheet
+        self.folders: Folders | None = None  # where Picture… opens (the main window's memory of folders)
         self._marked: QWidget | None = None
+        self.setAcceptDrops(True)  # a picture file dropped anywhere on the sheet becomes the portrait
 
         self.title = QLabel(self)
         self.title.setObjectName("title")
@@ -580,8 +601,7 @@ class CombatantSheet(QWidget):
         form = QWidget()
         column = QVBoxLayout(form)
         column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.title)
-        column.addWidget(self.summary)
+        column.addWidget(self._build_portrait())
         column.addWidget(self._build_tools())
         column.addWidget(self._build_identity())
         column.addWidget(self._build_numbers())
@@ -600,6 +620,62 @@ class CombatantSheet(QWidget):
         self.scroll.setWidget(form)
         for name, binding in self.bindings.items():
             self._connect(name, binding)
+
+    def _build_portrait(self) -> QWidget:
+        """The title and summary beside the combatant's picture, with Picture… and Remove."""
+        area = QWidget()
+        line = QHBoxLayout(area)
+        line.setContentsMargins(0, 0, 0, 0)
+        line.setSpacing(8)
+        self._portrait_shown: tuple[object, ...] | None = None
+        self.portrait_label = QLabel()
+        self.portrait_label.setFixedSize(PORTRAIT_SHOWN_PX, PORTRAIT_SHOWN_PX)
+        self.portrait_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.portrait_label.setFrameShape(QFrame.Shape.StyledPanel)
+        self.portrait_label.setWordWrap(True)
+        self.picture_button = QPushButton("Picture…")
+        self.picture_button.setToolTip(
+            "Choose a picture for this combatant's token (PNG, JPEG...): its centred square is kept "
+            "in the encounter file, at most 256 pixels. You can also drop a picture file on the sheet"
+        )
+        self.picture_button.clicked.connect(self.choose_portrait)
+        self.remove_picture_button = QPushButton("Remove")
+        self.remove_picture_button.clicked.connect(self.remove_portrait)
+        buttons = QVBoxLayout()
+        buttons.setSpacing(4)
+        buttons.addWidget(self.picture_button)
+        buttons.addWidget(self.remove_picture_button)
+        buttons.addStretch(1)
+        words = QVBoxLayout()
+        words.setSpacing(2)
+        words.addWidget(self.title)
+        words.addWidget(self.summary)
+        words.addStretch(1)
+        line.addWidget(self.portrait_label, 0, Qt.AlignmentFlag.AlignTop)
+        line.addLayout(words, 1)
+        line.addLayout(buttons)
+        return area
+
+    def _refresh_portrait(self, c: Any) -> None:
+        data = getattr(c, "portrait", None)
+        shown = (c.id, c.name, c.side, data)
+        if shown == self._portrait_shown:
+            return
+        self._portrait_shown = shown
+        pixmap = portrait_pixmap(data, PORTRAIT_SHOWN_PX - 6, c.side) if data else QPixmap()
+        if pixmap.isNull():
+            self.portrait_label.setPixmap(QPixmap())
+            self.portrait_label.setText("no picture" if not data else "unreadable picture")
+            self.portrait_label.setToolTip("Picture…, or drop a picture file here, to give this token a face")
+        else:
+            self.portrait_label.setPixmap(pixmap)
+            self.portrait_label.setToolTip(f"{c.name}'s picture, drawn inside the token on the map")
+        self.remove_picture_button.setEnabled(data is not None)
+        self.remove_picture_button.setToolTip(
+            "Take the picture away: the token shows its colour and label only"
+            if data is not None
+            else "There is no picture to remove"
+        )
 
     def _build_tools(self) -> QWidget:
         """The row of the ruleset's rolls for this combatant on the GM's demand ("Saving throw…"),
@@ -885,6 +961,7 @@ class CombatantSheet(QWidget):
         side = style.side_color(c.side).name()
         self.title.setText(f'<span style="color:{side}">■</span> {_escape(c.name)}')
         self.summary.setText(self.controller.engine.ruleset.summary(c))
+        self._refresh_portrait(c)
         self._refresh_tools(c)
         for binding in self.bindings.values():
             if force or not (binding.widget.hasFocus() and binding.dirty()):
@@ -989,6 +1066,80 @@ class CombatantSheet(QWidget):
     def message(self) -> str:
         """The refusal shown under the form ("" when none)."""
         return self.message_label.shown_text
+
+    # -- the picture -------------------------------------------------------------------------
+
+    def choose_portrait(self) -> bool:
+        """Ask for a picture file, then make it the combatant's portrait (one undo step)."""
+        c = self.current()
+        if c is None:
+            return False
+        start = self.folders.start() if self.folders is not None else ""
+        name, _ = QFileDialog.getOpenFileName(self, f"Picture for {c.name}", start, PICTURE_FILTER)
+        if not name:
+            return False
+        if self.folders is not None:
+            self.folders.remember(Path(name))
+        return self.set_portrait_from_file(name)
+
+    def set_portrait_from_file(self, path: str | Path) -> bool:
+        """The picture at ``path`` as the combatant's portrait: one SetPortrait, undoable and logged.
+        A file that is no readable picture is refused with the reason, and nothing changes."""
+        c = self.current()
+        if c is None:
+            return False
+        try:
+            data = portrait_from_file(path)
+        except PictureRefused as refused:
+            self.refuse(str(refused), self.portrait_label)
+            return False
+        return self._set_portrait(c, data)
+
+    def remove_portrait(self) -> bool:
+        """Take the combatant's picture away (one SetPortrait; Undo brings it back)."""
+        c = self.current()
+        if c is None or getattr(c, "portrait", None) is None:
+            return False
+        return self._set_portrait(c, None)
+
+    def _set_portrait(self, c: Any, data: str | None) -> bool:
+        if getattr(c, "portrait", None) == data:
+            self._clear_message()
+            return True  # the same picture: no empty step on the undo stack
+        if self.controller.do(act.SetPortrait(c.id, data)) is None:
+            self.refuse(self.controller.refusal or "The picture was refused", self.portrait_label)
+            return False
+        self._clear_message()
+        return True
+
+    @staticmethod
+    def _dropped_file(event: QDragEnterEvent | QDragMoveEvent | QDropEvent) -> str | None:
+        """The one local file a drag carries, or None."""
+        data = event.mimeData()
+        if not data.hasUrls():
+            return None
+        files = [url.toLocalFile() for url in data.urls() if url.isLocalFile()]
+        return files[0] if len(files) == 1 else None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self.current() is not None and self._dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if self.current() is not None and self._dropped_file(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = self._dropped_file(event)
+        if self.current() is None or path is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.set_portrait_from_file(path)
 
     # -- list edits --------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from lnl_desktop.core.grid import Cell, footprint
 from lnl_desktop.core.model import Phase
 from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.fog import players_unseen
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre
 from lnl_desktop.ui.map.overlays import (
     BLOCKED_STYLE,
@@ -106,7 +107,8 @@ class MoveDrag:
         self.rules = engine.move_rules(cid)
         self.enemies, self.occupied = engine.blockers(cid)
         self.hidden = hidden_cells(controller, but=cid)  # tokens the players do not see
-        self.hidden_ids = frozenset(i for i, t in encounter.tokens.items() if t.hidden and i != cid)
+        # Hidden by the GM, or in the fog where the Party does not see: the players' copy leaves them out.
+        self.hidden_ids = players_unseen(controller) - {cid}
         self.engine = engine
         self._provoked: tuple[tuple[Cell, ...], list[Provocation]] | None = None
         self.terrain = encounter.map.terrain

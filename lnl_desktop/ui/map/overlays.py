@@ -13,6 +13,7 @@ distance functions and the engine's reach, so they agree with what the engine wi
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
@@ -20,12 +21,13 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core import grid
+from lnl_desktop.core import grid, sight
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import WeaponKind
+from lnl_desktop.core.model import Side, WeaponKind
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.fog import players_unseen
 from lnl_desktop.ui.map.geometry import (
     CellMask,
     cell_rect,
@@ -36,6 +38,7 @@ from lnl_desktop.ui.map.geometry import (
 )
 
 # z values: under the tokens (20) go the shadings; above them the drag's path and labels.
+SIGHT_Z = 7.5
 RULES_Z = 8.0
 CONE_Z = 9.0
 REACH_Z = 10.0
@@ -81,6 +84,8 @@ MELEE_STYLE = CellsStyle(fill=QColor(0, 114, 178, 38), outline=QColor("#0072B2")
 REACH_WEAPON_STYLE = CellsStyle(outline=QColor("#0072B2"), outline_width=3.0, dash=Qt.PenStyle.DashLine)
 TOO_CLOSE_STYLE = CellsStyle(fill=QColor(204, 51, 17, 40), hatch=QColor(204, 51, 17, 200))
 MAX_RANGE_STYLE = CellsStyle(outline=QColor("#6a3d9a"), outline_width=2.5, dash=Qt.PenStyle.DashDotLine)
+# The cells a hovered foe does not see (its back, and the shadows of walls and closed doors).
+BLIND_STYLE = CellsStyle(fill=QColor(20, 20, 45, 60))
 PAINT_STYLES = {
     "walls": CellsStyle(fill=QColor(30, 30, 30, 190), outline=QColor("#111111"), outline_width=2.0),
     "difficult": CellsStyle(
@@ -92,6 +97,14 @@ PAINT_STYLES = {
         outline_width=2.0,
         dash=Qt.PenStyle.DashLine,
         cross=QColor("#CC3311"),
+    ),
+}
+
+# The fog tool's rectangle: what a left drag shows the players, what a right drag hides again.
+FOG_STYLES = {
+    "reveal": CellsStyle(fill=QColor(255, 255, 220, 110), outline=QColor("#b08800"), outline_width=2.5),
+    "hide": CellsStyle(
+        fill=QColor(10, 10, 30, 120), outline=QColor("#1a1a40"), outline_width=2.5, dash=Qt.PenStyle.DashLine
     ),
 }
 
@@ -639,12 +652,13 @@ class ProvocationItem(Overlay):
 
 
 def hidden_cells(controller: TableController, but: str | None = None) -> frozenset[Cell]:
-    """The cells under tokens hidden from the players (``but`` one's own): what a players' copy
-    of an overlay must not be shaped by."""
+    """The cells under tokens the players do not see (hidden, or in the fog; ``but`` one's own):
+    what a players' copy of an overlay must not be shaped by."""
     encounter = controller.encounter
+    unseen = players_unseen(controller)
     cells: set[Cell] = set()
     for cid, token in encounter.tokens.items():
-        c = controller.combatant(cid) if token.hidden and cid != but else None
+        c = controller.combatant(cid) if cid in unseen and cid != but else None
         if c is not None:
             cells.update(grid.footprint(token.cell, c.size))
     return frozenset(cells)
@@ -718,8 +732,9 @@ class RulesOverlays:
         self.max_range = CellsItem(MAX_RANGE_STYLE, RULES_Z)
         self.cone = ConeItem()
         self.sneak = CellsItem(SNEAK_STYLE, SNEAK_Z)
+        self.blind = CellsItem(BLIND_STYLE, SIGHT_Z)  # what a hovered foe does not see
         self._selected_items = (self.melee, self.reach_weapon, self.too_close, self.max_range)
-        for item in (*self._selected_items, self.cone, self.sneak):
+        for item in (*self._selected_items, self.cone, self.sneak, self.blind):
             scene.addItem(item)
         self._selected_key: object = _STALE
         self._hover_key: object = _STALE
@@ -729,7 +744,7 @@ class RulesOverlays:
         self._mover: tuple[tuple[str, int], MoverInputs] | None = None
 
     def items(self) -> list[QGraphicsItem]:
-        return [*self._selected_items, self.cone, self.sneak]
+        return [*self._selected_items, self.cone, self.sneak, self.blind]
 
     def invalidate(self) -> None:
         """The encounter changed: rebuild on the next refresh."""
@@ -820,6 +835,14 @@ class RulesOverlays:
 
     # -- the hovered token ---------------------------------------------------------------------
 
+    def blind_cells(self, anchor: Cell, size: int, facing: int, vision_deg: int) -> CellMask:
+        """The map's cells a token on ``anchor`` does not see (behind it, where the ruleset reads
+        facing, and in the shadow of walls and closed doors), by the core's own sight."""
+        grid_map = self.controller.encounter.map
+        cone = self.controller.engine.ruleset.sight_uses_facing
+        seen = sight.visible_mask(grid_map, anchor, size, facing if cone else None, vision_deg)
+        return CellMask(0, 0, ~seen)
+
     def _refresh_hover(self) -> None:
         encounter = self.controller.encounter
         target_id = self.hovered
@@ -848,8 +871,10 @@ class RulesOverlays:
         self._hover_key = key
         self.cone.clear()
         self.sneak.clear()
+        self.blind.clear()
         self.cone.set_about(target_id if t is not None else None)
         self.sneak.set_about(target_id if t is not None else None, selected_id)
+        self.blind.set_about(target_id if t is not None else None)
         if t is None or t_token is None:
             return
         grid_map = encounter.map
@@ -857,9 +882,16 @@ class RulesOverlays:
         radius = max(self.CONE_RADIUS_CELLS, t.size * 3) * style.CELL_PX
         self.cone.set_cone(footprint_centre(t_token.cell, t.size), t_token.facing, t.vision_deg, radius, map_rect)
         s = self.controller.combatant(selected_id) if selected_id else None
-        if s is None or selected_id not in encounter.tokens or s.side is t.side or t.down or t.vision_deg >= 360:
+        foe = t.side is not Side.PARTY if s is None else s.side is not t.side
+        if foe and not t.down:
+            with contextlib.suppress(ValueError):  # a token off the map (theatre of the mind) sees nothing on it
+                self.blind.set_cells(self.blind_cells(t_token.cell, t.size, t_token.facing, t.vision_deg))
+        if s is None or selected_id not in encounter.tokens or s.side is t.side or t.down:
             return
-        outside = grid.cells_outside_cone(grid_map.terrain, t_token.cell, t.size, t_token.facing, t.vision_deg, s.size)
+        if t.vision_deg >= 360 and not (grid_map.segments or grid_map.doors or grid_map.walls):
+            return  # it sees all around and nothing hides anyone from it
+        # Out of its sight: outside its cone or behind a wall, as the sneak attack's rule reads it.
+        outside = sight.cells_unseen(grid_map, t_token.cell, t.size, t_token.facing, t.vision_deg, s.size)
         inputs = self._mover_inputs(s.id)
         try:
             reach = inputs.reach(grid_map.terrain, allowed=outside)

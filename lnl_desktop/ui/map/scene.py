@@ -12,9 +12,12 @@ changed. It never holds ``Combatant`` objects: undo replaces them.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 from collections import defaultdict
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -27,9 +30,11 @@ from lnl_desktop.core.grid import Cell, footprint
 from lnl_desktop.core.model import Background, MapGrid
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.fog import FogItem, players_unseen
 from lnl_desktop.ui.map.geometry import hatch_path
 from lnl_desktop.ui.map.labels import assign_labels
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
+from lnl_desktop.ui.map.walls import LineShapes
 
 OUTSIDE = QColor("#4b525c")  # around the map
 FLOOR = QColor("#efe9da")  # light parchment: dark walls and ink read well on it
@@ -50,6 +55,19 @@ GRID_MAJOR_ON_FLOOR = _over(GRID_MAJOR, FLOOR)
 EDGE = QColor(20, 20, 20)
 TILE = 16  # cells per side of a cached hatch tile
 SCENE_MARGIN_CELLS = 3
+
+
+@lru_cache(maxsize=4)
+def decode_picture(data: str) -> QImage:
+    """A background picture kept in the file (base64 PNG or JPEG), decoded once however many maps
+    and scenes show it (the GM's and the players'); a null image when it is not one."""
+    try:
+        raw = base64.b64decode(data, validate=False)
+    except (binascii.Error, ValueError):
+        return QImage()
+    image = QImage()
+    image.loadFromData(raw)
+    return image
 
 
 def _argb(color: QColor) -> int:
@@ -77,11 +95,15 @@ class MapScene(QGraphicsScene):
         self._terrain_image = QImage()
         self._hatch_tiles: dict[tuple[int, int], QPainterPath] = {}
         self._background_key: tuple[str, Background] | None = None
+        self.lines = LineShapes()  # the map's wall segments and doors, painted in drawBackground
         self._background: QPixmap | None = None
         self._warned: set[str] = set()
         # The view's zoom (device pixels per scene unit) and the UI scale: tokens size their texts by them.
         self.view_scale = 1.0
         self.ui_scale = theme.ui_scale()
+        # Fog of war: black and dimmed cells in the players' scene, a faint shade in the GM's.
+        self.fog = FogItem(controller, player)
+        self.addItem(self.fog)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)
@@ -112,10 +134,12 @@ class MapScene(QGraphicsScene):
         turn_id = turn.combatant if turn is not None else None
         player = self.player
         selected = None if player else self.controller.selected
-        shown = {cid: t for cid, t in encounter.tokens.items() if not (player and t.hidden)}
+        # The players' scene leaves out the tokens the GM hid and, with fog of war, the Opponents
+        # no Party token sees now.
+        secret = players_unseen(self.controller) if player else frozenset()
+        shown = {cid: t for cid, t in encounter.tokens.items() if cid not in secret}
         # One label per combatant, unique over the encounter; the players' are worked out without
-        # the hidden ones, so no label tells of a hidden creature ('G1' while 'Goblin 2' hides).
-        secret = {cid for cid, t in encounter.tokens.items() if t.hidden} if player else set()
+        # the unseen ones, so no label tells of a hidden creature ('G1' while 'Goblin 2' hides).
         labels = assign_labels({c.id: c.name for c in encounter.combatants if c.id not in secret})
         for cid in [cid for cid in self.tokens if cid not in shown or cid not in combatants]:
             self.removeItem(self.tokens.pop(cid))
@@ -137,7 +161,12 @@ class MapScene(QGraphicsScene):
             for cell in footprint(token.cell, c.size):
                 occupant[cell] = cid
         self.occupant = occupant
+        self.fog.refresh()
         self.synced.emit()
+
+    def set_fog_editing(self, on: bool) -> None:
+        """The GM's fog tool is in hand: shade what the players would not see even while the fog is off."""
+        self.fog.set_editing(on)
 
     def set_view_scale(self, scale: float) -> None:
         """The view's zoom changed: tokens keep room for texts of a fixed size on screen."""
@@ -179,6 +208,8 @@ class MapScene(QGraphicsScene):
         margin = SCENE_MARGIN_CELLS * style.CELL_PX
         self.setSceneRect(self.map_rect().adjusted(-margin, -margin, margin, margin))
         self._load_background(grid_map.background)
+        if old is None or (old.segments, old.doors) != (grid_map.segments, grid_map.doors):
+            self.lines = LineShapes(grid_map)
         self._terrain_image = self._make_terrain_image(grid_map)
         same_size = old is not None and (old.width, old.height) == (grid_map.width, grid_map.height)
         if same_size and old is not None:
@@ -221,20 +252,31 @@ class MapScene(QGraphicsScene):
             self._background_key = None
             self._background = None
             return
-        path = Path(background.image)
-        if not path.is_absolute() and self.controller.base_dir is not None:
-            path = Path(self.controller.base_dir) / path
-        key = (str(path), background)
-        if key == self._background_key:
-            return
-        self._background_key = key
-        image = QImage(str(path)) if path.is_file() else QImage()
+        if background.data is not None:
+            # Kept in the file: the name is only a name. Keyed by the picture itself, so a new map
+            # object with the same picture (a wall painted, a door opened) converts nothing again.
+            key = (f"embedded:{background.image}", background)
+            if key == self._background_key:
+                return
+            self._background_key = key
+            image = decode_picture(background.data)
+            where, reason = f"The picture {background.image!r} kept in the file", "not a readable PNG or JPEG"
+        else:
+            path = Path(background.image)
+            if not path.is_absolute() and self.controller.base_dir is not None:
+                path = Path(self.controller.base_dir) / path
+            key = (str(path), background)
+            if key == self._background_key:
+                return
+            self._background_key = key
+            image = QImage(str(path)) if path.is_file() else QImage()
+            where = f"Background image {path}"
+            reason = "not found" if not path.exists() else "not a readable PNG or JPEG"
         if image.isNull():
             self._background = None
-            if str(path) not in self._warned:
-                self._warned.add(str(path))
-                reason = "not found" if not path.exists() else "not a readable PNG or JPEG"
-                text = f"Background image {path} is {reason}: the map shows no picture"
+            if where not in self._warned:
+                self._warned.add(where)
+                text = f"{where} is {reason}: the map shows no picture"
                 # Later, so a window that connects to `message` after building the map hears it.
                 QTimer.singleShot(0, lambda: self.controller.message.emit(text))
             return
@@ -294,6 +336,7 @@ class MapScene(QGraphicsScene):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         if picture:
             self._draw_grid(painter, x0, y0, x1, y1, cell_on_screen, opaque=False)
+        self.lines.paint(painter, scale)
         self._draw_edge(painter)
         painter.restore()
 

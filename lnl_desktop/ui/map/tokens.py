@@ -26,6 +26,7 @@ from lnl_desktop.core.model import Side, Token, WeaponKind, WeaponState
 from lnl_desktop.core.rules import Ruleset, get_ruleset
 from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.ui import style
+from lnl_desktop.ui.portraits import pixmap_bucket, portrait_pixmap
 
 TOKEN_Z = 20.0
 FRAMED_Z = 19.5  # a token with a turn ring or selection marks: under its neighbours, whose labels stay read
@@ -73,6 +74,7 @@ class TokenLook:
     hidden: bool = False  # hidden from the players: the GM's map shows it faded
     condition: str = ""  # in the player view, an Opponent's condition word instead of its bars
     word: str = ""  # the ruleset's word for a state the token must show ("flees", "dead")
+    portrait: str | None = None  # the combatant's picture (base64 PNG), drawn inside the body
 
     @classmethod
     def of(
@@ -111,6 +113,7 @@ class TokenLook:
             hidden=token.hidden,
             condition=condition,
             word=ruleset.token_word(c),
+            portrait=getattr(c, "portrait", None),
         )
 
 
@@ -539,6 +542,8 @@ class TokenItem(QGraphicsItem):
         painter.setPen(rim)
         painter.setBrush(fill)
         painter.drawPath(body)
+        if look.portrait and on_screen >= 10:
+            self._paint_portrait(painter, look, s, on_screen)
         if on_screen >= 10:
             self._paint_facing(painter, s, facing, lod)
 
@@ -574,6 +579,27 @@ class TokenItem(QGraphicsItem):
             self._paint_word(painter, look.word, layout)
         if self._ghost_bad:
             self._paint_down(painter, s, QColor("#CC3311"))
+
+    def _paint_portrait(self, painter: QPainter, look: TokenLook, s: float, on_screen: float) -> None:
+        """The picture inside the body, inset so a ring of the side's colour stays round it; faded
+        when the combatant is down or concealed (the cross and the dashed rim still tell which)."""
+        assert look.portrait is not None
+        inset = 0.1 * s  # the side's ring: the rim's white and a band of colour show outside the picture
+        extent = s - 2 * inset
+        shape = 0.82 if look.side is Side.PARTY else 0.74  # the body's share of the footprint
+        side_px = extent * shape
+        pixmap = portrait_pixmap(look.portrait, pixmap_bucket(on_screen * shape), look.side)
+        if pixmap.isNull():
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        if look.down:
+            painter.setOpacity(0.45)
+        elif look.concealed:
+            painter.setOpacity(0.6)
+        target = QRectF(s / 2 - side_px / 2, s / 2 - side_px / 2, side_px, side_px)
+        painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
+        painter.restore()
 
     def _paint_turn_ring(self, painter: QPainter, look: TokenLook, s: float, lod: float) -> None:
         ring = body_path(look.side, s, inflate=0.085 * s)

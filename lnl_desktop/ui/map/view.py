@@ -7,9 +7,13 @@ release: a refused action leaves the map as it was and the controller says why.
 
 Mouse, select tool: left on a token drags it (right click or W pins a waypoint, Backspace drops
 the last one, Escape cancels, Shift makes it a forced move); left on empty space pans, a click
-there deselects; right-drag on a token turns it (Alt: 15 degree steps). Walls / difficult tools:
-left paints, right erases; erase tool: either button erases both layers. Middle button pans in
-every tool; the wheel zooms about the cursor.
+there deselects; a click on a door opens or closes it; right-drag on a token turns it (Alt: 15
+degree steps). Walls / difficult tools: left paints, right erases; erase tool: either button
+erases both layers. Wall lines / doors tools: a left drag draws a wall (a door) between the cell
+corners nearest the press and the release; a right click (or drag) erases the segments or doors
+under it; erase lines tool: either button erases them. Fog tool: a left drag over a rectangle
+shows its cells to the players, a right drag hides them again. Middle button pans in every tool;
+the wheel zooms about the cursor.
 
 The map fits the view (on show, on a resize, when the map changes size, for another encounter)
 until the GM zooms or pans by hand; :meth:`MapView.fit_map` (Ctrl+F) fits it again. Whatever
@@ -45,21 +49,46 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QGraphicsView, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import grid
-from lnl_desktop.core.actions import Action, BeginTurn, Face, Move, PaintTerrain, PlaceToken, RemoveToken
+from lnl_desktop.core.actions import (
+    Action,
+    AddWall,
+    BeginTurn,
+    Face,
+    Move,
+    PaintTerrain,
+    PlaceToken,
+    RemoveToken,
+    RemoveWall,
+    RevealCells,
+    SetDoor,
+    SetFog,
+)
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Phase, Side
+from lnl_desktop.core.model import Door, Phase, Side, WallSegment
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.bestiary import creature_for
 from lnl_desktop.ui.map.drag import DragLayer, MoveDrag, Route, chebyshev_line
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, CellMask, cell_at, fit_scale, footprint_centre
-from lnl_desktop.ui.map.overlays import MARKER_Z, PAINT_STYLES, CellsItem, MarkerItem, RulesOverlays, cosmetic
+from lnl_desktop.ui.map.overlays import (
+    FOG_STYLES,
+    MARKER_Z,
+    PAINT_STYLES,
+    CellsItem,
+    MarkerItem,
+    RulesOverlays,
+    cosmetic,
+)
 from lnl_desktop.ui.map.scene import MapScene
-from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
+from lnl_desktop.ui.map.tokens import body_path
+from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line, scene_line, scene_point, snap_corner
+from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, FileDrops, read_combatant, read_creature
 
-TOOLS = ("select", "walls", "difficult", "erase")
+# The map's tools, by the names set_tool takes and toolChanged says.
+TOOLS = ("select", "walls", "difficult", "erase", "wall_lines", "doors", "erase_lines", "fog")
+LINE_TOOLS = ("wall_lines", "doors", "erase_lines")
 MIN_ZOOM = 0.1
 MAX_ZOOM = 6.0
 STEP_ZOOM = 1.25
@@ -106,6 +135,37 @@ class _Stroke:
     cells: set[Cell] = field(default_factory=set)
 
 
+@dataclass
+class _LineDraw:
+    """A wall or a door being drawn: from the corner pressed to the corner under the cursor."""
+
+    door: bool
+    start: tuple[int, int]
+    end: tuple[int, int]
+
+
+@dataclass
+class _LineErase:
+    """Segments and doors a press (and its drag) picked to erase, in the order picked."""
+
+    picked: list[WallSegment] = field(default_factory=list)
+
+
+@dataclass
+class _FogRect:
+    """A rectangle of cells being shown to (``shown``) or hidden from the players."""
+
+    shown: bool
+    start: Cell
+    end: Cell
+
+    def cells(self, width: int, height: int) -> set[Cell]:
+        x0, x1 = sorted((self.start[0], self.end[0]))
+        y0, y1 = sorted((self.start[1], self.end[1]))
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width - 1, x1), min(height - 1, y1)
+        return {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)}
+
+
 class MapView(QGraphicsView):
     """The battle map. Construct with the table controller; it builds and owns its scene."""
 
@@ -116,6 +176,7 @@ class MapView(QGraphicsView):
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.controller = controller
+        self.files_dropped = FileDrops(self)  # files from the desktop: the main window says which
         self.map_scene = MapScene(controller, self)
         self.setScene(self.map_scene)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
@@ -138,6 +199,10 @@ class MapView(QGraphicsView):
         self.drag_layer = DragLayer(self.map_scene)
         self._paint_preview = CellsItem(PAINT_STYLES["walls"], PAINT_Z)
         self.map_scene.addItem(self._paint_preview)
+        self.lines_preview = LinesPreview(PAINT_Z)
+        self.map_scene.addItem(self.lines_preview)
+        self.fog_preview = CellsItem(FOG_STYLES["reveal"], PAINT_Z)
+        self.map_scene.addItem(self.fog_preview)
         self._drop_marker = MarkerItem(QColor("#009E73"), Qt.PenStyle.SolidLine, QColor(0, 158, 115, 60))
         self.map_scene.addItem(self._drop_marker)
         self.target_ring = TargetRing(TARGET_COLOR, Qt.PenStyle.SolidLine)
@@ -153,7 +218,11 @@ class MapView(QGraphicsView):
         self._last_mouse: QPointF | None = None
         self._turn: _TurnDrag | None = None
         self._stroke: _Stroke | None = None
+        self._line: _LineDraw | None = None
+        self._erase: _LineErase | None = None
+        self._fog: _FogRect | None = None
         self._pan_from: QPoint | None = None
+        self._pan_door: Door | None = None  # a press on a door: a click toggles it, a drag pans
         self._pan_moved = False
         self._pan_deselects = False
         self._hover_cell: Cell | None = None
@@ -186,8 +255,19 @@ class MapView(QGraphicsView):
         self.cancel_gesture()
         self._tool = name
         self.overlays.set_hovered(None)
+        self.map_scene.set_fog_editing(name == "fog")
         self._update_cursor()
         self.toolChanged.emit(name)
+
+    def set_fog(self, enabled: bool) -> list[Event] | None:
+        """Fog of war in the player view on or off: one SetFog action (undoable)."""
+        if self.controller.encounter.fog.enabled == enabled:
+            return None
+        return self._do(SetFog(enabled))
+
+    def toggle_door(self, door: Door) -> list[Event] | None:
+        """Open a closed door or close an open one: one SetDoor action."""
+        return self._do(SetDoor(door.a, door.b, not door.open))
 
     def zoom(self) -> float:
         return self.transform().m11()
@@ -282,13 +362,27 @@ class MapView(QGraphicsView):
         if self._stroke is not None:
             self._stroke = None
             self._paint_preview.clear()
+        if self._line is not None or self._erase is not None:
+            self._line = None
+            self._erase = None
+            self.lines_preview.clear()
+            self._say("")
+        if self._fog is not None:
+            self._fog = None
+            self.fog_preview.clear()
+            self._say("")
         self._pan_from = None
+        self._pan_door = None
         self._update_cursor()
+
+    def _gesture(self) -> bool:
+        """Whether a drag, turn, stroke, line or fog rectangle is under way (a pan is not)."""
+        return any(g is not None for g in (self._drag, self._turn, self._stroke, self._line, self._erase, self._fog))
 
     # -- reacting to the encounter ------------------------------------------------------------
 
     def _on_synced(self) -> None:
-        if not self._applying and (self._drag is not None or self._turn is not None or self._stroke is not None):
+        if not self._applying and self._gesture():
             # The encounter changed under a gesture (an undo, another window): its preview is stale.
             self.cancel_gesture()
         self.overlays.invalidate()
@@ -393,16 +487,22 @@ class MapView(QGraphicsView):
                 self._pin_waypoint()
             event.accept()
             return
-        if self._turn is not None or self._stroke is not None or self._pan_from is not None:
+        if self._gesture() or self._pan_from is not None:
             event.accept()
             return
+        left_or_right = button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton)
         if button == Qt.MouseButton.MiddleButton:
             self._start_pan(event.position().toPoint(), deselect=False)
         elif self._tool == "select":
             cell = self._cell(pos)
             cid = self._token_at(cell)
             if button == Qt.MouseButton.LeftButton:
-                if cid is None:
+                door = self._door_under(pos, cid)
+                if door is not None:
+                    # A click opens or closes it; a drag from it pans like empty floor.
+                    self._start_pan(event.position().toPoint(), deselect=False)
+                    self._pan_door = door
+                elif cid is None:
                     self._start_pan(event.position().toPoint(), deselect=True)
                 else:
                     targets = self._targets_on_click(cid)
@@ -412,7 +512,14 @@ class MapView(QGraphicsView):
                     self._click_targets = targets
             elif button == Qt.MouseButton.RightButton and cid is not None:
                 self._start_turn(cid)
-        elif button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+        elif self._tool in ("wall_lines", "doors") and button == Qt.MouseButton.LeftButton:
+            self._start_line(pos, door=self._tool == "doors")
+        elif self._tool in LINE_TOOLS and left_or_right:
+            self._erase = _LineErase()
+            self._erase_to(pos)
+        elif self._tool == "fog" and left_or_right:
+            self._start_fog(button, self._cell(pos))
+        elif left_or_right:
             self._start_stroke(button, self._cell(pos))
         event.accept()
 
@@ -438,11 +545,18 @@ class MapView(QGraphicsView):
             )
         elif self._stroke is not None:
             self._stroke_to(cell)
+        elif self._line is not None:
+            self._line_to(pos)
+        elif self._erase is not None:
+            self._erase_to(pos)
+        elif self._fog is not None:
+            self._fog_to(cell)
         event.accept()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         button = event.button()
         pos = event.position()
+        left_or_right = button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton)
         if self._drag is not None:
             if button == Qt.MouseButton.LeftButton:
                 clicked = None if self._drag_active else self._drag.cid
@@ -454,13 +568,28 @@ class MapView(QGraphicsView):
             if button == Qt.MouseButton.RightButton:
                 self._finish_turn()
         elif self._stroke is not None:
-            if button in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+            if left_or_right:
                 self._stroke_to(self._cell(pos))
                 self._finish_stroke()
+        elif self._line is not None:
+            if button == Qt.MouseButton.LeftButton:
+                self._line_to(pos)
+                self._finish_line()
+        elif self._erase is not None:
+            if left_or_right:
+                self._erase_to(pos)
+                self._finish_erase()
+        elif self._fog is not None:
+            if left_or_right:
+                self._fog_to(self._cell(pos))
+                self._finish_fog()
         elif self._pan_from is not None and button in (Qt.MouseButton.LeftButton, Qt.MouseButton.MiddleButton):
+            door, self._pan_door = self._pan_door, None
             if self._pan_deselects and not self._pan_moved:
                 self.controller.select(None)  # a click on empty space, not a pan
             self._pan_from = None
+            if door is not None and not self._pan_moved:
+                self.toggle_door(door)
         self._last_mouse = pos
         self._hover(self._cell(pos))
         self._update_cursor()
@@ -470,7 +599,7 @@ class MapView(QGraphicsView):
         self.mousePressEvent(event)
 
     def leaveEvent(self, event: QEvent) -> None:
-        if self._drag is None and self._turn is None:
+        if self._drag is None and self._turn is None and self._line is None and self._fog is None:
             self._last_mouse = None
             self._hover(None)
         super().leaveEvent(event)
@@ -487,7 +616,7 @@ class MapView(QGraphicsView):
             self._hover_cell = cell
             self.cellHovered.emit(*(cell if cell is not None else (-1, -1)))
             self._refresh_hover()
-        if self._drag is None and self._turn is None and self._stroke is None and self._pan_from is None:
+        if not self._gesture() and self._pan_from is None:
             self._update_cursor()
 
     def _refresh_hover(self) -> None:
@@ -501,6 +630,12 @@ class MapView(QGraphicsView):
             shape = Qt.CursorShape.ClosedHandCursor
         elif self._tool != "select":
             shape = Qt.CursorShape.CrossCursor
+        elif (
+            self._last_mouse is not None
+            and self._hover_cell is not None
+            and self._door_under(self._last_mouse, self._token_at(self._hover_cell))
+        ):
+            shape = Qt.CursorShape.PointingHandCursor  # a click opens or closes the door
         elif self._hover_cell is not None and self._token_at(self._hover_cell) is not None:
             shape = Qt.CursorShape.OpenHandCursor
         else:
@@ -745,6 +880,152 @@ class MapView(QGraphicsView):
             finally:
                 stack.endMacro()
 
+    # -- wall segments and doors -----------------------------------------------------------------
+
+    def _pick_within(self) -> float:
+        """How near a line a press must be to pick it, in scene units (a few pixels on screen)."""
+        return PICK_PX / max(self.zoom(), 1e-6)
+
+    def line_at(self, pos: QPointF | QPoint) -> WallSegment | None:
+        """The wall segment or door nearest the viewport point ``pos``, if one is a few pixels away."""
+        grid_map = self.controller.encounter.map
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return nearest_line((*grid_map.segments, *grid_map.doors), point, self._pick_within())
+
+    def door_at(self, pos: QPointF | QPoint) -> Door | None:
+        """The door nearest the viewport point ``pos``, if one is a few pixels away."""
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        door = nearest_line(self.controller.encounter.map.doors, point, self._pick_within())
+        return door if isinstance(door, Door) else None
+
+    def _door_under(self, pos: QPointF | QPoint, cid: str | None) -> Door | None:
+        """A door a press at ``pos`` is on, unless it is on a token's body (the token wins there;
+        the rim of a cell outside the body goes to the door)."""
+        if not self.controller.encounter.map.doors:
+            return None
+        door = self.door_at(pos)
+        if door is None or cid is None:
+            return door
+        item = self.map_scene.tokens.get(cid)
+        if item is None:
+            return door
+        point = item.mapFromScene(self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos))
+        return None if body_path(item.look.side, item.extent).contains(point) else door
+
+    def _corner(self, pos: QPointF) -> tuple[int, int]:
+        grid_map = self.controller.encounter.map
+        return snap_corner(self.mapToScene(pos.toPoint()), grid_map.width, grid_map.height)
+
+    def _start_line(self, pos: QPointF, door: bool) -> None:
+        corner = self._corner(pos)
+        self._line = _LineDraw(door, corner, corner)
+        self._show_line()
+
+    def _line_to(self, pos: QPointF) -> None:
+        line = self._line
+        assert line is not None
+        corner = self._corner(pos)
+        if corner != line.end:
+            line.end = corner
+            self._show_line()
+
+    def _show_line(self) -> None:
+        line = self._line
+        assert line is not None
+        a, b = scene_point(line.start), scene_point(line.end)
+        self.lines_preview.set_lines([QLineF(a, b)], LinesPreview.DRAW, door=line.door)
+        what = "door" if line.door else "wall"
+        if line.start == line.end:
+            self._say(f"{what}: from corner {line.start}; drag to another corner")
+        else:
+            cells = QLineF(a, b).length() / style.CELL_PX
+            self._say(f"{what}: {line.start} to {line.end}, {cells:.3g} cell{'s' if cells != 1 else ''}")
+
+    def _finish_line(self) -> None:
+        line = self._line
+        assert line is not None
+        self._line = None
+        self.lines_preview.clear()
+        self._say("")
+        if line.start == line.end:
+            self.controller.message.emit("Drag from one cell corner to another to draw a wall or a door")
+            return
+        self._do(AddWall(line.start, line.end, door=line.door))
+
+    def _erase_to(self, pos: QPointF) -> None:
+        erase = self._erase
+        assert erase is not None
+        line = self.line_at(pos)
+        if line is None or line in erase.picked:
+            return
+        erase.picked.append(line)
+        self.lines_preview.set_lines([scene_line(picked) for picked in erase.picked], LinesPreview.ERASE)
+        n = len(erase.picked)
+        self._say(f"erase: {n} wall line{'s' if n != 1 else ''} or door{'s' if n != 1 else ''}")
+
+    def _finish_erase(self) -> None:
+        erase = self._erase
+        assert erase is not None
+        self._erase = None
+        self.lines_preview.clear()
+        self._say("")
+        if not erase.picked:
+            self.controller.message.emit("No wall line or door there to erase")
+            return
+        if len(erase.picked) == 1:
+            self._do(RemoveWall(erase.picked[0].a, erase.picked[0].b))
+            return
+        stack = self.controller.undo_stack
+        stack.beginMacro(f"Erase {len(erase.picked)} wall lines and doors")  # one drag, one undo step
+        try:
+            for line in erase.picked:
+                self._do(RemoveWall(line.a, line.b))
+        finally:
+            stack.endMacro()
+
+    # -- fog of war ------------------------------------------------------------------------------
+
+    def _start_fog(self, button: Qt.MouseButton, cell: Cell) -> None:
+        shown = button == Qt.MouseButton.LeftButton
+        self.map_scene.removeItem(self.fog_preview)
+        self.fog_preview = CellsItem(FOG_STYLES["reveal" if shown else "hide"], PAINT_Z)
+        self.map_scene.addItem(self.fog_preview)
+        self._fog = _FogRect(shown, cell, cell)
+        self._show_fog()
+
+    def _fog_to(self, cell: Cell) -> None:
+        fog = self._fog
+        assert fog is not None
+        if cell != fog.end:
+            fog.end = cell
+            self._show_fog()
+
+    def _show_fog(self) -> None:
+        fog = self._fog
+        assert fog is not None
+        grid_map = self.controller.encounter.map
+        cells = fog.cells(grid_map.width, grid_map.height)
+        self.fog_preview.set_cells(CellMask.from_cells(cells) if cells else None)
+        verb = "show the players" if fog.shown else "hide from the players"
+        self._say(f"{verb}: {len(cells)} cell{'s' if len(cells) != 1 else ''}")
+
+    def _finish_fog(self) -> None:
+        fog = self._fog
+        assert fog is not None
+        self._fog = None
+        self.fog_preview.clear()
+        self._say("")
+        encounter = self.controller.encounter
+        cells = fog.cells(encounter.map.width, encounter.map.height)
+        explored = encounter.fog.explored
+        # Only what the rectangle changes: a drag that changes nothing is no step in the history.
+        changed = cells - explored if fog.shown else cells & explored
+        if not changed:
+            said = "already shown to" if fog.shown else "not shown to"
+            self.controller.message.emit(f"Those cells are {said} the players: nothing to change")
+            return
+        self._do(RevealCells(tuple(sorted(changed)), shown=fog.shown))
+
     # -- the keyboard ----------------------------------------------------------------------------
 
     def event(self, event: QEvent) -> bool:
@@ -773,7 +1054,7 @@ class MapView(QGraphicsView):
                 self._drag_to(self._cell_under_cursor() or self._drag_target, True, again=True)
                 return
         if key == Qt.Key.Key_Escape:
-            if self._drag is not None or self._turn is not None or self._stroke is not None:
+            if self._gesture():
                 self.cancel_gesture()
             else:
                 self.controller.select(None)
@@ -825,11 +1106,13 @@ class MapView(QGraphicsView):
         if data.hasFormat(MIME_COMBATANT) or data.hasFormat(MIME_CREATURE):
             event.acceptProposedAction()
             self._show_drop(event)
+        elif self.files_dropped.accepts(data):
+            event.acceptProposedAction()
         else:
             event.ignore()
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        if self._show_drop(event):
+        if self.files_dropped.accepts(event.mimeData()) or self._show_drop(event):
             event.acceptProposedAction()
         else:
             event.ignore()
@@ -852,6 +1135,10 @@ class MapView(QGraphicsView):
     def dropEvent(self, event: QDropEvent) -> None:
         self._drop_marker.hide()
         data = event.mimeData()
+        if self.files_dropped.accepts(data):
+            event.acceptProposedAction()
+            self.files_dropped.take(data)
+            return
         size = self._drop_size(event)
         anchor = self._drop_anchor(event.position(), size) if size is not None else None
         if anchor is None:

@@ -1,5 +1,7 @@
 """A table model of every combatant: name, side, the ruleset's columns (L&L: level, SP, IP, AP), Move, status.
 
+A combatant with a picture shows it small beside its name, in its token's shape.
+
 An adapter over ``encounter.combatants``: it reads the controller's encounter on every call and
 keeps only the row ids (to tell a plain refresh from rows coming and going) and a small key per
 row of what it shows (to repaint only the rows an action changed), never the data itself.
@@ -11,13 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QIcon
 
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.model import CombatantBase
 from lnl_desktop.core.rules.base import Column
 from lnl_desktop.ui import style
 from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime
+from lnl_desktop.ui.portraits import portrait_pixmap
 
 if TYPE_CHECKING:
     from lnl_desktop.ui.controller import TableController
@@ -26,6 +29,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 # The combatant's id, for views and proxies that need to find a row's combatant.
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+ICON_PX = 20  # a portrait beside a name (drawn at twice that for high-DPI screens)
 
 # The columns every ruleset has; the ruleset's own (Ruleset.columns) go between Side and Move.
 _SHARED_TIPS = {
@@ -117,6 +121,8 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
             return c.id
         if role == Qt.ItemDataRole.DecorationRole and column == "Side":
             return style.side_color(c.side)
+        if role == Qt.ItemDataRole.DecorationRole and column == "Name":
+            return self._portrait_icon(c)
         if role == Qt.ItemDataRole.ForegroundRole and c.down:
             return style.DOWN
         if role == Qt.ItemDataRole.FontRole and self._is_active(c.id):
@@ -138,6 +144,18 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         turn = self._controller.encounter.combat.turn
         return turn is not None and turn.combatant == cid
 
+    def _portrait_icon(self, c: Any) -> QIcon | None:
+        data = getattr(c, "portrait", None)
+        if not data:
+            return None
+        icon = QIcon()
+        for size in (ICON_PX, 2 * ICON_PX):
+            pixmap = portrait_pixmap(data, size, c.side)
+            if pixmap.isNull():
+                return None
+            icon.addPixmap(pixmap)
+        return icon
+
     def _tooltip(self, c: Any, column: str) -> str:
         if column == "Name":
             return f"{c.name} ({c.side.value})\n{self._controller.engine.ruleset.stat_line(c)}".rstrip()
@@ -158,6 +176,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
             repr(getattr(c, "shield", None)),
             status_of(c),
             self._is_active(c.id),
+            getattr(c, "portrait", None),
         )
 
     def _row_keys(self) -> list[tuple[object, ...]]:
