@@ -9,28 +9,107 @@ captured with ImageMagick's ``import``.
 
 Needs Debian's ``xvfb``, ``openbox``, ``xdotool`` and ``imagemagick``. From the project:
 
-    .venv/bin/python docs/table_screenshots.py
+    .venv/bin/python docs/table_screenshots.py [imported-map.png ...]
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "screenshots"
 
-# (file, screen width, screen height, UI scale %)
-SCREENS = [("laptop-1366x768.png", 1366, 768, 100), ("projector-1920x1080-150.png", 1920, 1080, 150)]
+# (file, screen width, screen height, UI scale %, scene)
+SCREENS = [
+    ("laptop-1366x768.png", 1366, 768, 100, "round"),
+    ("projector-1920x1080-150.png", 1920, 1080, 150, "round"),
+    ("imported-map.png", 1600, 900, 100, "imported"),
+    ("player-view-fog.png", 1600, 900, 100, "fog"),
+]
+
+# A small keep, drawn as a map maker would export it: (x0, y0, x1, y1) rooms in cells, the doors
+# between them (a, b, closed) and the picture's pixels per cell.
+ROOMS = [(1, 1, 9, 8), (9, 1, 17, 8), (1, 8, 9, 15), (9, 8, 17, 15), (17, 4, 23, 11)]
+DOORS = [((9, 4), (9, 5), False), ((5, 8), (6, 8), True), ((13, 8), (14, 8), True), ((17, 7), (17, 8), False)]
+PPG = 48
 
 
-def outside() -> int:
-    """Start an X server per screen size and run this script inside it."""
-    for number, (name, width, height, scale) in enumerate(SCREENS):
+def keep_map(path: Path) -> Path:
+    """A Universal VTT file (format 0.3) of the keep: its picture, its walls and its doors."""
+    import base64
+    import json
+
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF
+    from PySide6.QtGui import QColor, QImage, QPainter, QPen
+
+    width, height = 24, 16
+    # Each room's outline a cell edge at a time, shared edges once, and gaps where the doors are,
+    # as map makers export them; runs along a line are joined again.
+    edges: set[tuple[tuple[int, int], tuple[int, int]]] = set()
+    for x0, y0, x1, y1 in ROOMS:
+        edges |= {((x, y), (x + 1, y)) for x in range(x0, x1) for y in (y0, y1)}
+        edges |= {((x, y), (x, y + 1)) for y in range(y0, y1) for x in (x0, x1)}
+    edges -= {(a, b) for a, b, _closed in DOORS}
+    walls: list[list[tuple[float, float]]] = [[a, b] for a, b in sorted(edges)]
+    image = QImage(width * PPG, height * PPG, QImage.Format.Format_RGB32)
+    image.fill(QColor("#2b2b2b"))
+    painter = QPainter(image)
+    for index, (x0, y0, x1, y1) in enumerate(ROOMS):
+        painter.fillRect(
+            QRectF(x0 * PPG, y0 * PPG, (x1 - x0) * PPG, (y1 - y0) * PPG), QColor(("#c9b48a", "#bda77c")[index % 2])
+        )
+    painter.setPen(QPen(QColor(0, 0, 0, 40), 1))
+    for x in range(width + 1):
+        painter.drawLine(x * PPG, 0, x * PPG, height * PPG)
+    for y in range(height + 1):
+        painter.drawLine(0, y * PPG, width * PPG, y * PPG)
+    painter.setPen(QPen(QColor("#1a1a1a"), 10))
+    for line in walls:
+        for a, b in itertools.pairwise(line):
+            painter.drawLine(QPointF(a[0] * PPG, a[1] * PPG), QPointF(b[0] * PPG, b[1] * PPG))
+    painter.end()
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+
+    def pts(*xy: tuple[float, float]) -> list[dict[str, float]]:
+        return [{"x": x, "y": y} for x, y in xy]
+
+    document = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": width, "y": height}, "pixels_per_grid": PPG},
+        "line_of_sight": [pts(*line) for line in walls],
+        "objects_line_of_sight": [],
+        "portals": [
+            {
+                "position": {"x": a[0], "y": a[1]},
+                "bounds": pts(a, b),
+                "rotation": 0,
+                "closed": closed,
+                "freestanding": False,
+            }
+            for a, b, closed in DOORS
+        ],
+        "lights": [],
+        "image": base64.b64encode(bytes(data.data())).decode("ascii"),
+    }
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def outside(only: list[str]) -> int:
+    """Start an X server per screen size and run this script inside it (``only``: these files)."""
+    for number, (name, width, height, scale, scene) in enumerate(SCREENS):
+        if only and name not in only:
+            continue
         display = f":{91 + number}"
         env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
         xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{width}x{height}x24"], stderr=subprocess.DEVNULL)
@@ -38,7 +117,9 @@ def outside() -> int:
         wm = subprocess.Popen(["openbox"], env=env, stderr=subprocess.DEVNULL)
         time.sleep(1.0)
         try:
-            subprocess.run([sys.executable, __file__, "--inside", str(OUT / name), str(scale)], env=env, check=True)
+            subprocess.run(
+                [sys.executable, __file__, "--inside", str(OUT / name), str(scale), scene], env=env, check=True
+            )
             print(f"{(OUT / name).relative_to(ROOT)}: {width} x {height} at {scale} %")
         finally:
             wm.terminate()
@@ -46,7 +127,7 @@ def outside() -> int:
     return 0
 
 
-def inside(out: Path, scale: int) -> int:
+def inside(out: Path, scale: int, scene: str) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
@@ -74,6 +155,8 @@ def inside(out: Path, scale: int) -> int:
         point = view.viewport().mapToGlobal(view.mapFromScene(view.scene_point_of((x + dx, y + dy))))
         return str(point.x()), str(point.y())
 
+    if scene != "round":
+        return keep(window, scratch, out, scene, xdo)
     xdo("key", "ctrl+Return", wait=1200)  # Start combat…
     xdo("type", "5")  # the face the GM's d6 shows: Party acts first
     xdo("key", "Return", wait=1200)
@@ -90,7 +173,48 @@ def inside(out: Path, scale: int) -> int:
     return 0
 
 
+def keep(window: Any, scratch: Path, out: Path, scene: str, xdo: Any) -> int:
+    """The keep imported by dropping nothing but keys: File ▸ Import map… (the file dialog answered
+    with the generated map), the demo's tokens set in its rooms, then either the GM's window or the
+    player view with fog of war."""
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QFileDialog
+
+    from lnl_desktop.core import actions as act
+    from lnl_desktop.ui.import_map import IMPORT_FILTER
+
+    path = keep_map(scratch / "The Keep.dd2vtt")
+    QFileDialog.getOpenFileName = lambda *a, **k: (str(path), IMPORT_FILTER)  # the file the GM picks
+    controller = window.controller
+    for cid in list(controller.encounter.tokens):
+        controller.do(act.RemoveToken(cid))
+    xdo("key", "ctrl+i", wait=2500)  # File ▸ Import map…
+    places = {
+        "tombril": (3, 4),
+        "cedryk": (4, 6),
+        "janine": (2, 5),
+        "half-orc": (13, 3),  # seen through the open door
+        "hill-giant": (12, 11),  # behind a closed door
+        "half-orc-glaive": (19, 6),
+        "half-orc-archer": (5, 12),  # behind a closed door
+    }
+    for cid, cell in places.items():
+        controller.do(act.PlaceToken(cid, cell, 90 if cell[0] < 9 else 270))
+    controller.do(act.SetFog(True))
+    QTest.qWait(800)
+    if scene == "fog":
+        controller.do(act.Move("tombril", to=(7, 4), forced=True))  # to the open door's side
+        window.show_player_view(True)
+        view = window.player_view
+        view.setGeometry(QApplication.primaryScreen().availableGeometry())
+        QTest.qWait(2000)
+    subprocess.run(["import", "-window", "root", str(out)], check=True)
+    window.controller.undo_stack.setClean()
+    window.close()
+    return 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--inside":
-        sys.exit(inside(Path(sys.argv[2]), int(sys.argv[3])))
-    sys.exit(outside())
+        sys.exit(inside(Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
+    sys.exit(outside(sys.argv[1:]))

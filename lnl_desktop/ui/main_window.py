@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -48,7 +48,9 @@ from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.focus import FocusKeeper
 from lnl_desktop.ui.folders import Folders
+from lnl_desktop.ui.import_map import import_map_dialog, import_map_file, is_map_file
 from lnl_desktop.ui.map.view import MapView
+from lnl_desktop.ui.mime import FileDrops
 from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
 from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
@@ -108,6 +110,7 @@ class MainWindow(QMainWindow):
         self.sheet = CombatantSheet(self.controller)
         self.round_log = RoundLog(self.controller)
         self.round_log.folders = self.folders
+        self.sheet.folders = self.folders  # "Picture…" opens where the last file was
         self.bestiary = BestiaryPanel(self.controller)
         self.undo_view = QUndoView(self.controller.undo_stack)
         self.undo_view.setEmptyLabel("Encounter opened")
@@ -151,6 +154,14 @@ class MainWindow(QMainWindow):
         self.controller.eventsApplied.connect(lambda _events: self.toast.dismiss())
         self.controller.encounterReplaced.connect(self.toast.dismiss)
         self.controller.encounterReplaced.connect(self._refresh_title)
+        self.setAcceptDrops(True)  # a Universal VTT map dropped on the window is imported
+        self.file_drops = FileDrops(self)
+        for drops in (self.file_drops, self.map_view.files_dropped):
+            drops.wanted = is_map_file
+            drops.dropped.connect(self._import_dropped)
+        self.controller.eventsApplied.connect(lambda _events: self._refresh_fog_action())
+        self.controller.encounterReplaced.connect(self._refresh_fog_action)
+        self._refresh_fog_action()
         self._snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
         self._snapshot_timer.timeout.connect(self.autosave)
 
@@ -240,6 +251,19 @@ class MainWindow(QMainWindow):
             )
             self.demo_actions.append(action)
         self.open_action = self._action("&Open…", self.open_file, key.Open, "Open an encounter file (.lnl)")
+        self.import_map_action = self._action(
+            "&Import map…",
+            self.import_map,
+            "Ctrl+I",
+            "A Universal VTT map (.dd2vtt, .uvtt, .df2vtt): its picture, walls and doors become this map (undoable)",
+        )
+        self.fog_action = self._action(
+            "Fog of &war for the players",
+            lambda on: self.controller.do(act.SetFog(bool(on))),
+            None,
+            "The player view shows only what the Party sees, and dimmer what it has seen (undoable)",
+        )
+        self.fog_action.setCheckable(True)
         self.save_action = self._action("&Save", self.save, key.Save, "Save the encounter")
         self.save_as_action = self._action("Save &As…", self.save_as, key.SaveAs, "Save the encounter under a new name")
         self.quit_action = self._action("&Quit", self.close, key.Quit, "Close the program")
@@ -261,6 +285,15 @@ class MainWindow(QMainWindow):
             ("walls", "Paint &walls", "W", "Drag to paint walls (right-drag erases)"),
             ("difficult", "Paint &difficult terrain", "T", "Drag to paint difficult terrain (right-drag erases)"),
             ("erase", "&Erase terrain", "X", "Drag to erase walls and difficult terrain"),
+            (
+                "wall_lines",
+                "Draw wall &lines",
+                "L",
+                "Drag between cell corners to draw a wall line (right-click: remove)",
+            ),
+            ("doors", "Draw d&oors", "O", "Drag between cell corners to draw a door; click a door to open or close it"),
+            ("erase_lines", "Erase wall lines and doors", "Shift+L", "Click a wall line or door to remove it"),
+            ("fog", "Reveal or hide &fog", "F", "Drag over cells to show them to the players (right-drag: hide)"),
         ):
             action = self._action(text, lambda _=False, n=name: self.map_view.set_tool(n), shortcut, tip)
             action.setCheckable(True)
@@ -347,6 +380,7 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.demo_menu = file_menu.addMenu("Open &demo")
         self.demo_menu.addActions(self.demo_actions)
+        file_menu.addAction(self.import_map_action)
         file_menu.addAction(self.convert_action)
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
@@ -367,7 +401,7 @@ class MainWindow(QMainWindow):
         map_menu.addSeparator()
         map_menu.addActions([self.map_settings_action, self.background_action, self.remove_background_action])
         map_menu.addSeparator()
-        map_menu.addAction(self.hide_token_action)
+        map_menu.addActions([self.fog_action, self.hide_token_action])
 
         combat_menu = bar.addMenu("&Combat")
         combat_menu.setToolTipsVisible(True)  # a disabled step says why
@@ -413,7 +447,15 @@ class MainWindow(QMainWindow):
         toolbar.addSeparator()
         toolbar.addActions([self.undo_action, self.redo_action])
         toolbar.addSeparator()
-        for name, text in (("select", "Select"), ("walls", "Walls"), ("difficult", "Difficult"), ("erase", "Erase")):
+        for name, text in (
+            ("select", "Select"),
+            ("walls", "Walls"),
+            ("wall_lines", "Lines"),
+            ("doors", "Doors"),
+            ("difficult", "Difficult"),
+            ("erase", "Erase"),
+            ("fog", "Fog"),
+        ):
             button_action = self.tool_actions[name]
             button_action.setIconText(text)
             toolbar.addAction(button_action)
@@ -947,6 +989,31 @@ class MainWindow(QMainWindow):
         if never.isChecked():
             self.settings.setValue(ASK_REMOVE_KEY, False)
         return True
+
+    def import_map(self) -> bool:
+        """File ▸ Import map…: a Universal VTT file replaces the map in one undoable step."""
+        return import_map_dialog(self, self.controller, self.folders)
+
+    def _refresh_fog_action(self) -> None:
+        self.fog_action.setChecked(self.controller.encounter.fog.enabled)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """A map maker's file dragged onto the window (the map view takes it too, beside tokens)."""
+        if self.file_drops.accepts(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        if self.file_drops.accepts(event.mimeData()):
+            event.acceptProposedAction()
+            self.file_drops.take(event.mimeData())
+        else:
+            event.ignore()
+
+    def _import_dropped(self, path: Path) -> None:
+        self.folders.remember(path)
+        import_map_file(self, self.controller, path)
 
     def show_forecast(self) -> None:
         """Ctrl+D: the Forecast tab forward. Only on the GM's word: it never takes the Round log's
