@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
+from PySide6.QtGui import QImage, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsView
 from pytestqt.qtbot import QtBot
+from qt_pictures import render
 
 from lnl_desktop.core import sight
 from lnl_desktop.core.actions import BeginTurn, SetFog, StartCombat
@@ -91,15 +92,6 @@ def drag(view: MapView, cells: list[Cell], button: Qt.MouseButton = LEFT) -> Non
     for cell in cells[1:]:
         move(view, centre(cell), button)
     QTest.mouseRelease(view.viewport(), button, NONE, at(view, centre(cells[-1])))
-
-
-def render(view: QGraphicsView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_RGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def shade(view: QGraphicsView, image: QImage, cell: Cell) -> int:

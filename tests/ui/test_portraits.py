@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QDragEnterEvent, QDragMoveEvent, QDropEvent, Q
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QGraphicsView
 from pytestqt.qtbot import QtBot
+from qt_pictures import render
 
 from lnl_desktop.core.actions import SetPortrait
 from lnl_desktop.core.model import MAX_PORTRAIT_CHARS, Combatant, Encounter, MapGrid, Side, Token
@@ -226,15 +227,6 @@ def test_a_picture_file_dropped_on_the_sheet_becomes_the_portrait(
 
 
 # -- on the maps and in the list ---------------------------------------------------------------------
-
-
-def render(view: QGraphicsView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_RGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def green_pixels(view: QGraphicsView, cell: tuple[int, int]) -> int:

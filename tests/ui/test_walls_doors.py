@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
+from PySide6.QtGui import QColor, QImage, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsView
 from pytestqt.qtbot import QtBot
+from qt_pictures import render
 
 from lnl_desktop.core import sight
 from lnl_desktop.core.actions import AddWall, Face, RemoveToken, RemoveWall, SetHidden
@@ -103,15 +104,6 @@ def scene_lines(view: MapView) -> set[tuple[float, ...]]:
         a, b = (line.x1(), line.y1()), (line.x2(), line.y2())
         out.add((*min(a, b), *max(a, b)))
     return out
-
-
-def render(view: QGraphicsView) -> QImage:
-    image = QImage(view.viewport().size(), QImage.Format.Format_RGB32)
-    image.fill(QColor("white"))
-    painter = QPainter(image)
-    view.render(painter)
-    painter.end()
-    return image
 
 
 def pixel(view: QGraphicsView, image: QImage, point: Point) -> QColor:
