@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -614,6 +614,25 @@ def _as_float(costs: npt.NDArray[np.generic], never: float) -> FloatArray:
     return out
 
 
+def _cheapest_source(
+    src: Mapping[Cell, npt.NDArray[np.generic]],
+    steps: Sequence[Cell],
+    penalty: Mapping[Cell, npt.NDArray[np.generic]] | None,
+    box: tuple[slice, slice],
+) -> npt.NDArray[np.generic]:
+    """The cheapest way into each anchor of the box by one of ``steps``, each step's penalty
+    (walls squeezed, barriers crossed) added when there is one."""
+    if penalty is None:
+        best = np.minimum(src[steps[0]], src[steps[1]])
+        for d in steps[2:]:
+            np.minimum(best, src[d], out=best)
+        return best
+    best = src[steps[0]] + penalty[steps[0]][box]
+    for d in steps[1:]:
+        np.minimum(best, src[d] + penalty[d][box], out=best)
+    return best
+
+
 def _relax(
     dist: npt.NDArray[np.generic],
     ortho: npt.NDArray[np.generic],
@@ -647,34 +666,13 @@ def _relax(
 
         # The cost depends only on the target, so take the cheapest source first: 5 array
         # operations for the 4 orthogonal steps instead of 8.
-        if ortho_penalty is None:
-            best = np.minimum(src[1, 0], src[-1, 0])
-            np.minimum(best, src[0, 1], out=best)
-            np.minimum(best, src[0, -1], out=best)
-        else:
-            first = True
-            for d in _ORTHOGONAL:
-                cand = src[d] + ortho_penalty[d][ty0:ty1, tx0:tx1]
-                if first:
-                    best, first = cand, False
-                else:
-                    np.minimum(best, cand, out=best)
+        box = (slice(ty0, ty1), slice(tx0, tx1))
+        best = _cheapest_source(src, _ORTHOGONAL, ortho_penalty, box)
         best += ortho[ty0:ty1, tx0:tx1]
         target = dist[:, ty0:ty1, tx0:tx1]
         np.minimum(target, best, out=target)
 
-        if penalty is None:
-            best = np.minimum(src[1, 1], src[-1, 1])
-            np.minimum(best, src[1, -1], out=best)
-            np.minimum(best, src[-1, -1], out=best)
-        else:
-            first = True
-            for d in _DIAGONAL:
-                cand = src[d] + penalty[d][ty0:ty1, tx0:tx1]
-                if first:
-                    best, first = cand, False
-                else:
-                    np.minimum(best, cand, out=best)
+        best = _cheapest_source(src, _DIAGONAL, penalty, box)
         best += diag[:, ty0:ty1, tx0:tx1]
         target = flipped[:, ty0:ty1, tx0:tx1]
         np.minimum(target, best, out=target)
