@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from lnl_desktop.core import actions as act
-from lnl_desktop.core import uvtt
+from lnl_desktop.core import sight, uvtt
 from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.journal import action_from_json, action_to_json
-from lnl_desktop.core.model import Background, Door, Encounter, MapGrid, WallSegment
+from lnl_desktop.core.model import Background, Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.uvtt import ImportedMap, MapFileError, read_uvtt
 
 # -- making files ------------------------------------------------------------------------------
@@ -359,6 +359,45 @@ def test_the_engine_applies_an_import_as_one_step_that_undo_takes_back() -> None
     assert len(engine.encounter.log[-1].text) < 300  # the log says what changed, not the picture's bytes
     engine.undo()
     assert engine.encounter.map == old
+
+
+@pytest.mark.parametrize("version", [0.2, 0.3])
+def test_on_an_imported_map_the_door_blocks_until_opened_and_the_walls_stop_moves_and_sight(version: float) -> None:
+    ox, oy = 2, 3  # the file's grid starts two cells right and three down of its picture's corner
+    north_wall = [(1, 1), (7, 1), (7, 4)]  # the east wall stops at the door (7, 4)-(7, 5)
+    south_wall = [(7, 5), (7, 6), (1, 6), (1, 1)]
+    doc = document(
+        version,
+        origin=(ox, oy),
+        size=(14, 9),
+        walls=[[(x + ox, y + oy) for x, y in line] for line in (north_wall, south_wall)],
+        portals=[portal((7 + ox, 4 + oy), (7 + ox, 5 + oy), closed=True)],
+    )
+    imported = read_uvtt(text(doc), "keep.dd2vtt")
+    ana = Combatant(id="ana", name="Ana", side=Side.PARTY, level=3, stamina_max=20, injury_max=10)
+    orc = Combatant(id="orc", name="Orc", side=Side.OPPONENTS, level=1, stamina_max=5, injury_max=3)
+    encounter = Encounter(
+        map=MapGrid(width=20, height=15),
+        combatants=[ana, orc],
+        tokens={"ana": Token(cell=(4, 4)), "orc": Token(cell=(12, 8))},
+    )
+    engine = Engine(encounter)
+    engine.apply(act.EditMap(imported.changes(imported.background())))
+    grid_map = engine.encounter.map
+    assert (grid_map.width, grid_map.height) == (14, 9)
+    assert grid_map.doors == (Door(a=(7, 4), b=(7, 5), open=False),)
+    engine.apply(act.StartCombat(face=5))  # the Party acts first
+    engine.apply(act.BeginTurn("ana"))
+    with pytest.raises(RulesError):  # the closed door and the walls close the room
+        engine.apply(act.Move("ana", to=(8, 4)))
+    assert engine.encounter.tokens["ana"].cell == (4, 4)
+    assert not sight.sees(grid_map, (4, 4), 1, (10, 4), 1)
+    assert "door" in (sight.blocker(grid_map, (4, 4), 1, (10, 4), 1) or "")
+    assert not sight.sees(grid_map, (4, 2), 1, (10, 2), 1)  # through the east wall
+    engine.apply(act.SetDoor((7, 4), (7, 5), True))
+    assert sight.sees(engine.encounter.map, (4, 4), 1, (10, 4), 1)
+    engine.apply(act.Move("ana", to=(8, 4)))  # out through the open door
+    assert engine.encounter.tokens["ana"].cell == (8, 4)
 
 
 # -- refusals -----------------------------------------------------------------------------------
