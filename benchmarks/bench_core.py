@@ -6,9 +6,7 @@ test suite: a slow machine must not fail a test run.
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
+from timing import median_seconds, report
 
 from lnl_desktop.core import storage
 from lnl_desktop.core.dice import RandomDice, ScriptedDice
@@ -17,22 +15,6 @@ from lnl_desktop.core.examples import hill_giant, tombril
 from lnl_desktop.core.model import Combatant, Encounter, MapGrid, RulesOptions, Side, Token, Weapon
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LNL
-
-
-def median_seconds(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
-
-
-def report(what: str, seconds: float, budget: float, unit: str) -> None:
-    scale = {"us": 1e6, "ms": 1e3}[unit]
-    verdict = "within budget" if seconds <= budget else "OVER BUDGET"
-    print(f"{what}: median {seconds * scale:.2f} {unit} (budget {budget * scale:g} {unit}) {verdict}")
 
 
 def tombril_and_giant() -> tuple[Combatant, Combatant]:

@@ -6,9 +6,7 @@ Run with ``python3 dev.py bench`` (or ``python benchmarks/bench_osr.py``); never
 
 from __future__ import annotations
 
-import statistics
-import time
-from collections.abc import Callable
+from timing import median_seconds, report
 
 from lnl_desktop.core import storage
 from lnl_desktop.core.dice import ScriptedDice
@@ -17,22 +15,6 @@ from lnl_desktop.core.rules import get_ruleset
 from lnl_desktop.core.rules.osr import play
 from lnl_desktop.core.rules.osr.odds import dice_sum, forecast_strike
 from lnl_desktop.paths import resource
-
-
-def median_seconds(fn: Callable[[], object], repeat: int, number: int = 1) -> float:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
-
-
-def report(what: str, seconds: float, budget: float, unit: str) -> None:
-    scale = {"us": 1e6, "ms": 1e3}[unit]
-    verdict = "within budget" if seconds <= budget else "OVER BUDGET"
-    print(f"{what}: median {seconds * scale:.2f} {unit} (budget {budget * scale:g} {unit}) {verdict}")
 
 
 def play_start() -> object:
