@@ -7,35 +7,88 @@ The small public API a script needs::
 See ``docs/API.md`` for a worked example.
 """
 
-from typing import Any
+from __future__ import annotations
 
-from lnl_desktop.core.actions import Action
-from lnl_desktop.core.dice import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.events import AttackResolved, Event
-from lnl_desktop.core.grid import DiagonalRule
-from lnl_desktop.core.model import (
-    Ability,
-    Combatant,
-    Encounter,
-    MapGrid,
-    RulesOptions,
-    Shield,
-    Side,
-    Spell,
-    SurpriseSituation,
-    Token,
-    Trait,
-    Weapon,
-    WeaponKind,
-    WeaponState,
-    WeaponStyle,
-)
-from lnl_desktop.core.rules import Ruleset, all_rulesets, get_ruleset
-from lnl_desktop.core.rules.classic import ClassicCombatant, ClassicOptions
-from lnl_desktop.core.rules.common import AttackMode, AttackOutcome, Check
-from lnl_desktop.core.rules.lnl import dice_count
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.actions import Action
+    from lnl_desktop.core.dice import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
+    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.errors import IllegalAction, RulesError
+    from lnl_desktop.core.events import AttackResolved, Event
+    from lnl_desktop.core.grid import DiagonalRule
+    from lnl_desktop.core.model import (
+        Ability,
+        Combatant,
+        Encounter,
+        MapGrid,
+        RulesOptions,
+        Shield,
+        Side,
+        Spell,
+        SurpriseSituation,
+        Token,
+        Trait,
+        Weapon,
+        WeaponKind,
+        WeaponState,
+        WeaponStyle,
+    )
+    from lnl_desktop.core.rules import Ruleset, all_rulesets, get_ruleset
+    from lnl_desktop.core.rules.classic import ClassicCombatant, ClassicOptions
+    from lnl_desktop.core.rules.common import AttackMode, AttackOutcome, Check
+    from lnl_desktop.core.rules.lnl import dice_count
+
+# Each name of the public API and the module it lives in, imported on first use (PEP 562): the
+# program's start path imports only the models it needs, not every ruleset and action.
+_PUBLIC = {
+    "Action": "lnl_desktop.core.actions",
+    "DiceSource": "lnl_desktop.core.dice",
+    "DieFace": "lnl_desktop.core.dice",
+    "PhysicalDice": "lnl_desktop.core.dice",
+    "RandomDice": "lnl_desktop.core.dice",
+    "ScriptedDice": "lnl_desktop.core.dice",
+    "Engine": "lnl_desktop.core.engine",
+    "IllegalAction": "lnl_desktop.core.errors",
+    "RulesError": "lnl_desktop.core.errors",
+    "AttackResolved": "lnl_desktop.core.events",
+    "Event": "lnl_desktop.core.events",
+    "DiagonalRule": "lnl_desktop.core.grid",
+    "Ability": "lnl_desktop.core.model",
+    "Combatant": "lnl_desktop.core.model",
+    "Encounter": "lnl_desktop.core.model",
+    "MapGrid": "lnl_desktop.core.model",
+    "RulesOptions": "lnl_desktop.core.model",
+    "Shield": "lnl_desktop.core.model",
+    "Side": "lnl_desktop.core.model",
+    "Spell": "lnl_desktop.core.model",
+    "SurpriseSituation": "lnl_desktop.core.model",
+    "Token": "lnl_desktop.core.model",
+    "Trait": "lnl_desktop.core.model",
+    "Weapon": "lnl_desktop.core.model",
+    "WeaponKind": "lnl_desktop.core.model",
+    "WeaponState": "lnl_desktop.core.model",
+    "WeaponStyle": "lnl_desktop.core.model",
+    "Ruleset": "lnl_desktop.core.rules",
+    "all_rulesets": "lnl_desktop.core.rules",
+    "get_ruleset": "lnl_desktop.core.rules",
+    "ClassicCombatant": "lnl_desktop.core.rules.classic",
+    "ClassicOptions": "lnl_desktop.core.rules.classic",
+    "AttackMode": "lnl_desktop.core.rules.common",
+    "AttackOutcome": "lnl_desktop.core.rules.common",
+    "Check": "lnl_desktop.core.rules.common",
+    "dice_count": "lnl_desktop.core.rules.lnl",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_PUBLIC[name]), name)
+    globals()[name] = value
+    return value
 
 
 def resolve_attack(
@@ -43,7 +96,7 @@ def resolve_attack(
     target: Any,
     weapon: str,
     dice: DiceSource,
-    mode: AttackMode = AttackMode.ATTACK,
+    mode: AttackMode | None = None,
     options: Any = None,
     *,
     ruleset: str | Ruleset = "lnl",
@@ -56,6 +109,11 @@ def resolve_attack(
     formula, and the target's SP and IP after the blow (``outcome.application.stamina_after`` /
     ``injury_after``).
     """
+    from lnl_desktop.core.errors import RulesError
+    from lnl_desktop.core.rules import get_ruleset
+    from lnl_desktop.core.rules.common import AttackMode
+
+    mode = AttackMode.ATTACK if mode is None else mode
     rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
     for who in (attacker, target):
         if not isinstance(who, rules.stat_block):

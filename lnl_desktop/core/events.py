@@ -16,7 +16,7 @@ from lnl_desktop.core.grid import Cell
 
 
 class _Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     round: int = 0
     text: str
@@ -75,7 +75,7 @@ class Turned(_Event):
 class PrecisionCheck(BaseModel):
     """The sneak attack's AWA check: d20 + AWA against DC 10 + target AP."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     face: int
     bonus: int

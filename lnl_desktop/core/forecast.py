@@ -19,8 +19,6 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
-
 from lnl_desktop.core.model import (
     LnLFamilyOptions,
     LnLStats,
@@ -30,6 +28,9 @@ from lnl_desktop.core.model import (
 )
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LNL, LnLRuleset
+from lnl_desktop.lazy import lazy_module
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 
 TAIL = 1e-16
 """Probability mass an exploding tail may leave out (per die; a sum of dice at most that much in all)."""

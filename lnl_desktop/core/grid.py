@@ -34,15 +34,22 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as _numpy
+    import numpy.typing as npt
+
+    BoolArray = npt.NDArray[_numpy.bool_]
+    FloatArray = npt.NDArray[_numpy.float64]
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
+
 
 Cell = tuple[int, int]
 
-BoolArray = npt.NDArray[np.bool_]
-FloatArray = npt.NDArray[np.float64]
 
 _INF = math.inf
 # "Unreachable" in int32 cost tables; sums of a few of these still fit in 31 bits.

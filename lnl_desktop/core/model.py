@@ -28,7 +28,7 @@ from lnl_desktop.core.grid import Cell, DiagonalRule, Terrain, footprint, map_te
 
 class _Model(BaseModel):
     # Unknown keys in a file are a mistake worth reporting, not something to drop silently.
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class Side(StrEnum):
@@ -375,7 +375,7 @@ class Token(_Model):
 class Background(BaseModel):
     """A picture under the grid (a downloaded battle map), lined up with the grid by scale and offset."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     image: str = Field(min_length=1, description="PNG or JPEG; a relative path is relative to the .lnl file")
     cell_px: float = Field(default=64, gt=1, le=2000, description="image pixels per grid cell")
@@ -398,7 +398,7 @@ class WallSegment(BaseModel):
     It blocks a step between two cells when it crosses the line between their centres, and it
     blocks sight along any line it crosses. Points are in cells, so a corner is a whole number."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     a: tuple[float, float]
     b: tuple[float, float]
@@ -420,7 +420,7 @@ class MapGrid(BaseModel):
     """The battle map: a square grid with walls (filled cells and drawn segments), doors and
     difficult terrain. Immutable: edits replace it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     width: int = Field(ge=1, le=1000)
     height: int = Field(ge=1, le=1000)

@@ -37,12 +37,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
 from lnl_desktop.core.grid import (
     Barrier,
-    BoolArray,
     Cell,
     ConePredicate,
     DiagonalRule,
@@ -57,12 +53,20 @@ from lnl_desktop.core.grid import (
     map_terrain,
     segments_cross,
 )
+from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
+    import numpy as _numpy
+    import numpy.typing as npt
+
+    from lnl_desktop.core.grid import BoolArray
     from lnl_desktop.core.model import Encounter, MapGrid
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+    FloatArray = npt.NDArray[_numpy.float64]
+    IntArray = npt.NDArray[_numpy.int64]
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
+
 
 _ANGLE_EPS = 1e-9  # radians: a blocker is filed in every bin within this of its ends
 _REL = 1e-9  # relative margin on the distance bounds: near a bound, test exactly

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QImageReader, QPainter
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
@@ -35,8 +34,11 @@ from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage, uvtt
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.uvtt import ImportedMap, MapFileError
+from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.folders import Folders
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 
 IMPORT_FILTER = "Universal VTT maps (*.dd2vtt *.uvtt *.df2vtt);;All files (*)"
 TITLE = "Import map"

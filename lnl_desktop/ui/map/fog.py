@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
-import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QPainterPath, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
@@ -23,8 +22,11 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from lnl_desktop.core import sight
 from lnl_desktop.core.grid import Cell, footprint
 from lnl_desktop.core.model import Encounter, MapGrid, Side
+from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.style import CELL_PX
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 
 PLAYERS_FOG_Z = 18.0  # over the floor, walls and doors, under the tokens (Party tokens always show)
 GM_FOG_Z = 7.0  # under the rules overlays: a faint reminder, not a cover

@@ -11,16 +11,22 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
 from PySide6.QtCore import QPointF, QRect, QRectF
 from PySide6.QtGui import QColor, QImage, QPainterPath
 
 from lnl_desktop.core.grid import Cell, DiagonalRule, distance_ft
+from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.style import CELL_PX
 
-BoolArray = npt.NDArray[np.bool_]
+if TYPE_CHECKING:
+    import numpy as _numpy
+    import numpy.typing as npt
+
+    BoolArray = npt.NDArray[_numpy.bool_]
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 
 
 def cell_at(point: QPointF) -> Cell:

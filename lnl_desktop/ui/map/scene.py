@@ -20,7 +20,6 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsScene
@@ -233,19 +232,21 @@ class MapScene(QGraphicsScene):
         self.invalidate(self.sceneRect(), QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def _make_terrain_image(self, grid_map: MapGrid) -> QImage:
-        terrain = grid_map.terrain
-        # Floor is transparent: the floor colour (or the picture) and the grid lie under this image.
-        floor = np.uint32(0)
+        # One pixel a cell. Floor is transparent: the floor colour (or the picture) and the grid lie
+        # under this image. Set pixel by pixel, not with numpy: the first window draws this, and a
+        # map has at most a few thousand such cells.
         difficult = QColor(DIFFICULT_TINT)
         wall = QColor(WALL)
         if self._background is not None:
             difficult.setAlpha(110)
             wall.setAlpha(235)
-        pixels = np.full((grid_map.height, grid_map.width), floor, dtype=np.uint32)
-        pixels[terrain.difficult_grid] = np.uint32(_argb(difficult))
-        pixels[terrain.wall_grid] = np.uint32(_argb(wall))
-        w, h = grid_map.width, grid_map.height
-        return QImage(pixels.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied).copy()
+        image = QImage(grid_map.width, grid_map.height, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        for cells, color in ((grid_map.difficult, difficult), (grid_map.walls, wall)):
+            pixel = _argb(color)
+            for x, y in cells:  # walls over difficult ground, as the rules count them
+                image.setPixel(x, y, pixel)
+        return image
 
     def _load_background(self, background: Background | None) -> None:
         if background is None:
