@@ -101,9 +101,19 @@ def run(argv: list[str] | None = None) -> int:
             # moment it launched the process) and that charts stay off the start path.
             print(f"shown at: {shown_at:.6f}")
             print(f"pyqtgraph: {'yes' if 'pyqtgraph' in sys.modules else 'no'}")
+            print(f"numpy: {'yes' if module_loaded('numpy') else 'no'}")
+            print(f"modules: {' '.join(sorted(name for name in sys.modules if name.startswith('lnl_desktop')))}")
         window.close()
         return 0 if ok else 1
     return app.exec()
+
+
+def module_loaded(name: str) -> bool:
+    """Whether ``name`` was imported for real (not just entered as a lazy module, see lnl_desktop.lazy)."""
+    import importlib.util
+
+    module = sys.modules.get(name)
+    return module is not None and not isinstance(module, importlib.util._LazyModule)  # type: ignore[attr-defined]
 
 
 def application_icon() -> QIcon:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import os
 from dataclasses import replace
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -32,31 +34,38 @@ from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import TurnStarted
 from lnl_desktop.core.model import Encounter, Phase
-from lnl_desktop.core.rules import all_rulesets, get_ruleset
+from lnl_desktop.core.rules import get_ruleset
 from lnl_desktop.core.rules.base import PromptSpec
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.about import show_about
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.dialogs import BackgroundDialog, MapSettingsDialog
 from lnl_desktop.ui.docks.actions import ActionPanel
-from lnl_desktop.ui.docks.bestiary import BestiaryPanel
-from lnl_desktop.ui.docks.combatants import CombatantsPanel
-from lnl_desktop.ui.docks.forecast import ForecastPanel
-from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.prompts import PromptsPanel, ToolDialog, table_tools, tool_label
-from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.focus import FocusKeeper
 from lnl_desktop.ui.folders import Folders
-from lnl_desktop.ui.import_map import import_map_dialog, import_map_file, is_map_file
 from lnl_desktop.ui.map.view import MapView
 from lnl_desktop.ui.mime import FileDrops
-from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
-from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
 from lnl_desktop.ui.theme import SCALES, THEMES, Presentation, outside_color
 from lnl_desktop.ui.toast import Toast
 
+if TYPE_CHECKING:
+    from lnl_desktop.ui.docks.bestiary import BestiaryPanel
+    from lnl_desktop.ui.docks.combatants import CombatantsPanel
+    from lnl_desktop.ui.docks.forecast import ForecastPanel
+    from lnl_desktop.ui.docks.log import RoundLog
+    from lnl_desktop.ui.docks.sheet import CombatantSheet
+    from lnl_desktop.ui.player_view import PlayerView
+    from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
+
+# The panels behind the side panel's tabs, made when first shown: title -> (module, class).
+LAZY_PANELS = {
+    "Combatants": ("lnl_desktop.ui.docks.combatants", "CombatantsPanel"),
+    "Combatant sheet": ("lnl_desktop.ui.docks.sheet", "CombatantSheet"),
+    "Round log": ("lnl_desktop.ui.docks.log", "RoundLog"),
+    "Forecast": ("lnl_desktop.ui.docks.forecast", "ForecastPanel"),
+    "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
+}
 APP_TITLE = "Laurels & Loot Desktop"
 MAX_RECENT = 8
 # While changes go on, the whole encounter is rewritten at most this often (the journal in between).
@@ -106,29 +115,21 @@ class MainWindow(QMainWindow):
 
         self.map_view = MapView(self.controller)
         self.setCentralWidget(self.map_view)
-        self.combatants_panel = CombatantsPanel(self.controller)
-        self.sheet = CombatantSheet(self.controller)
-        self.round_log = RoundLog(self.controller)
-        self.round_log.folders = self.folders
-        self.sheet.folders = self.folders  # "Picture…" opens where the last file was
-        self.bestiary = BestiaryPanel(self.controller)
-        self.undo_view = QUndoView(self.controller.undo_stack)
-        self.undo_view.setEmptyLabel("Encounter opened")
-        # One line per step: without this every push measures every row again (slower each round).
-        self.undo_view.setUniformItemSizes(True)
         self.turns_panel = TurnsPanel(self.controller)
         self.action_panel = ActionPanel(self.controller)
-        self.forecast_panel = ForecastPanel(self.controller)
         self.docks: dict[str, QDockWidget] = {}
+        # The tabs behind Turns and Action are built when first shown (or first asked for): the
+        # first window waits only for what it shows.
+        self._panels: dict[str, QWidget] = {}
         side = Qt.DockWidgetArea.RightDockWidgetArea
         self._add_dock("Turns", self.turns_panel, side, "Ctrl+1")
-        self._add_dock("Combatants", self.combatants_panel, side, "Ctrl+2")
+        self._add_dock("Combatants", None, side, "Ctrl+2")
         self._add_dock("Action", self.action_panel, side, "Ctrl+3")
-        self._add_dock("Combatant sheet", self.sheet, side, "Ctrl+4")
-        self._add_dock("Round log", self.round_log, side, "Ctrl+5")
-        self._add_dock("Forecast", self.forecast_panel, side, "Ctrl+6")
-        self._add_dock("Bestiary", self.bestiary, side, "Ctrl+7")
-        self._add_dock("Undo history", self.undo_view, side, "Ctrl+8")
+        self._add_dock("Combatant sheet", None, side, "Ctrl+4")
+        self._add_dock("Round log", None, side, "Ctrl+5")
+        self._add_dock("Forecast", None, side, "Ctrl+6")
+        self._add_dock("Bestiary", None, side, "Ctrl+7")
+        self._add_dock("Undo history", None, side, "Ctrl+8")
         self._build_prompts()
         self._hidden_docks: list[QDockWidget] = []  # what "Map only" put away, to bring back
         self._front_docks: list[QDockWidget] = []  # and which of them were the tabs in front
@@ -157,7 +158,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)  # a Universal VTT map dropped on the window is imported
         self.file_drops = FileDrops(self)
         for drops in (self.file_drops, self.map_view.files_dropped):
-            drops.wanted = is_map_file
+            drops.wanted = _is_map_file
             drops.dropped.connect(self._import_dropped)
         self.controller.eventsApplied.connect(lambda _events: self._refresh_fog_action())
         self.controller.encounterReplaced.connect(self._refresh_fog_action)
@@ -180,11 +181,15 @@ class MainWindow(QMainWindow):
 
     # -- construction ------------------------------------------------------------------------
 
-    def _add_dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea, shortcut: str) -> None:
+    def _add_dock(self, title: str, widget: QWidget | None, area: Qt.DockWidgetArea, shortcut: str) -> None:
+        """A dock in the side panel; without ``widget`` its panel is made when the dock is first shown."""
         # The tab says a short word (five tabs share the side panel's width); the View menu the whole name.
         dock = QDockWidget(TAB_TITLES.get(title, title), self)
         dock.setObjectName(title.replace(" ", "_").lower())  # saveState() needs names
-        dock.setWidget(widget)
+        if widget is not None:
+            dock.setWidget(widget)
+        else:
+            dock.visibilityChanged.connect(lambda visible, t=title: visible and self._panel(t))
         self.addDockWidget(area, dock)
         toggle = dock.toggleViewAction()
         toggle.setText(title)
@@ -194,6 +199,51 @@ class MainWindow(QMainWindow):
         toggle.setShortcut(QKeySequence(shortcut))
         toggle.setStatusTip(f"Show or hide the {title} dock")
         self.docks[title] = dock
+
+    def _panel(self, title: str) -> QWidget:
+        """The panel of a dock built on demand, made now if this is the first time it is needed."""
+        panel = self._panels.get(title)
+        if panel is None:
+            panel = self._panels[title] = self._make_panel(title)
+            self.docks[title].setWidget(panel)
+        return panel
+
+    def _make_panel(self, title: str) -> QWidget:
+        if title == "Undo history":
+            undo_view = QUndoView(self.controller.undo_stack)
+            undo_view.setEmptyLabel("Encounter opened")
+            # One line per step: without this every push measures every row again (slower each round).
+            undo_view.setUniformItemSizes(True)
+            return undo_view
+        module, name = LAZY_PANELS[title]
+        panel: QWidget = getattr(import_module(module), name)(self.controller)
+        if hasattr(panel, "folders"):
+            panel.folders = self.folders  # "Picture…" and Export open where the last file was
+        return panel
+
+    @property
+    def combatants_panel(self) -> CombatantsPanel:
+        return cast("CombatantsPanel", self._panel("Combatants"))
+
+    @property
+    def sheet(self) -> CombatantSheet:
+        return cast("CombatantSheet", self._panel("Combatant sheet"))
+
+    @property
+    def round_log(self) -> RoundLog:
+        return cast("RoundLog", self._panel("Round log"))
+
+    @property
+    def forecast_panel(self) -> ForecastPanel:
+        return cast("ForecastPanel", self._panel("Forecast"))
+
+    @property
+    def bestiary(self) -> BestiaryPanel:
+        return cast("BestiaryPanel", self._panel("Bestiary"))
+
+    @property
+    def undo_view(self) -> QUndoView:
+        return cast(QUndoView, self._panel("Undo history"))
 
     @staticmethod
     def _title_bar_for(dock: QDockWidget, floating: bool) -> None:
@@ -239,17 +289,6 @@ class MainWindow(QMainWindow):
             None,
             "Before combat: turn this encounter into another ruleset's (undoable)",
         )
-        self.demo_actions: list[QAction] = []
-        for ruleset in all_rulesets().values():
-            if ruleset.demo() is None:
-                continue
-            action = self._action(
-                f"{ruleset.title} demo".replace("&", "&&"),  # a lone & would underline the next letter
-                lambda _=False, n=ruleset.name: self.open_demo(n),
-                None,
-                f"Open the built-in {ruleset.title} demo encounter as an unsaved copy",
-            )
-            self.demo_actions.append(action)
         self.open_action = self._action("&Open…", self.open_file, key.Open, "Open an encounter file (.lnl)")
         self.import_map_action = self._action(
             "&Import map…",
@@ -343,9 +382,7 @@ class MainWindow(QMainWindow):
         self.reset_layout_action = self._action(
             "Reset &layout", self.reset_layout, None, "Put every dock back where it started"
         )
-        self.about_action = self._action(
-            "&About Laurels && Loot Desktop", lambda: show_about(self, self.controller.engine.ruleset)
-        )
+        self.about_action = self._action("&About Laurels && Loot Desktop", self._show_about)
         self.start_combat_action = self._action(
             "&Start combat…", self.turns_panel.start_combat, "Ctrl+Return", "Pick the situation and roll round 1"
         )
@@ -362,7 +399,10 @@ class MainWindow(QMainWindow):
             "Damage &forecast", self.show_forecast, "Ctrl+D", "Show the damage forecast of the attack being set up"
         )
         self.export_log_action = self._action(
-            "&Export round log…", self.round_log.export, "Ctrl+E", "Save the round log as Markdown, HTML or CSV"
+            "&Export round log…",
+            lambda: self.round_log.export(),
+            "Ctrl+E",
+            "Save the round log as Markdown, HTML or CSV",
         )
         self.addAction(self.turns_panel.end_turn_action)  # Space works wherever the focus is in the window
         self._combat_steps = {
@@ -379,7 +419,8 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.new_action, self.open_action])
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.demo_menu = file_menu.addMenu("Open &demo")
-        self.demo_menu.addActions(self.demo_actions)
+        # Filled when first opened: listing the demos loads every ruleset, which the start need not wait for.
+        self.demo_menu.aboutToShow.connect(self._fill_demo_menu)
         file_menu.addAction(self.import_map_action)
         file_menu.addAction(self.convert_action)
         file_menu.addSeparator()
@@ -526,6 +567,8 @@ class MainWindow(QMainWindow):
     # -- player view and presentation -------------------------------------------------------
 
     def ensure_player_view(self) -> PlayerView:
+        from lnl_desktop.ui.player_view import PlayerView
+
         if self.player_view is None:
             view = PlayerView(self.controller, self.map_view, self)
             view.addActions(self._player_keys)
@@ -731,6 +774,8 @@ class MainWindow(QMainWindow):
 
     def new_file(self) -> NewEncounterDialog | None:
         """Ask for the new encounter's name and ruleset (window-modal); it replaces this one when accepted."""
+        from lnl_desktop.ui.ruleset_dialogs import NewEncounterDialog
+
         if not self.confirm_discard():
             return None
         dialog = NewEncounterDialog(self.controller.engine.ruleset.name, self)
@@ -747,6 +792,29 @@ class MainWindow(QMainWindow):
         self.new_dialog = dialog
         dialog.open()
         return dialog
+
+    def _show_about(self) -> None:
+        from lnl_desktop.ui.about import show_about
+
+        show_about(self, self.controller.engine.ruleset)
+
+    def _fill_demo_menu(self) -> None:
+        """One entry per ruleset with a demo: the built-in ones, then the installed ones."""
+        if self.demo_menu.actions():
+            return
+        from lnl_desktop.core.rules import all_rulesets
+
+        for ruleset in all_rulesets().values():
+            if ruleset.demo() is None:
+                continue
+            self.demo_menu.addAction(
+                self._action(
+                    f"{ruleset.title} demo".replace("&", "&&"),  # a lone & would underline the next letter
+                    lambda _=False, n=ruleset.name: self.open_demo(n),
+                    None,
+                    f"Open the built-in {ruleset.title} demo encounter as an unsaved copy",
+                )
+            )
 
     def open_demo(self, ruleset: str) -> bool:
         """A ruleset's built-in demo encounter, as an unsaved copy (the program's own file stays as it is)."""
@@ -768,6 +836,8 @@ class MainWindow(QMainWindow):
 
     def convert_ruleset(self) -> ConvertDialog | None:
         """Ask which ruleset to convert to, showing what will be dropped; the conversion is one undo step."""
+        from lnl_desktop.ui.ruleset_dialogs import ConvertDialog
+
         if self.controller.encounter.combat.phase is not Phase.SETUP:
             self.statusBar().showMessage("Convert: only an encounter before combat can change its ruleset", 10000)
             return None
@@ -941,11 +1011,15 @@ class MainWindow(QMainWindow):
     # -- map ---------------------------------------------------------------------------------
 
     def edit_map_settings(self) -> None:
+        from lnl_desktop.ui.dialogs import MapSettingsDialog
+
         dialog = MapSettingsDialog(self.controller.encounter.map, self)
         if dialog.exec() and dialog.changes():
             self.controller.do(act.EditMap(dialog.changes()))
 
     def edit_background(self) -> None:
+        from lnl_desktop.ui.dialogs import BackgroundDialog
+
         dialog = BackgroundDialog(
             self.controller.encounter.map.background, self.controller.base_dir, self, folders=self.folders
         )
@@ -992,6 +1066,8 @@ class MainWindow(QMainWindow):
 
     def import_map(self) -> bool:
         """File ▸ Import map…: a Universal VTT file replaces the map in one undoable step."""
+        from lnl_desktop.ui.import_map import import_map_dialog
+
         return import_map_dialog(self, self.controller, self.folders)
 
     def _refresh_fog_action(self) -> None:
@@ -1013,6 +1089,8 @@ class MainWindow(QMainWindow):
 
     def _import_dropped(self, path: Path) -> None:
         self.folders.remember(path)
+        from lnl_desktop.ui.import_map import import_map_file
+
         import_map_file(self, self.controller, path)
 
     def show_forecast(self) -> None:
@@ -1255,6 +1333,13 @@ class MainWindow(QMainWindow):
         if self.player_view is not None:
             self.player_view.close()
         event.accept()
+
+
+def _is_map_file(path: str | os.PathLike[str]) -> bool:
+    """For drops on the window: the importer is loaded when a file is first dragged over it."""
+    from lnl_desktop.ui.import_map import is_map_file
+
+    return is_map_file(path)
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -224,6 +224,7 @@ def window() -> dict[str, Any]:
     main.show()
     app.processEvents()
     seen: dict[str, Any] = {"title": main.windowTitle()}
+    main.demo_menu.aboutToShow.emit()  # as when the GM opens File ▸ Open demo
     seen["demo_menu"] = [a.text() for a in main.demo_menu.actions()]
     bestiary = main.bestiary.model
     seen["bestiary"] = [bestiary.creature(r)["name"] for r in range(bestiary.rowCount())]

@@ -15,8 +15,10 @@ from lnl_desktop.core import storage
 from lnl_desktop.core.model import Combatant
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.docks import BestiaryPanel, CombatantSheet, CombatantsPanel, RoundLog
-from lnl_desktop.ui.docks.bestiary import load_bestiary
+from lnl_desktop.ui.docks.bestiary import BestiaryPanel, load_bestiary
+from lnl_desktop.ui.docks.combatants import CombatantsPanel
+from lnl_desktop.ui.docks.log import RoundLog
+from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
 from lnl_desktop.ui.models.combatants import ID_ROLE
 from lnl_desktop.ui.models.log import LogModel

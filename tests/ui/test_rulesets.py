@@ -100,6 +100,7 @@ def test_open_demo_opens_an_unsaved_copy(window: MainWindow) -> None:
     classic_window(window)
     assert window.path is None  # Save asks for a name: the program's own file stays as it is
     assert "The Hill Giant" in window.controller.encounter.name
+    window.demo_menu.aboutToShow.emit()  # as when the GM opens File ▸ Open demo
     assert [a.text() for a in window.demo_menu.actions()] == [
         "Laurels && Loot demo",
         "L&&L Classic demo",

@@ -1,0 +1,130 @@
+"""What the program imports before its first window: only what that window shows.
+
+Every module on the start path costs start-up time (issue 15: the start within 2x a bare PySide6
+window). The app, started as the GM starts it (``python -m lnl_desktop``, offscreen, with the demo
+encounter), reports the modules it had imported when its window was shown; a module new to that
+list must be added here on purpose, and the panels, dialogs, rulesets and libraries that wait for
+first use must stay off it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+# Every lnl_desktop module the first window may import: the rules core the engine needs, the L&L
+# ruleset of the demo, the map, and the two docks in front (Turns, Action) with what they use.
+START_PATH = {
+    "lnl_desktop",
+    "lnl_desktop.core",
+    "lnl_desktop.core.actions",
+    "lnl_desktop.core.bestiary",
+    "lnl_desktop.core.dice",
+    "lnl_desktop.core.engine",
+    "lnl_desktop.core.errors",
+    "lnl_desktop.core.events",
+    "lnl_desktop.core.grid",
+    "lnl_desktop.core.journal",
+    "lnl_desktop.core.model",
+    "lnl_desktop.core.rules",
+    "lnl_desktop.core.rules.base",
+    "lnl_desktop.core.rules.common",
+    "lnl_desktop.core.rules.lnl",
+    "lnl_desktop.core.rules.lnl.play",
+    "lnl_desktop.core.rules.lnl.rules",
+    "lnl_desktop.core.rules.lnl.views",
+    "lnl_desktop.core.sight",
+    "lnl_desktop.core.storage",
+    "lnl_desktop.core.validation",
+    "lnl_desktop.lazy",
+    "lnl_desktop.paths",
+    "lnl_desktop.ui",
+    "lnl_desktop.ui.app",
+    "lnl_desktop.ui.combat_dialogs",
+    "lnl_desktop.ui.commands",
+    "lnl_desktop.ui.controller",
+    "lnl_desktop.ui.docks",
+    "lnl_desktop.ui.docks.actions",
+    "lnl_desktop.ui.docks.bestiary",
+    "lnl_desktop.ui.docks.prompts",
+    "lnl_desktop.ui.docks.turns",
+    "lnl_desktop.ui.focus",
+    "lnl_desktop.ui.folders",
+    "lnl_desktop.ui.main_window",
+    "lnl_desktop.ui.map",
+    "lnl_desktop.ui.map.drag",
+    "lnl_desktop.ui.map.fog",
+    "lnl_desktop.ui.map.geometry",
+    "lnl_desktop.ui.map.labels",
+    "lnl_desktop.ui.map.overlays",
+    "lnl_desktop.ui.map.scene",
+    "lnl_desktop.ui.map.tokens",
+    "lnl_desktop.ui.map.view",
+    "lnl_desktop.ui.map.walls",
+    "lnl_desktop.ui.mime",
+    "lnl_desktop.ui.portraits",
+    "lnl_desktop.ui.recovery",
+    "lnl_desktop.ui.style",
+    "lnl_desktop.ui.theme",
+    "lnl_desktop.ui.toast",
+    "lnl_desktop.ui.widgets",
+}
+# Built or imported on first use, never for the first window.
+LATER = {
+    "lnl_desktop.core.rules.classic",
+    "lnl_desktop.core.rules.osr",
+    "lnl_desktop.core.rules.d10",
+    "lnl_desktop.core.uvtt",
+    "lnl_desktop.core.forecast",
+    "lnl_desktop.ui.docks.combatants",
+    "lnl_desktop.ui.docks.sheet",
+    "lnl_desktop.ui.docks.log",
+    "lnl_desktop.ui.docks.forecast",
+    "lnl_desktop.ui.import_map",
+    "lnl_desktop.ui.player_view",
+    "lnl_desktop.ui.about",
+    "lnl_desktop.ui.dialogs",
+    "lnl_desktop.ui.ruleset_dialogs",
+}
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, str]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LNL_REPORT_MODULES="1")
+    result = subprocess.run(
+        [sys.executable, "-m", "lnl_desktop", "--smoke-test"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return dict(line.split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
+
+
+def test_the_first_window_imports_only_the_start_path(report: dict[str, str]) -> None:
+    imported = set(report["modules"].split())
+    assert imported - START_PATH == set(), "new on the start path: add it to START_PATH only if the first window needs it"
+    assert imported & LATER == set()
+    # What the first window shows does need these: the list is a real list, not an empty one.
+    assert {"lnl_desktop.ui.map.view", "lnl_desktop.ui.docks.turns", "lnl_desktop.core.rules.lnl"} <= imported
+
+
+def test_numpy_and_pyqtgraph_wait_for_first_use(report: dict[str, str]) -> None:
+    assert report["numpy"] == "no"  # the map's reach, paths and sight load it on the first hover or drag
+    assert report["pyqtgraph"] == "no"  # the Forecast tab loads it when first shown
+
+
+def test_a_lazy_numpy_is_the_real_one_at_first_use() -> None:
+    code = (
+        "import sys\n"
+        "from lnl_desktop.core import grid\n"
+        "from lnl_desktop.ui.app import module_loaded\n"
+        "assert not module_loaded('numpy')\n"
+        "terrain = grid.Terrain.from_rows(['....', '.#..', '....'])\n"
+        "assert terrain.wall_grid.sum() == 1\n"
+        "import numpy\n"
+        "assert module_loaded('numpy') and numpy.zeros(2).shape == (2,)\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "ok" in result.stdout, result.stdout + result.stderr
