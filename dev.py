@@ -13,6 +13,7 @@ reinstalling only when pyproject.toml changed. Needs only Python 3.11+ on the PA
 
 from __future__ import annotations
 
+import compileall
 import hashlib
 import os
 import subprocess
@@ -124,6 +125,9 @@ def ensure_desktop_libraries() -> None:
 
 def run(args: list[str]) -> int:
     ensure_desktop_libraries()
+    # Bytecode as an installed copy has it: where PYTHONDONTWRITEBYTECODE is set, Python would
+    # otherwise compile the whole program again at every start (a third of a second).
+    compileall.compile_dir(ROOT / "lnl_desktop", quiet=1)
     return subprocess.call([str(PYTHON), "-m", "lnl_desktop", *args], cwd=ROOT)
 
 
