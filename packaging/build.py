@@ -7,10 +7,12 @@
 
 Steps: a fresh venv in build/bundle-venv; a copy of the project's sources (pyproject.toml,
 README.md, lnl_desktop/) installed into it non-editable, with PyInstaller from
-packaging/requirements-build.txt; the Windows version file generated from
+packaging/requirements-build.txt; on Linux numpy rebuilt from its source without OpenBLAS (the same
+version; its wheel stays if that fails); the Windows version file generated from
 ``lnl_desktop.__version__``; PyInstaller run on packaging/lnl-desktop.spec (one folder; on macOS also
 the .app); on Linux the tarball with the .desktop file, the icons and install.sh. Needs only
-Python 3.11+ and the package index; everything it writes is under build/ and dist/.
+Python 3.11+ and the package index (and on Linux a C/C++ compiler for numpy, or its wheel is used);
+everything it writes is under build/ and dist/.
 The Windows installer (packaging/windows/lnl-desktop.iss) and the macOS disk image
 (packaging/macos/make_dmg.sh) are made from its output by the installers workflow.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -69,10 +72,86 @@ def copy_sources() -> Path:
     return SOURCES
 
 
+def pip() -> list[str]:
+    return [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check", "--no-input"]
+
+
 def install(sources: Path) -> None:
     say("installing the project (not editable) and PyInstaller into the build venv")
-    pip = [str(venv_bin("python")), "-m", "pip", "--disable-pip-version-check", "--no-input", "install", "--quiet"]
-    subprocess.run([*pip, str(sources), "-r", str(HERE / "requirements-build.txt")], check=True)
+    subprocess.run([*pip(), "install", "--quiet", str(sources), "-r", str(HERE / "requirements-build.txt")], check=True)
+
+
+def venv_eval(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(venv_bin("python")), "-c", code], capture_output=True, text=True)
+
+
+# Run in the build venv after numpy's source build: numpy imports, says it has no BLAS or LAPACK,
+# multiplies and solves with its own code, and no OpenBLAS (numpy.libs) is left installed.
+NUMPY_CHECK = """
+import pathlib, numpy, numpy.__config__
+deps = numpy.__config__.CONFIG["Build Dependencies"]  # numpy drops the keys whose value is False
+assert not deps["blas"].get("found") and not deps["lapack"].get("found"), deps
+assert (numpy.ones((40, 40)) @ numpy.ones((40, 40)) == 40).all()
+assert numpy.allclose(numpy.linalg.solve([[2.0, 1.0], [1.0, 3.0]], [3.0, 5.0]), [0.8, 1.4])
+assert not (pathlib.Path(numpy.__file__).parent.parent / "numpy.libs").exists(), "numpy.libs is still there"
+print(numpy.__version__)
+"""
+
+
+def numpy_without_openblas() -> None:
+    """Linux: the build venv's numpy wheel replaced by the same version built from source without BLAS.
+
+    numpy's Linux wheels carry OpenBLAS and its Fortran runtime (28.5 MB of the bundle, see
+    ``bundle_config.NUMPY_BUILD_OPTIONS``). The version is the one pip chose for the project; the
+    wheel built is kept in build/numpy-source/ for later builds with the same version, options and
+    Python. If anything fails, the wheel from the index stays, with a warning: a bigger bundle,
+    never a broken build.
+    """
+    found = venv_eval("import importlib.metadata as m; print(m.version('numpy'))")
+    version = found.stdout.strip()
+    if found.returncode != 0 or not version:
+        say(f"WARNING: numpy's version not found, keeping its wheel (with OpenBLAS): {found.stderr.strip()}")
+        return
+    folder = config.BUILD / "numpy-source"
+    options = config.numpy_build_options(platform.machine())
+    key = f"numpy {version}; Python {sys.version_info[0]}.{sys.version_info[1]}; {' '.join(options)}"
+    stamp = folder / "built-with.txt"
+    wheels = sorted(folder.glob(f"numpy-{version}-*.whl"))
+    started = time.monotonic()
+    if wheels and stamp.exists() and stamp.read_text(encoding="utf-8") == key:
+        say(f"numpy {version} without OpenBLAS: reusing {wheels[0].relative_to(ROOT)}")
+    else:
+        say(f"building numpy {version} from source without OpenBLAS (3 to 4 minutes on 2 cores)")
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        log = folder / "build.log"
+        command = [*pip(), "wheel", "--no-deps", "--no-binary", "numpy", f"numpy=={version}", "-w", str(folder)]
+        # No pip cache: its key ignores the -C options, it could hand back a numpy built otherwise.
+        command += ["--no-cache-dir", *(f"-Csetup-args={option}" for option in options)]
+        try:
+            with log.open("w", encoding="utf-8") as out:
+                built = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT, timeout=20 * 60)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            built = None
+            say(f"numpy's source build did not finish: {error}")
+        wheels = sorted(folder.glob(f"numpy-{version}-*.whl"))
+        if built is None or built.returncode != 0 or not wheels:
+            tail = log.read_text(encoding="utf-8", errors="replace")[-3000:] if log.exists() else ""
+            say(f"WARNING: numpy's source build failed, keeping its wheel (with OpenBLAS, 28 MB more):\n{tail}")
+            return
+        stamp.write_text(key, encoding="utf-8")
+    installed = subprocess.run(
+        [*pip(), "install", "--quiet", "--no-deps", "--force-reinstall", str(wheels[0])], capture_output=True, text=True
+    )
+    checked = venv_eval(NUMPY_CHECK) if installed.returncode == 0 else installed
+    if checked.returncode != 0:
+        say(f"WARNING: numpy without OpenBLAS failed its check, back to its wheel:\n{checked.stderr[-3000:]}")
+        stamp.unlink(missing_ok=True)
+        again = [*pip(), "install", "--quiet", "--no-deps", "--force-reinstall", "--only-binary", "numpy"]
+        subprocess.run([*again, f"numpy=={version}"], check=True)
+        return
+    say(f"numpy {version} without OpenBLAS installed ({time.monotonic() - started:.0f} s)")
 
 
 def run_pyinstaller(version: str) -> Path:
@@ -154,6 +233,8 @@ def main() -> int:
     config.DIST.mkdir(exist_ok=True)
     fresh_venv()
     install(copy_sources())
+    if sys.platform.startswith("linux"):
+        numpy_without_openblas()
     bundle = run_pyinstaller(version)
     size_mb = folder_size(bundle) / 1e6
     verdict = "within budget" if size_mb < config.SIZE_BUDGET_MB else "OVER BUDGET"

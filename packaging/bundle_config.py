@@ -40,8 +40,7 @@ ICNS_TYPES = (
     ("ic14", 512),
 )
 
-SIZE_BUDGET_MB = 150
-START_BUDGET_S = 1.5
+SIZE_BUDGET_MB = 110
 
 DIST = ROOT / "dist"
 BUILD = ROOT / "build"
@@ -49,11 +48,15 @@ BUILD_VENV = BUILD / "bundle-venv"
 
 # -- Qt: what the app uses, everything else stays out ------------------------------------------
 
-# PySide6 Python modules the app imports (QtCore, QtGui, QtWidgets) and the two pyqtgraph imports
-# unconditionally (pyqtgraph/Qt/OpenGLHelpers.py, loaded by its GraphicsView). QtSvg and QtTest
-# pyqtgraph imports inside try/except: without them only its SVG export (the chart's menu is off)
-# and test helpers are missing.
-QT_MODULES_KEPT = ("QtCore", "QtGui", "QtWidgets", "QtOpenGL", "QtOpenGLWidgets")
+# PySide6 Python modules the app imports. QtSvg and QtTest pyqtgraph imports inside try/except:
+# without them only its SVG export (the chart's menu is off) and test helpers are missing.
+QT_MODULES_KEPT = ("QtCore", "QtGui", "QtWidgets")
+# Left out although pyqtgraph imports them when it is imported (pyqtgraph/Qt/OpenGLHelpers.py,
+# graphicsItems/PlotCurveItem.py..., not in a try): only for its OpenGL viewport, off unless
+# useOpenGL=True, which the app never asks for. The runtime hook below gives pyqtgraph stand-ins
+# that refuse to be used; the self check draws the chart with them. 9 MB.
+QT_MODULES_LEFT_OUT = ("QtOpenGL", "QtOpenGLWidgets")
+RUNTIME_HOOKS = (PACKAGING / "pyi_rth_qt_opengl_left_out.py",)
 QT_MODULES_EXCLUDED = (
     "Qt3DAnimation",
     "Qt3DCore",
@@ -111,10 +114,48 @@ QT_MODULES_EXCLUDED = (
     "QtXml",
 )
 
+NUMPY_TEST_MODULES = (
+    "numpy.testing",
+    "numpy._core._multiarray_tests",
+    "numpy._core._umath_tests",
+    "numpy._core._rational_tests",
+    "numpy._core._struct_ufunc_tests",
+    "numpy._core._operand_flag_tests",
+    "numpy._core._simd",
+)
+
+# -- numpy without OpenBLAS (Linux) ------------------------------------------------------------
+
+# numpy's Linux wheels carry OpenBLAS and its Fortran runtime (numpy.libs/, 28.5 MB). The app's
+# arrays are small (map masks, dice distributions) and it does no heavy linear algebra, so on Linux
+# build.py builds the same numpy version from its source with these meson options: numpy's own
+# loops and its bundled lapack_lite instead of BLAS and LAPACK.
+NUMPY_BUILD_OPTIONS = (
+    "-Dblas=none",
+    "-Dlapack=none",
+    "-Dallow-noblas=true",
+    # Intel's x86-simd-sort: AVX2/AVX-512 sort kernels (1.4 MB); numpy's own sort does the app's few sorts.
+    "-Ddisable-intel-sort=true",
+    "-Dtest-simd=[]",  # the SIMD test module, never bundled
+    # Linked without symbol tables, as numpy's wheels are (meson-python ignores -Dstrip): 0.5 MB.
+    "-Dc_link_args=-Wl,--strip-all",
+    "-Dcpp_link_args=-Wl,--strip-all",
+)
+# x86-64: SIMD kernels for AVX2 (X86_V3) over the SSE4.2 baseline, not the AVX-512 ones, which only
+# speed up large arrays (3 MB). Other machines keep numpy's default set.
+NUMPY_X86_64_OPTIONS = ("-Dcpu-dispatch=X86_V3",)
+
+
+def numpy_build_options(machine: str) -> tuple[str, ...]:
+    """The meson options of build.py's numpy source build on a machine (``platform.machine()``)."""
+    x86_64 = machine.lower() in ("x86_64", "amd64")
+    return NUMPY_BUILD_OPTIONS + (NUMPY_X86_64_OPTIONS if x86_64 else ())
+
+
 # Python modules never to bundle: other Qt bindings (pyqtgraph must find PySide6 and nothing else),
 # optional extras of pyqtgraph and numpy the app never touches, and GUI toolkits it does not use.
 EXCLUDED_MODULES = (
-    *(f"PySide6.{name}" for name in QT_MODULES_EXCLUDED),
+    *(f"PySide6.{name}" for name in QT_MODULES_EXCLUDED + QT_MODULES_LEFT_OUT),
     "PyQt5",
     "PyQt6",
     "PySide2",
@@ -146,6 +187,18 @@ EXCLUDED_MODULES = (
     # numpy loads its random module only when asked (numpy.random); neither the app nor the parts
     # of pyqtgraph it uses ask (pyqtgraph's scatter-plot jitter would). 2.5 MB.
     "numpy.random",
+    # Likewise numpy.fft: only pyqtgraph's FFT view of a curve asks for it (the app's chart draws
+    # bars, its menu is off). 0.6 MB.
+    "numpy.fft",
+    # numpy's own tests' modules: numpy imports none of them outside its test suite (its PyInstaller
+    # hook names _multiarray_tests "used in tests (which are not packed)").
+    *NUMPY_TEST_MODULES,
+    # numpy's masked arrays and polynomial classes: loaded only when asked (numpy.ma, numpy.polynomial),
+    # which neither the app nor pyqtgraph does.
+    "numpy.ma",
+    "numpy.polynomial",
+    # The texts of help("topic"); pydoc (which pyqtgraph imports) loads them only then.
+    "pydoc_data",
     # The app never goes online and keeps no secrets: without these two the standard library
     # falls back on its own (ssl: "no SSL support"; hashlib: the built-in hashes), and OpenSSL
     # (5 MB) stays out of the bundle.
@@ -182,6 +235,12 @@ QT_PLUGINS_KEPT = {
 # Single files PySide6 ships that the app has no use for: Mesa's software OpenGL for Windows (20 MB;
 # the app draws with QPainter, not OpenGL).
 DROPPED_FILES = ("opengl32sw.dll",)
+# Packages whose metadata (dist-info: their licence texts) the bundle carries whether or not a
+# module asks for it: numpy's came only with numpy.testing, which is left out.
+METADATA_KEPT = ("numpy",)
+# Installed packages' metadata no run-time code reads: RECORD, pip's list of the installed files
+# (numpy's is 0.13 MB). METADATA, licences and entry points stay: importlib.metadata reads them.
+DROPPED_METADATA = ("RECORD",)
 # Folders of data files left out: pyqtgraph's own logo, set only by its mkQApp() (the app makes
 # its QApplication itself and has its own icon).
 DROPPED_FOLDERS = ("pyqtgraph/icons/peegee/",)
@@ -343,9 +402,10 @@ def prune(binaries, datas, links_of, *, only_qt_libraries: bool):
 
     Entries are PyInstaller TOC tuples ``(dest_name, src_name, typecode)``; ``links_of(src)``
     gives the names of the shared libraries a binary links to. Steps: drop what ``qt_file_kept``
-    rejects, ``DROPPED_FILES`` and ``DROPPED_FOLDERS``; then keep a shared library only if something kept still links
-    to it, directly or through other kept libraries (so the libraries a dropped plugin dragged
-    in go with it). The roots are Python extension modules, kept Qt plugins and the Python
+    rejects, ``DROPPED_FILES``, ``DROPPED_FOLDERS`` and ``DROPPED_METADATA``; then keep a shared
+    library only if something kept still links to it, directly or through other kept libraries
+    (so the libraries a dropped plugin dragged in go with it, and numpy's OpenBLAS when numpy was
+    built without it). The roots are Python extension modules, kept Qt plugins and the Python
     library. With ``only_qt_libraries`` (Windows, macOS) only Qt's own libraries may go; on Linux
     any library may, which matters as PyInstaller also copies system libraries there.
     ``LINUX_SYSTEM_LIBRARIES`` go too on Linux. Symbolic links whose target went are dropped.
@@ -356,10 +416,11 @@ def prune(binaries, datas, links_of, *, only_qt_libraries: bool):
         dest = entry[0]
         if entry[2] == "SYMLINK":
             return True  # decided at the end, by its target
-        name = dest.replace("\\", "/").rsplit("/", 1)[-1]
+        parent, _, name = dest.replace("\\", "/").rpartition("/")
         system = not only_qt_libraries and name in LINUX_SYSTEM_LIBRARIES
         folder = dest.replace("\\", "/").startswith(DROPPED_FOLDERS)
-        if not qt_file_kept(dest) or name.lower() in DROPPED_FILES or system or folder:
+        metadata = name in DROPPED_METADATA and parent.endswith(".dist-info")
+        if not qt_file_kept(dest) or name.lower() in DROPPED_FILES or system or folder or metadata:
             dropped.append(entry)
             return False
         return True

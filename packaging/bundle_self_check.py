@@ -4,12 +4,16 @@ The bundle's launcher runs ``main()`` instead of the app when ``LNL_BUNDLE_SELF_
 (packaging/smoke_test.py does; nothing else does, and without the variable this module is not
 even imported). Offscreen, it checks what the start-up path does not reach:
 
-- the Forecast dock's chart: pyqtgraph imports (with PySide6 only) and draws bars;
+- the Forecast dock's chart: pyqtgraph imports (with PySide6 only) and draws bars; in the bundle
+  with the stand-ins for Qt's OpenGL modules, which are left out (pyi_rth_qt_opengl_left_out.py);
+- numpy as the bundle has it (on Linux built without OpenBLAS): the core's movement and sight on a
+  map with walls and a door, and the forecast's dice distributions, against known answers;
 - JPEG and PNG images (the ``imageformats`` plugin kept for battle map backgrounds; icons);
 - the application icon from resources/icons and every other resource file;
 - ICU through Qt: collation, legacy codecs, locale case mapping, time zone names (on Linux the
   bundle carries trimmed ICU data, see packaging/elf_trim.py);
-- no other Qt binding is in the bundle.
+- no other Qt binding is in the bundle;
+- the parts the start path leaves for first use (the side panel's tabs, the demo menu, dialogs).
 
 ``python3 packaging/bundle_self_check.py icu`` runs only the ICU part under a normal Python;
 elf_trim.py uses that to vet the trimmed ICU data before it goes into the bundle.
@@ -43,7 +47,7 @@ def check_icu() -> None:
     assert zone.isValid() and zone.displayName(QDateTime.currentDateTime()), "time zone name"
 
 
-def check_chart() -> None:
+def check_chart() -> str | None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -74,6 +78,113 @@ def check_chart() -> None:
     bindings = [name for name in ("PyQt5", "PyQt6", "PySide2") if name in sys.modules]
     assert not bindings, f"pyqtgraph loaded {bindings}"
     window.close()
+    if getattr(sys, "frozen", False):  # the bundle: pyqtgraph got the stand-ins, which refuse OpenGL
+        import pyqtgraph
+
+        for name in ("PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets"):
+            assert getattr(sys.modules.get(name), "__lnl_left_out__", False), f"{name} is not the stand-in"
+        widget = pyqtgraph.PlotWidget()
+        try:
+            widget.useOpenGL(True)
+        except ImportError as error:
+            assert "not in this bundle" in str(error), error
+        else:
+            raise AssertionError("an OpenGL viewport was made without Qt's OpenGL modules")
+        finally:
+            widget.deleteLater()
+        return "Qt OpenGL left out, pyqtgraph given stand-ins"
+    return None
+
+
+def check_parts_made_on_first_use() -> str:
+    """What the start path leaves for later is in the bundle: every tab of the side panel, made when
+    first shown, the demo menu (every ruleset), and the modules of the dialogs, the map importer,
+    the player view and About."""
+    from importlib import import_module
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from lnl_desktop.core import storage
+    from lnl_desktop.paths import demo_encounter_path
+    from lnl_desktop.ui.main_window import LAZY_PANELS, MainWindow
+    from lnl_desktop.ui.recovery import RecoveryStore
+
+    scratch = Path(tempfile.mkdtemp(prefix="lnl-self-check-"))
+    settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(scratch))
+    window.show()
+    QApplication.processEvents()
+    for title in [*LAZY_PANELS, "Undo history"]:
+        dock = window.docks[title]
+        dock.raise_()  # its tab in front, as a click on it does
+        QApplication.processEvents()
+        assert dock.widget() is not None, f"the {title} tab was not made when shown"
+    window.demo_menu.aboutToShow.emit()
+    assert len(window.demo_menu.actions()) == 4, "the demo menu does not list the four rulesets"
+    for module in ("dialogs", "ruleset_dialogs", "import_map", "player_view", "about"):
+        import_module(f"lnl_desktop.ui.{module}")
+    window.close()
+    return f"{len(LAZY_PANELS) + 1} tabs, 4 demos, 5 modules"
+
+
+def check_grid_and_sight() -> None:
+    """Movement and sight (numpy in lnl_desktop.core.grid and .sight) on a map with a wall and a door.
+
+    An 8 x 5 map, a wall from (3, 0) to (3, 4) with a door from (3, 1) to (3, 2), a wall cell at
+    (6, 3); a creature at (1, 1). Door closed: the way to (5, 1) goes round the wall's end, through
+    (2, 4) to (3, 4) (the diagonals by the end touch it), 3 diagonals (5 + 10 + 5) and 4 straight
+    steps: 40 ft; nothing beyond x = 3 is seen. Door open: straight through, 20 ft, and the cells
+    seen through the doorway are those whose centre's line passes strictly inside it.
+    """
+    from lnl_desktop.core.grid import cheapest_path, map_terrain, path_cost_ft, reachable
+    from lnl_desktop.core.model import Door, MapGrid, WallSegment
+    from lnl_desktop.core.sight import blocker, sees, visible_cells
+
+    door = Door(a=(3, 1), b=(3, 2))
+    walls = (WallSegment(a=(3, 0), b=(3, 1)), WallSegment(a=(3, 2), b=(3, 4)))
+    closed = MapGrid(width=8, height=5, walls=frozenset({(6, 3)}), segments=walls, doors=(door,))
+    terrain = map_terrain(closed)
+    found = cheapest_path(terrain, (1, 1), (5, 1), 1, 60)
+    assert found is not None and found[1] == 40.0, found
+    assert found[0][0] == (1, 1) and found[0][-1] == (5, 1) and found[0][3:5] == [(2, 4), (3, 4)], found
+    assert path_cost_ft(terrain, found[0], 1) == 40.0
+    reach = reachable(terrain, (1, 1), 1, 60)
+    assert reach.cost_ft((3, 4)) == 20.0 and reach.cost_ft((6, 3)) is None  # a wall cell is never reached
+    assert len(reach.cells()) == 8 * 5 - 2, len(reach.cells())  # every floor cell but the start
+    assert reachable(terrain, (1, 1), 1, 35).cost_ft((5, 1)) is None
+    assert not sees(closed, (1, 1), 1, (4, 1), 1)
+    assert blocker(closed, (1, 1), 1, (4, 1), 1) == "the closed door at (3, 1)–(3, 2)"
+    assert blocker(closed, (5, 3), 1, (7, 3), 1) == "the wall at (6, 3)"
+    seen = visible_cells(closed, (1, 1))
+    assert seen == {(x, y) for x in range(3) for y in range(5)}, sorted(seen)
+
+    opened = closed.model_copy(update={"doors": (door.model_copy(update={"open": True}),)})
+    terrain = map_terrain(opened)
+    assert cheapest_path(terrain, (1, 1), (5, 1), 1, 60) == ([(1, 1), (2, 1), (3, 1), (4, 1), (5, 1)], 20.0)
+    assert sees(opened, (1, 1), 1, (4, 1), 1) and blocker(opened, (1, 1), 1, (4, 1), 1) is None
+    doorway = {(3, 1), (4, 1), *((x, y) for x in (5, 6, 7) for y in (0, 1, 2))}
+    assert visible_cells(opened, (1, 1)) == seen | doorway, sorted(visible_cells(opened, (1, 1)) - seen)
+
+
+def check_numpy() -> str:
+    """The forecast's dice arithmetic (numpy.convolve, cumsum, dot) and numpy's own linear algebra.
+
+    Two exploding d6: a mean of 2 x 6·7/(2·5) = 8.4, a total of 2 with 1/36, of 1 never. Returns what BLAS
+    numpy was built with (on Linux the bundle's numpy has none: its own loops and lapack_lite).
+    """
+    import numpy
+
+    from lnl_desktop.core.forecast import dice_total, mean_of
+
+    total = dice_total(2, 6)
+    assert abs(mean_of(total) - 8.4) < 1e-9, mean_of(total)
+    assert abs(total[2] - 1 / 36) < 1e-15 and total[1] == 0 and abs(total.sum() - 1) < 1e-12
+    assert (numpy.ones((64, 64)) @ numpy.full((64, 64), 0.5) == 32).all(), "matrix product"
+    solved = numpy.linalg.solve(numpy.array([[2.0, 1.0], [1.0, 3.0]]), numpy.array([3.0, 5.0]))
+    assert numpy.allclose(solved, [0.8, 1.4]), solved
+    blas = numpy.__config__.CONFIG["Build Dependencies"]["blas"]
+    return f"numpy {numpy.__version__}, BLAS: {blas['name'] if blas.get('found') else 'none (its own loops)'}"
 
 
 def check_images() -> None:
@@ -130,12 +241,15 @@ def check_rulesets() -> None:
         assert ruleset.bestiary(), f"{name}: an empty bestiary"
 
 
-CHECKS: dict[str, Callable[[], None]] = {
+CHECKS: dict[str, Callable[[], str | None]] = {
     "resources and icon": check_resources,
     "every built-in ruleset plays its demo": check_rulesets,
+    "movement and sight past walls and a door (numpy)": check_grid_and_sight,
+    "dice distributions and linear algebra (numpy)": check_numpy,
     "images (PNG, JPEG)": check_images,
     "ICU through Qt": check_icu,
     "forecast chart (pyqtgraph)": check_chart,
+    "panels and dialogs made on first use": check_parts_made_on_first_use,
 }
 
 
@@ -143,12 +257,12 @@ def run(names: list[str]) -> int:
     failed = 0
     for name in names:
         try:
-            CHECKS[name]()
+            detail = CHECKS[name]()
         except Exception:
             failed += 1
             print(f"self check: {name}: FAILED\n{traceback.format_exc()}", flush=True)
         else:
-            print(f"self check: {name}: ok", flush=True)
+            print(f"self check: {name}: ok" + (f" ({detail})" if detail else ""), flush=True)
     print(f"self check: {'all ok' if not failed else f'{failed} of {len(names)} FAILED'}", flush=True)
     return 1 if failed else 0
 

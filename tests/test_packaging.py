@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import os
 import re
 import shutil
 import struct
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from types import ModuleType
@@ -115,9 +117,103 @@ def test_the_spec_leaves_out_other_bindings_and_unused_qt() -> None:
     assert {"PyQt5", "PyQt6", "PySide2", "tkinter"} <= excluded
     for name in ("QtWebEngineCore", "Qt3DCore", "QtQuick", "QtQml", "QtMultimedia", "QtNetwork", "QtSvg"):
         assert f"PySide6.{name}" in excluded
-    for name in ("QtCore", "QtGui", "QtWidgets", "QtOpenGL", "QtOpenGLWidgets"):  # pyqtgraph imports the last two
+    for name in ("QtCore", "QtGui", "QtWidgets"):
         assert f"PySide6.{name}" not in excluded
-    assert not set(config.QT_MODULES_KEPT) & set(config.QT_MODULES_EXCLUDED)
+    # pyqtgraph imports these two, for its OpenGL viewport only: left out, the runtime hook stands in.
+    assert set(config.QT_MODULES_LEFT_OUT) == {"QtOpenGL", "QtOpenGLWidgets"}
+    assert {"PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets"} <= excluded
+    assert not set(config.QT_MODULES_KEPT) & (set(config.QT_MODULES_EXCLUDED) | set(config.QT_MODULES_LEFT_OUT))
+    assert keywords(spec_calls()["Analysis"])["runtime_hooks"] == "[str(hook) for hook in config.RUNTIME_HOOKS]"
+    assert [hook.name for hook in config.RUNTIME_HOOKS] == ["pyi_rth_qt_opengl_left_out.py"]
+    assert all(hook.is_file() for hook in config.RUNTIME_HOOKS)
+
+
+def test_numpy_s_licence_ships_although_numpy_testing_stays_out() -> None:
+    assert "numpy" in config.METADATA_KEPT
+    assert "config.METADATA_KEPT" in keywords(spec_calls()["Analysis"])["datas"]
+
+
+def test_numpy_parts_the_app_never_loads_stay_out() -> None:
+    excluded = set(config.EXCLUDED_MODULES)
+    assert {"numpy.random", "numpy.fft", "numpy.testing", "numpy.f2py", "numpy._core._multiarray_tests"} <= excluded
+    assert {"numpy._core._simd", "numpy._core._umath_tests", "numpy._core._rational_tests"} <= excluded
+    # What numpy imports at once, and what the app and pyqtgraph use, stays in.
+    assert {"numpy.ma", "numpy.polynomial"} <= excluded
+    for kept in ("numpy", "numpy.linalg", "numpy.typing", "numpy.lib", "numpy._core", "numpy.matrixlib"):
+        assert kept not in excluded
+
+
+def opengl_stand_ins() -> tuple[ModuleType, object]:
+    """The runtime hook's module and its finder, taken back off sys.meta_path (Qt's real modules are here)."""
+    before = list(sys.meta_path)
+    hook = load("pyi_rth_qt_opengl_left_out")
+    added = [finder for finder in sys.meta_path if finder not in before]
+    for finder in added:
+        sys.meta_path.remove(finder)
+    assert len(added) == 1 and sys.meta_path == before
+    assert before[-1] is not added[0]
+    return hook, added[0]
+
+
+def test_the_opengl_stand_ins_can_be_subclassed_but_not_used() -> None:
+    hook, finder = opengl_stand_ins()
+    assert set(hook.LEFT_OUT) == {f"PySide6.{name}" for name in config.QT_MODULES_LEFT_OUT}
+    assert finder.find_spec("PySide6.QtCore") is None and finder.find_spec("numpy") is None
+    spec = finder.find_spec("PySide6.QtOpenGLWidgets")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.__name__ == "PySide6.QtOpenGLWidgets" and module.__lnl_left_out__
+
+    class GraphicsViewGLWidget(module.QOpenGLWidget):  # what pyqtgraph/Qt/OpenGLHelpers.py does at import
+        pass
+
+    with pytest.raises(ImportError, match=r"PySide6\.QtOpenGLWidgets\.QOpenGLWidget is not in this bundle"):
+        GraphicsViewGLWidget()
+    assert module.QOpenGLWidget is module.QOpenGLWidget  # one class per name
+    with pytest.raises(AttributeError):
+        module.__wrapped__  # noqa: B018 - only Qt's names are stood in for
+    assert not hasattr(module, "__all__")
+
+
+def test_pyqtgraph_draws_its_chart_with_the_opengl_stand_ins() -> None:
+    """As in the bundle, where Qt's OpenGL modules are missing: the stand-in finder answers first."""
+    hook = PACKAGING / "pyi_rth_qt_opengl_left_out.py"
+    code = f"""
+import runpy, sys
+runpy.run_path({str(hook)!r})
+sys.meta_path.insert(0, sys.meta_path.pop())  # first, as if the real modules were not there
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+import pyqtgraph as pg
+assert sys.modules["PySide6.QtOpenGL"].__lnl_left_out__ and sys.modules["PySide6.QtOpenGLWidgets"].__lnl_left_out__
+plot = pg.PlotWidget()
+plot.addItem(pg.BarGraphItem(x=[1, 2, 3], height=[3, 1, 2], width=0.8, brush="b"))
+plot.resize(200, 120)
+image = plot.grab().toImage()
+assert not image.isNull() and len({{image.pixel(x, y) for x in range(0, 200, 5) for y in range(0, 120, 5)}}) > 2
+try:
+    plot.useOpenGL(True)
+except ImportError as error:
+    print("refused:", error)
+print("drawn")
+"""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "refused: PySide6.QtOpenGLWidgets.QOpenGLWidget is not in this bundle" in result.stdout
+    assert result.stdout.strip().endswith("drawn")
+
+
+def test_numpy_is_built_without_blas_on_linux() -> None:
+    options = config.numpy_build_options("x86_64")
+    assert {"-Dblas=none", "-Dlapack=none", "-Dallow-noblas=true"} <= set(options)
+    assert "-Dcpu-dispatch=X86_V3" in options  # AVX2 kernels kept on x86-64
+    arm = config.numpy_build_options("aarch64")
+    assert "-Dblas=none" in arm and not any(option.startswith("-Dcpu-dispatch") for option in arm)
+    build = (PACKAGING / "build.py").read_text(encoding="utf-8")
+    assert 'if sys.platform.startswith("linux"):\n        numpy_without_openblas()' in build
+    assert '"--no-binary", "numpy", f"numpy=={version}"' in build, "the version the wheel had"
+    assert "WARNING: numpy's source build failed, keeping its wheel" in build
 
 
 @pytest.mark.parametrize(
@@ -183,6 +279,52 @@ def test_prune_keeps_only_what_something_kept_links_to() -> None:
     # If the link analysis finds nothing, nothing of Qt's core is dropped.
     kept, _, _ = config.prune(binaries, datas, lambda p: [], only_qt_libraries=False)
     assert "PySide6/Qt/lib/libQt6Core.so.6" in {dest for dest, _, _ in kept}
+
+
+def test_prune_drops_openblas_and_qt_opengl_when_nothing_kept_links_to_them() -> None:
+    """numpy built without BLAS links to no OpenBLAS, so the wheel's copy would go; with the wheel's
+    numpy (build.py's fallback) it stays. Without the QtOpenGLWidgets module its Qt library goes;
+    libQt6OpenGL stays while a kept Wayland plugin links to it. pip's RECORD files go, METADATA stays."""
+    core = ("numpy/_core/_multiarray_umath.so", "/s/_multiarray_umath.so", "EXTENSION")
+    binaries = [
+        core,
+        ("numpy.libs/libscipy_openblas64_-1.so", "/s/libscipy_openblas64_-1.so", "BINARY"),
+        ("numpy.libs/libgfortran-2.so.5.0.0", "/s/libgfortran-2.so.5.0.0", "BINARY"),
+        ("numpy.libs/libquadmath-3.so.0.0.0", "/s/libquadmath-3.so.0.0.0", "BINARY"),
+        ("PySide6/QtWidgets.abi3.so", "/s/QtWidgets.abi3.so", "EXTENSION"),
+        ("PySide6/Qt/lib/libQt6Gui.so.6", "/s/libQt6Gui.so.6", "BINARY"),
+        ("PySide6/Qt/lib/libQt6Core.so.6", "/s/libQt6Core.so.6", "BINARY"),
+        ("PySide6/Qt/lib/libQt6Widgets.so.6", "/s/libQt6Widgets.so.6", "BINARY"),
+        ("PySide6/Qt/lib/libQt6OpenGL.so.6", "/s/libQt6OpenGL.so.6", "BINARY"),
+        ("PySide6/Qt/lib/libQt6OpenGLWidgets.so.6", "/s/libQt6OpenGLWidgets.so.6", "BINARY"),
+        ("PySide6/Qt/plugins/wayland-graphics-integration-client/libqt-plugin-wayland-egl.so", "/s/egl.so", "BINARY"),
+    ]
+    datas = [
+        ("numpy-2.4.6.dist-info/RECORD", "/s/RECORD", "DATA"),
+        ("numpy-2.4.6.dist-info/METADATA", "/s/METADATA", "DATA"),
+        ("numpy-2.4.6.dist-info/licenses/LICENSE.txt", "/s/LICENSE.txt", "DATA"),
+    ]
+    links = {
+        "/s/QtWidgets.abi3.so": ["libQt6Widgets.so.6", "libQt6Gui.so.6", "libQt6Core.so.6"],
+        "/s/libQt6Gui.so.6": ["libQt6Core.so.6"],
+        "/s/libQt6Widgets.so.6": ["libQt6Gui.so.6"],
+        "/s/libQt6OpenGLWidgets.so.6": ["libQt6OpenGL.so.6", "libQt6Widgets.so.6"],
+        "/s/egl.so": ["libQt6OpenGL.so.6", "libQt6Gui.so.6"],
+        "/s/libscipy_openblas64_-1.so": ["libgfortran-2.so.5.0.0"],
+        "/s/libgfortran-2.so.5.0.0": ["libquadmath-3.so.0.0.0"],
+    }
+    kept, kept_data, _ = config.prune(binaries, datas, lambda p: links.get(p, []), only_qt_libraries=False)
+    names = {dest.rsplit("/", 1)[-1] for dest, _, _ in kept}
+    assert not {n for n in names if n.startswith(("libscipy_openblas", "libgfortran", "libquadmath"))}
+    assert "libQt6OpenGLWidgets.so.6" not in names
+    assert {"libQt6OpenGL.so.6", "libQt6Widgets.so.6", "libQt6Core.so.6", "_multiarray_umath.so"} <= names
+    metadata = [dest for dest, _, _ in kept_data]
+    assert metadata == ["numpy-2.4.6.dist-info/METADATA", "numpy-2.4.6.dist-info/licenses/LICENSE.txt"]
+    # numpy's wheel links its core to OpenBLAS: then OpenBLAS and its Fortran runtime stay.
+    links["/s/_multiarray_umath.so"] = ["libscipy_openblas64_-1.so"]
+    kept, _, _ = config.prune(binaries, datas, lambda p: links.get(p, []), only_qt_libraries=False)
+    names = {dest.rsplit("/", 1)[-1] for dest, _, _ in kept}
+    assert {"libscipy_openblas64_-1.so", "libgfortran-2.so.5.0.0", "libquadmath-3.so.0.0.0"} <= names
 
 
 def test_qt_library_names_on_each_os() -> None:
