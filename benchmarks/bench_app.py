@@ -17,13 +17,14 @@ PYTHONDONTWRITEBYTECODE, and without bytecode every start would recompile the wh
 from __future__ import annotations
 
 import compileall
-import importlib.util
 import os
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench_bundle import bundle_program  # this folder: run as a script
 
 RUNS = 9
 RATIO_TARGET = 2.0
@@ -56,13 +57,7 @@ print(f"shown at: {time.time()}")
 
 def frozen_program() -> Path | None:
     """The bundle's program in dist/, if one was built."""
-    spec = importlib.util.spec_from_file_location("lnl_bundle_config", ROOT / "packaging" / "bundle_config.py")
-    config = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(config)  # type: ignore[union-attr]
-    if sys.platform == "darwin":
-        program = config.DIST / f"{config.APP_NAME}.app" / "Contents" / "MacOS" / config.EXE_NAME
-    else:
-        program = config.DIST / config.EXE_NAME / (f"{config.EXE_NAME}.exe" if os.name == "nt" else config.EXE_NAME)
+    program = bundle_program()[1]
     return program if program.exists() else None
 
 
