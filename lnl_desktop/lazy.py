@@ -15,7 +15,8 @@ def lazy_module(name: str) -> ModuleType:
     """``name`` as a module object whose first attribute access imports it for real.
 
     The standard library's recipe (``importlib.util.LazyLoader``): the module is entered in
-    ``sys.modules`` at once, so a plain ``import name`` elsewhere gets the same object.
+    ``sys.modules`` at once, so a plain ``import name`` elsewhere gets the same object. Python
+    3.11's loader has no lock: a thread that may use the module loads it on the GUI thread first.
     """
     if name in sys.modules:
         return sys.modules[name]

@@ -286,6 +286,9 @@ def _run(dialog: QProgressDialog, work: Callable[[_Worker], Any], *, show_now: b
     dialog.canceled.connect(loop.quit)
     if show_now:
         dialog.show()
+    # numpy is a lazy module (lnl_desktop.lazy) and the worker uses it: load it here, on this thread,
+    # as Python 3.11's LazyLoader must not be entered by two threads at once.
+    np.uint32  # noqa: B018
     worker.start()
     timer.start()
     if not worker.finished.is_set():
