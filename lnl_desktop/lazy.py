@@ -29,3 +29,10 @@ def lazy_module(name: str) -> ModuleType:
     sys.modules[name] = module
     loader.exec_module(module)
     return module
+
+
+def load_now(name: str) -> None:
+    """Load the lazy module ``name`` now (at an idle moment) rather than at its first use."""
+    module = sys.modules.get(name)
+    if module is not None:
+        module.__name__  # noqa: B018 - any attribute loads a lazy module; a loaded one is unchanged

@@ -14,7 +14,11 @@ from typing import TYPE_CHECKING
 from lnl_desktop import __version__
 from lnl_desktop.core import storage
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.lazy import load_now
 from lnl_desktop.paths import demo_encounter_path, resource
+
+# After the first paint, numpy is loaded ahead of the first drag (see run()).
+WARM_UP_MS = 400
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
@@ -47,7 +51,7 @@ def run(argv: list[str] | None = None) -> int:
         print(f"lnl-desktop: {error}", file=sys.stderr)
         return 2
 
-    from PySide6.QtCore import QSettings
+    from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     from lnl_desktop.ui.main_window import MainWindow, default_recovery_folder
@@ -105,6 +109,9 @@ def run(argv: list[str] | None = None) -> int:
             print(f"modules: {' '.join(sorted(name for name in sys.modules if name.startswith('lnl_desktop')))}")
         window.close()
         return 0 if ok else 1
+    # Once the window is on screen, at an idle moment: what the first hover or drag on the map would
+    # otherwise wait a tenth of a second for (numpy, for reach, paths and sight).
+    QTimer.singleShot(WARM_UP_MS, lambda: load_now("numpy"))
     return app.exec()
 
 

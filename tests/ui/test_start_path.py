@@ -129,3 +129,26 @@ def test_a_lazy_numpy_is_the_real_one_at_first_use() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "ok" in result.stdout, result.stdout + result.stderr
+
+
+def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
+    """After the first paint the app loads numpy at an idle moment, so the GM's first drag or hover on
+    the map does not wait for it."""
+    code = (
+        "import sys\n"
+        "from PySide6.QtCore import QTimer\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from lnl_desktop.ui import app as lnl_app\n"
+        "qt = QApplication(sys.argv[:1])\n"
+        "def look():\n"
+        "    print('numpy:', 'yes' if lnl_app.module_loaded('numpy') else 'no', flush=True)\n"
+        "    qt.closeAllWindows()\n"
+        "    qt.quit()\n"
+        "QTimer.singleShot(lnl_app.WARM_UP_MS + 1500, look)\n"
+        "sys.exit(lnl_app.run([]))\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "numpy: yes" in result.stdout
