@@ -36,3 +36,9 @@ def load_now(name: str) -> None:
     module = sys.modules.get(name)
     if module is not None:
         module.__name__  # noqa: B018 - any attribute loads a lazy module; a loaded one is unchanged
+
+
+def loaded(name: str) -> bool:
+    """Whether ``name`` was imported for real, not just entered in ``sys.modules`` as a lazy module."""
+    module = sys.modules.get(name)
+    return module is not None and not isinstance(module, importlib.util._LazyModule)  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lnl_desktop import __version__
 from lnl_desktop.core import storage
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.lazy import load_now
+from lnl_desktop.lazy import load_now, loaded
 from lnl_desktop.paths import demo_encounter_path, resource
 
 # After the first paint, numpy is loaded ahead of the first drag (see run()).
@@ -105,7 +105,7 @@ def run(argv: list[str] | None = None) -> int:
             # moment it launched the process) and that charts stay off the start path.
             print(f"shown at: {shown_at:.6f}")
             print(f"pyqtgraph: {'yes' if 'pyqtgraph' in sys.modules else 'no'}")
-            print(f"numpy: {'yes' if module_loaded('numpy') else 'no'}")
+            print(f"numpy: {'yes' if loaded('numpy') else 'no'}")
             print(f"modules: {' '.join(sorted(name for name in sys.modules if name.startswith('lnl_desktop')))}")
         window.close()
         return 0 if ok else 1
@@ -113,14 +113,6 @@ def run(argv: list[str] | None = None) -> int:
     # otherwise wait a tenth of a second for (numpy, for reach, paths and sight).
     QTimer.singleShot(WARM_UP_MS, lambda: load_now("numpy"))
     return app.exec()
-
-
-def module_loaded(name: str) -> bool:
-    """Whether ``name`` was imported for real (not just entered as a lazy module, see lnl_desktop.lazy)."""
-    import importlib.util
-
-    module = sys.modules.get(name)
-    return module is not None and not isinstance(module, importlib.util._LazyModule)  # type: ignore[attr-defined]
 
 
 def application_icon() -> QIcon:

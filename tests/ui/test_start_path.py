@@ -119,12 +119,12 @@ def test_a_lazy_numpy_is_the_real_one_at_first_use() -> None:
     code = (
         "import sys\n"
         "from lnl_desktop.core import grid\n"
-        "from lnl_desktop.ui.app import module_loaded\n"
-        "assert not module_loaded('numpy')\n"
+        "from lnl_desktop.lazy import loaded\n"
+        "assert not loaded('numpy')\n"
         "terrain = grid.Terrain.from_rows(['....', '.#..', '....'])\n"
         "assert terrain.wall_grid.sum() == 1\n"
         "import numpy\n"
-        "assert module_loaded('numpy') and numpy.zeros(2).shape == (2,)\n"
+        "assert loaded('numpy') and numpy.zeros(2).shape == (2,)\n"
         "print('ok')\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
@@ -138,10 +138,11 @@ def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
         "import sys\n"
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
+        "from lnl_desktop.lazy import loaded\n"
         "from lnl_desktop.ui import app as lnl_app\n"
         "qt = QApplication(sys.argv[:1])\n"
         "def look():\n"
-        "    print('numpy:', 'yes' if lnl_app.module_loaded('numpy') else 'no', flush=True)\n"
+        "    print('numpy:', 'yes' if loaded('numpy') else 'no', flush=True)\n"
         "    qt.closeAllWindows()\n"
         "    qt.quit()\n"
         "QTimer.singleShot(lnl_app.WARM_UP_MS + 1500, look)\n"
