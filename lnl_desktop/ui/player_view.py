@@ -91,8 +91,13 @@ class PlayerMapView(QGraphicsView):
         # After the scene's own sync (connected first): tokens already stand on their final cells.
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self._on_replaced)
+        self._shared_unseen: frozenset[str] | None = None  # players_unseen when overlays were last painted
         if gm_view is not None:
-            gm_view.scene().changed.connect(self._on_gm_scene_changed)
+            gm_scene = gm_view.scene()
+            if isinstance(gm_scene, MapScene):
+                # Never the scene's `changed`: connected once, it makes every GM drag step repaint
+                # the whole GM view (and this one), even after it is disconnected.
+                gm_scene.overlaysChanged.connect(self._on_gm_overlay_changed)
             for bar in (gm_view.horizontalScrollBar(), gm_view.verticalScrollBar()):
                 bar.valueChanged.connect(self._follow_gm)
                 bar.rangeChanged.connect(self._follow_gm)
@@ -105,6 +110,7 @@ class PlayerMapView(QGraphicsView):
 
     def set_share_overlays(self, on: bool) -> None:
         self.share_overlays = on
+        self._shared_unseen = players_unseen(self.controller) if on else None
         self.viewport().update()
 
     def set_follow(self, on: bool) -> None:
@@ -138,6 +144,12 @@ class PlayerMapView(QGraphicsView):
     # -- keeping up ------------------------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
+        if self.share_overlays and not self.blackout:
+            unseen = players_unseen(self.controller)
+            if unseen != self._shared_unseen:
+                # A token hidden, shown or lost in the fog: its overlays come or go everywhere.
+                self._shared_unseen = unseen
+                self.viewport().update()
         grid_map = self.controller.encounter.map
         if not self.follow and not self._user_zoomed and self._fitted_map != (grid_map.width, grid_map.height):
             self.fit_map()  # the map changed size: fit the new one
@@ -158,6 +170,8 @@ class PlayerMapView(QGraphicsView):
         for animation in self.animations.values():
             animation.stop()
         self.animations.clear()
+        self._shared_unseen = None
+        self.viewport().update()
         if not self.follow:
             self.fit_map()
 
@@ -201,9 +215,12 @@ class PlayerMapView(QGraphicsView):
         for animation in list(self.animations.values()):
             animation.setCurrentTime(animation.duration())
 
-    def _on_gm_scene_changed(self, *_: object) -> None:
-        if self.share_overlays and not self.blackout:
-            self.viewport().update()
+    def _on_gm_overlay_changed(self, rect: QRectF) -> None:
+        """Repaint the part of this map where a shared GM overlay was or is now."""
+        if self.share_overlays and not self.blackout and not rect.isEmpty():
+            # A pixel round it: antialiased edges and rounding between the two zooms.
+            area = self.mapFromScene(rect).boundingRect().adjusted(-2, -2, 2, 2)
+            self.viewport().update(area)
 
     # -- painting --------------------------------------------------------------------------------
 

@@ -109,6 +109,17 @@ FOG_STYLES = {
 }
 
 
+_Change = QGraphicsItem.GraphicsItemChange
+_TOLD_CHANGES = (
+    _Change.ItemPositionChange,  # before: where it was
+    _Change.ItemVisibleChange,
+    _Change.ItemOpacityChange,
+    _Change.ItemPositionHasChanged,  # after: where it is now (nothing while hidden)
+    _Change.ItemVisibleHasChanged,
+    _Change.ItemOpacityHasChanged,
+)
+
+
 class Overlay(QGraphicsItem):
     """A GM overlay the player view may share: it names whom it tells about.
 
@@ -121,9 +132,39 @@ class Overlay(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.about: frozenset[str] = frozenset()
+        # Moves come to itemChange, so the player view hears where a shared overlay was and is.
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges, True)
 
     def set_about(self, *cids: str | None) -> None:
-        self.about = frozenset(cid for cid in cids if cid)
+        about = frozenset(cid for cid in cids if cid)
+        if about != self.about:
+            self.about = about
+            self._tell_players()  # whether the players may see it can change with whom it is about
+
+    # The player view paints shared overlays over its own map. It repaints only where one changed:
+    # every change of an overlay goes through these (the subclasses call update() and
+    # prepareGeometryChange() from Python; show, hide and moves come to itemChange), and the GM's
+    # scene passes the area on (MapScene.overlaysChanged). Listening to the scene's `changed`
+    # instead would make Qt repaint the whole GM view on every drag step.
+
+    def _tell_players(self) -> None:
+        scene = self.scene()
+        tell = getattr(scene, "overlay_changed", None)
+        if tell is not None and self.isVisible():
+            tell(self.sceneBoundingRect())
+
+    def update(self, *args: object) -> None:  # type: ignore[override]
+        super().update(*args)
+        self._tell_players()
+
+    def prepareGeometryChange(self) -> None:
+        self._tell_players()  # the area it covered until now
+        super().prepareGeometryChange()
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: object) -> object:
+        if change in _TOLD_CHANGES:
+            self._tell_players()
+        return super().itemChange(change, value)
 
     def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
         self.paint(painter, option, None)

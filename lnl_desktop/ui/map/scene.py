@@ -80,6 +80,9 @@ class MapScene(QGraphicsScene):
 
     # The scene has caught up with the encounter (after events, a new encounter, or the selection).
     synced = Signal()
+    # A shared overlay changed here (the scene rect it covered or covers now): the player view
+    # repaints that much of its own map, never the whole of it for a drag step.
+    overlaysChanged = Signal(QRectF)
 
     def __init__(self, controller: TableController, parent: QObject | None = None, *, player: bool = False) -> None:
         super().__init__(parent)
@@ -162,6 +165,11 @@ class MapScene(QGraphicsScene):
         self.occupant = occupant
         self.fog.refresh()
         self.synced.emit()
+
+    def overlay_changed(self, rect: QRectF) -> None:
+        """An :class:`~lnl_desktop.ui.map.overlays.Overlay` of this scene changed over ``rect``."""
+        if not self.player:
+            self.overlaysChanged.emit(rect)
 
     def set_fog_editing(self, on: bool) -> None:
         """The GM's fog tool is in hand: shade what the players would not see even while the fog is off."""

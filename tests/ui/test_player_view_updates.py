@@ -1,0 +1,171 @@
+"""The player view repaints only where a shared overlay changed, and what it shows is never stale.
+
+What the projector shows is read back from the window itself (the platform's copy of what was
+painted, not a fresh render), then compared with a full repaint of the same window: a region left
+unpainted after an overlay moved away would differ.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import SIGNAL, QEvent, QObject, QPoint, QPointF, QRect, QSettings, Qt
+from PySide6.QtGui import QGuiApplication, QImage, QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from lnl_desktop.core import storage
+from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.theme import Presentation
+
+
+@pytest.fixture(autouse=True)
+def discard_at_teardown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    main = MainWindow(
+        storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(tmp_path / "recovery")
+    )
+    qtbot.addWidget(main)
+    main.resize(1366, 768)
+    main.show()
+    qtbot.waitExposed(main)
+    yield main
+    Presentation().apply(QApplication.instance())
+
+
+@pytest.fixture
+def player(qtbot: QtBot, window: MainWindow) -> PlayerView:
+    window.player_view_action.trigger()
+    view = window.player_view
+    assert view is not None
+    qtbot.waitExposed(view)
+    window.share_overlays_action.trigger()
+    settle()
+    return view
+
+
+class PaintedRects(QObject):
+    """The rectangles a widget is asked to paint."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QRect] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.rects.append(event.region().boundingRect())
+        return False
+
+
+def settle() -> None:
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def on_screen(view: PlayerView) -> QImage:
+    """What the player view's window holds now, as painted (not rendered anew)."""
+    return QGuiApplication.primaryScreen().grabWindow(view.winId()).toImage()
+
+
+def fully_repainted(view: PlayerView) -> QImage:
+    view.view.viewport().repaint()
+    settle()
+    return on_screen(view)
+
+
+def assert_same(shown: QImage, repainted: QImage, when: str = "") -> None:
+    """No pixel differs by more than antialiasing's rounding at a clip edge (a level or two):
+    an overlay left behind, or one not drawn, differs by far more."""
+    import numpy as np
+
+    def pixels(image: QImage) -> np.ndarray:
+        image = image.convertToFormat(QImage.Format.Format_RGB32)
+        return (
+            np.frombuffer(image.constBits(), np.uint8)
+            .reshape(image.height(), image.bytesPerLine())[:, : 4 * image.width()]
+            .astype(np.int16)
+        )
+
+    a, b = pixels(shown), pixels(repainted)
+    assert a.shape == b.shape
+    off = np.abs(a - b).reshape(a.shape[0], -1, 4)[..., :3].max(axis=2)
+    ys, xs = np.nonzero(off > 3)
+    assert not ys.size, f"stale pixels {when}: {ys.size}, first at ({xs[0]}, {ys[0]}), off by {off.max()}"
+
+
+def point(window: MainWindow, cell: tuple[int, int]) -> QPoint:
+    return window.map_view.mapFromScene(QPointF((cell[0] + 0.5) * CELL_PX, (cell[1] + 0.5) * CELL_PX))
+
+
+def drag_to(window: MainWindow, cell: tuple[int, int]) -> None:
+    viewport = window.map_view.viewport()
+    where = QPointF(point(window, cell))
+    event = QMouseEvent(
+        QEvent.Type.MouseMove,
+        where,
+        viewport.mapToGlobal(where),
+        Qt.MouseButton.NoButton,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, event)
+
+
+def test_the_gm_scene_changed_signal_is_left_alone(window: MainWindow, player: PlayerView) -> None:
+    # Connected even once, Qt repaints the whole GM view on every drag step from then on.
+    scene = window.map_view.scene()
+    assert scene.receivers(SIGNAL("changed(QList<QRectF>)")) == 0
+
+
+def test_a_drag_step_repaints_part_of_the_player_view_and_leaves_nothing_stale(
+    window: MainWindow, player: PlayerView
+) -> None:
+    window.controller.select("tombril")
+    settle()
+    viewport = window.map_view.viewport()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point(window, (8, 6)))
+    drag_to(window, (9, 6))  # the drag begins: its reach is shaded (a large change)
+    settle()
+    assert_same(on_screen(player), fully_repainted(player))
+    painted = PaintedRects()
+    player.view.viewport().installEventFilter(painted)
+    whole = player.view.viewport().rect()
+    for cell in [(10, 6), (10, 7), (11, 8), (6, 8), (5, 5)]:
+        painted.rects.clear()
+        drag_to(window, cell)
+        settle()
+        assert painted.rects, f"the players saw no change for the path to {cell}"
+        assert all(r.width() * r.height() < whole.width() * whole.height() / 2 for r in painted.rects), (
+            f"a drag step to {cell} repainted {painted.rects} of {whole}"
+        )
+        assert_same(on_screen(player), fully_repainted(player), f"after the step to {cell}")
+    player.view.viewport().removeEventFilter(painted)
+    QTest.keyClick(viewport, Qt.Key.Key_Escape)  # the drag is cancelled: its overlays go
+    settle()
+    assert_same(on_screen(player), fully_repainted(player))
+
+
+def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
+    window: MainWindow, player: PlayerView
+) -> None:
+    from lnl_desktop.core import actions as act
+
+    window.controller.select("half-orc-archer")  # its rings are shared while it is seen
+    settle()
+    with_rings = on_screen(player)
+    window.controller.do(act.SetHidden("half-orc-archer", True))
+    settle()
+    now = on_screen(player)
+    assert now != with_rings
+    assert_same(now, fully_repainted(player))
