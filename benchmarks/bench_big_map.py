@@ -1,0 +1,363 @@
+"""Big-map benchmark: painting, dragging, fog and opening on real-sized battle maps. A script, not a test.
+
+The main window (1366 x 768, offscreen) with the player view open (1024 x 700), fog of war on
+and the GM's overlays shared, on seeded encounters (``big_maps.py``): straight wall segments
+2-10 cells long, a tenth of them doors, as an imported Universal VTT dungeon has them; random
+long lines across the map; grid-aligned unit segments as cave maps have them. Each figure is
+printed for 0, 200, 2,000 and 10,000 segments side by side, with its budget:
+
+    full repaint at fit and at 1:1 (the GM's map, cache warm)           <= 8 ms
+    press on a token, to both windows painted                           <= 16.7 ms
+    a drag step, mouse event to both windows painted (median, worst)    <= 16.7 ms worst
+    hover over a foe mid-drag, to both windows painted                  <= 16.7 ms
+    a Party move with fog, to both windows painted                      <= 16.7 ms
+    one engine action, 500 tokens, fog off                              <= 5 ms
+    opening the file to the first painted window (a new process)        <= 1 s
+    a 100,000-segment Universal VTT file read                           <= 3 s
+
+"Both windows painted" is the mouse event (or the action) sent, then the event loop run until
+the GM's map and the player view have painted what changed, as on screen. The 2,000- and
+10,000-segment figures must stay within 2x of the 0-segment ones.
+
+    python benchmarks/bench_big_map.py            every size (a few minutes)
+    python benchmarks/bench_big_map.py --quick    fewer sizes and steps
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import big_maps
+from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import storage
+from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.model import Encounter, Side
+from lnl_desktop.lazy import load_now
+
+FRAME_MS = 1000 / 60
+REPAINT_BUDGET_MS = 8.0
+ACTION_BUDGET_MS = 5.0
+OPEN_BUDGET_S = 1.0
+IMPORT_BUDGET_S = 3.0
+DRAG_STEPS = 50
+
+
+def settle(app: QApplication) -> None:
+    """Run the event loop until nothing is waiting: every window has painted what changed."""
+    app.processEvents()
+    app.processEvents()
+
+
+def timed(run: Callable[[], object]) -> float:
+    t0 = time.perf_counter()
+    run()
+    return (time.perf_counter() - t0) * 1000
+
+
+class Table:
+    """A main window and a player view on one encounter."""
+
+    def __init__(self, encounter: Encounter, scratch: Path) -> None:
+        from lnl_desktop.ui.main_window import MainWindow
+        from lnl_desktop.ui.recovery import RecoveryStore
+
+        self.app = QApplication.instance()
+        settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+        self.window = MainWindow(encounter, settings=settings, recovery=RecoveryStore(scratch / "recovery"))
+        self.window.resize(1366, 768)
+        self.window.show()
+        settle(self.app)
+        self.window.show_player_view(True)
+        self.player = self.window.ensure_player_view()
+        self.player.resize(1024, 700)
+        self.window.share_overlays_action.trigger()
+        settle(self.app)
+        self.view = self.window.map_view
+        self.controller = self.window.controller
+
+    def close(self) -> None:
+        self.controller.undo_stack.setClean()
+        self.player.close()
+        self.window.close()
+        self.window.deleteLater()
+        settle(self.app)
+
+    def point(self, cell: Cell) -> QPoint:
+        return self.view.mapFromScene(self.view.scene_point_of(cell))
+
+    def move_event(self, cell: Cell, buttons: Qt.MouseButton = Qt.MouseButton.LeftButton) -> QMouseEvent:
+        where = QPointF(self.point(cell))
+        return QMouseEvent(
+            QEvent.Type.MouseMove, where, where, Qt.MouseButton.NoButton, buttons, Qt.KeyboardModifier.NoModifier
+        )
+
+    def repaint_ms(self, repeat: int) -> float:
+        viewport = self.view.viewport()
+        viewport.repaint()  # the first after a zoom fills the caches
+        return statistics.median(timed(viewport.repaint) for _ in range(repeat))
+
+    def drag(self, mover: str, steps: int) -> tuple[float, list[float], float | None]:
+        """Press on the mover, wander ``steps`` cells about, step onto a foe once; Esc at the end.
+        (press ms, step ms, hover-over-a-foe ms or None when no foe is near)."""
+        encounter = self.controller.encounter
+        start = encounter.tokens[mover].cell
+        viewport = self.view.viewport()
+        app = self.app
+        t0 = time.perf_counter()
+        QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, self.point(start))
+        QApplication.sendEvent(viewport, self.move_event((start[0] + 1, start[1])))
+        settle(app)
+        press = (time.perf_counter() - t0) * 1000
+        reach = 12
+        rng = random.Random(3)
+        x, y = start[0] + 1, start[1]
+        size = encounter.map.width
+        times = []
+        for _ in range(steps):
+            x = min(max(x + rng.choice((-1, 0, 1, 1)), start[0] - reach, 0), start[0] + reach, size - 1)
+            y = min(max(y + rng.choice((-1, 0, 1)), start[1] - reach, 0), start[1] + reach, size - 1)
+            event = self.move_event((x, y))
+            t1 = time.perf_counter()
+            QApplication.sendEvent(viewport, event)
+            settle(app)
+            times.append((time.perf_counter() - t1) * 1000)
+        foes = [
+            encounter.tokens[c.id].cell
+            for c in encounter.combatants
+            if c.side is Side.OPPONENTS and c.id in encounter.tokens
+        ]
+        hover = None
+        if foes:
+            foe = min(foes, key=lambda cell: max(abs(cell[0] - start[0]), abs(cell[1] - start[1])))
+            event = self.move_event(foe)
+            t1 = time.perf_counter()
+            QApplication.sendEvent(viewport, event)
+            settle(app)
+            hover = (time.perf_counter() - t1) * 1000
+        QTest.keyClick(viewport, Qt.Key.Key_Escape)
+        settle(app)
+        return press, times, hover
+
+    def party_moves(self, mover: str, repeat: int) -> float:
+        """A forced move of a Party token back and forth, to both windows painted."""
+        encounter = self.controller.encounter
+        x, y = encounter.tokens[mover].cell
+        occupied = {t.cell for t in encounter.tokens.values()}
+        there = next((c for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if c not in occupied), (x + 1, y))
+        cells = [there, (x, y)]
+        times = []
+        for i in range(repeat):
+            t0 = time.perf_counter()
+            events = self.controller.do(act.Move(mover, cells[i % 2], forced=True))
+            settle(self.app)
+            times.append((time.perf_counter() - t0) * 1000)
+            if not events:
+                raise RuntimeError(f"the move was refused: {self.controller.refusal}")
+            self.player.view.finish_animations()
+            settle(self.app)
+        return statistics.median(times)
+
+
+def engine_action_ms(encounter: Encounter, repeat: int = 40) -> float:
+    engine = Engine(encounter)
+    x, y = encounter.tokens[big_maps.MOVER].cell
+    cells = [(x + 1, y), (x, y)]
+    times = [
+        timed(lambda i=i: engine.apply(act.Move(big_maps.MOVER, cells[i % 2], forced=True))) for i in range(repeat)
+    ]
+    return statistics.median(times)
+
+
+def open_file_s(path: Path, repeat: int = 3) -> tuple[float, float]:
+    """(the file, a bare PySide6 window): median seconds of a new process to its first painted window."""
+    bare = (
+        "import sys; from PySide6.QtWidgets import QApplication, QLabel; app = QApplication(sys.argv); "
+        "w = QLabel('x'); w.show(); app.processEvents(); w.grab()"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    file_times, bare_times = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "lnl_desktop", "--smoke-test", str(path)], env=env, capture_output=True, text=True
+        )
+        file_times.append(time.perf_counter() - t0)
+        if done.returncode != 0:
+            raise RuntimeError(f"the smoke test failed on {path}: {done.stderr.strip() or done.stdout.strip()}")
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", bare], env=env, check=True, capture_output=True)
+        bare_times.append(time.perf_counter() - t0)
+    return statistics.median(file_times), statistics.median(bare_times)
+
+
+def uvtt_file(count: int, kind: str, size: int) -> bytes:
+    """A Universal VTT map with ``count`` wall segments of ``kind`` on a ``size`` x ``size`` grid."""
+    lines, doors = big_maps.segments_for(size, count, kind, seed=5)
+    walls = [[{"x": s.a[0], "y": s.a[1]}, {"x": s.b[0], "y": s.b[1]}] for s in (*lines, *doors)]
+    data = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": size, "y": size}, "pixels_per_grid": 50},
+        "line_of_sight": walls,
+        "portals": [],
+        "image": "",
+    }
+    return json.dumps(data).encode()
+
+
+# -- printing ---------------------------------------------------------------------------------
+
+
+def verdict(value: float, budget: float) -> str:
+    return "ok" if value <= budget else "OVER"
+
+
+def row(what: str, values: dict[str, float | None], budget: float, unit: str = "ms") -> None:
+    cells = []
+    for label, value in values.items():
+        shown = "-" if value is None else f"{value:.1f}"
+        mark = "" if value is None else ("" if value <= budget else " OVER")
+        cells.append(f"{label}: {shown}{mark}")
+    print(f"  {what} (budget {budget:g} {unit}): " + " | ".join(cells))
+
+
+def main() -> int:
+    quick = "--quick" in sys.argv
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    load_now("numpy")  # the program loads it once its window is up
+    scratch = Path(tempfile.mkdtemp(prefix="lnl-bench-big-"))
+    steps = 20 if quick else DRAG_STEPS
+    counts = (0, 200, 2000, 10000)
+    if "--segments" in sys.argv:  # e.g. --segments 0,200 to compare before a change that makes 10,000 paintable
+        counts = tuple(int(n) for n in sys.argv[sys.argv.index("--segments") + 1].split(","))
+    sizes: list[tuple[str, int, int, str]] = [(f"{n:,}", n, n, "short") for n in counts]
+    maps = [(50, 10, 5), (50, 200, 5), (300, 500, 5)] if not quick else [(50, 200, 5), (300, 500, 5)]
+    over = 0
+
+    for size, tokens, party in maps:
+        print(f"\n{size}x{size} map, {tokens} tokens ({party} of the Party), fog on, player view open, overlays shared")
+        figures: dict[str, dict[str, float | None]] = {}
+        for label, count, _, kind in sizes:
+            if quick and count == 200:
+                continue
+            encounter = big_maps.build(size=size, tokens=tokens, segments=count, kind=kind, party=party)
+            table = Table(encounter, scratch)
+            figures.setdefault("repaint at fit", {})[label] = table.repaint_ms(9)
+            table.view.zoom_reset()
+            table.view.center_on(big_maps.MOVER)
+            settle(app)
+            figures.setdefault("repaint at 1:1", {})[label] = table.repaint_ms(9)
+            table.view.fit_map()
+            settle(app)
+            press, step_times, hover = table.drag(big_maps.MOVER, steps)
+            figures.setdefault("press on a token", {})[label] = press
+            figures.setdefault("drag step, median", {})[label] = statistics.median(step_times)
+            figures.setdefault("drag step, worst", {})[label] = max(step_times)
+            figures.setdefault("hover over a foe mid-drag", {})[label] = hover
+            figures.setdefault("Party move with fog", {})[label] = table.party_moves("p1", 10 if quick else 20)
+            table.close()
+        budgets = {
+            "repaint at fit": REPAINT_BUDGET_MS,
+            "repaint at 1:1": REPAINT_BUDGET_MS,
+            "press on a token": FRAME_MS,
+            "drag step, median": FRAME_MS,
+            "drag step, worst": FRAME_MS,
+            "hover over a foe mid-drag": FRAME_MS,
+            "Party move with fog": FRAME_MS,
+        }
+        for what, values in figures.items():
+            row(what, values, budgets[what])
+            over += sum(1 for v in values.values() if v is not None and v > budgets[what])
+            base = values.get("0")
+            for label in ("2,000", "10,000"):
+                v = values.get(label)
+                if base is not None and v is not None and v > 2 * max(base, 1.0):
+                    print(f"    {what}: {label} segments {v:.1f} ms is over 2x the 0-segment {base:.1f} ms")
+
+    print("\nLong lines and cave walls (100x100 map, 10 tokens, fog on)")
+    for count, kind in ((250, "long"), (2000, "long"), (20000, "unit")):
+        encounter = big_maps.build(size=100, tokens=10, segments=count, kind=kind)
+        table = Table(encounter, scratch)
+        fit = table.repaint_ms(5)
+        table.view.zoom_reset()
+        table.view.center_on(big_maps.MOVER)
+        settle(app)
+        one = table.repaint_ms(5)
+        table.view.fit_map()
+        settle(app)
+        _, step_times, _ = table.drag(big_maps.MOVER, steps)
+        table.close()
+        worst = max(step_times)
+        over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS)
+        print(
+            f"  {count:,} {kind}: repaint at fit {fit:.1f} ms {verdict(fit, REPAINT_BUDGET_MS)}, at 1:1 {one:.1f} ms "
+            f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)}"
+        )
+
+    print("\nThe party's size (300x300, 500 tokens, 2,000 segments, fog on)")
+    for party in (5, 25) if quick else (5, 25, 100):
+        encounter = big_maps.build(size=300, tokens=500, segments=2000, party=party)
+        table = Table(encounter, scratch)
+        ms = table.party_moves("p1", 10)
+        table.close()
+        over += ms > FRAME_MS
+        mark = verdict(ms, FRAME_MS)
+        print(f"  Party move with fog, {party} Party tokens: {ms:.1f} ms (budget {FRAME_MS:.1f} ms) {mark}")
+
+    print("\nThe engine alone (300x300, fog off)")
+    for count in (0, 2000):
+        ms = engine_action_ms(big_maps.build(size=300, tokens=500, segments=count, fog=False))
+        over += ms > ACTION_BUDGET_MS
+        print(
+            f"  one action, 500 tokens, {count:,} segments: {ms:.2f} ms "
+            f"(budget {ACTION_BUDGET_MS:g} ms) {verdict(ms, ACTION_BUDGET_MS)}"
+        )
+
+    print("\nOpening a file: a new process to its first painted window (--smoke-test FILE)")
+    for size, tokens, count in ((50, 200, 2000), (300, 500, 2000), (300, 500, 10000), (1000, 10, 3000)):
+        path = scratch / f"big-{size}-{count}.lnl"
+        storage.save(big_maps.build(size=size, tokens=tokens, segments=count), path)
+        seconds, bare = open_file_s(path, 2 if quick else 3)
+        over += seconds > OPEN_BUDGET_S
+        print(
+            f"  {size}x{size}, {tokens} tokens, {count:,} segments: {seconds:.2f} s (a bare window: {bare:.2f} s; "
+            f"budget {OPEN_BUDGET_S:g} s) {verdict(seconds, OPEN_BUDGET_S)}"
+        )
+
+    print("\nReading a Universal VTT file")
+    from lnl_desktop.core.uvtt import read_uvtt
+
+    for count, kind, size in ((100_000, "short", 1000), (180_599, "unit", 300)):
+        data = uvtt_file(count, kind, size)
+        t0 = time.perf_counter()
+        imported = read_uvtt(data, f"{count}.dd2vtt")
+        seconds = time.perf_counter() - t0
+        over += seconds > IMPORT_BUDGET_S
+        print(
+            f"  {count:,} {kind} segments ({len(data) / 1e6:.1f} MB): {seconds:.2f} s, "
+            f"{len(imported.segments):,} kept (budget {IMPORT_BUDGET_S:g} s) {verdict(seconds, IMPORT_BUDGET_S)}"
+        )
+
+    print(f"\n{over} figure(s) over budget")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
