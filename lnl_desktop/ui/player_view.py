@@ -144,12 +144,14 @@ class PlayerMapView(QGraphicsView):
     # -- keeping up ------------------------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
-        if self.share_overlays and not self.blackout:
+        if self.share_overlays:
             unseen = players_unseen(self.controller)
             if unseen != self._shared_unseen:
                 # A token hidden, shown or lost in the fog: its overlays come or go everywhere.
                 self._shared_unseen = unseen
                 self.viewport().update()
+        else:
+            self._shared_unseen = None
         grid_map = self.controller.encounter.map
         if not self.follow and not self._user_zoomed and self._fitted_map != (grid_map.width, grid_map.height):
             self.fit_map()  # the map changed size: fit the new one
@@ -238,11 +240,19 @@ class PlayerMapView(QGraphicsView):
         and only those about no combatant whose token is hidden from the players.
         """
         gm_scene = self.gm_view.scene() if self.gm_view is not None else None
-        if gm_scene is None:
+        if not isinstance(gm_scene, MapScene):
             return []
-        hidden = players_unseen(self.controller)  # hidden by the GM, or in the fog
-        items = gm_scene.items(rect) if rect is not None else gm_scene.items()
-        return [item for item in items if isinstance(item, Overlay) and item.isVisible() and not (item.about & hidden)]
+        if self._shared_unseen is None:
+            self._shared_unseen = players_unseen(self.controller)
+        hidden = self._shared_unseen  # hidden by the GM, or in the fog; kept up to date by _on_events
+        return [
+            item
+            for item in gm_scene.overlays
+            if isinstance(item, Overlay)
+            and item.isVisible()
+            and not (item.about & hidden)
+            and (rect is None or item.sceneBoundingRect().intersects(rect))
+        ]
 
     def _paint_gm_overlays(self, painter: QPainter, rect: QRectF) -> None:
         """The GM scene's shareable overlay items painted over this map."""
