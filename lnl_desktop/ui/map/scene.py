@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell, footprint
@@ -92,6 +92,9 @@ class MapScene(QGraphicsScene):
         self.badly_hurt_below = 0.5
         self.outside_color = QColor(OUTSIDE)
         self.tokens: dict[str, TokenItem] = {}
+        # The overlays added to this scene: the player view shares some of them, and asking the
+        # scene for its items would wrap and test every token under a repainted rectangle.
+        self.overlays: list[QGraphicsItem] = []
         self.occupant: dict[Cell, str] = {}  # every covered cell -> the combatant covering it
         self._map: MapGrid | None = None
         self._terrain_image = QImage()
@@ -170,6 +173,16 @@ class MapScene(QGraphicsScene):
         """An :class:`~lnl_desktop.ui.map.overlays.Overlay` of this scene changed over ``rect``."""
         if not self.player:
             self.overlaysChanged.emit(rect)
+
+    def addItem(self, item: QGraphicsItem) -> None:
+        super().addItem(item)
+        if hasattr(item, "paint_for_players"):  # an Overlay: kept by name for the player view
+            self.overlays.append(item)
+
+    def removeItem(self, item: QGraphicsItem) -> None:
+        super().removeItem(item)
+        if item in self.overlays:
+            self.overlays.remove(item)
 
     def set_fog_editing(self, on: bool) -> None:
         """The GM's fog tool is in hand: shade what the players would not see even while the fog is off."""
