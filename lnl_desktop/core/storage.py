@@ -4,10 +4,17 @@ A file is ``{"format": "lnl-encounter", "version": N, "encounter": {...}}``. Sav
 temporary file next to the target and renames it over, so a failed save never leaves half a
 file. Loading refuses anything that is not valid and says where it is wrong; older versions
 are migrated forward step by step.
+
+A map over the limits :mod:`lnl_desktop.core.model` states (MAX_MAP_LINES wall segments and doors,
+MAX_MAP_SIDE cells a side, a picture of MAX_PICTURE_PIXELS pixels) is refused with the limit named.
+A map's many segments (a cave from a map maker, 100,000 of them) are checked in bulk with numpy,
+giving the same encounter, or the same message, as checking them one by one.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import codecs
 import glob
 import json
@@ -25,7 +32,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.model import (
+    MAX_PICTURE_PIXELS,
+    Encounter,
+    MapGrid,
+    WallSegment,
+    gc_paused,
+    in_bulk,
+    lines_from_json,
+    too_many_lines,
+)
 from lnl_desktop.core.rules import get_ruleset
 from lnl_desktop.core.validation import explain
 
@@ -82,6 +98,14 @@ _MB = 1024 * 1024
 _JSON_STRING = re.compile(r'"[^"\\]*+(?:\\.?[^"\\]*+)*+(?:"|\Z)', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_NUMBER_DIGITS + 1},}}")
+# Digits as 9, anything else as a space: a run of too many digits is then a plain substring search,
+# far quicker than the regex over the hundred thousand numbers of a big map's walls.
+_DIGITS_AS_9 = bytes(ord("9") if 48 <= i <= 57 else ord(" ") for i in range(256))
+_TOO_MANY_9S = b"9" * (MAX_NUMBER_DIGITS + 1)
+_NOT_BRACKET_BYTES = bytes(i for i in range(256) if i not in b"[]{}")
+# A number that could be too large for a float has an exponent of 3 digits or more (its digits are
+# at most MAX_NUMBER_DIGITS); only then is each float checked as json.loads reads it.
+_BIG_EXPONENT = re.compile(r"[eE]\+?\d{3}")
 _DEPTH_STEP = tuple(1 if chr(i) in "[{" else -1 for i in range(128))
 
 
@@ -93,23 +117,31 @@ def _limit_text() -> str:
     return f"encounter files are limited to {MAX_FILE_BYTES // _MB} MB"
 
 
-def _check_structure(text: str, source: str) -> None:
-    """Refuse deep nesting and over-long numbers before json.loads recurses or converts them.
+def _check_structure(text: str, source: str) -> bool:
+    """Refuse deep nesting and over-long numbers before json.loads recurses or converts them;
+    True if a float may be too large (a big exponent), so each must be checked as it is read.
 
     Strings are cut out first (they may hold brackets and digits freely); what remains is
     brackets, numbers, literals and punctuation, scanned at C speed.
     """
     structure = _JSON_STRING.sub('""', text)
-    brackets = _NOT_BRACKET.sub("", structure).encode("ascii")
+    ascii = structure.encode("ascii") if structure.isascii() else None  # outside strings, anything else is not JSON
+    if ascii is not None:
+        brackets = ascii.translate(None, _NOT_BRACKET_BYTES)  # as the regex below, at memory speed
+    else:
+        brackets = _NOT_BRACKET.sub("", structure).encode("ascii")
     # Running depth: +1 per opener, -1 per closer; stop at the first level past the limit.
     if next(filter(MAX_DEPTH.__lt__, accumulate(map(_DEPTH_STEP.__getitem__, brackets))), None) is not None:
         raise EncounterFileError(f"{source} is nested more than {MAX_DEPTH} levels deep; an encounter file never is")
-    long = _LONG_DIGITS.search(structure)
+    long = None
+    if ascii is None or _TOO_MANY_9S in ascii.translate(_DIGITS_AS_9):
+        long = _LONG_DIGITS.search(structure)
     if long is not None:
         raise EncounterFileError(
             f"{source} holds a number of {len(long.group())} digits ({long.group()[:12]}...); "
             f"numbers in an encounter file have at most {MAX_NUMBER_DIGITS}"
         )
+    return _BIG_EXPONENT.search(structure) is not None
 
 
 def _parse_float(token: str) -> float:
@@ -138,12 +170,22 @@ def loads(text: str, source: str = "file") -> Encounter:
     while parsing; and the encounter is validated strictly, so ``true`` or ``"5"`` where a
     number belongs is an error rather than 1 or 5.
     """
+    with gc_paused():  # a big map's lines: see gc_paused
+        return _loads(text, source)
+
+
+def _loads(text: str, source: str) -> Encounter:
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE_BYTES:  # characters: each is at least one byte
         raise EncounterFileError(f"{source} is over {MAX_FILE_BYTES // _MB} MB; {_limit_text()}")
-    _check_structure(text, source)
+    big_floats = _check_structure(text, source)
     try:
-        document = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        document = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float if big_floats else float,
+            parse_constant=_parse_constant,
+        )
     except json.JSONDecodeError as error:
         raise EncounterFileError(
             f"{source} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
@@ -178,6 +220,19 @@ def loads(text: str, source: str = "file") -> Encounter:
         model = get_ruleset(name).encounter_model
     except RulesError as error:
         raise EncounterFileError(f"{source}: encounter.{error}") from None
+    _refuse_too_many_lines(data, source)
+    encounter = _validated(model, data, source)
+    _refuse_huge_picture(encounter, source)
+    return encounter
+
+
+def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Encounter:
+    try:
+        encounter = _with_lines_aside(model, data)
+    except ValidationError:
+        encounter = None  # said below, as the whole encounter read the usual way says it
+    if encounter is not None:
+        return encounter
     try:
         # Strict JSON-mode validation: no true for 1 or "5" for 5, while enums still come as their
         # values, tuples and sets as lists (what dumps writes). The ruleset's own model reads its stat blocks.
@@ -189,6 +244,68 @@ def loads(text: str, source: str = "file") -> Encounter:
             f"{source} has {count} problem{'s' if count > 1 else ''}:\n{problems}",
             problems.splitlines(),
         ) from None
+
+
+_PICTURE_HEAD_CHARS = 256 * 1024  # base64 of the picture's first 192 KB: its header says its size
+
+
+def _refuse_huge_picture(encounter: Encounter, source: str) -> None:
+    """A map picture over MAX_PICTURE_PIXELS is refused: a few MB of PNG can say 30,000 x 30,000
+    pixels, which would take gigabytes to show. Only the picture's header is read; a picture whose
+    header says nothing is left to the window, which says it cannot show it."""
+    background = encounter.map.background
+    if background is None or not background.data:
+        return
+    from lnl_desktop.core.uvtt import image_kind, image_size  # only for maps with a picture
+
+    head = background.data[:_PICTURE_HEAD_CHARS].strip()
+    try:
+        raw = base64.b64decode(head[: len(head) // 4 * 4])
+    except (binascii.Error, ValueError):
+        return
+    kind = image_kind(raw)
+    size = None if kind is None else image_size(raw, kind)
+    if size is not None and size[0] * size[1] > MAX_PICTURE_PIXELS:
+        problem = (
+            f"encounter.map.background.data: the picture is {size[0]} x {size[1]} pixels; the most a map picture "
+            f"may have is {MAX_PICTURE_PIXELS:,} pixels ({math.isqrt(MAX_PICTURE_PIXELS):,} a side)"
+        )
+        raise EncounterFileError(f"{source} has 1 problem:\n{problem}", [problem])
+
+
+def _refuse_too_many_lines(data: dict[str, Any], source: str) -> None:
+    """A map over the limit of wall segments and doors is refused before they are read."""
+    grid = data.get("map")
+    if isinstance(grid, dict):
+        counts = [len(v) if isinstance(v := grid.get(name), list) else 0 for name in ("segments", "doors")]
+        problem = too_many_lines(*counts)
+        if problem:
+            raise EncounterFileError(f"{source} has 1 problem:\nencounter.map.{problem}", [f"encounter.map.{problem}"])
+
+
+def _with_lines_aside(model: type[Encounter], data: dict[str, Any]) -> Encounter | None:
+    """The encounter, its map's many wall segments and doors checked in bulk (numpy) rather than
+    one model at a time; None for a map with few lines (or lines not as the program writes them),
+    and ValidationError when anything is wrong: the file is then read the usual way to say what."""
+    grid = data.get("map")
+    if not isinstance(grid, dict):
+        return None
+    aside: dict[str, tuple[WallSegment, ...]] = {}
+    for name in ("segments", "doors"):
+        items = grid.get(name)
+        if isinstance(items, list) and in_bulk(len(items)):
+            lines = lines_from_json(items, doors=name == "doors")
+            if lines is not None:
+                aside[name] = tuple(lines)
+    if not aside:
+        return None
+    without = {**data, "map": {**grid, **{name: [] for name in aside}}}
+    encounter = model.model_validate_json(json.dumps(without), strict=True)
+    # The map again with its lines: the same fields given (so the same fields set), each value as
+    # validated; model instances are taken as they are, and the map's own checks run on them.
+    given = {name: getattr(encounter.map, name) for name in grid if name in MapGrid.model_fields}
+    encounter.map = type(encounter.map).model_validate({**given, **aside})
+    return encounter
 
 
 def _kind_of(mode: int) -> str | None:

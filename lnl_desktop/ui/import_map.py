@@ -10,7 +10,9 @@ only when it has to be: WEBP (converted), over :data:`MAX_SIDE_PX` a side or :da
 (scaled down, the cell size and offsets with it), or too big to keep as it is
 (:data:`KEEP_ORIGINAL_CHARS`). That work runs in a worker thread under a progress dialog, so the
 window keeps painting, and Cancel leaves the encounter untouched. Reading and checking the file
-runs in a worker too; its dialog shows only if it takes a while.
+runs in a worker too; its dialog shows only if it takes a while, with a bar that moves as the
+reading goes (a cave map has a hundred thousand walls), and its Cancel stops the reading at its
+next step. The worker also makes the walls' JSON, so the window's thread only applies the map.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QSize, Qt, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QEventLoop, QIODevice, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QImageReader, QPainter
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
@@ -48,7 +50,10 @@ KEEP_ORIGINAL_CHARS = 8 * 2**20  # a PNG or JPEG up to this much base64 is kept 
 MAX_PICTURE_CHARS = storage.MAX_FILE_BYTES // 2  # the picture's share of an encounter file
 MIN_CELL_PX = 2.0  # scaling never makes a cell smaller than this
 JPEG_QUALITIES = (90, 80, 65)
+PROGRESS_STEPS = 100
+SAY_APPLYING_LINES = 20_000  # from this many walls and doors, the dialog stays up while they are applied
 SHOW_AFTER_S = 0.4  # reading the file: the progress dialog shows if it takes longer than this
+READ_SHARE = 0.1  # of the progress bar while reading a file: reading its bytes; the rest, what they say
 
 PictureFormat = Literal["png", "jpeg"]
 
@@ -211,8 +216,17 @@ def _encode(image: QImage, name: str) -> tuple[str, PictureFormat, int]:
 # -- reading the file -------------------------------------------------------------------------
 
 
-def read_map_file(path: Path) -> ImportedMap:
-    """Read and check a map file (no more than uvtt.MAX_FILE_BYTES of it), or raise MapFileError."""
+def read_map_file(
+    path: Path,
+    progress: Callable[[float], None] = lambda _done: None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> ImportedMap:
+    """Read and check a map file (no more than uvtt.MAX_FILE_BYTES of it), or raise MapFileError.
+
+    ``progress(done)`` hears how far it is (0 to 1); once ``cancelled()`` is true it stops at its
+    next step with :class:`uvtt.ImportCancelled`. Also makes the walls' and doors' JSON the undo
+    step keeps (:attr:`ImportedMap.lines_json`), so that the window's thread has only to apply them.
+    """
     name = path.name
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -234,12 +248,19 @@ def read_map_file(path: Path) -> ImportedMap:
         while left > 0 and (chunk := os.read(fd, min(left, 2**24))):
             chunks.append(chunk)
             left -= len(chunk)
+            if cancelled():
+                raise uvtt.ImportCancelled(name)
+            progress(READ_SHARE * min(1.0, (uvtt.MAX_FILE_BYTES + 1 - left) / max(1, info.st_size)))
     except OSError as error:
         raise MapFileError(f"{name} could not be read: {error.strerror or error}") from None
     finally:
         os.close(fd)
     data = b"".join(chunks)
-    return uvtt.read_uvtt(data, name)
+    imported = uvtt.read_uvtt(
+        data, name, progress=lambda done: progress(READ_SHARE + (1 - READ_SHARE) * done), cancelled=cancelled
+    )
+    imported.lines_json  # noqa: B018 - made now, on this thread
+    return imported
 
 
 # -- running work off the window's thread -------------------------------------------------------
@@ -252,6 +273,7 @@ class _Worker(threading.Thread):
         super().__init__(name="import-map", daemon=True)
         self.work = work
         self.stage = ""
+        self.progress: float | None = None  # 0 to 1 when the work can tell; None: the bar just runs
         self.result: Any = None
         self.error: BaseException | None = None
         self.cancel = threading.Event()
@@ -275,8 +297,17 @@ def _run(dialog: QProgressDialog, work: Callable[[_Worker], Any], *, show_now: b
     started = time.monotonic()
 
     def poll() -> None:
+        if dialog.wasCanceled():  # also when cancelled other than by its button (which quits at once)
+            loop.quit()
+            return
         if worker.stage and dialog.labelText() != worker.stage:
             dialog.setLabelText(worker.stage)
+        if worker.progress is not None:
+            if dialog.maximum() != PROGRESS_STEPS:
+                dialog.setRange(0, PROGRESS_STEPS)
+            value = round(worker.progress * PROGRESS_STEPS)
+            if value > dialog.value():
+                dialog.setValue(value)
         if worker.finished.is_set():
             loop.quit()
         elif not dialog.isVisible() and time.monotonic() - started >= SHOW_AFTER_S:
@@ -284,6 +315,7 @@ def _run(dialog: QProgressDialog, work: Callable[[_Worker], Any], *, show_now: b
 
     timer.timeout.connect(poll)
     dialog.canceled.connect(loop.quit)
+    dialog.setRange(0, 0)  # a running bar until the work says how far it is
     if show_now:
         dialog.show()
     # numpy is a lazy module (lnl_desktop.lazy) and the worker uses it: load it here, on this thread,
@@ -334,8 +366,18 @@ def import_map_file(parent: QWidget, controller: TableController, path: Path) ->
         _busy = False
 
 
+def _read(path: Path) -> Callable[[_Worker], ImportedMap]:
+    def work(worker: _Worker) -> ImportedMap:
+        def progress(done: float) -> None:
+            worker.progress = done
+
+        return read_map_file(path, progress, worker.cancel.is_set)
+
+    return work
+
+
 def _import(parent: QWidget, controller: TableController, path: Path, dialog: QProgressDialog) -> bool:
-    reading = _run(dialog, lambda _worker: read_map_file(path), show_now=False)
+    reading = _run(dialog, _read(path), show_now=False)
     if reading is None:
         return _cancelled(controller, path)
     if reading.error is not None:
@@ -365,6 +407,14 @@ def _import(parent: QWidget, controller: TableController, path: Path, dialog: QP
         background = None if picture is None else imported.background(picture.data, picture.image_format, picture.scale)
     except RulesError as error:
         return _refuse(parent, error, path)
+    lines = len(imported.segments) + len(imported.doors)
+    if lines >= SAY_APPLYING_LINES:
+        # Putting a cave's walls in place takes the window's thread a second or two: said, not frozen.
+        dialog.setLabelText(f"Putting {lines:,} walls and doors on the map…")
+        dialog.setCancelButton(None)  # past the point of cancelling: the map is about to change
+        dialog.setRange(0, 0)
+        dialog.show()
+        QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
     if controller.do(act.EditMap(imported.changes(background))) is None:
         reason = controller.refusal or "the encounter refused the new map"
         hint = "\n\nMove those tokens or take them off the map, then import again." if "tokens." in reason else ""
