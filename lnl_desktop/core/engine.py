@@ -79,7 +79,7 @@ from lnl_desktop.core.model import (
 )
 from lnl_desktop.core.rules import Ruleset, get_ruleset
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
-from lnl_desktop.core.sight import party_view
+from lnl_desktop.core.sight import explore, party_sight
 from lnl_desktop.core.validation import explain
 
 Listener = Callable[[list[Event]], None]
@@ -1431,11 +1431,14 @@ class Engine:
         return c is not None and c.side is Side.PARTY
 
     def _explore(self) -> None:
-        """Add what the Party sees now to the fog of war's explored cells (part of the same undo step)."""
+        """Add what the Party sees now to the fog of war's explored cells (part of the same undo step).
+
+        The Party's view is the one both windows' fog shows (worked out once per state), and only
+        the cells it newly shows become tuples: the explored cells' mask says which are new."""
         fog = self.encounter.fog
-        seen = party_view(self.encounter)
-        if not seen <= fog.explored:
-            fog.explored = fog.explored | seen
+        grown = explore(fog.explored, party_sight(self.encounter).mask)
+        if grown is not fog.explored:
+            fog.explored = grown
 
     def _edit_options(self, a: act.EditOptions, dice: DiceSource) -> list[Event]:
         e = self.encounter

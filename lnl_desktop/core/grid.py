@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -211,12 +212,18 @@ def barriers_of(segments: Iterable[Any], doors: Iterable[Any] = ()) -> tuple[Bar
     return tuple(lines)
 
 
+# The last terrain built per map size (weakly): the next map of that size, usually the same map
+# with a door opened or a wall drawn, takes over what did not change (:meth:`Terrain.take_over`).
+_LATEST_TERRAIN: weakref.WeakValueDictionary[tuple[int, int], Terrain] = weakref.WeakValueDictionary()
+
+
 def map_terrain(grid_map: Any) -> Terrain:
     """The terrain of a map (a ``model.MapGrid``) with its barriers, cached on the map.
 
     ``MapGrid.terrain`` caches its terrain in the map's ``__dict__``; this puts one with the map's
     segments and closed doors there (once per map: maps are immutable), so every search of the
-    map, the engine's and the views', respects them.
+    map, the engine's and the views', respects them. A door opened or a wall drawn makes a new map:
+    its terrain takes over from the last one of the same size what did not change.
     """
     kept = grid_map.__dict__
     cached = kept.get("terrain")
@@ -224,13 +231,23 @@ def map_terrain(grid_map: Any) -> Terrain:
     # terrain built for this very map object (while it lives, no other object has its id) is its own.
     if isinstance(cached, Terrain) and kept.get("_terrain_of") == id(grid_map):
         return cached
+    previous = _LATEST_TERRAIN.get((grid_map.width, grid_map.height))
+    segments = grid_map.segments
+    theirs = previous.__dict__ if previous is not None else {}
+    # A door opened or closed keeps the map's segments (the same tuple): so do their barriers.
+    walls = theirs["_segment_barriers"] if theirs.get("_segments") is segments else barriers_of(segments)
     terrain = Terrain(
         grid_map.width,
         grid_map.height,
         grid_map.walls,
         grid_map.difficult,
-        barriers_of(grid_map.segments, grid_map.doors),
+        walls + barriers_of((), grid_map.doors),
     )
+    terrain.__dict__["_segments"] = segments
+    terrain.__dict__["_segment_barriers"] = walls
+    if previous is not None:
+        terrain.take_over(previous)
+    _LATEST_TERRAIN[(terrain.width, terrain.height)] = terrain
     kept["terrain"] = terrain
     kept["_terrain_of"] = id(grid_map)
     return terrain
@@ -279,6 +296,68 @@ def _segments_cross_many(px: Any, py: Any, qx: Any, qy: Any, ax: Any, ay: Any, b
     return out
 
 
+_PATCH_LINES = 64  # more barriers changed than this: step arrays built afresh rather than patched
+
+
+def _lines(barriers: Sequence[Barrier]) -> FloatArray:
+    """``(n, 4)``: the ends ``(ax, ay, bx, by)`` of each barrier."""
+    return np.array([(*b.a, *b.b) for b in barriers], dtype=np.float64).reshape(-1, 4)
+
+
+def _changed_lines(old: FloatArray, new: FloatArray) -> FloatArray:
+    """The rows of ``old`` not in ``new`` and of ``new`` not in ``old`` (barriers that went or came)."""
+    row = np.dtype((np.void, 4 * old.itemsize))
+    o = np.ascontiguousarray(old).view(row).ravel()
+    n = np.ascontiguousarray(new).view(row).ravel()
+    return np.concatenate((old[~np.isin(o, n)], new[~np.isin(n, o)])).reshape(-1, 4)
+
+
+def _step_masks(
+    lines: FloatArray,
+    w: int,
+    h: int,
+    base: dict[tuple[int, int], BoolArray] | None = None,
+    windows: Sequence[tuple[int, int, int, int]] = (),
+) -> dict[tuple[int, int], BoolArray]:
+    """:attr:`Terrain.barrier_steps` for the barriers ``lines``: built, or ``base``'s arrays with the
+    source cells in each window ``(x0, x1, y0, y1)`` (inclusive) worked out again."""
+    ax, ay, bx, by = lines[:, 0], lines[:, 1], lines[:, 2], lines[:, 3]
+    lo_x, hi_x = np.minimum(ax, bx), np.maximum(ax, bx)
+    lo_y, hi_y = np.minimum(ay, by), np.maximum(ay, by)
+    out: dict[tuple[int, int], BoolArray] = {}
+    for dx, dy in _HALF_STEPS:
+        # Source cells whose step line's box (from the centre, one cell along d) meets the barrier's box.
+        x0 = np.maximum(np.ceil(lo_x - 0.5 - max(0, dx)), max(0, -dx)).astype(np.int64)
+        x1 = np.minimum(np.floor(hi_x - 0.5 - min(0, dx)), w - 1 - max(0, dx)).astype(np.int64)
+        y0 = np.maximum(np.ceil(lo_y - 0.5 - max(0, dy)), max(0, -dy)).astype(np.int64)
+        y1 = np.minimum(np.floor(hi_y - 0.5 - min(0, dy)), h - 1 - max(0, dy)).astype(np.int64)
+        if base is None:
+            mask = np.zeros((h, w), dtype=np.bool_)
+            boxes = [(x0, x1, y0, y1)]
+        else:
+            mask = base[(dx, dy)].copy()
+            boxes = []
+            for wx0, wx1, wy0, wy1 in windows:
+                mask[wy0 : wy1 + 1, wx0 : wx1 + 1] = False
+                boxes.append((np.maximum(x0, wx0), np.minimum(x1, wx1), np.maximum(y0, wy0), np.minimum(y1, wy1)))
+        for bx0, bx1, by0, by1 in boxes:
+            line, cx, cy = _boxes(bx0, bx1, by0, by1)
+            if line.size:
+                px, py = cx + 0.5, cy + 0.5
+                hit = _segments_cross_many(px, py, px + dx, py + dy, ax[line], ay[line], bx[line], by[line])
+                mask[cy[hit], cx[hit]] = True
+        back = np.zeros((h, w), dtype=np.bool_)
+        # The step back from the target cell crosses the same line.
+        back[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = mask[
+            max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)
+        ]
+        mask.flags.writeable = False
+        back.flags.writeable = False
+        out[(dx, dy)] = mask
+        out[(-dx, -dy)] = back
+    return out
+
+
 @dataclass(frozen=True)
 class Terrain:
     """The static map: its size, walls (block movement) and difficult terrain (costs double), and
@@ -322,42 +401,69 @@ class Terrain:
         return _cells_to_grid(self.difficult, self.width, self.height)
 
     @cached_property
+    def barrier_lines(self) -> FloatArray:
+        """Read-only ``(n, 4)`` array of the barriers' ends ``(ax, ay, bx, by)``, in their order."""
+        lines = _lines(self.barriers)
+        lines.flags.writeable = False
+        return lines
+
+    @cached_property
     def barrier_steps(self) -> dict[tuple[int, int], BoolArray] | None:
         """Per step ``(dx, dy)`` of the 8, a read-only ``(height, width)`` array, indexed ``[y, x]``:
         whether the step FROM that cell crosses a barrier. None when the terrain has no barriers.
 
         Built once per terrain: each barrier is tested against the steps of the cells around it
-        only (its bounding box and one cell more), all barriers at once with numpy."""
+        only (its bounding box and one cell more), all barriers at once with numpy. A terrain that
+        took over from the one before an edit (:meth:`take_over`) patches that one's arrays around
+        the barriers that came or went instead."""
+        base = self.__dict__.pop("_steps_base", None)
         if not self.barriers:
             return None
-        w, h = self.width, self.height
-        lines = np.array([(*b.a, *b.b) for b in self.barriers], dtype=np.float64)
-        ax, ay, bx, by = lines[:, 0], lines[:, 1], lines[:, 2], lines[:, 3]
-        lo_x, hi_x = np.minimum(ax, bx), np.maximum(ax, bx)
-        lo_y, hi_y = np.minimum(ay, by), np.maximum(ay, by)
-        out: dict[tuple[int, int], BoolArray] = {}
-        for dx, dy in _HALF_STEPS:
-            # Source cells whose step line's box (from the centre, one cell along d) meets the barrier's box.
-            x0 = np.maximum(np.ceil(lo_x - 0.5 - max(0, dx)), max(0, -dx)).astype(np.int64)
-            x1 = np.minimum(np.floor(hi_x - 0.5 - min(0, dx)), w - 1 - max(0, dx)).astype(np.int64)
-            y0 = np.maximum(np.ceil(lo_y - 0.5 - max(0, dy)), max(0, -dy)).astype(np.int64)
-            y1 = np.minimum(np.floor(hi_y - 0.5 - min(0, dy)), h - 1 - max(0, dy)).astype(np.int64)
-            line, cx, cy = _boxes(x0, x1, y0, y1)
-            mask = np.zeros((h, w), dtype=np.bool_)
-            if line.size:
-                px, py = cx + 0.5, cy + 0.5
-                hit = _segments_cross_many(px, py, px + dx, py + dy, ax[line], ay[line], bx[line], by[line])
-                mask[cy[hit], cx[hit]] = True
-            back = np.zeros((h, w), dtype=np.bool_)
-            # The step back from the target cell crosses the same line.
-            back[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = mask[
-                max(0, -dy) : h - max(0, dy), max(0, -dx) : w - max(0, dx)
-            ]
-            mask.flags.writeable = False
-            back.flags.writeable = False
-            out[(dx, dy)] = mask
-            out[(-dx, -dy)] = back
-        return out
+        lines = self.barrier_lines
+        if base is not None:
+            old_lines, old_steps, prefix = base  # the first ``prefix`` rows are the same in both
+            changed = _changed_lines(old_lines[prefix:], lines[prefix:])
+            if changed.shape[0] <= _PATCH_LINES:
+                # Only the cells around the changed barriers can step differently: recompute those.
+                x0 = np.clip(np.floor(np.minimum(changed[:, 0], changed[:, 2])) - 2, 0, self.width - 1)
+                x1 = np.clip(np.ceil(np.maximum(changed[:, 0], changed[:, 2])) + 1, 0, self.width - 1)
+                y0 = np.clip(np.floor(np.minimum(changed[:, 1], changed[:, 3])) - 2, 0, self.height - 1)
+                y1 = np.clip(np.ceil(np.maximum(changed[:, 1], changed[:, 3])) + 1, 0, self.height - 1)
+                windows = [tuple(int(v) for v in box) for box in zip(x0, x1, y0, y1, strict=True)]
+                return _step_masks(lines, self.width, self.height, old_steps, windows)
+        return _step_masks(lines, self.width, self.height)
+
+    def take_over(self, previous: Terrain) -> None:
+        """Take from ``previous`` (the terrain of the map before an edit, of the same size) what it
+        built and this one would build the same: the wall and difficult grids when those cells are
+        the same, and the barriers' step arrays, to patch where barriers came or went. Only built
+        arrays are taken (shared: they are read-only), never ``previous`` itself, so no chain of
+        old maps stays alive."""
+        if (self.width, self.height) != (previous.width, previous.height):
+            return
+        theirs, mine = previous.__dict__, self.__dict__
+        if "wall_grid" in theirs and (previous.walls is self.walls or previous.walls == self.walls):
+            mine["wall_grid"] = theirs["wall_grid"]
+        same_difficult = previous.difficult is self.difficult or previous.difficult == self.difficult
+        if "difficult_grid" in theirs and same_difficult:
+            mine["difficult_grid"] = theirs["difficult_grid"]
+        # Barriers from the same segments (a door toggled): their lines are the same rows, and only
+        # the doors' rows after them can differ.
+        shared = mine.get("_segment_barriers")
+        same_walls = shared is not None and theirs.get("_segment_barriers") is shared
+        if same_walls and "barrier_lines" in theirs and shared is not None:
+            lines = np.concatenate((theirs["barrier_lines"][: len(shared)], _lines(self.barriers[len(shared) :])))
+            lines.flags.writeable = False
+            mine["barrier_lines"] = lines
+        if theirs.get("barrier_steps") is not None:
+            mine["_steps_base"] = (
+                previous.barrier_lines,
+                theirs["barrier_steps"],
+                len(shared or ()) if same_walls else 0,
+            )
+        elif "_steps_base" in theirs:
+            old_lines, old_steps, prefix = theirs["_steps_base"]  # never built there: from the one before it
+            mine["_steps_base"] = (old_lines, old_steps, prefix if same_walls else 0)
 
     def barrier_across(self, cell: Cell, step: tuple[int, int]) -> Barrier | None:
         """The barrier the step from ``cell`` along ``step`` crosses (the first listed), or None."""

@@ -28,21 +28,34 @@ lower bound of how near any of them comes in each bin and an upper bound of how 
 one that spans the whole bin reaches: a cell nearer than the first is seen, farther than the
 second is hidden, and only the few cells in between are tested exactly, against the blockers of
 their bin, with the same arithmetic as :func:`sees`.
+
+A map never changes, and a door opened or a wall drawn makes a new one: its tables take over
+what did not change from the last map of its size (the offsets table is shared by all maps of
+one size, the wall cells' diagonals by those with the same wall cells); only the barriers are
+new. Each creature's view is cached on its map, as bits (bounded; only the latest few maps keep
+theirs), so the Party's view (:func:`party_sight`, worked out once per state for the engine and
+every window) after a move costs the moved token's view and an OR; and the fog of war's
+explored cells are kept as a mask beside their set (:func:`explored_mask`, :func:`explore`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass
+from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.grid import (
+    _EPS,
     Barrier,
     Cell,
     ConePredicate,
     DiagonalRule,
     Terrain,
+    _boxes,
     _footprint_any,
     _orient,
     _segments_cross_many,
@@ -64,6 +77,7 @@ if TYPE_CHECKING:
 
     FloatArray = npt.NDArray[_numpy.float64]
     IntArray = npt.NDArray[_numpy.int64]
+    UInt8Array = npt.NDArray[_numpy.uint8]
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 
@@ -95,6 +109,87 @@ class _Blockers:
     owner: IntArray  # flat index y * width + x of a diagonal's wall cell; -1 for a barrier
 
 
+class _Offsets:
+    """Angle bin and distance of every cell offset: depends on the map's size only, so every map
+    of one size shares one (a door opened or a wall drawn makes a new map, not new offsets)."""
+
+    __slots__ = ("__weakref__", "_bearing", "_edges", "bin_width", "bins", "dist", "nbins")
+
+    def __init__(self, w: int, h: int) -> None:
+        # Angular bins per viewing point: fewer bins file each blocker in fewer places, more leave
+        # fewer cells between the bounds; 8 per cell of the map's longer side balances the two.
+        self.nbins = nbins = min(4096, max(256, 8 * max(w, h)))
+        self.bin_width = 2.0 * math.pi / nbins
+        # Angle (radians, atan2 in screen axes), distance and bin of every cell offset.
+        dy = np.arange(-(h - 1), h, dtype=np.float64)[:, np.newaxis]
+        dx = np.arange(-(w - 1), w, dtype=np.float64)[np.newaxis, :]
+        angle = np.arctan2(dy, dx)
+        self.dist: FloatArray = np.hypot(dx, dy)
+        self.bins: IntArray = (np.floor((angle + math.pi) / self.bin_width).astype(np.int64)) % nbins
+        self._bearing: FloatArray | None = None
+        self._edges: tuple[FloatArray, FloatArray] | None = None
+
+    def edges(self) -> tuple[FloatArray, FloatArray]:
+        """Cosine and sine of each bin's edges: bin ``i`` runs from edge ``i`` to edge ``i + 1``."""
+        if self._edges is None:
+            theta = np.arange(self.nbins + 1, dtype=np.float64) * self.bin_width - math.pi
+            self._edges = (np.cos(theta), np.sin(theta))
+        return self._edges
+
+    def bearing(self) -> FloatArray:
+        """Compass bearing (degrees, 0 north, 90 east) of every offset, made when first needed:
+        with the same arithmetic as :meth:`grid.ConePredicate.mask`, whose offsets from an odd-sized
+        creature's centre are these whole numbers, so a cone cut from it is exactly that mask."""
+        if self._bearing is None:
+            h, w = self.dist.shape
+            dy = np.arange(-(h // 2), h // 2 + 1, dtype=np.float64)[:, np.newaxis]
+            dx = np.arange(-(w // 2), w // 2 + 1, dtype=np.float64)[np.newaxis, :]
+            self._bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
+        return self._bearing
+
+
+# Weak values: a size's offsets live as long as some map of that size keeps its index.
+_OFFSETS: weakref.WeakValueDictionary[tuple[int, int], _Offsets] = weakref.WeakValueDictionary()
+
+
+def _offsets(w: int, h: int) -> _Offsets:
+    found = _OFFSETS.get((w, h))
+    if found is None:
+        found = _OFFSETS[(w, h)] = _Offsets(w, h)
+    return found
+
+
+class _WallDiagonals:
+    """The two diagonals of wall cells (flat cell index and corners): what a map's wall cells put
+    in the way of lines. Shared by the maps whose wall cells are the same."""
+
+    __slots__ = ("_all", "edge", "wall_grid")
+
+    def __init__(self, wall_grid: BoolArray) -> None:
+        self.wall_grid = wall_grid
+        # Only those not buried among walls on all 8 sides (a line reaches a buried one only
+        # through another wall cell), or, for a viewer standing on a wall itself, every one.
+        self.edge = np.nonzero(wall_grid & ~_buried(wall_grid))
+        self._all: tuple[IntArray, IntArray] | None = None
+
+    def every(self) -> tuple[IntArray, IntArray]:
+        if self._all is None:
+            self._all = np.nonzero(self.wall_grid)
+        return self._all
+
+
+# The last index built per map size (weakly): the next map of that size (a door opened, a wall
+# drawn) takes over what did not change instead of building it again.
+_LATEST: weakref.WeakValueDictionary[tuple[int, int], _Index] = weakref.WeakValueDictionary()
+
+_VIEW_BYTES = 16 << 20  # per map: cached views of single creatures (as bits), _VIEW_MIN to _VIEW_MAX of them
+_VIEW_MIN = 64  # a big Party on a big map still keeps every member's view
+_VIEW_MAX = 2048
+_PARTY_KEEP = 4  # Party views kept per map: the state now and a few before (undo, redo)
+_MAPS_CACHING = 3  # maps whose views stay cached (the undo history holds many maps)
+_caching: list[weakref.ref[_Index]] = []  # the maps with cached views, latest first
+
+
 class _Index:
     """What sight needs of one terrain, built once and kept on it."""
 
@@ -103,30 +198,29 @@ class _Index:
         self.height = h = terrain.height
         self.terrain = terrain
         self.walls = terrain.walls
-        self.wall_grid = terrain.wall_grid
         self.barriers = terrain.barriers
-        bars = np.array([(*b.a, *b.b) for b in terrain.barriers], dtype=np.float64).reshape(-1, 4)
-        self.bar = bars
-        # Angular bins per viewing point: fewer bins file each blocker in fewer places, more leave
-        # fewer cells between the bounds; 8 per cell of the map's longer side balances the two.
-        self.nbins = nbins = min(4096, max(256, 8 * max(w, h)))
-        self.bin_width = 2.0 * math.pi / nbins
-        # Offsets table: angle (radians, atan2 in screen axes), distance and bin of every cell offset.
-        dy = np.arange(-(h - 1), h, dtype=np.float64)[:, np.newaxis]
-        dx = np.arange(-(w - 1), w, dtype=np.float64)[np.newaxis, :]
-        angle = np.arctan2(dy, dx)
-        self.dist = np.hypot(dx, dy)
-        self.bins = (np.floor((angle + math.pi) / self.bin_width).astype(np.int64)) % nbins
-        # Wall cells as their two diagonals: only those not buried among walls on all 8 sides (a
-        # line reaches a buried one only through another wall cell), or, for a viewer standing on
-        # a wall itself, every one (made when first needed).
-        self._edge_walls = self._diagonals(self.wall_grid & ~_buried(self.wall_grid))
+        self.bar = terrain.barrier_lines
+        offsets = _offsets(w, h)
+        self.offsets = offsets
+        self.nbins, self.bin_width = offsets.nbins, offsets.bin_width
+        self.dist, self.bins = offsets.dist, offsets.bins
+        previous = _LATEST.get((w, h))
+        if previous is not None and (previous.walls is terrain.walls or previous.walls == terrain.walls):
+            self.wall_cells = previous.wall_cells  # only barriers changed: the diagonals stay
+        else:
+            self.wall_cells = _WallDiagonals(terrain.wall_grid)
+        self.wall_grid = self.wall_cells.wall_grid
+        self._edge_walls = self._diagonals(self.wall_cells.edge)
         self._all_walls: _Blockers | None = None
-        self._buckets: dict[tuple[int, int], list[int]] | None = None
+        self._buckets: tuple[list[int], list[int], int] | None = None
+        # Single creatures' views, (cell, size[, facing, vision]) -> read-only bits, least recent first.
+        self.views: OrderedDict[tuple[object, ...], UInt8Array] = OrderedDict()
+        self.view_limit = max(_VIEW_MIN, min(_VIEW_MAX, _VIEW_BYTES // max(1, h * ((w + 7) // 8))))
+        self.party: OrderedDict[tuple[str, tuple[object, ...]], PartyView] = OrderedDict()
+        _LATEST[(w, h)] = self
 
-    def _diagonals(self, cells: BoolArray) -> _Blockers:
-        ys, xs = np.nonzero(cells)
-        xs, ys = xs.astype(np.float64), ys.astype(np.float64)
+    def _diagonals(self, cells: tuple[IntArray, IntArray]) -> _Blockers:
+        ys, xs = cells[0].astype(np.float64), cells[1].astype(np.float64)
         nb = self.bar.shape[0]
         ax = np.concatenate((self.bar[:, 0], xs, xs + 1))
         ay = np.concatenate((self.bar[:, 1], ys, ys))
@@ -142,21 +236,60 @@ class _Index:
         if not viewer_on_wall:
             return self._edge_walls
         if self._all_walls is None:
-            self._all_walls = self._diagonals(self.wall_grid)
+            self._all_walls = self._diagonals(self.wall_cells.every())
         return self._all_walls
 
-    def bucketed(self) -> dict[tuple[int, int], list[int]]:
-        """Barrier indices by the 8 x 8 buckets their bounding boxes touch."""
+    def bucket(self, bx: int, by: int) -> list[int]:
+        """Indices of the barriers whose bounding boxes touch the 8 x 8 bucket ``(bx, by)``."""
         if self._buckets is None:
-            buckets: dict[tuple[int, int], list[int]] = {}
-            for i, b in enumerate(self.barriers):
-                x0, x1 = sorted((b.a[0], b.b[0]))
-                y0, y1 = sorted((b.a[1], b.b[1]))
-                for bx in range(int(x0 // _BUCKET), int(x1 // _BUCKET) + 1):
-                    for by in range(int(y0 // _BUCKET), int(y1 // _BUCKET) + 1):
-                        buckets.setdefault((bx, by), []).append(i)
-            self._buckets = buckets
-        return self._buckets
+            self._buckets = _bucketed(self.bar, self.width, self.height)
+        starts, items, columns = self._buckets
+        if not (0 <= bx < columns and 0 <= by < (len(starts) - 1) // columns):
+            return []
+        k = by * columns + bx
+        return items[starts[k] : starts[k + 1]]
+
+    def view(self, key: tuple[object, ...]) -> UInt8Array | None:
+        found = self.views.get(key)
+        if found is not None:
+            self.views.move_to_end(key)
+        return found
+
+    def keep_view(self, key: tuple[object, ...], mask: UInt8Array) -> None:
+        mask.flags.writeable = False  # shared by every caller: nobody may change it
+        self.views[key] = mask
+        while len(self.views) > self.view_limit:
+            self.views.popitem(last=False)
+        if not _caching or _caching[0]() is not self:
+            # Only the latest few maps keep views: older ones (the undo history's) drop theirs.
+            _caching[:] = [weakref.ref(self)] + [r for r in _caching if r() not in (None, self)]
+            for ref in _caching[_MAPS_CACHING:]:
+                old = ref()
+                if old is not None:
+                    old.views.clear()
+                    old.party.clear()
+            del _caching[_MAPS_CACHING:]
+
+
+def _bucketed(bar: FloatArray, w: int, h: int) -> tuple[list[int], list[int], int]:
+    """Barrier indices by the 8 x 8 buckets their bounding boxes touch, in barrier order within
+    a bucket: (start of each bucket's run, the runs, buckets per row). With numpy: a few ms for
+    thousands of barriers, so a map with a door opened builds its own rather than patch another's."""
+    columns = (w + _BUCKET - 1) // _BUCKET + 1  # a barrier may end on the map's far edge
+    rows = (h + _BUCKET - 1) // _BUCKET + 1
+    count = columns * rows
+    if bar.shape[0] == 0:
+        return [0] * (count + 1), [], columns
+    lo_x = np.clip(np.floor(np.minimum(bar[:, 0], bar[:, 2]) / _BUCKET), 0, columns - 1).astype(np.int64)
+    hi_x = np.clip(np.floor(np.maximum(bar[:, 0], bar[:, 2]) / _BUCKET), 0, columns - 1).astype(np.int64)
+    lo_y = np.clip(np.floor(np.minimum(bar[:, 1], bar[:, 3]) / _BUCKET), 0, rows - 1).astype(np.int64)
+    hi_y = np.clip(np.floor(np.maximum(bar[:, 1], bar[:, 3]) / _BUCKET), 0, rows - 1).astype(np.int64)
+    line, cx, cy = _boxes(lo_x, hi_x, lo_y, hi_y)
+    key = cy * columns + cx
+    order = np.lexsort((line, key))  # by bucket, then barrier order within it
+    starts = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.bincount(key, minlength=count), out=starts[1:])
+    return starts.tolist(), line[order].tolist(), columns
 
 
 def _buried(walls: BoolArray) -> BoolArray:
@@ -221,11 +354,10 @@ def _barrier_hits(ix: _Index, p: tuple[float, float], q: tuple[float, float]) ->
     bx0, bx1 = int(lo_x // _BUCKET), int(hi_x // _BUCKET)
     by0, by1 = int(lo_y // _BUCKET), int(hi_y // _BUCKET)
     if (bx1 - bx0 + 1) * (by1 - by0 + 1) <= 9:
-        buckets = ix.bucketed()
         found: set[int] = set()
         for bx in range(bx0, bx1 + 1):
             for by in range(by0, by1 + 1):
-                found.update(buckets.get((bx, by), ()))
+                found.update(ix.bucket(bx, by))
         candidates = sorted(found)
         hits = [i for i in candidates if segments_cross(p, q, ix.barriers[i].a, ix.barriers[i].b)]
     else:
@@ -386,20 +518,62 @@ def terrain_visible_mask(
     vision_deg: float = 360,
 ) -> BoolArray:
     """:func:`visible_mask` on a :class:`grid.Terrain`."""
-    ix = _index(terrain)
+    return _view(_index(terrain), cell, size, facing, vision_deg)
+
+
+def _view(ix: _Index, cell: Cell, size: int, facing: float | None, vision_deg: float) -> BoolArray:
+    """:func:`terrain_visible_mask` from the map's cache of views (a new array: the caller's own)."""
+    return _unpacked(_packed_view(ix, cell, size, facing, vision_deg), ix.width)
+
+
+def _packed_view(ix: _Index, cell: Cell, size: int, facing: float | None, vision_deg: float) -> UInt8Array:
+    """:func:`terrain_visible_mask` as bits (``np.packbits`` along rows), cached per map: a Party move
+    works out the moved token's view only, and a hover asks the same creature's view many times.
+    Bits, not booleans: an eighth of the memory, and a Party's views OR eight cells at a time."""
+    cone = facing is not None and vision_deg < 360
+    key: tuple[object, ...] = (cell, size, float(facing), float(vision_deg)) if cone else (cell, size)
+    found = ix.view(key)
+    if found is not None:
+        return found
     w, h = ix.width, ix.height
     own = [c for c in footprint(cell, size) if 0 <= c[0] < w and 0 <= c[1] < h]
     if not own:
         raise ValueError(f"{cell} puts a size-{size} creature off the {w} x {h} map")
-    seen = np.zeros((h, w), dtype=np.bool_)
-    for c in own:
-        seen |= _point_view(ix, c)
-    if facing is not None and vision_deg < 360:
-        center = footprint_center(cell, size)
-        seen &= ~ConePredicate(center, float(facing), float(vision_deg), 1).mask(0, 0, w, h)
+    if cone:
+        assert facing is not None
+        seen = _view(ix, cell, size, None, 360) & ~_outside_cone(ix, cell, size, float(facing), float(vision_deg))
+    else:
+        seen = np.zeros((h, w), dtype=np.bool_)
+        for c in own:
+            seen |= _point_view(ix, c)
     for x, y in own:
         seen[y, x] = True
-    return seen
+    packed = np.packbits(seen, axis=1)
+    ix.keep_view(key, packed)
+    return packed
+
+
+def _unpacked(packed: UInt8Array, width: int) -> BoolArray:
+    out: BoolArray = np.unpackbits(packed, axis=1, count=width).view(np.bool_)
+    return out
+
+
+def _outside_cone(ix: _Index, cell: Cell, size: int, facing: float, vision_deg: float) -> BoolArray:
+    """The cells whose centre is outside the field of vision of a creature of ``size`` at ``cell``
+    (:meth:`grid.ConePredicate.mask` over the map), from the offsets' bearings when its centre is
+    a cell's centre on the map (an odd size): no arctangent per cell."""
+    w, h = ix.width, ix.height
+    vx, vy = cell[0] + (size - 1) // 2, cell[1] + (size - 1) // 2
+    if size % 2 == 0 or not (0 <= vx < w and 0 <= vy < h):
+        return ConePredicate(footprint_center(cell, size), facing, vision_deg, 1).mask(0, 0, w, h)
+    bearing = ix.offsets.bearing()[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
+    diff = np.abs(bearing - facing)
+    if not 0.0 <= facing < 360.0:
+        diff %= 360.0  # for a facing in [0, 360) the difference already is below 360: same values
+    diff = np.minimum(diff, 360.0 - diff)
+    out: BoolArray = diff > vision_deg / 2.0 + _EPS
+    out[vy, vx] = False  # the creature's own centre is never outside
+    return out
 
 
 def _cells(mask: BoolArray) -> frozenset[Cell]:
@@ -459,33 +633,41 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     dseg = np.hypot(rax + u * sx, ray + u * sy)
     near = dseg[j] * (1 - _REL) - _REL
     far = np.full(j.shape, np.inf)
+    bins = b % nbins
     if full.any():
         # ... and where it spans the bin, exactly: along a ray at angle t the line is met at
         # h(t) = cross(a, s) / cross(u_t, s), convex in t; least at the foot of the perpendicular.
-        fj, t0, t1 = j[full], theta0[full], theta1[full]
-        cross_as = rax[fj] * sy[fj] - ray[fj] * sx[fj]
-        h0 = cross_as / (np.cos(t0) * sy[fj] - np.sin(t0) * sx[fj])
-        h1 = cross_as / (np.cos(t1) * sy[fj] - np.sin(t1) * sx[fj])
-        along = -(rax[fj] * sx[fj] + ray[fj] * sy[fj]) / ss[fj]  # the perpendicular's foot on the line
-        foot = np.arctan2(ray[fj] + along * sy[fj], rax[fj] + along * sx[fj])
-        inside = ((foot - t0) % (2 * math.pi)) <= bin_width
-        perp = np.abs(cross_as) / np.sqrt(ss[fj])
-        least = np.minimum(np.minimum(h0, h1), np.where(inside, perp, np.inf))
+        # What depends on the blocker alone is worked out per blocker, the bins' edges come from
+        # a table: no trigonometry per (blocker, bin) pair (rounding differs by far less than _REL).
+        cross_b = rax * sy - ray * sx
+        along = -(rax * sx + ray * sy) / ss  # the perpendicular's foot on the line
+        foot_b = np.arctan2(ray + along * sy, rax + along * sx)
+        perp_b = np.abs(cross_b) / np.sqrt(ss)
+        fj, fb = j[full], bins[full]
+        cos, sin = ix.offsets.edges()
+        cross_as, fsx, fsy = cross_b[fj], sx[fj], sy[fj]
+        h0 = cross_as / (cos[fb] * fsy - sin[fb] * fsx)
+        h1 = cross_as / (cos[fb + 1] * fsy - sin[fb + 1] * fsx)
+        # The foot's bin, or both bins when it is on their common edge (taking the foot's distance
+        # for a bin it is not in only lowers a lower bound).
+        foot_lo = np.floor((foot_b - _ANGLE_EPS + math.pi) / bin_width).astype(np.int64) % nbins
+        foot_hi = np.floor((foot_b + _ANGLE_EPS + math.pi) / bin_width).astype(np.int64) % nbins
+        inside = (fb == foot_lo[fj]) | (fb == foot_hi[fj])
+        least = np.minimum(np.minimum(h0, h1), np.where(inside, perp_b[fj], np.inf))
         near[full] = np.maximum(near[full], least * (1 - _REL) - _REL)
         far[full] = np.maximum(h0, h1) * (1 + _REL) + _REL
-    bins = b % nbins
     nearest = np.full(nbins, np.inf)
     np.minimum.at(nearest, bins, near)
     cover = np.full(nbins, np.inf)
     np.minimum.at(cover, bins[full], far[full])
 
     tb = ix.bins[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
-    seen |= dist < nearest[tb]
-    unsure = ~seen & (dist <= cover[tb])
+    seen |= dist < np.take(nearest, tb)
+    unsure = ~seen & (dist <= np.take(cover, tb))
     ys, xs = np.nonzero(unsure)
     if ys.size:
         # The cells between the bounds: each against every blocker filed in its bin.
-        order = np.argsort(bins, kind="stable")
+        order = np.argsort(bins.astype(np.int16), kind="stable")  # small integers: a radix sort
         per_bin = np.bincount(bins, minlength=nbins)
         first = np.cumsum(per_bin) - per_bin
         tbin = tb[ys, xs]
@@ -534,30 +716,156 @@ def _blocks(
 # --------------------------------------------------------------------------------------------
 
 
-def party_view_mask(encounter: Encounter) -> BoolArray:
-    """:func:`party_view` as a ``(height, width)`` boolean array indexed ``[y, x]``."""
+class MaskCells(Set[Cell]):
+    """The cells of a ``(height, width)`` mask as a read-only set: membership costs one look-up,
+    however many cells there are; iterating makes the cells."""
+
+    __slots__ = ("_len", "mask")
+
+    def __init__(self, mask: BoolArray) -> None:
+        self.mask = mask
+        self._len: int | None = None
+
+    def __contains__(self, cell: object) -> bool:
+        if not isinstance(cell, tuple) or len(cell) != 2:
+            return False
+        x, y = cell
+        if not isinstance(x, Integral) or not isinstance(y, Integral):
+            return False  # as in a set of cells: only whole numbers can be there
+        h, w = self.mask.shape
+        return 0 <= x < w and 0 <= y < h and bool(self.mask[y, x])
+
+    def __iter__(self) -> Iterator[Cell]:
+        ys, xs = np.nonzero(self.mask)
+        return iter(zip(xs.tolist(), ys.tolist(), strict=True))
+
+    def __len__(self) -> int:
+        if self._len is None:
+            self._len = int(np.count_nonzero(self.mask))
+        return self._len
+
+    def __repr__(self) -> str:
+        return f"MaskCells({len(self)} cells)"
+
+
+class PartyView:
+    """What the Party sees in one state (:func:`party_sight`): a read-only mask, and its cells."""
+
+    __slots__ = ("cells", "mask")
+
+    def __init__(self, mask: BoolArray) -> None:
+        mask.flags.writeable = False
+        self.mask = mask
+        self.cells = MaskCells(mask)
+
+
+def party_sight(encounter: Encounter) -> PartyView:
+    """:func:`party_view`, worked out once per state of the map, the ruleset and the Party's tokens
+    (their cells, facings, sizes, vision, hidden and down) however many ask: the engine's fog of
+    war and both windows' fog share it. The mask is the OR of each token's cached view, so a
+    Party move works out the moved token's view only."""
     from lnl_desktop.core.model import Side
+
+    party: list[tuple[str, Cell, float, bool, int, bool, int]] = []
+    tokens = encounter.tokens
+    for c in encounter.combatants:
+        token = tokens.get(c.id)
+        if token is not None and c.side is Side.PARTY:
+            party.append((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg))
+    # The index lives on the map's terrain: keyed there, the state's map is the map itself.
+    ix = _index(map_terrain(encounter.map))
+    key = (encounter.ruleset, tuple(party))
+    found = ix.party.get(key)
+    if found is not None:
+        ix.party.move_to_end(key)
+        return found
     from lnl_desktop.core.rules import get_ruleset
 
-    grid_map = encounter.map
-    terrain = map_terrain(grid_map)
     cones = get_ruleset(encounter.ruleset).sight_uses_facing
-    seen = np.zeros((grid_map.height, grid_map.width), dtype=np.bool_)
-    by_id = encounter.by_id()
-    for cid, token in encounter.tokens.items():
-        c = by_id.get(cid)
-        if c is None or c.side is not Side.PARTY or token.hidden or c.down:
-            continue
-        facing = token.facing if cones else None
-        seen |= terrain_visible_mask(terrain, token.cell, c.size, facing, c.vision_deg)
-    return seen
+    bits = np.zeros((ix.height, (ix.width + 7) // 8), dtype=np.uint8)
+    for _cid, cell, facing, hidden, size, down, vision_deg in party:
+        if not hidden and not down:
+            bits |= _packed_view(ix, cell, size, facing if cones else None, vision_deg)
+    found = PartyView(_unpacked(bits, ix.width))
+    ix.party[key] = found
+    while len(ix.party) > _PARTY_KEEP:
+        ix.party.popitem(last=False)
+    return found
+
+
+def party_view_mask(encounter: Encounter) -> BoolArray:
+    """:func:`party_view` as a ``(height, width)`` boolean array indexed ``[y, x]``."""
+    return party_sight(encounter).mask.copy()
 
 
 def party_view(encounter: Encounter) -> frozenset[Cell]:
     """Every cell some Party token sees now: the union of :func:`visible_cells` of each Party
     token on the map that is neither hidden from the players nor down, within its field of
     vision where the encounter's ruleset reads facing (``Ruleset.sight_uses_facing``)."""
-    return _cells(party_view_mask(encounter))
+    return _cells(party_sight(encounter).mask)
+
+
+# --------------------------------------------------------------------------------------------
+# Public: the fog of war's explored cells as a mask
+# --------------------------------------------------------------------------------------------
+
+# (explored set, its mask), latest first. The sets are held, so comparing by identity is safe
+# (no other set can take a held one's id); a few are kept: the state now and those undo returns to.
+_explored: list[tuple[frozenset[Cell], BoolArray]] = []
+_EXPLORED_KEEP = 6
+
+
+def _remember(explored: frozenset[Cell], mask: BoolArray) -> BoolArray:
+    mask.flags.writeable = False
+    others = [kept for kept in _explored if kept[0] is not explored]
+    _explored[:] = [(explored, mask), *others[: _EXPLORED_KEEP - 1]]
+    return mask
+
+
+def explored_mask(explored: frozenset[Cell], width: int, height: int) -> BoolArray:
+    """The fog of war's ``explored`` cells (on the map) as a read-only ``(height, width)`` mask,
+    kept beside the set: the set :func:`explore` made or one met before costs nothing, one undo
+    put back costs its difference from the latest (set arithmetic in C), any other is built."""
+    for kept, mask in _explored:
+        if kept is explored and mask.shape == (height, width):
+            if _explored[0][0] is not explored:
+                _remember(explored, mask)
+            return mask
+    base = next(((kept, mask) for kept, mask in _explored if mask.shape == (height, width)), None)
+    if base is not None:
+        added, removed = explored - base[0], base[0] - explored
+        if len(added) + len(removed) <= len(explored) // 4 + 64:
+            out = base[1].copy()
+            _mark_cells(out, added, True)
+            _mark_cells(out, removed, False)
+            return _remember(explored, out)
+    out = np.zeros((height, width), dtype=np.bool_)
+    _mark_cells(out, explored, True)
+    return _remember(explored, out)
+
+
+def _mark_cells(mask: BoolArray, cells: frozenset[Cell], value: bool) -> None:
+    """Set the cells of ``cells`` that lie on the map to ``value``."""
+    if not cells:
+        return
+    h, w = mask.shape
+    coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
+    coords = coords[(coords[:, 0] >= 0) & (coords[:, 0] < w) & (coords[:, 1] >= 0) & (coords[:, 1] < h)]
+    mask[coords[:, 1], coords[:, 0]] = value
+
+
+def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
+    """``explored`` with the cells of the mask ``seen`` added: the same set when none is new, else
+    a new one whose mask (the old one OR ``seen``) :func:`explored_mask` then has. Only the newly
+    seen cells are turned into tuples: the work grows with what a move shows, not with the map."""
+    h, w = seen.shape
+    known = explored_mask(explored, w, h)
+    new = seen & ~known
+    if not new.any():
+        return explored
+    grown = explored | _cells(new)
+    _remember(grown, known | seen)
+    return grown
 
 
 @dataclass(frozen=True)
@@ -579,7 +887,7 @@ class UnseenPredicate(ConePredicate):
     def mask(self, x0: int, y0: int, width: int, height: int) -> BoolArray:
         out = super().mask(x0, y0, width, height)
         assert self.terrain is not None
-        view = terrain_visible_mask(self.terrain, self.viewer_anchor, self.viewer_size)
+        view = _view(_index(self.terrain), self.viewer_anchor, self.viewer_size, None, 360)
         m = self.mover_size
         seen = _footprint_any(_window_slice(view, x0, y0, width + m - 1, height + m - 1, False), m)
         result: BoolArray = out | ~seen

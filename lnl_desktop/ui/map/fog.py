@@ -9,11 +9,17 @@ players do not see now (a faint hatch where they see nothing), so the GM knows w
 :class:`FogItem` is one item whatever the map's size: an image with one pixel per cell drawn
 scaled without smoothing, plus, on the GM's map, a hatch clipped to a region of the black cells.
 It is no :class:`~lnl_desktop.ui.map.overlays.Overlay`, so it is never shared with the players.
+
+It works from masks, never from the explored cells' tuples: the Party's view of the state
+(:func:`lnl_desktop.core.sight.party_sight`, shared with the engine and the other window) and the
+explored cells' mask the core keeps beside their set (:func:`lnl_desktop.core.sight.explored_mask`).
+A refresh compares them with the ones it shows and redoes the pixels, the regions and the repaint
+only within the bounding box of the cells that changed: a Party move costs the area it uncovered.
 """
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
+from collections.abc import Set as AbstractSet
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QPainterPath, QRegion, QTransform
@@ -21,7 +27,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import sight
 from lnl_desktop.core.grid import Cell, footprint
-from lnl_desktop.core.model import Encounter, MapGrid, Side
+from lnl_desktop.core.model import Side
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.style import CELL_PX
@@ -40,48 +46,12 @@ GM_HATCH = QColor(20, 24, 60, 90)
 
 # -- what the players see -----------------------------------------------------------------------
 
-_Key = tuple[MapGrid, str, tuple[tuple[object, ...], ...]]
 
-
-class _Sight:
-    """The Party's sight for one state: as cells and as a ``(height, width)`` mask."""
-
-    __slots__ = ("cells", "key", "mask")
-
-    def __init__(self, key: _Key, mask: np.ndarray) -> None:
-        self.key = key
-        self.mask = mask
-        ys, xs = np.nonzero(mask)
-        self.cells = frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
-
-
-_cache: WeakKeyDictionary[TableController, _Sight] = WeakKeyDictionary()
-
-
-def _sight_key(encounter: Encounter) -> _Key:
-    party = []
-    for c in encounter.combatants:
-        token = encounter.tokens.get(c.id)
-        if token is not None and c.side is Side.PARTY:
-            party.append((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg))
-    return (encounter.map, encounter.ruleset, tuple(party))
-
-
-def _party_sight(controller: TableController) -> _Sight:
-    encounter = controller.encounter
-    key = _sight_key(encounter)
-    kept = _cache.get(controller)
-    if kept is not None and kept.key[0] is key[0] and kept.key[1:] == key[1:]:
-        return kept
-    found = _Sight(key, sight.party_view_mask(encounter))
-    _cache[controller] = found
-    return found
-
-
-def party_sight(controller: TableController) -> frozenset[Cell]:
+def party_sight(controller: TableController) -> AbstractSet[Cell]:
     """The cells some visible, not-down Party token sees now (:func:`sight.party_view`), worked
-    out once per state of the map and the Party's tokens, however many views and tokens ask."""
-    return _party_sight(controller).cells
+    out once per state of the map and the Party's tokens, however many views and tokens ask
+    (a set over the core's mask: a look-up costs the same however much the Party sees)."""
+    return sight.party_sight(controller.encounter).cells
 
 
 def players_unseen(controller: TableController) -> frozenset[str]:
@@ -101,16 +71,6 @@ def players_unseen(controller: TableController) -> frozenset[str]:
     return frozenset(unseen)
 
 
-def _cells_grid(cells: frozenset[Cell], width: int, height: int) -> np.ndarray:
-    grid = np.zeros((height, width), dtype=np.bool_)
-    if cells:
-        coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
-        inside = (coords[:, 0] >= 0) & (coords[:, 0] < width) & (coords[:, 1] >= 0) & (coords[:, 1] < height)
-        coords = coords[inside]
-        grid[coords[:, 1], coords[:, 0]] = True
-    return grid
-
-
 def _premultiplied(color: QColor) -> np.uint32:
     a = color.alpha()
     r, g, b = (round(v * a / 255) for v in (color.red(), color.green(), color.blue()))
@@ -125,12 +85,17 @@ class FogItem(QGraphicsItem):
         self.controller = controller
         self.player = player
         self.editing = False  # the GM's fog tool is in hand: shade even while the fog is off
-        self._key: tuple[_Sight, frozenset[Cell]] | None = None
+        self._key: tuple[sight.PartyView, frozenset[Cell]] | None = None
+        # What is shown, as ``(height, width)`` masks: the Party's sight, and the cells seen or explored.
+        self._now: np.ndarray | None = None
+        self._known: np.ndarray | None = None
+        self._pixels: np.ndarray | None = None  # the image's own buffer: patched where cells changed
         self._image = QImage()
-        self._hatch = QPainterPath()
+        self._known_cells = QRegion()  # the cells seen or explored, one unit per cell
+        self._hatch = QRegion()  # scene units: the black cells (GM's map only)
+        self._region: QPainterPath | None = None
         self._rect = QRectF()
-        self.seen: frozenset[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
-        self.region = QPainterPath()  # the scene area the players see at all (seen or explored)
+        self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.hide()
@@ -141,53 +106,88 @@ class FogItem(QGraphicsItem):
         enabled = self.controller.encounter.fog.enabled
         return enabled or (self.editing and not self.player)
 
+    @property
+    def region(self) -> QPainterPath:
+        """The scene area the players see at all (seen or explored); made when first asked after a change."""
+        if self._region is None:
+            self._region = QPainterPath()
+            if self._now is not None:
+                self._region.addRegion(QTransform.fromScale(CELL_PX, CELL_PX).map(self._known_cells))
+        return self._region
+
     def set_editing(self, on: bool) -> None:
         if on != self.editing:
             self.editing = on
             self.refresh()
 
     def refresh(self) -> None:
-        """Bring the fog in line with the encounter (cheap when nothing it shows changed)."""
+        """Bring the fog in line with the encounter (cheap when nothing it shows changed; else the
+        work and the repaint cover the cells that changed)."""
         encounter = self.controller.encounter
         if not self.active:
             if self.isVisible() or self._key is not None:
                 self._key = None
+                self._now = self._known = self._pixels = None
+                self._image = QImage()
+                self._known_cells = self._hatch = QRegion()
+                self._region = None
                 self.seen = frozenset()
-                self.region = QPainterPath()
                 self.hide()
             return
-        party = _party_sight(self.controller)
-        grid_map = encounter.map
+        party = sight.party_sight(encounter)
         explored = encounter.fog.explored
         key = (party, explored)
-        if self._key is not None and self.isVisible():
-            kept_party, kept_explored = self._key
-            if kept_party is party and (kept_explored is explored or kept_explored == explored):
-                return
+        if self._key is not None and self.isVisible() and self._key[0] is party and self._key[1] is explored:
+            return
         self._key = key
         self.seen = party.cells
+        grid_map = encounter.map
         w, h = grid_map.width, grid_map.height
         now = party.mask
-        before = _cells_grid(explored, w, h) & ~now
-        never = ~(now | before)
-        pixels = np.zeros((h, w), dtype=np.uint32)
-        if self.player:
-            pixels[never] = _premultiplied(PLAYERS_DARK)
-            pixels[before] = _premultiplied(PLAYERS_DIM)
+        known = sight.explored_mask(explored, w, h) | now
+        if self._now is None or self._known is None or self._now.shape != (h, w) or not self.isVisible():
+            self._redo(now, known, 0, 0, w, h)
+            self.prepareGeometryChange()
+            self._rect = QRectF(0, 0, w * CELL_PX, h * CELL_PX)
+            self.show()
+            self.update()
+            return
+        changed = (now != self._now) | (known != self._known)
+        rows = np.flatnonzero(changed.any(axis=1))
+        if not rows.size:
+            return
+        cols = np.flatnonzero(changed.any(axis=0))
+        x0, y0 = int(cols[0]), int(rows[0])
+        x1, y1 = int(cols[-1]) + 1, int(rows[-1]) + 1
+        self._redo(now, known, x0, y0, x1, y1)
+        self.update(QRectF(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX))
+
+    def _redo(self, now: np.ndarray, known: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> None:
+        """The pixels and regions of the cells ``[x0, x1) x [y0, y1)`` from the masks (all of them
+        when the window is the whole map, on a new buffer)."""
+        h, w = now.shape
+        whole = (x0, y0, x1, y1) == (0, 0, w, h)
+        win = np.s_[y0:y1, x0:x1]
+        seen_win, known_win = now[win], known[win]
+        pixels = np.zeros((h, w), dtype=np.uint32) if whole or self._pixels is None else self._pixels
+        dark, dim = (PLAYERS_DARK, PLAYERS_DIM) if self.player else (GM_UNSEEN, GM_EXPLORED)
+        pixels[win] = np.where(known_win, np.where(seen_win, 0, _premultiplied(dim)), _premultiplied(dark))
+        self._pixels = pixels
+        # A new image on the same buffer: no copy, and a new cache key for whoever caches images.
+        self._image = QImage(pixels.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied)
+        known_changed = whole or self._known is None or bool((known_win != self._known[win]).any())
+        self._now, self._known = now, known
+        if not known_changed:
+            return
+        if whole:
+            self._known_cells = _region(known)
         else:
-            pixels[never] = _premultiplied(GM_UNSEEN)
-            pixels[before] = _premultiplied(GM_EXPLORED)
-        self._image = QImage(pixels.data, w, h, 4 * w, QImage.Format.Format_ARGB32_Premultiplied).copy()
-        scale = QTransform.fromScale(CELL_PX, CELL_PX)
-        self.region = QPainterPath()
-        self.region.addRegion(scale.map(_region(~never)))
-        self._hatch = QPainterPath()
+            patch = _region(known_win).translated(x0, y0)
+            self._known_cells = self._known_cells.subtracted(QRegion(x0, y0, x1 - x0, y1 - y0)).united(patch)
+        self._region = None
         if not self.player:
-            self._hatch.addRegion(scale.map(_region(never)))
-        self.prepareGeometryChange()
-        self._rect = QRectF(0, 0, w * CELL_PX, h * CELL_PX)
-        self.show()
-        self.update()
+            scale = QTransform.fromScale(CELL_PX, CELL_PX)
+            self._hatch = scale.map(QRegion(0, 0, w, h).subtracted(self._known_cells))
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -199,7 +199,10 @@ class FogItem(QGraphicsItem):
         painter.drawImage(self._rect, self._image)
         if not self._hatch.isEmpty():
             # A pattern brush keeps its fine lines a few pixels apart at every zoom.
-            painter.fillPath(self._hatch, QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
+            painter.save()
+            painter.setClipRegion(self._hatch, Qt.ClipOperation.IntersectClip)
+            painter.fillRect(QRectF(self._hatch.boundingRect()), QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
+            painter.restore()
 
 
 def _region(mask: np.ndarray) -> QRegion:

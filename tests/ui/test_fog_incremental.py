@@ -1,0 +1,160 @@
+"""The fog item patched after each change shows exactly what one built afresh for the same state shows:
+the same pixels, the same region of what the players see at all, the same hatch on the GM's map;
+and a Party move repaints only where the fog changed.
+
+A 20 x 14 map: a wall line down x = 10 with a closed door from (10, 6) to (10, 8), a pillar of wall
+cells in the west room; Ana and Bo (Party) in the west room, a Goblin in the east room. Fog of war is on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtWidgets import QStyleOptionGraphicsItem
+from pytestqt.qtbot import QtBot
+
+from lnl_desktop.core import actions as act
+from lnl_desktop.core import sight
+from lnl_desktop.core.model import Combatant, Door, Encounter, Fog, MapGrid, Side, Token, WallSegment
+from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.map.fog import FogItem
+from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.style import CELL_PX
+
+W, H = 20, 14
+DOOR = ((10.0, 6.0), (10.0, 8.0))
+PX = 6  # pixels per cell in the renders
+
+
+def encounter() -> Encounter:
+    return Encounter(
+        name="Two halls",
+        map=MapGrid(
+            width=W,
+            height=H,
+            walls=frozenset({(4, 4), (4, 5), (5, 4), (5, 5)}),
+            segments=(WallSegment(a=(10, 0), b=(10, 6)), WallSegment(a=(10, 8), b=(10, 14))),
+            doors=(Door(a=DOOR[0], b=DOOR[1]),),
+        ),
+        combatants=[
+            Combatant(id="ana", name="Ana", side=Side.PARTY, level=1, stamina_max=6, injury_max=6, vision_deg=360),
+            Combatant(id="bo", name="Bo", side=Side.PARTY, level=1, stamina_max=6, injury_max=6, vision_deg=120),
+            Combatant(id="goblin", name="Goblin", side=Side.OPPONENTS, level=1, stamina_max=4, injury_max=4),
+        ],
+        tokens={
+            "ana": Token(cell=(1, 1), facing=90),
+            "bo": Token(cell=(2, 12), facing=0),
+            "goblin": Token(cell=(15, 7), facing=270),
+        },
+        fog=Fog(enabled=True),
+    )
+
+
+@pytest.fixture
+def table(qtbot: QtBot) -> tuple[TableController, MapView, PlayerView]:
+    controller = TableController(encounter())
+    view = MapView(controller)
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show()
+    players = PlayerView(controller, view)
+    qtbot.addWidget(players)
+    players.show()
+    return controller, view, players
+
+
+def picture(item: FogItem) -> QImage:
+    """The item painted at PX pixels a cell."""
+    image = QImage(W * PX, H * PX, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(0xFFFFFFFF)
+    painter = QPainter(image)
+    painter.scale(PX / CELL_PX, PX / CELL_PX)
+    item.paint(painter, QStyleOptionGraphicsItem(), None)
+    painter.end()
+    return image
+
+
+def assert_as_fresh(controller: TableController, item: FogItem) -> None:
+    fresh = FogItem(controller, item.player)
+    fresh.refresh()
+    assert item.isVisible() and fresh.isVisible()
+    assert item._pixels is not None and fresh._pixels is not None
+    assert np.array_equal(item._pixels, fresh._pixels)
+    assert item._known_cells == fresh._known_cells and item._hatch == fresh._hatch
+    assert item.region == fresh.region
+    assert picture(item) == picture(fresh)
+    assert item.seen == sight.party_view(controller.encounter)
+
+
+STEPS: list[Any] = [
+    act.Move("ana", (3, 2), forced=True),
+    act.RevealCells(((18, 1), (19, 1))),
+    act.Move("ana", (7, 7), forced=True),
+    act.Move("bo", (3, 9), forced=True),
+    act.SetDoor(*DOOR, open=True),
+    act.Move("ana", (11, 7), forced=True),
+    act.SetHidden("ana", True),
+    act.AddWall((12.0, 0.0), (12.0, 5.0)),
+    act.Move("bo", (8, 12), forced=True),
+]
+
+
+def test_the_patched_fog_shows_what_a_fresh_one_shows_through_moves_and_undos(table) -> None:
+    controller, view, players = table
+    items = (view.map_scene.fog, players.scene.fog)
+    for item in items:
+        assert_as_fresh(controller, item)
+    for step in STEPS:
+        assert controller.do(step), controller.refusal
+        for item in items:
+            assert_as_fresh(controller, item)
+    for _ in STEPS:
+        controller.undo_stack.undo()
+        for item in items:
+            assert_as_fresh(controller, item)
+    for _ in range(4):
+        controller.undo_stack.redo()
+        for item in items:
+            assert_as_fresh(controller, item)
+
+
+def test_a_party_move_repaints_only_where_the_fog_changed(table, monkeypatch: pytest.MonkeyPatch) -> None:
+    controller, _view, players = table
+    item = players.scene.fog
+    before = item._pixels.copy() if item._pixels is not None else None
+    asked: list[QRectF] = []
+
+    def record(rect: QRectF | None = None) -> None:
+        asked.append(QRectF(rect) if rect is not None else QRectF())
+
+    monkeypatch.setattr(item, "update", record)
+    assert controller.do(act.Move("ana", (2, 1), forced=True))
+    assert len(asked) == 1 and not asked[0].isEmpty()
+    rect = asked[0]
+    whole = QRectF(0, 0, W * CELL_PX, H * CELL_PX)
+    assert rect != whole and whole.contains(rect)
+    assert before is not None and item._pixels is not None
+    changed = np.argwhere(before != item._pixels)
+    assert changed.size
+    for y, x in changed:
+        assert rect.contains(QRectF(x * CELL_PX, y * CELL_PX, CELL_PX, CELL_PX))
+    # Nothing the fog shows changed (an Opponent's move in the dark): no repaint at all.
+    asked.clear()
+    image = item._image
+    assert controller.do(act.Move("goblin", (16, 7), forced=True))
+    assert asked == [] and item._image is image
+
+
+def test_the_fog_off_and_on_again_builds_afresh(table) -> None:
+    controller, _view, players = table
+    item = players.scene.fog
+    assert controller.do(act.SetFog(False))
+    assert not item.isVisible() and item._pixels is None
+    assert controller.do(act.Move("ana", (6, 10), forced=True))
+    assert controller.do(act.SetFog(True))
+    assert_as_fresh(controller, item)
