@@ -433,6 +433,13 @@ class Terrain:
                 return _step_masks(lines, self.width, self.height, old_steps, windows)
         return _step_masks(lines, self.width, self.height)
 
+    def build_tables(self) -> None:
+        """Build now the arrays every search of this terrain uses (the wall and difficult grids,
+        the barriers' step arrays), so the first drag or hover does not wait for them. numpy
+        does most of the work outside the GIL: the window calls this on a worker thread when
+        a map with barriers comes (``cached_property`` holds a lock while it builds in 3.11)."""
+        _ = self.wall_grid, self.difficult_grid, self.barrier_steps
+
     def take_over(self, previous: Terrain) -> None:
         """Take from ``previous`` (the terrain of the map before an edit, of the same size) what it
         built and this one would build the same: the wall and difficult grids when those cells are

@@ -28,9 +28,10 @@ ring) instead of selecting it.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 
-from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
@@ -66,7 +67,8 @@ from lnl_desktop.core.actions import (
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Door, Phase, Side, WallSegment
+from lnl_desktop.core.model import Door, MapGrid, Phase, Side, WallSegment
+from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.bestiary import creature_for
@@ -93,6 +95,7 @@ MIN_ZOOM = 0.1
 MAX_ZOOM = 6.0
 STEP_ZOOM = 1.25
 PAINT_Z = 45.0
+PREPARE_RETRY_MS = 500  # numpy not loaded yet: ask again this much later
 TARGET_COLOR = QColor("#CC3311")
 
 
@@ -232,6 +235,7 @@ class MapView(QGraphicsView):
         self._fit_mode = True
         self._fitted_map: tuple[int, int] | None = None  # the map size the view last fitted
         self._info = ""  # the last dragInfo text
+        self._prepared_map: MapGrid | None = None  # the map whose search tables a worker built
         self._ui_scale = 1.0
 
         self.map_scene.synced.connect(self._on_synced)
@@ -241,6 +245,7 @@ class MapView(QGraphicsView):
         self.overlays.refresh()
         self.set_ui_scale(theme.ui_scale())
         self._tell_scale()
+        self._prepare_map()
 
     # -- public API ------------------------------------------------------------------------------
 
@@ -387,6 +392,8 @@ class MapView(QGraphicsView):
             self.cancel_gesture()
         self.overlays.invalidate()
         grid_map = self.controller.encounter.map
+        if grid_map is not self._prepared_map:
+            self._prepare_map()
         if self._fit_mode and self._fitted_map is not None and self._fitted_map != (grid_map.width, grid_map.height):
             self.fit_map()  # the map changed size (Map settings, its undo): fit the new one
         self._refresh_hover()
@@ -396,6 +403,24 @@ class MapView(QGraphicsView):
     def _on_replaced(self) -> None:
         self.cancel_gesture()
         self.fit_map()  # another map: show it whole
+
+    def _prepare_map(self) -> None:
+        """A map with wall lines came: build its step arrays on a worker before the first drag asks
+        (10,000 segments take a tenth of a second or more; 100,000 a second)."""
+        grid_map = self.controller.encounter.map
+        if grid_map is self._prepared_map:
+            return
+        if not (grid_map.segments or grid_map.doors):
+            self._prepared_map = grid_map
+            return
+        if not loaded("numpy"):
+            # The lazy loader has no lock: numpy is loaded on this thread first (the app's warm-up
+            # does it once the window is up), then the worker may use it.
+            QTimer.singleShot(PREPARE_RETRY_MS, self._prepare_map)
+            return
+        self._prepared_map = grid_map
+        terrain = grid.map_terrain(grid_map)
+        threading.Thread(target=terrain.build_tables, name="lnl-map-tables", daemon=True).start()
 
     def _say(self, text: str) -> None:
         """Emit ``dragInfo`` when the text changes (a drag repeats itself cell after cell)."""
