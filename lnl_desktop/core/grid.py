@@ -312,6 +312,60 @@ def _changed_lines(old: FloatArray, new: FloatArray) -> FloatArray:
     return np.concatenate((old[~np.isin(o, n)], new[~np.isin(n, o)])).reshape(-1, 4)
 
 
+_BAND_CHUNK = 400_000  # candidate cells tested at once: bounds the temporary arrays (~100 MB)
+_BAND_ROWS = 5  # cells across a slanted line's band, per cell along it
+
+
+def _band(lines: FloatArray) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every (line index, x, y) of the cells from which a step of one cell could meet each line. A
+    superset: the exact test decides.
+
+    A step from cell ``(x, y)`` stays inside ``[x - 0.5, x + 1.5] x [y - 0.5, y + 1.5]``, so only the
+    cells whose box meets the line's are candidates. For a slanted line that box holds the square
+    of its length: there a band along it is taken instead. Along its major axis a line moves at most
+    one cell across per cell, so in each column (row) it meets the step boxes of five cells at most,
+    those within two cells of where it crosses the column's middle."""
+    ax, ay, bx, by = lines[:, 0], lines[:, 1], lines[:, 2], lines[:, 3]
+    x0 = np.ceil(np.minimum(ax, bx) - 1.5).astype(np.int64)
+    x1 = np.floor(np.maximum(ax, bx) + 0.5).astype(np.int64)
+    y0 = np.ceil(np.minimum(ay, by) - 1.5).astype(np.int64)
+    y1 = np.floor(np.maximum(ay, by) + 0.5).astype(np.int64)
+    nx, ny = x1 - x0 + 1, y1 - y0 + 1
+    steep = np.abs(by - ay) > np.abs(bx - ax)  # the slope, not the boxes' sizes: at most 1 along u
+    long_side = np.where(steep, ny, nx)
+    by_box = nx * ny <= _BAND_ROWS * long_side
+    boxed = np.flatnonzero(by_box)
+    box_line, box_x, box_y = _boxes(x0[boxed], x1[boxed], y0[boxed], y1[boxed])
+    banded = np.flatnonzero(~by_box)
+    if not banded.size:
+        return boxed[box_line], box_x, box_y
+    # Along the major axis: u along it, v across it.
+    steep = steep[banded]
+    ua = np.where(steep, ay[banded], ax[banded])
+    va = np.where(steep, ax[banded], ay[banded])
+    ub = np.where(steep, by[banded], bx[banded])
+    vb = np.where(steep, bx[banded], by[banded])
+    u0 = np.where(steep, y0[banded], x0[banded])
+    counts = long_side[banded]
+    line = np.repeat(np.arange(banded.size), counts)
+    first = np.cumsum(counts) - counts
+    u = u0[line] + (np.arange(line.size) - first[line])
+    # Where the line crosses the middle of column u (held to its ends beyond them): the step boxes
+    # it meets there are those of v in [mid - 2.5, mid + 1.5].
+    span = (ub - ua)[line]
+    t = np.clip(np.divide(u + 0.5 - ua[line], span, out=np.zeros(line.size), where=span != 0), 0, 1)
+    v0 = np.ceil(va[line] + t * (vb - va)[line] - 2.5 - 1e-9).astype(np.int64)
+    line = np.repeat(line, _BAND_ROWS)
+    u = np.repeat(u, _BAND_ROWS)
+    v = np.repeat(v0, _BAND_ROWS) + np.tile(np.arange(_BAND_ROWS), v0.size)
+    across = steep[line]
+    return (
+        np.concatenate((boxed[box_line], banded[line])),
+        np.concatenate((box_x, np.where(across, v, u))),
+        np.concatenate((box_y, np.where(across, u, v))),
+    )
+
+
 def _step_masks(
     lines: FloatArray,
     w: int,
@@ -322,30 +376,30 @@ def _step_masks(
     """:attr:`Terrain.barrier_steps` for the barriers ``lines``: built, or ``base``'s arrays with the
     source cells in each window ``(x0, x1, y0, y1)`` (inclusive) worked out again."""
     ax, ay, bx, by = lines[:, 0], lines[:, 1], lines[:, 2], lines[:, 3]
-    lo_x, hi_x = np.minimum(ax, bx), np.maximum(ax, bx)
-    lo_y, hi_y = np.minimum(ay, by), np.maximum(ay, by)
+    line, cx, cy = _band(lines)
+    keep = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+    if windows:
+        inside = np.zeros(line.shape, dtype=np.bool_)
+        for wx0, wx1, wy0, wy1 in windows:
+            inside |= (cx >= wx0) & (cx <= wx1) & (cy >= wy0) & (cy <= wy1)
+        keep &= inside
+    line, cx, cy = line[keep], cx[keep], cy[keep]
     out: dict[tuple[int, int], BoolArray] = {}
     for dx, dy in _HALF_STEPS:
-        # Source cells whose step line's box (from the centre, one cell along d) meets the barrier's box.
-        x0 = np.maximum(np.ceil(lo_x - 0.5 - max(0, dx)), max(0, -dx)).astype(np.int64)
-        x1 = np.minimum(np.floor(hi_x - 0.5 - min(0, dx)), w - 1 - max(0, dx)).astype(np.int64)
-        y0 = np.maximum(np.ceil(lo_y - 0.5 - max(0, dy)), max(0, -dy)).astype(np.int64)
-        y1 = np.minimum(np.floor(hi_y - 0.5 - min(0, dy)), h - 1 - max(0, dy)).astype(np.int64)
         if base is None:
             mask = np.zeros((h, w), dtype=np.bool_)
-            boxes = [(x0, x1, y0, y1)]
         else:
             mask = base[(dx, dy)].copy()
-            boxes = []
             for wx0, wx1, wy0, wy1 in windows:
                 mask[wy0 : wy1 + 1, wx0 : wx1 + 1] = False
-                boxes.append((np.maximum(x0, wx0), np.minimum(x1, wx1), np.maximum(y0, wy0), np.minimum(y1, wy1)))
-        for bx0, bx1, by0, by1 in boxes:
-            line, cx, cy = _boxes(bx0, bx1, by0, by1)
-            if line.size:
-                px, py = cx + 0.5, cy + 0.5
-                hit = _segments_cross_many(px, py, px + dx, py + dy, ax[line], ay[line], bx[line], by[line])
-                mask[cy[hit], cx[hit]] = True
+        # Source cells whose step stays on the map.
+        ok = (cx >= max(0, -dx)) & (cx <= w - 1 - max(0, dx)) & (cy >= max(0, -dy)) & (cy <= h - 1 - max(0, dy))
+        sl, sx, sy = line[ok], cx[ok], cy[ok]
+        for i in range(0, sl.size, _BAND_CHUNK):
+            j, x, y = sl[i : i + _BAND_CHUNK], sx[i : i + _BAND_CHUNK], sy[i : i + _BAND_CHUNK]
+            px, py = x + 0.5, y + 0.5
+            hit = _segments_cross_many(px, py, px + dx, py + dy, ax[j], ay[j], bx[j], by[j])
+            mask[y[hit], x[hit]] = True
         back = np.zeros((h, w), dtype=np.bool_)
         # The step back from the target cell crosses the same line.
         back[max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)] = mask[
