@@ -229,7 +229,7 @@ class MapScene(QGraphicsScene):
         self.setSceneRect(self.map_rect().adjusted(-margin, -margin, margin, margin))
         self._load_background(grid_map.background)
         if old is None or (old.segments, old.doors) != (grid_map.segments, grid_map.doors):
-            self.lines = LineShapes(grid_map)
+            self.lines = LineShapes.for_map(grid_map, self.lines)
         self._terrain_image = self._make_terrain_image(grid_map)
         same_size = old is not None and (old.width, old.height) == (grid_map.width, grid_map.height)
         if same_size and old is not None:
@@ -358,7 +358,7 @@ class MapScene(QGraphicsScene):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         if picture:
             self._draw_grid(painter, x0, y0, x1, y1, cell_on_screen, opaque=False)
-        self.lines.paint(painter, scale)
+        self.lines.paint(painter, scale, rect)
         self._draw_edge(painter)
         painter.restore()
 
