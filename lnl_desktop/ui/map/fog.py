@@ -20,13 +20,14 @@ only within the bounding box of the cells that changed: a Party move costs the a
 from __future__ import annotations
 
 from collections.abc import Set as AbstractSet
+from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QPainterPath, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import sight
-from lnl_desktop.core.grid import Cell, footprint
+from lnl_desktop.core.grid import Cell
 from lnl_desktop.core.model import Side
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
@@ -54,19 +55,39 @@ def party_sight(controller: TableController) -> AbstractSet[Cell]:
     return sight.party_sight(controller.encounter).cells
 
 
+_unseen: WeakKeyDictionary[TableController, tuple[tuple[object, ...], frozenset[str]]] = WeakKeyDictionary()
+
+
 def players_unseen(controller: TableController) -> frozenset[str]:
     """The combatants whose tokens the players must not see: those the GM hid, and, with fog of
-    war on, every one not of the Party that stands where no Party token sees now."""
+    war on, every one not of the Party that stands where no Party token sees now.
+
+    Worked out once per change of the encounter (``controller.revision``), however many scenes,
+    overlays and banners ask after an action: each asking is a pass over every token."""
+    encounter = controller.encounter
+    key = (controller.revision, encounter, encounter.fog.enabled)
+    kept = _unseen.get(controller)
+    if kept is not None and kept[0][0] == key[0] and kept[0][1] is key[1] and kept[0][2] == key[2]:
+        return kept[1]
+    found = _players_unseen(controller)
+    _unseen[controller] = (key, found)
+    return found
+
+
+def _players_unseen(controller: TableController) -> frozenset[str]:
     encounter = controller.encounter
     unseen = {cid for cid, token in encounter.tokens.items() if token.hidden}
     if not encounter.fog.enabled:
         return frozenset(unseen)
-    seen = party_sight(controller)
+    mask = sight.party_sight(encounter).mask
+    h, w = mask.shape
     for c in encounter.combatants:
         token = encounter.tokens.get(c.id)
         if token is None or c.side is Side.PARTY or c.id in unseen:
             continue
-        if not any(cell in seen for cell in footprint(token.cell, c.size)):
+        x, y = token.cell
+        # Seen when some cell of its footprint is (array look-ups: hundreds of tokens after each action).
+        if not (0 <= x < w and 0 <= y < h and mask[y : y + c.size, x : x + c.size].any()):
             unseen.add(c.id)
     return frozenset(unseen)
 

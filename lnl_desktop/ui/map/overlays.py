@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
@@ -692,15 +693,30 @@ class ProvocationItem(Overlay):
             painter.restore()
 
 
+_hidden: WeakKeyDictionary[TableController, tuple[tuple[int, str | None], frozenset[Cell]]] = WeakKeyDictionary()
+
+
 def hidden_cells(controller: TableController, but: str | None = None) -> frozenset[Cell]:
     """The cells under tokens the players do not see (hidden, or in the fog; ``but`` one's own):
-    what a players' copy of an overlay must not be shaped by."""
+    what a players' copy of an overlay must not be shaped by. Once per change of the encounter."""
+    key = (controller.revision, but)
+    kept = _hidden.get(controller)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    found = _hidden_cells(controller, but)
+    _hidden[controller] = (key, found)
+    return found
+
+
+def _hidden_cells(controller: TableController, but: str | None) -> frozenset[Cell]:
     encounter = controller.encounter
     unseen = players_unseen(controller)
+    by_id = encounter.by_id() if unseen else {}
     cells: set[Cell] = set()
-    for cid, token in encounter.tokens.items():
-        c = controller.combatant(cid) if cid in unseen and cid != but else None
-        if c is not None:
+    for cid in unseen:
+        token = encounter.tokens.get(cid)
+        c = by_id.get(cid) if cid != but else None
+        if c is not None and token is not None:
             cells.update(grid.footprint(token.cell, c.size))
     return frozenset(cells)
 
