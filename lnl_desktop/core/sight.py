@@ -40,6 +40,7 @@ explored cells are kept as a mask beside their set (:func:`explored_mask`, :func
 
 from __future__ import annotations
 
+import contextlib
 import math
 import weakref
 from collections import OrderedDict
@@ -252,7 +253,9 @@ class _Index:
     def view(self, key: tuple[object, ...]) -> UInt8Array | None:
         found = self.views.get(key)
         if found is not None:
-            self.views.move_to_end(key)
+            # A worker (the window's, working out a hovered creature's view) may have dropped it since.
+            with contextlib.suppress(KeyError):
+                self.views.move_to_end(key)
         return found
 
     def keep_view(self, key: tuple[object, ...], mask: UInt8Array) -> None:
@@ -508,6 +511,13 @@ def visible_mask(
     """:func:`visible_cells` as a ``(height, width)`` boolean array indexed ``[y, x]`` (cheaper to
     combine and to paint than a set)."""
     return terrain_visible_mask(map_terrain(grid_map), cell, size, facing, vision_deg)
+
+
+def view_known(grid_map: MapGrid, cell: Cell, size: int = 1) -> bool:
+    """Whether what a creature of ``size`` at ``cell`` sees all round is already worked out on this
+    map (its field of vision is cut from that in a millisecond): the window works an unknown one
+    out on a worker thread rather than while the GM drags. The views' cache takes one at a time."""
+    return (cell, size) in _index(map_terrain(grid_map)).views
 
 
 def terrain_visible_mask(

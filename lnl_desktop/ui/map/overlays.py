@@ -14,18 +14,20 @@ distance functions and the engine's reach, so they agree with what the engine wi
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import grid, sight
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Side, WeaponKind
+from lnl_desktop.core.model import MapGrid, Side, WeaponKind
+from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import players_unseen
@@ -776,6 +778,17 @@ class MoverInputs:
 _STALE = object()  # an overlay key no state has: the next refresh rebuilds
 
 
+# A hovered creature's view is worked out on a worker when its map has this many cells or lines.
+VIEW_LATER_CELLS = 20_000
+VIEW_LATER_LINES = 1_000
+
+
+class _ViewReady(QObject):
+    """Tells the GUI thread that a worker has worked out a hovered creature's view."""
+
+    ready = Signal()
+
+
 class RulesOverlays:
     """The rules overlays of the selected combatant and of the token under the cursor."""
 
@@ -799,9 +812,42 @@ class RulesOverlays:
         self._hide_selected = False
         self._state = 0  # bumped whenever the encounter may have changed
         self._mover: tuple[tuple[str, int], MoverInputs] | None = None
+        self._views_pending: set[tuple[int, Cell, int]] = set()
+        self._view_ready = _ViewReady()
+        self._view_ready.ready.connect(self._on_view_ready)
 
     def items(self) -> list[QGraphicsItem]:
         return [*self._selected_items, self.cone, self.sneak, self.blind]
+
+    def _view_later(self, grid_map: MapGrid, cell: Cell, size: int) -> bool:
+        """Whether the hovered creature's view is still to be worked out: if so, a worker does it (on a
+        walled map a view takes 5-40 ms, more than a frame mid-drag) and the hover is refreshed when
+        it is done. Views once worked out are kept, so the next hover over it is at once."""
+        lines = len(grid_map.segments) + len(grid_map.doors)
+        if grid_map.width * grid_map.height < VIEW_LATER_CELLS and lines < VIEW_LATER_LINES:
+            return False  # a view of a small map costs a millisecond or two: at once
+        if not (lines or grid_map.walls) or not loaded("numpy"):
+            return False  # an open map's view costs little; and the lazy loader has no lock
+        if not (0 <= cell[0] < grid_map.width and 0 <= cell[1] < grid_map.height):
+            return False  # off the map: it sees nothing there, said at once
+        if sight.view_known(grid_map, cell, size):
+            return False
+        key = (id(grid_map), cell, size)
+        if key not in self._views_pending:
+            self._views_pending.add(key)
+
+            def work() -> None:
+                with contextlib.suppress(ValueError):
+                    sight.visible_mask(grid_map, cell, size)
+                self._views_pending.discard(key)
+                self._view_ready.ready.emit()  # queued to the GUI thread: the receiver lives there
+
+            threading.Thread(target=work, name="lnl-hover-view", daemon=True).start()
+        return True
+
+    def _on_view_ready(self) -> None:
+        self._hover_key = _STALE
+        self._refresh_hover()
 
     def invalidate(self) -> None:
         """The encounter changed: rebuild on the next refresh."""
@@ -940,6 +986,8 @@ class RulesOverlays:
         self.cone.set_cone(footprint_centre(t_token.cell, t.size), t_token.facing, t.vision_deg, radius, map_rect)
         s = self.controller.combatant(selected_id) if selected_id else None
         foe = t.side is not Side.PARTY if s is None else s.side is not t.side
+        if foe and not t.down and self._view_later(grid_map, t_token.cell, t.size):
+            return  # the cone now; what it cannot see once a worker has worked out what it sees
         if foe and not t.down:
             with contextlib.suppress(ValueError):  # a token off the map (theatre of the mind) sees nothing on it
                 self.blind.set_cells(self.blind_cells(t_token.cell, t.size, t_token.facing, t.vision_deg))
