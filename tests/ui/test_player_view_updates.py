@@ -169,3 +169,58 @@ def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
     now = on_screen(player)
     assert now != with_rings
     assert_same(now, fully_repainted(player))
+
+
+def test_no_shared_overlay_is_drawn_over_the_black_of_the_fog(qtbot: QtBot, tmp_path: Path) -> None:
+    """A clipped overlay (a bow's longest range, a vision cone) keeps the fog's clip: its outline
+    over the black would draw the shape of what the players have not seen."""
+    import sys
+
+    from lnl_desktop.core import actions as act
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import big_maps
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(
+        big_maps.build(size=60, tokens=30, segments=150, party=5),
+        settings=settings,
+        recovery=RecoveryStore(tmp_path / "recovery"),
+    )
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    window.player_view_action.trigger()
+    player = window.player_view
+    assert player is not None
+    player.resize(1000, 700)
+    qtbot.waitExposed(player)
+    window.share_overlays_action.trigger()
+    controller = window.controller
+    controller.select("p3")  # a bow: its longest range (150 ft) runs through the black
+    x0, y0 = controller.encounter.tokens["p3"].cell
+    assert controller.do(act.Move("p3", (x0 + 4, y0 + 2), forced=True))
+    player.view.finish_animations()
+    settle()
+    assert not window.map_view.overlays.max_range.is_empty
+    shown = on_screen(player)
+    view = player.view
+    offset = view.mapTo(player, QPoint(0, 0))
+    encounter = controller.encounter
+    black = 0
+    for y in range(encounter.map.height):
+        for x in range(encounter.map.width):
+            if (x, y) in player.scene.fog.seen or (x, y) in encounter.fog.explored:
+                continue
+            if any(max(abs(x - t.cell[0]), abs(y - t.cell[1])) <= 1 for t in encounter.tokens.values()):
+                continue  # a Party token and its name plate stand over the fog
+            black += 1
+            # The inside of the cell, clear of the antialiased edge shared with a cell the players see.
+            top_left = view.mapFromScene(QPointF(x * CELL_PX, y * CELL_PX)) + offset
+            bottom_right = view.mapFromScene(QPointF((x + 1) * CELL_PX, (y + 1) * CELL_PX)) + offset
+            for py in range(top_left.y() + 2, bottom_right.y() - 1):
+                for px in range(top_left.x() + 2, bottom_right.x() - 1):
+                    color = shown.pixelColor(px, py)
+                    assert (color.red(), color.green(), color.blue()) == (0, 0, 0), f"cell ({x}, {y}) at ({px}, {py})"
+    assert black > 1000  # most of the map is black to the players
+    Presentation().apply(QApplication.instance())

@@ -261,7 +261,7 @@ class CellsItem(Overlay):
         look = self._style
         cell_on_screen = style.CELL_PX * QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         if self._clip is not None:
-            painter.setClipRect(self._clip)
+            painter.setClipRect(self._clip, Qt.ClipOperation.IntersectClip)  # never wider than the fog's clip
         if self._image is not None:
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
             painter.drawImage(self._image_rect, self._image)
@@ -348,7 +348,7 @@ class ConeItem(Overlay):
         return self._path.boundingRect().adjusted(-_PAD, -_PAD, _PAD, _PAD)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        painter.setClipRect(self._clip)
+        painter.setClipRect(self._clip, Qt.ClipOperation.IntersectClip)  # never wider than the fog's clip
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(style.CONE)
