@@ -10,15 +10,21 @@ Seeded dice, so every run plays the same fight.
   the Turns and Action docks and the controller (QUndoStack, docks, log, map and journal all
   update, events processed after every action), 300 rounds; at rounds 1, 100, 300.
 
+- big: one action among 500 tokens on a 300 x 300 map, fog off (an action costs what it touches, not
+  the encounter's size): the engine alone, and a real MainWindow with the player view open
+  (``controller.do`` and the events processed); a forced move, a hit (an edit of SP) and an undo,
+  medians of 30.
+
 Each part runs in a process of its own so its RSS is its own. Budgets: engine RSS growth over
 1,000 rounds under 100 MB; window RSS growth over 300 rounds under 200 MB and time per round at
-round 300 within 1.3x of round 1. "Time at round R" is the median of five rounds ending at R
-(rounds 1-5 for round 1), so one slow paint does not decide it.
+round 300 within 1.3x of round 1; one engine action among 500 tokens under 5 ms. "Time at round R"
+is the median of five rounds ending at R (rounds 1-5 for round 1), so one slow paint does not
+decide it.
 
-    python benchmarks/bench_soak.py             both parts (about 5 minutes: the window's 300 rounds)
-    python benchmarks/bench_soak.py engine      one part (also: window)
+    python benchmarks/bench_soak.py             all three parts (about 5 minutes: the window's 300 rounds)
+    python benchmarks/bench_soak.py engine      one part (also: window, big)
     python benchmarks/bench_soak.py --quick     the window for 100 rounds only (about 2 minutes in all)
-    python benchmarks/bench_soak.py --rounds N  N rounds for both parts
+    python benchmarks/bench_soak.py --rounds N  N rounds for the engine and window parts
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ ENGINE_RSS_BUDGET_MB = 100.0
 WINDOW_RSS_BUDGET_MB = 200.0
 WINDOW_SLOWDOWN_BUDGET = 1.3
 WINDOW = 5  # rounds per time figure
+BIG_TOKENS = 500
+BIG_ACTION_BUDGET_MS = 5.0
+BIG_SAMPLES = 30
 
 
 def rss_mb() -> float:
@@ -257,6 +266,82 @@ def run_window(rounds: int) -> None:
         process()
 
 
+def big_actions(do: Callable[[act.Action], object], undo: Callable[[], object], engine: Engine) -> dict[str, float]:
+    """Median milliseconds of a forced move there and back, a hit (SP edited) and an undo."""
+    import big_maps  # beside this script
+
+    mover = big_maps.MOVER
+    x, y = engine.encounter.tokens[mover].cell
+    target = next(c.id for c in engine.encounter.combatants if c.side is not engine.combatant(mover).side)
+    times: dict[str, list[float]] = {"move": [], "hit": [], "undo": []}
+    for n in range(BIG_SAMPLES + 3):
+        for what, step in (
+            ("move", lambda: do(act.Move(mover, (x + 1, y), forced=True))),
+            ("hit", lambda n=n: do(act.EditCombatant(target, {"stamina": n % 3}))),
+            ("undo", undo),
+        ):
+            start = time.perf_counter()
+            step()
+            if n >= 3:  # the first few build what later actions reuse
+                times[what].append(time.perf_counter() - start)
+        undo()  # the move too: the next sample starts where this one did
+    return {what: statistics.median(spent) * 1e3 for what, spent in times.items()}
+
+
+def run_big() -> None:
+    import big_maps
+
+    encounter = big_maps.build(size=300, tokens=BIG_TOKENS, segments=0, fog=False)
+    engine = Engine(encounter, RandomDice(7))
+    found = big_actions(engine.apply, engine.undo, engine)
+    print(f"  engine: {', '.join(f'{k} {v:.2f} ms' for k, v in found.items())}", flush=True)
+    worst = max(found["move"], found["hit"])
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings, qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.recovery import RecoveryStore
+
+    qInstallMessageHandler(lambda kind, context, text: None)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    QMessageBox.question = lambda *a, **k: QMessageBox.StandardButton.Discard  # type: ignore[method-assign]
+
+    def process() -> None:
+        app.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+    with tempfile.TemporaryDirectory(prefix="lnl-soak-") as scratch:
+        folder = Path(scratch)
+        window = MainWindow(
+            big_maps.build(size=300, tokens=BIG_TOKENS, segments=0, fog=False),
+            settings=QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat),
+            recovery=RecoveryStore(folder / "recovery"),
+        )
+        window.resize(1600, 1000)
+        window.show()
+        window.show_player_view(True)
+        process()
+        controller = window.controller
+
+        def do(action: act.Action) -> None:
+            assert controller.do(action) is not None, controller.refusal
+            process()
+
+        def undo() -> None:
+            controller.undo_stack.undo()
+            process()
+
+        found = big_actions(do, undo, controller.engine)
+        print(f"  window (player view open): {', '.join(f'{k} {v:.1f} ms' for k, v in found.items())}", flush=True)
+        window.setWindowModified(False)
+        controller.undo_stack.setClean()
+        window.close()
+        process()
+    print(f"__big {worst:.3f}", flush=True)
+
+
 def run_part(part: str, rounds: int | None) -> tuple[float, float] | None:
     """Run one part in a process of its own; print its lines; return (RSS growth, slowdown)."""
     command = [sys.executable, __file__, f"--{part}-child"]
@@ -271,6 +356,8 @@ def run_part(part: str, rounds: int | None) -> tuple[float, float] | None:
             if line.startswith("__growth"):
                 _, rss, slowdown = line.split()
                 growth = (float(rss), float(slowdown))
+            elif line.startswith("__big"):
+                growth = (float(line.split()[1]), 0.0)
             else:
                 print(line, end="", flush=True)
     if child.returncode != 0:
@@ -294,7 +381,10 @@ def main(argv: list[str]) -> None:
     if "--window-child" in argv:
         run_window(rounds or WINDOW_ROUNDS)
         return
-    parts = [p for p in ("engine", "window") if p in argv] or ["engine", "window"]
+    if "--big-child" in argv:
+        run_big()
+        return
+    parts = [p for p in ("engine", "window", "big") if p in argv] or ["engine", "window", "big"]
     if "engine" in parts:
         n = rounds or ENGINE_ROUNDS
         print(f"engine soak: {n} rounds of the demo fight, core only")
@@ -308,6 +398,11 @@ def main(argv: list[str]) -> None:
         if found is not None:
             report(f"window RSS growth over {n} rounds", found[0], WINDOW_RSS_BUDGET_MB, " MB", "over 300")
             report(f"window time per round at round {n}", found[1], WINDOW_SLOWDOWN_BUDGET, "x", "of round 1")
+    if "big" in parts:
+        print(f"one action among {BIG_TOKENS} tokens (300 x 300 map, fog off)")
+        found = run_part("big", None)
+        if found is not None:
+            report("engine action (the slower of move and hit)", found[0], BIG_ACTION_BUDGET_MS, " ms", "per action")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 Each action is checked against the ruleset first (an illegal one is refused with all its
 reasons and changes nothing), then applied; it returns the events it produced, which go into
 the encounter's log. Every applied action can be undone back to the exact previous state and
-redone with the very same dice.
+redone with the very same dice. An action's cost and its undo record follow what it changed, not
+the size of the encounter, and :attr:`Engine.touched` tells views which combatants and tokens each
+change touched, so they can redraw just those.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import base64
 import binascii
 import math
 import struct
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from enum import Enum
+from operator import is_
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -100,21 +105,47 @@ class HistoryStep:
 
 HistoryListener = Callable[[HistoryStep], None]
 
+_PARTS = frozenset({"name", "options", "map", "combat", "fog"})
+
+
+@dataclass(frozen=True)
+class Touched:
+    """What the engine's last change of the encounter touched (an action, an undo, a redo, another
+    encounter), so a view can redraw just that. ``step`` counts the changes: a view that caught up with
+    step n - 1 may take in only this one; any other must look at everything again.
+
+    ``combatants`` and ``tokens`` are the ids whose combatant or token changed in any way (in place,
+    replaced, added or taken away), None when any may have (another encounter, combatants reordered).
+    ``parts`` names the other parts that changed: "combat", "fog", "map", "options", "name".
+    """
+
+    step: int
+    combatants: frozenset[str] | None = None
+    tokens: frozenset[str] | None = None
+    parts: frozenset[str] = _PARTS
+
 
 # -- undo history: what each action changed, nothing more ----------------------------------------
 #
-# Before an action the mutable parts of the encounter (combatants, tokens, combat state) are copied;
-# after it the copies are compared with the encounter and only what differs is kept, as "leaves":
-# (path, value as it was). A move keeps its token's cell and the turn's feet and path, not every
-# combatant. Lists that only grew (the turn's path, the attacks, the acted) keep just their old
-# length; lists that lost items (a new round's attacks) keep just the lost items. The map and the
-# options are immutable and shared, so they are kept by reference when an action replaces them.
-# Undo writes the leaves back in place, so the encounter is exactly as it was (field values and
-# pydantic's set-fields alike) and unchanged objects keep their identity. A set of cells that changed
-# (the fog of war's explored cells) keeps only the cells added and removed.
+# The engine keeps a shadow of the encounter's mutable parts (combatants, tokens, combat state, fog):
+# every mutable container in them with a copy one level deep of what it held when the engine last
+# changed it (a model's fields, a list's items, a dict's items; see _Shadow). Which fields can hold
+# something mutable at all is read once per model class from its annotations. After an action the
+# containers are compared with their copies, quickly where they hold the very same objects; only
+# those that changed, and their holders, are looked at again, and what differs is kept as "leaves":
+# (path, value as it was). So an action costs a comparison over the encounter, no copy of it, and a
+# move keeps its token's cell and the turn's feet and path, nothing of the other 500 tokens. (A value
+# replaced by an equal one of another type, 0 by 0.0, with nothing else of its holder changed, goes
+# unseen: the engine's actions make no such change.) Lists that only grew (the turn's path, the
+# attacks, the acted) keep just their old length; lists that lost items (a new round's attacks) keep
+# just the lost items; a dict whose keys changed (a token placed or taken off) keeps its old order and
+# the values it lost. The map and the options are immutable and shared, so they are kept by reference
+# when an action replaces them. Undo writes the leaves back in place, so the encounter is exactly as it
+# was (field values and pydantic's set-fields alike) and unchanged objects keep their identity. A set
+# of cells that changed (the fog of war's explored cells) keeps only the cells added and removed.
 
 _FIELDS_SET = object()  # path key: a model's __pydantic_fields_set__
-_ENCOUNTER_PARTS = ("combatants", "tokens", "combat", "fog")  # copied before an action, then compared
+_ENCOUNTER_PARTS = ("combatants", "tokens", "combat", "fog")  # shadowed, compared after an action
 _SHARED_PARTS = ("name", "options", "map")  # replaced, never changed in place: kept by reference
 
 PathKey = str | int | object
@@ -147,6 +178,16 @@ class _Delta:
     def __init__(self, added: frozenset[Any], removed: frozenset[Any]) -> None:
         self.added = added
         self.removed = removed
+
+
+class _Keys:
+    """A dict whose keys changed: its keys as they were, in their order, and the values of those it lost."""
+
+    __slots__ = ("gone", "order")
+
+    def __init__(self, order: tuple[Any, ...], gone: dict[Any, Any]) -> None:
+        self.order = order
+        self.gone = gone
 
 
 # Shared, immutable pieces of many leaves: a few thousand steps of history must not hold a few
@@ -207,27 +248,321 @@ def _thawed(value: Any) -> Any:
     return value
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of a model's field value, much cheaper than ``copy.deepcopy``.
+_ATOMS = frozenset({str, int, float, bool, bytes, type(None), tuple, frozenset})  # immutable: never looked into
 
-    The models hold scalars, enums, tuples of cells, lists, dicts and other models; only lists,
-    dicts and mutable models need copying (``__copy__`` keeps pydantic's own bookkeeping right),
-    and immutable values are shared, which also makes unchanged fields cheap to compare.
+
+class _Plan:
+    """Where a field's value may hold mutable values, read from its annotation: ``items`` is the plan of a
+    list's or a dict's items (None: they are immutable, so a copy of the container is all it takes)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: _Plan | None) -> None:
+        self.items = items
+
+
+_ANY = _Plan(None)
+_ANY.items = _ANY  # nothing known of the items: each is looked at
+
+
+def _plan_of(annotation: Any) -> _Plan | None:
+    """None when a value of this annotation holds nothing mutable (numbers, text, enums, tuples, frozen models)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _plan_of(get_args(annotation)[0])
+    if origin is Literal:
+        return None
+    if origin is Union or origin is types.UnionType:
+        plans = [plan for plan in map(_plan_of, get_args(annotation)) if plan is not None]
+        return None if not plans else plans[0] if len(plans) == 1 else _ANY
+    if origin is list or origin is dict:
+        args = get_args(annotation)
+        return _Plan(_plan_of(args[-1]) if args else _ANY)
+    if origin is tuple or origin is frozenset:
+        return None  # immutable, and shared as they are (their items are never changed in place)
+    if origin is None and isinstance(annotation, type):
+        if issubclass(annotation, BaseModel):
+            return None if annotation.model_config.get("frozen") else _ANY
+        if annotation is type(None) or issubclass(annotation, str | int | float | bytes | Enum | tuple | frozenset):
+            return None
+    return _ANY
+
+
+_FieldPlans = tuple[tuple[str, _Plan], ...]
+_FIELD_PLANS: dict[type, _FieldPlans | None] = {}
+
+
+def _field_plans(cls: type[BaseModel]) -> _FieldPlans | None:
+    """A model class's fields that may hold mutable values, with their plans; None for a frozen class."""
+    try:
+        return _FIELD_PLANS[cls]
+    except KeyError:
+        pass
+    plans: _FieldPlans | None = None
+    if not cls.model_config.get("frozen"):
+        found = ((name, _plan_of(info.annotation)) for name, info in cls.model_fields.items())
+        plans = tuple((name, plan) for name, plan in found if plan is not None)
+    _FIELD_PLANS[cls] = plans
+    return plans
+
+
+# One container of the encounter as the engine last left it: the container, a shallow copy of what it held
+# (a model's __dict__, a list, a dict), a model's set fields (None for a list or a dict), the entry of its
+# holder (-1 for one of the encounter's parts) and the plan of its items.
+_Entry = tuple[Any, Any, "set[str] | None", int, _Plan]
+# What a container held before an action, by id(container), for the containers the action changed and
+# their holders.
+_Before = dict[int, tuple[Any, "set[str] | None"]]
+
+
+def _list_containers(entries: list[_Entry], value: Any, plan: _Plan, holder: int) -> None:
+    """Append an entry for ``value`` (held by entry ``holder``) and for every mutable container inside it.
+
+    A whole encounter goes through here when its shadow is made, so this is written for speed: a list or
+    dict of immutable items (a combatant's conditions, the acted) is listed without a call of its own."""
+    add = entries.append
+    plans = _FIELD_PLANS
+    atoms = _ATOMS
+
+    def visit(value: Any, plan: _Plan, holder: int) -> None:
+        kind = type(value)
+        here = len(entries)
+        if kind is list or kind is dict:
+            add((value, value.copy(), None, holder, plan))
+            items = plan.items
+            if items is not None:
+                for item in value if kind is list else value.values():
+                    if type(item) not in atoms:
+                        visit(item, items, here)
+            return
+        if not isinstance(value, BaseModel):
+            return
+        fields = plans[kind] if kind in plans else _field_plans(kind)
+        if fields is None:
+            return  # frozen: never changed in place
+        own = value.__dict__
+        add((value, own.copy(), value.__pydantic_fields_set__.copy(), holder, _ANY))
+        for name, field_plan in fields:
+            item = own[name]
+            kind = type(item)
+            if kind in atoms:
+                continue
+            if field_plan.items is None and (kind is list or kind is dict):
+                add((item, item.copy(), None, here, field_plan))
+            else:
+                visit(item, field_plan, here)
+
+    if type(value) not in atoms:
+        visit(value, plan, holder)
+
+
+class _Shadow:
+    """The encounter's mutable containers as the engine last left them, each copied one level deep.
+
+    Every model, list and dict inside the combatants, tokens, combat state and fog is listed (once per
+    place it is held) with a copy of what it holds. After an action the containers are compared with
+    their copies, quickly where they hold the very same objects; only those that changed, and their
+    holders, are looked at again (for the undo's leaves) and copied again, and containers the action
+    added are listed. So an action costs one comparison over the encounter, not a copy of it.
+
+    The shadow holds while nothing but the engine changes the encounter (the engine is the only way an
+    encounter changes); another encounter object, or another object as one of its parts, starts a fresh
+    one. Entries of containers an action let go stay until there are as many again as at the start;
+    then the shadow is made afresh, so a long fight's shadow does not grow.
     """
+
+    __slots__ = ("encounter", "entries", "limit", "parts")
+
+    def __init__(self, encounter: Encounter) -> None:
+        self.encounter = encounter
+        self.parts = {name: encounter.__dict__[name] for name in _ENCOUNTER_PARTS}
+        self.entries: list[_Entry] = []
+        for part in self.parts.values():
+            _list_containers(self.entries, part, _ANY, -1)
+        self.limit = 2 * len(self.entries) + 256
+
+    def holds(self, encounter: Encounter) -> bool:
+        """Whether this is the shadow of ``encounter`` as it is (its parts the same objects), not too stale."""
+        if encounter is not self.encounter or len(self.entries) > self.limit:
+            return False
+        now = encounter.__dict__
+        return all(now[name] is part for name, part in self.parts.items())
+
+    def _dirty(self) -> list[int]:
+        """The entries whose container holds something else now, and the entries of their holders.
+
+        Compared by equality, which is quick where the items are the very same objects. A container that
+        now holds an equal copy of an item it held counts as unchanged (only its value matters), unless the
+        old item changed in place too: the old item's entry marks the container then, and its places are
+        compared by identity (:func:`_place`)."""
+        entries = self.entries
+        dirty: dict[int, None] = {}
+        for index, (container, was, fields, _, _) in enumerate(entries):
+            if fields is None:
+                if container == was:
+                    continue
+            elif container.__dict__ == was and container.__pydantic_fields_set__ == fields:
+                continue
+            while index >= 0 and index not in dirty:
+                dirty[index] = None
+                index = entries[index][3]
+        return list(dirty)
+
+    def change(self, shared: dict[str, Any], fields_set: set[str], log_length: int) -> _Change:
+        """What the action just applied changed (``shared``, ``fields_set`` and ``log_length``: the
+        encounter's immutable parts, set fields and log length before it); the shadow follows it."""
+        e = self.encounter
+        leaves: list[Leaf] = []
+        now = e.__dict__
+        for name, value in shared.items():
+            if not _same(value, now[name]):
+                leaves.append((_interned_path((name,)), value))
+        dirty = self._dirty()
+        entries = self.entries
+        before = {id(entries[i][0]): (entries[i][1], entries[i][2]) for i in dirty}
+        for name, part in self.parts.items():
+            _place(part, now[name], (), name, before, leaves)
+        if fields_set != e.__pydantic_fields_set__:
+            leaves.append((_interned_path((_FIELDS_SET,)), _frozen_fields(fields_set)))
+        self._follow(dirty)
+        return _Change(tuple(leaves), log_length)
+
+    def follow(self) -> None:
+        """Catch up with the encounter after the engine put it back (an undo, a refused action)."""
+        self._follow(self._dirty())
+
+    def _follow(self, dirty: list[int]) -> None:
+        """Copy the changed containers again and list the containers they hold in new places."""
+        entries = self.entries
+        atoms = _ATOMS
+        for index in dirty:
+            container, was, _, holder, plan = entries[index]
+            kind = type(container)
+            if kind is list or kind is dict:
+                entries[index] = (container, container.copy(), None, holder, plan)
+                items = plan.items
+                if items is None:
+                    continue
+                if kind is list:
+                    placed = [
+                        item
+                        for i, item in enumerate(container)
+                        if type(item) not in atoms and (i >= len(was) or was[i] is not item)
+                    ]
+                else:
+                    placed = [
+                        item for key, item in container.items() if type(item) not in atoms and was.get(key) is not item
+                    ]
+                for item in placed:
+                    _list_containers(entries, item, items, index)
+                continue
+            own = container.__dict__
+            entries[index] = (container, own.copy(), container.__pydantic_fields_set__.copy(), holder, plan)
+            for name, field_plan in _field_plans(kind) or ():
+                item = own[name]
+                if type(item) not in atoms and was.get(name) is not item:
+                    _list_containers(entries, item, field_plan, index)
+        now = self.encounter.__dict__
+        for name, part in self.parts.items():
+            if now[name] is not part:
+                self.parts[name] = now[name]
+                _list_containers(entries, now[name], _ANY, -1)
+
+
+def _as_was(value: Any, before: _Before) -> Any:
+    """A deep copy of ``value`` as it was before the action (only lists, dicts and mutable models are
+    copied; ``__copy__`` keeps pydantic's own bookkeeping right; immutable values are shared)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    held = before.get(id(value))
+    if kind is list:
+        return [_as_was(item, before) for item in (held[0] if held is not None else value)]
+    if kind is dict:
+        return {key: _as_was(item, before) for key, item in (held[0] if held is not None else value).items()}
     if isinstance(value, BaseModel):
         if value.model_config.get("frozen"):
             return value
         copy = value.__copy__()
         fields = copy.__dict__
+        if held is not None:
+            fields.clear()
+            fields.update(held[0])
+            object.__setattr__(copy, "__pydantic_fields_set__", set(held[1] or ()))
         for name, item in fields.items():
-            if isinstance(item, BaseModel | list | dict):
-                fields[name] = _copied(item)
+            if type(item) not in _ATOMS:
+                fields[name] = _as_was(item, before)
         return copy
-    if type(value) is list:
-        return [_copied(item) for item in value]
-    if type(value) is dict:
-        return {key: _copied(item) for key, item in value.items()}
     return value
+
+
+def _place(was: Any, now: Any, path: tuple[PathKey, ...], key: PathKey, before: _Before, out: list[Leaf]) -> None:
+    """Leaves for one place of a container the action changed (or holds a change below)."""
+    if was is now:
+        if type(now) not in _ATOMS and id(now) in before:
+            _walk(now, (*path, key), before, out)
+        return
+    _compare(_as_was(was, before), now, (*path, key), out)
+
+
+def _walk(container: Any, path: tuple[PathKey, ...], before: _Before, out: list[Leaf]) -> None:
+    """Append the leaves that put back what changed in or below ``container``, which held the same place
+    before the action. Leaves come holder first: undo writes them back in reverse, so each path still
+    leads through the holders as the action left them."""
+    was, fields = before[id(container)]
+    if fields is not None:
+        now = container.__dict__
+        for name, value in now.items():
+            _place(was[name], value, path, name, before, out)
+        if fields != container.__pydantic_fields_set__:
+            out.append((_interned_path((*path, _FIELDS_SET)), _frozen_fields(fields)))
+    elif type(container) is list:
+        _walk_list(container, was, path, before, out)
+    else:
+        _walk_dict(container, was, path, before, out)
+
+
+def _walk_list(items: list[Any], was: list[Any], path: tuple[PathKey, ...], before: _Before, out: list[Leaf]) -> None:
+    n, m = len(was), len(items)
+    if n == m:
+        for index in range(n):
+            _place(was[index], items[index], path, index, before, out)
+        return
+    kept: list[int] | None = None  # the indexes (now) of the items that stayed in place
+    if m > n and all(map(is_, was, items)):
+        out.append((_interned_path(path), _cut(n)))
+        kept = list(range(n))
+    elif m < n:
+        # Items dropped, the others kept in order.
+        lost: list[tuple[int, Any]] = []
+        j = 0
+        for i, item in enumerate(was):
+            if j < m and item is items[j]:
+                j += 1
+            else:
+                lost.append((i, _kept(_as_was(item, before))))
+        if j == m:
+            out.append((_interned_path(path), _Reinsert(tuple(lost))))
+            kept = list(range(m))
+    if kept is None:
+        out.append((_interned_path(path), _kept(_as_was(was, before))))
+        return
+    for index in kept:
+        item = items[index]
+        if type(item) not in _ATOMS and id(item) in before:
+            _walk(item, (*path, index), before, out)
+
+
+def _walk_dict(
+    items: dict[Any, Any], was: dict[Any, Any], path: tuple[PathKey, ...], before: _Before, out: list[Leaf]
+) -> None:
+    if list(items) != list(was):
+        # Keys came or went (a token placed or taken off): the old order and the values that went.
+        gone = {key: _kept(_as_was(value, before)) for key, value in was.items() if key not in items}
+        out.append((_interned_path(path), _Keys(tuple(was), gone)))
+    for key, value in items.items():
+        if key in was:
+            _place(was[key], value, path, key, before, out)
 
 
 def _same(before: Any, after: Any) -> bool:
@@ -308,6 +643,12 @@ def _put_back(root: Encounter, path: tuple[PathKey, ...], value: Any) -> None:
         items = _child(parent, key)
         for index, item in value.items:  # ascending: each lands where it was
             items.insert(index, _thawed(item))
+    elif isinstance(value, _Keys):
+        items = _child(parent, key)
+        gone = value.gone
+        restored = {k: _thawed(gone[k]) if k in gone else items[k] for k in value.order}
+        items.clear()
+        items.update(restored)
     elif isinstance(value, _Delta):
         cells = (_child(parent, key) - value.added) | value.removed
         if isinstance(parent, BaseModel):
@@ -355,47 +696,56 @@ class _Change:
 
 
 @dataclass(slots=True)
-class _Snapshot:
-    """The encounter's mutable parts copied before an action, to find out what it changed."""
-
-    copies: dict[str, Any]
-    shared: dict[str, Any]
-    fields_set: set[str]
-    log_length: int
-
-    @classmethod
-    def take(cls, e: Encounter) -> _Snapshot:
-        return cls(
-            {
-                "combatants": _copied(e.combatants),
-                "tokens": _copied(e.tokens),
-                "combat": _copied(e.combat),
-                "fog": _copied(e.fog),
-            },
-            {name: e.__dict__[name] for name in _SHARED_PARTS},
-            set(e.__pydantic_fields_set__),
-            len(e.log),
-        )
-
-    def change(self, e: Encounter) -> _Change:
-        leaves: list[Leaf] = []
-        now = e.__dict__
-        for name, value in self.shared.items():
-            if not _same(value, now[name]):
-                leaves.append((_interned_path((name,)), value))
-        for name in _ENCOUNTER_PARTS:
-            _compare(self.copies[name], now[name], (name,), leaves)
-        if self.fields_set != e.__pydantic_fields_set__:
-            leaves.append((_interned_path((_FIELDS_SET,)), _frozen_fields(self.fields_set)))
-        return _Change(tuple(leaves), self.log_length)
-
-
-@dataclass(slots=True)
 class _Swap:
     """A ruleset conversion replaced the whole encounter: undo puts the old one back."""
 
     old: Encounter
     log_length: int
+
+
+def _touched(step: int, change: _Change | _Swap, e: Encounter) -> Touched:
+    """What ``change`` touches, read from its leaves while ``e`` is as the action left it (the leaves'
+    paths go through the encounter as it is then)."""
+    if isinstance(change, _Swap):
+        return Touched(step)
+    combatants: set[str] | None = set()
+    tokens: set[str] | None = set()
+    parts: set[str] = set()
+    listed = e.combatants
+    for path, value in change.leaves:
+        head = path[0]
+        if head == "combatants":
+            if combatants is None:
+                continue
+            index = path[1] if len(path) > 1 else None
+            if index is None:
+                if isinstance(value, _Cut):
+                    combatants.update(c.id for c in listed[value.length :])
+                elif isinstance(value, _Reinsert):
+                    combatants.update(item.id for _, item in value.items)
+                else:
+                    combatants = None
+            elif isinstance(index, int) and index < len(listed) and path[2:3] != ("id",):
+                combatants.add(listed[index].id)
+            else:
+                combatants = None
+        elif head == "tokens":
+            if tokens is None:
+                continue
+            if len(path) > 1:
+                tokens.add(str(path[1]))
+            elif isinstance(value, _Keys):
+                tokens.update(set(value.order).symmetric_difference(e.tokens))
+            else:
+                tokens = None
+        elif isinstance(head, str):
+            parts.add(head)
+    return Touched(
+        step,
+        None if combatants is None else frozenset(combatants),
+        None if tokens is None else frozenset(tokens),
+        frozenset(parts),
+    )
 
 
 @dataclass(slots=True)
@@ -429,6 +779,9 @@ class Engine:
         self._redo: list[_Record] = []
         self._listeners: list[Listener] = []
         self._history_listeners: list[HistoryListener] = []
+        # The encounter as the engine last left it, to find out what an action changes (see _Shadow).
+        self._shadow: _Shadow | None = None
+        self.touched = Touched(0)  # what the last change touched, for views that redraw only that
 
     # -- history and listeners ---------------------------------------------------------------
 
@@ -476,6 +829,13 @@ class Engine:
         """Start over on another encounter (New, Open, recovery): its ruleset, a fresh history."""
         self._set_encounter(encounter)
         self.clear_history()
+        self.touched = Touched(self.touched.step + 1)
+
+    def _shadow_of(self, encounter: Encounter) -> _Shadow:
+        shadow = self._shadow
+        if shadow is None or not shadow.holds(encounter):
+            shadow = self._shadow = _Shadow(encounter)
+        return shadow
 
     def clear_history(self) -> None:
         self._undo.clear()
@@ -497,19 +857,27 @@ class Engine:
             )
         recorder = RecordingDice(dice if dice is not None else self.dice)
         old = self.encounter
-        before = _Snapshot.take(old)
+        shadow = self._shadow_of(old)
+        shared = {name: old.__dict__[name] for name in _SHARED_PARTS}
+        fields_set = set(old.__pydantic_fields_set__)
+        log_length = len(old.log)
         try:
             events = handler(self, action, recorder)
             if self.encounter.fog.enabled and self._sight_may_grow(action):
                 self._explore()
         except Exception:
             # Handlers check before they change, but a half-applied action must never remain.
-            before.change(old).restore(old)
+            shadow.change(shared, fields_set, log_length).restore(old)
+            shadow.follow()
             self._set_encounter(old)
             raise
-        change: _Change | _Swap = (
-            before.change(self.encounter) if self.encounter is old else _Swap(old, before.log_length)
-        )
+        change: _Change | _Swap
+        if self.encounter is old:
+            change = shadow.change(shared, fields_set, log_length)
+        else:
+            change = _Swap(old, log_length)
+            self._shadow = None
+        self.touched = _touched(self.touched.step + 1, change, self.encounter)
         _share_field_sets(events)
         self.encounter.log.extend(events)
         summary = events[0].text if events else type(action).__name__
@@ -526,11 +894,14 @@ class Engine:
         log = self.encounter.log
         # Earlier undos after this point stay in the log: every undo is part of the story.
         kept = [e for e in log[change.log_length :] if isinstance(e, Undone)]
+        self.touched = _touched(self.touched.step + 1, change, self.encounter)  # before: paths lead through it
         if isinstance(change, _Swap):
             self._set_encounter(change.old)
             del change.old.log[change.log_length :]
         else:
             change.restore(self.encounter)
+            if self._shadow is not None and self._shadow.encounter is self.encounter:
+                self._shadow.follow()
         log = self.encounter.log
         record.change = None  # spent: the values it kept are the encounter's own now
         log.extend(kept)
@@ -1041,7 +1412,10 @@ class Engine:
             raise RulesError(f"{old.name}: {explain(error)}", explain(error).split("\n")) from None
         index = e.combatants.index(old)
         e.combatants[index] = new
-        self._check_encounter(f"Edit {old.name}")
+        if new.size != old.size:
+            # The id cannot change, so the size is all an edit can break (a bigger token may not fit);
+            # the whole check costs a search of the combatants per token, too much for every edit.
+            self._check_encounter(f"Edit {old.name}")
         events: list[Event] = []
         before, after = old.model_dump(mode="json"), new.model_dump(mode="json")
         for key in a.changes:

@@ -8,7 +8,9 @@ change, so a kill at any moment loses nothing the GM has seen. Replaying the lin
 with the same faces gives back the very same encounter.
 
 A new generation (the whole encounter as the base, an empty journal) starts when the document is
-opened, saved, or every few seconds while changes go on, so a replay stays short. The base and
+opened, saved, or every few seconds while changes go on, so a replay stays short. The round log's
+events never change once logged, so each is turned into text once and kept for the next bases: a
+long fight's base costs the state and a join, not the whole log again. The base and
 ``meta.json`` are written atomically, and ``meta.json`` last: a kill between two writes leaves the
 previous generation whole. A torn last line (a kill in the middle of a write) is skipped.
 """
@@ -32,6 +34,7 @@ from lnl_desktop.core import storage
 from lnl_desktop.core.dice import ScriptedDice
 from lnl_desktop.core.engine import Engine, HistoryStep
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.events import Event
 from lnl_desktop.core.model import Encounter
 
 META = "meta.json"
@@ -78,6 +81,39 @@ def action_from_json(data: dict[str, Any]) -> act.Action:
         raise RulesError(f"journal: a {cls.__name__} that cannot be read: {error.errors()[0]['msg']}") from None
 
 
+class _BaseText:
+    """An encounter as :func:`storage.dumps` writes it, with each log event's text kept for the next time.
+
+    Events are frozen and the log only grows, or is cut back by an undo: the texts are kept for the
+    log as it was, and reused for as long as the log starts with the same events."""
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+        self._texts: list[str] = []
+
+    def __call__(self, encounter: Encounter) -> str:
+        if list(type(encounter).model_fields)[-1:] != ["log"]:
+            return storage.dumps(encounter)  # the log is not last: the whole text, the slow way
+        log = encounter.log
+        events, texts = self._events, self._texts
+        same = 0
+        for kept, event in zip(events, log, strict=False):  # the log may have grown or been cut back
+            if kept is not event:
+                break
+            same += 1
+        del events[same:], texts[same:]
+        for event in log[same:]:
+            events.append(event)
+            # The event as it sits in the file: an item of encounter.log, three levels down.
+            texts.append(event.model_dump_json(indent=1).replace("\n", "\n   "))
+        # pydantic's own JSON (written in Rust) is json.dumps' text, several times sooner: the state
+        # one level down (inside "encounter"), its closing brace taken off for the log to follow.
+        state = encounter.model_dump_json(indent=1, exclude={"log"}).removesuffix("\n}").replace("\n", "\n ")
+        listed = "[\n   " + ",\n   ".join(texts) + "\n  ]" if texts else "[]"
+        head = f'{{\n "format": {json.dumps(storage.FORMAT)},\n "version": {storage.VERSION},\n "encounter": '
+        return head + state + ',\n  "log": ' + listed + "\n }\n}"
+
+
 @dataclass
 class Recovered:
     """Work found in a recovery folder."""
@@ -104,6 +140,7 @@ class Journal:
         self._base_text = ""
         self._written = False  # whether this generation is on disk yet
         self._handle: IO[bytes] | None = None
+        self._base_of = _BaseText()
         # Actions applied (and not undone) in this generation: an undo of one of them is replayed
         # as an undo; an undo reaching further back is written as the whole encounter.
         self._depth = 0
@@ -119,7 +156,7 @@ class Journal:
         """
         self._close_handle()
         self.original = original
-        self._base_text = storage.dumps(encounter)
+        self._base_text = self._base_of(encounter)
         self._depth = 0
         self._written = False
         if unsaved:

@@ -8,6 +8,7 @@ of one combatant. Undone lines are grey italic; an attack's tooltip spells out i
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -29,10 +30,20 @@ from lnl_desktop.core.events import Event
 from lnl_desktop.core.export import FORMATS, export_log
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.folders import Folders
-from lnl_desktop.ui.models.log import LogFilter, LogModel, round_label
+from lnl_desktop.ui.models.log import LogFilter, LogModel, common_start, round_label
 
 EXPORT_FILTERS = "Markdown (*.md);;HTML (*.html);;CSV spreadsheet (*.csv)"
 EXPORT_SUFFIX = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "CSV spreadsheet (*.csv)": ".csv"}
+_K = TypeVar("_K")
+
+
+def _count(counts: dict[_K, int], key: _K, step: int) -> None:
+    """Add ``step`` to ``key``'s count; a key counted down to 0 goes (so a later one comes last again)."""
+    left = counts.get(key, 0) + step
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 class RoundLog(QWidget):
@@ -70,6 +81,9 @@ class RoundLog(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # The round column fits the rows in view (the newest, with the widest numbers) and a hundred
+        # more, not the thousand before them: each new line measured them all, more as the log grew.
+        header.setResizeContentsPrecision(100)
         header.setSectionsClickable(False)
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.table.setToolTip("")
@@ -92,10 +106,11 @@ class RoundLog(QWidget):
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
 
-        # What the filters know of the log: its rounds and everyone it names, read up to _read.
-        self._read = 0
-        self._log_rounds: set[int] = set()
-        self._log_actors: dict[str, None] = {}
+        # What the filters know of the log: the events read of it, and how many of them are of each
+        # round and name each combatant (in the order they first come up).
+        self._read: list[Event] = []
+        self._log_rounds: dict[int, int] = {}
+        self._log_actors: dict[str, int] = {}
         self._combo_items: dict[QComboBox, list[tuple[str, object]]] = {}
         self._rounds_listed: list[int] | None = None
         controller.eventsApplied.connect(self._on_events)
@@ -108,28 +123,27 @@ class RoundLog(QWidget):
     def _fill_filters(self, events: list[Event] | None = None) -> None:
         """Offer every round and every combatant the log knows, keeping the current choices.
 
-        ``events`` just appended to the log are read alone; anything else (undo, another file)
-        reads the whole log again. A long fight's log holds thousands of events: reading them
-        all after every action made each action slower than the last.
+        After events (``events`` given) only the end of the log that changed is read: the events an
+        undo cut are taken off the counts, the new ones added. Another file reads the whole log. A
+        long fight's log holds thousands of events: reading them all after every action (or every
+        undo) made each one slower than the last.
         """
         encounter = self.controller.encounter
         log = encounter.log
-        appended = (
-            events is not None
-            and len(log) == self._read + len(events)
-            and all(a is b for a, b in zip(log[self._read :], events, strict=True))
-        )
-        if not appended:
-            self._log_rounds = set()
-            self._log_actors = {}
-            events = log
-        for event in events:
-            self._log_rounds.add(event.round)
+        read = self._read
+        same = common_start(read, log) if events is not None else 0
+        for event in read[same:]:
+            _count(self._log_rounds, event.round, -1)
             for cid in event.actors:
-                self._log_actors.setdefault(cid, None)
-        self._read = len(log)
+                _count(self._log_actors, cid, -1)
+        del read[same:]
+        for event in log[same:]:
+            _count(self._log_rounds, event.round, 1)
+            for cid in event.actors:
+                _count(self._log_actors, cid, 1)
+        read.extend(log[same:])
 
-        rounds = sorted((self._log_rounds | {encounter.combat.round}) - {0})
+        rounds = sorted((self._log_rounds.keys() | {encounter.combat.round}) - {0})
         if 0 in self._log_rounds:
             rounds.insert(0, 0)
         if rounds != self._rounds_listed:  # a new round, not every event, relabels the choices

@@ -8,7 +8,10 @@ the next round's initiative, start and end the combat. A step that cannot be tak
 with the reason (:meth:`TurnsPanel.availability`, which the main window's menus read too), and a
 refusal shown in the dock goes as soon as the encounter changes. A ruleset's word for a combatant
 (``Ruleset.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
-no copy of the encounter: it is redrawn from the engine after every event, undo included.
+no copy of the encounter: it is redrawn from the engine after every event, undo included. Rows
+look combatants up by id, and only the rows whose contents changed are built again; after a change
+of some combatants alone (:attr:`Engine.touched`), only their rows are worked out again, unless
+what every row reads (the acting side, the declarations, the names rows give) changed too.
 
 A ruleset that sets a turn order each round (``combat.order``: Old-School d20's group or
 individual initiative) has it shown instead of the sides: each place in order with its roll, its
@@ -100,6 +103,7 @@ NOT_IN_ORDER = "Not in this round's order"
 DECLARED = "Declared"  # the column of a ruleset with a declare phase
 MISSING_MARK = QColor("#fff3c4")  # the cell of a combatant who must still declare
 NAMES_SHOWN = 4  # the banner names this many of those who must still declare, then counts the rest
+RESIZE_PRECISION = 100  # rows measured (besides those in view) when a column fits its contents
 
 
 def names_said(names: list[str], limit: int = NAMES_SHOWN) -> str:
@@ -119,6 +123,21 @@ class _Head:
     single: bool = False  # a place held by one combatant: shown as its row
     next: bool = False  # the place acting now (highlighted)
     done: bool = False  # everyone in it has acted (greyed)
+
+
+@dataclass(frozen=True)
+class _Now:
+    """What every row of the list reads alike, worked out once per refresh: the combatants by id,
+    who has acted this round, and the acting side."""
+
+    by_id: dict[str, Any]
+    acted: frozenset[str]
+    side: Side | None
+
+
+# The parts of the encounter besides the combatants that rows read: the round's state, and the
+# options (whether a creature that is down still takes turns).
+_ROWS_READ = frozenset({"combat", "options"})
 
 
 def slot_title(place: int, slot: TurnSlot) -> str:
@@ -183,7 +202,10 @@ class TurnsPanel(QWidget):
         self._available: dict[str, str] | None = None  # what availability() said when last announced
         self.start_dialog: StartCombatDialog | None = None
         self._following = False
-        self._tree_shown: tuple[object, ...] | None = None  # what the tree was last built from
+        self._tree_shown: tuple[Any, ...] | None = None  # what the tree was last built from
+        self._items: dict[str, QTreeWidgetItem] = {}  # each combatant's row in the tree
+        self._now_cache: _Now | None = None  # while the tree is refreshed: what its rows read alike
+        self._tree_step: int | None = None  # the engine's step (Engine.touched) the tree was refreshed at
         self._round_dice: list[DieAsked] | None = []  # what the next round reads (a dry run), None if refused
         self.setting_editors: dict[str, QWidget] = {}
         self._settings_of = ""  # the ruleset the settings' editors were built for
@@ -223,6 +245,9 @@ class TurnsPanel(QWidget):
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(False)
+        # Columns fit the rows in view and a hundred more, not up to a thousand: a row built again
+        # (a hit) measured every row of a 500-token fight, 7 ms an action.
+        header.setResizeContentsPrecision(RESIZE_PRECISION)
         self.tree.itemDoubleClicked.connect(self._on_double_click)
         self.tree.itemSelectionChanged.connect(self._on_row_selected)
         # The row's commands (the ruleset's, and its declaration): right click, the menu key, Shift+F10.
@@ -306,16 +331,29 @@ class TurnsPanel(QWidget):
 
     def state_of(self, cid: str) -> str:
         """This round's state of a combatant: waiting, acting now, acted, surprised, down ('' outside combat)."""
+        now = self._now()
+        c = now.by_id.get(cid)
+        return OUT_OF_COMBAT if c is None else self._state(c, now)
+
+    def _now(self) -> _Now:
+        """What the rows read alike: the refresh's own while the tree is refreshed, else worked out now."""
+        if self._now_cache is not None:
+            return self._now_cache
         encounter = self.controller.encounter
         combat = encounter.combat
-        c = self.controller.combatant(cid)
-        if c is None or combat.phase is not Phase.FIGHTING:
+        side = self.controller.engine.acting_side() if combat.phase is Phase.FIGHTING else None
+        return _Now(encounter.by_id(), frozenset(combat.acted), side)
+
+    def _state(self, c: Any, now: _Now) -> str:
+        encounter = self.controller.encounter
+        combat = encounter.combat
+        if combat.phase is not Phase.FIGHTING:
             return OUT_OF_COMBAT
-        if combat.turn is not None and combat.turn.combatant == cid:
+        if combat.turn is not None and combat.turn.combatant == c.id:
             return ACTING
         if c.down and self.controller.engine.ruleset.turn_refusal(encounter, c) is not None:
             return DOWN
-        if cid in combat.acted:
+        if c.id in now.acted:
             return ACTED
         if c.surprised:
             return SURPRISED
@@ -323,23 +361,27 @@ class TurnsPanel(QWidget):
 
     def may_begin(self, cid: str) -> tuple[bool, str]:
         """Whether the GM may begin this combatant's turn now, and why not."""
-        engine = self.controller.engine
-        combat = self.controller.encounter.combat
-        c = self.controller.combatant(cid)
+        now = self._now()
+        c = now.by_id.get(cid)
         if c is None:
             return False, "nobody is picked"
+        return self._may_begin(c, now)
+
+    def _may_begin(self, c: Any, now: _Now) -> tuple[bool, str]:
+        engine = self.controller.engine
+        combat = self.controller.encounter.combat
         if combat.phase is not Phase.FIGHTING:
             return False, "combat has not started"
         if combat.turn is not None:
             return False, f"{self.controller.encounter.combatant(combat.turn.combatant).name}'s turn is under way"
-        state = self.state_of(cid)
+        state = self._state(c, now)
         if state == ACTED:
             return False, f"{c.name} has already acted this round"
         if state == DOWN:
             return False, f"{c.name} is down"
         if state == SURPRISED:
             return False, f"{c.name} is surprised in round 1"
-        side = engine.acting_side()
+        side = now.side
         if side is None:
             return False, "the round is over: roll initiative for the next one"
         if not combat.order and c.side is not side:
@@ -351,15 +393,9 @@ class TurnsPanel(QWidget):
         return True, f"Begin {c.name}'s turn"
 
     def item_for(self, cid: str) -> QTreeWidgetItem | None:
-        for i in range(self.tree.topLevelItemCount()):
-            group = self.tree.topLevelItem(i)
-            if group.data(0, ID_ROLE) == cid:
-                return group  # a place of the turn order held by one combatant
-            for j in range(group.childCount()):
-                item = group.child(j)
-                if item.data(0, ID_ROLE) == cid:
-                    return item
-        return None
+        """The row of combatant ``cid`` in the list (a place of the turn order held by it alone, or a
+        row in a group), or None."""
+        return self._items.get(cid)
 
     def selected_id(self) -> str | None:
         items = self.tree.selectedItems()
@@ -972,24 +1008,78 @@ class TurnsPanel(QWidget):
         self.banner.setStyleSheet(f"background: {back}; border-left: 6px solid {edge};")
 
     def _refresh_tree(self) -> None:
+        touched = self.controller.engine.touched
+        step, self._tree_step = self._tree_step, touched.step
+        if (
+            step is not None
+            and touched.step == step + 1
+            and touched.combatants == frozenset()
+            and touched.tokens is not None
+            and not touched.parts & _ROWS_READ
+        ):
+            return  # the one change since the last refresh left every row as it was (a token moved)
+        self._now_cache = self._now()  # read by every row: a lookup by id each, not a search
+        try:
+            # After one change of some combatants alone, the other rows read nothing that changed,
+            # unless what all rows read alike did (checked in _fill_tree).
+            alone = (
+                step is not None
+                and touched.step == step + 1
+                and touched.combatants is not None
+                and not touched.parts & _ROWS_READ
+            )
+            self._fill_tree(touched.combatants if alone else None)
+        finally:
+            self._now_cache = None
+
+    def _fill_tree(self, only: frozenset[str] | None = None) -> None:
+        """Build the list again where what it shows changed; ``only``: the combatants whose rows may
+        have changed if what all rows read alike (the acting side, the declarations) did not."""
         encounter = self.controller.encounter
         engine = self.controller.engine
         keep = self.selected_id() or self.controller.selected
         groups = self._order_groups() if encounter.combat.order else self._side_groups()
-        # Every event refreshes the dock; the tree is rebuilt only when what it shows changed.
-        rows = tuple((head, tuple(self._row_content(c) for c in members)) for head, members in groups)
         spec = self.declare_spec
+        # What every row reads alike, besides the round's state: the acting side, who declared what,
+        # and the names the rows' words give (whose turn is under way, who acts first in the order).
+        now = self._now()
+        turn = encounter.combat.turn
+        holder = now.by_id.get(turn.combatant) if turn is not None else None
+        alike = (
+            now.side,
+            None if spec is None else (tuple(spec.missing), dict(spec.declared)),
+            tuple((c.id, c.name) for c in engine.waiting()) if encounter.combat.order else None,
+            None if holder is None else holder.name,
+        )
+        old = self._tree_shown
+        if only is not None and old is not None and old[5] == alike and self._same_members(old[4], groups):
+            rows = tuple(
+                (
+                    head,
+                    tuple(
+                        self._row_content(c) if c.id in only else was for c, was in zip(members, contents, strict=True)
+                    ),
+                )
+                for (head, members), (_, contents) in zip(groups, old[4], strict=True)
+            )
+        else:
+            # Every event refreshes the dock; the tree is rebuilt only when what it shows changed.
+            rows = tuple((head, tuple(self._row_content(c) for c in members)) for head, members in groups)
         declaring = None if spec is None else (spec.choices, spec.open)
-        shown = (keep, self.tree.font().key(), declaring, rows)
-        if shown == self._tree_shown:
+        # The bars' columns are the ruleset's (SP and IP in L&L); a declare phase adds its column first.
+        sample = encounter.combatants[0] if encounter.combatants else None
+        ruleset = engine.ruleset
+        gauges = [g.label for g in ruleset.gauges(sample)] if sample is not None else list(ruleset.gauge_labels())
+        shown = (keep, self.tree.font().key(), declaring, tuple(gauges), rows, alike)
+        if shown == old:
             return
         self._tree_shown = shown
+        if old is not None and old[1:4] == shown[1:4] and self._same_places(old[4], rows):
+            self._replace_rows(old[4], groups, rows, keep)
+            return
         with QSignalBlocker(self.tree):
             self.tree.clear()
-            # The bars' columns are the ruleset's (SP and IP in L&L); a declare phase adds its column first.
-            sample = encounter.combatants[0] if encounter.combatants else None
-            ruleset = engine.ruleset
-            gauges = [g.label for g in ruleset.gauges(sample)] if sample is not None else list(ruleset.gauge_labels())
+            self._items = {}
             declared = [DECLARED] if spec is not None else []
             self._declared_column = 2 if spec is not None else None
             self.tree.setColumnCount(2 + len(declared) + len(gauges))
@@ -1006,12 +1096,7 @@ class TurnsPanel(QWidget):
             self.tree.setUniformRowHeights(spec is None)
             for head, members in groups:
                 if head.single and members:
-                    # A place of the order held by one combatant: one row, its title and roll first.
-                    item = self._add_row(self.tree, members[0], head.title)
-                    item.setToolTip(0, f"{head.tip}. {item.toolTip(0)}")
-                    if head.next:
-                        for column in range(self.tree.columnCount()):
-                            item.setBackground(column, QBrush(NEXT_PLACE))
+                    self._add_single(head, members[0])
                     continue
                 group = QTreeWidgetItem(self.tree, [head.title])
                 group.setFirstColumnSpanned(True)
@@ -1033,6 +1118,47 @@ class TurnsPanel(QWidget):
             if item is not None:
                 item.setSelected(True)
                 self.tree.setCurrentItem(item)
+
+    @staticmethod
+    def _same_places(old: tuple[Any, ...], rows: tuple[Any, ...]) -> bool:
+        """Whether the list keeps its groups and each row its combatant: only rows' contents changed."""
+        return len(old) == len(rows) and all(
+            head == old_head and [content[0] for content in contents] == [content[0] for content in old_contents]
+            for (head, contents), (old_head, old_contents) in zip(rows, old, strict=True)
+        )
+
+    @staticmethod
+    def _same_members(old: tuple[Any, ...], groups: list[tuple[_Head, list[Any]]]) -> bool:
+        """Whether the list's groups are as they were, with the same combatants in the same places."""
+        return len(old) == len(groups) and all(
+            head == old_head
+            and len(members) == len(contents)
+            and all(c.id == content[0] for c, content in zip(members, contents, strict=True))
+            for (head, members), (old_head, contents) in zip(groups, old, strict=True)
+        )
+
+    def _replace_rows(
+        self, old: tuple[Any, ...], groups: list[tuple[_Head, list[Any]]], rows: tuple[Any, ...], keep: str | None
+    ) -> None:
+        """Build again just the rows whose contents changed (a hit takes SP off one combatant: one row)."""
+        with QSignalBlocker(self.tree):
+            for place, ((head, members), (_, contents), (_, old_contents)) in enumerate(
+                zip(groups, rows, old, strict=True)
+            ):
+                for index, (c, content, was) in enumerate(zip(members, contents, old_contents, strict=True)):
+                    if content == was:
+                        continue
+                    if head.single:
+                        self.tree.takeTopLevelItem(place)
+                        self._add_single(head, c, place)
+                    else:
+                        group = self.tree.topLevelItem(place)
+                        group.takeChild(index)
+                        self._add_row(group, c, index=index)
+            kept = self._items.get(keep) if keep else None
+            if kept is not None and not kept.isSelected():
+                kept.setSelected(True)
+                self.tree.setCurrentItem(kept)
 
     def _side_groups(self) -> list[tuple[_Head, list[Any]]]:
         """RULES §2: the first side's members, then the other side's."""
@@ -1085,6 +1211,7 @@ class TurnsPanel(QWidget):
 
     def _row_content(self, c: Any) -> tuple[object, ...]:
         """Everything a combatant's row shows: its texts, tooltips, colours and fonts follow from these."""
+        now = self._now()
         return (
             c.id,
             c.name,
@@ -1092,8 +1219,8 @@ class TurnsPanel(QWidget):
             c.surprised,
             c.cannot_be_surprised,
             self.controller.engine.ruleset.gauges(c),
-            self.state_of(c.id),
-            self.may_begin(c.id),
+            self._state(c, now),
+            self._may_begin(c, now),
             self._token_word(c),
             self._declaration_of(c),
         )
@@ -1126,8 +1253,21 @@ class TurnsPanel(QWidget):
             return f"{side.value} · after the {acting.value}"
         return f"{side.value} · done this round"
 
-    def _add_row(self, group: QTreeWidgetItem | QTreeWidget, c: Any, title: str = "") -> QTreeWidgetItem:
-        state = self.state_of(c.id)
+    def _add_single(self, head: _Head, c: Any, index: int | None = None) -> QTreeWidgetItem:
+        """A place of the order held by one combatant: one row, its title and roll first."""
+        item = self._add_row(self.tree, c, head.title, index)
+        item.setToolTip(0, f"{head.tip}. {item.toolTip(0)}")
+        if head.next:
+            for column in range(self.tree.columnCount()):
+                item.setBackground(column, QBrush(NEXT_PLACE))
+        return item
+
+    def _add_row(
+        self, group: QTreeWidgetItem | QTreeWidget, c: Any, title: str = "", index: int | None = None
+    ) -> QTreeWidgetItem:
+        """Combatant ``c``'s row at the end of ``group`` (or at ``index`` in it)."""
+        now = self._now()
+        state = self._state(c, now)
         label = state
         if state == WAITING and c.surprised and c.cannot_be_surprised:
             label = "waiting (cannot be surprised)"
@@ -1137,11 +1277,16 @@ class TurnsPanel(QWidget):
         gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.gauges(c)]
         spec = self.declare_spec
         declared = [""] if spec is not None else []
-        item = QTreeWidgetItem(group, [title or c.name, label, *declared, *gauges])
+        item = QTreeWidgetItem([title or c.name, label, *declared, *gauges])
+        if isinstance(group, QTreeWidget):
+            group.insertTopLevelItem(group.topLevelItemCount() if index is None else index, item)
+        else:
+            group.insertChild(group.childCount() if index is None else index, item)
         item.setData(0, ID_ROLE, c.id)
+        self._items[c.id] = item
         if spec is not None:
             self._add_declare_combo(item, c, spec)
-        ok, why = self.may_begin(c.id)
+        ok, why = self._may_begin(c, now)
         item.setToolTip(0, why if ok else f"Cannot begin the turn: {why}")
         item.setToolTip(1, why if ok else f"Cannot begin the turn: {why}")
         if state in (ACTED, SURPRISED, DOWN):

@@ -6,8 +6,11 @@ per 16 x 16-cell tile, and draws grid lines only for the exposed rect. The cache
 when the map changes (the map is immutable, so a new object means a change).
 
 Tokens are :class:`TokenItem` s kept in step with the encounter: after every batch of engine events
-the scene builds each token's look from the encounter and repaints only the tokens whose look
-changed. It never holds ``Combatant`` objects: undo replaces them.
+the scene builds the look of each token the change touched (the engine says which:
+:attr:`Engine.touched`), with those whose turn, selection, label or visibility to the players
+changed, and repaints only those whose look changed; labels are worked out again only when names
+or who is shown changed, and the occupied cells are patched. A new encounter or a setting looks at
+every token. It never holds ``Combatant`` objects: undo replaces them.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import defaultdict
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
@@ -26,7 +30,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell, footprint
-from lnl_desktop.core.model import Background, MapGrid
+from lnl_desktop.core.model import Background, Encounter, MapGrid
+from lnl_desktop.core.rules import Ruleset
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import FogItem, players_unseen
@@ -96,6 +101,15 @@ class MapScene(QGraphicsScene):
         # scene for its items would wrap and test every token under a repainted rectangle.
         self.overlays: list[QGraphicsItem] = []
         self.occupant: dict[Cell, str] = {}  # every covered cell -> the combatant covering it
+        # What the tokens show was worked out from: the engine's step, the encounter, its ruleset and the
+        # players' "badly hurt" share (None: nothing yet, the next sync looks at every token).
+        self._basis: tuple[int, Encounter, Ruleset, float] | None = None
+        self._cells: dict[str, list[Cell]] = {}  # each shown token's cells in ``occupant``
+        self._names: dict[str, str] = {}  # the names the labels were worked out from (the shown ones)
+        self._labels: dict[str, str] = {}
+        self._secret: frozenset[str] = frozenset()  # the tokens the players' scene leaves out
+        self._turn_shown: str | None = None  # whose token shows the turn ring
+        self._selected_shown: str | None = None  # whose token shows the selection marks
         self._map: MapGrid | None = None
         self._terrain_image = QImage()
         self._hatch_tiles: dict[tuple[int, int], QPainterPath] = {}
@@ -121,6 +135,7 @@ class MapScene(QGraphicsScene):
         for item in self.tokens.values():
             self.removeItem(item)
         self.tokens.clear()
+        self._basis = None
         self._map = None
         self._hatch_tiles.clear()
         self.sync()
@@ -129,45 +144,134 @@ class MapScene(QGraphicsScene):
         self.sync()
 
     def sync(self) -> None:
-        """Bring the terrain and the tokens in line with the encounter."""
-        encounter = self.controller.encounter
+        """Bring the terrain and the tokens in line with the encounter.
+
+        Right after the one engine change the scene has not seen yet (or none), only the tokens it
+        touched are looked at, with those whose turn, selection, label or visibility changed; any
+        other time (a new encounter, a setting) every token is."""
+        controller = self.controller
+        encounter = controller.encounter
+        engine = controller.engine
         if encounter.map is not self._map:
             self._set_map(encounter.map)
-        combatants = {c.id: c for c in encounter.combatants}
-        ruleset = self.controller.engine.ruleset
+        ruleset = engine.ruleset
         turn = encounter.combat.turn
         turn_id = turn.combatant if turn is not None else None
-        player = self.player
-        selected = None if player else self.controller.selected
+        selected = None if self.player else controller.selected
         # The players' scene leaves out the tokens the GM hid and, with fog of war, the Opponents
         # no Party token sees now.
-        secret = players_unseen(self.controller) if player else frozenset()
-        shown = {cid: t for cid, t in encounter.tokens.items() if cid not in secret}
-        # One label per combatant, unique over the encounter; the players' are worked out without
-        # the unseen ones, so no label tells of a hidden creature ('G1' while 'Goblin 2' hides).
-        labels = assign_labels({c.id: c.name for c in encounter.combatants if c.id not in secret})
-        for cid in [cid for cid in self.tokens if cid not in shown or cid not in combatants]:
-            self.removeItem(self.tokens.pop(cid))
-        occupant: dict[Cell, str] = {}
-        for cid, token in shown.items():
-            c = combatants.get(cid)
-            if c is None:
-                continue
-            look = TokenLook.of(
-                c, token, labels[cid], cid == turn_id, cid == selected, player, self.badly_hurt_below, ruleset
-            )
-            item = self.tokens.get(cid)
-            if item is None:
-                item = TokenItem(look, self.view_scale, self.ui_scale)
-                self.tokens[cid] = item
-                self.addItem(item)
-            else:
-                item.set_look(look)
-            for cell in footprint(token.cell, c.size):
-                occupant[cell] = cid
-        self.occupant = occupant
+        secret = players_unseen(controller) if self.player else frozenset()
+        touched = engine.touched
+        basis = self._basis
+        changed: set[str] | None = None  # the tokens to look at again; None: every one
+        if basis is not None and basis[1] is encounter and basis[2] is ruleset and basis[3] == self.badly_hurt_below:
+            if touched.step == basis[0]:
+                changed = set()
+            elif touched.step == basis[0] + 1 and touched.combatants is not None and touched.tokens is not None:
+                changed = set(touched.combatants | touched.tokens)
+        self._basis = (touched.step, encounter, ruleset, self.badly_hurt_below)
+        if changed is None:
+            self._sync_all(encounter, ruleset, turn_id, selected, secret)
+        else:
+            self._sync_some(changed, encounter, ruleset, turn_id, selected, secret)
+        self._turn_shown = turn_id
+        self._selected_shown = selected
+        self._secret = secret
         self.fog.refresh()
         self.synced.emit()
+
+    def _sync_all(
+        self, encounter: Encounter, ruleset: Ruleset, turn_id: str | None, selected: str | None, secret: frozenset[str]
+    ) -> None:
+        combatants = {c.id: c for c in encounter.combatants}
+        # One label per combatant, unique over the encounter; the players' are worked out without
+        # the unseen ones, so no label tells of a hidden creature ('G1' while 'Goblin 2' hides).
+        self._names = {c.id: c.name for c in encounter.combatants if c.id not in secret}
+        self._labels = assign_labels(self._names)
+        gone = [cid for cid in self.tokens if cid not in combatants or cid not in encounter.tokens or cid in secret]
+        for cid in gone:
+            self.removeItem(self.tokens.pop(cid))
+        self.occupant = {}
+        self._cells = {}
+        for cid in encounter.tokens:
+            if cid not in secret:
+                self._show_token(cid, combatants.get(cid), encounter, ruleset, turn_id, selected)
+
+    def _sync_some(
+        self,
+        changed: set[str],
+        encounter: Encounter,
+        ruleset: Ruleset,
+        turn_id: str | None,
+        selected: str | None,
+        secret: frozenset[str],
+    ) -> None:
+        """Look again at the ``changed`` tokens, and at those whose turn ring, selection, label or
+        visibility to the players changed since the last sync."""
+        changed |= secret ^ self._secret
+        for was, now in ((self._turn_shown, turn_id), (self._selected_shown, selected)):
+            if was != now:
+                changed.update(cid for cid in (was, now) if cid is not None)
+        if not changed:
+            return
+        combatants = {c.id: c for c in encounter.combatants}
+        names = self._names
+        renamed = any(
+            (cid in names) != (cid in combatants and cid not in secret)
+            or (cid in names and names[cid] != combatants[cid].name)
+            for cid in changed
+        )
+        if renamed:  # a name, or who is shown: labels are unique over all the names at once
+            self._names = {c.id: c.name for c in encounter.combatants if c.id not in secret}
+            labels = assign_labels(self._names)
+            old = self._labels
+            changed.update(cid for cid, label in labels.items() if old.get(cid) != label)
+            self._labels = labels
+        for cid in changed:
+            if cid in encounter.tokens and cid not in secret and cid in combatants:
+                self._show_token(cid, combatants[cid], encounter, ruleset, turn_id, selected)
+                continue
+            item = self.tokens.pop(cid, None)
+            if item is not None:
+                self.removeItem(item)
+            self._free_cells(cid)
+
+    def _free_cells(self, cid: str) -> None:
+        occupant = self.occupant
+        for cell in self._cells.pop(cid, ()):
+            if occupant.get(cell) == cid:
+                del occupant[cell]
+
+    def _show_token(
+        self,
+        cid: str,
+        c: Any,
+        encounter: Encounter,
+        ruleset: Ruleset,
+        turn_id: str | None,
+        selected: str | None,
+    ) -> None:
+        """Put combatant ``cid``'s token on the map as it is now (its item made or given its look) and
+        mark the cells it covers."""
+        if c is None:
+            return
+        token = encounter.tokens[cid]
+        look = TokenLook.of(
+            c, token, self._labels[cid], cid == turn_id, cid == selected, self.player, self.badly_hurt_below, ruleset
+        )
+        item = self.tokens.get(cid)
+        if item is None:
+            item = TokenItem(look, self.view_scale, self.ui_scale)
+            self.tokens[cid] = item
+            self.addItem(item)
+        else:
+            item.set_look(look)
+        self._free_cells(cid)
+        cells = footprint(token.cell, c.size)
+        occupant = self.occupant
+        for cell in cells:
+            occupant[cell] = cid
+        self._cells[cid] = cells
 
     def overlay_changed(self, rect: QRectF) -> None:
         """An :class:`~lnl_desktop.ui.map.overlays.Overlay` of this scene changed over ``rect``."""
@@ -207,9 +311,12 @@ class MapScene(QGraphicsScene):
     def _on_selection(self, cid: str) -> None:
         if self.player:
             return
-        for item in self.tokens.values():
-            if item.look.selected != (item.cid == cid):
-                item.set_look(replace(item.look, selected=item.cid == cid))
+        # Only the token that showed the selection and the one that shows it now change.
+        for other in {self._selected_shown, cid}:
+            item = self.tokens.get(other) if other else None
+            if item is not None and item.look.selected != (other == cid):
+                item.set_look(replace(item.look, selected=other == cid))
+        self._selected_shown = cid or None
         self.synced.emit()
 
     # -- the map ---------------------------------------------------------------------------------

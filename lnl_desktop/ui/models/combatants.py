@@ -4,12 +4,15 @@ A combatant with a picture shows it small beside its name, in its token's shape.
 
 An adapter over ``encounter.combatants``: it reads the controller's encounter on every call and
 keeps only the row ids (to tell a plain refresh from rows coming and going) and a small key per
-row of what it shows (to repaint only the rows an action changed), never the data itself.
+row of what it shows (to repaint only the rows an action changed), never the data itself. After
+the one engine change it has not seen, only the rows of the combatants that change touched
+(:attr:`Engine.touched`) and of the turn's holders are looked at again.
 It is also a drag source: a row drags as :func:`lnl_desktop.ui.mime.combatant_mime`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt
@@ -53,7 +56,10 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         self._controller = controller
         self._set_columns()
         self._ids = self._current_ids()
+        self._rows = {cid: row for row, cid in enumerate(self._ids)}
         self._shown = self._row_keys()
+        self._step = controller.engine.touched.step  # the engine's change the rows were worked out at
+        self._active: str | None = self._turn_holder()
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.reset)
 
@@ -81,10 +87,12 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
 
     def row_of(self, cid: str) -> int:
         """The row of combatant ``cid``, or -1."""
-        for row, c in enumerate(self._controller.encounter.combatants):
-            if c.id == cid:
-                return row
-        return -1
+        row = self._rows.get(cid, -1)
+        combatants = self._controller.encounter.combatants
+        if 0 <= row < len(combatants) and combatants[row].id == cid:
+            return row
+        # Not refreshed yet (a listener before this one asks): look.
+        return next((row for row, c in enumerate(combatants) if c.id == cid), -1)
 
     # -- Qt's model interface ------------------------------------------------------------------
 
@@ -144,6 +152,10 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         turn = self._controller.encounter.combat.turn
         return turn is not None and turn.combatant == cid
 
+    def _turn_holder(self) -> str | None:
+        turn = self._controller.encounter.combat.turn
+        return None if turn is None else turn.combatant
+
     def _portrait_icon(self, c: Any) -> QIcon | None:
         data = getattr(c, "portrait", None)
         if not data:
@@ -186,20 +198,45 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         self.beginResetModel()
         self._set_columns()
         self._ids = self._current_ids()
+        self._rows = {cid: row for row, cid in enumerate(self._ids)}
         self._shown = self._row_keys()
+        self._step = self._controller.engine.touched.step
+        self._active = self._turn_holder()
         self.endResetModel()
 
     def _on_events(self, events: list[Event]) -> None:
+        engine = self._controller.engine
+        touched = engine.touched
+        step, self._step = self._step, touched.step
+        active, self._active = self._active, self._turn_holder()
+        if engine.ruleset.name != self._ruleset:
+            self.reset()
+            return
+        combatants = self._controller.encounter.combatants
+        if touched.step == step + 1 and touched.combatants is not None and len(combatants) == len(self._ids):
+            # The one change since the last refresh: only its combatants' rows, and the turn's.
+            rows = self._rows
+            looked = {cid for cid in (*touched.combatants, active, self._active) if cid is not None}
+            if all(cid in rows and combatants[rows[cid]].id == cid for cid in touched.combatants):
+                self._repaint(sorted(rows[cid] for cid in looked if cid in rows))
+                return
         ids = self._current_ids()
-        if ids != self._ids or self._controller.engine.ruleset.name != self._ruleset:
+        if ids != self._ids:
             # Rows came, went or moved (add, remove, undo): cheap at this size.
             self.reset()
             return
-        # Repaint only the rows whose combatant (or turn) changed: a repaint of every cell asks
-        # the table for hundreds of values and resizes every column to its contents.
-        keys = self._row_keys()
-        changed = [row for row, key in enumerate(keys) if key != self._shown[row]]
-        self._shown = keys
+        self._repaint(range(len(ids)))
+
+    def _repaint(self, rows: Iterable[int]) -> None:
+        """Repaint those of ``rows`` whose combatant (or turn) changed: a repaint of every cell asks
+        the table for hundreds of values and resizes every column to its contents."""
+        combatants = self._controller.encounter.combatants
+        changed = []
+        for row in rows:
+            key = self._row_key(combatants[row])
+            if key != self._shown[row]:
+                self._shown[row] = key
+                changed.append(row)
         if not changed:
             return
         first, last = changed[0], changed[-1]

@@ -1,8 +1,9 @@
 """The round log as a Qt table: one row per event of ``encounter.log``, oldest first.
 
-An adapter over the encounter's log that keeps only its row count. The engine appends events
-(a plain action adds rows at the bottom) or cuts the log back and appends an "undone" line
-(undo), so anything that is not a clean append resets the model.
+An adapter over the encounter's log that keeps the events its rows show (references, in order). The
+engine appends events (a plain action adds rows at the bottom) or cuts the log back and appends an
+"undone" line (undo): the model removes the rows cut and inserts the new ones, so neither costs
+more as a long fight's log grows. Only another encounter resets it.
 :class:`LogFilter` narrows it to one round and/or one combatant.
 """
 
@@ -37,6 +38,17 @@ UNDONE = QColor("#7f7f7f")
 def round_label(round_: int) -> str:
     """'Round 3'; round 0 holds the setup and, in L&L Classic, the surprise round before round 1."""
     return "Setup and surprise" if round_ == 0 else f"Round {round_}"
+
+
+def common_start(shown: list[Event], log: list[Event]) -> int:
+    """How many events ``log`` starts with that ``shown`` (what was read of it before) starts with too.
+
+    The engine only appends to the log or cuts it back (an undo), so the two part where they first
+    differ, near the end: looked for from there."""
+    same = min(len(shown), len(log))
+    while same > 0 and shown[same - 1] is not log[same - 1]:
+        same -= 1
+    return same
 
 
 def _surprise_start(log: list[Event], start: int = 0) -> int | None:
@@ -79,16 +91,16 @@ class LogModel(QAbstractTableModel):
     def __init__(self, controller: TableController, parent: Any = None) -> None:
         super().__init__(parent)
         self._controller = controller
-        self._rows = len(controller.encounter.log)
-        self._surprise = _surprise_start(controller.encounter.log)
+        self._shown: list[Event] = list(controller.encounter.log)  # what the rows show, oldest first
+        self._surprise = _surprise_start(self._shown)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.reset)
 
     def log_event(self, row: int) -> Event:
-        return self._controller.encounter.log[row]
+        return self._shown[row]
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
-        return 0 if parent.isValid() else self._rows
+        return 0 if parent.isValid() else len(self._shown)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -99,7 +111,7 @@ class LogModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < self._rows:
+        if not index.isValid() or not 0 <= index.row() < len(self._shown):
             return None
         e = self.log_event(index.row())
         column = index.column()
@@ -131,22 +143,26 @@ class LogModel(QAbstractTableModel):
 
     def reset(self) -> None:
         self.beginResetModel()
-        self._rows = len(self._controller.encounter.log)
-        self._surprise = _surprise_start(self._controller.encounter.log)
+        self._shown = list(self._controller.encounter.log)
+        self._surprise = _surprise_start(self._shown)
         self.endResetModel()
 
     def _on_events(self, events: list[Event]) -> None:
         log = self._controller.encounter.log
-        added = len(log) - self._rows
-        appended = added == len(events) and added > 0 and all(a is b for a, b in zip(log[-added:], events, strict=True))
-        if not appended:
-            self.reset()
-            return
-        self.beginInsertRows(QModelIndex(), self._rows, len(log) - 1)
-        if self._surprise is None:
-            self._surprise = _surprise_start(log, self._rows)
-        self._rows = len(log)
-        self.endInsertRows()
+        shown = self._shown
+        same = common_start(shown, log)
+        if same < len(shown):  # cut back by an undo
+            self.beginRemoveRows(QModelIndex(), same, len(shown) - 1)
+            del shown[same:]
+            if self._surprise is not None and self._surprise >= same:
+                self._surprise = None
+            self.endRemoveRows()
+        if len(log) > same:
+            self.beginInsertRows(QModelIndex(), same, len(log) - 1)
+            shown.extend(log[same:])
+            if self._surprise is None:
+                self._surprise = _surprise_start(shown, same)
+            self.endInsertRows()
 
 
 class LogFilter(QSortFilterProxyModel):
