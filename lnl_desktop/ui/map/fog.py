@@ -81,14 +81,24 @@ def _players_unseen(controller: TableController) -> frozenset[str]:
         return frozenset(unseen)
     mask = sight.party_sight(encounter).mask
     h, w = mask.shape
+    # Seen when some cell of its footprint is: one array look-up for all the one-cell tokens
+    # (hundreds of them, after every action), a slice for each bigger one.
+    ones: list[tuple[str, int, int]] = []
     for c in encounter.combatants:
         token = encounter.tokens.get(c.id)
         if token is None or c.side is Side.PARTY or c.id in unseen:
             continue
         x, y = token.cell
-        # Seen when some cell of its footprint is (array look-ups: hundreds of tokens after each action).
-        if not (0 <= x < w and 0 <= y < h and mask[y : y + c.size, x : x + c.size].any()):
+        if not (0 <= x < w and 0 <= y < h):
             unseen.add(c.id)
+        elif c.size == 1:
+            ones.append((c.id, x, y))
+        elif not mask[y : y + c.size, x : x + c.size].any():
+            unseen.add(c.id)
+    if ones:
+        ids, xs, ys = zip(*ones, strict=True)
+        seen = mask[list(ys), list(xs)].tolist()
+        unseen.update(cid for cid, visible in zip(ids, seen, strict=True) if not visible)
     return frozenset(unseen)
 
 

@@ -851,8 +851,9 @@ class RulesOverlays:
 
     def invalidate(self) -> None:
         """The encounter changed: rebuild on the next refresh."""
-        # Not None: that is the key of "nothing selected", whose rings must still be cleared.
-        self._selected_key = _STALE
+        # The selected combatant's rings keep their key: it holds all they are made of (its cell,
+        # size and weapons, the ruleset, the map's measures), so another token's move redraws none.
+        # Not None: that is the key of "nothing hovered", whose shading must still be cleared.
         self._hover_key = _STALE
         self._state += 1
         self._mover = None
