@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -38,3 +39,16 @@ def laptop_window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         return window
 
     return make
+
+
+@pytest.fixture
+def warnings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The warnings the window would show in a message box, as "title: text", answered Ok."""
+    said: list[str] = []
+
+    def warning(parent: Any, title: str, text: str, *args: Any) -> QMessageBox.StandardButton:
+        said.append(f"{title}: {text}")
+        return QMessageBox.StandardButton.Ok
+
+    monkeypatch.setattr(QMessageBox, "warning", warning)
+    return said

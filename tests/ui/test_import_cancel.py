@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
+from PySide6.QtWidgets import QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import uvtt
@@ -37,18 +37,6 @@ def cave_file(path: Path, side: int) -> Path:
     }
     path.write_text(json.dumps(document), encoding="utf-8")
     return path
-
-
-@pytest.fixture
-def warnings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    said: list[str] = []
-
-    def warning(parent: Any, title: str, text: str, *args: Any) -> QMessageBox.StandardButton:
-        said.append(f"{title}: {text}")
-        return QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QMessageBox, "warning", warning)
-    return said
 
 
 class Watched:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QTimer
 from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QShowEvent
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QProgressDialog
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import uvtt
@@ -105,18 +105,6 @@ def write_map(
         doc["objects_line_of_sight"] = []
     path.write_text(json.dumps(doc), encoding="utf-8")
     return path
-
-
-@pytest.fixture
-def warnings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    said: list[str] = []
-
-    def warning(parent: Any, title: str, text: str, *args: Any) -> QMessageBox.StandardButton:
-        said.append(f"{title}: {text}")
-        return QMessageBox.StandardButton.Ok
-
-    monkeypatch.setattr(QMessageBox, "warning", warning)
-    return said
 
 
 class Shown:
