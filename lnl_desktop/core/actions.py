@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Side, SurpriseSituation
+from lnl_desktop.core.grid import Cell, barriers_ahead
+from lnl_desktop.core.model import MapGrid, Side, SurpriseSituation
 from lnl_desktop.core.rules.common import AttackMode
 
 
@@ -171,9 +171,31 @@ class PaintTerrain:
 
 @dataclass(frozen=True)
 class EditMap:
-    """Change the map's size, cell size, diagonal rule or background image (None removes it)."""
+    """Change the map's size, cell size, diagonal rule or background image (None removes it).
+
+    :meth:`ahead` makes the new map beforehand, off the window's thread, for a map with many walls:
+    kept beside the action's fields (never written to the journal, never compared), and used only on
+    the very map it was made from. The engine still checks the encounter against it."""
 
     changes: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def ahead(cls, changes: Mapping[str, Any], base: MapGrid) -> EditMap:
+        """The action with ``base.edited(changes)`` made now (a worker thread may call this). A map
+        the changes cannot make is not kept: applying the action tries again and says why not."""
+        action = cls(changes)
+        try:
+            made = base.edited(changes)
+        except Exception:  # the engine's own attempt raises it again, as it would have
+            return action
+        barriers_ahead(made)  # the walls' barriers too, for the map's terrain
+        object.__setattr__(action, "_ahead", (base, made))  # frozen, and no field: see above
+        return action
+
+    def ahead_of(self, base: MapGrid) -> MapGrid | None:
+        """The new map :meth:`ahead` made from ``base`` itself (maps are immutable), else None."""
+        made: tuple[MapGrid, MapGrid] | None = self.__dict__.get("_ahead")
+        return made[1] if made is not None and made[0] is base else None
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,6 @@ from lnl_desktop.core.model import (
     CombatState,
     Door,
     Encounter,
-    MapGrid,
     Phase,
     Side,
     Token,
@@ -1599,20 +1598,13 @@ class Engine:
         unknown = set(a.changes) - allowed
         if unknown:
             raise IllegalAction("Edit map", [f"{sorted(unknown)[0]}: not a map setting"])
-        data = e.map.model_dump()
-        data.update(a.changes)
-        # Shrinking the map drops terrain, wall segments and doors that fall off it.
-        w, h = data["width"], data["height"]
-        if isinstance(w, int) and isinstance(h, int):
-            data["walls"] = [c for c in data["walls"] if c[0] < w and c[1] < h]
-            data["difficult"] = [c for c in data["difficult"] if c[0] < w and c[1] < h]
-            for name in ("segments", "doors"):
-                if isinstance(data[name], list | tuple):
-                    data[name] = [line for line in data[name] if _line_within(line, w, h)]
-        try:
-            new = MapGrid.model_validate(data)
-        except ValidationError as error:
-            raise RulesError(f"Map: {explain(error)}", explain(error).split("\n")) from None
+        # Made ahead for this very map (the import's worker thread did it), or made now.
+        new = a.ahead_of(e.map)
+        if new is None:
+            try:
+                new = e.map.edited(a.changes)
+            except ValidationError as error:
+                raise RulesError(f"Map: {explain(error)}", explain(error).split("\n")) from None
         e.map = new
         map_terrain(new)
         self._check_encounter("Edit map")
@@ -1951,16 +1943,6 @@ class Engine:
 
     def edit(self, combatant: str, **changes: Any) -> list[Event]:
         return self.apply(act.EditCombatant(combatant, changes))
-
-
-def _line_within(line: Any, width: int, height: int) -> bool:
-    """Whether a wall or door (a model or its JSON) lies on a map of this size; a malformed one is
-    kept, for the map's validation to say what is wrong with it."""
-    try:
-        ends = (line["a"], line["b"]) if isinstance(line, Mapping) else (line.a, line.b)
-        return all(0 <= x <= width and 0 <= y <= height for x, y in ends)
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return True
 
 
 def _map_change_words(key: str, value: Any) -> str:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
@@ -200,16 +200,101 @@ class Barrier:
         return f"the wall from {point_words(self.a)} to {point_words(self.b)}"
 
 
-def barriers_of(segments: Iterable[Any], doors: Iterable[Any] = ()) -> tuple[Barrier, ...]:
+class Barriers(Sequence[Barrier]):
+    """Barriers kept as one read-only ``(n, 4)`` array of their ends ``(ax, ay, bx, by)`` and which
+    rows are doors: a map's 100,000 wall segments need no 100,000 objects. A :class:`Barrier` is
+    made when one is asked for (to name the wall a step or a sight line meets). Equal to the tuple
+    of its barriers, and sliced and joined (``+``) as a tuple is."""
+
+    __slots__ = ("_items", "_made", "doors", "lines")
+
+    def __init__(self, lines: FloatArray, doors: BoolArray) -> None:
+        lines.flags.writeable = False  # shared with the terrain's barrier_lines
+        doors.flags.writeable = False
+        self.lines = lines
+        self.doors = doors
+        self._items: tuple[Barrier, ...] | None = None
+        self._made: dict[int, Barrier] = {}  # those asked for one by one (a sight line's candidates, again and again)
+
+    def __len__(self) -> int:
+        return int(self.lines.shape[0])
+
+    def _item(self, index: int) -> Barrier:
+        made = self._made.get(index)
+        if made is None:
+            ax, ay, bx, by = self.lines[index].tolist()  # Python floats, as float() makes them
+            made = self._made[index] = Barrier((ax, ay), (bx, by), door=bool(self.doors[index]))
+        return made
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            if index.step in (None, 1):
+                return Barriers(self.lines[index], self.doors[index])
+            return tuple(self)[index]
+        index = range(len(self))[index]  # IndexError and negative indices as a tuple's
+        return self._items[index] if self._items is not None else self._item(index)
+
+    def __iter__(self) -> Iterator[Barrier]:
+        if self._items is None:  # every one wanted: made once
+            self._items = tuple(self._item(i) for i in range(len(self)))
+            self._made = {}
+        return iter(self._items)
+
+    @staticmethod
+    def of(barriers: Sequence[Barrier]) -> Barriers:
+        """``barriers`` (Barriers, or a tuple of them) as Barriers."""
+        if isinstance(barriers, Barriers):
+            return barriers
+        return Barriers(_lines(barriers), np.array([b.door for b in barriers], dtype=np.bool_))
+
+    def __add__(self, other: Sequence[Barrier]) -> Barriers:
+        if not isinstance(other, Barriers | tuple):
+            return NotImplemented
+        other = Barriers.of(other)
+        return Barriers(np.concatenate((self.lines, other.lines)), np.concatenate((self.doors, other.doors)))
+
+    def __radd__(self, other: Sequence[Barrier]) -> Barriers:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Barriers.of(other) + self
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Barriers):
+            return bool(np.array_equal(self.lines, other.lines) and np.array_equal(self.doors, other.doors))
+        if isinstance(other, tuple | list):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Barriers({len(self)} lines, {int(self.doors.sum())} doors)"
+
+
+ARRAY_BARRIERS = 1000  # from this many barriers, kept as arrays (Barriers); fewer, as a tuple, without numpy
+
+
+def barriers_of(segments: Iterable[Any], doors: Iterable[Any] = ()) -> Sequence[Barrier]:
     """The barriers of a map's wall segments and doors (objects with ``a``, ``b``; doors ``open``):
-    every segment, and every door that is closed."""
+    every segment, and every door that is closed. A tuple of :class:`Barrier`, or from
+    :data:`ARRAY_BARRIERS` of them, :class:`Barriers` (equal to that tuple)."""
+    segments = segments if isinstance(segments, Sequence) else list(segments)
+    closed = [d for d in doors if not d.open]
+    count = len(segments) + len(closed)
+    if count < ARRAY_BARRIERS:  # a small map's: no numpy (the first window does not load it)
 
-    def point(p: Any) -> Point:
-        return (float(p[0]), float(p[1]))
+        def point(p: Any) -> Point:
+            return (float(p[0]), float(p[1]))
 
-    lines = [Barrier(point(s.a), point(s.b)) for s in segments]
-    lines += [Barrier(point(d.a), point(d.b), door=True) for d in doors if not d.open]
-    return tuple(lines)
+        lines = [Barrier(point(s.a), point(s.b)) for s in segments]
+        lines += [Barrier(point(d.a), point(d.b), door=True) for d in closed]
+        return tuple(lines)
+    ends = itertools.chain.from_iterable((s.a[0], s.a[1], s.b[0], s.b[1]) for s in itertools.chain(segments, closed))
+    lines = np.fromiter(ends, np.float64, 4 * count).reshape(count, 4)
+    door = np.zeros(count, dtype=np.bool_)
+    door[len(segments) :] = True
+    return Barriers(lines, door)
 
 
 # The last terrain built per map size (weakly): the next map of that size, usually the same map
@@ -235,7 +320,13 @@ def map_terrain(grid_map: Any) -> Terrain:
     segments = grid_map.segments
     theirs = previous.__dict__ if previous is not None else {}
     # A door opened or closed keeps the map's segments (the same tuple): so do their barriers.
-    walls = theirs["_segment_barriers"] if theirs.get("_segments") is segments else barriers_of(segments)
+    ahead = kept.get("_barriers_ahead")
+    if theirs.get("_segments") is segments:
+        walls = theirs["_segment_barriers"]
+    elif ahead is not None and ahead[0] is segments:
+        walls = ahead[1]
+    else:
+        walls = barriers_of(segments)
     terrain = Terrain(
         grid_map.width,
         grid_map.height,
@@ -251,6 +342,14 @@ def map_terrain(grid_map: Any) -> Terrain:
     kept["terrain"] = terrain
     kept["_terrain_of"] = id(grid_map)
     return terrain
+
+
+def barriers_ahead(grid_map: Any) -> None:
+    """Make the barriers of a map's segments now, for :func:`map_terrain` to take when it builds the
+    map's terrain: a worker thread that made a map with many walls calls this, so the window's
+    thread does not. Kept on the map with its segments (a copy of the map with other segments
+    does not take them); touches nothing shared, so any thread may call it."""
+    grid_map.__dict__["_barriers_ahead"] = (grid_map.segments, barriers_of(grid_map.segments))
 
 
 def _orient(ax: Any, ay: Any, bx: Any, by: Any, px: Any, py: Any) -> Any:
@@ -306,10 +405,21 @@ def _lines(barriers: Sequence[Barrier]) -> FloatArray:
 
 def _changed_lines(old: FloatArray, new: FloatArray) -> FloatArray:
     """The rows of ``old`` not in ``new`` and of ``new`` not in ``old`` (barriers that went or came)."""
-    row = np.dtype((np.void, 4 * old.itemsize))
-    o = np.ascontiguousarray(old).view(row).ravel()
-    n = np.ascontiguousarray(new).view(row).ravel()
-    return np.concatenate((old[~np.isin(o, n)], new[~np.isin(n, o)])).reshape(-1, 4)
+    return np.concatenate((_rows_missing(old, new), _rows_missing(new, old))).reshape(-1, 4)
+
+
+def _rows_missing(rows: FloatArray, among: FloatArray) -> FloatArray:
+    """The rows of ``rows`` that are not rows of ``among``, compared as bytes. By sorting and
+    searching, not ``np.isin``: that goes through ``np.unique``, which numpy 2 makes import
+    ``numpy.ma``, a part the offline bundle leaves out."""
+    if among.shape[0] == 0 or rows.shape[0] == 0:
+        return rows
+    row = np.dtype((np.void, 4 * rows.itemsize))
+    mine = np.ascontiguousarray(rows).view(row).ravel()
+    theirs = np.sort(np.ascontiguousarray(among).view(row).ravel())
+    at = np.minimum(np.searchsorted(theirs, mine), theirs.size - 1)
+    out: FloatArray = rows[theirs[at] != mine]
+    return out
 
 
 _BAND_CHUNK = 400_000  # candidate cells tested at once: bounds the temporary arrays (~100 MB)
@@ -421,7 +531,7 @@ class Terrain:
     height: int
     walls: frozenset[Cell] = frozenset()
     difficult: frozenset[Cell] = frozenset()
-    barriers: tuple[Barrier, ...] = ()
+    barriers: Sequence[Barrier] = ()  # a tuple, or Barriers (arrays) for a map with many: see barriers_of
 
     def inside(self, c: Cell) -> bool:
         """Whether a cell lies on the map."""
@@ -457,6 +567,8 @@ class Terrain:
     @cached_property
     def barrier_lines(self) -> FloatArray:
         """Read-only ``(n, 4)`` array of the barriers' ends ``(ax, ay, bx, by)``, in their order."""
+        if isinstance(self.barriers, Barriers):
+            return self.barriers.lines
         lines = _lines(self.barriers)
         lines.flags.writeable = False
         return lines
@@ -532,9 +644,11 @@ class Terrain:
         x, y = cell
         if steps is None or not self.inside(cell) or not steps[step][y, x]:
             return None
-        p = (x + 0.5, y + 0.5)
-        q = (p[0] + step[0], p[1] + step[1])
-        return next((b for b in self.barriers if segments_cross(p, q, b.a, b.b)), None)
+        px, py = x + 0.5, y + 0.5
+        lines = self.barrier_lines  # all at once: no Barrier made but the one found
+        hit = _segments_cross_many(px, py, px + step[0], py + step[1], *lines.T)
+        first = np.flatnonzero(hit)
+        return self.barriers[int(first[0])] if first.size else None
 
 
 @dataclass(frozen=True)

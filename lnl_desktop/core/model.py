@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from enum import StrEnum
 from itertools import chain
@@ -585,6 +585,37 @@ def _off_map(lines: tuple[WallSegment, ...], width: int, height: int) -> bool:
     return not bool(((x >= 0) & (x <= width) & (y >= 0) & (y <= height)).all())
 
 
+def _line_on(line: Any, width: int, height: int) -> bool:
+    """Whether a wall or door (a model or its JSON) lies on a map of this size; a malformed one is
+    kept, for the map's validation to say what is wrong with it."""
+    try:
+        ends = (line["a"], line["b"]) if isinstance(line, Mapping) else (line.a, line.b)
+        return all(0 <= x <= width and 0 <= y <= height for x, y in ends)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return True
+
+
+def _lines_on(lines: list[Any] | tuple[Any, ...], width: int, height: int, doors: bool) -> list[Any] | tuple[Any, ...]:
+    """The walls (or doors) of ``lines`` on a ``width`` x ``height`` map, as :func:`_line_on` keeps
+    them. Many are read into models first (:func:`lines_from_json`, which the map's validation would
+    run anyway) and tested at once with numpy; JSON that does not read so is tested one by one."""
+    models: list[Any] | tuple[Any, ...] | None = None
+    if in_bulk(len(lines)):
+        if set(map(type, lines)) == {Door if doors else WallSegment}:
+            models = lines  # a map's own: float ends, checked
+        else:
+            with gc_paused():
+                models = lines_from_json(lines, doors)
+    if models is None:
+        return [line for line in lines if _line_on(line, width, height)]
+    xy = np.fromiter(chain.from_iterable(chain(line.a, line.b) for line in models), np.float64, 4 * len(models))
+    x, y = xy[0::2].reshape(-1, 2), xy[1::2].reshape(-1, 2)
+    on = ((x >= 0) & (x <= width) & (y >= 0) & (y <= height)).all(axis=1)
+    if on.all():
+        return tuple(models)
+    return tuple(models[i] for i in np.flatnonzero(on).tolist())
+
+
 class MapGrid(BaseModel):
     """The battle map: a square grid with walls (filled cells and drawn segments), doors and
     difficult terrain. Immutable: edits replace it."""
@@ -633,6 +664,26 @@ class MapGrid(BaseModel):
     def _sorted(self, cells: frozenset[Cell]) -> list[Cell]:
         # Sorted so a saved file does not change when nothing changed.
         return sorted(cells)
+
+    def edited(self, changes: Mapping[str, Any]) -> MapGrid:
+        """This map with ``changes`` (field names to values as validation takes them: JSON or
+        models), validated whole; ValidationError if that is no map. A smaller map drops the wall
+        and difficult cells, wall segments and doors that fall off it. Changes nothing, so a worker
+        thread may make the new map ahead (``EditMap.ahead``); the engine's ``EditMap`` uses it.
+
+        The unchanged fields go in as this map's own values, not dumped to JSON and read again: a
+        map's 100,000 segments are neither dumped nor checked a second time."""
+        data: dict[str, Any] = {name: getattr(self, name) for name in type(self).model_fields}
+        data.update(changes)
+        w, h = data["width"], data["height"]
+        if isinstance(w, int) and isinstance(h, int):
+            for name in ("walls", "difficult"):
+                if name in changes or w < self.width or h < self.height:  # this map's own cells are on it
+                    data[name] = [c for c in data[name] if c[0] < w and c[1] < h]
+            for name in ("segments", "doors"):
+                if isinstance(data[name], list | tuple):
+                    data[name] = _lines_on(data[name], w, h, doors=name == "doors")
+        return MapGrid.model_validate(data)
 
     @property
     def terrain(self) -> Terrain:

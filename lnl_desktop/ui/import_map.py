@@ -12,7 +12,8 @@ only when it has to be: WEBP (converted), over :data:`MAX_SIDE_PX` a side or :da
 window keeps painting, and Cancel leaves the encounter untouched. Reading and checking the file
 runs in a worker too; its dialog shows only if it takes a while, with a bar that moves as the
 reading goes (a cave map has a hundred thousand walls), and its Cancel stops the reading at its
-next step. The worker also makes the walls' JSON, so the window's thread only applies the map.
+next step. The worker also makes the walls' JSON and, for a map with many walls, the new map itself,
+checked (``EditMap.ahead``), so the window's thread only puts it in place and checks the tokens.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ MAX_PICTURE_CHARS = storage.MAX_FILE_BYTES // 2  # the picture's share of an enc
 MIN_CELL_PX = 2.0  # scaling never makes a cell smaller than this
 JPEG_QUALITIES = (90, 80, 65)
 PROGRESS_STEPS = 100
-SAY_APPLYING_LINES = 20_000  # from this many walls and doors, the dialog stays up while they are applied
+SAY_APPLYING_LINES = 20_000  # from this many walls and doors, the map is made in a worker and the dialog says so
 SHOW_AFTER_S = 0.4  # reading the file: the progress dialog shows if it takes longer than this
 READ_SHARE = 0.1  # of the progress bar while reading a file: reading its bytes; the rest, what they say
 
@@ -407,15 +408,26 @@ def _import(parent: QWidget, controller: TableController, path: Path, dialog: QP
         background = None if picture is None else imported.background(picture.data, picture.image_format, picture.scale)
     except RulesError as error:
         return _refuse(parent, error, path)
+    changes = imported.changes(background)
     lines = len(imported.segments) + len(imported.doors)
+    action = act.EditMap(changes)
     if lines >= SAY_APPLYING_LINES:
-        # Putting a cave's walls in place takes the window's thread a second or two: said, not frozen.
+        # The new map is made and checked in a worker (EditMap.ahead): the window's thread then only
+        # puts it in place. The map it is made from is read here, on the window's thread.
+        base = controller.encounter.map
+        dialog.setLabelText(f"Checking {lines:,} walls and doors…")
+        making = _run(dialog, lambda _worker: act.EditMap.ahead(changes, base), show_now=False)
+        if making is None:
+            return _cancelled(controller, path)
+        if making.error is not None:
+            return _refuse(parent, making.error, path)
+        action = making.result
         dialog.setLabelText(f"Putting {lines:,} walls and doors on the map…")
         dialog.setCancelButton(None)  # past the point of cancelling: the map is about to change
         dialog.setRange(0, 0)
         dialog.show()
         QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
-    if controller.do(act.EditMap(imported.changes(background))) is None:
+    if controller.do(action) is None:
         reason = controller.refusal or "the encounter refused the new map"
         hint = "\n\nMove those tokens or take them off the map, then import again." if "tokens." in reason else ""
         QMessageBox.warning(parent, TITLE, f"{path.name} was not imported: {reason}{hint}\n\nThe map is unchanged.")
