@@ -35,7 +35,7 @@ from lnl_desktop.core.dice import ScriptedDice
 from lnl_desktop.core.engine import Engine, HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.model import Encounter, gc_paused
 
 META = "meta.json"
 ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in act.Action.__args__}  # type: ignore[attr-defined]
@@ -166,6 +166,11 @@ class Journal:
 
     def record(self, step: HistoryStep, encounter: Encounter) -> None:
         """Append one change and flush it to the disk (``encounter`` is the state after it)."""
+        # An imported map's hundred thousand lines make as many dicts: no cycle collection meanwhile.
+        with gc_paused():
+            self._record(step, encounter)
+
+    def _record(self, step: HistoryStep, encounter: Encounter) -> None:
         if step.kind == "undo":
             if self._depth > 0:
                 self._depth -= 1
