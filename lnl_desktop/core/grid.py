@@ -103,6 +103,8 @@ def cell_distance_ft(a: Cell, b: Cell, rule: DiagonalRule, feet_per_cell: int = 
 
 def footprint(anchor: Cell, size: int) -> list[Cell]:
     """Cells covered by a token of ``size`` whose top-left cell is ``anchor`` (row by row)."""
+    if size == 1:  # most tokens: asked for hundreds of them after every action
+        return [(anchor[0], anchor[1])]
     ax, ay = anchor
     return [(ax + i, ay + j) for j in range(size) for i in range(size)]
 
