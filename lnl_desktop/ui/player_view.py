@@ -261,7 +261,7 @@ class PlayerMapView(QGraphicsView):
         fog = self.map_scene.fog
         if fog.isVisible():
             # Nothing over the black: a reach or a shadow there would draw the unseen rooms' shape.
-            painter.setClipRegion(fog.known_region, Qt.ClipOperation.IntersectClip)
+            painter.setClipRegion(fog.region, Qt.ClipOperation.IntersectClip)
         for item in sorted(self.shared_overlays(rect), key=lambda i: i.zValue()):
             painter.save()
             painter.setTransform(item.sceneTransform(), True)

@@ -23,7 +23,7 @@ from collections.abc import Set as AbstractSet
 from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QPainterPath, QRegion, QTransform
+from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import sight
@@ -124,7 +124,7 @@ class FogItem(QGraphicsItem):
         self._image = QImage()
         self._known_cells = QRegion()  # the cells seen or explored, one unit per cell
         self._hatch = QRegion()  # scene units: the black cells (GM's map only)
-        self._region: QPainterPath | None = None
+        self._region: QRegion | None = None
         self._rect = QRectF()
         self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
@@ -138,22 +138,16 @@ class FogItem(QGraphicsItem):
         return enabled or (self.editing and not self.player)
 
     @property
-    def region(self) -> QPainterPath:
-        """The scene area the players see at all (seen or explored); made when first asked after a change."""
+    def region(self) -> QRegion:
+        """The scene area the players see at all (seen or explored), in scene units (cells scaled by
+        CELL_PX: whole numbers); made when first asked after a change. A region, not a path: a
+        painter clips to it a rectangle at a time under a zoom, where a path clip is rasterised into
+        a mask on every paint (10 ms over a well-explored map)."""
         if self._region is None:
-            self._region = QPainterPath()
+            self._region = QRegion()
             if self._now is not None:
-                self._region.addRegion(QTransform.fromScale(CELL_PX, CELL_PX).map(self._known_cells))
+                self._region = QTransform.fromScale(CELL_PX, CELL_PX).map(self._known_cells)
         return self._region
-
-    @property
-    def known_region(self) -> QRegion:
-        """:attr:`region` as a region in scene units (cells scaled by CELL_PX, whole numbers): a
-        painter clips to it a rectangle at a time under a zoom, where a path clip is rasterised
-        into a mask on every paint (10 ms over a well-explored map)."""
-        if self._now is None:
-            return QRegion()
-        return QTransform.fromScale(CELL_PX, CELL_PX).map(self._known_cells)
 
     def set_editing(self, on: bool) -> None:
         if on != self.editing:
