@@ -7,40 +7,27 @@ unpainted after an overlay moved away would differ.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import SIGNAL, QEvent, QObject, QPoint, QPointF, QRect, QSettings, Qt
+from PySide6.QtCore import SIGNAL, QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QMouseEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.recovery import RecoveryStore
 from lnl_desktop.ui.style import CELL_PX
 from lnl_desktop.ui.theme import Presentation
 
-
-@pytest.fixture(autouse=True)
-def discard_at_teardown(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+WindowFactory = Callable[..., MainWindow]
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    main = MainWindow(
-        storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(tmp_path / "recovery")
-    )
-    qtbot.addWidget(main)
-    main.resize(1366, 768)
-    main.show()
-    qtbot.waitExposed(main)
-    yield main
+def window(laptop_window: WindowFactory) -> MainWindow:
+    yield laptop_window()
     Presentation().apply(QApplication.instance())
 
 
@@ -171,7 +158,7 @@ def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
     assert_same(now, fully_repainted(player))
 
 
-def test_no_shared_overlay_is_drawn_over_the_black_of_the_fog(qtbot: QtBot, tmp_path: Path) -> None:
+def test_no_shared_overlay_is_drawn_over_the_black_of_the_fog(qtbot: QtBot, laptop_window: WindowFactory) -> None:
     """A clipped overlay (a bow's longest range, a vision cone) keeps the fog's clip: its outline
     over the black would draw the shape of what the players have not seen."""
     import sys
@@ -181,15 +168,7 @@ def test_no_shared_overlay_is_drawn_over_the_black_of_the_fog(qtbot: QtBot, tmp_
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import big_maps
 
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(
-        big_maps.build(size=60, tokens=30, segments=150, party=5),
-        settings=settings,
-        recovery=RecoveryStore(tmp_path / "recovery"),
-    )
-    qtbot.addWidget(window)
-    window.resize(1366, 768)
-    window.show()
+    window = laptop_window(big_maps.build(size=60, tokens=30, segments=150, party=5))
     window.player_view_action.trigger()
     player = window.player_view
     assert player is not None
