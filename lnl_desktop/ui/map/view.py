@@ -236,6 +236,7 @@ class MapView(QGraphicsView):
         self._fitted_map: tuple[int, int] | None = None  # the map size the view last fitted
         self._info = ""  # the last dragInfo text
         self._prepared_map: MapGrid | None = None  # the map whose search tables a worker built
+        self._prepare_waiting = False
         self._ui_scale = 1.0
 
         self.map_scene.synced.connect(self._on_synced)
@@ -404,6 +405,10 @@ class MapView(QGraphicsView):
         self.cancel_gesture()
         self.fit_map()  # another map: show it whole
 
+    def _prepare_again(self) -> None:
+        self._prepare_waiting = False
+        self._prepare_map()
+
     def _prepare_map(self) -> None:
         """A map with wall lines came: build its step arrays on a worker before the first drag asks
         (10,000 segments take a tenth of a second or more; 100,000 a second)."""
@@ -415,8 +420,10 @@ class MapView(QGraphicsView):
             return
         if not loaded("numpy"):
             # The lazy loader has no lock: numpy is loaded on this thread first (the app's warm-up
-            # does it once the window is up), then the worker may use it.
-            QTimer.singleShot(PREPARE_RETRY_MS, self._prepare_map)
+            # does it once the window is up), then the worker may use it. One retry waiting at a time.
+            if not self._prepare_waiting:
+                self._prepare_waiting = True
+                QTimer.singleShot(PREPARE_RETRY_MS, self._prepare_again)
             return
         self._prepared_map = grid_map
         terrain = grid.map_terrain(grid_map)
