@@ -79,14 +79,17 @@ class TableController(QObject):
         # The folder of the open file: a background image's relative path is relative to it.
         self.base_dir: Path | None = None
         self.pushing = False  # True while a new step goes onto the undo stack (not an undo or redo)
-        # Counts the changes to the encounter (every batch of events, a new encounter): what the
-        # views work out from the whole encounter is kept until it moves on.
-        self.revision = 0
         self.engine.subscribe(self._forward)
 
     @property
     def encounter(self) -> Encounter:
         return self.engine.encounter
+
+    @property
+    def revision(self) -> int:
+        """Counts the changes to the encounter (actions, undo, redo, another encounter): what the
+        views work out from the whole encounter is kept until it moves on."""
+        return self.engine.touched.step
 
     def combatant(self, cid: str) -> Combatant | None:
         try:
@@ -95,7 +98,6 @@ class TableController(QObject):
             return None
 
     def _forward(self, events: list[Event]) -> None:
-        self.revision += 1
         if self.selected is not None and self.combatant(self.selected) is None:
             self.select(None)
         self.eventsApplied.emit(events)
@@ -147,7 +149,6 @@ class TableController(QObject):
         self.engine.replace(encounter)  # its ruleset too
         self.selected = None
         self.plan = None
-        self.revision += 1
         self.encounterReplaced.emit()
         self.planChanged.emit()
         self.selectionChanged.emit("")
