@@ -26,7 +26,7 @@ from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.geometry import within_ft
 from lnl_desktop.ui.map.labels import assign_labels
-from lnl_desktop.ui.map.overlays import MoverInputs
+from lnl_desktop.ui.map.rules_overlays import MoverInputs
 from lnl_desktop.ui.mime import combatant_mime, creature_mime
 
 LEFT = Qt.MouseButton.LeftButton

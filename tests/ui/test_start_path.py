@@ -60,6 +60,7 @@ START_PATH = {
     "lnl_desktop.ui.map.geometry",
     "lnl_desktop.ui.map.labels",
     "lnl_desktop.ui.map.overlays",
+    "lnl_desktop.ui.map.rules_overlays",
     "lnl_desktop.ui.map.scene",
     "lnl_desktop.ui.map.tokens",
     "lnl_desktop.ui.map.view",

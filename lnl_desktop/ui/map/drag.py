@@ -41,11 +41,10 @@ from lnl_desktop.ui.map.overlays import (
     CellsItem,
     LabelItem,
     MarkerItem,
-    MoverInputs,
     PathItem,
     ProvocationItem,
-    hidden_cells,
 )
+from lnl_desktop.ui.map.rules_overlays import MoverInputs, hidden_cells
 
 # Past the budget the route is still searched this much farther, so the GM sees how far over
 # a cell is; beyond that a straight dotted line says "out of reach" without a whole-map search.

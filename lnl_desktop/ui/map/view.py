@@ -80,9 +80,9 @@ from lnl_desktop.ui.map.overlays import (
     PAINT_STYLES,
     CellsItem,
     MarkerItem,
-    RulesOverlays,
     cosmetic,
 )
+from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import MapScene
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line, scene_line, scene_point, snap_corner
