@@ -39,7 +39,7 @@ from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import party_sight, players_unseen
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, fit_scale
 from lnl_desktop.ui.map.overlays import Overlay
-from lnl_desktop.ui.map.scene import MapScene
+from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
 
 MOVE_ANIMATION_MS = 300
 BLACK = QColor(0, 0, 0)
@@ -74,6 +74,7 @@ class PlayerMapView(QGraphicsView):
         self.gm_view = gm_view
         self.map_scene = MapScene(controller, self, player=True)
         self.setScene(self.map_scene)
+        self.background_cache = BackgroundCache(self)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
@@ -225,6 +226,9 @@ class PlayerMapView(QGraphicsView):
             self.viewport().update(area)
 
     # -- painting --------------------------------------------------------------------------------
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        self.background_cache.paint(self.map_scene, painter, rect)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if self.blackout:

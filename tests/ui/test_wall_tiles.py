@@ -201,13 +201,56 @@ def test_the_view_on_screen_shows_what_a_direct_paint_shows(table) -> None:
     viewport.repaint()
     viewport.repaint(200, 150, 90, 60)  # a drag repaints small rects
     on_screen = pixels(viewport.grab().toImage())
+    assert np.abs(on_screen - on_screen_uncached(view)).max() <= TOLERANCE
+
+
+def on_screen_uncached(view: MapView) -> np.ndarray:
+    """The viewport's real paint with no tile and no background picture kept."""
     budget = tile_cache.budget
     tile_cache.budget = 0
+    view.resetCachedContent()
     try:
-        direct = pixels(viewport.grab().toImage())
+        return pixels(view.viewport().grab().toImage())
     finally:
         tile_cache.budget = budget
-    assert np.abs(on_screen - direct).max() <= TOLERANCE
+        view.resetCachedContent()
+
+
+def test_on_screen_the_background_is_kept_whole_and_every_change_shows_at_once(table, monkeypatch) -> None:
+    """The view keeps its floor, grid and walls as one picture of the viewport: a repaint under a
+    moving token copies it and strokes no wall; a wall drawn, a door opened, a pan and a zoom show on
+    screen at once and exactly."""
+    controller, view = table
+    view.zoom_in()
+    viewport = view.viewport()
+    viewport.repaint()
+    painted: list[QRectF | None] = []
+    real_paint = LineShapes.paint
+
+    def counting(self, painter, scale, exposed=None, later=None) -> None:
+        painted.append(exposed)
+        real_paint(self, painter, scale, exposed, later)
+
+    monkeypatch.setattr(LineShapes, "paint", counting)
+    viewport.repaint(200, 150, 90, 60)
+    viewport.repaint()
+    assert painted == []  # copied from the kept picture
+    before = pixels(viewport.grab().toImage())
+    controller.do(AddWall((8, 10), (9, 10)))
+    drawn = pixels(viewport.grab().toImage())
+    assert np.abs(drawn - on_screen_uncached(view)).max() <= TOLERANCE
+    assert np.abs(drawn - before).max() > 100
+    controller.do(SetDoor((10, 8), (11, 8), open=True))
+    opened = pixels(viewport.grab().toImage())
+    assert np.abs(opened - drawn).max() > 100
+    assert np.abs(opened - on_screen_uncached(view)).max() <= TOLERANCE
+    for dx, dy in ((37, -23), (-301, 0)):
+        view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + dx)
+        view.verticalScrollBar().setValue(view.verticalScrollBar().value() + dy)
+        assert np.abs(pixels(viewport.grab().toImage()) - on_screen_uncached(view)).max() <= TOLERANCE
+    for step in (view.zoom_in, view.fit_map):
+        step()
+        assert np.abs(pixels(viewport.grab().toImage()) - on_screen_uncached(view)).max() <= TOLERANCE
 
 
 def test_the_tiles_match_the_old_one_path_stroke(table) -> None:
@@ -234,7 +277,7 @@ class OnePath:
     def __init__(self, lines: LineShapes) -> None:
         self.lines = lines
 
-    def paint(self, painter: QPainter, scale: float, exposed: QRectF | None = None) -> None:
+    def paint(self, painter: QPainter, scale: float, exposed: QRectF | None = None, later: object = None) -> None:
         path = QPainterPath()
         for line in self.lines.wall_lines():
             path.moveTo(line.p1())
@@ -360,6 +403,7 @@ def test_a_first_paint_on_screen_renders_up_to_a_budget_and_the_rest_follows(
     view.zoom_in()
     qtbot.wait(50)  # the paints the zoom asked for
     tile_cache.clear()
+    view.resetCachedContent()  # as a new zoom drops the view's picture of its background
     monkeypatch.setattr(walls, "PAINT_BUDGET_US", 1.0)  # a tile a paint
     viewport = view.viewport()
     rendered = tile_cache.rendered

@@ -19,6 +19,7 @@ import base64
 import binascii
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
 from lnl_desktop.core.events import Event
 from lnl_desktop.core.grid import Cell, footprint
@@ -418,6 +419,11 @@ class MapScene(QGraphicsScene):
     # -- painting --------------------------------------------------------------------------------
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        self.paint_background(painter, rect)
+
+    def paint_background(self, painter: QPainter, rect: QRectF, later: Callable[[], None] | None = None) -> None:
+        """The floor, picture, grid, terrain, walls and doors under ``rect``. On screen, wall tiles a
+        paint leaves out (a new zoom on a huge map) come in later paints: ``later`` asks for one."""
         painter.fillRect(rect, self.outside_color)
         grid_map = self.map
         s = style.CELL_PX
@@ -465,7 +471,7 @@ class MapScene(QGraphicsScene):
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         if picture:
             self._draw_grid(painter, x0, y0, x1, y1, cell_on_screen, opaque=False)
-        self.lines.paint(painter, scale, rect)
+        self.lines.paint(painter, scale, rect, later)
         self._draw_edge(painter)
         painter.restore()
 
@@ -528,3 +534,30 @@ class MapScene(QGraphicsScene):
         ):
             painter.fillRect(rect, EDGE)
         painter.restore()
+
+
+class BackgroundCache:
+    """A view's background (floor, picture, grid, terrain, walls, doors) kept as one picture of the
+    viewport (Qt's ``CacheBackground``): a repaint under a dragged token or a moved overlay copies it
+    instead of blitting every wall tile again, so a walled map repaints as fast as a bare one. Qt
+    scrolls the picture on a pan and drops it on a zoom or a resize; ``MapScene`` drops it on every
+    change of the map (``invalidate`` of the background layer). The view's ``drawBackground`` goes
+    through :meth:`paint`, whose ``later`` refills the picture when a paint left wall tiles out."""
+
+    def __init__(self, view: QGraphicsView) -> None:
+        self.view = view
+        self._pending = False
+        view.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
+
+    def paint(self, scene: MapScene, painter: QPainter, rect: QRectF) -> None:
+        scene.paint_background(painter, rect, self.later)
+
+    def later(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self.view, self._refill)
+
+    def _refill(self) -> None:
+        self._pending = False
+        self.view.resetCachedContent()
+        self.view.viewport().update()

@@ -83,7 +83,7 @@ from lnl_desktop.ui.map.overlays import (
     cosmetic,
 )
 from lnl_desktop.ui.map.rules_overlays import RulesOverlays
-from lnl_desktop.ui.map.scene import MapScene
+from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line, scene_line, scene_point, snap_corner
 from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, FileDrops, read_combatant, read_creature
@@ -182,6 +182,7 @@ class MapView(QGraphicsView):
         self.files_dropped = FileDrops(self)  # files from the desktop: the main window says which
         self.map_scene = MapScene(controller, self)
         self.setScene(self.map_scene)
+        self.background_cache = BackgroundCache(self)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
@@ -484,6 +485,9 @@ class MapView(QGraphicsView):
         super().showEvent(event)
         if self._fit_mode:
             self.fit_map()
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        self.background_cache.paint(self.map_scene, painter, rect)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         self._tell_scale()  # a safety net: whatever changed the zoom, the tokens know it before they paint

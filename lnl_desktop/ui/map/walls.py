@@ -313,6 +313,9 @@ def _paint_later(widget: QWidget) -> None:
     QTimer.singleShot(0, widget, widget.update)
 
 
+Later = Callable[[], None]  # asks the screen for another paint, for the tiles a paint left out
+
+
 def _pad(scale: float, device_scale: float) -> float:
     """How far (scene units) the ink of a line or door reaches past its ends' box, plus 2 device px for
     antialiasing: a tile draws every line whose box padded by this meets it."""
@@ -526,9 +529,13 @@ class LineShapes:
 
     # -- painting ----------------------------------------------------------------------------------
 
-    def paint(self, painter: QPainter, scale: float, exposed: QRectF | None = None) -> None:
+    def paint(self, painter: QPainter, scale: float, exposed: QRectF | None = None, later: Later | None = None) -> None:
         """Paint the segments and doors that meet ``exposed`` (scene; None: all of them); ``scale`` is
-        the view's pixels per scene unit, which sets the lines' widths."""
+        the view's pixels per scene unit, which sets the lines' widths.
+
+        A paint on screen renders missing tiles up to a budget and calls ``later`` for the rest (a
+        view painting its background cache passes one); without it, a paint on a widget asks that
+        widget to paint again, and a picture gets every tile at once."""
         if self.empty:
             return
         self._build()
@@ -555,12 +562,14 @@ class LineShapes:
             and abs(device.m11() - device.m22()) <= 1e-9 * device.m11()
             and _heads.get(self._lineage) == self._serial
         ):
-            self._paint_tiles(painter, device, scale, area)
+            self._paint_tiles(painter, device, scale, area, later)
         else:
             self._paint_uncached(painter, device, scale, area)
         painter.restore()
 
-    def _paint_tiles(self, painter: QPainter, device: QTransform, scale: float, area: QRectF) -> None:
+    def _paint_tiles(
+        self, painter: QPainter, device: QTransform, scale: float, area: QRectF, later: Later | None
+    ) -> None:
         sd = device.m11()
         ix, qx = _split(device.dx())
         iy, qy = _split(device.dy())
@@ -597,7 +606,9 @@ class LineShapes:
             # On a widget, a paint renders tiles up to a work budget and asks for another paint for the
             # rest: a new zoom on a huge map fills in over a few frames instead of freezing the window.
             widget = painter.device()
-            budget = PAINT_BUDGET_US if isinstance(widget, QWidget) else math.inf
+            if later is None and isinstance(widget, QWidget):
+                later = lambda: _paint_later(widget)  # noqa: E731
+            budget = math.inf if later is None else PAINT_BUDGET_US
             spent = 0.0
             deferred = False
             for col, row in missing:
@@ -613,8 +624,8 @@ class LineShapes:
                 tile_cache.put(level, col, row, tile)
                 if tile is not None:
                     tiles.append((col, row, tile))
-            if deferred and isinstance(widget, QWidget):
-                _paint_later(widget)
+            if deferred and later is not None:
+                later()
         clip = QRect(px0, py0, px1 - px0, py1 - py0)
         for col, row, tile in tiles:
             x, y = col * TILE_PX + ix, row * TILE_PX + iy
