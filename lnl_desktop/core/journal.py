@@ -4,7 +4,9 @@ A window's recovery folder holds a *generation*: ``base-G.lnl`` (the encounter a
 and ``journal-G.jsonl`` (one line per change since: the action with every die face it used, or
 an undo). ``meta.json`` names the current generation and the file the work belongs to. A line is
 written and flushed to the disk before the engine's listeners (and so the screen) hear of the
-change, so a kill at any moment loses nothing the GM has seen. Replaying the lines onto the base
+change, so a kill at any moment loses nothing the GM has seen (the disk's own wait, ``fsync``, is
+a worker thread's: written, the line survives the program's death; only a power cut in the
+millisecond or two before the worker is done could cost that last change). Replaying the lines onto the base
 with the same faces gives back the very same encounter.
 
 A new generation (the whole encounter as the base, an empty journal) starts when the document is
@@ -21,6 +23,8 @@ import contextlib
 import dataclasses
 import json
 import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -38,6 +42,20 @@ from lnl_desktop.core.events import Event
 from lnl_desktop.core.model import Encounter, gc_paused
 
 META = "meta.json"
+
+_syncer: ThreadPoolExecutor | None = None  # one worker: syncs happen in the order lines were written
+_syncer_lock = threading.Lock()
+
+
+def _sync_later(fd: int) -> Future[None]:
+    """``os.fsync(fd)`` on the journal's worker thread."""
+    global _syncer
+    with _syncer_lock:
+        if _syncer is None:
+            _syncer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lnl-journal-sync")
+    return _syncer.submit(os.fsync, fd)
+
+
 ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in act.Action.__args__}  # type: ignore[attr-defined]
 
 
@@ -140,6 +158,7 @@ class Journal:
         self._base_text = ""
         self._written = False  # whether this generation is on disk yet
         self._handle: IO[bytes] | None = None
+        self._synced: Future[None] | None = None  # the sync of the last line written
         self._base_of = _BaseText()
         # Actions applied (and not undone) in this generation: an undo of one of them is replayed
         # as an undo; an undo reaching further back is written as the whole encounter.
@@ -186,7 +205,16 @@ class Journal:
         assert self._handle is not None
         self._handle.write(json.dumps(line, ensure_ascii=False).encode("utf-8") + b"\n")
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        # With the OS now: a kill of the program loses nothing. The wait for the disk (1-2 ms a
+        # change, far more on a busy disk) is a worker's, not the GUI thread's before every frame.
+        self._synced = _sync_later(self._handle.fileno())
+
+    def wait_synced(self) -> None:
+        """Until the disk holds every line written so far (a worker syncs them)."""
+        synced, self._synced = self._synced, None
+        if synced is not None:
+            with contextlib.suppress(OSError):
+                synced.result()
 
     def close(self, *, keep: bool = False) -> None:
         """Stop writing; unless ``keep``, remove the files (a clean close leaves nothing to recover)."""
@@ -214,6 +242,7 @@ class Journal:
         return self.folder / f"journal-{generation}.jsonl"
 
     def _close_handle(self) -> None:
+        self.wait_synced()  # never a sync of a closed (or reused) descriptor
         if self._handle is not None:
             with contextlib.suppress(OSError):
                 self._handle.close()

@@ -19,10 +19,11 @@ only within the bounding box of the cells that changed: a Party move costs the a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Set as AbstractSet
 from weakref import WeakKeyDictionary
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -129,6 +130,7 @@ class FogItem(QGraphicsItem):
         self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed rect, for paint
         self.hide()
 
     @property
@@ -229,13 +231,25 @@ class FogItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self._image.isNull():
             return
+        # Only the cells the paint exposes (a token's move repaints a few): the image's part under
+        # them, and the hatch's region cut to them before it becomes a clip, which costs per rect.
+        w, h = self._image.width(), self._image.height()
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        x0 = min(max(math.floor(exposed.left() / CELL_PX), 0), w)
+        y0 = min(max(math.floor(exposed.top() / CELL_PX), 0), h)
+        x1 = min(max(math.ceil(exposed.right() / CELL_PX), 0), w)
+        y1 = min(max(math.ceil(exposed.bottom() / CELL_PX), 0), h)
+        if x1 <= x0 or y1 <= y0:
+            return
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        painter.drawImage(self._rect, self._image)
-        if not self._hatch.isEmpty():
+        area = QRect(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX)
+        painter.drawImage(QRectF(area), self._image, QRectF(x0, y0, x1 - x0, y1 - y0))
+        hatch = self._hatch.intersected(area)
+        if not hatch.isEmpty():
             # A pattern brush keeps its fine lines a few pixels apart at every zoom.
             painter.save()
-            painter.setClipRegion(self._hatch, Qt.ClipOperation.IntersectClip)
-            painter.fillRect(QRectF(self._hatch.boundingRect()), QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
+            painter.setClipRegion(hatch, Qt.ClipOperation.IntersectClip)
+            painter.fillRect(QRectF(hatch.boundingRect()), QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
             painter.restore()
 
 

@@ -11,6 +11,7 @@ The items that draw them are :mod:`lnl_desktop.ui.map.overlays`'. :class:`MoverI
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 from lnl_desktop.core import grid, sight
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import MapGrid, Side, WeaponKind
+from lnl_desktop.core.model import Combatant, MapGrid, Side, WeaponKind
 from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
@@ -123,6 +124,7 @@ class MoverInputs:
 
 
 _STALE = object()  # an overlay key no state has: the next refresh rebuilds
+MAX_SIZE = 4  # the largest footprint, in cells a side (Combatant.size)
 
 
 # A hovered creature's view is worked out on a worker when its map has this many cells (below,
@@ -196,11 +198,11 @@ class RulesOverlays:
         self._refresh_hover()
 
     def invalidate(self) -> None:
-        """The encounter changed: rebuild on the next refresh."""
-        # The selected combatant's rings keep their key: it holds all they are made of (its cell,
-        # size and weapons, the ruleset, the map's measures), so another token's move redraws none.
-        # Not None: that is the key of "nothing hovered", whose shading must still be cleared.
-        self._hover_key = _STALE
+        """The encounter changed: check on the next refresh what the overlays are made of."""
+        # Both keys hold all their overlays are made of: the selected combatant's rings its cell,
+        # size and weapons, the ruleset and the map's measures; the hovered token's its own and the
+        # selected combatant's state and the tokens within the selected combatant's move (see
+        # `_near`). So a token's move far from both redraws none of them.
         self._state += 1
         self._mover = None
 
@@ -293,6 +295,36 @@ class RulesOverlays:
         seen = sight.visible_mask(grid_map, anchor, size, facing if cone else None, vision_deg)
         return CellMask(0, 0, ~seen)
 
+    def _near(self, s: Combatant) -> tuple[object, ...]:
+        """All of the table the selected combatant's sneak approach is searched from but the map and
+        the hovered token: its movement left and move rules, and every token within that movement
+        (plus the largest footprint) with its size and side, whether it is down and whether the
+        players see it. A token farther away can neither block nor open a cell the search reaches,
+        so its move leaves this the same and the approach is not searched again."""
+        engine = self.controller.engine
+        encounter = self.controller.encounter
+        turn = encounter.combat.turn
+        left = engine.feet_left(s.id)
+        budget = left if left is not None else float(s.move_ft)
+        rules = engine.move_rules(s.id)
+        diagonals = turn.diagonals if turn is not None and turn.combatant == s.id else 0
+        # Every step costs at least a cell's feet, so the search stays within this many cells.
+        steps = math.ceil(budget / rules.feet_per_cell) if rules.feet_per_cell > 0 and budget < math.inf else None
+        if steps is None:
+            return (budget, rules, diagonals, encounter.tokens)  # no bound: any token may matter
+        sx, sy = encounter.tokens[s.id].cell
+        lo_x, lo_y = sx - steps - MAX_SIZE, sy - steps - MAX_SIZE
+        hi_x, hi_y = sx + s.size + steps, sy + s.size + steps
+        unseen = players_unseen(self.controller)
+        near = []
+        for cid, token in encounter.tokens.items():
+            x, y = token.cell
+            if lo_x <= x <= hi_x and lo_y <= y <= hi_y and cid != s.id:
+                other = self.controller.combatant(cid)
+                if other is not None:
+                    near.append((cid, token.cell, other.size, other.side, other.down, cid in unseen))
+        return (budget, rules, diagonals, tuple(near))
+
     def _refresh_hover(self) -> None:
         encounter = self.controller.encounter
         target_id = self.hovered
@@ -303,18 +335,17 @@ class RulesOverlays:
         t_token = encounter.tokens.get(target_id) if target_id else None
         key = None
         if t is not None and t_token is not None:
+            s = self.controller.combatant(selected_id) if selected_id else None
             s_token = encounter.tokens.get(selected_id) if selected_id else None
-            turn = encounter.combat.turn
             key = (
-                target_id,
+                t,
                 t_token.cell,
                 t_token.facing,
-                t.vision_deg,
-                t.size,
-                selected_id,
+                s,
                 s_token.cell if s_token else None,
-                turn.feet_used if turn else None,
                 id(encounter.map),
+                self.controller.engine.ruleset.name,
+                self._near(s) if s is not None and s_token is not None and s.side is not t.side else None,
             )
         if key == self._hover_key:
             return
