@@ -517,3 +517,33 @@ def test_the_cone_follows_what_is_under_a_still_cursor_when_the_map_pans_or_zoom
     check(t)
     view.fit_map()
     check(t)
+
+
+def test_the_sneak_approach_is_searched_again_only_when_something_within_reach_changed(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token moving far from the selected combatant cannot change where it may sneak up, so a big
+    fight's moves elsewhere leave that search alone; a token moving within its move changes it."""
+    from lnl_desktop.ui.map.rules_overlays import MoverInputs
+
+    t = table
+    t.click((8, 6))  # Tombril, 30 ft to move
+    t.hover((13, 9))  # the Half-orc, facing west
+    searches: list[Cell] = []
+    real_reach = MoverInputs.reach
+
+    def counted(self: MoverInputs, *args: object, **kwargs: object) -> object:
+        searches.append(self.start)
+        return real_reach(self, *args, **kwargs)
+
+    monkeypatch.setattr(MoverInputs, "reach", counted)
+    assert t.controller.do(Move("half-orc-glaive", to=(22, 14), forced=True)) is not None
+    check(t)
+    assert searches  # it left Tombril's reach: searched again
+    searches.clear()
+    assert t.controller.do(Move("half-orc-glaive", to=(21, 14), forced=True)) is not None
+    check(t)
+    assert searches == []  # 13 cells away and more, before and after: nothing to search
+    assert t.controller.do(Move("janine", to=(9, 8), forced=True)) is not None
+    assert searches  # within Tombril's move: searched again
+    check(t)  # the sneak cells are the engine's reach outside the cone, Janine now in the way

@@ -129,6 +129,10 @@ class FogItem(QGraphicsItem):
         self._rect = QRectF()
         self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
+        if not player:
+            # The GM's shade and hatch (a pattern over every unknown cell) kept as pixels on screen: a
+            # repaint under a token copies them; a fog change re-renders the cells it changed.
+            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed rect, for paint
         self.hide()
