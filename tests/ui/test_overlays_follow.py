@@ -547,3 +547,24 @@ def test_the_sneak_approach_is_searched_again_only_when_something_within_reach_c
     assert t.controller.do(Move("janine", to=(9, 8), forced=True)) is not None
     assert searches  # within Tombril's move: searched again
     check(t)  # the sneak cells are the engine's reach outside the cone, Janine now in the way
+
+
+def test_the_players_copy_of_the_sneak_approach_is_searched_only_for_a_hidden_token_within_reach(
+    table: Table,
+) -> None:
+    """A token the players do not see changes their copy of the approach only if it stands where the
+    search goes: far away, the players see the GM's cells (no second search)."""
+    from lnl_desktop.core.actions import Face, SetHidden
+
+    t = table
+    t.controller.do(Face("half-orc", 90))  # its back to the Party: an approach exists
+    t.controller.do(SetHidden("half-orc-glaive", True))  # at (14, 4): within Tombril's 30 ft and the margin
+    t.click((8, 6))
+    t.hover((13, 9))
+    sneak = t.view.overlays.sneak
+    assert not sneak.is_empty
+    assert sneak._players is not None  # searched again as if the glaive were not there
+    check(t)
+    assert t.controller.do(Move("half-orc-glaive", to=(22, 14), forced=True)) is not None
+    assert not sneak.is_empty and sneak._players is None  # far away: nothing of it shapes the approach
+    check(t)

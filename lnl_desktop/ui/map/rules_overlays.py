@@ -138,6 +138,14 @@ class _ViewReady(QObject):
     ready = Signal()
 
 
+def _unseen_near(near: object) -> bool:
+    """Whether a token the players do not see stands within the sneak search's reach (``near`` from
+    ``RulesOverlays._near``; True when the search has no bound)."""
+    if not isinstance(near, tuple) or not isinstance(near[-1], tuple):
+        return True
+    return any(entry[-1] for entry in near[-1])
+
+
 class RulesOverlays:
     """The rules overlays of the selected combatant and of the token under the cursor."""
 
@@ -379,9 +387,12 @@ class RulesOverlays:
         try:
             reach = inputs.reach(grid_map.terrain, allowed=outside)
             # A hidden foe in the way leaves a hole the players must not see: their copy is
-            # searched as if it were not there.
-            hidden = hidden_cells(self.controller, but=s.id)
-            players = inputs.without(hidden) if hidden & (inputs.enemies | inputs.occupied) else None
+            # searched as if it were not there. Only one within the search's reach can (see `_near`:
+            # with fog on, most of a big map's tokens are unseen, few of them near).
+            players = None
+            if _unseen_near(key[-1]):
+                hidden = hidden_cells(self.controller, but=s.id)
+                players = inputs.without(hidden) if hidden & (inputs.enemies | inputs.occupied) else None
             player_reach = players.reach(grid_map.terrain, allowed=outside) if players is not None else None
         except (RulesError, ValueError):
             return
