@@ -12,10 +12,16 @@ In combat the ruleset says, for each route (once per cursor cell, not per mouse 
 steps provoke a free attack and from whom (``Ruleset.provocations``): the map rings those steps
 and the label at the cursor names the attackers, in the ruleset's own word ("Counter-attack
 from: Ogre") or "Free attack from:". The engine queues them after the drop (``after_move``).
+
+The players (the player view with "Share overlays" on) see the drag as it would be if the tokens
+hidden from them were not on the map: :attr:`MoveDrag.players` is the same drag searched without
+them, and every item of the :class:`DragLayer` carries that drag's route, cost, label, reach,
+crosses and rings as its players' copy, so no bend, "no path" or cost gives a hidden token away.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 
@@ -119,6 +125,26 @@ class MoveDrag:
         self._reaches: dict[tuple[Cell, float, int], grid.Reach] = {}
         if self.fighting:
             self._reach_from(self.start, self.left_ft, self.diagonals)  # at the press, not mid-drag
+        # The same drag as if the hidden tokens were not there, for the players' copy (None when
+        # no hidden token stands in the way: the players may see the GM's).
+        self.players: MoveDrag | None = self._without_hidden()
+
+    def _without_hidden(self) -> MoveDrag | None:
+        if not self.hidden & (self.enemies | self.occupied):
+            return None
+        twin = copy.copy(self)  # shares the waypoints list: a pin is pinned for both
+        inputs = self.mover_inputs().without(self.hidden)
+        twin.enemies, twin.occupied = inputs.enemies, inputs.occupied
+        twin.reach = inputs.reach(self.terrain)
+        twin.hidden = frozenset()
+        twin.players = None
+        twin._provoked = None
+        twin._prefix = []
+        twin._route = None
+        twin._reaches = {}
+        if twin.fighting:
+            twin._reach_from(twin.start, twin.left_ft, twin.diagonals)
+        return twin
 
     # -- what the press found ------------------------------------------------------------------
 
@@ -152,12 +178,10 @@ class MoveDrag:
     def for_players(self) -> tuple[CellMask | None, list[Cell]] | None:
         """The reach and blocked cells as the players may see them: searched as if hidden tokens
         were not there, so no hole or cross gives them away. None when no hidden token is in the way."""
-        if not self.hidden & (self.enemies | self.occupied):
+        twin = self.players
+        if twin is None:
             return None
-        inputs = self.mover_inputs().without(self.hidden)
-        reach = inputs.reach(self.terrain)
-        mask = None if self.free else CellMask.from_cells(reach.cells() | {self.start}).grown(self.size)
-        return mask, self._blocked(reach, inputs.enemies)
+        return twin.reach_mask(), twin.blocked_cells()
 
     def anchor_for(self, cell: Cell) -> Cell:
         """The anchor that puts the grabbed part of the token on ``cell``, kept on the map."""
@@ -267,6 +291,8 @@ class MoveDrag:
             return False
         self.waypoints.append(anchor)
         self._build_prefix()
+        if self.players is not None:
+            self.players._build_prefix()
         return True
 
     def unpin(self) -> bool:
@@ -274,6 +300,8 @@ class MoveDrag:
             return False
         self.waypoints.pop()
         self._build_prefix()
+        if self.players is not None:
+            self.players._build_prefix()
         return True
 
     # -- the end -------------------------------------------------------------------------------
@@ -386,6 +414,20 @@ class MoveDrag:
         return f"{self.name}: no legal path to ({x}, {y}){via} ({left:g} ft left){not_turn}", "no path", "far"
 
 
+@dataclass
+class _Look:
+    """What the drag's items show for one route: the GM's, or the players' copy."""
+
+    lines: list[list[QPointF]]
+    waypoints: list[QPointF]
+    color: QColor
+    dashed: bool
+    gaps: list[tuple[QPointF, QPointF]]
+    rings: list[Cell]  # the anchors of the steps that provoke
+    label: str
+    mood: str
+
+
 class DragLayer:
     """The items that show a token drag; hidden between drags."""
 
@@ -430,46 +472,60 @@ class DragLayer:
             item.show()
 
     def show_route(self, drag: MoveDrag, route: Route, forced: bool) -> str:
-        """Draw the route and its label; returns the status text."""
+        """Draw the route and its label (the players' copy: the route as it goes without hidden
+        tokens); returns the status text."""
+        info, look = self._look(drag, route, forced)
+        twin = drag.players
+        if twin is not None and not forced:
+            _, seen = self._look(twin, twin.route_to(route.target), forced, for_players=True)
+        else:
+            _, seen = self._look(drag, route, forced, for_players=True)
+        self.path.set_route(look.lines, look.waypoints, look.color, look.dashed, look.gaps)
+        if (seen.lines, seen.color, seen.gaps) != (look.lines, look.color, look.gaps):
+            self.path.set_players_route(seen.lines, seen.waypoints, seen.color, seen.dashed, seen.gaps)
+        self.provoke.set_marks(look.rings, drag.size, players=None if seen.rings == look.rings else seen.rings)
+        self.provoke.setVisible(bool(look.rings or seen.rings))
+        self.label.setPos(footprint_centre(route.target, drag.size))
+        same = (seen.label, seen.mood) == (look.label, look.mood)
+        self.label.set_text(
+            look.label,
+            self.label_back[look.mood],
+            None if same else seen.label,
+            None if same else self.label_back[seen.mood],
+        )
+        self.label.keep_in_view()
+        self.label.setVisible(bool(look.label or seen.label))
+        return info
+
+    def _look(self, drag: MoveDrag, route: Route, forced: bool, for_players: bool = False) -> tuple[str, _Look]:
+        """(status text, what the items show) for ``route``; ``for_players``: the attackers the
+        players do not see left out."""
         info, label, mood = drag.describe(route, forced)
         size = drag.size
         waypoints = [footprint_centre(w, size) for w in drag.waypoints]
+        lines: list[list[QPointF]] = []
+        gaps: list[tuple[QPointF, QPointF]] = []
+        color, dashed = PathItem.OK, False
         if route.target == drag.start:
-            self.path.clear()
+            waypoints = []
         elif forced or drag.free:
-            line = [footprint_centre(drag.start, size), footprint_centre(route.target, size)]
-            self.path.set_route([line], [], PathItem.FORCED if forced else PathItem.OK, dashed=True)
+            lines = [[footprint_centre(drag.start, size), footprint_centre(route.target, size)]]
+            color, dashed, waypoints = (PathItem.FORCED if forced else PathItem.OK), True, []
         else:
-            lines: list[list[QPointF]] = []
-            gaps: list[tuple[QPointF, QPointF]] = []
             for leg, ok in zip(route.legs, route.found, strict=True):
                 if ok:
                     lines.append([footprint_centre(cell, size) for cell in leg])
                 else:  # nothing found: a dotted straight line, not something that looks like a route
                     gaps.append((footprint_centre(leg[0], size), footprint_centre(leg[-1], size)))
             color = PathItem.OK if mood == "ok" else PathItem.TOO_FAR
-            self.path.set_route(lines, waypoints, color, broken=gaps)
         steps = drag.provocations(route, forced)
-        self.show_provocations(drag, steps)
-        line = drag.provocation_line(steps)
-        players = None
+        hidden = drag.hidden_ids if for_players else frozenset()
+        rings = [step.cell for step in steps if set(step.attackers) - hidden]
+        line = drag.provocation_line(steps, for_players)
         if line:
             info = f"{info}; {line}"
-            hidden = drag.provocation_line(steps, for_players=True)
-            players = "\n".join(t for t in (label, hidden) if t) if hidden != line else None
             label = f"{label}\n{line}" if label else line
-        self.label.setPos(footprint_centre(route.target, size))
-        self.label.set_text(label, self.label_back[mood], players)
-        self.label.keep_in_view()
-        self.label.setVisible(bool(label))
-        return info
-
-    def show_provocations(self, drag: MoveDrag, steps: list[Provocation]) -> None:
-        """Ring the steps that provoke; the players' copy leaves out those only hidden tokens see."""
-        cells = [step.cell for step in steps]
-        seen = [step.cell for step in steps if set(step.attackers) - drag.hidden_ids]
-        self.provoke.set_marks(cells, drag.size, players=None if seen == cells else seen)
-        self.provoke.setVisible(bool(cells))
+        return info, _Look(lines, waypoints, color, dashed, gaps, rings, label, mood)
 
     def hide(self) -> None:
         for item in self.items():

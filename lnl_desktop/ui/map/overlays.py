@@ -217,7 +217,10 @@ class CellsItem(Overlay):
         ]
         if not self._cross.isEmpty():
             bounds = bounds.united(self._cross.boundingRect()) if not bounds.isNull() else self._cross.boundingRect()
-        self._bounds = bounds.adjusted(-_PAD, -_PAD, _PAD, _PAD) if not bounds.isNull() else QRectF()
+        self._bounds = _united(
+            bounds.adjusted(-_PAD, -_PAD, _PAD, _PAD) if not bounds.isNull() else QRectF(),
+            self._players.boundingRect() if self._players is not None else QRectF(),
+        )
         self.update()
 
     def clear(self) -> None:
@@ -278,6 +281,14 @@ class CellsItem(Overlay):
             pen.setCapStyle(Qt.PenCapStyle.FlatCap)
             painter.setPen(pen)
             painter.drawLines(self._cross_lines)
+
+
+def _united(a: QRectF, b: QRectF) -> QRectF:
+    """Both rects (a players' copy may lie outside the GM's shape: the player view repaints
+    where the item's bounds say)."""
+    if a.isNull():
+        return QRectF(b)
+    return a if b.isNull() else a.united(b)
 
 
 def _square(pen: QPen) -> QPen:
@@ -346,7 +357,10 @@ class ConeItem(Overlay):
 
 
 class PathItem(Overlay):
-    """A dragged route: a polyline through footprint centres, with numbered waypoints."""
+    """A dragged route: a polyline through footprint centres, with numbered waypoints.
+
+    Its players' copy is the route searched as if hidden tokens were not there (set with
+    :meth:`set_players_route`), so a bend round a foe they cannot see does not give it away."""
 
     OK = QColor("#1a1a1a")
     TOO_FAR = QColor("#CC3311")
@@ -360,6 +374,7 @@ class PathItem(Overlay):
         self._color = self.OK
         self._dash = Qt.PenStyle.SolidLine
         self._ui_scale = 1.0
+        self._players: PathItem | None = None  # the route as it goes without hidden tokens
         self.setZValue(PATH_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -368,6 +383,8 @@ class PathItem(Overlay):
         if factor != self._ui_scale:
             self.prepareGeometryChange()
             self._ui_scale = factor
+            if self._players is not None:
+                self._players.set_ui_scale(factor)
             self.update()
 
     def set_route(
@@ -378,8 +395,10 @@ class PathItem(Overlay):
         dashed: bool = False,
         broken: list[tuple[QPointF, QPointF]] | None = None,
     ) -> None:
-        """Solid (or dashed) polylines, dotted red gaps, and the pinned waypoints."""
+        """Solid (or dashed) polylines, dotted red gaps, and the pinned waypoints; the players see
+        the same until :meth:`set_players_route` says otherwise."""
         self.prepareGeometryChange()
+        self._players = None
         path = QPainterPath()
         for points in lines:
             if points:
@@ -397,10 +416,49 @@ class PathItem(Overlay):
         self._dash = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
         self.update()
 
+    def set_players_route(
+        self,
+        lines: list[list[QPointF]],
+        waypoints: list[QPointF],
+        color: QColor,
+        dashed: bool = False,
+        broken: list[tuple[QPointF, QPointF]] | None = None,
+    ) -> None:
+        """What the players' copy shows instead (after :meth:`set_route`, which forgets it)."""
+        self.prepareGeometryChange()
+        players = PathItem()
+        players._ui_scale = self._ui_scale
+        players.set_route(lines, waypoints, color, dashed, broken)
+        self._players = players
+        self.update()
+
+    @property
+    def route(self) -> list[list[tuple[float, float]]]:
+        """The scene points of the polylines the GM sees."""
+        lines: list[list[tuple[float, float]]] = []
+        for i in range(self._path.elementCount()):
+            e = self._path.elementAt(i)
+            if e.isMoveTo() or not lines:
+                lines.append([])
+            lines[-1].append((e.x, e.y))
+        return lines
+
+    @property
+    def players_route(self) -> list[list[tuple[float, float]]]:
+        """The scene points of the players' copy's polylines (the GM's when they see the same)."""
+        return (self._players if self._players is not None else self).route
+
+    def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
+        (self._players if self._players is not None else self).paint(painter, option, None)
+
     def clear(self) -> None:
         self.set_route([], [], self.OK)
 
     def boundingRect(self) -> QRectF:
+        own = self._own_bounds()
+        return _united(own, self._players._own_bounds()) if self._players is not None else own
+
+    def _own_bounds(self) -> QRectF:
         rect = self._path.boundingRect().united(self._broken.boundingRect())
         for p in self._waypoints:
             # Waypoint discs keep their on-screen size: room for them down to a zoom of about 0.1.
@@ -449,12 +507,16 @@ class PathItem(Overlay):
 
 
 class LabelItem(Overlay):
-    """A short text in a rounded box at a fixed on-screen size (e.g. the path's '25 ft')."""
+    """A short text in a rounded box at a fixed on-screen size (e.g. the path's '25 ft').
+
+    Its players' copy may say something else in another colour (the cost of the route as it goes
+    without hidden tokens, a line naming a hidden attacker left out): a box of its own, laid out
+    and kept in view by the same rules, at the same anchor."""
 
     def __init__(self, z: float = LABEL_Z) -> None:
         super().__init__()
         self._text = ""
-        self._players_text: str | None = None
+        self._players: LabelItem | None = None  # what the players read instead; None: the same
         self._back = QColor(20, 20, 20, 225)
         self._ui_scale = 1.0
         self._font = QFont()
@@ -473,29 +535,58 @@ class LabelItem(Overlay):
         """The text grows with the UI scale (1.0 = 100 %)."""
         if factor == self._ui_scale:
             return
+        self.prepareGeometryChange()
         self._ui_scale = factor
         self._font.setPixelSize(max(1, round(LABEL_PX * factor)))
-        text, self._text = self._text, ""
-        self.set_text(text, None, self._players_text)  # the box again, at the new size
+        self._lay_out(self._text)  # the box again, at the new size
+        if self._players is not None:
+            self._players.set_ui_scale(factor)
+        self.update()
 
-    def set_text(self, text: str, back: QColor | None = None, players: str | None = None) -> None:
-        """Show ``text`` (one line or several); ``players`` is what the players' copy says instead
-        (a line naming a hidden token left out), None when they may read the same."""
-        if text == self._text and (back is None or back == self._back) and players == self._players_text:
+    def set_text(
+        self, text: str, back: QColor | None = None, players: str | None = None, players_back: QColor | None = None
+    ) -> None:
+        """Show ``text`` (one line or several); ``players`` (in ``players_back``) is what the players'
+        copy says instead, None (and no colour of its own) when they may read the same."""
+        twin = self._players
+        same_twin = (
+            twin is None
+            if players is None and players_back is None
+            else twin is not None
+            and twin._text == (text if players is None else players)
+            and twin._back == (players_back or back or self._back)
+        )
+        if text == self._text and (back is None or back == self._back) and same_twin:
             return
         self.prepareGeometryChange()
-        self._text = text
-        self._players_text = players
         if back is not None:
             self._back = back
+        if players is None and players_back is None:
+            self._players = None
+        else:
+            twin = LabelItem(self.zValue())
+            twin._ui_scale = self._ui_scale
+            twin._font = QFont(self._font)
+            twin._back = QColor(players_back or self._back)
+            twin._lay_out(text if players is None else players)
+            self._players = twin
+        self._lay_out(text)
+        self.update()
+
+    def _lay_out(self, text: str) -> None:
+        self._text = text
+        self._rect = self._box(text)
+
+    def _box(self, text: str) -> QRectF:
+        """The box for ``text``: up and to the right of the anchor point, clear of the cursor."""
+        if not text:
+            return QRectF()
         metrics = QFontMetricsF(self._font)
         lines = text.split("\n")
         k = self._ui_scale
         width = max(metrics.horizontalAdvance(line) for line in lines) + 16 * k
         height = metrics.height() + metrics.lineSpacing() * (len(lines) - 1) + 8 * k
-        # Up and to the right of the anchor point, clear of the cursor.
-        self._rect = QRectF(14 * k, -height - 10 * k, width, height) if text else QRectF()
-        self.update()
+        return QRectF(14 * k, -height - 10 * k, width, height)
 
     def keep_in_view(self) -> None:
         """Slide the box left of the anchor as far as it must not to run off the right of the GM's view
@@ -506,20 +597,33 @@ class LabelItem(Overlay):
         view = scene.views()[0]
         at = view.mapFromScene(self.pos())
         room = view.viewport().width()
-        if self._rect.width() > room - 8 and ": " in self._text:
+        own = self._fitted(at.x(), at.y(), room)
+        # The players' box by the same rules, as it would be placed if it were the GM's.
+        twin = self._players._fitted(at.x(), at.y(), room) if self._players is not None else None
+        if own == (self._text, self._rect) and (
+            twin is None or self._players is None or twin == (self._players._text, self._players._rect)
+        ):
+            return
+        self.prepareGeometryChange()
+        self._text, self._rect = own
+        if twin is not None and self._players is not None:
+            self._players._text, self._players._rect = twin
+        self.update()
+
+    def _fitted(self, x0: float, y0: float, room: int) -> tuple[str, QRectF]:
+        """The text and box for an anchor at (x0, y0) on a view ``room`` pixels wide."""
+        text, rect = self._text, self._rect
+        if not text:
+            return text, rect
+        if rect.width() > room - 8 and ": " in text:
             # Too wide for a small map view: break "Counter-attack from: a, b" after its colon.
-            lines = [line.replace(": ", ":\n", 1) if ": " in line else line for line in self._text.split("\n")]
-            wrapped = "\n".join(lines)
-            if wrapped != self._text:
-                self.set_text(wrapped, None, self._players_text)
-        width, height = self._rect.width(), self._rect.height()
+            text = "\n".join(line.replace(": ", ":\n", 1) if ": " in line else line for line in text.split("\n"))
+            rect = self._box(text)
+        width, height = rect.width(), rect.height()
         k = self._ui_scale
-        x = 14.0 * k if at.x() + 14 * k + width <= room else max(room - 4 - width - at.x(), 4 - at.x())
-        y = -height - 10 * k if at.y() - height - 10 * k >= 0 else 24.0 * k
-        if (x, y) != (self._rect.x(), self._rect.y()):
-            self.prepareGeometryChange()
-            self._rect = QRectF(x, y, width, height)
-            self.update()
+        x = 14.0 * k if x0 + 14 * k + width <= room else max(room - 4 - width - x0, 4 - x0)
+        y = -height - 10 * k if y0 - height - 10 * k >= 0 else 24.0 * k
+        return text, QRectF(x, y, width, height)
 
     @property
     def text(self) -> str:
@@ -528,19 +632,25 @@ class LabelItem(Overlay):
     @property
     def players_text(self) -> str:
         """What the players' copy of the label says."""
-        return self._text if self._players_text is None else self._players_text
+        return self._text if self._players is None else self._players._text
+
+    @property
+    def players_back(self) -> QColor:
+        """The colour of the players' copy's box."""
+        return QColor(self._back if self._players is None else self._players._back)
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-2, -2, 2, 2)
+        own = self._rect.adjusted(-2, -2, 2, 2)
+        return _united(own, self._players.boundingRect()) if self._players is not None else own
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        self._paint_text(painter, self._text)
+        self._paint_text(painter)
 
     def paint_for_players(self, painter: QPainter, option: QStyleOptionGraphicsItem) -> None:
-        self._paint_text(painter, self.players_text)
+        (self._players if self._players is not None else self)._paint_text(painter)
 
-    def _paint_text(self, painter: QPainter, text: str) -> None:
-        if not text:
+    def _paint_text(self, painter: QPainter) -> None:
+        if not self._text:
             return
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(_CASING, 2))
@@ -548,7 +658,7 @@ class LabelItem(Overlay):
         painter.drawRoundedRect(self._rect, 7, 7)
         painter.setFont(self._font)
         painter.setPen(QColor("white"))
-        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, text)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self._text)
 
 
 class MarkerItem(Overlay):
@@ -590,7 +700,8 @@ class ProvocationItem(Overlay):
     ring round the token's body at that step and a "!" badge, so neither colour nor the blocked
     cells' crosses are needed to tell them apart.
 
-    ``players`` are the steps the players may see (those provoked by visible tokens only)."""
+    ``players`` are the steps the players may see: those of the route they see (searched as if
+    hidden tokens were not there) that visible tokens provoke."""
 
     COLOR = QColor("#EE7733")  # orange (Paul Tol's vibrant scheme), apart from the blocked cells' red
     INK = QColor("#1a1a1a")
@@ -618,7 +729,7 @@ class ProvocationItem(Overlay):
         self._size = size
         self._players = None if players is None else list(dict.fromkeys(players))
         bounds = QRectF()
-        for cell in self._cells:
+        for cell in {*self._cells, *(self._players or ())}:  # the players' steps may lie elsewhere
             rect = cell_rect(cell, size)
             bounds = rect if bounds.isNull() else bounds.united(rect)
         # The badge keeps its on-screen size: room for it down to a zoom of about 0.1.

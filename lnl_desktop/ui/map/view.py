@@ -332,7 +332,7 @@ class MapView(QGraphicsView):
         cid = self.controller.selected
         token = self.controller.encounter.tokens.get(cid) if cid else None
         if cid is None or token is None:
-            self.controller.message.emit("Select a token on the map to turn it")
+            self._refuse("Select a token on the map to turn it")
             return None
         facing = grid.snap_facing(token.facing + step_deg, 45)
         if facing == token.facing:
@@ -343,7 +343,7 @@ class MapView(QGraphicsView):
         """Take the selected combatant's token off the map (the combatant stays)."""
         cid = self.controller.selected
         if cid is None or cid not in self.controller.encounter.tokens:
-            self.controller.message.emit("Select a token on the map to remove it")
+            self._refuse("Select a token on the map to remove it")
             return None
         return self._do(RemoveToken(cid))
 
@@ -435,6 +435,12 @@ class MapView(QGraphicsView):
         if text != self._info:
             self._info = text
             self.dragInfo.emit(text)
+
+    def _refuse(self, text: str) -> None:
+        """Say why the map did nothing, where the engine's refusals are said too (the status bar and
+        the plate over the map), so the plate never keeps an older refusal than the status bar."""
+        self.controller.message.emit(text)
+        self.controller.refused.emit(text)
 
     def _do(self, action: Action) -> list[Event] | None:
         self._applying = True
@@ -737,7 +743,7 @@ class MapView(QGraphicsView):
         try:
             drag = MoveDrag(self.controller, cid, grab=(cell[0] - token.cell[0], cell[1] - token.cell[1]))
         except (RulesError, ValueError) as error:
-            self.controller.message.emit(str(error))
+            self._refuse(str(error))
             return
         self._drag = drag
         self.overlays.prime(cid, drag.mover_inputs())
@@ -984,7 +990,7 @@ class MapView(QGraphicsView):
         self.lines_preview.clear()
         self._say("")
         if line.start == line.end:
-            self.controller.message.emit("Drag from one cell corner to another to draw a wall or a door")
+            self._refuse("Drag from one cell corner to another to draw a wall or a door")
             return
         self._do(AddWall(line.start, line.end, door=line.door))
 
@@ -1006,7 +1012,7 @@ class MapView(QGraphicsView):
         self.lines_preview.clear()
         self._say("")
         if not erase.picked:
-            self.controller.message.emit("No wall line or door there to erase")
+            self._refuse("No wall line or door there to erase")
             return
         if len(erase.picked) == 1:
             self._do(RemoveWall(erase.picked[0].a, erase.picked[0].b))
@@ -1058,7 +1064,7 @@ class MapView(QGraphicsView):
         changed = cells - explored if fog.shown else cells & explored
         if not changed:
             said = "already shown to" if fog.shown else "not shown to"
-            self.controller.message.emit(f"Those cells are {said} the players: nothing to change")
+            self._refuse(f"Those cells are {said} the players: nothing to change")
             return
         self._do(RevealCells(tuple(sorted(changed)), shown=fog.shown))
 
