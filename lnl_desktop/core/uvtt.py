@@ -21,8 +21,9 @@ Dungeondraft, Dungeon Alchemist, DungeonFog, Arkenforge and others write one JSO
 the table's cells ((0, 0) the map's top-left corner). The whole part of ``map_origin`` moves the
 walls so the picture's corner is the map's corner, and the maker's grid lines stay on the map's;
 a fractional part (a crop between grid lines) becomes the picture's offset. The picture is checked
-(base64, a PNG, JPEG or WEBP header, a size that can be shown) but not decoded: that, and turning
-WEBP into PNG or JPEG, is the window's work. Anything wrong raises :class:`MapFileError` saying
+(base64, a PNG, JPEG or WEBP header, a size that can be shown, bytes that reach the picture's end:
+:mod:`lnl_desktop.core.pictures`) but not decoded: that, and turning WEBP into PNG or JPEG, is the
+window's work. Anything wrong raises :class:`MapFileError` saying
 where, and nothing is changed.
 
 Limits (:mod:`lnl_desktop.core.model` states them): a map has at most :data:`MAX_SIDE` cells a
@@ -41,7 +42,6 @@ import binascii
 import json
 import math
 import re
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -62,6 +62,7 @@ from lnl_desktop.core.model import (
     checked_lines,
     gc_paused,
 )
+from lnl_desktop.core.pictures import ImageFormat, image_damage, image_kind, image_size
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")  # a thread reading a map must find it loaded (see lnl_desktop.lazy)
@@ -82,7 +83,6 @@ KNOWN_FORMATS = (0.1, 0.2, 0.3, 1.0)
 DIGITS = 6  # the makers write 6 decimals; coordinates are rounded to that after moving
 _EPS = 1e-6
 
-ImageFormat = Literal["png", "jpeg", "webp"]
 Point = tuple[float, float]
 
 
@@ -340,6 +340,15 @@ class _NotAllowed(ValueError):
     pass
 
 
+MAX_NUMBER_DIGITS = 20  # no map maker writes a longer whole number; Python refuses past 4,300
+
+
+def _whole_number(token: str) -> int:
+    if len(token.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise _NotAllowed(f"a number longer than {MAX_NUMBER_DIGITS} digits ({len(token):,} digits: {token[:12]}…)")
+    return int(token)
+
+
 def _refuse_constant(token: str) -> Any:
     raise _NotAllowed(f"{token} is not a number JSON allows")
 
@@ -355,13 +364,15 @@ def _parse(data: str | bytes | bytearray | memoryview, name: str, foreign: str) 
         except UnicodeDecodeError as error:
             raise MapFileError(f"{foreign}: not a text file (not UTF-8 at byte {error.start})") from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_int=_whole_number)
     except json.JSONDecodeError as error:
         raise MapFileError(f"{foreign}: not JSON ({error.msg} at line {error.lineno}, column {error.colno})") from None
     except _NotAllowed as error:
         raise MapFileError(f"{foreign}: {error}") from None
-    except (RecursionError, ValueError) as error:  # nesting too deep, an integer too long
-        raise MapFileError(f"{foreign}: it could not be read as JSON: {error}") from None
+    except RecursionError:
+        raise MapFileError(f"{foreign}: its JSON is nested too deep to read") from None
+    except ValueError as error:  # not reached by any JSON seen; said in the file's terms all the same
+        raise MapFileError(f"{foreign}: it could not be read as JSON ({type(error).__name__})") from None
 
 
 def _json_kind(value: Any) -> str:
@@ -655,76 +666,7 @@ def _picture(value: Any, name: str, foreign: str) -> tuple[str | None, ImageForm
         raise MapFileError(
             f"{name}: the picture is {w} x {h} pixels; at most {MAX_PICTURE_PIXELS // 10**6} million pixels can be read"
         )
+    damage = image_damage(raw, kind)
+    if damage is not None:
+        raise MapFileError(f"{name}: the picture could not be decoded ({damage})")
     return text, kind, size
-
-
-def image_kind(raw: bytes) -> ImageFormat | None:
-    """'png', 'jpeg' or 'webp' by the file's first bytes, else None."""
-    if raw.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "png"
-    if raw.startswith(b"\xff\xd8\xff"):
-        return "jpeg"
-    if raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
-        return "webp"
-    return None
-
-
-def image_size(raw: bytes, kind: ImageFormat) -> tuple[int, int] | None:
-    """The picture's width and height from its header, or None if the header does not say."""
-    try:
-        if kind == "png":
-            if raw[12:16] != b"IHDR":
-                return None
-            w, h = struct.unpack(">II", raw[16:24])
-        elif kind == "jpeg":
-            found = _jpeg_size(raw)
-            if found is None:
-                return None
-            w, h = found
-        else:
-            found = _webp_size(raw)
-            if found is None:
-                return None
-            w, h = found
-    except struct.error:
-        return None
-    return (w, h) if w > 0 and h > 0 else None
-
-
-# Start-of-frame markers carry the size; C4 (Huffman tables), C8 and CC (arithmetic) do not.
-_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
-
-
-def _jpeg_size(raw: bytes) -> tuple[int, int] | None:
-    i = 2
-    while i + 4 <= len(raw):
-        if raw[i] != 0xFF:
-            return None
-        marker = raw[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
-            i += 2
-            continue
-        if marker in (0xD9, 0xDA):  # end of image, or the scan began without a frame
-            return None
-        (length,) = struct.unpack(">H", raw[i + 2 : i + 4])
-        if marker in _SOF:
-            h, w = struct.unpack(">HH", raw[i + 5 : i + 9])
-            return w, h
-        i += 2 + length
-    return None
-
-
-def _webp_size(raw: bytes) -> tuple[int, int] | None:
-    chunk, data = raw[12:16], raw[20:]
-    if chunk == b"VP8 " and data[3:6] == b"\x9d\x01\x2a":
-        w, h = struct.unpack("<HH", data[6:10])
-        return w & 0x3FFF, h & 0x3FFF
-    if chunk == b"VP8L" and data[:1] == b"\x2f":
-        bits = int.from_bytes(data[1:5], "little")
-        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    if chunk == b"VP8X":
-        return int.from_bytes(data[4:7], "little") + 1, int.from_bytes(data[7:10], "little") + 1
-    return None

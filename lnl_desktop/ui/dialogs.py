@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import base64
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
-from PySide6.QtGui import QImageReader
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -22,9 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lnl_desktop.core import pictures, storage
 from lnl_desktop.core.grid import DiagonalRule
 from lnl_desktop.core.model import Background, MapGrid
 from lnl_desktop.ui.folders import Folders
+
+# The picture's share of an encounter file (half, as for an imported map's), in bytes: it is kept
+# as base64, 4 characters for 3 bytes.
+MAX_KEPT_PICTURE_BYTES = storage.MAX_FILE_BYTES // 2 * 3 // 4
 
 DIAGONAL_NAMES = {
     DiagonalRule.ALTERNATING: "5-10-5 (alternating)",
@@ -73,7 +79,12 @@ class MapSettingsDialog(QDialog):
 
 
 class BackgroundDialog(QDialog):
-    """Pick a PNG or JPEG and line it up with the grid: pixels per cell and offset."""
+    """Pick a PNG or JPEG and line it up with the grid: pixels per cell and offset.
+
+    The picture is kept inside the encounter file (as an imported map's is), so the file carries
+    it wherever it goes and never names a file outside its folder. A picture the encounter already
+    keeps stays as it is while only its lining up changes; one an older file names by path is read
+    only from beside that file (:func:`lnl_desktop.core.pictures.read_picture_beside`)."""
 
     def __init__(
         self,
@@ -86,8 +97,11 @@ class BackgroundDialog(QDialog):
         self.setWindowTitle("Background image")
         self._base_dir = base_dir
         self._folders = folders
+        self._old = background
+        self._picture: tuple[str, str] | None = None  # (name, base64) once accepted
         self.path_edit = QLineEdit(background.image if background else "")
         self.path_edit.setPlaceholderText("PNG or JPEG file")
+        self.path_edit.setToolTip("The picture is kept inside the encounter file")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
@@ -126,37 +140,61 @@ class BackgroundDialog(QDialog):
         if name and self._folders is not None:
             self._folders.remember(Path(name))
         if name:
-            self.path_edit.setText(self._relative(Path(name)))
+            self.path_edit.setText(str(Path(name)))
 
-    def _relative(self, path: Path) -> str:
-        if self._base_dir is not None:
-            try:
-                return str(path.resolve().relative_to(self._base_dir.resolve()))
-            except ValueError:
-                pass
-        return str(path)
-
-    def resolved(self) -> Path:
-        path = Path(self.path_edit.text().strip())
-        if not path.is_absolute() and self._base_dir is not None:
+    def _read(self, text: str) -> tuple[str, str]:
+        """The picture ``text`` names, as (name, base64), or PictureError saying why not."""
+        old = self._old
+        if old is not None and text == old.image:
+            if old.data is not None:  # kept in the file already: only its lining up changes
+                return old.image, old.data
+            # Named by an encounter file: read only from beside it, as the map does.
+            raw = pictures.read_picture_beside(text, self._base_dir)
+            return PureWindowsPath(text).name, self._whole(raw, repr(text))  # either separator
+        path = Path(text).expanduser()
+        if not path.is_absolute():
+            if self._base_dir is None:
+                raise pictures.PictureError(text, "not a full path (choose the picture with Browse…)")
             path = self._base_dir / path
-        return path
+        # The GM's own choice: a link to a picture is that picture.
+        raw = pictures.read_picture_file(path.resolve(), path.name, MAX_KEPT_PICTURE_BYTES)
+        return path.name, self._whole(raw, path.name)
+
+    @staticmethod
+    def _whole(raw: bytes, name: str) -> str:
+        if len(raw) > MAX_KEPT_PICTURE_BYTES:
+            raise pictures.PictureError(
+                name,
+                f"{len(raw) / 2**20:,.0f} MB; an encounter keeps a picture of at most "
+                f"{MAX_KEPT_PICTURE_BYTES // 2**20} MB (save it as a JPEG or smaller)",
+            )
+        pictures.check_picture(raw, name)
+        if QImage.fromData(raw).isNull():  # decoded in full: what the map will show
+            raise pictures.PictureError(name, "not a readable PNG or JPEG")
+        return base64.b64encode(raw).decode("ascii")
 
     def _accept(self) -> None:
-        if not self.path_edit.text().strip():
+        text = self.path_edit.text().strip()
+        if not text:
             self.info.setText("Choose an image file.")
             return
-        reader = QImageReader(str(self.resolved()))
-        if not reader.canRead():
-            self.info.setText(f"Cannot read {self.resolved().name}: {reader.errorString()}")
+        try:
+            self._picture = self._read(text)
+        except pictures.PictureError as error:
+            self.info.setText(f"Cannot use {error.name}: it is {error.reason}.")
             return
         self.accept()
 
     def background(self) -> dict[str, Any]:
+        """The map's new background, its picture kept inside the encounter (after OK)."""
+        if self._picture is None:
+            raise RuntimeError("background() is read after the dialog was accepted")
+        name, data = self._picture
         return {
-            "image": self.path_edit.text().strip(),
+            "image": name,
             "cell_px": self.cell_box.value(),
             "offset_x": self.x_box.value(),
             "offset_y": self.y_box.value(),
             "opacity": self.opacity_box.value(),
+            "data": data,
         }

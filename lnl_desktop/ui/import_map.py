@@ -5,10 +5,12 @@ its picture for the map and applies the whole new map — size, walls, doors, pi
 ``EditMap``, so one Undo gives the old map back. A file that cannot be used, or a map the encounter
 refuses (tokens that would be off it), is said in a message box and changes nothing.
 
-The picture is kept inside the encounter as PNG or JPEG. It is decoded, scaled and encoded again
-only when it has to be: WEBP (converted), over :data:`MAX_SIDE_PX` a side or :data:`MAX_PIXELS`
-(scaled down, the cell size and offsets with it), or too big to keep as it is
-(:data:`KEEP_ORIGINAL_CHARS`). That work runs in a worker thread under a progress dialog, so the
+The picture is kept inside the encounter as PNG or JPEG. It is always decoded in full first, so
+a picture cut short or damaged is refused before anything changes (a JPEG decoder would show the
+missing part grey). It is scaled and encoded again only when it has to be: WEBP (converted), over
+:data:`MAX_SIDE_PX` a side or :data:`MAX_PIXELS` (scaled down, the cell size and offsets with
+it), or too big to keep as it is (:data:`KEEP_ORIGINAL_CHARS`). That work runs in a worker thread
+under a progress dialog (shown at once for scaling, after a moment for only decoding), so the
 window keeps painting, and Cancel leaves the encounter untouched. Reading and checking the file
 runs in a worker too; its dialog shows only if it takes a while, with a bar that moves as the
 reading goes (a cave map has a hundred thousand walls), and its Cancel stops the reading at its
@@ -102,11 +104,22 @@ def prepare_picture(
     cancelled: Callable[[], bool] = lambda: False,
 ) -> Picture | None:
     """The picture the map keeps: the file's own when it can be, else decoded, scaled down if
-    huge and encoded as JPEG (PNG when it has transparent parts). None when the file has no
-    picture or ``cancelled()`` became true; :class:`MapFileError` if it cannot be decoded."""
+    huge and encoded as JPEG (PNG when it has transparent parts). The file's own is decoded in
+    full too, to be sure it is a whole picture. None when the file has no picture or
+    ``cancelled()`` became true; :class:`MapFileError` if it cannot be decoded."""
     if imported.image_base64 is None or imported.image_size is None or imported.image_format is None:
         return None
     if not needs_work(imported):
+        width, height = imported.image_size
+        stage(f"Checking the picture ({width} x {height} px)…")
+        image = _decode(imported, None)
+        if image.size().toTuple() != imported.image_size:
+            raise MapFileError(
+                f"{imported.name}: the picture could not be decoded (its header says {width} x {height} px, "
+                f"its data {image.width()} x {image.height()} px)"
+            )
+        if cancelled():
+            return None
         fmt: PictureFormat = "png" if imported.image_format == "png" else "jpeg"
         return Picture(imported.image_base64, fmt, 1.0, imported.image_size)
     name, kind = imported.name, imported.image_format
@@ -385,9 +398,12 @@ def _import(parent: QWidget, controller: TableController, path: Path, dialog: QP
         return _refuse(parent, reading.error, path)
     imported: ImportedMap = reading.result
 
-    picture: Picture | None
-    if needs_work(imported):
-        dialog.setLabelText("Preparing the picture…")
+    picture: Picture | None = None
+    if imported.image_base64 is not None:
+        # Decoded in full even when kept as it is: a picture cut short is refused here, before
+        # anything changes. The dialog shows at once only for the long work of scaling.
+        work_to_do = needs_work(imported)
+        dialog.setLabelText("Preparing the picture…" if work_to_do else "Checking the picture…")
 
         def work(worker: _Worker) -> Picture | None:
             def stage(text: str) -> None:
@@ -395,14 +411,12 @@ def _import(parent: QWidget, controller: TableController, path: Path, dialog: QP
 
             return prepare_picture(imported, stage, worker.cancel.is_set)
 
-        preparing = _run(dialog, work, show_now=True)
+        preparing = _run(dialog, work, show_now=work_to_do)
         if preparing is None:
             return _cancelled(controller, path)
         if preparing.error is not None:
             return _refuse(parent, preparing.error, path)
         picture = preparing.result
-    else:
-        picture = prepare_picture(imported)  # the file's own PNG or JPEG, or none: nothing to decode
 
     try:
         background = None if picture is None else imported.background(picture.data, picture.image_format, picture.scale)

@@ -63,16 +63,23 @@ SCENE_MARGIN_CELLS = 3
 
 
 @lru_cache(maxsize=4)
-def decode_picture(data: str) -> QImage:
+def decode_picture(data: str) -> tuple[QImage, str]:
     """A background picture kept in the file (base64 PNG or JPEG), decoded once however many maps
-    and scenes show it (the GM's and the players'); a null image when it is not one."""
+    and scenes show it (the GM's and the players'); a null image and why when it is not one."""
+    from lnl_desktop.core.pictures import PictureError, check_picture  # only for a map with a picture
+
+    unreadable = "not a readable PNG or JPEG"
     try:
         raw = base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError):
-        return QImage()
+        return QImage(), unreadable
+    try:
+        check_picture(raw, "the picture")  # a picture cut short would show grey where it stops
+    except PictureError as error:
+        return QImage(), unreadable if error.reason.startswith("not a PNG") else error.reason
     image = QImage()
     image.loadFromData(raw)
-    return image
+    return image, unreadable
 
 
 def _argb(color: QColor) -> int:
@@ -389,24 +396,31 @@ class MapScene(QGraphicsScene):
             if key == self._background_key:
                 return
             self._background_key = key
-            image = decode_picture(background.data)
-            where, reason = f"The picture {background.image!r} kept in the file", "not a readable PNG or JPEG"
+            image, reason = decode_picture(background.data)
+            where = f"The picture {background.image!r} kept in the file"
         else:
-            path = Path(background.image)
-            if not path.is_absolute() and self.controller.base_dir is not None:
-                path = Path(self.controller.base_dir) / path
-            key = (str(path), background)
+            # Given by path (older files): read only from the encounter file's folder or a folder
+            # under it, checked before anything is read; an encounter from someone else must not
+            # make the table read other files on the disk.
+            from lnl_desktop.core.pictures import PictureError, read_picture_beside  # only for a map with a picture
+
+            folder = self.controller.base_dir
+            key = (f"beside:{folder}", background)
             if key == self._background_key:
                 return
             self._background_key = key
-            image = QImage(str(path)) if path.is_file() else QImage()
-            where = f"Background image {path}"
-            reason = "not found" if not path.exists() else "not a readable PNG or JPEG"
+            where = f"Background image {background.image!r}"
+            try:
+                raw = read_picture_beside(background.image, None if folder is None else Path(folder))
+            except PictureError as error:
+                image, reason = QImage(), error.reason
+            else:
+                image, reason = QImage.fromData(raw), "not a readable PNG or JPEG"
         if image.isNull():
             self._background = None
             if where not in self._warned:
                 self._warned.add(where)
-                text = f"{where} is {reason}: the map shows no picture"
+                text = f"The map shows no picture: {where} is {reason}"
                 # Later, so a window that connects to `message` after building the map hears it.
                 QTimer.singleShot(0, lambda: self.controller.message.emit(text))
             return
