@@ -168,7 +168,7 @@ def main() -> int:
     # 7. The L&L Classic demo: Tombril's Classic sheet (WIS, Defense Points) in the main window.
     main.open_demo("classic")
     main.controller.select("tombril")
-    main.docks["Combatant sheet"].raise_()
+    main.docks["Sheet"].raise_()
     main.docks["Round log"].raise_()
     settle(app)
     main.map_view.fit_map()

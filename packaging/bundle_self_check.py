@@ -115,7 +115,7 @@ def check_parts_made_on_first_use() -> str:
     window = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(scratch))
     window.show()
     QApplication.processEvents()
-    for title in [*LAZY_PANELS, "Undo history"]:
+    for title in [*LAZY_PANELS, "History"]:
         dock = window.docks[title]
         dock.raise_()  # its tab in front, as a click on it does
         QApplication.processEvents()

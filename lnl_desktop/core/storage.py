@@ -137,11 +137,31 @@ def _check_structure(text: str, source: str) -> bool:
     if ascii is None or _TOO_MANY_9S in ascii.translate(_DIGITS_AS_9):
         long = _LONG_DIGITS.search(structure)
     if long is not None:
-        raise EncounterFileError(
-            f"{source} holds a number of {len(long.group())} digits ({long.group()[:12]}...); "
-            f"numbers in an encounter file have at most {MAX_NUMBER_DIGITS}"
-        )
+        raise EncounterFileError(f"{source} has {_long_number_at(text)}; an encounter file never holds one")
     return _BIG_EXPONENT.search(structure) is not None
+
+
+# A string, or a run of too many digits outside one: the first of the second kind is the long number.
+_STRING_OR_LONG_DIGITS = re.compile(rf"{_JSON_STRING.pattern}|(\d{{{MAX_NUMBER_DIGITS + 1},}})", re.DOTALL)
+_KEY_BEFORE = re.compile(r'"([^"\\]{1,60})"\s*:\s*[-+.\deE]*\Z')
+
+
+def _long_number_at(text: str) -> str:
+    """Where the first over-long number is, in words a person finds it by: 'a number longer than 20
+    digits at line 4, column 13 ("version", 5,000 digits: 999999999999…)'."""
+    found = next((m for m in _STRING_OR_LONG_DIGITS.finditer(text) if m.group(1)), None)
+    if found is None:  # not reached: _check_structure saw one
+        return f"a number longer than {MAX_NUMBER_DIGITS} digits"
+    start = found.start(1)
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    key = _KEY_BEFORE.search(text, max(0, start - 200), start)
+    digits = found.group(1)
+    named = f'"{key.group(1)}", ' if key else ""
+    return (
+        f"a number longer than {MAX_NUMBER_DIGITS} digits at line {line}, column {column} "
+        f"({named}{len(digits):,} digits: {digits[:12]}…)"
+    )
 
 
 def _parse_float(token: str) -> float:
@@ -158,7 +178,7 @@ def _parse_constant(token: str) -> Any:
 def _parse_int(token: str) -> int:
     # _check_structure has refused long digit runs already; this guards the conversion anyway.
     if len(token.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise _BadNumber(f"a number of {len(token)} digits is too large")
+        raise _BadNumber(f"a number longer than {MAX_NUMBER_DIGITS} digits ({token[:12]}…)")
     return int(token)
 
 
@@ -192,8 +212,11 @@ def _loads(text: str, source: str) -> Encounter:
         ) from None
     except _BadNumber as error:
         raise EncounterFileError(f"{source}: {error}") from None
-    except (RecursionError, ValueError) as error:  # a safety net behind _check_structure
-        raise EncounterFileError(f"{source} could not be read as JSON: {error}") from None
+    except (RecursionError, ValueError):  # a safety net behind _check_structure; Python's words help nobody
+        raise EncounterFileError(
+            f"{source} could not be read: it nests deeper than {MAX_DEPTH} levels or holds a number "
+            f"longer than {MAX_NUMBER_DIGITS} digits"
+        ) from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise EncounterFileError(f'{source} is not a Laurels & Loot encounter file (no "format": "{FORMAT}")')
     version = document.get("version")

@@ -429,12 +429,12 @@ def test_a_free_text_action_is_logged():
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"level": 0}, "level"),
-        ({"move_ft": -5}, "move_ft"),
-        ({"weapons": [{"name": "Odd", "die": "d7"}]}, "die"),
-        ({"stamina": 21}, "stamina"),
-        ({"injury": 11}, "injury"),
-        ({"vision_deg": 0}, "vision_deg"),
+        ({"level": 0}, "Level"),
+        ({"move_ft": -5}, "Move"),
+        ({"weapons": [{"name": "Odd", "die": "d7"}]}, "Die"),
+        ({"stamina": 21}, "SP"),
+        ({"injury": 11}, "IP"),
+        ({"vision_deg": 0}, "Field of vision"),
     ],
 )
 def test_a_bad_edit_is_refused_naming_the_field_and_changes_nothing(changes, field):

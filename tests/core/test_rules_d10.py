@@ -86,9 +86,9 @@ def test_defense_defaults_to_11_and_bad_values_are_refused_with_the_field_named(
     assert D10.stat_block.model_validate({"name": "X", "side": "Party", "hp_max": 5}).defense == 11
     before = engine.encounter.model_dump()
     for change, named in (
-        ({"group": "Heroes"}, "group"),  # the Party is one group
-        ({"weapons": [{"name": "Axe", "die": "d7"}]}, "die"),
-        ({"dr": -1}, "dr"),
+        ({"group": "Heroes"}, "Group"),  # the Party is one group
+        ({"weapons": [{"name": "Axe", "die": "d7"}]}, "Weapon 1: Die"),
+        ({"dr": -1}, "DR cannot be below 0"),
     ):
         with pytest.raises(RulesError, match=named):
             engine.apply(act.EditCombatant("tombril", change))

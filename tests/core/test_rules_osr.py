@@ -113,11 +113,14 @@ def test_ac_is_11_plus_armor_shield_and_dex_capped_by_the_armor_or_typed() -> No
     ("change", "named"),
     [
         ({"morale": 8}, "morale"),  # a PC makes no morale checks
-        ({"hp": 15}, "hp"),
-        ({"armor_bonus": 8}, "armor_bonus"),
-        ({"weapons": [{"name": "Axe", "damage": "1d7"}]}, "damage"),
-        ({"weapons": [{"name": "Bow", "damage": "1d6", "kind": "missile", "max_range_ft": 5}]}, "max_range_ft"),
-        ({"weapons": [{"name": "Axe", "damage": "one d6"}]}, "damage"),
+        ({"hp": 15}, "HP: 15 HP is above the maximum"),
+        ({"armor_bonus": 8}, "Armor bonus cannot be above 7"),
+        ({"weapons": [{"name": "Axe", "damage": "1d7"}]}, "Weapon 1, Damage"),
+        (
+            {"weapons": [{"name": "Bow", "damage": "1d6", "kind": "missile", "max_range_ft": 5}]},
+            "Range cannot be below 10",
+        ),
+        ({"weapons": [{"name": "Axe", "damage": "one d6"}]}, "Weapon 1, Damage"),
     ],
 )
 def test_bad_values_are_refused_with_the_field_named(change: dict[str, Any], named: str) -> None:

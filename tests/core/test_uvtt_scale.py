@@ -387,12 +387,12 @@ def test_a_big_encounter_loads_as_the_usual_validation_reads_it(tmp_path: Path) 
     [
         (
             {"a": [1001.0, 5.0], "b": [3.0, 4.0]},
-            "encounter.map: segments[700]: point (1001, 5) is outside the 1000 x 1000 map",
+            "encounter.map.segments[700]: point (1001, 5) is outside the 1000 x 1000 map",
         ),
         ({"a": [3.0, 4.0], "b": [3.0, 4.0]}, "encounter.map.segments[700]: a wall needs two different ends"),
-        ({"a": [True, 4.0], "b": [3.0, 4.0]}, "encounter.map.segments[700].a[0]: Input should be a valid number"),
-        ({"a": [1.0, 4.0], "b": [3.0, 4.0], "c": 1}, "encounter.map.segments[700].c: Extra inputs are not permitted"),
-        ({"a": [1.0, 4.0, 5.0], "b": [3.0, 4.0]}, "encounter.map.segments[700].a: Tuple should have at most 2 items"),
+        ({"a": [True, 4.0], "b": [3.0, 4.0]}, "encounter.map.segments[700].a[0]: A must be a number (got True)"),
+        ({"a": [1.0, 4.0], "b": [3.0, 4.0], "c": 1}, "encounter.map.segments[700].c: there is nothing called 'c' here"),
+        ({"a": [1.0, 4.0, 5.0], "b": [3.0, 4.0]}, "encounter.map.segments[700].a: A can have at most 2 items"),
     ],
 )
 def test_a_bad_line_in_a_big_map_is_said_as_always(tmp_path: Path, bad: dict[str, Any], says: str) -> None:

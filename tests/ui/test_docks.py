@@ -186,11 +186,11 @@ def test_sheet_shows_the_selected_combatant(sheet: CombatantSheet, controller: T
 @pytest.mark.parametrize(
     ("field", "text", "says"),
     [
-        ("level", "0", "level"),
+        ("level", "0", "Tombril: Level cannot be below 1 (got 0)"),
         ("level", "x", "not a whole number"),
-        ("level", "-3", "level"),
+        ("level", "-3", "Level cannot be below 1"),
         ("stamina", "70", "above the maximum"),
-        ("name", "", "name"),
+        ("name", "", "Name cannot be empty"),
     ],
 )
 def test_a_bad_value_is_refused_on_the_sheet_and_changes_nothing(
@@ -285,7 +285,7 @@ def test_weapon_die_edit_and_an_empty_name_refused(sheet: CombatantSheet, contro
 
     before = controller.encounter.model_dump()
     assert not model.setData(model.index(0, 0), "")
-    assert "name" in sheet.message
+    assert "Weapon 1: Name cannot be empty" in sheet.message
     assert sheet.weapons_table.property("invalid") is True
     assert model.index(0, 0).data() == "Shortsword"
     assert controller.encounter.model_dump() == before
@@ -322,7 +322,7 @@ def test_shield_and_spells(sheet: CombatantSheet, controller: TableController, q
     type_into(qtbot, sheet.editor("shield.armor"), "2")
     assert controller.encounter.combatant("tombril").armor_points == 3 + 2
     type_into(qtbot, sheet.editor("shield.durability"), "99")
-    assert "durability" in sheet.message
+    assert "Durability: 99 is above the maximum of 10" in sheet.message
     assert controller.encounter.combatant("tombril").shield.durability == 10
 
     sheet.add_spell_button.click()
@@ -347,7 +347,7 @@ def test_undo_refreshes_the_sheet_but_not_a_field_being_typed(
     assert sheet.editor("armor").text() == "3"
     assert dex.text() == "57"  # the GM's typing survives the refresh
     qtbot.keyClick(dex, Qt.Key.Key_Return)
-    assert "dex_bonus" in sheet.message and "30" in sheet.message  # bonuses run from -10 to +30
+    assert "DEX bonus cannot be above 30" in sheet.message  # bonuses run from -10 to +30
 
 
 # -- the round log ------------------------------------------------------------------------------------

@@ -69,16 +69,16 @@ def test_window_shows_map_and_every_dock(make_window: WindowFactory) -> None:
         "Turns",
         "Action",
         "Combatants",
-        "Combatant sheet",
+        "Sheet",
         "Round log",
         "Forecast",
         "Bestiary",
-        "Undo history",
+        "History",
         "Rules call for",
     }
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     toggles = {a.text() for a in view_menu.actions()}
-    assert {"Combatants", "Combatant sheet", "Round log"} <= toggles
+    assert {"Combatants", "Sheet", "Round log", "History"} <= toggles
     assert "The Hill Giant at the Old Tower" in window.windowTitle()
 
 

@@ -165,7 +165,7 @@ def test_an_optional_number_cleared_means_none_and_undo_brings_it_back(
     ("text", "says"),
     [
         ("brave", "Morale: 'brave' is not a whole number"),
-        ("13", "morale: Input should be less than or equal to 12"),
+        ("13", "Goblin: Morale cannot be above 12 (got 13)"),
     ],
 )
 def test_a_bad_optional_number_is_refused_with_the_field_named_and_the_old_value_kept(
@@ -223,7 +223,7 @@ def test_a_weapons_damage_dice_are_edited_and_bad_dice_refused_with_the_models_r
     before = controller.encounter.model_dump()
     steps = controller.undo_stack.count()
     assert not model.setData(damage, "1d7")
-    assert "weapons[0].damage" in sheet.message and "'1d7' is not dice such as 1d8 or 2d6" in sheet.message
+    assert "Weapon 1, Damage" in sheet.message and "'1d7' is not dice such as 1d8 or 2d6" in sheet.message
     assert sheet.weapons_table.property("invalid") is True
     assert damage.data() == "1d8"
     assert controller.encounter.model_dump() == before and controller.undo_stack.count() == steps

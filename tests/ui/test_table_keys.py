@@ -115,7 +115,7 @@ def test_escape_in_a_sheet_field_puts_the_value_back_and_changes_nothing(laptop_
     window = laptop_window()
     controller = window.controller
     controller.select("tombril")
-    window.docks["Combatant sheet"].raise_()
+    window.docks["Sheet"].raise_()
     QApplication.processEvents()
     fields = text_fields(window.sheet)
     assert fields, "the sheet shows editable fields"

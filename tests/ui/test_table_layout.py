@@ -51,9 +51,7 @@ def test_the_map_gets_over_60_percent_of_a_laptop_window_and_every_dock_is_a_tab
     areas = {window.dockWidgetArea(dock) for dock in window.docks.values()}
     assert areas == {Qt.DockWidgetArea.RightDockWidgetArea}
     assert front_tabs(window) == {"Turns", "Action"}
-    assert {"Turns", "Combatants", "Bestiary", "Action", "Combatant sheet", "Round log", "Forecast"} <= open_docks(
-        window
-    )
+    assert {"Turns", "Combatants", "Bestiary", "Action", "Sheet", "Round log", "Forecast"} <= open_docks(window)
     view_entries = {a.text() for a in window.menuBar().actions()[4].menu().actions()}
     assert set(window.docks) <= view_entries
 

@@ -71,7 +71,7 @@ class CombatantsPanel(QWidget):
         self.proxy.layoutChanged.connect(self._follow_controller)
 
         self.add_button = QPushButton("Add combatant", self)
-        self.add_button.setToolTip("Add a new level 1 Party member with a d6 weapon; edit it on the Combatant sheet")
+        self.add_button.setToolTip("Add a new level 1 Party member with a d6 weapon; edit it on the Sheet")
         self.add_button.clicked.connect(self.add_combatant)
         self.remove_button = QPushButton("Remove", self)
         self.remove_button.setToolTip("Remove the selected combatant from the encounter (Delete; Undo brings it back)")

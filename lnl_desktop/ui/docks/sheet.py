@@ -1,4 +1,4 @@
-"""The Combatant sheet dock: every field of the selected combatant, editable.
+"""The Sheet dock: every field of the selected combatant, editable.
 
 Each field commits on its own (Enter, leaving the field, picking a choice) as one
 ``EditCombatant`` action through the controller: one undo step, one line in the log. The picture
@@ -64,6 +64,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.model import ShieldState, Side, Trait, WeaponKind
 from lnl_desktop.core.rules.base import ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
+from lnl_desktop.core.validation import humanize
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
@@ -534,7 +535,7 @@ class CombatantSheet(QWidget):
 
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Combatant sheet")
+        self.setWindowTitle("Sheet")
         self.scaled_style = style.keep_scaled(self, self._STYLE)  # the title's size follows the UI scale
         self.controller = controller
         self.combatant_id: str | None = None
@@ -1035,7 +1036,8 @@ class CombatantSheet(QWidget):
             return True  # nothing to change: no empty step on the undo stack
         events = self.controller.do(act.EditCombatant(c.id, {key: value}))
         if events is None:
-            self.refuse(self.controller.refusal or f"{key}: the change was refused", widget)
+            label = next((b.label for b in self.bindings.values() if b.key == key), humanize(key))
+            self.refuse(self.controller.refusal or f"{label}: the change was refused", widget)
             self.refresh(force=True)
             return False
         self._clear_message()
