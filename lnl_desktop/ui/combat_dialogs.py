@@ -185,7 +185,7 @@ def parse_faces(text: str) -> list[int]:
     """'5 3 4 3 2' or '5, 3, 4' -> [5, 3, 4]; anything that is not a whole number is refused."""
     words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
     if not words:
-        raise FacesRefused("type the faces, e.g. 5 3 4 3 2")
+        raise FacesRefused("type the faces the dice show, separated by spaces")
     faces: list[int] = []
     for word in words:
         if not re.fullmatch(r"\d+", word):
@@ -244,22 +244,59 @@ def check_faces(faces: list[int], dry_run: DryRun) -> str | None:
     return None
 
 
-def faces_hint(dry_run: DryRun) -> str:
-    """Which dice to type, in which order, read off a dry run in which nothing explodes; exploding
-    damage dice are explained with an example for the roll at hand."""
+# A die whose face decides whether more dice follow: a to-hit roll that misses rolls no damage.
+_TO_HIT = re.compile(r"\bto hit\b")
+
+
+def _fullest(dry_run: DryRun) -> list[DieAsked]:
+    """The dice a roll asks for when it goes furthest: each to-hit d20 is tried with a high face
+    (19, then 20: a natural 20 may trade the damage for a grapple), and a face that makes the
+    roll ask for more dice (the damage of a hit) is kept."""
     asked = _missing(dry_run, [])
+    for i in range(len(asked)):
+        d = asked[i]
+        if not _TO_HIT.search(d.purpose):
+            continue
+        before = [a.face for a in asked[:i]]
+        for face in (d.sides - 1, d.sides):
+            try:
+                tried = _missing(dry_run, [*before, face])
+            except RulesError:
+                continue
+            if len(before) + 1 + len(tried) > len(asked):
+                asked = [*asked[:i], DieAsked(d.sides, d.purpose, face), *tried]
+                break
+    return asked
+
+
+def faces_hint(dry_run: DryRun) -> str:
+    """Which dice to type, in which order, read off a dry run in which nothing explodes and every
+    to-hit roll hits (a miss takes fewer dice: the hint says how many); exploding damage dice are
+    explained with an example for the roll at hand."""
+    asked = _fullest(dry_run)
+    on_a_miss = len(_missing(dry_run, []))
+    gated = on_a_miss < len(asked)
+    last_to_hit = max((n for n, d in enumerate(asked) if _TO_HIT.search(d.purpose)), default=-1)
     steps: list[str] = []
     example = ""
     i = 0
     while i < len(asked):
         d = asked[i]
+        if gated and i == last_to_hit + 1:
+            steps.append("on a hit")  # joined to what follows: ", then, on a hit, the d8 ..."
         if "damage" in d.purpose:
             j = i
             while j < len(asked) and asked[j].purpose == d.purpose:
                 j += 1
             count, top = j - i, d.sides
-            steps.append(f"the {count} base d{top}" if count > 1 else f"the base d{top}")
-            if _explodes(dry_run, [a.face for a in asked[:i]], top):
+            explodes = _explodes(dry_run, [a.face for a in asked[:i]], top)
+            if gated and not explodes:
+                # After a to-hit roll, the damage by its weapon: "the d8 for Longsword damage".
+                what = re.sub(rf"\s*\bd{top}$", "", d.purpose)
+                steps.append(f"the {count} d{top} for {what}" if count > 1 else f"the d{top} for {what}")
+            else:
+                steps.append(f"the {count} base d{top}" if count > 1 else f"the base d{top}")
+            if explodes:
                 steps.append(
                     f"an extra d{top} for each {top} among them, then an extra d{top} for each {top} among "
                     f"those, and so on until no {top} comes up"
@@ -272,7 +309,28 @@ def faces_hint(dry_run: DryRun) -> str:
         i += 1
     total = len(asked)
     lead = ("at least " if example else "") + f"{total} {'die' if total == 1 else 'dice'}"
-    return f"Type {lead}, in this order: " + ", then ".join(steps) + "." + (f" {example}" if example else "")
+    if gated:
+        lead += f" on a hit ({on_a_miss} on a miss)"
+    said = ", then ".join(steps).replace("then on a hit, then ", "then, on a hit, ")
+    return f"Type {lead}, in this order: " + said + "." + (f" {example}" if example else "")
+
+
+def faces_example(dry_run: DryRun) -> str:
+    """Faces that make the roll as the hint says it (every to-hit roll a hit, nothing exploding),
+    for a dialog's grey example: middling faces where they fit exactly, else the dry run's own."""
+    asked = _fullest(dry_run)
+    if not asked:
+        return ""
+    faces = [a.face for a in asked]
+    # Middling faces, a little different from one die to the next (initiative dice that tie roll again).
+    nicer = [
+        face if _TO_HIT.search(a.purpose) else max(1, min(a.sides - 1, a.sides // 2 + 1 - k % 3))
+        for k, (face, a) in enumerate(zip(faces, asked, strict=True))
+    ]
+    for shown in (nicer, faces):
+        if check_faces(shown, dry_run) is None:
+            return " ".join(map(str, shown))
+    return ""
 
 
 def _explodes(dry_run: DryRun, before: list[int], top: int) -> bool:
@@ -383,7 +441,8 @@ class FacesDialog(QDialog):
         elif reason:
             self.status_label.setText(f'<span style="color:{BAD_COLOR}">✘ {_escape(reason)}</span>')
         else:
-            self.status_label.setText(f'<span style="color:{OK_COLOR}">✔ {len(faces)} faces fit the roll</span>')
+            fit = f"{len(faces)} face fits" if len(faces) == 1 else f"{len(faces)} faces fit"
+            self.status_label.setText(f'<span style="color:{OK_COLOR}">✔ {fit} the roll</span>')
         self.ok_button.setEnabled(self._faces is not None)
         self.ok_button.setToolTip(reason or "Apply the action with these faces")
 
@@ -808,6 +867,10 @@ class StartCombatDialog(QDialog):
         try:
             faces = parse_faces(self.initiative_faces_edit.text())
         except FacesRefused as error:
+            asked = dice_asked(self.start_dry_run())
+            if asked and not self.initiative_faces_edit.text().strip():
+                example = faces_example(self.start_dry_run())
+                return f"Initiative: type the faces of {dice_words(asked)}" + (f", e.g. {example}" if example else "")
             return f"Initiative: {error}"
         reason = check_faces(faces, self.start_dry_run())
         return f"Initiative: {reason}" if reason is not None else None
@@ -907,7 +970,10 @@ class StartCombatDialog(QDialog):
             self.initiative_faces_edit.setPlaceholderText("no dice")
         else:
             self.initiative_hint.setText(faces_hint(self.start_dry_run()) if typing else self._dice_said(asked))
-            self.initiative_faces_edit.setPlaceholderText(f"{dice_words(asked)}, e.g. {' '.join(['12'] * len(asked))}")
+            example = faces_example(self.start_dry_run())
+            self.initiative_faces_edit.setPlaceholderText(
+                f"{dice_words(asked)}, e.g. {example}" if example else dice_words(asked)
+            )
         self.roll_initiative_radio.setText(f"Roll {dice_words(asked)}" if asked else "Roll initiative")
 
     @staticmethod

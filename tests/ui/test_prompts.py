@@ -224,7 +224,11 @@ def test_roll_applies_the_action_the_prompt_builds(table) -> None:
     controller.engine.dice = ScriptedDice([17])
     steps = controller.undo_stack.count()
     card.choice_buttons[0].click()
-    assert log_texts(controller)[-1] == "Half-orc attacks Tombril with the Battleaxe: 17 + 2"
+    # The attack, then the attacker turned to face its target, in the same step.
+    assert log_texts(controller)[-2:] == [
+        "Half-orc attacks Tombril with the Battleaxe: 17 + 2",
+        "Half-orc turns to face Tombril",
+    ]
     assert controller.encounter.combat.pending == []
     assert controller.undo_stack.count() == steps + 1
     assert panel.cards == [] and panel.empty_label.isVisible()
@@ -246,7 +250,7 @@ def test_typed_faces_are_checked_before_they_are_applied(table) -> None:
     dialog.edit.setText("9")
     assert dialog.ok_button.isEnabled()
     dialog.accept()
-    assert log_texts(controller)[-1] == "Half-orc attacks Tombril with the Battleaxe: 9 + 0"
+    assert log_texts(controller)[-2] == "Half-orc attacks Tombril with the Battleaxe: 9 + 0"
     assert controller.encounter.combat.pending == []
 
 

@@ -22,7 +22,7 @@ from pydantic import Field, create_model
 
 from lnl_desktop.core.dice import DiceSource
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event
+from lnl_desktop.core.events import Event, Turned
 from lnl_desktop.core.model import CombatantBase, CombatState, Encounter, OptionsBase, Phase, Side
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 
@@ -142,7 +142,7 @@ class ItemList:
 
 @dataclass(frozen=True)
 class SheetSpec:
-    """The ruleset's part of the Combatant sheet; the shared fields (name, side, Move, size, vision,
+    """The ruleset's part of the Sheet; the shared fields (name, side, Move, size, vision,
     traits, status flags, conditions, notes) the sheet shows for every ruleset."""
 
     identity: tuple[SheetRow, ...]  # next to name and side (level, hit dice...)
@@ -279,6 +279,45 @@ class RowAction:
     label: str
     tip: str
     build: Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of a result's line: words, or a formula the view wraps only between its terms
+    (``formula``), in bold (``strong``), or in the colour of harm done (``alert``)."""
+
+    text: str
+    formula: bool = False
+    strong: bool = False
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """What the Action dock's result box shows of one event of the round log (an attack, a save):
+    a headline in the ruleset's words, then lines of spans, the rolls and what followed."""
+
+    headline: str
+    lines: tuple[tuple[Span, ...], ...]
+    event: Any  # the log's event the result is about
+
+
+def result_line(*parts: str | Span) -> tuple[Span, ...]:
+    """A result's line from words and spans: ``result_line("To hit: ", Span("d20 (14) + 3 = 17", formula=True))``."""
+    return tuple(Span(part) if isinstance(part, str) else part for part in parts)
+
+
+def following(after: list[Any], kinds: tuple[type, ...], belongs: Callable[[Any], bool] = lambda e: True) -> list[Any]:
+    """The events right after a result that belong to it (damage's consequences: of ``kinds``, and
+    ``belongs``), up to the first other one; the attacker turning to face its target is passed over."""
+    found = []
+    for event in after:
+        if isinstance(event, Turned):
+            continue
+        if not isinstance(event, kinds) or not belongs(event):
+            break
+        found.append(event)
+    return found
 
 
 @dataclass(frozen=True)
@@ -583,6 +622,16 @@ class Ruleset:
         """What the GM should know before taking the action: (bold head, sentence) pairs."""
         return []
 
+    def opening_action(self, encounter: Encounter, c: Any) -> str | None:
+        """The action (an :class:`ActionSpec` key) the Action dock opens ``c``'s turn on, where the rules
+        already say it (Group d10's declared action); None: the dock's own choice (the first attack)."""
+        return None
+
+    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
+        """The Action dock's result of one event of the round log, in this ruleset's words (``after``: the
+        events logged after it); None for an event that is no result (a move, a turn's start)."""
+        return None
+
     # -- attacks -------------------------------------------------------------------------------
 
     def attack_checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]:
@@ -593,6 +642,29 @@ class Ruleset:
 
     def concealment_details(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
         return []
+
+    def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None:
+        """Who attacks whom with ``action`` (attacker id, target id), read before it is applied, or
+        None when it is no attack on a creature. The engine turns the attacker to face its target.
+
+        By default: an action with ``attacker`` and ``target`` (an attack), ``caster`` and a
+        ``target`` (a spell aimed at a creature), or an ``index`` into ``combat.pending`` naming an
+        item of the kind this ruleset's paths provoke (a counter-attack or free attack taken)."""
+        target = getattr(action, "target", None)
+        who = getattr(action, "attacker", None) or getattr(action, "caster", None)
+        if isinstance(who, str) and isinstance(target, str) and target:
+            return who, target
+        from lnl_desktop.core.actions import SkipPending  # actions imports the rulesets: not at the top
+
+        if isinstance(action, SkipPending):
+            return None  # the GM passes over the attack: nobody strikes, nobody turns
+        index = getattr(action, "index", None)
+        pending = encounter.combat.pending
+        if isinstance(index, int) and 0 <= index < len(pending):
+            item = pending[index]
+            if item.kind == self.provocation_word.lower() and item.target:
+                return item.who, item.target
+        return None
 
     def forecast(
         self,

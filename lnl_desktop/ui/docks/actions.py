@@ -11,8 +11,10 @@ any die is rolled the dock shows the engine's own checks as a checklist, each wi
 (out of reach, too close to shoot, weapon broken, action already used...), and for a sneak
 attack every point of the ruleset's eligibility with a GM override. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
-box shows the whole formula of the last attack of the turn, read from the round log, so undo
-takes it away again; the formula wraps between its terms, never inside one. Roll is disabled with
+box shows the last result of the turn (an attack, a counter-attack, a save...), read from the round
+log in the ruleset's words (:meth:`Ruleset.action_result`), so undo takes it away again; a formula
+wraps between its terms, never inside one. A turn opens on the action the rules already name for
+it (:meth:`Ruleset.opening_action`: a declared one), else on the first attack. Roll is disabled with
 the reasons while the action may not be taken, and a refusal goes as soon as the encounter changes.
 The targeted action being set up is kept in ``controller.plan`` for the
 forecast and the map.
@@ -52,24 +54,19 @@ from lnl_desktop.core.dice import DiceSource, ScriptedDice
 from lnl_desktop.core.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import (
-    AttackResolved,
     Event,
-    ExertionSpent,
-    Override,
-    ShieldDestroyed,
     TurnStarted,
-    WeaponBroken,
-    WentDown,
 )
 from lnl_desktop.core.grid import token_distance_ft
 from lnl_desktop.core.model import Phase
-from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec, Ruleset, Setting
+from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionResult, ActionSpec, Ruleset, Setting, Span
 from lnl_desktop.core.rules.common import AttackMode, Check
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import (
     DryRun,
     FacesDialog,
     check_faces,
+    faces_example,
     faces_hint,
     setting_default,
     text_placeholder,
@@ -189,6 +186,19 @@ def formula_html(formula: str) -> str:
     out = [held(terms[0])]
     for sign, term in zip(signs, terms[1:], strict=True):
         out.append(f"{NBSP}{sign} {held(term)}")
+    return "".join(out)
+
+
+def _line_html(line: tuple[Span, ...]) -> str:
+    """A result's line as rich text: formulas wrap only between their terms, harm done in red."""
+    out = []
+    for span in line:
+        text = formula_html(span.text) if span.formula else _escape(span.text)
+        if span.strong:
+            text = f"<b>{text}</b>"
+        if span.alert:
+            text = f'<span style="color:#c62828">{text}</span>'
+        out.append(text)
     return "".join(out)
 
 
@@ -335,7 +345,7 @@ class ActionPanel(QWidget):
         result_layout = QVBoxLayout(self.result_box)
         result_layout.addWidget(self.damage_label)
         result_layout.addWidget(self.result_label)
-        self.last_result: AttackResolved | None = None
+        self.last_result: Event | None = None  # the round log's event the result box shows
 
         self.placeholder = QLabel(
             "No turn is under way. Pick who goes next in the Turns dock (or click a waiting token on the map).", self
@@ -545,6 +555,7 @@ class ActionPanel(QWidget):
         assert c is not None
         try:
             hint = faces_hint(dry_run)
+            example = faces_example(dry_run)
         except RulesError as refused:  # a rule the checklist could not see (an input of the action) refuses it
             self._refuse(str(refused))
             return None
@@ -555,6 +566,7 @@ class ActionPanel(QWidget):
             hint,
             lambda faces: check_faces(faces, dry_run),
             self,
+            example=example,
         )
         dialog.accepted.connect(lambda: self._faces_accepted(dialog))
         dialog.finished.connect(dialog.deleteLater)
@@ -718,7 +730,9 @@ class ActionPanel(QWidget):
         usable = [k for k, spec in self.specs.items() if ruleset.action_available(spec, c)[0]]
         targeted = [k for k in usable if self.specs[k].targeted]
         words = [k for k in usable if self.specs[k].uses == "text"]
-        self._kind = (targeted or words or usable or list(self.specs))[0]
+        # The action the rules already name for this turn (a declared one), else the first attack.
+        opening = ruleset.opening_action(self.controller.encounter, c)
+        self._kind = opening if opening in usable else (targeted or words or usable or list(self.specs))[0]
         self._validate_choices(c)
         self._target = self._nearest_foe(c)
         self._default_from = self._cell_of(c)
@@ -1277,83 +1291,26 @@ class ActionPanel(QWidget):
     # -- the result ----------------------------------------------------------------------------
 
     def _refresh_result(self) -> None:
-        """The last attack since the last turn began, with what followed it, from the round log."""
-        log = self.controller.encounter.log
+        """The last result since the last turn began (an attack, a counter-attack, a save...), with
+        what followed it, from the round log, in the ruleset's words (:meth:`Ruleset.action_result`)."""
+        encounter = self.controller.encounter
+        log = encounter.log
         start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], TurnStarted)), None)
-        attack_at: int | None = None
+        found: ActionResult | None = None
         if start is not None:
+            ruleset = self.controller.engine.ruleset
             for i in range(len(log) - 1, start, -1):
-                if isinstance(log[i], AttackResolved):
-                    attack_at = i
+                found = ruleset.action_result(encounter, log[i], log[i + 1 :])
+                if found is not None:
                     break
-        if attack_at is None:
+        if found is None:
             self.last_result = None
             self.result_box.hide()
             return
-        event = log[attack_at]
-        assert isinstance(event, AttackResolved)
-        after: list[Event] = []
-        for follow in log[attack_at + 1 :]:
-            if isinstance(follow, ExertionSpent | WeaponBroken | WentDown | ShieldDestroyed | Override):
-                after.append(follow)
-            else:
-                break
-        self.last_result = event
+        self.last_result = found.event
         self.result_box.show()
-        self.damage_label.setText(self._headline(event))
-        self.result_label.setText(self._details(event, after))
-
-    def _name(self, cid: str) -> str:
-        c = self.controller.combatant(cid)
-        return c.name if c is not None else cid
-
-    def _headline(self, e: AttackResolved) -> str:
-        target = self._name(e.target)
-        if e.parried_with and not (e.to_sp or e.to_ip):
-            return f"{e.damage} damage, stopped by {target}'s {e.parried_with} parry"
-        kind = "direct damage" if e.direct else "damage"
-        if e.to_sp and e.to_ip:
-            lost = f"{target} loses {e.to_sp} SP and {e.to_ip} IP"
-            return f"{e.damage} {kind}: {lost} → {e.target_sp} SP, {e.target_ip} IP"
-        if e.to_sp:
-            return f"{e.damage} {kind} off {target}'s SP → {e.target_sp} SP left"
-        if e.to_ip:
-            return f"{e.damage} {kind} off {target}'s IP → {e.target_ip} IP left"
-        return f"{e.damage} {kind}: no harm to {target}"
-
-    def _details(self, e: AttackResolved, after: list[Event]) -> str:
-        attacker, target = self._name(e.attacker), self._name(e.target)
-        base = [f for f in e.faces if not f.explosion]
-        extra = [f for f in e.faces if f.explosion]
-
-        def face(f: Any) -> str:
-            return f"<b>{f.face}!</b>" if f.exploded else str(f.face)
-
-        lines = [f"{_escape(attacker)}: {e.mode} on {_escape(target)} with {_escape(e.means)} ({e.dice_count}{e.die})"]
-        if e.precision is not None:
-            p = e.precision
-            verdict = "success: armor ignored" if p.success else "failure: armor applies"
-            check = f"d20 ({p.face}) {'-' if p.bonus < 0 else '+'} {abs(p.bonus)} = {p.total} vs DC {p.dc}"
-            lines.append(f"AWA check: {formula_html(check)}: {verdict}")
-        dice = " ".join(face(f) for f in base)
-        if extra:
-            dice += " · explosions: " + " ".join(face(f) for f in extra)
-        lines.append(f"Dice: {dice} = {e.dice_total}")
-        if e.magic_term:
-            lines.append(f"Magic: +{e.magic_bonus} per base die × {e.dice_count} = +{e.magic_term}")
-        lines.append(f"<b>{formula_html(e.formula)}</b>")  # it wraps between terms, never inside one
-        mitigation = []
-        mitigation.append("DEX ignored" if e.dex_ignored else f"DEX {e.dex_term:+d} subtracted")
-        mitigation.append("AP ignored" if e.ap_ignored else f"AP {e.ap_term} subtracted")
-        lines.append(", ".join(mitigation))
-        went = e.where_it_went
-        lines.append(
-            f"Where it went: {', '.join(went) or 'no harm'} → {_escape(target)} {e.target_sp} SP, {e.target_ip} IP"
-        )
-        for event in after:
-            color = "#c62828" if isinstance(event, WeaponBroken | WentDown | ShieldDestroyed) else "#3b3b3b"
-            lines.append(f'<span style="color:{color}">{_escape(event.text)}</span>')
-        return "<br>".join(lines)
+        self.damage_label.setText(found.headline)
+        self.result_label.setText("<br>".join(_line_html(line) for line in found.lines))
 
     # -- the plan for the forecast and the map -------------------------------------------------
 

@@ -10,11 +10,12 @@ encounter before anything is applied). Everything goes through the controller: o
 each, and a refused action says why on its card and changes nothing.
 
 An urgent item (a death save) is asked at once, when it is queued, in a :class:`PromptDialog`
-that takes the focus without blocking the window; closing it leaves the item in the queue.
+that takes the focus without blocking the window; meanwhile its card in the dock is folded to its
+title (the question is in one place at a time), and closing the dialog leaves the item in the queue.
 
 The same card (:class:`SpecCard`) answers a ruleset's *tools*, the rolls the GM calls for on
 demand with no queued item (``Ruleset.tools``: a morale check from the Combat menu;
-``Ruleset.combatant_tools``: a saving throw from the Combatant sheet): a :class:`ToolDialog`
+``Ruleset.combatant_tools``: a saving throw from the Sheet): a :class:`ToolDialog`
 shows it without Skip, with Close, and the roll's line once rolled.
 """
 
@@ -52,6 +53,7 @@ from lnl_desktop.ui.combat_dialogs import (
     FacesDialog,
     check_faces,
     engine_dry_run,
+    faces_example,
     faces_hint,
     set_setting_value,
     setting_changed,
@@ -261,6 +263,7 @@ class SpecCard(QFrame):
         dry_run = dry_run_of(self.controller, action)
         try:
             hint = faces_hint(dry_run)
+            example = faces_example(dry_run)
         except RulesError as error:
             self.refuse(str(error))
             return None
@@ -269,6 +272,7 @@ class SpecCard(QFrame):
             hint,
             lambda faces: check_faces(faces, dry_run),
             self,
+            example=example,
         )
         dialog.accepted.connect(lambda: self._faces_accepted(dialog, action))
         dialog.finished.connect(dialog.deleteLater)
@@ -358,6 +362,44 @@ class PromptCard(SpecCard):
         skip_row.addWidget(self.skip_button)
         skip_row.addWidget(self.reason_edit, 1)
         self.card_layout.insertLayout(self.card_layout.indexOf(self.refusal_label), skip_row)
+
+        # While the item is asked in its own window, the card keeps only its title and this line: the
+        # question, its inputs and its buttons are in one place at a time.
+        self.elsewhere_row = QWidget(self)
+        elsewhere = QHBoxLayout(self.elsewhere_row)
+        elsewhere.setContentsMargins(0, 0, 0, 0)
+        self.elsewhere_label = QLabel("Asked in its own window.", self.elsewhere_row)
+        self.elsewhere_label.setEnabled(False)
+        self.show_button = QPushButton("Show it", self.elsewhere_row)
+        self.show_button.setToolTip("Bring the window that asks it to the front")
+        elsewhere.addWidget(self.elsewhere_label, 1)
+        elsewhere.addWidget(self.show_button)
+        self.card_layout.insertWidget(1, self.elsewhere_row)
+        self.elsewhere_row.hide()
+        self._hidden_here: list[QWidget] = []
+
+    def set_asked_elsewhere(self, asked: bool) -> None:
+        """Fold the card to its title while a window asks the same question (``asked``), or unfold it."""
+        if asked == self.elsewhere_row.isVisibleTo(self):
+            return
+        if asked:
+            keep = (self.title_label, self.elsewhere_row)
+            self._hidden_here = [
+                w
+                for w in self.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                if w not in keep and not w.isHidden()
+            ]
+            for widget in self._hidden_here:
+                widget.hide()
+        else:
+            for widget in self._hidden_here:
+                widget.show()
+            self._hidden_here = []
+        self.elsewhere_row.setVisible(asked)
+
+    def asked_elsewhere(self) -> bool:
+        """Whether the card is folded: its question is asked in a window of its own."""
+        return self.elsewhere_row.isVisibleTo(self)
 
     def current_index(self) -> int | None:
         """Where the item is in the queue now; None once it has been taken or skipped."""
@@ -464,11 +506,23 @@ class PromptsPanel(QWidget):
         self.cards = []
         for index, item in enumerate(pending):
             card = PromptCard(self.controller, index, item, self._values.setdefault(_key(item), {}), self.list_widget)
+            card.show_button.clicked.connect(self._show_dialog)
             self.list_layout.insertWidget(index, card)
             self.cards.append(card)
         self.empty_label.setVisible(not pending)
         self.scroll.setVisible(bool(pending))
+        self._fold_asked()
         self.countChanged.emit(len(pending))
+
+    def _fold_asked(self) -> None:
+        """The card of the item a dialog asks about is folded to its title: one question, one place."""
+        asked = self.dialog.item if self.dialog is not None and self.dialog.isVisible() else None
+        for card in self.cards:
+            card.set_asked_elsewhere(asked is not None and card.item == asked)
+
+    def _show_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.ask()
 
     def _on_events(self, events: list[Event]) -> None:
         pending = self.pending
@@ -503,6 +557,7 @@ class PromptsPanel(QWidget):
         dialog.finished.connect(self._dialog_done)
         self.dialog = dialog
         dialog.ask()
+        self._fold_asked()
         return dialog
 
     def _ask_next(self) -> None:
@@ -519,6 +574,7 @@ class PromptsPanel(QWidget):
         dialog, self.dialog = self.dialog, None
         if dialog is not None:
             dialog.deleteLater()
+        self._fold_asked()  # closed with the item still waiting: its card unfolds in the dock
         self._ask_next()
 
 

@@ -286,7 +286,8 @@ class TurnsPanel(QWidget):
         self.initiative_edit.returnPressed.connect(lambda: self.next_round_button.click())
         self.next_round_button = QPushButton("Next round", self)
         self.next_round_button.clicked.connect(lambda: self.roll_next_round())
-        self.initiative_caption = QLabel("Initiative d6:", self)
+        # Named by the dice the next round reads (a dry run): "Initiative d6:", "Initiative: 3 d10".
+        self.initiative_caption = QLabel("Initiative:", self)
 
         # The ruleset's round settings (light, initiative by group...): one small editor each.
         self.settings_bar = QWidget(self)
@@ -869,7 +870,8 @@ class TurnsPanel(QWidget):
         over = self.controller.engine.round_over
         # What the next round reads, by a dry run of it on a copy (only while it can be rolled).
         self._round_dice = dice_asked(self._round_dry_run()) if over else []
-        typed = over and self._round_dice != []
+        # No faces to type while the rules refuse the roll (Group d10: declare first) or read no die.
+        typed = over and bool(self._round_dice)
         self.next_round_button.setVisible(over)
         for widget in (self.initiative_caption, self.initiative_edit):
             widget.setVisible(typed)

@@ -535,6 +535,11 @@ def strike(
         "d20": face,
         "dice": len(faces),
         "edge": edge.mode,
+        # The roll in words, for the Action dock's result.
+        "to_hit": f"{shown} {hit.terms()} = {face + hit.bonus}",
+        "defense": t.defense,
+        "edge_words": "" if edge.mode == "normal" else edge.words(),
+        "what": what,
     }
     if not hit.hits(face):
         events: list[Event] = []
@@ -556,6 +561,7 @@ def strike(
         if "grappled" not in t.conditions:
             t.conditions.append("grappled")
         text = f"{head}: natural 20, critical: no damage, {c.name} grapples {t.name}"
+        detail.update(critical=True, outcome=f"{c.name} grapples {t.name}")
         return [RulesEvent(round=rnd, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)]
     rolled_faces, rolled = roll_weapon(dice, weapon, options)
     double = critical and on_20 == "double damage"
@@ -567,7 +573,7 @@ def strike(
         else f"{weapon.die} {'/'.join(str(f) for f in rolled_faces)} ({tier.value}: {rolled})"
     )
     formula = f"{dice_text}{' x2 critical' if double else ''}{f' -{t.dr} DR' if t.dr else ''} = {amount}"
-    detail.update(damage=amount, critical=critical)
+    detail.update(damage=amount, critical=critical, damage_roll=formula, dr=t.dr)
     events = []
     before = t.hp
     if t.minion:
@@ -577,6 +583,7 @@ def strike(
     else:
         t.hp = max(0, t.hp - amount)
         outcome = f"{t.name} {t.hp}/{t.hp_max} HP"
+    detail.update(outcome=outcome)
     crit = " (natural 20: critical)" if critical else ""
     text = f"{head}{crit}: hit; damage {formula} → {outcome}"
     events.append(RulesEvent(round=rnd, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail))
@@ -690,7 +697,15 @@ def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
         f"{c.name} disengages from {t.name}: {shown} {hit.terms()} = {face + hit.bonus} "
         f"vs Defense {t.defense}: {verdict}, {outcome}"
     )
-    detail: dict[str, int | float | str | bool | None] = {"combatant": c.id, "target": t.id, "d20": face, "success": ok}
+    detail: dict[str, int | float | str | bool | None] = {
+        "combatant": c.id,
+        "target": t.id,
+        "d20": face,
+        "success": ok,
+        "to_hit": f"{shown} {hit.terms()} = {face + hit.bonus}",
+        "defense": t.defense,
+        "edge_words": "" if edge.mode == "normal" else edge.words(),
+    }
     return [
         *events,
         RulesEvent(

@@ -12,6 +12,7 @@ from lnl_desktop.core.events import Event, Override
 from lnl_desktop.core.model import Encounter, Phase, Side
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
+    ActionResult,
     ActionSpec,
     Column,
     DeclareSpec,
@@ -31,7 +32,7 @@ from lnl_desktop.core.rules.base import (
     StartProcedure,
 )
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
-from lnl_desktop.core.rules.d10 import play
+from lnl_desktop.core.rules.d10 import play, results
 from lnl_desktop.core.rules.d10.model import (
     D10_DICE,
     SKILL_NAMES,
@@ -517,6 +518,14 @@ class GroupD10Ruleset(Ruleset):
                 button="Take this action",
             ),
         )
+
+    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
+        return results.action_result(encounter, event, after)
+
+    def opening_action(self, encounter: Encounter, c: D10Combatant) -> str | None:
+        """The action declared for this round: acting otherwise needs a GM override."""
+        declared: str | None = encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
+        return declared if declared in {spec.key for spec in self.action_kinds()} else None
 
     def action_means(self, spec: ActionSpec, c: D10Combatant) -> list[tuple[str, str, str]]:
         if spec.uses != "weapon":

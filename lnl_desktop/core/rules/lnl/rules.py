@@ -33,6 +33,7 @@ from lnl_desktop.core.model import (
     WeaponStyle,
 )
 from lnl_desktop.core.rules.base import (
+    ActionResult,
     ActionSpec,
     Column,
     Gauge,
@@ -240,6 +241,9 @@ class LnLRuleset(Ruleset):
 
     def action_means(self, spec: ActionSpec, c: LnLStats) -> list[tuple[str, str, str]]:
         return views.action_means(spec, c)
+
+    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
+        return views.action_result(encounter, event, after)
 
     def action_checks(
         self,

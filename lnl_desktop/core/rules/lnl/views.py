@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DAMAGE_DICE
+from lnl_desktop.core.events import AttackResolved, ExertionSpent, Override, ShieldDestroyed, WeaponBroken, WentDown
 from lnl_desktop.core.model import Ability, LnLStats, ShieldState, WeaponKind, WeaponState, WeaponStyle
 from lnl_desktop.core.rules.base import (
     SHIELD_MEANS,
+    ActionResult,
     ActionSpec,
     Column,
     Gauge,
@@ -21,6 +23,9 @@ from lnl_desktop.core.rules.base import (
     ItemList,
     SheetRow,
     SheetSpec,
+    Span,
+    following,
+    result_line,
 )
 from lnl_desktop.core.rules.common import AttackMode, Check
 
@@ -454,3 +459,63 @@ def action_notes(
 
 
 ABILITY_WORDS = {Ability.AWA: "awareness", Ability.WIS: "wisdom"}
+
+
+# -- the Action dock's result ------------------------------------------------------------------------
+
+
+def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult | None:
+    """An attack or damaging spell (``AttackResolved``) in the L&L family's words: where the damage
+    went (SP, IP, a parry), the AWA check of a sneak attack, the dice with their explosions, the
+    whole damage formula, DEX and AP, and what followed (exertion, a broken weapon, going down)."""
+    if not isinstance(event, AttackResolved):
+        return None
+    by_id = encounter.by_id()
+
+    def name(cid: str) -> str:
+        c = by_id.get(cid)
+        return c.name if c is not None else cid
+
+    e = event
+    attacker, target = name(e.attacker), name(e.target)
+    lines = [result_line(f"{attacker}: {e.mode} on {target} with {e.means} ({e.dice_count}{e.die})")]
+    if e.precision is not None:
+        p = e.precision
+        verdict = "success: armor ignored" if p.success else "failure: armor applies"
+        check = f"d20 ({p.face}) {'-' if p.bonus < 0 else '+'} {abs(p.bonus)} = {p.total} vs DC {p.dc}"
+        lines.append(result_line("AWA check: ", Span(check, formula=True), f": {verdict}"))
+    dice: list[str | Span] = ["Dice: "]
+    for f in (f for f in e.faces if not f.explosion):
+        dice += [Span(f"{f.face}!", strong=True) if f.exploded else str(f.face), " "]
+    extra = [f for f in e.faces if f.explosion]
+    if extra:
+        dice.append("· explosions: ")
+        for f in extra:
+            dice += [Span(f"{f.face}!", strong=True) if f.exploded else str(f.face), " "]
+    dice.append(f"= {e.dice_total}")
+    lines.append(result_line(*dice))
+    if e.magic_term:
+        lines.append(result_line(f"Magic: +{e.magic_bonus} per base die × {e.dice_count} = +{e.magic_term}"))
+    lines.append(result_line(Span(e.formula, formula=True, strong=True)))
+    dex = "DEX ignored" if e.dex_ignored else f"DEX {e.dex_term:+d} subtracted"
+    ap = "AP ignored" if e.ap_ignored else f"AP {e.ap_term} subtracted"
+    lines.append(result_line(f"{dex}, {ap}"))
+    went = ", ".join(e.where_it_went) or "no harm"
+    lines.append(result_line(f"Where it went: {went} → {target} {e.target_sp} SP, {e.target_ip} IP"))
+    for follow in following(after, (ExertionSpent, WeaponBroken, WentDown, ShieldDestroyed, Override)):
+        harm = isinstance(follow, WeaponBroken | WentDown | ShieldDestroyed)
+        lines.append(result_line(Span(follow.text, alert=harm)))
+    return ActionResult(_headline(e, target), tuple(lines), e)
+
+
+def _headline(e: AttackResolved, target: str) -> str:
+    if e.parried_with and not (e.to_sp or e.to_ip):
+        return f"{e.damage} damage, stopped by {target}'s {e.parried_with} parry"
+    kind = "direct damage" if e.direct else "damage"
+    if e.to_sp and e.to_ip:
+        return f"{e.damage} {kind}: {target} loses {e.to_sp} SP and {e.to_ip} IP → {e.target_sp} SP, {e.target_ip} IP"
+    if e.to_sp:
+        return f"{e.damage} {kind} off {target}'s SP → {e.target_sp} SP left"
+    if e.to_ip:
+        return f"{e.damage} {kind} off {target}'s IP → {e.target_ip} IP left"
+    return f"{e.damage} {kind}: no harm to {target}"

@@ -514,6 +514,7 @@ def strike(
         "bonus": hit.bonus,
         "ac": hit.ac,
         "hit": hits,
+        "to_hit": roll_text,  # the roll in words, for the Action dock's result
     }
     head = f"{c.name} {what} {t.name} with {means}: {roll_text}"
     if not hits:
@@ -529,7 +530,7 @@ def strike(
     killed_before, out_before = _side_counts(e, t.side)
     t.hp = max(0, t.hp - damage.amount)
     overkill = max(0, damage.amount - before)
-    detail.update(hp=t.hp, overkill=overkill)
+    detail.update(hp=t.hp, overkill=overkill, hp_max=t.hp_max, damage_roll=damage.text())
     text = f"{head}: hit; damage {damage.text()} → {t.name} {t.hp}/{t.hp_max} HP"
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
@@ -545,7 +546,7 @@ def strike(
 def _subdue(engine: Engine, c: OsrCombatant, t: OsrCombatant, damage: Damage, head: str, detail: dict) -> list[Event]:
     e = engine.encounter
     t.subdual += damage.amount
-    detail.update(subdual_total=t.subdual)
+    detail.update(subdual_total=t.subdual, hp=t.hp, damage_roll=damage.text())
     text = f"{head}: hit; subdual damage {damage.text()} → {t.subdual} subdual against {t.hp} HP"
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
@@ -609,6 +610,7 @@ def death_save(engine: Engine, a: DeathSave, dice: DiceSource) -> list[Event]:
         "d20": face,
         "dc": dc,
         "success": total >= dc,
+        "roll": f"d20 {face} {bonus:+d} = {total}",
     }
     return [
         RulesEvent(
@@ -643,6 +645,7 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
         "d20": face,
         "dc": a.dc,
         "success": total >= a.dc,
+        "roll": f"d20 {face} {bonus:+d} = {total}",
     }
     events: list[Event] = [
         RulesEvent(

@@ -13,6 +13,7 @@ from lnl_desktop.core.model import Encounter, Phase, Side
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     CONDITION_TIPS,
+    ActionResult,
     ActionSpec,
     Column,
     Gauge,
@@ -30,7 +31,7 @@ from lnl_desktop.core.rules.base import (
     StartProcedure,
 )
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
-from lnl_desktop.core.rules.osr import play
+from lnl_desktop.core.rules.osr import play, results
 from lnl_desktop.core.rules.osr.model import (
     UNARMED,
     InitiativeMode,
@@ -518,6 +519,9 @@ class OldSchoolRuleset(Ruleset):
         if spec.key == "ranged" and not any(w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN) for w in c.weapons):
             return False, f"{c.name} has no missile or thrown weapon"
         return True, ""
+
+    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
+        return results.action_result(encounter, event, after)
 
     def action_means(self, spec: ActionSpec, c: OsrCombatant) -> list[tuple[str, str, str]]:
         if spec.uses != "weapon":

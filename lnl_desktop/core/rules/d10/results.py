@@ -1,0 +1,82 @@
+"""What the Action dock shows of a Group d10 roll: the d20s against Defense with advantage or
+disadvantage, a critical, the damage after DR and the HP left, a disengage, an opposed roll,
+in this ruleset's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lnl_desktop.core.events import Override, RulesEvent, WentDown
+from lnl_desktop.core.rules.base import ActionResult, Span, following, result_line
+
+NAME = "d10"
+
+
+def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult | None:
+    if not isinstance(event, RulesEvent) or event.ruleset != NAME:
+        return None
+    by_id = encounter.by_id()
+
+    def name(cid: Any) -> str:
+        c = by_id.get(str(cid))
+        return c.name if c is not None else str(cid)
+
+    d = event.detail
+    if event.name == "attack":
+        return _attack(event, d, name, after)
+    if event.name == "disengage":
+        ok = bool(d.get("success"))
+        target = name(d.get("target"))
+        headline = (
+            f"Disengaged from {target}: moves freely, no free attacks"
+            if ok
+            else f"Not disengaged from {target}: the move provokes as usual"
+        )
+        return ActionResult(headline, _roll_lines(event, d, ok, "success" if ok else "failure"), event)
+    if event.name == "opposed roll":
+        winner = d.get("winner")
+        headline = f"Opposed roll: {name(winner)} wins" if winner else "Opposed roll: a tie"
+        return ActionResult(headline, (result_line(event.text),), event)
+    return None
+
+
+def _roll_lines(event: RulesEvent, d: dict[str, Any], ok: bool, verdict: str) -> tuple[tuple[Span, ...], ...]:
+    """The to-hit roll against Defense, and where it was not a plain d20, why (advantage, disadvantage)."""
+    to_hit = d.get("to_hit")
+    if to_hit is None:  # logged before the roll was kept in words: the log's own line
+        return (result_line(event.text),)
+    lines = [result_line("To hit: ", f"{to_hit} vs Defense {d.get('defense')}: ", Span(verdict, strong=True))]
+    if d.get("edge_words"):
+        lines.append(result_line(f"Roll: {d['edge_words']}"))
+    return tuple(lines)
+
+
+def _attack(event: RulesEvent, d: dict[str, Any], name: Any, after: list[Any]) -> ActionResult:
+    attacker, target = name(d.get("attacker")), name(d.get("target"))
+    what = str(d.get("what", "attacks"))
+    action = "free attack" if "free attack" in what else "attack"
+    hit = "damage" in d or d.get("outcome") is not None
+    face = d.get("d20")
+    verdict = "hit" if hit else "miss"
+    if d.get("critical"):
+        verdict += " (natural 20: critical)"
+    elif face == 1:
+        verdict += " (natural 1: critical failure)"
+    lines = [result_line(f"{attacker}: {action} on {target} with {d.get('weapon', '')}")]
+    lines += _roll_lines(event, d, hit, verdict)
+    if not hit:
+        headline = f"Miss: {target} is not hit (Defense {d.get('defense', '?')})"
+        if face == 1:
+            headline += "; a natural 1: the GM picks a mishap"
+        return ActionResult(headline, tuple(lines), event)
+    if "damage" not in d:  # a critical that grapples instead of damaging
+        return ActionResult(f"Critical: no damage, {d.get('outcome', '')}", tuple(lines), event)
+    amount, dr = d["damage"], d.get("dr", 0)
+    if d.get("damage_roll"):
+        lines.append(result_line("Damage: ", Span(str(d["damage_roll"]), formula=True)))
+    after_dr = f" after DR {dr}" if dr else ""
+    critical = "Critical hit" if d.get("critical") else "Hit"
+    headline = f"{critical}: {amount} damage{after_dr} → {d.get('outcome', target)}"
+    for follow in following(after, (Override, WentDown)):
+        lines.append(result_line(Span(follow.text, alert=True)))
+    return ActionResult(headline, tuple(lines), event)
