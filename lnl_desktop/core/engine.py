@@ -62,11 +62,14 @@ from lnl_desktop.core.grid import (
     cell_distance_ft,
     cheapest_path,
     diagonal_steps,
+    direction_deg,
     footprint,
+    footprint_center,
     map_terrain,
     path_cost_ft,
     point_words,
     reachable,
+    snap_facing,
 )
 from lnl_desktop.core.model import (
     MAX_PORTRAIT_CHARS,
@@ -861,7 +864,11 @@ class Engine:
         fields_set = set(old.__pydantic_fields_set__)
         log_length = len(old.log)
         try:
+            # Read before the handler runs: taking a counter-attack takes it off the pending queue.
+            attack = self.ruleset.attack_of(old, action) if old.options.face_target_on_attack else None
             events = handler(self, action, recorder)
+            if attack is not None:
+                events = self._face_target(events, *attack)
             if self.encounter.fog.enabled and self._sight_may_grow(action):
                 self._explore()
         except Exception:
@@ -1375,6 +1382,34 @@ class Engine:
             )
         ]
 
+    def _face_target(self, events: list[Event], attacker: str, target: str) -> list[Event]:
+        """The attacker turns to face its target (part of the attack's undo step), in the 45 degree
+        steps the map turns a token by. The line goes after the attack's own line: the undo text
+        reads the first event and the status bar the last."""
+        e = self.encounter
+        token, aimed = e.tokens.get(attacker), e.tokens.get(target)
+        if token is None or aimed is None or attacker == target:
+            return events  # off the map: no facing to turn
+        c, t = e.combatant(attacker), e.combatant(target)
+        me, there = footprint_center(token.cell, c.size), footprint_center(aimed.cell, t.size)
+        if me == there:
+            return events
+        new = snap_facing(direction_deg(me, there), 45)
+        old = token.facing
+        if new == old:
+            return events
+        token.facing = new
+        turned = Turned(
+            round=e.combat.round,
+            text=f"{c.name} turns to face {t.name}",
+            actors=(c.id,),
+            combatant=c.id,
+            old_facing=old,
+            new_facing=new,
+        )
+        at = next((i + 1 for i, event in enumerate(events) if attacker in event.actors), min(1, len(events)))
+        return [*events[:at], turned, *events[at:]]
+
     # -- actions of the turn ------------------------------------------------------------------
 
     def _other(self, a: act.OtherAction, dice: DiceSource) -> list[Event]:
@@ -1814,7 +1849,7 @@ class Engine:
             e.options = type(e.options).model_validate(data)
         except ValidationError as error:
             raise RulesError(f"Options: {explain(error)}", explain(error).split("\n")) from None
-        changes = ", ".join(f"{k} {v}" for k, v in a.changes.items())
+        changes = ", ".join(f"{k.replace('_', ' ')} {_show_option(v)}" for k, v in a.changes.items())
         return [Override(round=self._round(), text=f"Ruleset options: {changes}")]
 
     def _skip_pending(self, a: act.SkipPending, dice: DiceSource) -> list[Event]:
@@ -1981,6 +2016,11 @@ def portrait_problem(data: str) -> str | None:
     if width == 0 or width != height:
         return f"the picture is {width} x {height} pixels: a portrait is square"
     return None
+
+
+def _show_option(value: Any) -> str:
+    """An option's new value as the log says it: a switch on or off, anything else as it reads."""
+    return ("on" if value else "off") if isinstance(value, bool) else str(getattr(value, "value", value))
 
 
 def _show(value: Any) -> str:

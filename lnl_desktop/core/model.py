@@ -387,7 +387,13 @@ class Background(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
-    image: str = Field(min_length=1, description="PNG or JPEG; a relative path is relative to the .lnl file")
+    image: str = Field(
+        min_length=1,
+        description=(
+            "PNG or JPEG: a name when the picture is kept in the file (data); else a path relative to the "
+            ".lnl file, in its folder or a folder under it"
+        ),
+    )
     cell_px: float = Field(default=64, gt=1, le=2000, description="image pixels per grid cell")
     offset_x: float = Field(default=0, ge=-100_000, le=100_000, description="image pixels left of the grid's origin")
     offset_y: float = Field(default=0, ge=-100_000, le=100_000, description="image pixels above the grid's origin")
@@ -696,6 +702,9 @@ class OptionsBase(_Model):
     """The options every ruleset has: how the shared grid rules read (RULES §4 and §10)."""
 
     difficult_multiplier: int = Field(default=2, ge=1, le=4, description="difficult terrain costs this many times")
+    # Facing (RULES §7, §10) drives sneak attacks and attacks from behind: an attacker left with its
+    # back to its target would be wrong for the next check. On by default, so older files read it on.
+    face_target_on_attack: bool = Field(default=True, description="an attacker turns to face its target")
 
 
 class LnLFamilyOptions(OptionsBase):

@@ -124,7 +124,9 @@ def test_start_of_combat_a_turn_and_a_strike_with_typed_faces(play: dict[str, An
             "rules",
             "Ann strikes Ogre: d8 7 - defense 2 = 5; Ogre has 5/10 HP",
             {"face": 7, "defense": 2, "damage": 5, "hp": 5},
-        ]
+        ],
+        # A plug-in's attack (an action with ``attacker`` and ``target``) turns the attacker too.
+        ["turned", "Ann turns to face Ogre", None],
     ]
     assert play["hp_after_strike"] == 5
     assert play["turn_action"] == "strike"
@@ -229,7 +231,10 @@ def test_the_main_window_follows_the_installed_ruleset(installed: Path) -> None:
     assert not {"Level", "AWA bonus", "SP (now / max)"} & set(seen["sheet"])
     assert seen["kinds"] == ["Strike", "Something else…"] and seen["button"] == "Strike"
     assert ["Target is up", "ok"] in seen["checks"]
-    assert seen["strike"] == ["New combatant strikes Fencer: d6 6 - defense 2 = 4; Fencer has 6/10 HP"]
+    assert seen["strike"] == [
+        "New combatant strikes Fencer: d6 6 - defense 2 = 4; Fencer has 6/10 HP",
+        "New combatant turns to face Fencer",
+    ]
     assert seen["hp"] == [10, 6] and seen["hp_after_undo"] == 10
     assert seen["turns_headers"] == ["Combatant", "This round", "HP"]
 
