@@ -9,12 +9,19 @@ a worker thread's: written, the line survives the program's death; only a power 
 millisecond or two before the worker is done could cost that last change). Replaying the lines onto the base
 with the same faces gives back the very same encounter.
 
-A new generation (the whole encounter as the base, an empty journal) starts when the document is
-opened, saved, or every few seconds while changes go on, so a replay stays short. The round log's
+A new *chain* of generations starts when the document is opened or saved (its first base is the
+encounter as the file holds it); every few seconds while changes go on, a new generation continues
+the chain: a fresh base (a checkpoint) and a new journal, the older journals kept. Replaying every
+journal of the chain onto its first base gives back the encounter *and* its Undo history; the
+newest base and journal alone give back the encounter if an older part is damaged. The round log's
 events never change once logged, so each is turned into text once and kept for the next bases: a
 long fight's base costs the state and a join, not the whole log again. The base and
 ``meta.json`` are written atomically, and ``meta.json`` last: a kill between two writes leaves the
 previous generation whole. A torn last line (a kill in the middle of a write) is skipped.
+
+Recovery never throws away what it cannot read: :func:`recover` says which part could not be read
+(``Recovered.unread``), rebuilds what it can (from a checkpoint, or the journal replayed on the
+saved file ``meta.json`` names when the first base is damaged), and the caller keeps the folder.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import json
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -132,19 +139,37 @@ class _BaseText:
         return head + state + ',\n  "log": ' + listed + "\n }\n}"
 
 
+@dataclass(frozen=True)
+class Step:
+    """One journal line read back: an action with every face it used ("apply", "redo"), an
+    "undo", or a whole encounter ("state": an undo reaching back before the chain began)."""
+
+    kind: str
+    action: act.Action | None = None
+    faces: tuple[int, ...] = ()
+    encounter: Encounter | None = None
+
+
 @dataclass
 class Recovered:
     """Work found in a recovery folder."""
 
-    encounter: Encounter
+    encounter: Encounter | None  # None: nothing could be rebuilt (``problem`` says why)
     original: Path | None  # the file the work belonged to, if it had one
     saved_at: float  # when the last change was written, seconds since the epoch
-    changes: int  # journal lines replayed onto the base
-    problem: str = ""  # why the replay stopped early, if it did
+    changes: int  # journal lines replayed onto the start
+    problem: str = ""  # what could not be recovered, if anything
+    # The encounter the steps start from: replaying ``steps`` onto it (through an undo stack)
+    # gives back ``encounter`` with its Undo history. None: only the encounter, no history.
+    start: Encounter | None = None
+    steps: list[Step] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # the files that could not be read
 
     @property
     def summary(self) -> str:
         where = self.original.name if self.original else "an unsaved encounter"
+        if self.encounter is None:
+            return where
         return f"{self.encounter.name} ({where})"
 
 
@@ -154,6 +179,7 @@ class Journal:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.generation = 0
+        self.root = 0  # the generation whose base the chain's journals start from
         self.original: Path | None = None
         self._base_text = ""
         self._written = False  # whether this generation is on disk yet
@@ -166,20 +192,23 @@ class Journal:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def reset(self, encounter: Encounter, original: Path | None, *, unsaved: bool) -> None:
+    def reset(self, encounter: Encounter, original: Path | None, *, unsaved: bool, checkpoint: bool = False) -> None:
         """Start a new generation from ``encounter``.
 
         ``unsaved``: the encounter differs from its file (a periodic snapshot, recovered work),
         so it is written now; otherwise (just opened or saved) nothing is on disk to lose and
-        the folder is emptied until the next change.
+        the folder is emptied until the next change. ``checkpoint``: the periodic snapshot of
+        the same history, which continues the chain (its journals are kept for the Undo history).
         """
         self._close_handle()
+        chained = checkpoint and unsaved and self._written
         self.original = original
         self._base_text = self._base_of(encounter)
-        self._depth = 0
+        if not chained:
+            self._depth = 0
         self._written = False
         if unsaved:
-            self._write_generation()
+            self._write_generation(chained=chained)
         else:
             self._remove_files()
 
@@ -222,17 +251,28 @@ class Journal:
         if not keep:
             self._remove_files()
 
-    def _write_generation(self) -> None:
+    def _write_generation(self, *, chained: bool = False) -> None:
         self._close_handle()
-        old = self.generation
+        old, old_root = self.generation, self.root
         self.generation = old + 1
+        if not chained:
+            self.root = self.generation
         self.folder.mkdir(parents=True, exist_ok=True)
         storage.write_text_atomic(self._base_path(self.generation), self._base_text)
         self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
-        meta = {"generation": self.generation, "original": str(self.original) if self.original else None}
+        meta = {
+            "generation": self.generation,
+            "root": self.root,
+            "original": str(self.original) if self.original else None,
+        }
         storage.write_text_atomic(self.folder / META, json.dumps(meta))
         self._written = True
-        for path in (self._base_path(old), self._journal_path(old)):
+        # What the new meta no longer names: the last checkpoint's base, or the whole old chain.
+        stale = [self._base_path(old)] if old != self.root else []
+        if not chained:
+            for number in range(old_root, old + 1):
+                stale += [self._base_path(number), self._journal_path(number)]
+        for path in stale:
             path.unlink(missing_ok=True)
 
     def _base_path(self, generation: int) -> Path:
@@ -257,65 +297,178 @@ class Journal:
                 path.unlink(missing_ok=True)
 
 
-def recover(folder: Path) -> Recovered | None:
-    """The work kept in a recovery folder, or None when there is none worth offering.
+def _numbered(folder: Path, prefix: str, suffix: str) -> dict[int, Path]:
+    found: dict[int, Path] = {}
+    for path in folder.glob(f"{prefix}*{suffix}"):
+        number = path.name.removeprefix(prefix).removesuffix(suffix)
+        if number.isdigit():
+            found[int(number)] = path
+    return found
 
-    Reads ``meta.json`` for the generation; if it is missing or unreadable, the newest base in
-    the folder is used instead (a bad side file must not cost the work). The journal is replayed
-    with the recorded faces; a line that cannot be replayed stops the replay there and says why.
+
+@dataclass
+class _Attempt:
+    """One way of rebuilding the work: a start, and the journals replayed onto it."""
+
+    encounter: Encounter
+    start: Encounter
+    steps: list[Step]
+    reached: int  # the generation the replay got to
+    problem: str  # empty: every journal replayed to its end
+    unread: str  # the file that stopped the replay, if one did
+    source: str  # "chain" (the first base), "checkpoint" (the newest base) or "file" (the saved file)
+
+
+def recover(folder: Path) -> Recovered | None:
+    """The work kept in a recovery folder, or None when nothing was written there.
+
+    Reads ``meta.json`` for the chain (its first generation and the current one); if it is missing
+    or unreadable, the files in the folder say it instead. Every journal of the chain is replayed
+    onto the chain's first base with the recorded faces, so the Undo history comes back too. When a
+    part is damaged, what can be rebuilt is: the newest checkpoint and its journal, or the journals
+    replayed on the saved file the meta names; ``unread`` lists what could not be read.
     """
+    unread: list[str] = []
     meta: dict[str, Any] = {}
-    with contextlib.suppress(OSError, ValueError):
-        loaded = json.loads((folder / META).read_text(encoding="utf-8"))
+    if (folder / META).exists():
+        try:
+            loaded = json.loads((folder / META).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            loaded = None
         if isinstance(loaded, dict):
             meta = loaded
+        else:
+            unread.append(META)
+    bases = _numbered(folder, "base-", ".lnl")
+    journals = _numbered(folder, "journal-", ".jsonl")
+    numbers = sorted(set(bases) | set(journals))
+    if not numbers:
+        return None  # nothing changed since the last open or save
     generation = meta.get("generation")
-    bases = sorted(
-        (int(p.stem.removeprefix("base-")) for p in folder.glob("base-*.lnl") if p.stem[5:].isdigit()),
-        reverse=True,
-    )
-    if not isinstance(generation, int) or generation not in bases:
-        if not bases:
-            return None
-        generation = bases[0]
-    base = folder / f"base-{generation}.lnl"
-    try:
-        encounter = storage.load(base)
-    except storage.EncounterFileError:
-        return None
-    journal = folder / f"journal-{generation}.jsonl"
-    saved_at = journal.stat().st_mtime if journal.exists() else base.stat().st_mtime
+    if type(generation) is not int or generation not in numbers:
+        generation = numbers[-1]
+    root = meta.get("root", generation if meta else None)  # a meta without a root: one generation
+    if type(root) is not int or not numbers[0] <= root <= generation:
+        root = min(n for n in numbers if n <= generation)
     original = meta.get("original")
-    engine = Engine(encounter)
-    changes, problem = replay(engine, journal)
-    return Recovered(engine.encounter, Path(original) if original else None, saved_at, changes, problem)
+    original = Path(original) if isinstance(original, str) and original else None
+    last = journals.get(generation) or bases.get(generation)
+    saved_at = last.stat().st_mtime if last is not None else 0.0
+
+    # The chain from its first base: the encounter and its whole Undo history.
+    attempts: list[_Attempt] = []
+    first = bases.get(root, folder / f"base-{root}.lnl")
+    start = _load(first, unread)
+    if start is not None:
+        attempts.append(_replay_chain(start, journals, root, generation, "chain"))
+    if not _complete(attempts) and generation != root and generation in bases:
+        # The newest checkpoint: the encounter as last shown, its history only since then.
+        start = _load(bases[generation], unread)
+        if start is not None:
+            attempts.append(_replay_chain(start, journals, generation, generation, "checkpoint"))
+    if not _complete(attempts) and first.name in unread and original is not None:
+        # The first base is damaged: the journals replayed on the saved file the chain began as.
+        with contextlib.suppress(storage.EncounterFileError):
+            attempts.append(_replay_chain(storage.load(original), journals, root, generation, "file"))
+    unread += [a.unread for a in attempts if a.unread and a.unread not in unread]
+    if not attempts:
+        problem = f"{', '.join(unread)} could not be read, and there is no saved file to replay the changes on"
+        return Recovered(None, original, saved_at, 0, problem, unread=unread)
+    best = max(attempts, key=lambda a: (not a.problem, a.reached, len(a.steps)))
+    problems = []
+    if best.source == "checkpoint":
+        lost = attempts[0].problem if attempts[0].source == "chain" else f"{first.name} could not be read"
+        problems.append(f"{lost}: Undo reaches back only to the last automatic copy")
+    elif best.source == "file" and original is not None:
+        problems.append(f"{first.name} could not be read: the changes were replayed on the saved {original.name}")
+    if best.problem:
+        problems.append(best.problem)
+    if META in unread:
+        problems.append(f"{META} could not be read: the file this work belongs to is not known")
+    return Recovered(
+        best.encounter, original, saved_at, len(best.steps), "; ".join(problems), best.start, best.steps, unread
+    )
+
+
+def _load(path: Path, unread: list[str]) -> Encounter | None:
+    """A base, or None with its name added to ``unread``."""
+    try:
+        return storage.load(path)
+    except storage.EncounterFileError:
+        unread.append(path.name)
+        return None
+
+
+def _complete(attempts: list[_Attempt]) -> bool:
+    return any(not a.problem for a in attempts)
+
+
+def _replay_chain(start: Encounter, journals: dict[int, Path], first: int, last: int, source: str) -> _Attempt:
+    """Replay journals ``first``..``last`` onto ``start``, stopping at the first that cannot be."""
+    engine = Engine(start.model_copy(deep=True))  # the engine changes it in place: ``start`` stays the start
+    steps: list[Step] = []
+    for number in range(first, last + 1):
+        path = journals.get(number)
+        if path is None:
+            name = f"journal-{number}.jsonl"
+            return _Attempt(engine.encounter, start, steps, number, f"{name} is missing", name, source)
+        read, problem = _replay_file(engine, path, torn_allowed=number == last)
+        steps += read
+        if problem:
+            return _Attempt(engine.encounter, start, steps, number, problem, path.name, source)
+    return _Attempt(engine.encounter, start, steps, last + 1, "", "", source)
+
+
+def read_step(raw: bytes) -> Step:
+    """A journal line as a step; ``ValueError`` (json's) if it is not JSON, ``RulesError`` or
+    ``KeyError``/``TypeError`` if it is not a step."""
+    line = json.loads(raw)
+    kind = line["step"]
+    if kind == "undo":
+        return Step("undo")
+    if kind == "state":
+        return Step("state", encounter=storage.loads(json.dumps(line["encounter"]), "journal"))
+    if kind not in ("apply", "redo"):
+        raise RulesError(f"unknown step {kind!r}")
+    return Step(kind, action_from_json(line["action"]), tuple(int(face) for face in line["faces"]))
+
+
+def apply_step(engine: Engine, step: Step) -> None:
+    """Replay one step onto ``engine``, with the faces it was rolled with."""
+    if step.kind == "undo":
+        engine.undo()
+    elif step.kind == "state":
+        assert step.encounter is not None
+        engine.replace(step.encounter)
+    else:
+        assert step.action is not None
+        engine.apply(step.action, ScriptedDice(list(step.faces)))
+
+
+def _replay_file(engine: Engine, journal: Path, *, torn_allowed: bool = True) -> tuple[list[Step], str]:
+    try:
+        lines = journal.read_bytes().split(b"\n")
+    except OSError:
+        return [], f"{journal.name} could not be read"
+    entries = [raw for raw in lines if raw.strip()]
+    steps: list[Step] = []
+    for number, raw in enumerate(entries, 1):
+        try:
+            json.loads(raw)
+        except ValueError:
+            if number == len(entries) and torn_allowed:
+                break  # torn by a kill in the middle of the write: nothing was shown of it
+            return steps, f"line {number} of the journal is not readable"
+        try:
+            step = read_step(raw)
+            apply_step(engine, step)
+        except (ValueError, KeyError, TypeError) as error:
+            return steps, f"change {number} of the journal could not be replayed: {error}"
+        steps.append(step)
+    return steps, ""
 
 
 def replay(engine: Engine, journal: Path) -> tuple[int, str]:
     """Apply a journal's lines to ``engine``; how many went through, and why it stopped if early."""
-    try:
-        lines = journal.read_bytes().split(b"\n")
-    except OSError:
-        return 0, ""
-    entries = [raw for raw in lines if raw.strip()]
-    done = 0
-    for number, raw in enumerate(entries, 1):
-        try:
-            line = json.loads(raw)
-        except ValueError:
-            if number == len(entries):
-                break  # torn by a kill in the middle of the write: nothing was shown of it
-            return done, f"line {number} of the journal is not readable"
-        try:
-            step = line["step"]
-            if step == "undo":
-                engine.undo()
-            elif step == "state":
-                engine.encounter = storage.loads(json.dumps(line["encounter"]), "journal")
-                engine.clear_history()
-            else:
-                engine.apply(action_from_json(line["action"]), ScriptedDice(list(line["faces"])))
-        except (ValueError, KeyError, TypeError) as error:
-            return done, f"change {number} of the journal could not be replayed: {error}"
-        done += 1
-    return done, ""
+    steps, problem = _replay_file(engine, journal)
+    return len(steps), problem

@@ -94,12 +94,7 @@ def _run(argv: list[str] | None) -> int:
             return 0
     accepted = [] if args.smoke_test else offer_recovery(recovery)
     window = MainWindow(encounter, opened, settings=settings, recovery=recovery)
-    windows = [window]
-    for number, orphan in enumerate(accepted):
-        # More than one window died: each recovered piece of work gets a window of its own.
-        if number > 0:
-            windows.append(MainWindow(orphan.found.encounter, settings=settings, recovery=recovery))
-        windows[-1].adopt(orphan)
+    windows = open_recovered(window, opened, accepted)
     for shown in windows:
         show_window(shown, maximized=not args.smoke_test and settings.value("window/geometry") is None)
     if args.smoke_test:
@@ -145,22 +140,57 @@ def show_window(window: MainWindow, *, maximized: bool) -> None:
         window.show()
 
 
+def open_recovered(window: MainWindow, opened: Path | None, accepted: list[Orphan]) -> list[MainWindow]:
+    """The first window and one beside it for each piece of recovered work; the first window
+    takes over only the work on its own file, or (no file named) the first work in place of the demo.
+    A file named on the command line is never replaced by another file's work."""
+    from lnl_desktop.ui.main_window import MainWindow, same_file
+
+    windows = [window]
+    free = True  # the first window still shows just what it opened
+    for orphan in accepted:
+        original = orphan.found.original
+        if free and (opened is None or (original is not None and same_file(original, opened))):
+            free = False
+            window.adopt(orphan)
+            continue
+        beside = MainWindow(orphan.found.encounter, settings=window.settings, recovery=window.recovery)
+        beside.adopt(orphan)
+        windows.append(beside)
+    return windows
+
+
 def offer_recovery(recovery: RecoveryStore) -> list[Orphan]:
     """Offer the work of every window that did not close cleanly (never a running window's).
 
-    Returns the ones the GM wants back, still locked for adopting; declined ones are removed."""
+    Returns the ones the GM wants back, still locked for adopting; declined ones are removed,
+    except a folder with a part that could not be read: that one is kept, and the GM told where."""
     from PySide6.QtWidgets import QMessageBox
 
     accepted = []
     for orphan in recovery.orphans():
         found = orphan.found
         when = datetime.fromtimestamp(found.saved_at).strftime("%a %d %b %H:%M:%S")
+        kept = ""
+        if orphan.kept_at is not None:
+            unread = ", ".join(found.unread)
+            kept = f"\n\n{unread} could not be read: the recovery folder is kept in {orphan.kept_at}."
+        if found.encounter is None:
+            QMessageBox.warning(
+                None,
+                "Unsaved work not recovered",
+                f"Laurels & Loot Desktop did not close cleanly, and the unsaved work on {found.summary}, "
+                f"last changed {when}, could not be read back: {found.problem}.{kept}",
+            )
+            orphan.discard()
+            continue
         note = f"\n\nOnly part of it could be read back: {found.problem}." if found.problem else ""
+        then = "keeps the folder" if orphan.kept_at else "deletes it"
         answer = QMessageBox.question(
             None,
             "Recover unsaved work?",
             f"Laurels & Loot Desktop did not close cleanly. Unsaved work on {found.summary} "
-            f"was kept, last changed {when}.{note}\n\nRecover it? (No deletes it.)",
+            f"was kept, last changed {when}.{note}{kept}\n\nRecover it? (No {then}.)",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.Yes,
         )

@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core import actions as act
 from lnl_desktop.core import storage
+from lnl_desktop.core.dice import ScriptedDice
 from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.events import TurnStarted
+from lnl_desktop.core.journal import Step
 from lnl_desktop.core.model import Encounter, Phase
 from lnl_desktop.core.rules import get_ruleset
 from lnl_desktop.core.rules.base import PromptSpec
@@ -61,7 +63,7 @@ if TYPE_CHECKING:
 # The panels behind the side panel's tabs, made when first shown: title -> (module, class).
 LAZY_PANELS = {
     "Combatants": ("lnl_desktop.ui.docks.combatants", "CombatantsPanel"),
-    "Combatant sheet": ("lnl_desktop.ui.docks.sheet", "CombatantSheet"),
+    "Sheet": ("lnl_desktop.ui.docks.sheet", "CombatantSheet"),
     "Round log": ("lnl_desktop.ui.docks.log", "RoundLog"),
     "Forecast": ("lnl_desktop.ui.docks.forecast", "ForecastPanel"),
     "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
@@ -71,7 +73,9 @@ MAX_RECENT = 8
 # While changes go on, the whole encounter is rewritten at most this often (the journal in between).
 SNAPSHOT_INTERVAL_MS = 3000
 FILE_FILTER = "Encounters (*.lnl);;All files (*)"
-TAB_TITLES = {"Combatant sheet": "Sheet", "Undo history": "History"}
+# A dock has one name, on its tab, in the View menu and in its floating title bar. Docks renamed
+# keep the object name saved layouts know them by.
+SAVED_NAMES = {"Sheet": "combatant_sheet", "History": "undo_history"}
 # The UI scale menu: presets named for where the program is shown.
 SCALE_PRESETS = {100: "100 % (laptop)", 125: "125 %", 150: "150 % (projector)", 200: "200 % (projector, far seats)"}
 # The side panel's width at 100 %: the Turns dock's columns and the Action dock's inputs fit.
@@ -103,7 +107,7 @@ class MainWindow(QMainWindow):
         self.journal = self.window_recovery.journal
         self._journal_failed = False
         self.controller = TableController(encounter, self)
-        self.folders = Folders(self.settings)  # where the file dialogs open
+        self.folders = Folders(self.settings, beside=lambda: self.path)  # where the file dialogs open
         self.controller.engine.subscribe_history(self._journal_step)
         self.path: Path | None = None
         self.file_lock: FileLock | None = None
@@ -125,11 +129,11 @@ class MainWindow(QMainWindow):
         self._add_dock("Turns", self.turns_panel, side, "Ctrl+1")
         self._add_dock("Combatants", None, side, "Ctrl+2")
         self._add_dock("Action", self.action_panel, side, "Ctrl+3")
-        self._add_dock("Combatant sheet", None, side, "Ctrl+4")
+        self._add_dock("Sheet", None, side, "Ctrl+4")
         self._add_dock("Round log", None, side, "Ctrl+5")
         self._add_dock("Forecast", None, side, "Ctrl+6")
         self._add_dock("Bestiary", None, side, "Ctrl+7")
-        self._add_dock("Undo history", None, side, "Ctrl+8")
+        self._add_dock("History", None, side, "Ctrl+8")
         self._build_prompts()
         self._hidden_docks: list[QDockWidget] = []  # what "Map only" put away, to bring back
         self._front_docks: list[QDockWidget] = []  # and which of them were the tabs in front
@@ -183,9 +187,10 @@ class MainWindow(QMainWindow):
 
     def _add_dock(self, title: str, widget: QWidget | None, area: Qt.DockWidgetArea, shortcut: str) -> None:
         """A dock in the side panel; without ``widget`` its panel is made when the dock is first shown."""
-        # The tab says a short word (five tabs share the side panel's width); the View menu the whole name.
-        dock = QDockWidget(TAB_TITLES.get(title, title), self)
-        dock.setObjectName(title.replace(" ", "_").lower())  # saveState() needs names
+        # One name on the tab, in the View menu and on the floating dock's title bar: short, as five
+        # tabs share the side panel's width.
+        dock = QDockWidget(title, self)
+        dock.setObjectName(SAVED_NAMES.get(title, title.replace(" ", "_").lower()))  # saveState() needs names
         if widget is not None:
             dock.setWidget(widget)
         else:
@@ -209,7 +214,7 @@ class MainWindow(QMainWindow):
         return panel
 
     def _make_panel(self, title: str) -> QWidget:
-        if title == "Undo history":
+        if title == "History":
             undo_view = QUndoView(self.controller.undo_stack)
             undo_view.setEmptyLabel("Encounter opened")
             # One line per step: without this every push measures every row again (slower each round).
@@ -227,7 +232,7 @@ class MainWindow(QMainWindow):
 
     @property
     def sheet(self) -> CombatantSheet:
-        return cast("CombatantSheet", self._panel("Combatant sheet"))
+        return cast("CombatantSheet", self._panel("Sheet"))
 
     @property
     def round_log(self) -> RoundLog:
@@ -243,7 +248,7 @@ class MainWindow(QMainWindow):
 
     @property
     def undo_view(self) -> QUndoView:
-        return cast(QUndoView, self._panel("Undo history"))
+        return cast(QUndoView, self._panel("History"))
 
     @staticmethod
     def _title_bar_for(dock: QDockWidget, floating: bool) -> None:
@@ -398,6 +403,12 @@ class MainWindow(QMainWindow):
         self.forecast_action = self._action(
             "Damage &forecast", self.show_forecast, "Ctrl+D", "Show the damage forecast of the attack being set up"
         )
+        self.rules_options_action = self._action(
+            "Rules &options…",
+            self.edit_rules_options,
+            None,
+            "The encounter's rules switches: the ruleset's choices, an attacker turning to face its target (undoable)",
+        )
         self.export_log_action = self._action(
             "&Export round log…",
             lambda: self.round_log.export(),
@@ -450,6 +461,7 @@ class MainWindow(QMainWindow):
             [self.start_combat_action, self.turns_panel.end_turn_action, self.next_round_action, self.end_combat_action]
         )
         combat_menu.addSeparator()
+        combat_menu.addAction(self.rules_options_action)
         combat_menu.addAction(self.forecast_action)
         combat_menu.addAction(self.prompts_action)
         self._build_tool_entries(combat_menu)
@@ -731,9 +743,9 @@ class MainWindow(QMainWindow):
         else:
             self._journal_failed = False
 
-    def _reset_journal(self, *, unsaved: bool) -> None:
+    def _reset_journal(self, *, unsaved: bool, checkpoint: bool = False) -> None:
         try:
-            self.journal.reset(self.controller.encounter, self.path, unsaved=unsaved)
+            self.journal.reset(self.controller.encounter, self.path, unsaved=unsaved, checkpoint=checkpoint)
         except OSError as error:
             self._journal_error(error)
 
@@ -889,6 +901,8 @@ class MainWindow(QMainWindow):
                 self._claim_file(path)
         self._set_path(path)
         self.controller.replace_encounter(encounter)
+        # Just opened is just saved: an empty stack's clear() would keep an earlier "never clean".
+        self.controller.undo_stack.setClean()
         self._snapshot_timer.stop()
         self._reset_journal(unsaved=False)
         self._refresh_title()
@@ -896,16 +910,43 @@ class MainWindow(QMainWindow):
 
     def adopt(self, orphan: Orphan) -> None:
         """Take over the work of a window that did not close cleanly: it becomes this window's
-        unsaved work (in this window's journal), and the old folder goes."""
+        unsaved work (in this window's journal), with its undo history, and the old folder goes
+        (or is kept, when a part of it could not be read)."""
         found = orphan.found
+        if found.encounter is None:
+            return  # nothing could be rebuilt: nothing to take over
         path = found.original if found.original is not None and found.original.exists() else None
-        self._replace(found.encounter, path)
-        self._reset_journal(unsaved=True)
-        orphan.discard()
+        start = found.start if found.start is not None else found.encounter
+        self._replace(start, path)
+        # Each step again through the undo stack (and so into this window's journal): Undo works.
+        replayed = found.start is not None and self._replay_steps(found.steps)
+        if not replayed or self.controller.encounter.model_dump() != found.encounter.model_dump():
+            self._replace(found.encounter, path)  # the work as it was read, without its history
         self.controller.undo_stack.resetClean()  # recovered work is unsaved work
+        if not self.window_recovery.exists():
+            self._reset_journal(unsaved=True)
+        kept = orphan.discard()
         self._refresh_title()
         note = f" ({found.problem})" if found.problem else ""
+        note += f"; the recovery folder is kept in {kept}" if kept else ""
         self.statusBar().showMessage(f"Recovered the unsaved work on {found.summary}{note}", 15000)
+
+    def _replay_steps(self, steps: list[Step]) -> bool:
+        """Recovered steps, applied, undone and redone through the undo stack as the GM did them."""
+        stack = self.controller.undo_stack
+        for step in steps:
+            if step.kind == "undo":
+                if not stack.canUndo():
+                    return False
+                stack.undo()
+            elif step.kind == "redo" and stack.canRedo():
+                stack.redo()  # the very same faces: the engine keeps them with the undone action
+            elif step.kind == "state" and step.encounter is not None:
+                self.controller.replace_encounter(step.encounter)  # an undo past the last save
+                self._reset_journal(unsaved=True)
+            elif step.action is None or self.controller.do(step.action, ScriptedDice(list(step.faces))) is None:
+                return False
+        return True
 
     def _holds_lock_for(self, path: Path) -> bool:
         return self.file_lock is not None and not self.read_only and same_file(self.file_lock.path, path)
@@ -974,7 +1015,7 @@ class MainWindow(QMainWindow):
     def autosave(self) -> None:
         """Rewrite the whole encounter as the recovery base (the journal keeps the steps between)."""
         if self.is_dirty():
-            self._reset_journal(unsaved=True)
+            self._reset_journal(unsaved=True, checkpoint=True)  # the journals before it keep the Undo history
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent_files", [])
@@ -1092,6 +1133,18 @@ class MainWindow(QMainWindow):
         from lnl_desktop.ui.import_map import import_map_file
 
         import_map_file(self, self.controller, path)
+
+    def edit_rules_options(self) -> None:
+        """The encounter's rules options; what the GM changed is applied as one undoable step."""
+        from lnl_desktop.ui.options_dialog import RulesOptionsDialog
+
+        dialog = RulesOptionsDialog(self.controller.encounter.options, self.controller.engine.ruleset.title, self)
+        self.rules_options_dialog = dialog  # for tests: the dialog while it is open
+        try:
+            if dialog.exec() and dialog.changes():
+                self.controller.do(act.EditOptions(dialog.changes()))
+        finally:
+            self.rules_options_dialog = None
 
     def show_forecast(self) -> None:
         """Ctrl+D: the Forecast tab forward. Only on the GM's word: it never takes the Round log's
@@ -1262,12 +1315,12 @@ class MainWindow(QMainWindow):
     def _arrange_default_layout(self) -> None:
         """Every dock where it starts: one side panel right of the map, the fight's order above
         (Turns, Rules call for, Combatants, Bestiary) and the work of a turn below (Action, sheet,
-        Round log, Forecast, Undo history), as tabs. The map gets the rest: at 1366 x 768 that is
+        Round log, Forecast, History), as tabs. The map gets the rest: at 1366 x 768 that is
         over 60 % of the window. Built afresh rather than restored from a saved default:
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         side = Qt.DockWidgetArea.RightDockWidgetArea
         above = ["Turns", "Combatants", "Bestiary"]
-        below = ["Action", "Combatant sheet", "Round log", "Forecast", "Undo history"]
+        below = ["Action", "Sheet", "Round log", "Forecast", "History"]
         for title in above + below:
             dock = self.docks[title]
             dock.setFloating(False)

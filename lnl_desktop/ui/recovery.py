@@ -4,6 +4,8 @@ The recovery root (the app's data folder) holds ``windows/<id>/``, one folder pe
 window with its :class:`~lnl_desktop.core.journal.Journal` and a ``QLockFile`` the window holds
 while it runs. At start, only folders whose lock can be taken belong to no running window: those
 are the work of a window that did not close cleanly, and only those are offered back or removed.
+A folder with a part that could not be read is never removed: once the GM has decided, it moves
+to ``kept/<id>/``, out of the way of the next start, and the GM is told where it is.
 ``locks/`` holds one lock per open encounter file, so a second window opening the same file
 learns that it is in use and can only read it.
 """
@@ -24,6 +26,7 @@ from lnl_desktop.core import journal
 from lnl_desktop.core.journal import Journal, Recovered
 
 WINDOWS = "windows"
+KEPT = "kept"
 LOCKS = "locks"
 LOCK_NAME = "window.lock"
 
@@ -43,12 +46,23 @@ class Orphan:
     lock: QLockFile | None  # None for the single-file recovery of earlier versions
     found: Recovered
 
-    def discard(self) -> None:
-        """The GM declined it, or it now lives in a new window's folder: remove it."""
+    @property
+    def kept_at(self) -> Path | None:
+        """Where the folder goes instead of away, when a part of it could not be read."""
+        if self.lock is None or not self.found.unread:
+            return None
+        return self.folder.parent.parent / KEPT / self.folder.name
+
+    def discard(self) -> Path | None:
+        """The GM declined it, or it now lives in a new window's folder: remove it, unless a
+        part of it could not be read; then it is kept, never deleted unread. Where it is kept."""
         if self.lock is None:
             _remove_legacy(self.folder)
+        elif self.kept_at is not None:
+            return _keep_folder(self.folder, self.lock, self.kept_at)
         else:
             _remove_folder(self.folder, self.lock)
+        return None
 
     def release(self) -> None:
         if self.lock is not None:
@@ -90,7 +104,8 @@ class RecoveryStore:
 
     def orphans(self) -> list[Orphan]:
         """Work left by windows that are gone, newest first; each is locked until discarded,
-        adopted or released. Folders with nothing worth offering are removed on the way."""
+        adopted or released. Folders with nothing in them are removed on the way; one whose work
+        could not be read back at all is still listed (``found.encounter`` None), to be kept."""
         found: list[Orphan] = []
         root = self.folder / WINDOWS
         for folder in sorted(root.iterdir()) if root.is_dir() else []:
@@ -133,6 +148,23 @@ def _remove_folder(folder: Path, lock: QLockFile) -> None:
     lock.unlock()
     with contextlib.suppress(OSError):
         folder.rmdir()
+
+
+def _keep_folder(folder: Path, lock: QLockFile, kept: Path) -> Path:
+    """Move a recovery folder whose lock we hold to ``kept``; where its files now are (the folder
+    itself if they could not be moved: the next start offers it again rather than lose it)."""
+    try:
+        kept.mkdir(parents=True, exist_ok=True)
+        for path in folder.iterdir():
+            if path.name != LOCK_NAME:
+                os.replace(path, kept / path.name)
+    except OSError:
+        lock.unlock()
+        return folder
+    lock.unlock()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+    return kept
 
 
 def _remove_legacy(folder: Path) -> None:
