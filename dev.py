@@ -2,7 +2,8 @@
 """One entry point for working on the project from a fresh clone.
 
     python3 dev.py run [FILE]    start the app (on the built-in demo encounter without FILE)
-    python3 dev.py test [ARGS]   ruff, then the whole test suite offscreen (ARGS go to pytest)
+    python3 dev.py test [ARGS]   ruff, the workflows' schema check, then the whole test suite offscreen
+                                 (ARGS go to pytest; it builds the wheel and runs it installed, offline)
     python3 dev.py bench         the benchmarks, printing medians against their budgets
     python3 dev.py schema        regenerate resources/schema/encounter.schema.json
     python3 dev.py screenshots   regenerate the README's pictures in docs/screenshots/
@@ -139,6 +140,12 @@ def test(args: list[str]) -> int:
     )
     if lint != 0:
         return lint
+    say("check-jsonschema: .github/workflows/*.yml against the workflow schema")
+    workflows = [str(path) for path in sorted((ROOT / ".github" / "workflows").glob("*.yml"))]
+    schema = [str(PYTHON), "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows]
+    checked = subprocess.call(schema, cwd=ROOT)
+    if checked != 0:
+        return checked
     say("pytest")
     return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env)
 

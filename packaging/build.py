@@ -4,9 +4,11 @@
     python3 packaging/build.py                  venv, bundle in dist/lnl-desktop/, and on Linux
                                                 dist/lnl-desktop-VERSION-linux-x86_64.tar.gz
     python3 packaging/build.py --print-version  the version every artifact carries
+    python3 packaging/build.py --wheelhouse PLATFORM [--resolve-only] [--check]
+                                                an offline wheelhouse for one desktop (below)
 
 Steps: a fresh venv in build/bundle-venv; a copy of the project's sources (pyproject.toml,
-README.md, lnl_desktop/) installed into it non-editable, with PyInstaller from
+README.md, lnl_desktop/, resources/) installed into it non-editable, with PyInstaller from
 packaging/requirements-build.txt; on Linux numpy rebuilt from its source without OpenBLAS (the same
 version; its wheel stays if that fails); the Windows version file generated from
 ``lnl_desktop.__version__``; PyInstaller run on packaging/lnl-desktop.spec (one folder; on macOS also
@@ -15,6 +17,17 @@ Python 3.11+ and the package index (and on Linux a C/C++ compiler for numpy, or 
 everything it writes is under build/ and dist/.
 The Windows installer (packaging/windows/lnl-desktop.iss) and the macOS disk image
 (packaging/macos/make_dmg.sh) are made from its output by the installers workflow.
+
+``--wheelhouse PLATFORM`` (linux_x86_64, win_amd64, macos_arm64, macos_x86_64) makes
+dist/lnl-desktop-VERSION-wheelhouse-PLATFORM/ (and a .zip of it): the program's wheel, every
+dependency's wheel for that platform and Python 3.11 to 3.13 (``pip download --only-binary=:all:
+--platform ... --python-version ...``) and a two-line install script (install.sh, or install.cmd on
+Windows: a venv, then ``pip install --no-index --find-links``), so that an install there needs no
+compiler and no network. ``--resolve-only`` downloads nothing but the index's metadata: it checks
+that every dependency resolves to a binary wheel for that platform and each Python (a few seconds
+each). ``--check`` (Linux) installs the wheelhouse with its install.sh into a temporary venv with
+the network cut and runs ``lnl-desktop --smoke-test`` and the self check from there
+(packaging/wheels.py).
 """
 
 from __future__ import annotations
@@ -35,6 +48,9 @@ HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("lnl_bundle_config", HERE / "bundle_config.py")
 config = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(config)  # type: ignore[union-attr]
+_spec = importlib.util.spec_from_file_location("lnl_wheels", HERE / "wheels.py")
+wheels = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(wheels)  # type: ignore[union-attr]
 
 ROOT: Path = config.ROOT
 SPEC = HERE / "lnl-desktop.spec"
@@ -66,9 +82,10 @@ def copy_sources() -> Path:
     SOURCES.mkdir(parents=True)
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, SOURCES / name)
-    shutil.copytree(
-        ROOT / "lnl_desktop", SOURCES / "lnl_desktop", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "lnl_desktop", SOURCES / "lnl_desktop", ignore=ignore)
+    # pyproject.toml maps resources/ into the package (lnl_desktop/resources): setuptools needs it there.
+    shutil.copytree(ROOT / "resources", SOURCES / "resources", ignore=ignore)
     return SOURCES
 
 
@@ -218,14 +235,54 @@ def make_tarball(bundle: Path, version: str) -> Path:
     return target
 
 
+def wheelhouse(platform_name: str, version: str, *, resolve_only: bool, check: bool) -> int:
+    """The offline wheelhouse for one desktop, or (``resolve_only``) the proof that one can be made."""
+    started = time.monotonic()
+    folder = config.BUILD / "wheel"
+    if folder.exists():
+        shutil.rmtree(folder)
+    wheel, _ = wheels.build_wheel_and_sdist(folder)
+    say(f"built {wheel.name}")
+    if resolve_only:
+        failures = wheels.resolve_only(platform_name, wheel)
+        verdict = "every dependency is a binary wheel" if not failures else "FAILED"
+        say(f"{platform_name}: {verdict} for Python {', '.join(wheels.PYTHON_VERSIONS)}")
+    else:
+        target = config.DIST / wheels.wheelhouse_name(platform_name, version)
+        failures = wheels.make_wheelhouse(platform_name, wheel, target)
+        size = sum(p.stat().st_size for p in target.iterdir()) / 1e6
+        say(f"wheelhouse: {target.relative_to(ROOT)} ({len(list(target.glob('*.whl')))} wheels, {size:.0f} MB)")
+        if not failures:
+            archive = shutil.make_archive(str(target), "zip", target.parent, target.name)
+            say(f"zip: {Path(archive).relative_to(ROOT)}")
+        if check and not failures:
+            failures = wheels.check_wheelhouse(target)
+    for failure in failures:
+        say(f"FAILED: {failure}")
+    say(f"done in {time.monotonic() - started:.0f} s")
+    return 1 if failures else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--print-version", action="store_true", help="print the version and stop")
+    parser.add_argument(
+        "--wheelhouse",
+        metavar="PLATFORM",
+        choices=list(wheels.PLATFORMS),
+        help=f"make the offline wheelhouse for one desktop instead of the bundle: {', '.join(wheels.PLATFORMS)}",
+    )
+    parser.add_argument("--resolve-only", action="store_true", help="with --wheelhouse: resolve, download nothing")
+    parser.add_argument("--check", action="store_true", help="with --wheelhouse: install it offline and run it")
     args = parser.parse_args()
     version = config.read_version()
     if args.print_version:
         print(version)
         return 0
+    if args.wheelhouse:
+        config.BUILD.mkdir(exist_ok=True)
+        config.DIST.mkdir(exist_ok=True)
+        return wheelhouse(args.wheelhouse, version, resolve_only=args.resolve_only, check=args.check)
     if sys.version_info < (3, 11):  # noqa: UP036 - build.py may be started by an old python3
         raise SystemExit(f"Python 3.11 or newer is needed (this is {sys.version.split()[0]})")
     started = time.monotonic()

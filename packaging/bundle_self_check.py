@@ -9,7 +9,9 @@ even imported). Offscreen, it checks what the start-up path does not reach:
 - numpy as the bundle has it (on Linux built without OpenBLAS): the core's movement and sight on a
   map with walls and a door, and the forecast's dice distributions, against known answers;
 - JPEG and PNG images (the ``imageformats`` plugin kept for battle map backgrounds; icons);
-- the application icon from resources/icons and every other resource file;
+- the application icon from resources/icons and every other resource file, every bestiary (in the
+  bundle under ``sys._MEIPASS``; installed from the wheel, the package's own ``lnl_desktop/resources``);
+- a Universal VTT map file imported into the demo (walls, a door, its picture);
 - ICU through Qt: collation, legacy codecs, locale case mapping, time zone names (on Linux the
   bundle carries trimmed ICU data, see packaging/elf_trim.py);
 - no other Qt binding is in the bundle;
@@ -204,21 +206,81 @@ def check_images() -> None:
 
 
 def check_resources() -> None:
+    from importlib.resources import files
+
     from PySide6.QtGui import QIcon, QImage
     from PySide6.QtWidgets import QApplication
 
     from lnl_desktop.paths import resource, resources_dir
 
     root = resources_dir()
-    assert getattr(sys, "_MEIPASS", None) and str(root).startswith(sys._MEIPASS), f"resources at {root}"
-    for part in ("encounters/hill-giant.lnl", "bestiary.json", "schema/encounter.schema.json"):
+    if getattr(sys, "frozen", False):
+        assert str(root).startswith(sys._MEIPASS), f"resources at {root}"
+    else:  # installed from the wheel: the package's own copy, not a checkout's
+        assert root == Path(str(files("lnl_desktop"))) / "resources", f"resources at {root}"
+    for part in ("encounters/hill-giant.lnl", "schema/encounter.schema.json"):
         assert resource(*part.split("/")).is_file(), f"missing {part}"
+    for name in ("bestiary.json", "bestiary-classic.json", "bestiary-osr.json", "bestiary-d10.json"):
+        assert resource(name).is_file(), f"missing the bestiary {name}"
     for size in (16, 32, 48, 256, 1024):
         png = resource("icons", f"lnl-desktop-{size}.png")
         assert QImage(str(png)).width() == size, f"icon {png.name}"
     icon = QApplication.windowIcon()
     assert not icon.isNull() and icon.availableSizes(), "no application icon"
     assert QIcon(str(resource("icons", "lnl-desktop-256.png"))).availableSizes(), "icon not readable"
+
+
+def check_map_import() -> str:
+    """A Universal VTT map file (walls, a door, a PNG picture) imports into the demo as one undo step."""
+    import base64
+    import json
+
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings
+    from PySide6.QtGui import QColor, QImage
+
+    from lnl_desktop.core import storage
+    from lnl_desktop.paths import demo_encounter_path
+    from lnl_desktop.ui.import_map import import_map_file
+    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.recovery import RecoveryStore
+
+    picture = QImage(120, 80, QImage.Format.Format_RGB32)
+    picture.fill(QColor("#6a8f3c"))
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    assert picture.save(buffer, "PNG"), "cannot write a PNG"
+    buffer.close()
+    walls = [[{"x": 2, "y": 2}, {"x": 10, "y": 2}, {"x": 10, "y": 5}], [{"x": 10, "y": 6}, {"x": 10, "y": 10}]]
+    door = [{"x": 10, "y": 5}, {"x": 10, "y": 6}]
+    document = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 30, "y": 20}, "pixels_per_grid": 4},
+        "line_of_sight": walls,
+        "objects_line_of_sight": [],
+        "portals": [{"position": door[0], "bounds": door, "rotation": 0, "closed": True, "freestanding": False}],
+        "lights": [],
+        "environment": {"baked_lighting": False, "ambient_light": "ffffffff"},
+        "image": base64.b64encode(bytes(data.data())).decode("ascii"),
+    }
+    scratch = Path(tempfile.mkdtemp(prefix="lnl-self-check-"))
+    path = scratch / "Old Tower.dd2vtt"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(scratch))
+    window.show()
+    controller = window.controller
+    steps = controller.undo_stack.count()
+    assert import_map_file(window, controller, path), "the map was not imported"
+    imported = controller.encounter.map
+    assert (imported.width, imported.height) == (30, 20), (imported.width, imported.height)
+    assert len(imported.segments) == 3 and len(imported.doors) == 1, (imported.segments, imported.doors)
+    assert imported.background is not None and imported.background.data, "the map's picture was not kept"
+    assert controller.undo_stack.count() == steps + 1, "the import is not one undo step"
+    controller.undo_stack.undo()  # and Undo brings the demo's map back (so closing asks nothing)
+    assert (controller.encounter.map.width, controller.encounter.map.height) != (30, 20), "Undo kept the import"
+    window.close()
+    return f"30 x 20 cells, {len(imported.segments)} walls, 1 door, a picture"
 
 
 def check_rulesets() -> None:
@@ -244,6 +306,7 @@ def check_rulesets() -> None:
 CHECKS: dict[str, Callable[[], str | None]] = {
     "resources and icon": check_resources,
     "every built-in ruleset plays its demo": check_rulesets,
+    "a Universal VTT map imports": check_map_import,
     "movement and sight past walls and a door (numpy)": check_grid_and_sight,
     "dice distributions and linear algebra (numpy)": check_numpy,
     "images (PNG, JPEG)": check_images,

@@ -69,6 +69,15 @@ def _run(argv: list[str] | None) -> int:
     from lnl_desktop.ui.main_window import MainWindow, default_recovery_folder
     from lnl_desktop.ui.recovery import RecoveryStore
 
+    x11_possible = sys.platform.startswith("linux") and os.environ.get("QT_QPA_PLATFORM", "xcb").startswith("xcb")
+    if QApplication.instance() is None and x11_possible:
+        from lnl_desktop.system_libraries import EXIT_MISSING_LIBRARY, check_before_first_window
+
+        # Qt aborts with a raw plugin error when an X11 library is missing: name it and its package instead.
+        problem = check_before_first_window()
+        if problem:
+            print(problem, file=sys.stderr)
+            return EXIT_MISSING_LIBRARY
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("Laurels & Loot Desktop")
     app.setOrganizationName("Laurels & Loot")
