@@ -279,7 +279,7 @@ def _refuse_huge_picture(encounter: Encounter, source: str) -> None:
     background = encounter.map.background
     if background is None or not background.data:
         return
-    from lnl_desktop.core.uvtt import image_kind, image_size  # only for maps with a picture
+    from lnl_desktop.core.pictures import image_kind, image_size  # only for maps with a picture
 
     head = background.data[:_PICTURE_HEAD_CHARS].strip()
     try:

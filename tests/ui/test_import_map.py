@@ -173,7 +173,8 @@ def test_an_imported_map_replaces_the_old_one_and_one_undo_brings_it_back(
 
     controller.undo_stack.undo()
     assert controller.encounter.map == old
-    assert not window.map_view.scene().has_background_picture  # the demo has none
+    assert window.map_view.scene().has_background_picture  # the demo's own painted map is back
+    assert controller.encounter.map.background == old.background
     assert controller.undo_stack.count() == steps + 1 and controller.undo_stack.index() == steps
     controller.undo_stack.redo()
     assert controller.encounter.map == new

@@ -29,6 +29,7 @@ START_PATH = {
     "lnl_desktop.core.grid",
     "lnl_desktop.core.journal",
     "lnl_desktop.core.model",
+    "lnl_desktop.core.pictures",  # the demo's map picture, checked whole before it is shown
     "lnl_desktop.core.rules",
     "lnl_desktop.core.rules.base",
     "lnl_desktop.core.rules.common",

@@ -374,8 +374,8 @@ class MapScene(QGraphicsScene):
         difficult = QColor(DIFFICULT_TINT)
         wall = QColor(WALL)
         if self._background is not None:
-            difficult.setAlpha(110)
-            wall.setAlpha(235)
+            difficult.setAlpha(70)  # a tint: the hatch marks it; the picture shows what it is
+            wall.setAlpha(175)  # dark enough to read as a wall, the masonry still shows
         image = QImage(grid_map.width, grid_map.height, QImage.Format.Format_ARGB32_Premultiplied)
         image.fill(0)
         for cells, color in ((grid_map.difficult, difficult), (grid_map.walls, wall)):
