@@ -139,6 +139,32 @@ class EditCombatant:
 
 
 @dataclass(frozen=True)
+class DamageByHand:
+    """Damage or healing the GM applies by hand (a trap, a potion, a spell the app does not model),
+    through the encounter's ruleset as a weapon's damage would land (RULES §10).
+
+    ``kind`` is one of the ruleset's :meth:`Ruleset.hand_kinds` ("" for its first): L&L's wearing
+    down or direct, Group d10's ignores DR, Old-School d20's subdual; for healing, what is healed."""
+
+    combatant: str
+    amount: int
+    heal: bool = False
+    kind: str = ""
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SetHealth:
+    """A new current value typed on the sheet (HP, SP, IP): the difference as damage or healing by
+    hand, so the rules see it (RULES §10)."""
+
+    combatant: str
+    field: str
+    value: int
+    reason: str = "typed on the sheet"
+
+
+@dataclass(frozen=True)
 class AddCombatant:
     data: Mapping[str, Any]
     cell: Cell | None = None
@@ -280,6 +306,8 @@ Action = (
     | OtherAction
     | ConvertRuleset
     | EditCombatant
+    | DamageByHand
+    | SetHealth
     | AddCombatant
     | RemoveCombatant
     | PlaceToken

@@ -44,6 +44,7 @@ from lnl_desktop.core.events import (
     PortraitChanged,
     RoundEnded,
     RulesetChanged,
+    RulesEvent,
     TerrainChanged,
     TokenPlaced,
     TokenRemoved,
@@ -54,6 +55,7 @@ from lnl_desktop.core.events import (
     VisibilityChanged,
     WallAdded,
     WallRemoved,
+    WentDown,
 )
 from lnl_desktop.core.grid import (
     Cell,
@@ -970,7 +972,23 @@ class Engine:
         turn = self.encounter.combat.turn
         if turn is None or turn.combatant != cid:
             return None
-        return self.ruleset.move_allowance(self, self.combatant(cid)) - turn.feet_used
+        return self._allowance(self.combatant(cid)) - turn.feet_used
+
+    def _allowance(self, c: Any) -> float:
+        """How far ``c`` may move this turn in all: none while a condition holds it or takes its turn."""
+        if c.incapacitated_by is not None or c.held_by is not None:
+            return 0.0
+        return self.ruleset.move_allowance(self, c)
+
+    def stopped_by(self, c: Any) -> str | None:
+        """Why ``c`` may not move on its own (RULES §10: stunned, grappled...), or None."""
+        word = c.incapacitated_by
+        if word is not None:
+            return f"{c.name} is {word}: no action and no move, only End turn"
+        word = c.held_by
+        if word is not None:
+            return f"{c.name} is {word}: Move 0"
+        return self.ruleset.move_refusal(self, c)
 
     def move_rules(self, cid: str) -> MoveRules:
         grid, options = self.encounter.map, self.encounter.options
@@ -1040,8 +1058,9 @@ class Engine:
         """How the attacker may count as concealed or the target as distracted, point by point."""
         return self.ruleset.concealment_details(self.encounter, self.combatant(attacker), self.combatant(target))
 
-    def turn_checks(self, c: CombatantBase, needs_action: bool) -> list[Check]:
-        """Whether it is ``c``'s turn and, if asked, whether its action is still unused."""
+    def turn_checks(self, c: CombatantBase, needs_action: bool, kind: str | None = None) -> list[Check]:
+        """Whether it is ``c``'s turn and, if asked, whether its action is still unused (or, as the
+        ruleset says, still open to another action of ``kind``: the next of several attacks)."""
         combat = self.encounter.combat
         if combat.phase is not Phase.FIGHTING:
             return [Check("Combat under way", False, "combat has not started")]
@@ -1053,12 +1072,16 @@ class Engine:
                 "no turn is under way" if turn is None else f"it is {self.combatant(turn.combatant).name}'s turn",
             )
         ]
+        if needs_action and turn is not None and turn.combatant == c.id and c.incapacitated_by is not None:
+            # RULES §10: its turn offers only End turn, saying why.
+            checks.append(Check("Able to act", False, f"{c.name} is {c.incapacitated_by}: only End turn"))
         if needs_action and turn is not None and turn.combatant == c.id:
+            more = self.ruleset.action_open(self.encounter, c, kind) if turn.action else ""
             checks.append(
                 Check(
-                    "Action not used yet",
-                    turn.action is None,
-                    f"already took its action ({turn.action})" if turn.action else "",
+                    more or "Action not used yet",
+                    turn.action is None or bool(more),
+                    f"already took its action ({turn.action})" if turn.action and not more else "",
                 )
             )
         return checks
@@ -1082,7 +1105,7 @@ class Engine:
 
     def use_action(self, c: CombatantBase, kind: str, detail: str = "") -> TurnState:
         """Spend ``c``'s action of this turn on ``kind``; refused if it is not ``c``'s turn or the action is used."""
-        self.require(f"{c.name}: {kind}", self.turn_checks(c, needs_action=True))
+        self.require(f"{c.name}: {kind}", self.turn_checks(c, needs_action=True, kind=kind))
         turn = self.encounter.combat.turn
         assert turn is not None
         turn.action = kind
@@ -1256,6 +1279,9 @@ class Engine:
             raise IllegalAction(title, [f"{who}; a forced move moves {c.name} without spending movement"])
         if not free and c.down:
             raise IllegalAction(title, [f"{c.name} is down"])
+        stopped = None if free else self.stopped_by(c)
+        if stopped is not None:
+            raise IllegalAction(title, [f"{stopped}; a forced move moves {c.name} without spending movement"])
 
         enemies, occupied = self.blockers(c.id)
         rules = self.move_rules(c.id)
@@ -1274,7 +1300,7 @@ class Engine:
             feet = cell_distance_ft(path[0], end, e.map.diagonal, e.map.feet_per_cell)
         else:
             assert turn is not None
-            left = self.ruleset.move_allowance(self, c) - turn.feet_used
+            left = self._allowance(c) - turn.feet_used
             if a.path:
                 path = list(a.path)
                 if path[0] != token.cell:
@@ -1438,6 +1464,11 @@ class Engine:
             raise IllegalAction(f"Edit {old.name}", ["nothing to change"])
         if "id" in a.changes and a.changes["id"] != old.id:
             raise IllegalAction(f"Edit {old.name}", ["id: a combatant's id does not change"])
+        watched = self.ruleset.health_fields()
+        if len(a.changes) == 1 and next(iter(a.changes)) in watched:
+            # A value the rules watch never changes without them: the difference is damage or healing.
+            key, value = next(iter(a.changes.items()))
+            return self._set_health(act.SetHealth(old.id, key, value), dice)
         data = old.model_dump()
         data.update(a.changes)
         try:
@@ -1468,6 +1499,94 @@ class Engine:
         if not events:
             raise IllegalAction(f"Edit {old.name}", ["the values are the same as before"])
         return events
+
+    # -- damage and healing by hand (RULES §10) --------------------------------------------------
+
+    def _by_hand(self, a: act.DamageByHand, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        title = f"{'Heal' if a.heal else 'Damage'} {c.name}"
+        amount = a.amount
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise IllegalAction(title, ["the amount is a whole number, such as 7"])
+        if amount < 0:
+            raise IllegalAction(
+                title,
+                [
+                    f"the amount is {amount}: type a number above 0 "
+                    f"({'damage' if a.heal else 'heal'} to go the other way)"
+                ],
+            )
+        if amount == 0:
+            raise IllegalAction(title, ["the amount is 0: nothing to apply"])
+        if amount > 10_000:
+            raise IllegalAction(title, [f"{amount} is more than the 10000 a sheet can hold"])
+        reason = " ".join(a.reason.split())
+        if len(reason) > 200:
+            raise IllegalAction(title, ["the reason is longer than 200 characters"])
+        kinds = dict(self.ruleset.hand_kinds(a.heal))
+        typed = set(self.ruleset.health_fields().values())
+        kind = a.kind or next(iter(kinds), "")
+        if kind not in kinds and kind not in typed:
+            offered = ", ".join(kinds.values()) or "none"
+            raise IllegalAction(
+                title,
+                [
+                    f"{self.ruleset.title} has no such kind of {'healing' if a.heal else 'damage'}: "
+                    f"{kind!r} (it has: {offered})"
+                ],
+            )
+        return self._hand_events(c, amount, a.heal, kind, reason, self.ruleset.by_hand(self, c, amount, a.heal, kind))
+
+    def _hand_events(self, c: Any, amount: int, heal: bool, kind: str, reason: str, events: list[Event]) -> list[Event]:
+        """Everything the rules did, said in one line of the log with the GM's reason."""
+        actors: list[str] = [c.id]
+        for event in events:
+            actors += [x for x in event.actors if x not in actors]
+        overkill = next((e.overkill for e in events if isinstance(e, WentDown)), 0)
+        why = f" ({reason})" if reason else ""
+        text = f"By hand{why}: " + "; ".join(e.text for e in events)
+        detail: dict[str, int | float | str | bool | None] = {
+            "combatant": c.id,
+            "amount": amount,
+            "heal": heal,
+            "damage_kind": kind,
+            "reason": reason,
+            "overkill": overkill,
+            "down": bool(c.down),
+        }
+        return [
+            RulesEvent(
+                round=self._round(),
+                text=text,
+                actors=tuple(actors),
+                ruleset=self.ruleset.name,
+                name="by hand",
+                detail=detail,
+            )
+        ]
+
+    def _set_health(self, a: act.SetHealth, dice: DiceSource) -> list[Event]:
+        c = self.combatant(a.combatant)
+        fields = self.ruleset.health_fields()
+        if a.field not in fields:
+            raise IllegalAction(f"Edit {c.name}", [f"{a.field} is not a value the rules watch in {self.ruleset.title}"])
+        value, now = a.value, getattr(c, a.field)
+        label = {"hp": "HP", "stamina": "SP", "injury": "IP"}.get(a.field, a.field.replace("_", " "))
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalAction(f"Edit {c.name}", [f"{label}: type a whole number"])
+        if value < 0:
+            raise IllegalAction(f"Edit {c.name}", [f"{label}: {value} is below 0"])
+        top = getattr(c, f"{a.field}_max", None)
+        if top is None and a.field == "stamina":
+            top = c.stamina_max
+        if top is None and a.field == "injury":
+            top = c.injury_max
+        if top is not None and value > top:
+            raise IllegalAction(f"Edit {c.name}", [f"{label}: {value} {label} is above the maximum of {top}"])
+        if value == now:
+            raise IllegalAction(f"Edit {c.name}", ["the values are the same as before"])
+        heal = value > now
+        return self._by_hand(act.DamageByHand(c.id, abs(value - now), heal, fields[a.field], a.reason), dice)
 
     def _check_encounter(self, title: str) -> None:
         try:
@@ -1900,6 +2019,8 @@ class Engine:
         act.OtherAction: _other,
         act.ConvertRuleset: _convert,
         act.EditCombatant: _edit,
+        act.DamageByHand: _by_hand,
+        act.SetHealth: _set_health,
         act.AddCombatant: _add,
         act.RemoveCombatant: _remove,
         act.PlaceToken: _place,

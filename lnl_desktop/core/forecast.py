@@ -148,6 +148,7 @@ class Forecast:
     where: str = ""  # where damage goes, in words ("to HP"); empty: the L&L family's SP / IP wording
     exploding: bool = True  # the dice explode (the L&L family); False: plain dice such as 1d8 + 2
     sp_label: str = "SP 0"  # the chart's first threshold line
+    edge: str = ""  # advantage or disadvantage on the d20 to hit, with its sources ("advantage (target prone)")
 
     @property
     def total(self) -> float:

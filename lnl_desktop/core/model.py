@@ -183,6 +183,57 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 # A token's picture is at most 256 x 256 PNG: about 270 kB as base64 at the worst.
 MAX_PORTRAIT_CHARS = 400_000
 
+# The conditions the rulesets' menus name (RULES §10, §12, §13), spelt as the menus spell them. A
+# condition is matched without regard to case: "Prone" typed or read from an older file is "prone".
+CONDITION_WORDS = (
+    "blinded",
+    "burning",
+    "charmed",
+    "confused",
+    "deafened",
+    "diseased",
+    "disarmed",
+    "dropped weapon",
+    "exhausted",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "silenced",
+    "stunned",
+    "surprised",
+    "unconscious",
+    "wounded",
+)
+_MENU_SPELLING = {word.casefold(): word for word in CONDITION_WORDS}
+# RULES §10: these take the turn (no action, no move: only End turn) ...
+INCAPACITATING = ("incapacitated", "paralyzed", "petrified", "stunned", "unconscious")
+# ... and these hold a creature in place (Move 0; a drag is refused).
+HOLDING = ("grappled", "restrained")
+
+
+def condition_key(name: str) -> str:
+    """A condition's name as the menu spells it, or the GM's own words trimmed."""
+    text = " ".join(name.split())
+    return _MENU_SPELLING.get(text.casefold(), text)
+
+
+def normalised_conditions(names: list[str]) -> list[str]:
+    """Conditions with menu names spelt as the menu spells them, each once (case does not count)."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for name in names:
+        key = condition_key(name)
+        if key and key.casefold() not in seen:
+            seen.add(key.casefold())
+            out.append(key)
+    return out
+
 
 def slug(name: str) -> str:
     """An id made from a name: 'Hill Giant' -> 'hill-giant'."""
@@ -228,6 +279,29 @@ class CombatantBase(_Model):
         if not _ID.match(value):
             raise ValueError("use lower-case letters, digits, '-' and '_'")
         return value
+
+    @field_validator("conditions")
+    @classmethod
+    def _conditions_spelt(cls, value: list[str]) -> list[str]:
+        return normalised_conditions(value)
+
+    def has_condition(self, name: str) -> bool:
+        """Whether ``name`` is among its conditions, whatever the case of either."""
+        wanted = condition_key(name).casefold()
+        # "grappled by Ogre" is grappled: a condition may name its source after the word.
+        return any(
+            (key := condition_key(c).casefold()) == wanted or key.startswith(wanted + " ") for c in self.conditions
+        )
+
+    @property
+    def incapacitated_by(self) -> str | None:
+        """The condition that takes its turn (RULES §10: no action, no move), or None."""
+        return next((word for word in INCAPACITATING if self.has_condition(word)), None)
+
+    @property
+    def held_by(self) -> str | None:
+        """The condition that holds it in place (Move 0), or None."""
+        return next((word for word in HOLDING if self.has_condition(word)), None)
 
     @property
     def down(self) -> bool:
@@ -775,6 +849,7 @@ class TurnState(_Model):
     path: list[Cell] = Field(default_factory=list)  # every anchor the token stood on, forced moves apart
     action: str | None = Field(default=None, max_length=60)  # an ActionKind, or a ruleset's own action
     action_detail: str = ""
+    attacks: int = Field(default=0, ge=0)  # attack rolls made this turn (a monster with several, RULES §12)
 
     @property
     def feet_used(self) -> float:

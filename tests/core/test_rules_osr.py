@@ -431,7 +431,7 @@ def test_every_modifier_is_listed_light_cover_dual_and_long_range() -> None:
     assert "damage Longsword [2]+2 = 4 / Short sword [5]+2 = 7: the higher, 7 → Ogre 15/22 HP" in events[0].text
 
 
-def test_full_cover_cannot_be_shot_and_a_blinded_attacker_cannot_attack() -> None:
+def test_full_cover_cannot_be_shot_and_a_blinded_attacker_attacks_at_disadvantage() -> None:
     engine = table([fighter(), goblin("Goblin")], {"tombril": ((2, 2), 90), "goblin": ((6, 2), 270)})
     engine.apply(act.PaintTerrain("walls", ((4, 1), (4, 2), (4, 3)), True))
     fight(engine, [20, 1])
@@ -439,8 +439,11 @@ def test_full_cover_cannot_be_shot_and_a_blinded_attacker_cannot_attack() -> Non
     with pytest.raises(IllegalAction, match=r"Goblin is behind the wall at \(4, 2\): full cover, it cannot be shot"):
         engine.apply(OsrAttack("tombril", "goblin", "Dagger", "ranged"))
     engine.apply(act.EditCombatant("tombril", {"conditions": ["blinded"]}))
-    with pytest.raises(IllegalAction, match="Tombril is blinded and cannot attack"):
-        engine.apply(OsrAttack("tombril", "goblin", "Dagger", "ranged"))
+    engine.apply(act.PaintTerrain("walls", ((4, 1), (4, 2), (4, 3)), False))
+    # RULES §12: blinded attacks at disadvantage (2d20, the lower), not refused.
+    events = engine.apply(OsrAttack("tombril", "goblin", "Dagger", "ranged"), ScriptedDice([18, 4]))
+    assert "disadvantage (attacker blinded): 2d20 [18, 4] keeps 4" in events[0].text
+    assert events[0].text.endswith(": miss")
 
 
 def test_a_paralyzed_target_is_hit_automatically_in_melee() -> None:
@@ -646,7 +649,10 @@ def test_the_demo_loads_and_an_encounter_in_combat_saves_and_loads_exactly(tmp_p
 def test_conditions_are_labels_with_their_text_and_the_applied_ones_say_so() -> None:
     assert "wounded" in OSR.conditions() and "burning" in OSR.conditions()
     assert OSR.condition_tip("prone").startswith("On the ground")
-    assert OSR.condition_tip("blinded").endswith("Old-School d20: the app refuses its attacks")
+    assert OSR.condition_tip("blinded").endswith(
+        "Old-School d20: its attacks at disadvantage, attacks on it at advantage;"
+        " no spell at a creature (it needs sight)"
+    )
     assert OSR.condition_tip("a curse of my own") == ""
 
 

@@ -542,6 +542,23 @@ class Ruleset:
     def on_combat_end(self, engine: Engine) -> None:
         """Clear the ruleset's states that last only during combat."""
 
+    # -- damage and healing by hand (RULES §10) ------------------------------------------------
+
+    def hand_kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
+        """The kinds of damage (or, with ``heal``, what is healed) the GM picks from when applying an
+        amount by hand: (key, words). The first is the default."""
+        return ()
+
+    def health_fields(self) -> Mapping[str, str]:
+        """The sheet's current values the rules watch (field → the by-hand kind a typed change is):
+        typing one is damage or healing, never a bare write."""
+        return {}
+
+    def by_hand(self, engine: Engine, c: Any, amount: int, heal: bool, kind: str) -> list[Event]:
+        """Apply ``amount`` of damage (or healing) by hand to ``c`` exactly as a weapon's would land,
+        with everything it sets off; the first event says what happened to ``c``."""
+        raise IllegalAction(f"{'Heal' if heal else 'Damage'} {c.name}", [f"{self.title} has no damage by hand"])
+
     # -- movement ------------------------------------------------------------------------------
 
     def terrain_free(self, engine: Engine, cid: str) -> bool:
@@ -552,6 +569,10 @@ class Ruleset:
         """How far ``c`` may move in all this turn, given the action taken so far (its Move, plus a Dash)."""
         turn = engine.encounter.combat.turn
         return c.move_ft + (turn.extra_ft if turn is not None else 0)
+
+    def move_refusal(self, engine: Engine, c: Any) -> str | None:
+        """Why ``c`` may not move on its own now by this ruleset's rules (prone until it stands), or None."""
+        return None
 
     def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
         """The steps of a planned path that give enemies a free attack, for the map to mark while dragging."""
@@ -621,6 +642,12 @@ class Ruleset:
     ) -> list[tuple[str, str]]:
         """What the GM should know before taking the action: (bold head, sentence) pairs."""
         return []
+
+    def action_open(self, encounter: Encounter, c: Any, kind: str | None = None) -> str:
+        """The words for what the turn's action, once begun, still allows ("Attack 2 of 3": a monster
+        with several attacks), or "" when it is done; with ``kind``, only if an action of that kind
+        may follow. The Action dock stays open and the turn's check holds while it is not ""."""
+        return ""
 
     def opening_action(self, encounter: Encounter, c: Any) -> str | None:
         """The action (an :class:`ActionSpec` key) the Action dock opens ``c``'s turn on, where the rules

@@ -40,6 +40,8 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QDialog,
+    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QFrame,
@@ -52,6 +54,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QRadioButton,
     QScrollArea,
     QStackedWidget,
     QStyledItemDelegate,
@@ -521,6 +524,93 @@ class ChoiceDelegate(QStyledItemDelegate):
 # -- the sheet ------------------------------------------------------------------------------------
 
 
+class DamageHealDialog(QDialog):
+    """Damage or healing by hand (RULES §10): a trap, a potion, a spell the app does not model. The
+    amount, the ruleset's kind and a reason go to the rules as one ``DamageByHand``: one undo step,
+    one line in the round log. A refusal is shown here and the dialog stays open."""
+
+    def __init__(self, controller: TableController, cid: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.cid = cid
+        c = controller.engine.combatant(cid)
+        self.setWindowTitle(f"Damage / Heal — {c.name}")
+        self.damage_button = QRadioButton("&Damage", self)
+        self.heal_button = QRadioButton("&Heal", self)
+        self.damage_button.setChecked(True)
+        modes = QHBoxLayout()
+        modes.addWidget(self.damage_button)
+        modes.addWidget(self.heal_button)
+        modes.addStretch(1)
+        self.amount = QLineEdit(self)
+        self.amount.setPlaceholderText("a whole number, such as 7")
+        self.kind = QComboBox(self)
+        self.reason = QLineEdit(self)
+        self.reason.setMaxLength(200)
+        self.reason.setPlaceholderText("a trap, a potion, a spell…")
+        self.message = QLabel("", self)
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #c62828;")
+        form = QFormLayout()
+        form.addRow(modes)
+        form.addRow("&Amount", self.amount)
+        self.kind_label = QLabel("&Kind", self)
+        self.kind_label.setBuddy(self.kind)
+        form.addRow(self.kind_label, self.kind)
+        form.addRow("&Reason", self.reason)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.apply)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        self.heal_button.toggled.connect(self._fill_kinds)
+        self._fill_kinds()
+        self.amount.setFocus()
+
+    def _fill_kinds(self) -> None:
+        kinds = self.controller.engine.ruleset.hand_kinds(self.heal_button.isChecked())
+        self.kind.clear()
+        for key, words in kinds:
+            self.kind.addItem(words, key)
+        # One kind only: nothing to pick (L&L Classic's damage is SP first).
+        self.kind.setVisible(len(kinds) > 1)
+        self.kind_label.setVisible(len(kinds) > 1)
+
+    def set_kind(self, key: str) -> None:
+        self.kind.setCurrentIndex(self.kind.findData(key))
+
+    def apply(self) -> bool:
+        """Send the amount to the rules; close on success, say why not otherwise."""
+        text = self.amount.text().strip()
+        try:
+            amount = int(text)
+        except ValueError:
+            self.message.setText(
+                "Amount: type a whole number, such as 7" if text else "Amount: type how much, such as 7"
+            )
+            return False
+        heal = self.heal_button.isChecked()
+        action = act.DamageByHand(self.cid, amount, heal, self.kind.currentData() or "", self.reason.text())
+        if self.controller.do(action) is None:
+            self.message.setText(self.controller.refusal or "The rules refused it")
+            return False
+        self.accept()
+        return True
+
+
+def open_damage_heal(controller: TableController, cid: str | None, parent: QWidget | None) -> DamageHealDialog | None:
+    """Open the Damage / Heal dialog for ``cid`` (the selected combatant); None when nobody is picked
+    or the ruleset has no damage by hand."""
+    if cid is None or controller.combatant(cid) is None or not controller.engine.ruleset.hand_kinds(False):
+        return None
+    dialog = DamageHealDialog(controller, cid, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
+
+
 class CombatantSheet(QWidget):
     """Every field of the selected combatant, each committed as one undoable edit."""
 
@@ -541,6 +631,7 @@ class CombatantSheet(QWidget):
         self.combatant_id: str | None = None
         self.bindings: dict[str, Binding] = {}  # by name: "level", "shield.armor", ...
         self.tool_dialog: ToolDialog | None = None  # a roll on demand opened from the sheet
+        self.hand_dialog: DamageHealDialog | None = None  # the last Damage / Heal dialog opened
         self.folders: Folders | None = None  # where Picture… opens (the main window's memory of folders)
         self._marked: QWidget | None = None
         self.setAcceptDrops(True)  # a picture file dropped anywhere on the sheet becomes the portrait
@@ -604,6 +695,7 @@ class CombatantSheet(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self._build_portrait())
         column.addWidget(self._build_tools())
+        column.addWidget(self._build_hand())
         column.addWidget(self._build_identity())
         column.addWidget(self._build_numbers())
         column.addWidget(self._build_status())
@@ -689,6 +781,29 @@ class CombatantSheet(QWidget):
         self._tools_shown: tuple[object, ...] = ()
         self.tools_bar.hide()
         return self.tools_bar
+
+    def _build_hand(self) -> QWidget:
+        """The Damage / Heal button: an amount by hand through the rules (RULES §10)."""
+        self.hand_button = QPushButton("Damage / &Heal…")
+        self.hand_button.setToolTip(
+            "Damage or healing by hand (a trap, a potion): applied by the rules as a weapon's would, "
+            "with a reason in the round log (Ctrl+Shift+D)"
+        )
+        self.hand_button.clicked.connect(lambda _=False: self.open_damage_heal())
+        bar = QWidget()
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.hand_button)
+        row.addStretch(1)
+        # Only once it has a parent: shown without one, a button is a window of its own.
+        self.hand_button.setVisible(bool(self.controller.engine.ruleset.hand_kinds(False)))
+        return bar
+
+    def open_damage_heal(self, cid: str | None = None) -> DamageHealDialog | None:
+        """Open the Damage / Heal dialog for ``cid`` (by default the combatant shown)."""
+        dialog = open_damage_heal(self.controller, cid or self.combatant_id, self.window())
+        self.hand_dialog = dialog
+        return dialog
 
     def _bind(self, name: str, binding: Binding, tip: str | None = None) -> Binding:
         binding.widget.setToolTip(tip or self.tips.get(name, ""))
@@ -1034,7 +1149,11 @@ class CombatantSheet(QWidget):
             return False
         if c.model_dump(mode="json").get(key) == value:
             return True  # nothing to change: no empty step on the undo stack
-        events = self.controller.do(act.EditCombatant(c.id, {key: value}))
+        if key in self.controller.engine.ruleset.health_fields() and isinstance(value, int):
+            # A typed HP, SP or IP is damage or healing: the rules see it (RULES §10).
+            events = self.controller.do(act.SetHealth(c.id, key, value))
+        else:
+            events = self.controller.do(act.EditCombatant(c.id, {key: value}))
         if events is None:
             label = next((b.label for b in self.bindings.values() if b.key == key), humanize(key))
             self.refuse(self.controller.refusal or f"{label}: the change was refused", widget)

@@ -34,11 +34,13 @@ from dataclasses import dataclass, field, replace
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
+    QCursor,
     QDragEnterEvent,
     QDragLeaveEvent,
     QDragMoveEvent,
     QDropEvent,
     QKeyEvent,
+    QKeySequence,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -47,7 +49,7 @@ from PySide6.QtGui import (
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QApplication, QGraphicsView, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core import grid
 from lnl_desktop.core.actions import (
@@ -221,6 +223,8 @@ class MapView(QGraphicsView):
         self._click_targets = False  # the pressed token becomes the plan's target on a click
         self._last_mouse: QPointF | None = None
         self._turn: _TurnDrag | None = None
+        self.context_menu: QMenu | None = None  # the last token menu shown (a right-click)
+        self.hand_dialog: QWidget | None = None  # the Damage / Heal dialog opened from it
         self._stroke: _Stroke | None = None
         self._line: _LineDraw | None = None
         self._erase: _LineErase | None = None
@@ -864,6 +868,27 @@ class MapView(QGraphicsView):
         self._say("")
         if turn.preview != turn.facing:
             self._do(Face(turn.cid, turn.preview))
+        else:
+            # A right-click that turned nothing: the token's menu.
+            self.context_menu = self.token_menu(turn.cid)
+            self.context_menu.popup(QCursor.pos())
+
+    def token_menu(self, cid: str) -> QMenu:
+        """The commands on a token: damage or healing by hand (RULES §10)."""
+        from lnl_desktop.ui.docks.sheet import open_damage_heal
+
+        menu = QMenu(self)
+        c = self.controller.combatant(cid)
+        name = c.name if c is not None else cid
+        hand = menu.addAction(f"Damage / Heal {name}…")
+        hand.setShortcut(QKeySequence("Ctrl+Shift+D"))
+        hand.setEnabled(bool(self.controller.engine.ruleset.hand_kinds(False)))
+
+        def open_hand() -> None:
+            self.hand_dialog = open_damage_heal(self.controller, cid, self.window())
+
+        hand.triggered.connect(open_hand)
+        return menu
 
     # -- painting terrain ------------------------------------------------------------------------
 

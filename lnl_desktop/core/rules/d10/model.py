@@ -43,6 +43,7 @@ class D10Weapon(_Model):
     kind: D10Kind = D10Kind.MELEE
     tier: Tier = Tier.COMMON
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="ranged weapons only")
+    dropped: bool = False  # a critical's disarm: unusable until a Use / ready an item picks it up
 
     @model_validator(mode="before")
     @classmethod
@@ -66,7 +67,8 @@ class D10Weapon(_Model):
     @property
     def label(self) -> str:
         tier = "" if self.tier is Tier.COMMON else f", {self.tier.value}"
-        return f"{self.name} ({self.die}, {self.kind.value}{tier})"
+        dropped = ", dropped" if self.dropped else ""
+        return f"{self.name} ({self.die}, {self.kind.value}{tier}{dropped})"
 
 
 class D10Combatant(CombatantBase):
@@ -90,6 +92,8 @@ class D10Combatant(CombatantBase):
     disengaged: bool = False  # this turn: it moves freely, no free attacks
     lost_attack_round: int | None = Field(default=None, ge=0, description="the round it loses its attack in")
     overextended_round: int | None = Field(default=None, ge=0, description="the round its foes have advantage")
+    grappled_by: str | None = Field(default=None, max_length=64, description="who holds its grapple")
+    stood_up: bool = False  # this turn: standing up from prone spent its move
 
     @model_validator(mode="before")
     @classmethod
@@ -104,6 +108,13 @@ class D10Combatant(CombatantBase):
             raise ValueError(f"hp: {self.hp} HP is above the maximum of {self.hp_max}")
         if self.side is Side.PARTY and self.group:
             raise ValueError("group: the Party is one group (only the Opponents split into several)")
+        for condition in self.conditions:
+            word, _, level = condition.strip().partition(" ")
+            if word.casefold() == "exhausted" and level.strip():
+                raise ValueError(
+                    f"conditions: {condition.strip()!r}: exhausted has no levels in Group d10 "
+                    "(its to-hit rolls are at disadvantage): write “exhausted”"
+                )
         names = [w.name for w in self.weapons]
         for name in names:
             if names.count(name) > 1:
@@ -112,7 +123,7 @@ class D10Combatant(CombatantBase):
 
     @property
     def down(self) -> bool:
-        return self.hp == 0 or self.dead or "unconscious" in self.conditions
+        return self.hp == 0 or self.dead or self.has("unconscious")
 
     @property
     def group_name(self) -> str:
@@ -128,6 +139,34 @@ class D10Combatant(CombatantBase):
         if name not in SKILLS:
             raise RulesError(f"{self.name} has no skill {name!r} (skills: {', '.join(SKILLS)})")
         return int(getattr(self, name))
+
+    def has(self, condition: str) -> bool:
+        """Whether ``condition`` is among its conditions, whatever the case ("Prone" is "prone")."""
+        wanted = condition.casefold()
+        return any(" ".join(c.split()).casefold() == wanted for c in self.conditions)
+
+    def add_condition(self, condition: str) -> bool:
+        """Add ``condition`` as the menu spells it, unless it has it already (in any case)."""
+        if self.has(condition):
+            return False
+        self.conditions.append(condition)
+        return True
+
+    def drop_condition(self, condition: str) -> bool:
+        """Remove ``condition`` however it is spelt; whether it had it."""
+        kept = [c for c in self.conditions if " ".join(c.split()).casefold() != condition.casefold()]
+        removed = len(kept) != len(self.conditions)
+        self.conditions[:] = kept
+        return removed
+
+    @property
+    def prone(self) -> bool:
+        return self.has("prone")
+
+    @property
+    def holder(self) -> str | None:
+        """Who holds it in a grapple (an id), while it is grappled."""
+        return self.grappled_by if self.has("grappled") else None
 
     def weapon(self, name: str) -> D10Weapon:
         for weapon in self.weapons:
@@ -146,11 +185,23 @@ class D10Combatant(CombatantBase):
             words.append("parrying / dodging")
         if self.disengaged:
             words.append("disengaged")
+        words += [f"{w.name} dropped" for w in self.weapons if w.dropped]
         return words
 
 
 class D10Options(OptionsBase):
     weapon_tiers: bool = Field(default=True, description="masterwork and shoddy weapons roll two damage dice")
+    # The rest of the [D] points of RULES §13, each with its default as written there.
+    sprint_moves: float = Field(default=2.0, ge=1, le=4, description="Sprint / Flee moves up to this many Moves")
+    full_surprise_margin: int = Field(
+        default=5, ge=1, le=20, description="an ambush roll won by this much or more is full surprise"
+    )
+    party_first_on_ties: bool = Field(
+        default=True, description="on an initiative tie the party's group acts first (off: a re-roll)"
+    )
+    advantage_cancels: bool = Field(
+        default=True, description="advantage and disadvantage from different sources cancel to a plain roll"
+    )
 
 
 class Timer(_Model):

@@ -36,6 +36,8 @@ NAME = "d10"
 DECLARE = (
     ("attack", "Attack"),
     ("cast", "Cast a spell"),
+    ("grapple", "Grapple"),
+    ("break free", "Break free"),
     ("parry", "Parry / dodge"),
     ("move", "Move only"),
     ("disengage", "Disengage"),
@@ -44,9 +46,17 @@ DECLARE = (
     ("other", "Something else"),
 )
 DECLARED_LABEL = dict(DECLARE)
+# A grapple is an attack of its own kind (RULES §13's non-damage attacks): declared "attack" covers it.
+AS_DECLARED = {"grapple": ("grapple", "attack"), "break free": ("break free", "grapple", "attack")}
+# A disarmed creature that declared an attack picks its weapon up instead: the disarm changed things.
+PICK_UP_DECLARED = ("item", "attack", "cast")
 EDGE = ("none", "advantage", "cinematic advantage", "disadvantage")  # the GM's own, with a reason
 ON_20 = ("double damage", "disarm", "knock prone", "grapple")  # a critical's effect (RULES §13)
 MISHAPS = ("none", "drops weapon", "trips prone", "overextended")  # a critical failure's, on the GM's pick
+# What an opposed roll settles besides words (RULES §13): a grapple set, or one broken.
+STAKES = ("words only", "grapple", "break free")
+SAVE_DC = (1, 40)  # the DCs a GM may set for a saving throw
+SAVE_DICE = ("none", "d4", "d6", "d8", "d10", "d12", "d20")  # a failed save's damage die (no tiers)
 
 
 # -- the actions ----------------------------------------------------------------------------------
@@ -76,6 +86,7 @@ class D10Attack:
     subdual: bool = False
     on_20: str = ON_20[0]
     override: bool = False  # the GM lets it through against the declaration
+    ignores_dr: bool = False  # a weapon or spell that disregards armor (the GM's toggle)
 
 
 @dataclass(frozen=True)
@@ -105,9 +116,58 @@ class Disengage:
 
 @dataclass(frozen=True)
 class UseItem:
+    """Use or ready an item in place of the attack; ``pick_up`` names a dropped weapon taken up again."""
+
     combatant: str
     text: str
     override: bool = False
+    pick_up: str = ""
+
+
+@dataclass(frozen=True)
+class Grapple:
+    """A grapple in place of the attack: d20 + feats of strength each, the attacker must roll higher."""
+
+    attacker: str
+    target: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class BreakFree:
+    """A grappled creature's turn: d20 + feats of strength against its grappler's; higher breaks free."""
+
+    combatant: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class LetGo:
+    """The grappler lets its hold go (no roll, no action)."""
+
+    grappler: str
+    target: str
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """A prone creature stands: its move action this turn."""
+
+    combatant: str
+
+
+@dataclass(frozen=True)
+class SavingThrow:
+    """A save against a spell or trap the GM calls for: d20 + the fitting skill ≥ the DC; a failure
+    brings the condition and the damage the GM set (after DR unless it ignores DR)."""
+
+    combatant: str
+    skill: str
+    dc: int
+    what: str = ""
+    condition: str = ""
+    damage_die: str = "none"
+    ignores_dr: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,6 +193,7 @@ class OpposedRoll:
     second: str
     second_skill: str
     what: str = ""
+    stake: str = ""  # "grapple" or "break free": the win sets or clears the grapple (else words only)
 
 
 @dataclass(frozen=True)
@@ -217,20 +278,26 @@ class Edge:
     advantage: list[str] = field(default_factory=list)
     cinematic: list[str] = field(default_factory=list)
     disadvantage: list[str] = field(default_factory=list)
+    cancels: bool = True  # [D] sources of each cancel to a plain roll; off: the side with more sources wins
+
+    @property
+    def net(self) -> int:
+        """+1 the roll is up (advantage), -1 down, 0 plain."""
+        up, down = len(self.advantage) + len(self.cinematic), len(self.disadvantage)
+        if up and down:
+            return 0 if self.cancels else (up > down) - (up < down)
+        return (up > 0) - (down > 0)
 
     @property
     def dice(self) -> int:
         """d20s rolled: 3 cinematic, 2 advantage or disadvantage, 1 when they cancel or none applies."""
-        up = bool(self.advantage or self.cinematic)
-        if up and self.disadvantage:
-            return 1
-        if self.cinematic:
-            return 3
-        return 2 if up or self.disadvantage else 1
+        if self.net > 0:
+            return 3 if self.cinematic else 2
+        return 2 if self.net < 0 else 1
 
     @property
     def keep_high(self) -> bool:
-        return not self.disadvantage or bool(self.advantage or self.cinematic)
+        return self.net >= 0
 
     @property
     def mode(self) -> str:
@@ -249,7 +316,11 @@ class Edge:
         if not parts:
             return "a plain d20"
         joined = "; ".join(parts)
-        return f"{joined}: they cancel, a plain d20" if self.mode == "cancelled" else joined
+        if self.mode == "cancelled":
+            return f"{joined}: they cancel, a plain d20"
+        if (self.advantage or self.cinematic) and self.disadvantage:
+            return f"{joined}: the more sources win, {self.mode}"
+        return joined
 
 
 @dataclass
@@ -286,7 +357,7 @@ def edge_of(
 ) -> Edge:
     """Every source of advantage or disadvantage on ``attacker``'s roll against ``target``."""
     combat = _combat(encounter)
-    edge = Edge()
+    edge = Edge(cancels=bool(getattr(encounter.options, "advantage_cancels", True)))
     if combat.ambushers is not None and combat.round == combat.first_round and combat.phase is Phase.FIGHTING:
         if attacker.side is combat.ambushers:
             edge.advantage.append("surprise")
@@ -294,7 +365,7 @@ def edge_of(
             edge.disadvantage.append("surprised")
     if target.parrying:
         edge.disadvantage.append(f"{target.name} parries / dodges")
-    if "prone" in target.conditions:
+    if target.prone:
         edge.advantage.append(f"{target.name} is prone")
     if target.overextended_round is not None and target.overextended_round == combat.round:
         edge.advantage.append(f"{target.name} overextended")
@@ -306,7 +377,7 @@ def edge_of(
         edge.disadvantage.append("extreme range")
     if subdual:
         edge.disadvantage.append("subdual")
-    if "exhausted" in attacker.conditions:
+    if attacker.has("exhausted"):
         edge.disadvantage.append(f"{attacker.name} is exhausted")
     reason = gm_reason.strip() or "the GM"
     if gm_edge == "advantage":
@@ -385,10 +456,11 @@ def take_action(
     override: bool,
     does: str,
     detail: str = "",
+    keys: tuple[str, ...] | None = None,
 ) -> list[Event]:
     """Take the turn's action ``key`` once its checks hold, the declaration among them (or the GM's
     override, logged): its next action has come, so a parry / dodge in force ends."""
-    keys = (key,)
+    keys = keys or AS_DECLARED.get(key, (key,))
     engine.require(
         title,
         [*engine.turn_checks(c, needs_action=True), *checks, *declaration_check(engine.encounter, c, keys, override)],
@@ -466,7 +538,9 @@ def attack(engine: Engine, a: D10Attack, dice: DiceSource) -> list[Event]:
         extreme_range=a.extreme_range,
         subdual=a.subdual,
     )
-    return events + strike(engine, c, t, weapon, skill, edge, dice, subdual=a.subdual, on_20=a.on_20)
+    return events + strike(
+        engine, c, t, weapon, skill, edge, dice, subdual=a.subdual, on_20=a.on_20, ignores_dr=a.ignores_dr
+    )
 
 
 def attack_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant, weapon: D10Weapon, skill: str) -> list[Check]:
@@ -477,6 +551,8 @@ def attack_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant, weapon
             f"{c.name} cannot attack itself" if t.id == c.id else f"{t.name} is down",
         )
     ]
+    if weapon.dropped:
+        checks.append(Check("In hand", False, f"{weapon.name} is dropped: a Use / ready an item picks it up"))
     feet = distance(encounter, c, t)
     if feet is None:
         checks.append(Check("Both on the map", False, "place both tokens on the map"))
@@ -516,6 +592,7 @@ def strike(
     subdual: bool = False,
     on_20: str = ON_20[0],
     what: str = "attacks",
+    ignores_dr: bool = False,
 ) -> list[Event]:
     e = engine.encounter
     options: D10Options = e.options  # type: ignore[assignment]
@@ -558,22 +635,27 @@ def strike(
         return events
     critical = face == 20
     if critical and on_20 == "grapple":
-        if "grappled" not in t.conditions:
-            t.conditions.append("grappled")
+        set_grapple(c, t)
         text = f"{head}: natural 20, critical: no damage, {c.name} grapples {t.name}"
         detail.update(critical=True, outcome=f"{c.name} grapples {t.name}")
-        return [RulesEvent(round=rnd, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)]
+        held = f"{t.name} is grappled by {c.name}: Move 0 until it breaks free (an opposed roll on its turn)"
+        return [
+            RulesEvent(round=rnd, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail),
+            Override(round=rnd, text=f"Critical: {held}", actors=(t.id,)),
+        ]
     rolled_faces, rolled = roll_weapon(dice, weapon, options)
     double = critical and on_20 == "double damage"
-    amount = damage_after(rolled, double, t.dr)
+    dr = 0 if ignores_dr else t.dr
+    amount = damage_after(rolled, double, dr)
     tier = tier_of(weapon, options)
     dice_text = (
         f"{weapon.die} {rolled}"
         if tier is Tier.COMMON
         else f"{weapon.die} {'/'.join(str(f) for f in rolled_faces)} ({tier.value}: {rolled})"
     )
-    formula = f"{dice_text}{' x2 critical' if double else ''}{f' -{t.dr} DR' if t.dr else ''} = {amount}"
-    detail.update(damage=amount, critical=critical, damage_roll=formula, dr=t.dr)
+    armor = " (ignores DR)" if ignores_dr and t.dr else f" -{t.dr} DR" if t.dr else ""
+    formula = f"{dice_text}{' x2 critical' if double else ''}{armor} = {amount}"
+    detail.update(damage=amount, critical=critical, damage_roll=formula, dr=dr, ignores_dr=ignores_dr)
     events = []
     before = t.hp
     if t.minion:
@@ -587,30 +669,288 @@ def strike(
     crit = " (natural 20: critical)" if critical else ""
     text = f"{head}{crit}: hit; damage {formula} → {outcome}"
     events.append(RulesEvent(round=rnd, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail))
-    if critical and on_20 in ("disarm", "knock prone"):
-        word = "disarmed" if on_20 == "disarm" else "prone"
-        if word not in t.conditions:
-            t.conditions.append(word)
-        events.append(Override(round=rnd, text=f"Critical: {t.name} is {word}", actors=(t.id,)))
+    if critical and on_20 == "disarm" and not t.down:
+        events.append(Override(round=rnd, text=f"Critical: {disarm(t)}", actors=(t.id,)))
+    elif critical and on_20 == "knock prone" and not t.down:
+        t.add_condition("prone")
+        words = "attackers have advantage against it until it stands (its move action)"
+        events.append(Override(round=rnd, text=f"Critical: {t.name} is knocked prone: {words}", actors=(t.id,)))
     if t.minion:
         events.append(WentDown(round=rnd, text=f"{t.name} dies", actors=(t.id,), combatant=t.id, overkill=0))
     elif t.hp != before:
         events += _hp_effects(engine, t, subdual)
     if t.down:
         events += engagement.lapse(engine.encounter, "free attack", t)
+        events += release_all(engine, t)
     return events
+
+
+# -- disarm, prone and grapples (RULES §13) ----------------------------------------------------------
+
+
+def disarm(t: D10Combatant) -> str:
+    """Drop ``t``'s weapon in hand (its first one not dropped): the log's words of what happened."""
+    weapon = next((w for w in t.weapons if not w.dropped), None)
+    if weapon is None:
+        return f"{t.name} is disarmed, but holds no weapon to drop"
+    index = t.weapons.index(weapon)
+    t.weapons[index] = weapon.model_copy(update={"dropped": True})
+    return f"{t.name} is disarmed: {weapon.name} is dropped, unusable until a Use / ready an item picks it up"
+
+
+def set_grapple(grappler: D10Combatant, held: D10Combatant) -> None:
+    held.add_condition("grappled")
+    held.grappled_by = grappler.id
+
+
+def release(held: D10Combatant) -> None:
+    held.drop_condition("grappled")
+    held.grappled_by = None
+
+
+def release_all(engine: Engine, grappler: D10Combatant) -> list[Event]:
+    """A grappler that goes down lets go of whoever it held."""
+    events: list[Event] = []
+    for other in engine.encounter.combatants:
+        held: D10Combatant = other  # type: ignore[assignment]
+        if held.holder == grappler.id:
+            release(held)
+            text = f"{held.name} is no longer grappled ({grappler.name} is down)"
+            events.append(Override(round=engine.encounter.combat.round, text=text, actors=(held.id,)))
+    return events
+
+
+def grapple_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant) -> list[Check]:
+    checks = [
+        Check(
+            "A foe to seize",
+            t.id != c.id and not t.down,
+            f"{c.name} cannot grapple itself" if t.id == c.id else f"{t.name} is down",
+        )
+    ]
+    feet = distance(encounter, c, t)
+    if feet is None:
+        checks.append(Check("Both on the map", False, "place both tokens on the map"))
+    else:
+        checks.append(Check("Within 5 ft", feet <= 5, f"{t.name} is {feet:g} ft away"))
+    if t.holder == c.id:
+        checks.append(Check("Not held yet", False, f"{c.name} already holds {t.name}"))
+    return checks
+
+
+def break_free_checks(engine: Engine, c: D10Combatant) -> list[Check]:
+    holder = c.holder
+    if not c.has("grappled"):
+        return [Check("Grappled", False, f"{c.name} is not grappled")]
+    if holder is None or holder not in engine.encounter.by_id():
+        return [
+            Check(
+                "Its grappler",
+                False,
+                f"nobody holds {c.name} in the app: the GM removes “grappled” on the sheet, or uses an opposed roll",
+            )
+        ]
+    return [Check("Grappled", True, f"held by {_c(engine, holder).name}")]
+
+
+def _contest(engine: Engine, x: D10Combatant, y: D10Combatant, dice: DiceSource, what: str) -> tuple[int, int, str]:
+    """d20 + feats of strength each (x first): the totals and the words."""
+    bx, by = x.strength, y.strength
+    fx = roll_plain(dice, 20, f"d20 for {x.name} ({SKILL_NAMES['strength']})").face
+    fy = roll_plain(dice, 20, f"d20 for {y.name} ({SKILL_NAMES['strength']})").face
+    words = (
+        f"{what}: {x.name} d20 {fx} {bx:+d} feats of strength = {fx + bx} against "
+        f"{y.name} d20 {fy} {by:+d} feats of strength = {fy + by}"
+    )
+    return fx + bx, fy + by, words
+
+
+def grapple(engine: Engine, a: Grapple, dice: DiceSource) -> list[Event]:
+    c, t = _c(engine, a.attacker), _c(engine, a.target)
+    checks = turn_attack_checks(engine.encounter, c) + grapple_checks(engine.encounter, c, t)
+    events = take_action(engine, c, "grapple", f"{c.name}: grapple", checks, a.override, "grapples", t.name)
+    tx, ty, said = _contest(engine, c, t, dice, f"{c.name} grapples {t.name}")
+    won = tx > ty
+    if won:
+        set_grapple(c, t)
+        result = f"{t.name} is grappled by {c.name}: Move 0 until it breaks free"
+    else:
+        result = f"{t.name} evades the grapple" + (" (a tie: the grappler must roll higher)" if tx == ty else "")
+    detail: dict[str, int | float | str | bool | None] = {
+        "attacker": c.id,
+        "target": t.id,
+        "first": tx,
+        "second": ty,
+        "won": won,
+        "rolls": said.split(": ", 1)[1],
+    }
+    return [
+        *events,
+        RulesEvent(
+            round=engine.encounter.combat.round,
+            text=f"{said}: {result}",
+            actors=(c.id, t.id),
+            ruleset=NAME,
+            name="grapple",
+            detail=detail,
+        ),
+    ]
+
+
+def break_free(engine: Engine, a: BreakFree, dice: DiceSource) -> list[Event]:
+    c = _c(engine, a.combatant)
+    checks = turn_attack_checks(engine.encounter, c) + break_free_checks(engine, c)
+    holder = c.holder
+    holder_name = _c(engine, holder).name if holder and holder in engine.encounter.by_id() else "?"
+    events = take_action(
+        engine, c, "break free", f"{c.name}: break free", checks, a.override, "tries to break free", holder_name
+    )
+    assert holder is not None
+    g = _c(engine, holder)
+    tx, ty, said = _contest(engine, c, g, dice, f"{c.name} tries to break free of {g.name}")
+    won = tx > ty
+    if won:
+        release(c)
+        result = f"{c.name} breaks free"
+    else:
+        result = f"{c.name} is still grappled" + (" (a tie: it must roll higher)" if tx == ty else "")
+    detail: dict[str, int | float | str | bool | None] = {
+        "combatant": c.id,
+        "grappler": g.id,
+        "first": tx,
+        "second": ty,
+        "won": won,
+        "rolls": said.split(": ", 1)[1],
+    }
+    return [
+        *events,
+        RulesEvent(
+            round=engine.encounter.combat.round,
+            text=f"{said}: {result}",
+            actors=(c.id, g.id),
+            ruleset=NAME,
+            name="break free",
+            detail=detail,
+        ),
+    ]
+
+
+def let_go(engine: Engine, a: LetGo, dice: DiceSource) -> list[Event]:
+    g, t = _c(engine, a.grappler), _c(engine, a.target)
+    if t.holder != g.id:
+        raise IllegalAction(f"{g.name}: let go", [f"{g.name} does not hold {t.name}"])
+    release(t)
+    text = f"{g.name} lets go of {t.name}: it is no longer grappled"
+    return [
+        RulesEvent(round=engine.encounter.combat.round, text=text, actors=(g.id, t.id), ruleset=NAME, name="let go")
+    ]
+
+
+def stand_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
+    checks = [Check("Prone", c.prone, "" if c.prone else f"{c.name} is not prone")]
+    if c.stood_up:
+        checks.append(Check("Its move", False, f"{c.name} already stood up this turn"))
+    return checks
+
+
+def stand_up(engine: Engine, a: StandUp, dice: DiceSource) -> list[Event]:
+    c = _c(engine, a.combatant)
+    engine.require(
+        f"{c.name}: stand up", [*engine.turn_checks(c, needs_action=False), *stand_checks(engine.encounter, c)]
+    )
+    c.drop_condition("prone")
+    c.stood_up = True
+    text = f"{c.name} stands up: no longer prone; standing takes its move this turn"
+    return [
+        RulesEvent(
+            round=engine.encounter.combat.round, text=text, actors=(c.id,), ruleset=NAME, name="stand up", detail={}
+        )
+    ]
+
+
+# -- saving throws ---------------------------------------------------------------------------------
+
+
+def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event]:
+    c = _c(engine, a.combatant)
+    title = f"{c.name}: saving throw"
+    low, high = SAVE_DC
+    problems = []
+    if not low <= a.dc <= high:
+        problems.append(f"the DC must be {low} to {high} (not {a.dc})")
+    if a.skill not in SKILL_NAMES:
+        problems.append(f"{a.skill!r} is not a skill ({', '.join(SKILL_NAMES.values())})")
+    if a.damage_die not in SAVE_DICE:
+        problems.append(f"{a.damage_die!r} is not a damage die ({', '.join(SAVE_DICE)})")
+    if c.dead:
+        problems.append(f"{c.name} is dead")
+    if problems:
+        raise IllegalAction(title, problems)
+    rnd = engine.encounter.combat.round
+    bonus = c.skill(a.skill)
+    face = roll_plain(dice, 20, f"save d20 for {c.name} ({SKILL_NAMES[a.skill]}, DC {a.dc})").face
+    total = face + bonus
+    saved = total >= a.dc
+    what = f" against {a.what.strip()}" if a.what.strip() else ""
+    roll = f"d20 {face} {bonus:+d} {SKILL_NAMES[a.skill]} = {total} vs DC {a.dc}"
+    detail: dict[str, int | float | str | bool | None] = {
+        "combatant": c.id,
+        "d20": face,
+        "total": total,
+        "dc": a.dc,
+        "saved": saved,
+        "roll": roll,
+        "what": a.what.strip(),
+    }
+    condition = a.condition.strip()
+    consequences: list[str] = []
+    follow: list[Event] = []
+    if not saved:
+        if condition and condition.casefold() != "none":
+            if c.add_condition(condition):
+                consequences.append(f"{c.name} is {condition}")
+            else:
+                consequences.append(f"{c.name} was already {condition}")
+        if a.damage_die != "none" and not c.down:
+            rolled = roll_plain(dice, int(a.damage_die[1:]), f"{a.damage_die} damage{what}").face
+            dr = 0 if a.ignores_dr else c.dr
+            amount = damage_after(rolled, False, dr)
+            armor = " (ignores DR)" if a.ignores_dr and c.dr else f" -{c.dr} DR" if c.dr else ""
+            before = c.hp
+            if c.minion and amount > 0:
+                c.hp, c.dead = 0, True
+                outcome = f"{c.name} is a minion: dies"
+                follow.append(WentDown(round=rnd, text=f"{c.name} dies", actors=(c.id,), combatant=c.id, overkill=0))
+            else:
+                c.hp = max(0, c.hp - amount)
+                outcome = f"{c.name} {c.hp}/{c.hp_max} HP"
+                if c.hp != before:
+                    follow += _hp_effects(engine, c, False)
+            formula = f"{a.damage_die} {rolled}{armor} = {amount}"
+            detail.update(damage=amount, damage_roll=formula, outcome=outcome)
+            consequences.append(f"damage {formula} → {outcome}")
+            if c.down:
+                follow += engagement.lapse(engine.encounter, "free attack", c)
+                follow += release_all(engine, c)
+        if not consequences:
+            consequences.append("the GM tells what follows")
+    result = "saved" if saved else "failed: " + "; ".join(consequences)
+    text = f"{c.name} saves{what} ({SKILL_NAMES[a.skill]}): {roll}: {result}"
+    return [
+        RulesEvent(round=rnd, text=text, actors=(c.id,), ruleset=NAME, name="save", detail=detail),
+        *follow,
+    ]
 
 
 def _hp_effects(engine: Engine, t: D10Combatant, subdual: bool) -> list[Event]:
     """Exactly 1 HP: a lasting wound (not from subdual); 0 HP: dead, or unconscious from subdual."""
     rnd = engine.encounter.combat.round
-    if t.hp == 1 and not subdual and "wounded" not in t.conditions:
+    if t.hp == 1 and not subdual and not t.has("wounded"):
         t.conditions.append("wounded")
         return [Override(round=rnd, text=f"{t.name} is at 1 HP: a lasting wound (Wounded)", actors=(t.id,))]
     if t.hp == 0:
         if subdual:
-            if "unconscious" not in t.conditions:
-                t.conditions.append("unconscious")
+            t.add_condition("unconscious")
             return [
                 WentDown(
                     round=rnd,
@@ -651,13 +991,11 @@ def mishap(engine: Engine, a: Mishap, dice: DiceSource) -> list[Event]:
         return [Override(round=rnd, text=f"{c.name}'s critical failure: no mishap (the GM's pick)", actors=(c.id,))]
     if a.choice == "drops weapon":
         c.lost_attack_round = rnd + 1
-        if "dropped weapon" not in c.conditions:
-            c.conditions.append("dropped weapon")
+        c.add_condition("dropped weapon")
         words = "drops its weapon and loses its attack next round"
     elif a.choice == "trips prone":
         c.lost_attack_round = rnd + 1
-        if "prone" not in c.conditions:
-            c.conditions.append("prone")
+        c.add_condition("prone")
         words = "trips and falls prone: it loses its attack next round, attackers gain advantage"
     else:
         c.overextended_round = rnd + 1
@@ -719,16 +1057,34 @@ def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
     ]
 
 
+def item_checks(c: D10Combatant, text: str, pick_up: str) -> list[Check]:
+    if not pick_up:
+        return [Check("Say the item", bool(text.strip()), "type what is used or readied")]
+    weapon = next((w for w in c.weapons if w.name == pick_up), None)
+    if weapon is None:
+        return [Check("Pick up", False, f"{c.name} has no weapon named {pick_up!r}")]
+    return [Check("Pick up", weapon.dropped, f"{pick_up} is {'dropped' if weapon.dropped else 'in hand already'}")]
+
+
 def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     text = a.text.strip()
-    checks = [Check("Say the item", bool(text), "type what is used or readied")]
-    events = take_action(engine, c, "item", f"{c.name}: use / ready an item", checks, a.override, "uses an item", text)
-    words = f"{c.name} uses / readies {text} (its move is still free)"
+    checks = item_checks(c, text, a.pick_up)
+    said = text or f"picks up {a.pick_up}"
+    keys = PICK_UP_DECLARED if a.pick_up else None
+    events = take_action(
+        engine, c, "item", f"{c.name}: use / ready an item", checks, a.override, "uses an item", said, keys
+    )
+    if a.pick_up:
+        index = next(i for i, w in enumerate(c.weapons) if w.name == a.pick_up)
+        c.weapons[index] = c.weapons[index].model_copy(update={"dropped": False})
+        words = f"{c.name} picks up {a.pick_up}" + (f" ({text})" if text else "") + ": it can strike with it again"
+    else:
+        words = f"{c.name} uses / readies {text} (its move is still free)"
     return [
         *events,
         ActionTaken(
-            round=engine.encounter.combat.round, text=words, actors=(c.id,), combatant=c.id, action="item", detail=text
+            round=engine.encounter.combat.round, text=words, actors=(c.id,), combatant=c.id, action="item", detail=said
         ),
     ]
 
@@ -736,7 +1092,8 @@ def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
 def sprint(engine: Engine, a: Sprint, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     events = take_action(engine, c, "sprint", f"{c.name}: sprint / flee", [], a.override, "sprints")
-    words = f"{c.name} sprints: up to {2 * c.move_ft} ft this turn; leaving an adjacent foe gives it a free attack"
+    reach = engine.encounter.options.sprint_moves * c.move_ft
+    words = f"{c.name} sprints: up to {reach:g} ft this turn; leaving an adjacent foe gives it a free attack"
     return [
         *events,
         ActionTaken(round=engine.encounter.combat.round, text=words, actors=(c.id,), combatant=c.id, action="sprint"),
@@ -747,6 +1104,12 @@ def opposed(engine: Engine, a: OpposedRoll, dice: DiceSource) -> list[Event]:
     x, y = _c(engine, a.first), _c(engine, a.second)
     if x.id == y.id:
         raise IllegalAction("Opposed roll", ["pick two different combatants"])
+    said_stake = a.what.strip().casefold()
+    stake = a.stake if a.stake and a.stake != STAKES[0] else said_stake if said_stake in STAKES[1:] else ""
+    if stake not in ("", *STAKES[1:]):
+        raise IllegalAction("Opposed roll", [f"{a.stake!r} is not one of: {', '.join(STAKES)}"])
+    if stake == "break free" and x.holder != y.id:
+        raise IllegalAction("Opposed roll", [f"{y.name} does not hold {x.name}: nothing to break free of"])
     bx, by = x.skill(a.first_skill), y.skill(a.second_skill)
     fx = roll_plain(dice, 20, f"d20 for {x.name} ({SKILL_NAMES[a.first_skill]})").face
     fy = roll_plain(dice, 20, f"d20 for {y.name} ({SKILL_NAMES[a.second_skill]})").face
@@ -762,8 +1125,9 @@ def opposed(engine: Engine, a: OpposedRoll, dice: DiceSource) -> list[Event]:
         "first": tx,
         "second": ty,
         "winner": winner.id if winner else None,
+        "stake": stake,
     }
-    return [
+    events: list[Event] = [
         RulesEvent(
             round=engine.encounter.combat.round,
             text=text,
@@ -773,6 +1137,14 @@ def opposed(engine: Engine, a: OpposedRoll, dice: DiceSource) -> list[Event]:
             detail=detail,
         )
     ]
+    rnd = engine.encounter.combat.round
+    if stake == "grapple" and winner is x:
+        set_grapple(x, y)
+        events.append(Override(round=rnd, text=f"{y.name} is grappled by {x.name}: Move 0", actors=(y.id,)))
+    elif stake == "break free" and winner is x:
+        release(x)
+        events.append(Override(round=rnd, text=f"{x.name} breaks free of {y.name}", actors=(x.id,)))
+    return events
 
 
 def set_timer(engine: Engine, a: SetTimer, dice: DiceSource) -> list[Event]:
@@ -832,9 +1204,9 @@ def surprise_roll(engine: Engine, situation: str, dice: DiceSource) -> tuple[Sid
         if fp == fo:
             return None, False, f"both stumbled: Party d20 {fp}, Opponents d20 {fo}: a tie, no surprise"
         winner = Side.PARTY if fp > fo else Side.OPPONENTS
-        gap = abs(fp - fo)
-        kind = "full surprise" if gap >= 5 else "surprise"
-        return winner, gap >= 5, f"both stumbled: Party d20 {fp}, Opponents d20 {fo}: {winner.value} gain {kind}"
+        full = abs(fp - fo) >= engine.encounter.options.full_surprise_margin
+        kind = "full surprise" if full else "surprise"
+        return winner, full, f"both stumbled: Party d20 {fp}, Opponents d20 {fo}: {winner.value} gain {kind}"
     ambushers = Side.PARTY if situation == "Party ambushes" else Side.OPPONENTS
     defenders = ambushers.other
     sneaks = [c for c in able if c.side is ambushers]
@@ -852,7 +1224,7 @@ def surprise_roll(engine: Engine, situation: str, dice: DiceSource) -> tuple[Sid
     )
     if ta <= td:
         return None, False, f"{said}: {'a tie, ' if ta == td else ''}no surprise"
-    full = ta - td >= 5
+    full = ta - td >= engine.encounter.options.full_surprise_margin
     if full:
         return (
             ambushers,
@@ -886,8 +1258,10 @@ def roll_initiative(engine: Engine, dice: DiceSource) -> tuple[list[TurnSlot], s
     by_face: dict[int, list[tuple[str, list[D10Combatant], int, list[int]]]] = {}
     for entry in rolled:
         by_face.setdefault(entry[2], []).append(entry)
+    party_first = bool(getattr(engine.encounter.options, "party_first_on_ties", True))
     for tied in by_face.values():
-        gm = [x for x in tied if x[0] != Side.PARTY.value]
+        # [D] the Party's group first on a tie; off: the Party re-rolls with the GM's groups.
+        gm = [x for x in tied if x[0] != Side.PARTY.value or not party_first]
         while len(gm) > 1:
             for x in gm:
                 x[3].append(roll_plain(dice, 10, f"tie-break d10 for {x[0]}").face)
@@ -895,7 +1269,7 @@ def roll_initiative(engine: Engine, dice: DiceSource) -> tuple[list[TurnSlot], s
             gm = [x for x in gm if last.count(x[3][-1]) > 1]
 
     def key(x: tuple[str, list[D10Combatant], int, list[int]]) -> tuple[int, bool, list[int]]:
-        return (x[2], x[0] == Side.PARTY.value, x[3])
+        return (x[2], party_first and x[0] == Side.PARTY.value, x[3])
 
     rolled.sort(key=key, reverse=True)
     slots = []

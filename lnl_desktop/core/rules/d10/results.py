@@ -36,8 +36,41 @@ def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult 
     if event.name == "opposed roll":
         winner = d.get("winner")
         headline = f"Opposed roll: {name(winner)} wins" if winner else "Opposed roll: a tie"
+        lines = [result_line(event.text)]
+        lines += [result_line(Span(f.text, alert=True)) for f in following(after, (Override,))]
+        return ActionResult(headline, tuple(lines), event)
+    if event.name == "grapple":
+        attacker, target = name(d.get("attacker")), name(d.get("target"))
+        won = bool(d.get("won"))
+        headline = f"Grappled: {target} is held by {attacker} (Move 0)" if won else f"{target} evades the grapple"
+        verdict = Span("grappled" if won else "evaded", strong=True)
+        return ActionResult(headline, (result_line("Opposed roll: ", str(d.get("rolls", "")), ": ", verdict),), event)
+    if event.name == "break free":
+        who, holder = name(d.get("combatant")), name(d.get("grappler"))
+        won = bool(d.get("won"))
+        headline = f"{who} breaks free of {holder}" if won else f"{who} is still grappled by {holder}"
+        verdict = Span("free" if won else "still held", strong=True)
+        return ActionResult(headline, (result_line("Opposed roll: ", str(d.get("rolls", "")), ": ", verdict),), event)
+    if event.name in ("stand up", "let go"):
+        headline = event.text.split(":", 1)[0]
         return ActionResult(headline, (result_line(event.text),), event)
+    if event.name == "save":
+        return _save(event, d, name, after)
     return None
+
+
+def _save(event: RulesEvent, d: dict[str, Any], name: Any, after: list[Any]) -> ActionResult:
+    who = name(d.get("combatant"))
+    against = f" against {d['what']}" if d.get("what") else ""
+    saved = bool(d.get("saved"))
+    headline = f"Saved: {who}{against}" if saved else f"Failed save: {who}{against}"
+    verdict = Span("saved" if saved else "failed", strong=True)
+    lines = [result_line("Save: ", Span(str(d.get("roll", "")), formula=True), ": ", verdict)]
+    if not saved:
+        lines.append(result_line(event.text.rsplit("failed: ", 1)[-1]))
+    for follow in following(after, (Override, WentDown)):
+        lines.append(result_line(Span(follow.text, alert=True)))
+    return ActionResult(headline, tuple(lines), event)
 
 
 def _roll_lines(event: RulesEvent, d: dict[str, Any], ok: bool, verdict: str) -> tuple[tuple[Span, ...], ...]:
@@ -70,11 +103,13 @@ def _attack(event: RulesEvent, d: dict[str, Any], name: Any, after: list[Any]) -
             headline += "; a natural 1: the GM picks a mishap"
         return ActionResult(headline, tuple(lines), event)
     if "damage" not in d:  # a critical that grapples instead of damaging
+        for follow in following(after, (Override,)):
+            lines.append(result_line(Span(follow.text, alert=True)))
         return ActionResult(f"Critical: no damage, {d.get('outcome', '')}", tuple(lines), event)
     amount, dr = d["damage"], d.get("dr", 0)
     if d.get("damage_roll"):
         lines.append(result_line("Damage: ", Span(str(d["damage_roll"]), formula=True)))
-    after_dr = f" after DR {dr}" if dr else ""
+    after_dr = " (ignores DR)" if d.get("ignores_dr") else f" after DR {dr}" if dr else ""
     critical = "Critical hit" if d.get("critical") else "Hit"
     headline = f"{critical}: {amount} damage{after_dr} → {d.get('outcome', target)}"
     for follow in following(after, (Override, WentDown)):

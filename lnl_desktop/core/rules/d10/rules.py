@@ -33,6 +33,7 @@ from lnl_desktop.core.rules.base import (
 )
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
 from lnl_desktop.core.rules.d10 import play, results
+from lnl_desktop.core.rules.d10.by_hand import ByHand
 from lnl_desktop.core.rules.d10.model import (
     D10_DICE,
     SKILL_NAMES,
@@ -75,7 +76,51 @@ ON_20 = Setting(
     play.ON_20[0],
     choices=play.ON_20,
 )
+IGNORES_DR = Setting(
+    "ignores_dr",
+    "Ignores DR",
+    "A weapon or spell that disregards armor (its listing says so): the target's DR is not taken off",
+    "bool",
+    False,
+)
+PICK_UP = Setting(
+    "pick_up",
+    "Pick up",
+    "A dropped weapon taken up again (after a disarm): it can strike with it from its next attack",
+    "means",
+    "",
+    optional=True,
+)
 OVERRIDE = "GM override: act against the declaration"
+
+# The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
+CONDITIONS = (
+    "blinded",
+    "burning",
+    "charmed",
+    "confused",
+    "exhausted",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "silenced",
+    "stunned",
+    "unconscious",
+    "wounded",
+)
+APPLIED = {
+    "prone": "Group d10: attackers have advantage against it until it stands (Stand up: its move action)",
+    "grappled": "Group d10: Move 0 until it breaks free (an opposed roll on its turn) or its grappler lets go",
+    "exhausted": "Group d10: its to-hit rolls are at disadvantage",
+    "unconscious": "Group d10: incapacitated, it takes no turns",
+    "wounded": "Group d10: the lasting wound of exactly 1 HP; its lasting effect is the GM's",
+}
 
 
 def _attack(skill: str) -> Any:
@@ -93,9 +138,22 @@ def _attack(skill: str) -> Any:
         extreme_range: bool = False,
         subdual: bool = False,
         on_20: str = play.ON_20[0],
+        ignores_dr: bool = False,
     ) -> play.D10Attack:
         return play.D10Attack(
-            c, target, means, skill, gm_edge, gm_reason, cover, called_shot, extreme_range, subdual, on_20, override
+            c,
+            target,
+            means,
+            skill,
+            gm_edge,
+            gm_reason,
+            cover,
+            called_shot,
+            extreme_range,
+            subdual,
+            on_20,
+            override,
+            ignores_dr,
         )
 
     return build
@@ -105,7 +163,7 @@ def _disengage(c: str, target: str, means: str, *, ignore_dex: bool = False, ove
     return play.Disengage(c, target, means, override)
 
 
-class GroupD10Ruleset(Ruleset):
+class GroupD10Ruleset(ByHand, Ruleset):
     name = "d10"
     title = "Group d10"
     source = "the group-initiative d10 combat chapter"
@@ -126,6 +184,11 @@ class GroupD10Ruleset(Ruleset):
         play.Disengage: play.disengage,
         play.UseItem: play.use_item,
         play.Sprint: play.sprint,
+        play.Grapple: play.grapple,
+        play.BreakFree: play.break_free,
+        play.LetGo: play.let_go,
+        play.StandUp: play.stand_up,
+        play.SavingThrow: play.saving_throw,
         play.Mishap: play.mishap,
         play.OpposedRoll: play.opposed,
         play.SetTimer: play.set_timer,
@@ -234,6 +297,14 @@ class GroupD10Ruleset(Ruleset):
         minion = "  minion" if c.minion else ""
         return f"HP {c.hp_max}  Def {c.defense}  DR {c.dr}  melee {c.melee:+d}  ranged {c.ranged:+d}{minion}\n{weapons}"
 
+    def conditions(self) -> tuple[str, ...]:
+        return CONDITIONS
+
+    def condition_tip(self, condition: str) -> str:
+        tip = super().condition_tip(condition)
+        extra = APPLIED.get(condition.strip().casefold())
+        return f"{tip}. {extra}" if tip and extra else extra or tip
+
     def token_word(self, c: D10Combatant) -> str:
         if c.dead:
             return "dead"
@@ -339,6 +410,7 @@ class GroupD10Ruleset(Ruleset):
         events: list[Event] = []
         rnd = engine.encounter.combat.round
         c.disengaged = False
+        c.stood_up = False
         if c.parrying:
             c.parrying = False  # until its next action: its turn has come
             events.append(
@@ -348,8 +420,8 @@ class GroupD10Ruleset(Ruleset):
             c.lost_attack_round = None
         if c.lost_attack_round == rnd:
             events.append(Override(round=rnd, text=f"{c.name} has no attack this round (its mishap)", actors=(c.id,)))
-        if "dropped weapon" in c.conditions and c.lost_attack_round is None:
-            c.conditions.remove("dropped weapon")
+        if c.has("dropped weapon") and c.lost_attack_round is None:
+            c.drop_condition("dropped weapon")
         declared = engine.encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
         if declared:
             events.append(
@@ -361,6 +433,7 @@ class GroupD10Ruleset(Ruleset):
         for c in engine.encounter.combatants:
             c.parrying = False  # type: ignore[attr-defined]
             c.disengaged = False  # type: ignore[attr-defined]
+            c.stood_up = False  # type: ignore[attr-defined]
         combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
         combat.pending = []
 
@@ -416,13 +489,28 @@ class GroupD10Ruleset(Ruleset):
 
     def move_allowance(self, engine: Engine, c: D10Combatant) -> float:
         turn = engine.encounter.combat.turn
+        if turn is not None and turn.combatant == c.id and (c.prone or c.stood_up or c.holder is not None):
+            # Prone: standing up is its move; grappled: Move 0 until it breaks free.
+            return turn.feet_used
         if turn is None or turn.action is None:
             return float(c.move_ft)
         if turn.action == "sprint":
-            return float(2 * c.move_ft)
+            return float(engine.encounter.options.sprint_moves * c.move_ft)
         if turn.action == "parry":
             return turn.feet_used
         return float(c.move_ft)
+
+    def move_refusal(self, engine: Engine, c: D10Combatant) -> str | None:
+        """Why ``c`` may not move at all now, in the game's words (None: it may, within its Move)."""
+        if c.prone:
+            return f"{c.name} is prone: Stand up first (standing takes its move this turn)"
+        if c.stood_up:
+            return f"{c.name} stood up this turn: standing took its move"
+        holder = c.holder
+        if holder is not None:
+            who = engine.encounter.by_id().get(holder)
+            return f"{c.name} is grappled by {who.name if who else holder}: Move 0 until it breaks free"
+        return None
 
     def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
         if engine.encounter.combat.phase is not Phase.FIGHTING:
@@ -437,7 +525,7 @@ class GroupD10Ruleset(Ruleset):
     # -- the actions -------------------------------------------------------------------------
 
     def action_kinds(self) -> tuple[ActionSpec, ...]:
-        extras = (EDGE, REASON, COVER, CALLED, SUBDUAL, ON_20)
+        extras = (EDGE, REASON, COVER, CALLED, SUBDUAL, ON_20, IGNORES_DR)
         return (
             ActionSpec(
                 "attack",
@@ -463,9 +551,40 @@ class GroupD10Ruleset(Ruleset):
                 mode="spell attack",
                 button="Roll the spell",
                 rolls=True,
-                extras=(EDGE, REASON, COVER, ON_20),
+                extras=(EDGE, REASON, COVER, ON_20, IGNORES_DR),
                 gm_override=True,
                 override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "grapple",
+                "Grapple",
+                "In place of the attack, no damage: d20 + feats of strength each; the higher grapples (Move 0)",
+                "none",
+                lambda c, target, means=None, *, ignore_dex=False, override=False: play.Grapple(c, target, override),
+                targeted=True,
+                button="Roll the grapple",
+                rolls=True,
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "break free",
+                "Break free",
+                "Its attack: d20 + feats of strength against its grappler's; the higher breaks free",
+                "none",
+                lambda c, override=False: play.BreakFree(c, override),
+                button="Roll to break free",
+                rolls=True,
+                gm_override=True,
+                override_label=OVERRIDE,
+            ),
+            ActionSpec(
+                "stand up",
+                "Stand up",
+                "A prone creature gets up: it takes its move this turn; its attack is still free",
+                "none",
+                lambda c: play.StandUp(c),
+                button="Stand up",
             ),
             ActionSpec(
                 "parry",
@@ -494,8 +613,9 @@ class GroupD10Ruleset(Ruleset):
                 "Use / ready an item",
                 "Replaces the attack; the move is still free",
                 "text",
-                lambda c, text, override=False: play.UseItem(c, text, override),
+                lambda c, text, override=False, pick_up="": play.UseItem(c, text, override, pick_up or ""),
                 button="Use it",
+                extras=(PICK_UP,),
                 gm_override=True,
                 override_label=OVERRIDE,
             ),
@@ -530,11 +650,15 @@ class GroupD10Ruleset(Ruleset):
     def action_means(self, spec: ActionSpec, c: D10Combatant) -> list[tuple[str, str, str]]:
         if spec.uses != "weapon":
             return []
-        return [(w.name, w.label, "") for w in c.weapons]
+        return [(w.name, w.label, f"{w.name} is dropped: pick it up first" if w.dropped else "") for w in c.weapons]
 
     def action_available(self, spec: ActionSpec, c: D10Combatant) -> tuple[bool, str]:
         if spec.uses == "weapon" and not c.weapons:
             return False, f"{c.name} has no weapon"
+        if spec.key == "stand up" and not c.prone:
+            return False, f"{c.name} is not prone"
+        if spec.key == "break free" and not c.has("grappled"):
+            return False, f"{c.name} is not grappled"
         return True, ""
 
     def action_checks(
@@ -547,7 +671,7 @@ class GroupD10Ruleset(Ruleset):
         target: Any = None,
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
-        keys = {"attack": ("attack",), "cast": ("cast",)}.get(spec.key, (spec.key,))
+        keys = play.AS_DECLARED.get(spec.key, (spec.key,))
         override = bool((extras or {}).get("override", False))
         checks: list[Check] = []
         if spec.key in ("attack", "cast", "disengage"):
@@ -564,9 +688,30 @@ class GroupD10Ruleset(Ruleset):
             turn = encounter.combat.turn
             moved = turn.feet_used if turn is not None and turn.combatant == c.id else 0
             checks.append(Check("Not moved yet", not moved, f"moved {moved:g} ft; Parry / dodge uses the move too"))
+        elif spec.key == "grapple":
+            if target is None:
+                return [Check("Pick a target", False, "click a foe on the map")]
+            checks += play.turn_attack_checks(encounter, c)
+            checks += play.grapple_checks(encounter, c, target)
+            strength = f"{c.name} {c.strength:+d} against {target.name} {target.strength:+d} feats of strength"
+            checks.append(Check("Opposed roll", True, strength))
+        elif spec.key == "break free":
+            checks += play.turn_attack_checks(encounter, c)
+            holder = c.holder
+            if not c.has("grappled"):
+                checks.append(Check("Grappled", False, f"{c.name} is not grappled"))
+            elif holder is None or holder not in encounter.by_id():
+                checks.append(Check("Its grappler", False, f"nobody holds {c.name} in the app: remove “grappled”"))
+            else:
+                g = encounter.by_id()[holder]
+                words = f"held by {g.name}: {c.name} {c.strength:+d} against {g.strength:+d} feats of strength"
+                checks.append(Check("Grappled", True, words))
+        elif spec.key == "stand up":
+            return play.stand_checks(encounter, c)
         elif spec.key == "item":
-            said = bool(text.strip())
-            checks.append(Check("Say the item", said, "" if said else "type it above"))
+            pick_up = str((extras or {}).get("pick_up") or "")
+            checks += play.item_checks(c, text, pick_up)
+            keys = play.PICK_UP_DECLARED if pick_up else keys
         elif spec.key == "other":
             return super().action_checks(encounter, spec, c, means, text, target)
         if spec.key != "other":
@@ -633,6 +778,8 @@ class GroupD10Ruleset(Ruleset):
         from lnl_desktop.core.rules.d10.odds import forecast_strike
 
         more = dict(extras or {})
+        if more.get("ignores_dr"):
+            target = target.model_copy(update={"dr": 0})  # the forecast's damage as the roll will land it
         return forecast_strike(
             encounter,
             attacker,
@@ -715,6 +862,15 @@ class GroupD10Ruleset(Ruleset):
                 Setting("second", "Against", "The other", "choice", names[-1], choices=names),
                 Setting("second_skill", "with", "Its skill", "choice", "feats of strength", choices=skills),
                 Setting("what", "For", "What is at stake, for the log (grapple, the door)", "text", ""),
+                Setting(
+                    "stake",
+                    "Sets",
+                    "grapple: the first grapples the other if it wins (Move 0); break free: the first, held by "
+                    "the other, breaks free if it wins; words only: the log says who won",
+                    "choice",
+                    play.STAKES[0],
+                    choices=play.STAKES,
+                ),
             ),
             (
                 PromptChoice(
@@ -726,6 +882,7 @@ class GroupD10Ruleset(Ruleset):
                         ids.get(str(v.get("second")), str(v.get("second"))),
                         by_label.get(str(v.get("second_skill")), "strength"),
                         str(v.get("what", "")),
+                        "" if v.get("stake", play.STAKES[0]) == play.STAKES[0] else str(v.get("stake")),
                     ),
                     rolls=True,
                 ),
@@ -750,6 +907,73 @@ class GroupD10Ruleset(Ruleset):
             ),
         )
         return (opposed, timer)
+
+    def combatant_tools(self, engine: Engine, c: D10Combatant) -> tuple[PromptSpec, ...]:
+        """The sheet's saving throw on the GM's call, and letting go of a grapple it holds."""
+        by_label = {SKILL_NAMES[s]: s for s in SKILLS}
+        low, high = play.SAVE_DC
+        save = PromptSpec(
+            f"Saving throw: {c.name}",
+            "Against a spell or trap: d20 + the fitting skill ≥ the DC the GM sets; a failure brings what is set below",
+            (
+                Setting("what", "Against", "The spell or trap, for the log (sleep, a dart trap)", "text", ""),
+                Setting(
+                    "skill",
+                    "Skill",
+                    "The fitting skill bonus",
+                    "choice",
+                    SKILL_NAMES["perception"],
+                    choices=tuple(SKILL_NAMES[s] for s in SKILLS),
+                ),
+                Setting("dc", "DC", f"What the roll must reach ({low} to {high})", "int", 11, low, high),
+                Setting(
+                    "condition",
+                    "On a failure",
+                    "The condition a failed save brings (sleep: unconscious), or none",
+                    "choice",
+                    "none",
+                    choices=("none", *CONDITIONS),
+                ),
+                Setting(
+                    "damage_die",
+                    "Damage",
+                    "The damage die a failed save takes (spells and traps never use tiers), or none",
+                    "choice",
+                    "none",
+                    choices=play.SAVE_DICE,
+                ),
+                Setting("ignores_dr", "Ignores DR", "The effect disregards armor: DR is not taken off", "bool", False),
+            ),
+            (
+                PromptChoice(
+                    "Roll the save",
+                    "d20 + skill against the DC",
+                    lambda v: play.SavingThrow(
+                        c.id,
+                        by_label.get(str(v.get("skill")), str(v.get("skill"))),
+                        int(v.get("dc", 11)),
+                        str(v.get("what", "")),
+                        "" if v.get("condition", "none") == "none" else str(v.get("condition")),
+                        str(v.get("damage_die", "none")),
+                        bool(v.get("ignores_dr", False)),
+                    ),
+                    rolls=True,
+                ),
+            ),
+        )
+        tools = [save]
+        for other in engine.encounter.combatants:
+            held: D10Combatant = other  # type: ignore[assignment]
+            if held.holder == c.id:
+                tools.append(
+                    PromptSpec(
+                        f"Let go of {held.name}",
+                        f"{c.name} lets its grapple go: {held.name} is no longer grappled",
+                        (),
+                        (PromptChoice("Let go", "No roll, no action", lambda v, h=held.id: play.LetGo(c.id, h)),),
+                    )
+                )
+        return tuple(tools)
 
     # -- converting, the bestiary and the demo ------------------------------------------------------
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from lnl_desktop.core import actions as act
 from lnl_desktop.core.dice import DiceSource, roll_exploding, roll_plain, sides_of
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event, ParryEnded, PrecisionCheck
+from lnl_desktop.core.events import CombatantChanged, Event, ParryEnded, PrecisionCheck, WentDown
 from lnl_desktop.core.grid import footprint_center, outside_cone, token_distance_ft
 from lnl_desktop.core.model import (
     Ability,
@@ -797,6 +797,68 @@ class LnLRuleset(Ruleset):
         result.stamina_after = target.stamina - result.to_sp
         result.injury_after = target.injury - result.to_ip
         return result
+
+    # -- damage and healing by hand (RULES §10) -------------------------------------------------
+
+    def hand_kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
+        if heal:
+            return (("stamina", "SP"), ("injury", "IP"))
+        wearing = ("stamina", "wearing down: SP first, then IP" if self.has_direct_damage else "SP first, then IP")
+        return (wearing, ("injury", "direct: IP at once")) if self.has_direct_damage else (wearing,)
+
+    def health_fields(self) -> Mapping[str, str]:
+        # A typed SP is wearing down (or rest); a typed IP is an injury (or its healing).
+        return {"stamina": "stamina", "injury": "injury"}
+
+    def by_hand(self, engine: Engine, c: LnLStats, amount: int, heal: bool, kind: str) -> list[Event]:
+        rnd = engine.encounter.combat.round
+        if heal:
+            pool, top, word = ("stamina", c.stamina_max, "SP") if kind == "stamina" else ("injury", c.injury_max, "IP")
+            now = getattr(c, pool)
+            if now >= top:
+                raise IllegalAction(f"Heal {c.name}", [f"{c.name} is already at its maximum of {top} {word}"])
+            was_down = c.down
+            setattr(c, pool, min(top, now + amount))
+            gained = getattr(c, pool) - now
+            back = f"; {c.name} is back on its feet" if was_down and not c.down else ""
+            text = f"{c.name} heals {gained} {word} → {c.stamina} SP, {c.injury} IP{back}"
+            return [
+                CombatantChanged(
+                    round=rnd,
+                    text=text,
+                    actors=(c.id,),
+                    combatant=c.id,
+                    field=pool,
+                    old=str(now),
+                    new=str(getattr(c, pool)),
+                )
+            ]
+        direct = kind == "injury"
+        # The GM's number lands as it is: no DEX, no AP, no parry (those are for blows the rules roll).
+        ap = self.apply_damage(c.model_copy(update={"parry": None}), amount, direct, 0, engine.encounter.options)
+        was_up = not c.down
+        before_sp, before_ip = c.stamina, c.injury
+        c.stamina, c.injury = ap.stamina_after, ap.injury_after
+        where = [f"{ap.to_sp} SP"] if ap.to_sp else []
+        where += [f"{ap.to_ip} IP"] if ap.to_ip else []
+        how = "direct " if direct else ""
+        text = f"{amount} {how}damage to {c.name} → {', '.join(where) or 'no harm'}: {c.stamina} SP, {c.injury} IP"
+        events: list[Event] = [
+            CombatantChanged(
+                round=rnd,
+                text=text,
+                actors=(c.id,),
+                combatant=c.id,
+                field="injury" if direct else "stamina",
+                old=f"{before_sp} SP, {before_ip} IP",
+                new=f"{c.stamina} SP, {c.injury} IP",
+            )
+        ]
+        if (was_up and c.down) or ap.overkill:
+            over = f" ({ap.overkill} overkill)" if ap.overkill else ""
+            down = f"{c.name} is down{over}" if was_up and c.down else f"{ap.overkill} overkill"
+            events.append(WentDown(round=rnd, text=down, actors=(c.id,), combatant=c.id, overkill=ap.overkill))
+        return events
 
 
 LNL = LnLRuleset()

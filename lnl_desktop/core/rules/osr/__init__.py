@@ -3,13 +3,16 @@ melee, morale and death saves; one ruleset package behind the seam."""
 
 from lnl_desktop.core.rules.osr.model import Kind, OsrCombatant, OsrOptions, OsrWeapon, parse_dice
 from lnl_desktop.core.rules.osr.play import (
+    Burn,
     Cast,
+    Confusion,
     CounterAttack,
     DeathSave,
     Defend,
     MoraleCheck,
     OsrAttack,
     SavingThrow,
+    StandUp,
     TakeMove,
     death_save_dc,
     to_hit,
@@ -18,7 +21,9 @@ from lnl_desktop.core.rules.osr.rules import OSR, OldSchoolRuleset
 
 __all__ = [
     "OSR",
+    "Burn",
     "Cast",
+    "Confusion",
     "CounterAttack",
     "DeathSave",
     "Defend",
@@ -30,6 +35,7 @@ __all__ = [
     "OsrOptions",
     "OsrWeapon",
     "SavingThrow",
+    "StandUp",
     "TakeMove",
     "death_save_dc",
     "parse_dice",

@@ -281,3 +281,22 @@ class OsrOptions(OptionsBase):
         default=InitiativeMode.GROUP, description="initiative by group (leader's INIT) or individually"
     )
     minimum_damage: int = Field(default=1, ge=0, le=5, description="a hit deals at least this much")
+    # The rest of the [D] points of RULES §12 and §14, each with its default as written there.
+    wounded_penalty: int = Field(default=2, ge=0, le=10, description="a wounded creature's penalty to its attack rolls")
+    exhaustion_penalty: int = Field(
+        default=1, ge=0, le=5, description="penalty to attack rolls per level of exhaustion"
+    )
+    burning_dice: str = Field(
+        default="1d6",
+        pattern=r"^[1-9]\d?d(2|3|4|6|8|10|12|20)([+-]\d{1,2})?$",
+        description="the fire damage a burning creature takes as its turn begins (dice such as 1d6)",
+    )
+    critical_dice_rolls: int = Field(
+        default=2, ge=1, le=4, description="a critical hit on an unconscious foe rolls the damage dice this many times"
+    )
+    advantage_cancels: bool = Field(
+        default=True, description="advantage and disadvantage from any sources cancel to a plain roll"
+    )
+    area_save_halves: bool = Field(
+        default=True, description="a passed saving throw against an area effect halves its damage (off: none)"
+    )

@@ -30,9 +30,11 @@ def dice_sum(count: int, sides: int) -> tuple[float, ...]:
     return tuple(p)
 
 
-def weapon_damage(weapon: OsrWeapon, extra: int, minimum: int) -> dict[int, float]:
-    """One weapon's damage on a hit: its dice + ``extra``, at least ``minimum``."""
+def weapon_damage(weapon: OsrWeapon, extra: int, minimum: int, critical: int = 0) -> dict[int, float]:
+    """One weapon's damage on a hit: its dice (rolled ``critical`` times over on a critical hit) +
+    ``extra``, at least ``minimum``."""
     count, sides, _ = weapon.dice
+    count *= critical if critical else 1
     out: dict[int, float] = {}
     for total, chance in enumerate(dice_sum(count, sides)):
         if chance:
@@ -68,11 +70,12 @@ def forecast_strike(
     p_hit = hit.chance
     if cover == "full" and style == "ranged":
         p_hit = 0.0
-    damage = weapon_damage(weapon, play.damage_term(weapon, hit), options.minimum_damage)
+    crit = hit.critical_rolls if hit.critical else 0
+    damage = weapon_damage(weapon, play.damage_term(weapon, hit), options.minimum_damage, crit)
     formula = f"{weapon.damage}{play.damage_term(weapon, hit):+d}" if play.damage_term(weapon, hit) else weapon.damage
     if second:
         other = attacker.weapon(second)
-        damage = higher_of(damage, weapon_damage(other, play.damage_term(other, hit), options.minimum_damage))
+        damage = higher_of(damage, weapon_damage(other, play.damage_term(other, hit), options.minimum_damage, crit))
         formula += f" or {other.damage}" + (
             f"{play.damage_term(other, hit):+d}" if play.damage_term(other, hit) else ""
         )
@@ -84,6 +87,10 @@ def forecast_strike(
     p_down = p_hit * p_drop_on_hit
     taken = {k: p for k, p in damage.items()}
     how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
+    if hit.edge_text() and not hit.auto_hit:
+        how = f"{hit.edge_text()}; {how}"
+    if crit:
+        formula += f", the dice rolled {play.times(crit)} (critical hit)"
     drop = "surrenders" if subdual else ("drops to 0 HP (death save)" if target.kind.value == "PC" else "is defeated")
     summary = (
         f"To hit: {how}. "
@@ -99,7 +106,7 @@ def forecast_strike(
         p_precision=None,
         summary=summary,
         direct=False,
-        dice=weapon.dice[0],
+        dice=weapon.dice[0] * (crit or 1),
         sides=weapon.dice[1],
         formula=f"{formula} on a hit, {'subdual' if subdual else 'to HP'}",
         mean_taken=p_hit * mean,
@@ -109,6 +116,7 @@ def forecast_strike(
         where="subdual" if subdual else "to HP",
         exploding=False,
         sp_label="",
+        edge="" if hit.auto_hit else hit.edge_text(),
     )
 
 

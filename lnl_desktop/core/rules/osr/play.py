@@ -18,6 +18,7 @@ from lnl_desktop.core.grid import footprint_center, outside_cone, token_distance
 from lnl_desktop.core.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, failed, pending_item
+from lnl_desktop.core.rules.osr import conditions as cond
 from lnl_desktop.core.rules.osr.model import (
     LIGHT_PENALTY,
     UNARMED,
@@ -30,6 +31,7 @@ from lnl_desktop.core.rules.osr.model import (
     OsrWeapon,
     SaveCategory,
     WeaponKind,
+    parse_dice,
 )
 from lnl_desktop.core.sight import blocker, reach_blocker
 
@@ -91,6 +93,28 @@ class Cast:
     text: str
     target: str = ""
     lasting: bool = False  # longer than an instant: it goes off at the caster's next turn, unless interrupted
+    harmful: bool = True  # a charmed caster may not aim a harmful spell at its charmer
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """A prone creature gets up: half its Move, not its action (RULES §12)."""
+
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Burn:
+    """The fire damage a burning creature takes as its turn begins (``combat.pending[index]``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """The d6 a confused creature rolls as its turn begins (``combat.pending[index]``)."""
+
+    index: int
 
 
 @dataclass(frozen=True)
@@ -133,6 +157,29 @@ class ToHit:
     ac_terms: list[tuple[str, int]] = field(default_factory=list)
     auto_hit: str = ""  # why no roll is needed (a paralyzed target in melee)
     ability_term: tuple[str, int] | None = None  # what adds to damage too (STR, DEX in melee)
+    advantage: list[str] = field(default_factory=list)  # its sources, in words ("target prone")
+    disadvantage: list[str] = field(default_factory=list)
+    critical: str = ""  # why a hit is a critical hit (an unconscious target within 5 ft)
+    critical_rolls: int = 2  # [D] a critical hit rolls the damage dice this many times
+    cancels: bool = True  # [D] any advantage and any disadvantage cancel; off: the more sources win
+
+    @property
+    def edge(self) -> int:
+        """+1 advantage (2d20, the higher), -1 disadvantage (the lower), 0 a plain roll: one or
+        more sources of each cancel (RULES §12), or with the option off the more sources win."""
+        if self.cancels:
+            return int(bool(self.advantage)) - int(bool(self.disadvantage))
+        more = len(self.advantage) - len(self.disadvantage)
+        return (more > 0) - (more < 0)
+
+    def edge_text(self) -> str:
+        """``advantage (target prone)``, or both and what comes of them, or ""."""
+        good = f"advantage ({', '.join(self.advantage)})" if self.advantage else ""
+        bad = f"disadvantage ({', '.join(self.disadvantage)})" if self.disadvantage else ""
+        if good and bad:
+            outcome = {1: "advantage", -1: "disadvantage", 0: "a plain roll"}[self.edge]
+            return f"{good} and {bad} {'cancel' if self.edge == 0 else 'weigh up'}: {outcome}"
+        return good or bad
 
     @property
     def bonus(self) -> int:
@@ -154,8 +201,16 @@ class ToHit:
 
     @property
     def chance(self) -> float:
-        """The exact chance to hit: the faces of a d20 that hit, over 20."""
-        return 1.0 if self.auto_hit else sum(self.hits(f) for f in range(1, 21)) / 20
+        """The exact chance to hit: the faces of a d20 that hit, over 20; with advantage one minus
+        the chance both dice miss, with disadvantage the chance both hit."""
+        if self.auto_hit:
+            return 1.0
+        plain = sum(self.hits(f) for f in range(1, 21)) / 20
+        if self.edge > 0:
+            return 1 - (1 - plain) ** 2
+        if self.edge < 0:
+            return plain * plain
+        return plain
 
     def terms_text(self) -> str:
         return " ".join(f"{v:+d} {k}" for k, v in self.terms if v or k == "attack bonus")
@@ -233,6 +288,14 @@ def to_hit(
         result.terms.append(("cover", int(cover)))
     if second:
         result.terms.append(("dual attack", -1))
+    exhausted = cond.level(attacker)
+    if exhausted:
+        result.terms.append((f"exhausted {exhausted}", -exhausted * options.exhaustion_penalty))
+    if cond.has(attacker, "wounded") and options.wounded_penalty:
+        result.terms.append(("wounded", -options.wounded_penalty))
+    result.cancels = bool(getattr(options, "advantage_cancels", True))
+    result.critical_rolls = int(getattr(options, "critical_dice_rolls", 2))
+    _edges(encounter, attacker, target, style, result)
     result.ac_terms.append(("AC", target.ac))
     if target.shield and from_behind(encounter, attacker, target):
         result.ac_terms.append(("shield negated from behind", -target.shield_ac))
@@ -241,9 +304,51 @@ def to_hit(
     guards = [g for g in encounter.combatants if g.defending == target.id and g.id != target.id and not g.down]
     if guards:
         result.ac_terms.append((f"guarded by {guards[0].name}", 2))
-    if not ranged and "paralyzed" in target.conditions:
+    if not ranged and cond.has(target, "paralyzed"):
         result.auto_hit = f"{target.name} is paralyzed: hit automatically in melee"
     return result
+
+
+def _edges(encounter: Encounter, attacker: OsrCombatant, target: OsrCombatant, style: Style, hit: ToHit) -> None:
+    """Advantage and disadvantage from the conditions table (RULES §12), each source in words."""
+    melee = style != "ranged"
+    for word in ("blinded", "frightened", "poisoned", "restrained"):
+        if cond.has(attacker, word):
+            hit.disadvantage.append(f"attacker {word}")
+    if melee and cond.has(attacker, "prone"):
+        hit.disadvantage.append("attacker prone")
+    if cond.has(attacker, "invisible"):
+        hit.advantage.append("attacker invisible")
+    for word in ("blinded", "restrained", *cond.HELPLESS):
+        if cond.has(target, word):
+            hit.advantage.append(f"target {word}")
+    if cond.has(target, "invisible"):
+        hit.disadvantage.append("target invisible")
+    feet = distance(encounter, attacker, target)
+    close = feet is not None and feet <= 5
+    if cond.has(target, "prone"):
+        (hit.advantage if melee and close else hit.disadvantage).append(
+            "target prone" if melee and close else "target prone, not within 5 ft"
+        )
+    if cond.has(target, "unconscious") and close:
+        hit.critical = (
+            f"{target.name} is unconscious and within 5 ft: a critical hit, "
+            f"the damage dice rolled {times(hit.critical_rolls)}"
+        )
+
+
+def times(n: int) -> str:
+    return {1: "once", 2: "twice", 3: "three times"}.get(n, f"{n} times")
+
+
+def attackable(target: OsrCombatant) -> str:
+    """Why ``target`` cannot be attacked ("" when it can): only the dead and the defeated (a monster
+    or NPC at 0 HP); an unconscious or paralyzed creature can (RULES §12)."""
+    if target.dead:
+        return f"{target.name} is dead"
+    if target.hp == 0 and target.kind is not Kind.PC:
+        return f"{target.name} is defeated"
+    return ""
 
 
 def attack_checks(
@@ -257,14 +362,19 @@ def attack_checks(
     second: str = "",
 ) -> list[Check]:
     """What must hold for the attack, each with its reason (the turn's own checks apart)."""
+    gone = attackable(target)
     checks = [
-        Check("Not blinded", "blinded" not in attacker.conditions, f"{attacker.name} is blinded and cannot attack"),
         Check(
             "A foe to strike",
-            target.id != attacker.id and not target.down,
-            f"{attacker.name} cannot attack itself" if target.id == attacker.id else f"{target.name} is down",
+            target.id != attacker.id and not gone,
+            f"{attacker.name} cannot attack itself" if target.id == attacker.id else gone,
         ),
     ]
+    charmer = cond.source(encounter, attacker, "charmed")
+    if charmer is not None and charmer.id == target.id:
+        checks.append(
+            Check("Not its charmer", False, f"{attacker.name} is charmed by {target.name}: it cannot attack it")
+        )
     feet = distance(encounter, attacker, target)
     ranged = style == "ranged"
     if ranged:
@@ -331,6 +441,21 @@ def sight_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant) ->
     return [Check("Line of sight to the target", wall is None, f"{target.name} is behind {wall}" if wall else "")]
 
 
+def spell_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant | None, harmful: bool) -> list[Check]:
+    """What the conditions table and the line of sight allow of a spell (RULES §12): none when
+    silenced; none at a creature when blinded (it needs sight); not a harmful one at the charmer."""
+    checks = [Check("Not silenced", not cond.has(c, "silenced"), f"{c.name} is silenced: no spells")]
+    if target is None or target.id == c.id:
+        return checks
+    checks.append(Check("Can see", not cond.has(c, "blinded"), f"{c.name} is blinded: no spell that needs sight"))
+    charmer = cond.source(encounter, c, "charmed")
+    if harmful and charmer is not None and charmer.id == target.id:
+        checks.append(
+            Check("Not at its charmer", False, f"{c.name} is charmed by {target.name}: no harmful spell at it")
+        )
+    return checks + sight_checks(encounter, c, target)
+
+
 def _cover_reason(wall: str | None, target: OsrCombatant) -> str:
     if wall is not None:
         return f"{target.name} is behind {wall}: full cover, it cannot be shot"
@@ -342,7 +467,7 @@ def movement_checks(encounter: Encounter, c: OsrCombatant, action: str) -> list[
     turn = encounter.combat.turn
     if turn is None or turn.combatant != c.id:
         return []
-    moved = turn.feet_used
+    moved = turn.feet_used - stood(encounter, c)  # getting up is no move away from the spot
     if action == "melee" and moved:
         return [Check("Not moved yet", False, f"moved {moved:g} ft this turn: a Charge moves and then attacks")]
     if action in ("defend", "cast") and moved:
@@ -388,6 +513,7 @@ def roll_damage(dice: DiceSource, attacker: OsrCombatant, weapons: list[OsrWeapo
     rolls = []
     for weapon in weapons:
         count, sides, _ = weapon.dice
+        count *= hit.critical_rolls if hit.critical else 1  # a critical hit rolls the damage dice again
         faces = [roll_plain(dice, sides, f"{weapon.name} damage d{sides}").face for _ in range(count)]
         extra = damage_term(weapon, hit)
         rolls.append((weapon.name, faces, extra, max(minimum, sum(faces) + extra)))
@@ -404,13 +530,14 @@ def _osr(engine: Engine, cid: str) -> OsrCombatant:
 
 def may_counter(encounter: Encounter, striker: OsrCombatant, target: OsrCombatant) -> bool:
     """Whether ``striker`` may make a counter-attack on ``target`` now: able to act (not down, fled,
-    blinded, paralyzed, or surprised in the first round) and within the monster limit."""
+    helpless, or surprised in the first round) and within the monster limit; a blinded striker
+    still may, at disadvantage."""
     combat = encounter.combat
     if striker.down or striker.morale_result is not None:
         return False
     if striker.surprised and combat.round == combat.first_round:
         return False
-    if "blinded" in striker.conditions or "paralyzed" in striker.conditions:
+    if cond.helpless(striker):
         return False
     return engagement.free_attack_room(encounter, striker, target, striker.attacks)
 
@@ -439,21 +566,52 @@ def queue_counters(engine: Engine, mover: OsrCombatant, strikers: list[str], why
 def after_move(engine: Engine, c: OsrCombatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
     if forced or not path:
         return []
+    _fear_allows(engine.encounter, c, path)
     strikers = [cid for step in provocations(engine, c, path) for cid in step.attackers]
     return queue_counters(engine, c, strikers, "moves out of melee")
+
+
+ATTACKS = ("melee", "ranged", "charge")
+
+
+def attacks_left(encounter: Encounter, c: OsrCombatant) -> tuple[int, int]:
+    """(the number of the next attack roll, of how many) while ``c``'s turn is an Attack with rolls
+    still to come; (0, n) otherwise. A monster with attacks per round N makes up to N (RULES §12)."""
+    turn = encounter.combat.turn
+    if turn is None or turn.combatant != c.id or turn.action not in ATTACKS or turn.attacks >= c.attacks:
+        return 0, c.attacks
+    return turn.attacks + 1, c.attacks
 
 
 def attack(engine: Engine, a: OsrAttack, dice: DiceSource) -> list[Event]:
     c, t = _osr(engine, a.attacker), _osr(engine, a.target)
     weapon = c.weapon(a.weapon)
-    title = f"{c.name}: {a.style} attack"
-    checks = engine.turn_checks(c, needs_action=True)
-    checks += attack_checks(engine.encounter, c, t, weapon, a.style, cover=a.cover, second=a.second)
+    e = engine.encounter
+    turn = e.combat.turn
+    following = turn is not None and turn.combatant == c.id and turn.action is not None
+    number, of = attacks_left(e, c)
+    title = f"{c.name}: {a.style} attack" + (f" {number} of {of}" if following and number else "")
+    checks = engine.turn_checks(c, needs_action=True, kind=a.style)
+    # The next of several attacks: the movement was judged at the first (a charge's claws follow it).
+    style = a.style if not following or a.style == "ranged" or turn.action != "charge" else "counter"  # type: ignore[union-attr]
+    checks += attack_checks(e, c, t, weapon, style, cover=a.cover, second=a.second)
+    if following and a.style == "charge":
+        checks.append(Check("Not a second charge", False, "the next attack is a melee or a ranged attack"))
     engine.require(title, checks)
-    engaged = engagement.engaged_by(engine.encounter, c, _reach, lambda s, m: may_counter(engine.encounter, s, m))
-    engine.use_action(c, a.style, f"{weapon.name} at {t.name}")
+    engaged = engagement.engaged_by(e, c, _reach, lambda s, m: may_counter(e, s, m))
+    if following:
+        assert turn is not None
+        turn.action_detail += f"; {weapon.name} at {t.name}"
+    else:
+        engine.use_action(c, a.style, f"{weapon.name} at {t.name}")
+    turn = e.combat.turn
+    assert turn is not None
+    turn.attacks += 1
     weapons = [weapon] + ([c.weapon(a.second)] if a.second else [])
-    events = strike(engine, c, t, weapons, a.style, dice, cover=a.cover, subdual=a.subdual, ability=a.ability)
+    numbered = f"attack {turn.attacks} of {c.attacks}" if c.attacks > 1 else ""
+    events = strike(
+        engine, c, t, weapons, a.style, dice, cover=a.cover, subdual=a.subdual, ability=a.ability, numbered=numbered
+    )
     if a.style == "ranged" and engaged:
         events += queue_counters(engine, c, engaged, "shoots while engaged")
     return events
@@ -466,7 +624,7 @@ def counter_attack(engine: Engine, a: CounterAttack, dice: DiceSource) -> list[E
     weapon = c.weapon(a.weapon) if a.weapon else c.best_melee()
     reasons = failed(
         [
-            Check("Able to strike", not c.down and "blinded" not in c.conditions, f"{c.name} cannot attack now"),
+            Check("Able to strike", not c.down and not cond.helpless(c), f"{c.name} cannot attack now"),
             Check("A melee weapon", weapon.melee, f"{weapon.name} is a missile weapon"),
             Check("A foe standing", not t.down, f"{t.name} is down already"),
         ]
@@ -488,8 +646,10 @@ def strike(
     cover: str = "none",
     subdual: bool = False,
     ability: str = "best",
+    numbered: str = "",
 ) -> list[Event]:
-    """Roll to hit and, on a hit, the damage; apply it and what 0 HP sets off."""
+    """Roll to hit and, on a hit, the damage; apply it and what 0 HP sets off. ``numbered`` says
+    which of a monster's several attacks this is ("attack 2 of 3")."""
     e = engine.encounter
     options: OsrOptions = e.options  # type: ignore[assignment]
     second = weapons[1].name if len(weapons) > 1 else ""
@@ -500,11 +660,23 @@ def strike(
         face = None
         roll_text = hit.auto_hit
         hits = True
+    elif hit.edge:
+        # Advantage or disadvantage: 2d20, the higher or the lower kept (RULES §12).
+        first = roll_plain(dice, 20, f"d20 to hit {t.name} ({hit.edge_text()})").face
+        other = roll_plain(dice, 20, f"second d20 to hit {t.name} ({hit.edge_text()})").face
+        face = max(first, other) if hit.edge > 0 else min(first, other)
+        hits = hit.hits(face)
+        natural = " (natural 20: always hits)" if face == 20 else " (natural 1: always misses)" if face == 1 else ""
+        roll_text = (
+            f"{hit.edge_text()}: 2d20 [{first}, {other}] keeps {face} {hit.terms_text()} = {face + hit.bonus} "
+            f"vs {hit.ac_text()}{natural}"
+        )
     else:
         face = roll_plain(dice, 20, f"d20 to hit {t.name}").face
         hits = hit.hits(face)
         natural = " (natural 20: always hits)" if face == 20 else " (natural 1: always misses)" if face == 1 else ""
-        roll_text = f"d20 {face} {hit.terms_text()} = {face + hit.bonus} vs {hit.ac_text()}{natural}"
+        cancel = f"{hit.edge_text()}: " if hit.advantage else ""
+        roll_text = f"{cancel}d20 {face} {hit.terms_text()} = {face + hit.bonus} vs {hit.ac_text()}{natural}"
     detail: dict[str, int | float | str | bool | None] = {
         "attacker": c.id,
         "target": t.id,
@@ -515,8 +687,10 @@ def strike(
         "ac": hit.ac,
         "hit": hits,
         "to_hit": roll_text,  # the roll in words, for the Action dock's result
+        "numbered": numbered,
     }
-    head = f"{c.name} {what} {t.name} with {means}: {roll_text}"
+    which = f" ({numbered})" if numbered else ""
+    head = f"{c.name} {what} {t.name} with {means}{which}: {roll_text}"
     if not hits:
         event = RulesEvent(
             round=e.combat.round, text=f"{head}: miss", actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail
@@ -524,14 +698,18 @@ def strike(
         return [event]
     damage = roll_damage(dice, c, weapons, hit, options.minimum_damage)
     detail.update(damage=damage.amount, subdual=subdual)
+    hit_words = "hit"
+    if hit.critical:
+        hit_words = f"critical hit (unconscious, within 5 ft: the damage dice rolled {times(hit.critical_rolls)})"
+        detail.update(critical=True)
     if subdual:
-        return _subdue(engine, c, t, damage, head, detail)
+        return _subdue(engine, c, t, damage, head, detail, hit_words)
     before = t.hp
     killed_before, out_before = _side_counts(e, t.side)
     t.hp = max(0, t.hp - damage.amount)
     overkill = max(0, damage.amount - before)
     detail.update(hp=t.hp, overkill=overkill, hp_max=t.hp_max, damage_roll=damage.text())
-    text = f"{head}: hit; damage {damage.text()} → {t.name} {t.hp}/{t.hp_max} HP"
+    text = f"{head}: {hit_words}; damage {damage.text()} → {t.name} {t.hp}/{t.hp_max} HP"
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
     ]
@@ -543,11 +721,13 @@ def strike(
     return events
 
 
-def _subdue(engine: Engine, c: OsrCombatant, t: OsrCombatant, damage: Damage, head: str, detail: dict) -> list[Event]:
+def _subdue(
+    engine: Engine, c: OsrCombatant, t: OsrCombatant, damage: Damage, head: str, detail: dict, hit_words: str = "hit"
+) -> list[Event]:
     e = engine.encounter
     t.subdual += damage.amount
     detail.update(subdual_total=t.subdual, hp=t.hp, damage_roll=damage.text())
-    text = f"{head}: hit; subdual damage {damage.text()} → {t.subdual} subdual against {t.hp} HP"
+    text = f"{head}: {hit_words}; subdual damage {damage.text()} → {t.subdual} subdual against {t.hp} HP"
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
     ]
@@ -594,7 +774,10 @@ def death_save(engine: Engine, a: DeathSave, dice: DiceSource) -> list[Event]:
     engine.encounter.combat.pending.pop(a.index)
     pc = _osr(engine, item.who)
     dc = item.number or 11
-    bonus = pc.save_bonus(SaveCategory.POISON)
+    # Exhaustion lowers saves as it lowers attacks ([D] 1 a level).
+    bonus = pc.save_bonus(SaveCategory.POISON) - cond.level(pc) * int(
+        getattr(engine.encounter.options, "exhaustion_penalty", 1)
+    )
     face = roll_plain(dice, 20, f"death save d20 for {pc.name} (DC {dc})").face
     total = face + bonus
     if total >= dc:
@@ -633,7 +816,8 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
         raise IllegalAction(f"{c.name}: saving throw", [f"no category {a.category!r} (one of {known})"]) from None
     if not 1 <= a.dc <= 40:
         raise IllegalAction(f"{c.name}: saving throw", [f"DC {a.dc}: give a DC from 1 to 40"])
-    bonus = c.save_bonus(category)
+    # Exhaustion lowers saves as it lowers attacks ([D] 1 a level).
+    bonus = c.save_bonus(category) - cond.level(c) * int(getattr(engine.encounter.options, "exhaustion_penalty", 1))
     face = roll_plain(dice, 20, f"saving throw d20 for {c.name} ({category.value}, DC {a.dc})").face
     total = face + bonus
     outcome = "saved" if total >= a.dc else "failed"
@@ -677,6 +861,40 @@ def defend(engine: Engine, a: Defend, dice: DiceSource) -> list[Event]:
     return [_taken(engine, c, "defend", f"{c.name} {words} until its next turn; no move")]
 
 
+def stood(encounter: Encounter, c: OsrCombatant) -> float:
+    """The movement ``c`` spent getting up this turn (read from the log since its turn began)."""
+    from lnl_desktop.core.events import ActionTaken, TurnStarted
+
+    spent = 0.0
+    for event in reversed(encounter.log):
+        if isinstance(event, TurnStarted):
+            break
+        if isinstance(event, ActionTaken) and event.action == "stand up" and event.combatant == c.id:
+            spent += c.move_ft / 2
+    return spent
+
+
+def stand_up(engine: Engine, a: StandUp, dice: DiceSource) -> list[Event]:
+    c = _osr(engine, a.combatant)
+    cost = c.move_ft / 2
+    left = engine.feet_left(c.id) or 0.0
+    written = cond.entry(c, "prone")
+    checks = engine.turn_checks(c, needs_action=False)
+    checks.append(Check("Prone", written is not None, f"{c.name} is not prone"))
+    checks.append(
+        Check(f"{cost:g} ft of movement left", left >= cost, f"{left:g} ft left: standing costs half the Move")
+    )
+    engine.require(f"{c.name}: stand up", checks)
+    turn = engine.encounter.combat.turn
+    assert turn is not None
+    if turn.action is None:
+        turn.feet_before += cost
+    else:
+        turn.feet_after += cost
+    c.conditions = [x for x in c.conditions if x != written]
+    return [_taken(engine, c, "stand up", f"{c.name} stands up (half its Move, {cost:g} ft)")]
+
+
 def take_move(engine: Engine, a: TakeMove, dice: DiceSource) -> list[Event]:
     c = _osr(engine, a.combatant)
     engine.use_action(c, "move")
@@ -688,8 +906,8 @@ def cast(engine: Engine, a: Cast, dice: DiceSource) -> list[Event]:
     text = a.text.strip()
     checks = engine.turn_checks(c, needs_action=True) + movement_checks(engine.encounter, c, "cast")
     checks.append(Check("Say the spell", bool(text), "type the spell's name"))
-    if a.target:
-        checks += sight_checks(engine.encounter, c, _osr(engine, a.target))
+    target = _osr(engine, a.target) if a.target else None
+    checks += spell_checks(engine.encounter, c, target, a.harmful)
     engine.require(f"{c.name}: cast a spell", checks)
     engine.use_action(c, "cast", text)
     at = f" at {_osr(engine, a.target).name}" if a.target else ""
@@ -724,6 +942,111 @@ def _taken(engine: Engine, c: OsrCombatant, action: str, text: str) -> Event:
     from lnl_desktop.core.events import ActionTaken
 
     return ActionTaken(round=engine.encounter.combat.round, text=text, actors=(c.id,), combatant=c.id, action=action)
+
+
+# -- conditions that act -------------------------------------------------------------------------
+
+BURNING_DICE = "1d6"  # RULES §12: a burning creature's fire damage each turn
+CONFUSION = {1: "attacks the nearest creature", 2: "moves randomly", 3: "moves randomly", 4: "moves randomly"}
+
+
+def _fear_allows(encounter: Encounter, c: OsrCombatant, path: list[tuple[int, int]]) -> None:
+    """A frightened creature's move may not end closer to what it fears (RULES §12); the engine
+    undoes the move when this refuses it."""
+    feared = cond.source(encounter, c, "frightened")
+    token = encounter.tokens.get(feared.id) if feared is not None else None
+    if feared is None or token is None or len(path) < 2:
+        return
+    grid = encounter.map
+
+    def feet(cell: tuple[int, int]) -> float:
+        return token_distance_ft(cell, c.size, token.cell, feared.size, grid.diagonal, grid.feet_per_cell)
+
+    if feet(path[-1]) < feet(path[0]):
+        raise IllegalAction(
+            f"Move of {c.name}",
+            [
+                f"{c.name} is frightened of {feared.name}: a move may not end closer to it "
+                f"({feet(path[-1]):g} ft, from {feet(path[0]):g} ft)"
+            ],
+        )
+
+
+def turn_start_conditions(engine: Engine, c: OsrCombatant) -> list[Event]:
+    """Burning and confused act as the creature's turn begins: each is asked for at once."""
+    e = engine.encounter
+    rnd = e.combat.round
+    events: list[Event] = []
+    asks = []
+    if cond.has(c, "burning"):
+        asks.append(("burning", f"{c.name} is burning: {e.options.burning_dice} fire damage as its turn begins"))
+    if cond.has(c, "confused"):
+        asks.append(
+            (
+                "confused",
+                f"{c.name} is confused: a d6 as its turn begins (1 attack the nearest, 2-4 move randomly, 5-6 nothing)",
+            )
+        )
+    for kind, text in asks:
+        e.combat.pending.append(Pending(kind=kind, who=c.id, text=text, urgent=True, round=rnd))
+        events.append(
+            RulesEvent(
+                round=rnd, text=text, actors=(c.id,), ruleset=NAME, name=f"{kind} due", detail={"combatant": c.id}
+            )
+        )
+    return events
+
+
+def burn(engine: Engine, a: Burn, dice: DiceSource) -> list[Event]:
+    e = engine.encounter
+    item = pending_item(e, a.index, "burning", "Burning")
+    t = _osr(engine, item.who)
+    e.combat.pending.pop(a.index)
+    burning = e.options.burning_dice  # RULES §12 [D]: 1d6 unless the GM set another
+    count, sides, flat = parse_dice(burning)
+    faces = [roll_plain(dice, sides, f"fire damage d{sides} for {t.name}").face for _ in range(count)]
+    amount = max(0, sum(faces) + flat)
+    shown = "+".join(str(f) for f in faces)
+    return hurt(engine, t, amount, f"{t.name} burns: {burning} [{shown}] = {amount} fire damage", "burning")
+
+
+def hurt(engine: Engine, t: OsrCombatant, amount: int, head: str, name: str) -> list[Event]:
+    """Damage that is no attack (fire) lands as a hit's would: HP, a spell interrupted, a monster
+    defeated or a PC's death save at 0 (again at 0: against 11 + the damage), the morale prompts."""
+    e = engine.encounter
+    before = t.hp
+    killed_before, out_before = _side_counts(e, t.side)
+    t.hp = max(0, t.hp - amount)
+    overkill = max(0, amount - before)
+    detail: dict[str, int | float | str | bool | None] = {
+        "combatant": t.id,
+        "damage": amount,
+        "hp": t.hp,
+        "hp_max": t.hp_max,
+    }
+    text = f"{head} → {t.name} {t.hp}/{t.hp_max} HP"
+    events: list[Event] = [
+        RulesEvent(round=e.combat.round, text=text, actors=(t.id,), ruleset=NAME, name=name, detail=detail)
+    ]
+    if amount:
+        events += interrupt(engine, t, f"{amount} damage")
+    if t.hp == 0 and amount and not t.dead:
+        events += _at_zero(engine, t, overkill, before)
+        events += engagement.lapse(e, "counter-attack", t)
+    events += morale_triggers(engine, t.side, killed_before, out_before)
+    return events
+
+
+def confusion(engine: Engine, a: Confusion, dice: DiceSource) -> list[Event]:
+    e = engine.encounter
+    item = pending_item(e, a.index, "confused", "Confusion")
+    c = _osr(engine, item.who)
+    e.combat.pending.pop(a.index)
+    face = roll_plain(dice, 6, f"confusion d6 for {c.name}").face
+    does = CONFUSION.get(face, "does nothing")
+    text = f"{c.name} is confused: d6 {face}: {does} this turn"
+    detail: dict[str, int | float | str | bool | None] = {"combatant": c.id, "d6": face, "does": does}
+    return [RulesEvent(round=e.combat.round, text=text, actors=(c.id,), ruleset=NAME, name="confusion", detail=detail)]
 
 
 # -- morale -------------------------------------------------------------------------------------

@@ -36,6 +36,19 @@ def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult 
         who, category = name(d.get("combatant")), d.get("category", "")
         verdict = f"{who} saves against {category}" if d.get("success") else f"{who} fails the save against {category}"
         return _roll(event, verdict, "Saving throw: ", d)
+    if event.name == "burning":
+        who = name(d.get("combatant"))
+        headline = f"Burning: {d.get('damage', 0)} fire damage → {who} {d.get('hp', '?')}/{d.get('hp_max', '?')} HP"
+        lines = [result_line(event.text)]
+        for follow in following(after, (WentDown, Override, RulesEvent), _consequence):
+            lines.append(result_line(Span(follow.text, alert=not isinstance(follow, Override))))
+        return ActionResult(headline, tuple(lines), event)
+    if event.name == "confusion":
+        return ActionResult(
+            f"Confused: d6 {d.get('d6', '?')}: {name(d.get('combatant'))} {d.get('does', '')}",
+            (result_line(event.text),),
+            event,
+        )
     if event.name == "morale":
         return ActionResult(
             f"Morale of the {d.get('side', '')}: 2d6 = {d.get('roll', '?')}", (result_line(event.text),), event
@@ -54,7 +67,8 @@ def _attack(event: RulesEvent, d: dict[str, Any], name: Any, after: list[Any]) -
     attacker, target = name(d.get("attacker")), name(d.get("target"))
     style = str(d.get("style", ""))
     what = _STYLE_WORDS.get(style, f"{style} attack")
-    lines = [result_line(f"{attacker}: {what} on {target} with {d.get('weapon', '')}")]
+    which = f" ({d['numbered']})" if d.get("numbered") else ""
+    lines = [result_line(f"{attacker}: {what} on {target} with {d.get('weapon', '')}{which}")]
     to_hit = d.get("to_hit")
     hit = bool(d.get("hit"))
     if to_hit is None:  # logged before the roll was kept in words: the log's own line
@@ -70,7 +84,8 @@ def _attack(event: RulesEvent, d: dict[str, Any], name: Any, after: list[Any]) -
         headline = f"Hit: {amount} subdual damage → {d.get('subdual_total', '?')} subdual against {d.get('hp', '?')} HP"
     else:
         most = f"/{d['hp_max']}" if "hp_max" in d else ""
-        headline = f"Hit: {amount} damage → {target} {d.get('hp', '?')}{most} HP"
+        critical = "Critical hit" if d.get("critical") else "Hit"
+        headline = f"{critical}: {amount} damage → {target} {d.get('hp', '?')}{most} HP"
     for follow in following(after, (WentDown, Override, RulesEvent), _consequence):
         lines.append(result_line(Span(follow.text, alert=not isinstance(follow, Override))))
     return ActionResult(headline, tuple(lines), event)

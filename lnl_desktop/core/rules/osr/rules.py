@@ -31,7 +31,9 @@ from lnl_desktop.core.rules.base import (
     StartProcedure,
 )
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.osr import conditions as cond
 from lnl_desktop.core.rules.osr import play, results
+from lnl_desktop.core.rules.osr.by_hand import ByHand
 from lnl_desktop.core.rules.osr.model import (
     UNARMED,
     InitiativeMode,
@@ -96,6 +98,20 @@ SUBDUAL = Setting(
     "bool",
     False,
 )
+SPELL = Setting(
+    "spell",
+    "Spell",
+    "The spell's name, for the log",
+    "text",
+    "",
+)
+HARMFUL = Setting(
+    "harmful",
+    "Harmful",
+    "A spell that harms its target: a charmed caster may not aim it at its charmer",
+    "bool",
+    True,
+)
 LASTING = Setting(
     "lasting",
     "Takes time",
@@ -132,11 +148,25 @@ def _strike(style: str) -> Any:
     return build
 
 
+def _cast_at(
+    c: str,
+    target: str,
+    means: str | None,
+    *,
+    ignore_dex: bool = False,
+    override: bool = False,
+    spell: str = "",
+    harmful: bool = True,
+    lasting: bool = False,
+) -> play.Cast:
+    return play.Cast(c, str(spell or ""), target, lasting=bool(lasting), harmful=bool(harmful))
+
+
 def _defend(c: str, target: str, means: str | None, *, ignore_dex: bool = False, override: bool = False) -> play.Defend:
     return play.Defend(c, "" if target == c else target)
 
 
-class OldSchoolRuleset(Ruleset):
+class OldSchoolRuleset(ByHand, Ruleset):
     name = "osr"
     title = "Old-School d20"
     source = "the old-school d20 combat chapter"
@@ -153,6 +183,9 @@ class OldSchoolRuleset(Ruleset):
         play.Defend: play.defend,
         play.TakeMove: play.take_move,
         play.Cast: play.cast,
+        play.Burn: play.burn,
+        play.StandUp: play.stand_up,
+        play.Confusion: play.confusion,
         play.DeathSave: play.death_save,
         play.SavingThrow: play.saving_throw,
         play.MoraleCheck: play.morale_check,
@@ -267,17 +300,19 @@ class OldSchoolRuleset(Ruleset):
         return ("HP",)
 
     def conditions(self) -> tuple[str, ...]:
-        return tuple(sorted(CONDITION_TIPS))
+        """Every condition of the table in RULES §12, each applied by the app."""
+        return cond.TABLE
 
     def condition_tip(self, condition: str) -> str:
-        applied = {
-            "blinded": "Old-School d20: the app refuses its attacks",
-            "paralyzed": "Old-School d20: melee attacks against it hit automatically",
-            "unconscious": "Old-School d20: down, it takes no turns",
-        }
-        tip = super().condition_tip(condition)
-        extra = applied.get(condition.strip().lower())
-        return f"{tip}. {extra}" if extra else tip
+        word = " ".join(condition.split()).casefold()
+        key = next((w for w in cond.TABLE if word == w or word.startswith(w + " ")), word)
+        tip = CONDITION_TIPS.get(key, "")
+        if key == "surprised":
+            tip = "Caught unawares"
+        extra = cond.APPLIED.get(key)
+        if not extra:
+            return tip
+        return f"{tip}. Old-School d20: {extra}" if tip else f"Old-School d20: {extra}"
 
     def token_word(self, c: OsrCombatant) -> str:
         if c.dead:
@@ -405,7 +440,14 @@ class OldSchoolRuleset(Ruleset):
         if c.casting is not None:
             spell, c.casting = c.casting, None
             events.append(Override(round=rnd, text=f"{c.name}'s {spell} goes off (cast last turn, not interrupted)"))
-        return events
+        return events + play.turn_start_conditions(engine, c)
+
+    def action_open(self, encounter: Encounter, c: OsrCombatant, kind: str | None = None) -> str:
+        """A monster with several attacks: after each roll, the next until its attacks per round are made."""
+        number, of = play.attacks_left(encounter, c)
+        if not number or (kind is not None and kind not in ("melee", "ranged")):
+            return ""
+        return f"Attack {number} of {of}"
 
     def on_combat_end(self, engine: Engine) -> None:
         for c in engine.encounter.combatants:
@@ -420,10 +462,11 @@ class OldSchoolRuleset(Ruleset):
         Move in all, a Move (or another action) the full Move, a melee attack, charge, defend or
         spell no more."""
         turn = engine.encounter.combat.turn
+        full = c.move_ft / 2 if cond.level(c) >= 3 else float(c.move_ft)  # exhausted 3+: half Move
         if turn is None or turn.action is None or turn.action in ("move", "other"):
-            return float(c.move_ft)
+            return full
         if turn.action == "ranged":
-            return max(c.move_ft / 2, turn.feet_used)
+            return max(full / 2, turn.feet_used)
         return turn.feet_used
 
     def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
@@ -486,6 +529,14 @@ class OldSchoolRuleset(Ruleset):
                 button="Take the Move",
             ),
             ActionSpec(
+                "stand",
+                "Stand up",
+                "A prone creature gets up: it costs half its Move, not its action",
+                "none",
+                lambda c: play.StandUp(c),
+                button="Stand up",
+            ),
+            ActionSpec(
                 "defend",
                 "Defend",
                 "No move and no attack: +2 AC until the next turn, or guard an adjacent ally (+2 AC to it). "
@@ -499,7 +550,18 @@ class OldSchoolRuleset(Ruleset):
             ActionSpec(
                 "cast",
                 "Cast a spell",
-                "Both hands free, line of sight; the caster may not move this turn",
+                "At a creature: click it on the map. Both hands free, a line of sight to a visible target; "
+                "not silenced, not blinded; the caster may not move this turn",
+                "none",
+                _cast_at,
+                targeted=True,
+                button="Cast",
+                extras=(SPELL, HARMFUL, LASTING),
+            ),
+            ActionSpec(
+                "cast-here",
+                "Cast a spell (no creature)",
+                "On the caster itself or a place: both hands free, not silenced; the caster may not move this turn",
                 "text",
                 lambda c, text, lasting=False: play.Cast(c, text, lasting=bool(lasting)),
                 button="Cast",
@@ -516,6 +578,8 @@ class OldSchoolRuleset(Ruleset):
         )
 
     def action_available(self, spec: ActionSpec, c: OsrCombatant) -> tuple[bool, str]:
+        if spec.key == "stand" and not cond.has(c, "prone"):
+            return False, f"{c.name} is not prone"
         if spec.key == "ranged" and not any(w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN) for w in c.weapons):
             return False, f"{c.name} has no missile or thrown weapon"
         return True, ""
@@ -540,6 +604,17 @@ class OldSchoolRuleset(Ruleset):
         target: Any = None,
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
+        number, of = play.attacks_left(encounter, c)
+        if number and spec.key not in ("melee", "ranged"):
+            turn = encounter.combat.turn
+            made = turn.attacks if turn is not None else 0
+            return [
+                Check(
+                    "The turn's action is Attack",
+                    False,
+                    f"{made} of {of} attacks made: the next is a melee or a ranged attack, or end the turn",
+                )
+            ]
         if spec.key in ("melee", "ranged", "charge"):
             if target is None or means is None:
                 return [Check("Pick a target", False, "click a foe on the map")]
@@ -548,17 +623,20 @@ class OldSchoolRuleset(Ruleset):
             except RulesError as error:
                 return [Check("The weapon", False, str(error))]
             more = dict(extras or {})
-            return play.attack_checks(
+            turn = encounter.combat.turn
+            following = number and turn is not None and turn.action == "charge"
+            first = [Check(f"Attack 1 of {of}", True, "")] if of > 1 and not number else []
+            return first + play.attack_checks(
                 encounter,
                 c,
                 target,
                 weapon,
-                spec.key,  # type: ignore[arg-type]
+                "counter" if following else spec.key,  # type: ignore[arg-type]
                 cover=str(more.get("cover", "none")),
                 second=str(more.get("second", "") or ""),
             )
-        if spec.key in ("defend", "cast"):
-            checks = play.movement_checks(encounter, c, spec.key)
+        if spec.key in ("defend", "cast", "cast-here"):
+            checks = play.movement_checks(encounter, c, "cast" if spec.key.startswith("cast") else spec.key)
             if spec.key == "defend" and target is not None and target.id != c.id:
                 feet = play.distance(encounter, c, target)
                 checks.append(Check("An ally", target.side is c.side, f"{target.name} is not on {c.name}'s side"))
@@ -566,10 +644,17 @@ class OldSchoolRuleset(Ruleset):
                     Check("Adjacent", feet is not None and feet <= 5, f"{target.name} is not next to {c.name}")
                 )
             if spec.key == "cast":
+                more = dict(extras or {})
+                said = bool(str(more.get("spell", "") or "").strip())
+                checks.append(Check("Name the spell", said, "" if said else "type it in Spell"))
+                if target is None:
+                    checks.append(Check("Pick a target", False, "click a creature on the map"))
+                else:
+                    checks += play.spell_checks(encounter, c, target, bool(more.get("harmful", True)))
+            if spec.key == "cast-here":
                 said = bool(text.strip())
                 checks.append(Check("Say the spell", said, "" if said else "type it above"))
-                if target is not None:
-                    checks += play.sight_checks(encounter, c, target)
+                checks += play.spell_checks(encounter, c, None, False)
             return checks
         return super().action_checks(encounter, spec, c, means, text, target)
 
@@ -601,7 +686,12 @@ class OldSchoolRuleset(Ruleset):
             )
             chance = round(hit.chance * 100)
             how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
-            notes.append(("To hit", f"{chance}%: {how} (natural 20 hits, natural 1 misses)"))
+            edge = f"{hit.edge_text()}; " if hit.edge_text() and not hit.auto_hit else ""
+            notes.append(("To hit", f"{chance}%: {edge}{how} (natural 20 hits, natural 1 misses)"))
+            if hit.critical:
+                notes.append(("Critical", hit.critical))
+        if spec.key in ("melee", "ranged", "charge") and c.attacks > 1:
+            notes.append(self._reach_note(encounter, c))
         if spec.key == "ranged":
             engaged = play.engagement.engaged_by(
                 encounter, c, play._reach, lambda s, m: play.may_counter(encounter, s, m)
@@ -610,6 +700,21 @@ class OldSchoolRuleset(Ruleset):
                 names = ", ".join(encounter.combatant(x).name for x in engaged)
                 notes.append(("Provokes", f"shooting while engaged: counter-attack from {names}"))
         return notes
+
+    @staticmethod
+    def _reach_note(encounter: Encounter, c: OsrCombatant) -> tuple[str, str]:
+        """Which attack this is and who is in reach of it now (it changes as foes fall)."""
+        number, of = play.attacks_left(encounter, c)
+        turn = encounter.combat.turn
+        which = f"Attack {number or 1} of {of}" if number or turn is None or turn.action is None else f"{of} attacks"
+        reach = c.melee_reach
+        near = []
+        for other in encounter.combatants:
+            feet = play.distance(encounter, c, other)
+            if other.side is not c.side and feet is not None and feet <= reach and not play.attackable(other):
+                near.append(f"{other.name} ({feet:g} ft)")
+        where = ", ".join(near) if near else "no foe"
+        return which, f"each roll at any foe in reach, with any of its weapons. In reach ({reach} ft): {where}"
 
     def means(self, c: OsrCombatant, name: str, spell: bool = False) -> Any:
         return c.weapon(name)
@@ -682,6 +787,34 @@ class OldSchoolRuleset(Ruleset):
             )
         if item.kind == "morale":
             return PromptSpec("Morale check", item.text, *self._morale_inputs(engine, item.who, index))
+        if item.kind == "burning":
+            return PromptSpec(
+                "Burning",
+                item.text,
+                (),
+                (
+                    PromptChoice(
+                        f"Roll the fire damage ({getattr(engine.encounter.options, 'burning_dice', '1d6')})",
+                        "Subtracted from HP, as a hit's damage would be",
+                        lambda v: play.Burn(index),
+                        rolls=True,
+                    ),
+                ),
+            )
+        if item.kind == "confused":
+            return PromptSpec(
+                "Confused",
+                item.text,
+                (),
+                (
+                    PromptChoice(
+                        "Roll the d6",
+                        "1: attacks the nearest creature; 2-4: moves randomly; 5-6: does nothing",
+                        lambda v: play.Confusion(index),
+                        rolls=True,
+                    ),
+                ),
+            )
         return super().prompt(engine, item)
 
     def _morale_inputs(
