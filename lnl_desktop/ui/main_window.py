@@ -9,8 +9,19 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -22,6 +33,10 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QSizePolicy,
+    QStatusBar,
+    QStyle,
+    QStyleOption,
     QTabBar,
     QTabWidget,
     QUndoView,
@@ -33,7 +48,7 @@ from lnl_desktop.core import storage
 from lnl_desktop.core.dice import ScriptedDice
 from lnl_desktop.core.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import TurnStarted
+from lnl_desktop.core.events import CombatStarted, TurnStarted
 from lnl_desktop.core.journal import Step
 from lnl_desktop.core.model import Encounter, Phase
 from lnl_desktop.core.rules import get_ruleset
@@ -80,6 +95,12 @@ SAVED_NAMES = {"Sheet": "combatant_sheet", "History": "undo_history"}
 SCALE_PRESETS = {100: "100 % (laptop)", 125: "125 %", 150: "150 % (projector)", 200: "200 % (projector, far seats)"}
 # The side panel's width at 100 %: the Turns dock's columns and the Action dock's inputs fit.
 SIDE_PANEL_PX = 390
+# The Action dock's height at least, in lines of text, while a turn is under way (its choices, the
+# verdict, the forecast and Roll) and while none is (its one line of what to do next).
+ACTION_WORK_LINES = 13
+ACTION_IDLE_LINES = 5
+OWN_SPLIT_KEY = "window/own_split"  # the GM moved the side panel's splitters: keep them there
+MESSAGE_LINES = 2  # the status bar's message: lines it may wrap onto
 ASK_REMOVE_KEY = "confirm/remove_token_in_combat"
 # Saved dock layouts of another shape (before the one side panel) are not restored.
 LAYOUT_VERSION = 2
@@ -138,6 +159,15 @@ class MainWindow(QMainWindow):
         self._hidden_docks: list[QDockWidget] = []  # what "Map only" put away, to bring back
         self._front_docks: list[QDockWidget] = []  # and which of them were the tabs in front
         self.controller.eventsApplied.connect(self._bring_action_forward)
+        # The side panel's split follows the work (the order, or the turn under way) until the GM
+        # moves a splitter: from then on it stays where the GM put it.
+        self._own_split = str(self.settings.value(OWN_SPLIT_KEY, "false")).lower() == "true"
+        self._split_at_press: tuple[int, int] | None = None
+        # Once the docks have taken in the change (a new row is laid out when the event loop turns).
+        self._balance_timer = QTimer(self, singleShot=True, interval=0)
+        self._balance_timer.timeout.connect(self._balance_side_panel)
+        self.controller.eventsApplied.connect(lambda _events: self._balance_timer.start())
+        self.controller.encounterReplaced.connect(self._balance_timer.start)
 
         self.player_view: PlayerView | None = None
         self.presentation = Presentation.load(self.settings)
@@ -176,6 +206,7 @@ class MainWindow(QMainWindow):
         self._refresh_round()
         self.resize(1400, 900)
         if not self._restore_layout():
+            self._own_split = False  # a layout of the app's own: nothing of the GM's to keep
             self._arrange_default_layout()
         self._settle_prompts_dock()
         self._refresh_title()
@@ -260,6 +291,7 @@ class MainWindow(QMainWindow):
             dock.setTitleBarWidget(QWidget(dock))
 
     def _build_status_bar(self) -> None:
+        self.setStatusBar(StatusBar(self))  # its message wraps rather than being cut off
         self.cell_label = QLabel()
         self.drag_label = QLabel()
         self.round_label = QLabel()
@@ -403,6 +435,12 @@ class MainWindow(QMainWindow):
         self.forecast_action = self._action(
             "Damage &forecast", self.show_forecast, "Ctrl+D", "Show the damage forecast of the attack being set up"
         )
+        self.damage_heal_action = self._action(
+            "&Damage / Heal…",
+            lambda: self.sheet.open_damage_heal(self.controller.selected),
+            "Ctrl+Shift+D",
+            "Damage or healing by hand for the selected combatant (a trap, a potion), with a reason",
+        )
         self.rules_options_action = self._action(
             "Rules &options…",
             self.edit_rules_options,
@@ -461,6 +499,7 @@ class MainWindow(QMainWindow):
             [self.start_combat_action, self.turns_panel.end_turn_action, self.next_round_action, self.end_combat_action]
         )
         combat_menu.addSeparator()
+        combat_menu.addAction(self.damage_heal_action)
         combat_menu.addAction(self.rules_options_action)
         combat_menu.addAction(self.forecast_action)
         combat_menu.addAction(self.prompts_action)
@@ -1138,11 +1177,15 @@ class MainWindow(QMainWindow):
         """The encounter's rules options; what the GM changed is applied as one undoable step."""
         from lnl_desktop.ui.options_dialog import RulesOptionsDialog
 
-        dialog = RulesOptionsDialog(self.controller.encounter.options, self.controller.engine.ruleset.title, self)
+        def apply(changes: dict[str, object]) -> str | None:
+            done = self.controller.do(act.EditOptions(changes)) is not None
+            return None if done else self.controller.refusal or "the rules refused the change"
+
+        options, title = self.controller.encounter.options, self.controller.engine.ruleset.title
+        dialog = RulesOptionsDialog(options, title, self, apply=apply)
         self.rules_options_dialog = dialog  # for tests: the dialog while it is open
         try:
-            if dialog.exec() and dialog.changes():
-                self.controller.do(act.EditOptions(dialog.changes()))
+            dialog.exec()
         finally:
             self.rules_options_dialog = None
 
@@ -1154,8 +1197,14 @@ class MainWindow(QMainWindow):
         dock.raise_()
 
     def _bring_action_forward(self, events: list[object]) -> None:
-        """A turn began: the Action tab comes forward, it is what the GM works in now."""
-        if any(isinstance(e, TurnStarted) for e in events) and self.controller.encounter.combat.turn is not None:
+        """A turn began: the Action tab comes forward, it is what the GM works in now. The combat
+        began: the Turns tab does (the Bestiary or the Combatants may be in front from setting up)."""
+        combat = self.controller.encounter.combat
+        if any(isinstance(e, CombatStarted) for e in events) and combat.phase is Phase.FIGHTING:
+            dock = self.docks["Turns"]
+            if dock.toggleViewAction().isChecked() and not self.docks["Rules call for"].isVisible():
+                dock.raise_()
+        if any(isinstance(e, TurnStarted) for e in events) and combat.turn is not None:
             dock = self.docks["Action"]
             if dock.toggleViewAction().isChecked():  # open, if perhaps behind another tab
                 dock.raise_()
@@ -1282,6 +1331,8 @@ class MainWindow(QMainWindow):
         self.full_screen_action.setChecked(self.isFullScreen())
 
     def reset_layout(self) -> None:
+        self._own_split = False
+        self.settings.remove(OWN_SPLIT_KEY)
         self._arrange_default_layout()
         self.map_only_action.setChecked(False)
 
@@ -1342,18 +1393,86 @@ class MainWindow(QMainWindow):
 
     def _size_side_panel(self) -> None:
         """The side panel's width and its split: enough for the Turns columns and the Action
-        dock's two columns of inputs, the rest for the map."""
+        dock's two columns of inputs, the rest for the map. The width then stays as it is, whatever
+        the phase (the docks ask for no more than it: the map would re-fit and its tokens jump)."""
         # Its words grow with the UI scale (150 % on a projector): so does its width, up to a share
         # of the window that leaves the map the larger part.
         self._side_scale = self.presentation.scale
+        if self._own_split:
+            return
         width = min(round(SIDE_PANEL_PX * self.presentation.scale / 100), round(self.width() * 0.42))
         self.resizeDocks([self.docks["Turns"]], [width], Qt.Orientation.Horizontal)
-        height = max(200, self.centralWidget().height() if self.centralWidget() else 600)
-        self.resizeDocks(
-            [self.docks["Turns"], self.docks["Action"]],
-            [round(height * 0.42), round(height * 0.58)],
-            Qt.Orientation.Vertical,
-        )
+        self._balance_side_panel()
+
+    def _side_split(self) -> tuple[QDockWidget, QDockWidget] | None:
+        """The Turns and Action docks when they are stacked in the side panel as the app arranges them."""
+        turns, action = self.docks["Turns"], self.docks["Action"]
+        for dock in (turns, action):
+            if dock.isFloating() or not dock.toggleViewAction().isChecked():
+                return None
+            if self.dockWidgetArea(dock) != Qt.DockWidgetArea.RightDockWidgetArea:
+                return None
+        if turns.y() >= action.y() or abs(turns.x() - action.x()) > 1:
+            return None  # not one above the other (moved by the GM, or a tab of the same group)
+        return turns, action
+
+    def side_panel_wants(self) -> int | None:
+        """The Turns dock's height the side panel aims at: every line of the turn order in view,
+        as long as the Action dock keeps the room of its work (more while a turn is under way)."""
+        split = self._side_split()
+        if split is None:
+            return None
+        turns, action = split
+        column = action.geometry().bottom() - turns.y() + 1
+        line = self.action_panel.fontMetrics().height()
+        lines = ACTION_WORK_LINES if self.controller.encounter.combat.turn is not None else ACTION_IDLE_LINES
+        around = turns.height() - self.turns_panel.height()  # what the dock adds round its panel
+        wanted = self.turns_panel.height_for_every_row(self.turns_panel.width()) + max(0, around) + 2
+        gap = action.y() - turns.geometry().bottom() - 1  # the splitter, and the Action group's tabs
+        room = column - gap - lines * line
+        return max(min(wanted, room), 6 * line)
+
+    def _balance_side_panel(self) -> None:
+        """Give the side panel's height to the part with work: the turn order in full, the Action
+        dock the rest. Not once the GM has moved the splitter."""
+        if self._own_split or not self.isVisible():
+            return
+        wanted = self.side_panel_wants()
+        split = self._side_split()
+        if wanted is None or split is None:
+            return
+        turns, action = split
+        if wanted <= turns.height() <= wanted + 8:
+            return  # near enough: a few pixels more are not worth the panel twitching
+        total = turns.height() + action.height()
+        self.resizeDocks([turns, action], [wanted, max(1, total - wanted)], Qt.Orientation.Vertical)
+
+    def event(self, event: QEvent) -> bool:
+        """A splitter the GM drags (the main window's own mouse events): its position is the GM's
+        from then on, kept through phases, turns and the next run."""
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonPress:
+            self._split_at_press = self._side_sizes()
+        handled = super().event(event)
+        if kind == QEvent.Type.MouseButtonRelease and self._split_at_press is not None:
+            if self._side_sizes() != self._split_at_press:
+                self._own_split = True
+                self.settings.setValue(OWN_SPLIT_KEY, True)
+            self._split_at_press = None
+        return handled
+
+    def _side_sizes(self) -> tuple[int, int]:
+        turns = self.docks["Turns"]
+        return turns.width(), turns.height()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "_balance_timer"):  # resized while being built
+            self._balance_timer.start()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._balance_timer.start()  # once the docks have their first geometry
 
     def _drop_stray_tab_bars(self) -> None:
         """Rearranging tabbed docks leaves the old groups' tab bars on screen (a Qt 6 quirk): hide
@@ -1386,6 +1505,48 @@ class MainWindow(QMainWindow):
         if self.player_view is not None:
             self.player_view.close()
         event.accept()
+
+
+class StatusBar(QStatusBar):
+    """The status bar: its message wraps onto a second line rather than being cut off at the
+    first one's end (an action's result ends with the numbers the GM reads). Qt's own bar paints a
+    message on one line, clipped where the permanent labels begin; here a word-wrapping label of two
+    lines' height, kept with the permanent labels (which Qt never hides), shows it, and the bar keeps
+    that height whatever it says: the map above never changes size, so it never re-fits.
+    ``showMessage``/``currentMessage`` work as ever."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.words = QLabel(self)
+        self.words.setObjectName("statusWords")
+        self.words.setWordWrap(True)
+        self.words.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.words.setTextFormat(Qt.TextFormat.PlainText)
+        self.words.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.words.setContentsMargins(4, 0, 4, 0)
+        self.addPermanentWidget(self.words, 1)
+        self.messageChanged.connect(self._show_words)
+        self._fit_height()
+
+    def _show_words(self, text: str) -> None:
+        self.words.setText(text)
+        self.words.setToolTip(text)
+
+    def _fit_height(self) -> None:
+        lines = self.words.fontMetrics().lineSpacing() * MESSAGE_LINES
+        self.words.setFixedHeight(lines + 2)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # the UI scale: two lines of the new size
+            self._fit_height()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The bar's panel only: the message is the label's to show, wrapped."""
+        painter = QPainter(self)
+        option = QStyleOption()
+        option.initFrom(self)
+        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelStatusBar, option, painter, self)
 
 
 def _is_map_file(path: str | os.PathLike[str]) -> bool:

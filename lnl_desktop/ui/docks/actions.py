@@ -27,7 +27,7 @@ import re
 from copy import deepcopy
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QResizeEvent, QStandardItemModel, QTextDocument
@@ -73,6 +73,9 @@ from lnl_desktop.ui.combat_dialogs import (
 )
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.widgets import RefusalLabel
+
+if TYPE_CHECKING:  # for the type checker only: the forecast's modules load with the first turn
+    from lnl_desktop.ui.docks.forecast import ForecastLine
 
 SHIELD = SHIELD_MEANS  # the parry combo's entry for the shield (no weapon may be named so)
 
@@ -224,6 +227,7 @@ class ActionPanel(QWidget):
         QLabel#movement { font-size: 10.5pt; }
         QLabel#note { color: #3b3b3b; background: #f4f1e8; border-radius: 3px; padding: 4px 6px; }
         QLabel#damage { font-size: 13pt; font-weight: bold; }
+        QLabel#verdict { color: #8e0000; font-weight: bold; }
     """
 
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
@@ -332,6 +336,14 @@ class ActionPanel(QWidget):
         buttons.addWidget(self.faces_button, 1)
 
         self.message_label = RefusalLabel(self)
+        # Beside Roll, never below the fold: what stops the action, named, and the forecast.
+        self.verdict_label = QLabel(self)
+        self.verdict_label.setObjectName("verdict")
+        self.verdict_label.setWordWrap(True)
+        self.verdict_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict_label.hide()
+        # The forecast's line is made with the first turn: its modules are not on the start path.
+        self._forecast_line: ForecastLine | None = None
 
         self.result_box = QGroupBox("Result", self)
         self.damage_label = QLabel(self.result_box)
@@ -384,7 +396,9 @@ class ActionPanel(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.message_label)
+        layout.addWidget(self.verdict_label)
         layout.addWidget(self.buttons_bar)
+        self.footer = layout
 
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         self.means_combo.currentIndexChanged.connect(self._on_means)
@@ -398,6 +412,18 @@ class ActionPanel(QWidget):
         controller.encounterReplaced.connect(self._on_replaced)
         controller.planChanged.connect(self._on_plan)
         self.refresh()
+
+    @property
+    def forecast_line(self) -> ForecastLine:
+        """The forecast in words above Roll, made when first needed (a turn under way)."""
+        if self._forecast_line is None:
+            from lnl_desktop.ui.docks.forecast import ForecastLine
+
+            line = ForecastLine(self.controller, self)
+            self.footer.insertWidget(self.footer.indexOf(self.buttons_bar), line)
+            self._forecast_line = line
+            line.refresh()
+        return self._forecast_line
 
     # -- what the panel is about ---------------------------------------------------------------
 
@@ -819,6 +845,9 @@ class ActionPanel(QWidget):
             # redone): the default is chosen again, the nearest foe from where it stands now.
             self._target = self._nearest_foe(c)
             self._default_from = self._cell_of(c)
+        elif c is not None and self._target and self._action_open(c) and self._felled(self._target):
+            # The next of several attacks, its last target felled: the nearest foe still standing.
+            self._target, self._target_by_hand = self._nearest_foe(c), False
         self._refresh_result()
         if c is None:
             self.title.setText("Action")
@@ -826,11 +855,13 @@ class ActionPanel(QWidget):
             self.placeholder.show()
             self.setup.hide()
             self.buttons_bar.hide()
+            self.verdict_label.hide()
             self.used_label.hide()
             self.rows = []
             return
         self.placeholder.hide()
         self.movement_label.show()
+        self.forecast_line.refresh()  # made now if this is the first turn
         color = style.side_color(c.side).name()
         self.title.setText(f'<span style="color:{color}">■</span> {_escape(c.name)}\'s turn')
         self.movement_label.setText(self._movement_text(c))
@@ -855,7 +886,7 @@ class ActionPanel(QWidget):
         )
         for widget in (self.other_caption, self.other_edit):
             widget.setVisible(spec.uses == "text")
-        used = combat.turn is not None and combat.turn.action is not None
+        used = combat.turn is not None and combat.turn.action is not None and not self._action_open(c)
         for widget in (self.kind_combo, self.means_combo, self.target_combo, self.other_edit, self.ignore_dex_check):
             if used:
                 widget.setEnabled(False)
@@ -876,6 +907,7 @@ class ActionPanel(QWidget):
         # Once the action is taken the set-up gives way to what was done and its result.
         self.setup.setVisible(not used)
         self.buttons_bar.setVisible(not used)
+        self.verdict_label.setVisible(not used and bool(self.verdict_label.text()))
         self.used_label.setVisible(used)
         if used and combat.turn is not None and combat.turn.action is not None:
             turn = combat.turn
@@ -885,6 +917,14 @@ class ActionPanel(QWidget):
                 f"<b>Action taken:</b> {_escape(turn.action)}{detail}.<br>"
                 f"{_escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
             )
+
+    def _felled(self, cid: str) -> bool:
+        target = self.controller.combatant(cid)
+        return target is None or bool(target.down)
+
+    def _action_open(self, c: Any) -> bool:
+        """Whether the action taken allows more of it (the next of a monster's several attacks)."""
+        return c is not None and bool(self.controller.engine.ruleset.action_open(self.controller.encounter, c))
 
     def _movement_text(self, c: Any) -> str:
         turn = self.controller.encounter.combat.turn
@@ -1280,6 +1320,10 @@ class ActionPanel(QWidget):
         spec = self.spec()
         self.roll_button.setText(spec.button or spec.label.rstrip("…"))
         why = "Not allowed: " + "; ".join(reasons)
+        # The summary beside Roll names the failing check (the first; the checklist has them all).
+        more = f" (and {len(reasons) - 1} more check{'s' if len(reasons) > 2 else ''})" if len(reasons) > 1 else ""
+        self.verdict_label.setText("" if ok else f"Not allowed: {reasons[0]}{more}")
+        self.verdict_label.setToolTip("" if ok else why)
         self.roll_button.setEnabled(ok)
         self.roll_button.setToolTip(
             ("The app rolls the dice" if spec.rolls else f"{c.name}: {spec.label.lower().rstrip('…')}") if ok else why
@@ -1320,7 +1364,8 @@ class ActionPanel(QWidget):
         plan: AttackPlan | None = None
         spec = self.specs.get(self._kind)
         aimed = spec is not None and (spec.targeted or spec.mode is not None)
-        if c is not None and turn is not None and turn.action is None and spec is not None and aimed:
+        taking = turn is not None and (turn.action is None or self._action_open(c))
+        if c is not None and taking and spec is not None and aimed:
             plan = AttackPlan(
                 c.id,
                 self.target(),

@@ -15,6 +15,7 @@ panel only notes that it is out of date and recomputes when shown again.
 
 from __future__ import annotations
 
+import html
 import inspect
 from copy import deepcopy
 from dataclasses import dataclass, replace
@@ -96,7 +97,113 @@ def _chance(p: float) -> str:
     return f"{percent:.1f}%"
 
 
-class ForecastPanel(QWidget):
+class _Reading:
+    """What the forecast of ``controller.plan`` reads, and the words when there is none: shared
+    by the Forecast dock and the Action dock's forecast line."""
+
+    controller: TableController
+
+    def _idle_words(self) -> str:
+        """What the dock says when no attack is being set up: no combat, no turn, or no attack chosen."""
+        combat = self.controller.encounter.combat
+        if combat.phase is Phase.ENDED:
+            return COMBAT_OVER
+        if combat.phase is not Phase.FIGHTING:
+            return NO_COMBAT
+        turn = combat.turn
+        if turn is None:
+            return NO_TURN
+        actor = self.controller.combatant(turn.combatant)
+        name = actor.name if actor is not None else turn.combatant
+        if turn.action is not None:
+            return f"{name} has taken the action this turn ({turn.action}): there is nothing left to forecast."
+        return (
+            f"{name} has no attack chosen: pick an attack, a weapon or a damaging spell in the Action dock"
+            " to see its damage here."
+        )
+
+    def _missing_words(self, plan: AttackPlan) -> str:
+        """What the attack being set up still lacks: its target, or its weapon or spell."""
+        actor = self.controller.combatant(plan.attacker)
+        name = actor.name if actor is not None else plan.attacker
+        if plan.target is None:
+            return f"Pick a target for {name}: click its token on the map, or choose it in the Action dock."
+        what = "spell" if plan.uses == "spell" else "weapon"
+        return f"{name} has no {what} chosen: pick one in the Action dock."
+
+    def _no_forecast(self, plan: AttackPlan | None = None) -> str:
+        what = plan.action.lower().rstrip("…") if plan is not None and plan.action else "this action"
+        return f"{self.controller.engine.ruleset.title} gives no forecast for {what}."
+
+    def _inputs_now(self, world: bool = True) -> _Inputs | str:
+        """The forecast's inputs from the plan and the encounter, or the hint to show instead;
+        without ``world`` the rest of the encounter is left out (the caller keys on the engine's step)."""
+        plan = self.controller.plan
+        if plan is None:
+            return self._idle_words()
+        if plan.uses not in ("weapon", "spell"):
+            return self._no_forecast(plan)  # an action aimed at someone without a weapon or a spell (Defend)
+        if plan.target is None or plan.means is None:
+            return self._missing_words(plan)
+        attacker = self.controller.combatant(plan.attacker)
+        target = self.controller.combatant(plan.target)
+        if attacker is None or target is None:
+            return self._idle_words() if attacker is None else f"Pick a target for {attacker.name}."
+        if attacker.id == target.id:
+            return f"{attacker.name} cannot attack itself: pick another target"
+        ruleset = self.controller.engine.ruleset
+        mode = plan.mode
+        spell = mode is AttackMode.SPELL
+        try:
+            means = ruleset.means(attacker, plan.means, spell=spell)
+        except (RulesError, AttributeError, LookupError):
+            if not isinstance(mode, AttackMode):
+                return (
+                    f"{attacker.name} has no weapon named {plan.means!r}: pick one of its weapons in the Action dock."
+                )
+            # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
+            try:
+                means = ruleset.means(attacker, plan.means, spell=not spell)
+            except (RulesError, AttributeError, LookupError):
+                return (
+                    f"{attacker.name} has no weapon or spell named {plan.means!r}:"
+                    " pick one of its own in the Action dock."
+                )
+            mode = AttackMode.ATTACK if spell else AttackMode.SPELL
+        if means is None:
+            return self._no_forecast(plan)  # the ruleset forecasts nothing with this
+        encounter = self.controller.encounter
+        if not world:
+            return _Inputs(plan, attacker, target, means, mode, encounter.options, None)
+        others = tuple(
+            c.model_dump(exclude={"notes"}) for c in encounter.combatants if c.id not in (attacker.id, target.id)
+        )
+        tokens = tuple(sorted((cid, token.model_dump()) for cid, token in encounter.tokens.items()))
+        return _Inputs(
+            plan, attacker, target, means, mode, encounter.options, (tokens, others, encounter.combat.model_dump())
+        )
+
+    def _compute(self, inputs: _Inputs) -> Forecast | None:
+        """The ruleset's forecast for ``inputs`` (None: it gives none for them)."""
+        ruleset = self.controller.engine.ruleset
+        taken = _forecast_takes(type(ruleset))
+        more: dict[str, Any] = {}
+        if "encounter" in taken:
+            more["encounter"] = self.controller.encounter
+        if "extras" in taken:
+            more["extras"] = inputs.plan.extra_values
+        return ruleset.forecast(
+            inputs.attacker,
+            inputs.target,
+            inputs.means,
+            inputs.mode,
+            inputs.options,
+            ignore_dex=inputs.plan.ignore_dex,
+            **more,
+        )
+
+
+class ForecastPanel(_Reading, QWidget):
     """Damage forecast of ``controller.plan``: a bar chart and a line of chances."""
 
     def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
@@ -200,82 +307,6 @@ class ForecastPanel(QWidget):
         if event.type() == QEvent.Type.FontChange:
             self._size_fonts()
 
-    def _idle_words(self) -> str:
-        """What the dock says when no attack is being set up: no combat, no turn, or no attack chosen."""
-        combat = self.controller.encounter.combat
-        if combat.phase is Phase.ENDED:
-            return COMBAT_OVER
-        if combat.phase is not Phase.FIGHTING:
-            return NO_COMBAT
-        turn = combat.turn
-        if turn is None:
-            return NO_TURN
-        actor = self.controller.combatant(turn.combatant)
-        name = actor.name if actor is not None else turn.combatant
-        if turn.action is not None:
-            return f"{name} has taken the action this turn ({turn.action}): there is nothing left to forecast."
-        return (
-            f"{name} has no attack chosen: pick an attack, a weapon or a damaging spell in the Action dock"
-            " to see its damage here."
-        )
-
-    def _missing_words(self, plan: AttackPlan) -> str:
-        """What the attack being set up still lacks: its target, or its weapon or spell."""
-        actor = self.controller.combatant(plan.attacker)
-        name = actor.name if actor is not None else plan.attacker
-        if plan.target is None:
-            return f"Pick a target for {name}: click its token on the map, or choose it in the Action dock."
-        what = "spell" if plan.uses == "spell" else "weapon"
-        return f"{name} has no {what} chosen: pick one in the Action dock."
-
-    def _no_forecast(self, plan: AttackPlan | None = None) -> str:
-        what = plan.action.lower().rstrip("…") if plan is not None and plan.action else "this action"
-        return f"{self.controller.engine.ruleset.title} gives no forecast for {what}."
-
-    def _inputs_now(self) -> _Inputs | str:
-        """The forecast's inputs from the plan and the encounter, or the hint to show instead."""
-        plan = self.controller.plan
-        if plan is None:
-            return self._idle_words()
-        if plan.uses not in ("weapon", "spell"):
-            return self._no_forecast(plan)  # an action aimed at someone without a weapon or a spell (Defend)
-        if plan.target is None or plan.means is None:
-            return self._missing_words(plan)
-        attacker = self.controller.combatant(plan.attacker)
-        target = self.controller.combatant(plan.target)
-        if attacker is None or target is None:
-            return self._idle_words() if attacker is None else f"Pick a target for {attacker.name}."
-        if attacker.id == target.id:
-            return f"{attacker.name} cannot attack itself: pick another target"
-        ruleset = self.controller.engine.ruleset
-        mode = plan.mode
-        spell = mode is AttackMode.SPELL
-        try:
-            means = ruleset.means(attacker, plan.means, spell=spell)
-        except (RulesError, AttributeError, LookupError):
-            if not isinstance(mode, AttackMode):
-                return (
-                    f"{attacker.name} has no weapon named {plan.means!r}: pick one of its weapons in the Action dock."
-                )
-            # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
-            try:
-                means = ruleset.means(attacker, plan.means, spell=not spell)
-            except (RulesError, AttributeError, LookupError):
-                return (
-                    f"{attacker.name} has no weapon or spell named {plan.means!r}:"
-                    " pick one of its own in the Action dock."
-                )
-            mode = AttackMode.ATTACK if spell else AttackMode.SPELL
-        if means is None:
-            return self._no_forecast(plan)  # the ruleset forecasts nothing with this
-        encounter = self.controller.encounter
-        others = tuple(
-            c.model_dump(exclude={"notes"}) for c in encounter.combatants if c.id not in (attacker.id, target.id)
-        )
-        tokens = tuple(sorted((cid, token.model_dump()) for cid, token in encounter.tokens.items()))
-        world = (tokens, others, encounter.combat.model_dump())
-        return _Inputs(plan, attacker, target, means, mode, encounter.options, world)
-
     def refresh(self) -> None:
         """Recompute if the plan or the numbers it depends on changed (cheap when nothing did)."""
         self._dirty = False
@@ -297,22 +328,7 @@ class ForecastPanel(QWidget):
             target=_copy(inputs.target),
             means=_copy(inputs.means),
         )
-        ruleset = self.controller.engine.ruleset
-        taken = _forecast_takes(type(ruleset))
-        more: dict[str, Any] = {}
-        if "encounter" in taken:
-            more["encounter"] = self.controller.encounter
-        if "extras" in taken:
-            more["extras"] = inputs.plan.extra_values
-        forecast = ruleset.forecast(
-            inputs.attacker,
-            inputs.target,
-            inputs.means,
-            inputs.mode,
-            inputs.options,
-            ignore_dex=inputs.plan.ignore_dex,
-            **more,
-        )
+        forecast = self._compute(inputs)
         if forecast is None:
             self._inputs = None
             self.forecast = None
@@ -365,7 +381,8 @@ class ForecastPanel(QWidget):
         name = getattr(means, "name", str(inputs.plan.means))
         self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}{broken}")
         if fc.p_hit is not None:
-            self.hit_label.setText(f"Chance to hit {_chance(fc.p_hit)} (natural 1 misses, natural 20 hits)")
+            edge = f" with {fc.edge}" if getattr(fc, "edge", "") else ""
+            self.hit_label.setText(f"Chance to hit {_chance(fc.p_hit)}{edge} (natural 1 misses, natural 20 hits)")
             self.hit_label.setToolTip(
                 "The d20's twenty faces against the target's AC with every modifier; a natural 1 always misses"
                 " and a natural 20 always hits. The chart below is the damage on a hit."
@@ -575,3 +592,42 @@ def _view_range(fc: Forecast) -> tuple[int, int]:
     low = min(low, int(fc.mean))
     high = max(high, low + 5, int(fc.mean) + 1)
     return low, high
+
+
+class ForecastLine(_Reading, QLabel):
+    """The forecast in words beside the Action dock's Roll button: the chance to hit and the
+    damage's summary line, so the GM reads them without leaving the Roll button (the Forecast
+    tab has the chart). Hidden while there is nothing to forecast."""
+
+    def __init__(self, controller: TableController, parent: QWidget | None = None) -> None:
+        QLabel.__init__(self, parent)
+        self.controller = controller
+        self.setObjectName("forecastLine")
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._key: tuple[Any, ...] | None = None  # the plan and the engine's step it was read at
+        self.forecast: Forecast | None = None
+        self.hide()
+        controller.planChanged.connect(self.refresh)
+        controller.eventsApplied.connect(self.refresh)
+        controller.encounterReplaced.connect(self.refresh)
+
+    def refresh(self, *args: object) -> None:
+        """Read again when the plan or the encounter changed (every change counts the engine's step)."""
+        plan = self.controller.plan
+        key = (plan, self.controller.engine.touched.step, self.controller.encounter.combat.turn is not None)
+        if key == self._key:
+            return
+        self._key = key
+        inputs = self._inputs_now(world=False)
+        forecast = None if isinstance(inputs, str) else self._compute(inputs)
+        self.forecast = forecast
+        if forecast is None or isinstance(inputs, str):
+            self.setText("")
+            self.hide()
+            return
+        hit = f"hit {_chance(forecast.p_hit)} · " if forecast.p_hit is not None else ""
+        self.setText(f"<b>Forecast:</b> {html.escape(hit + forecast.summary)}")
+        self.setToolTip(f"{inputs.attacker.name} → {inputs.target.name}. The chart is in the Forecast tab (Ctrl+D).")
+        self.show()

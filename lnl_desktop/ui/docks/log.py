@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,6 +35,7 @@ from lnl_desktop.ui.models.log import LogFilter, LogModel, common_start, round_l
 
 EXPORT_FILTERS = "Markdown (*.md);;HTML (*.html);;CSV spreadsheet (*.csv)"
 EXPORT_SUFFIX = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "CSV spreadsheet (*.csv)": ".csv"}
+WRAPPED_AT_ONCE = 200  # new rows made as tall as their words at once: more than a screenful
 _K = TypeVar("_K")
 
 
@@ -61,19 +63,26 @@ class RoundLog(QWidget):
 
         self.round_filter = QComboBox(self)
         self.round_filter.setToolTip("Show the events of one round only")
-        self.round_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # As wide as a short name, not the longest: the side panel keeps its width.
+        self.round_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.round_filter.setMinimumContentsLength(7)
         self.round_filter.currentIndexChanged.connect(self._on_round_filter)
         self.combatant_filter = QComboBox(self)
         self.combatant_filter.setToolTip("Show only the events that concern one combatant")
-        self.combatant_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # As wide as a short name, not the longest: the side panel keeps its width.
+        self.combatant_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combatant_filter.setMinimumContentsLength(7)
         self.combatant_filter.currentIndexChanged.connect(self._on_combatant_filter)
 
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # A line wraps rather than end in "…": the numbers at its end (a damage total) are what the
+        # GM reads. Rows are made as tall as their words where they are seen (the new ones, those
+        # in view), never the whole log at once: a long fight's log stays quick.
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.table.setAlternatingRowColors(True)
         self.table.setShowGrid(False)
         self.table.verticalHeader().hide()
@@ -91,6 +100,11 @@ class RoundLog(QWidget):
         bar = self.table.verticalScrollBar()
         bar.valueChanged.connect(self._on_scrolled)
         bar.rangeChanged.connect(self._on_range)
+        bar.valueChanged.connect(lambda _value: self._wrap_rows_in_view())
+        self.proxy.rowsInserted.connect(lambda _parent, first, last: self._wrap_rows(first, last))
+        self.proxy.modelReset.connect(self._wrap_rows_in_view)
+        self.proxy.layoutChanged.connect(self._wrap_rows_in_view)
+        header.sectionResized.connect(lambda *_: self._wrap_rows_in_view())
 
         filters = QHBoxLayout()
         filters.addWidget(QLabel("Show:", self))
@@ -185,6 +199,32 @@ class RoundLog(QWidget):
     def _on_replaced(self) -> None:
         self._fill_filters()
         self._jump_to_bottom()
+
+    def _wrap_rows(self, first: int, last: int) -> None:
+        """Rows ``first`` to ``last`` as tall as their wrapped words (at most a screenful)."""
+        first = max(first, last - WRAPPED_AT_ONCE + 1, 0)
+        for row in range(first, last + 1):
+            self.table.resizeRowToContents(row)
+
+    def _wrap_rows_in_view(self) -> None:
+        """The rows in view wrapped to the log's width as it is now (the dock was resized, the GM
+        scrolled, a filter changed): the rest when they come into view."""
+        count = self.proxy.rowCount()
+        if count == 0:
+            return
+        top = self.table.rowAt(0)
+        bottom = self.table.rowAt(self.table.viewport().height() - 1)
+        top = 0 if top < 0 else top
+        bottom = count - 1 if bottom < 0 else bottom
+        self._wrap_rows(top, min(bottom + 1, count - 1))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._wrap_rows_in_view()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._wrap_rows_in_view()
 
     def _jump_to_bottom(self) -> None:
         self._follow = True

@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -186,8 +187,9 @@ class TurnsPanel(QWidget):
 
     _STYLE = """
         QLabel#round { font-size: 12pt; font-weight: bold; }
-        QLabel#banner { font-size: 12pt; font-weight: bold; border-radius: 4px; padding: 6px 8px;
+        QLabel#banner { font-size: 12pt; font-weight: bold; border-radius: 4px; padding: 3px 8px;
                         border: 1px solid #b9b9b9; }
+        QTreeWidget QComboBox { padding: 0px 4px; }
         QLabel#reading { padding: 2px 8px; }
         QLabel#notes { padding: 0px 8px; font-size: 9pt; color: #5a4a00; }
         QComboBox[missing="true"] { background: #fff3c4; border: 1px solid #c9a400; border-radius: 2px; }
@@ -224,6 +226,8 @@ class TurnsPanel(QWidget):
         self.reading_label.setObjectName("reading")
         self.reading_label.setWordWrap(True)
         self.reading_label.setToolTip("How this round's die was read")
+        # Shortened to the panel's width, never widening it: the side panel keeps its width.
+        self.reading_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         # The ruleset's notes on the round (a timer die counting down): small lines, hidden when none.
         self.notes_label = QLabel(self)
         self.notes_label.setObjectName("notes")
@@ -397,6 +401,38 @@ class TurnsPanel(QWidget):
         """The row of combatant ``cid`` in the list (a place of the turn order held by it alone, or a
         row in a group), or None."""
         return self._items.get(cid)
+
+    def row_count(self) -> int:
+        """The lines of the turn order: every place, group heading and combatant."""
+        count = 0
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            count += 1 + (item.childCount() if item.isExpanded() else 0)
+        return count
+
+    def list_height_for_every_row(self) -> int:
+        """The list's height with every line in view, its header and frame included."""
+        rows = 0
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            children = [item.child(j) for j in range(item.childCount())] if item.isExpanded() else []
+            for line in (item, *children):
+                # Rows with a Declared combo are taller than a heading: each as it is laid out.
+                height = self.tree.visualItemRect(line).height()
+                rows += height if height > 0 else self.tree.fontMetrics().height() + 8
+        header = self.tree.header().sizeHint().height() if not self.tree.isHeaderHidden() else 0
+        scroll = self.tree.horizontalScrollBar()
+        below = scroll.sizeHint().height() if scroll.isVisible() else 0
+        return header + rows + 2 * self.tree.frameWidth() + below + 2
+
+    def height_for_every_row(self, width: int | None = None) -> int:
+        """The dock's height at ``width`` (its own by default) with every line of the turn order in
+        view: what the side panel gives it when it can."""
+        width = width or self.width()
+        layout = self.layout()
+        total = layout.totalHeightForWidth(width) if layout.hasHeightForWidth() else layout.totalSizeHint().height()
+        list_hint = self.tree.sizeHint().height()
+        return total - list_hint + self.list_height_for_every_row()
 
     def selected_id(self) -> str | None:
         items = self.tree.selectedItems()
@@ -859,8 +895,13 @@ class TurnsPanel(QWidget):
         why_not = available["end_turn"]
         self.end_turn_button.setEnabled(not why_not)
         who = encounter.combatant(turn.combatant).name if turn is not None else ""
-        self.end_turn_button.setText(f"End {who}'s turn" if turn is not None else "End turn")
-        self.end_turn_button.setToolTip(why_not or f"End {who}'s turn (Space)")
+        self.end_turn_button.setText(
+            self._named(self.end_turn_button, f"End {who}'s turn", "End turn", turn is not None)
+        )
+        # A stunned, paralyzed... creature's turn offers only End turn: say why (RULES §10).
+        stopped = encounter.combatant(turn.combatant).incapacitated_by if turn is not None else None
+        only = f"{who} is {stopped}: only End turn (Space)" if stopped else f"End {who}'s turn (Space)"
+        self.end_turn_button.setToolTip(why_not or only)
         self.end_turn_action.setEnabled(not why_not)
         self.end_turn_action.setText(f"&End {who}'s turn" if turn is not None else "&End turn")
         self.end_turn_action.setToolTip(f"End turn: {why_not}" if why_not else f"End {who}'s turn (Space)")
@@ -1355,8 +1396,16 @@ class TurnsPanel(QWidget):
             c = self.controller.combatant(cid)
             name = c.name if c is not None else ""
         self.take_turn_button.setEnabled(ok)
-        self.take_turn_button.setText(f"Take {name}'s turn" if ok else "Take turn")
+        self.take_turn_button.setText(self._named(self.take_turn_button, f"Take {name}'s turn", "Take turn", ok))
         self.take_turn_button.setToolTip(why if ok else f"Cannot begin a turn: {why}")
+
+    def _named(self, button: QPushButton, named: str, plain_words: str, name_it: bool) -> str:
+        """A turn button's words with the combatant's name when they fit a third of the panel: a
+        long name would widen the side panel (and the map would re-fit); the banner names it anyway."""
+        room = max(self.width(), round(300 * style.ui_scale())) // 3
+        if name_it and button.fontMetrics().horizontalAdvance(named) + 16 <= room:
+            return named
+        return plain_words
 
     def _no_turn_reason(self) -> str:
         combat = self.controller.encounter.combat
