@@ -31,7 +31,8 @@ LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 
 
 def window(app: QApplication, scratch: Path) -> MainWindow:
-    settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
+    # Settings of its own: each picture shows a first start, not the layout the last window left.
+    settings = QSettings(str(Path(tempfile.mkdtemp(dir=scratch)) / "settings.ini"), QSettings.Format.IniFormat)
     main = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(scratch))
     main.resize(1600, 1000)
     main.show()

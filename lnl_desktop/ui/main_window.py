@@ -1407,6 +1407,10 @@ class MainWindow(QMainWindow):
     def _side_split(self) -> tuple[QDockWidget, QDockWidget] | None:
         """The Turns and Action docks when they are stacked in the side panel as the app arranges them."""
         turns, action = self.docks["Turns"], self.docks["Action"]
+        # Another tab of the Action dock's group may be in front (the Round log, the Sheet): it holds
+        # the lower part of the column in the Action dock's place. A tab behind is moved off screen.
+        group = [action, *self.tabifiedDockWidgets(action)]
+        action = next((d for d in group if abs(d.x() - turns.x()) <= 1 and d.y() > turns.y()), action)
         for dock in (turns, action):
             if dock.isFloating() or not dock.toggleViewAction().isChecked():
                 return None

@@ -282,3 +282,17 @@ def test_round_log_lines_wrap_and_the_status_bar_keeps_the_numbers(table: Factor
     )
     assert table_view.rowHeight(row) >= lines_needed.height(), "the row is as tall as its wrapped words"
     assert table_view.textElideMode() == Qt.TextElideMode.ElideNone and table_view.wordWrap()
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_the_turn_order_stays_whole_with_another_tab_of_the_lower_group_in_front(table: Factory, demo: str) -> None:
+    """The GM reads the Round log while declaring: that tab holds the lower part of the column in the
+    Action dock's place, and the turn order above it still shows every line."""
+    window = table(demo)
+    for name in ("Round log",):
+        window.docks[name].show()
+        window.docks[name].raise_()
+        settle()
+        declare_everyone(window)
+        settle()
+        assert not lines_out_of_view(window), name
