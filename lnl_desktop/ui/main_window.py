@@ -9,7 +9,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
@@ -168,6 +168,11 @@ class MainWindow(QMainWindow):
         self._balance_timer.timeout.connect(self._balance_side_panel)
         self.controller.eventsApplied.connect(lambda _events: self._balance_timer.start())
         self.controller.encounterReplaced.connect(self._balance_timer.start)
+        for dock in self.docks.values():
+            # Another tab brought forward (the Sheet, the Round log) may change what the order needs.
+            dock.visibilityChanged.connect(lambda _shown: self._balance_timer.start())
+        # A scroll bar coming or going narrows or widens the order's rows: measured again then.
+        self.turns_panel.tree.viewport().installEventFilter(self)
 
         self.player_view: PlayerView | None = None
         self.presentation = Presentation.load(self.settings)
@@ -1450,6 +1455,11 @@ class MainWindow(QMainWindow):
             return  # near enough: a few pixels more are not worth the panel twitching
         total = turns.height() + action.height()
         self.resizeDocks([turns, action], [wanted, max(1, total - wanted)], Qt.Orientation.Vertical)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and hasattr(self, "_balance_timer"):
+            self._balance_timer.start()
+        return super().eventFilter(watched, event)
 
     def event(self, event: QEvent) -> bool:
         """A splitter the GM drags (the main window's own mouse events): its position is the GM's

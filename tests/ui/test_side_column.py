@@ -286,10 +286,10 @@ def test_round_log_lines_wrap_and_the_status_bar_keeps_the_numbers(table: Factor
 
 @pytest.mark.parametrize("demo", DEMOS)
 def test_the_turn_order_stays_whole_with_another_tab_of_the_lower_group_in_front(table: Factory, demo: str) -> None:
-    """The GM reads the Round log while declaring: that tab holds the lower part of the column in the
-    Action dock's place, and the turn order above it still shows every line."""
+    """The GM reads the Round log or the Sheet while declaring: that tab holds the lower part of the
+    column in the Action dock's place, and the turn order above it still shows every line."""
     window = table(demo)
-    for name in ("Round log",):
+    for name in ("Round log", "Sheet"):
         window.docks[name].show()
         window.docks[name].raise_()
         settle()
