@@ -388,3 +388,12 @@ def test_an_older_file_without_the_new_options_opens_with_the_defaults_and_an_un
     with pytest.raises(Exception, match="gravity") as refused:
         storage.load(bad)
     assert "Traceback" not in str(refused.value)
+
+
+@pytest.mark.parametrize("ruleset", ["lnl", "classic", "osr", "d10"])
+def test_each_rulesets_menu_lists_every_condition_the_rules_apply_to_all(ruleset: str) -> None:
+    """RULES §10: the conditions that take the turn or the move are applied in every ruleset, so every
+    ruleset's menu offers them."""
+    menu = {name.lower() for name in get_ruleset(ruleset).conditions()}
+    applied = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "grappled", "restrained"}
+    assert applied <= menu, sorted(applied - menu)

@@ -41,6 +41,7 @@ CONDITIONS = (
     "incapacitated",
     "invisible",
     "paralyzed",
+    "petrified",
     "poisoned",
     "prone",
     "restrained",
