@@ -25,6 +25,31 @@ SNEAK_MODES = frozenset({AttackMode.SNEAK, AttackMode.SNEAK_POWER})
 POWER_MODES = frozenset({AttackMode.POWER, AttackMode.SNEAK_POWER})
 
 
+# RULES §12's conditions table, as the sheet's menu spells them: Old-School d20's menu, and Group
+# d10's (RULES §13: the §12 list is its menu).
+OLD_SCHOOL_CONDITIONS = (
+    "blinded",
+    "burning",
+    "charmed",
+    "confused",
+    "exhausted",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "silenced",
+    "stunned",
+    "surprised",
+    "unconscious",
+    "wounded",
+)
+
+
 @dataclass(frozen=True)
 class Check:
     """One condition of an action: what it is, whether it holds, and the reason in words."""

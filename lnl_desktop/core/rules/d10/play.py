@@ -765,6 +765,29 @@ def _contest(engine: Engine, x: D10Combatant, y: D10Combatant, dice: DiceSource,
     return fx + bx, fy + by, words
 
 
+def _contest_event(
+    engine: Engine, name: str, said: str, result: str, totals: tuple[int, int], **who: str
+) -> RulesEvent:
+    """The log line of a grapple or a break-free: the two totals, who won, the rolls in words; ``who``
+    names the two sides (first the one who rolled first), as the results read them."""
+    first, second = totals
+    detail: dict[str, int | float | str | bool | None] = {
+        **who,
+        "first": first,
+        "second": second,
+        "won": first > second,
+        "rolls": said.split(": ", 1)[1],
+    }
+    return RulesEvent(
+        round=engine.encounter.combat.round,
+        text=f"{said}: {result}",
+        actors=tuple(who.values()),
+        ruleset=NAME,
+        name=name,
+        detail=detail,
+    )
+
+
 def grapple(engine: Engine, a: Grapple, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.attacker), _c(engine, a.target)
     checks = turn_attack_checks(engine.encounter, c) + grapple_checks(engine.encounter, c, t)
@@ -776,25 +799,7 @@ def grapple(engine: Engine, a: Grapple, dice: DiceSource) -> list[Event]:
         result = f"{t.name} is grappled by {c.name}: Move 0 until it breaks free"
     else:
         result = f"{t.name} evades the grapple" + (" (a tie: the grappler must roll higher)" if tx == ty else "")
-    detail: dict[str, int | float | str | bool | None] = {
-        "attacker": c.id,
-        "target": t.id,
-        "first": tx,
-        "second": ty,
-        "won": won,
-        "rolls": said.split(": ", 1)[1],
-    }
-    return [
-        *events,
-        RulesEvent(
-            round=engine.encounter.combat.round,
-            text=f"{said}: {result}",
-            actors=(c.id, t.id),
-            ruleset=NAME,
-            name="grapple",
-            detail=detail,
-        ),
-    ]
+    return [*events, _contest_event(engine, "grapple", said, result, (tx, ty), attacker=c.id, target=t.id)]
 
 
 def break_free(engine: Engine, a: BreakFree, dice: DiceSource) -> list[Event]:
@@ -814,25 +819,7 @@ def break_free(engine: Engine, a: BreakFree, dice: DiceSource) -> list[Event]:
         result = f"{c.name} breaks free"
     else:
         result = f"{c.name} is still grappled" + (" (a tie: it must roll higher)" if tx == ty else "")
-    detail: dict[str, int | float | str | bool | None] = {
-        "combatant": c.id,
-        "grappler": g.id,
-        "first": tx,
-        "second": ty,
-        "won": won,
-        "rolls": said.split(": ", 1)[1],
-    }
-    return [
-        *events,
-        RulesEvent(
-            round=engine.encounter.combat.round,
-            text=f"{said}: {result}",
-            actors=(c.id, g.id),
-            ruleset=NAME,
-            name="break free",
-            detail=detail,
-        ),
-    ]
+    return [*events, _contest_event(engine, "break free", said, result, (tx, ty), combatant=c.id, grappler=g.id)]
 
 
 def let_go(engine: Engine, a: LetGo, dice: DiceSource) -> list[Event]:

@@ -31,7 +31,7 @@ from lnl_desktop.core.rules.base import (
     Situation,
     StartProcedure,
 )
-from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS, Check, Opening, RoundOrder
 from lnl_desktop.core.rules.d10 import play, results
 from lnl_desktop.core.rules.d10.by_hand import ByHand
 from lnl_desktop.core.rules.d10.model import (
@@ -94,26 +94,8 @@ PICK_UP = Setting(
 OVERRIDE = "GM override: act against the declaration"
 
 # The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
-CONDITIONS = (
-    "blinded",
-    "burning",
-    "charmed",
-    "confused",
-    "exhausted",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "silenced",
-    "stunned",
-    "unconscious",
-    "wounded",
-)
+# "surprised" is not a word on the sheet here: the ambush roll decides surprise.
+CONDITIONS = tuple(word for word in OLD_SCHOOL_CONDITIONS if word != "surprised")
 APPLIED = {
     "prone": "Group d10: attackers have advantage against it until it stands (Stand up: its move action)",
     "grappled": "Group d10: Move 0 until it breaks free (an opposed roll on its turn) or its grappler lets go",

@@ -10,33 +10,16 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from lnl_desktop.core.model import INCAPACITATING
+from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS
+
 if TYPE_CHECKING:
     from lnl_desktop.core.model import Encounter
 
-# The table's conditions, as the sheet's menu spells them.
-TABLE = (
-    "blinded",
-    "burning",
-    "charmed",
-    "confused",
-    "exhausted",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "silenced",
-    "stunned",
-    "surprised",
-    "unconscious",
-    "wounded",
-)
+# The table's conditions, as the sheet's menu spells them (Group d10 shares the list).
+TABLE = OLD_SCHOOL_CONDITIONS
 # No action, no move, no counter-attack; attacks against it have advantage.
-HELPLESS = ("incapacitated", "paralyzed", "petrified", "stunned", "unconscious")
+HELPLESS = INCAPACITATING
 
 # What the app does with each one in this ruleset (the condition's tooltip ends with it).
 APPLIED = {
