@@ -160,7 +160,7 @@ def bench(args: list[str]) -> int:
 
 
 def schema(args: list[str]) -> int:
-    code = "from lnl_desktop.core.storage import write_schema; print(write_schema())"
+    code = "from lnl_desktop.core.files.storage import write_schema; print(write_schema())"
     return subprocess.call([str(PYTHON), "-c", code], cwd=ROOT)
 
 

@@ -43,7 +43,7 @@ print(f"shown at: {time.time()}")
 # (pydantic, the L&L ruleset), then the same bare window. The main window's own cost is the rest.
 ENCOUNTER_ONLY = """
 import sys, time
-from lnl_desktop.core import storage
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 encounter = storage.load(demo_encounter_path())
 from PySide6.QtWidgets import QApplication, QLabel

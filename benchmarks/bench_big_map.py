@@ -46,11 +46,11 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Encounter, Side
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Encounter, Side
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import load_now
 
 FRAME_MS = 1000 / 60
@@ -114,7 +114,7 @@ class Table:
         """Let the window settle as it does on screen before the GM acts: the wall tiles of both
         views rendered (a first paint at a new zoom spreads them over frames) and the map's search
         tables built by their worker."""
-        from lnl_desktop.core import grid
+        from lnl_desktop.core.map import grid
         from lnl_desktop.ui.map import walls
 
         for _ in range(200):
@@ -372,7 +372,7 @@ def main() -> int:
         )
 
     print("\nReading a Universal VTT file")
-    from lnl_desktop.core.uvtt import read_uvtt
+    from lnl_desktop.core.files.uvtt import read_uvtt
 
     for count, kind, size in ((100_000, "short", 1000), (180_599, "unit", 300)):
         data = uvtt_file(count, kind, size)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from timing import median_seconds, report
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.odds import forecast_strike
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 

@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from lnl_desktop.core import forecast as fc_module
-from lnl_desktop.core.forecast import forecast_attack
-from lnl_desktop.core.model import Combatant, RulesOptions, Side, Weapon
+from lnl_desktop.core.encounter.model import Combatant, RulesOptions, Side, Weapon
 from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.core.rules.lnl import odds as fc_module
+from lnl_desktop.core.rules.lnl.odds import forecast_attack
 
 BUDGET_MS = 20.0
 

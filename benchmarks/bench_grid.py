@@ -1,4 +1,4 @@
-"""Benchmark for ``lnl_desktop.core.grid.reachable`` (a plain script, not collected by pytest).
+"""Benchmark for ``lnl_desktop.core.map.grid.reachable`` (a plain script, not collected by pytest).
 
 Run with ``python benchmarks/bench_grid.py``. The UI recomputes reachable cells whenever a token
 is picked up or hovered, so a 120 ft move on a large 200 x 200 map must take under 5 ms.
@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.grid import Cell, Terrain
+    from lnl_desktop.core.map.grid import Cell, Terrain
 
 SIZE = 200
 RUNS = 50
@@ -30,7 +30,7 @@ def load_grid() -> ModuleType:
     root = str(Path(__file__).resolve().parents[1])
     if root not in sys.path:
         sys.path.insert(0, root)
-    return importlib.import_module("lnl_desktop.core.grid")
+    return importlib.import_module("lnl_desktop.core.map.grid")
 
 
 def build_terrain(grid: ModuleType, seed: int = 1234) -> Terrain:

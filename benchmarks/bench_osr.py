@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from timing import median_seconds, report
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.osr import play
 from lnl_desktop.core.rules.osr.odds import dice_sum, forecast_strike
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 
 def play_start() -> object:
-    from lnl_desktop.core.actions import StartCombat
+    from lnl_desktop.core.encounter.actions import StartCombat
 
     return StartCombat(situation="nobody surprised")
 

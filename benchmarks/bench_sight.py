@@ -21,13 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, if not installed
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import sight
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.grid import Cell, MoveRules, map_terrain, reachable
-from lnl_desktop.core.model import Door, Encounter, MapGrid, Token, WallSegment
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Token, WallSegment
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.map import sight
+from lnl_desktop.core.map.grid import Cell, MoveRules, map_terrain, reachable
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.lazy import load_now
 
 SIZE = 100

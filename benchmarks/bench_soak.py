@@ -38,13 +38,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import RandomDice
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.examples import demo_line_up_actions
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Encounter, WeaponState
+from lnl_desktop.core.dice.rolls import RandomDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Encounter, WeaponState
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.rules.lnl.examples import demo_line_up_actions
 from lnl_desktop.paths import demo_encounter_path
 
 ENGINE_ROUNDS = 1000

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from lnl_desktop.core.model import (
+from lnl_desktop.core.encounter.model import (
     Combatant,
     Door,
     Encounter,

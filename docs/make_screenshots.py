@@ -18,10 +18,10 @@ from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore

@@ -132,7 +132,7 @@ def inside(out: Path, scale: int, scene: str) -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.core import storage
+    from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
     from lnl_desktop.ui.main_window import MainWindow
     from lnl_desktop.ui.recovery import RecoveryStore
@@ -180,7 +180,7 @@ def keep(window: Any, scratch: Path, out: Path, scene: str, xdo: Any) -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication, QFileDialog
 
-    from lnl_desktop.core import actions as act
+    from lnl_desktop.core.encounter import actions as act
     from lnl_desktop.ui.import_map import IMPORT_FILTER
 
     path = keep_map(scratch / "The Keep.dd2vtt")

@@ -53,7 +53,7 @@ def check_chart() -> str | None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.core import storage
+    from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
     from lnl_desktop.ui.controller import AttackPlan
     from lnl_desktop.ui.main_window import MainWindow
@@ -107,7 +107,7 @@ def check_parts_made_on_first_use() -> str:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.core import storage
+    from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
     from lnl_desktop.ui.main_window import LAZY_PANELS, MainWindow
     from lnl_desktop.ui.recovery import RecoveryStore
@@ -131,7 +131,7 @@ def check_parts_made_on_first_use() -> str:
 
 
 def check_grid_and_sight() -> None:
-    """Movement and sight (numpy in lnl_desktop.core.grid and .sight) on a map with a wall and a door.
+    """Movement and sight (numpy in lnl_desktop.core.map.grid and .sight) on a map with a wall and a door.
 
     An 8 x 5 map, a wall from (3, 0) to (3, 4) with a door from (3, 1) to (3, 2), a wall cell at
     (6, 3); a creature at (1, 1). Door closed: the way to (5, 1) goes round the wall's end, through
@@ -139,9 +139,9 @@ def check_grid_and_sight() -> None:
     steps: 40 ft; nothing beyond x = 3 is seen. Door open: straight through, 20 ft, and the cells
     seen through the doorway are those whose centre's line passes strictly inside it.
     """
-    from lnl_desktop.core.grid import cheapest_path, map_terrain, path_cost_ft, reachable
-    from lnl_desktop.core.model import Door, MapGrid, WallSegment
-    from lnl_desktop.core.sight import blocker, sees, visible_cells
+    from lnl_desktop.core.encounter.model import Door, MapGrid, WallSegment
+    from lnl_desktop.core.map.grid import cheapest_path, map_terrain, path_cost_ft, reachable
+    from lnl_desktop.core.map.sight import blocker, sees, visible_cells
 
     door = Door(a=(3, 1), b=(3, 2))
     walls = (WallSegment(a=(3, 0), b=(3, 1)), WallSegment(a=(3, 2), b=(3, 4)))
@@ -177,7 +177,7 @@ def check_numpy() -> str:
     """
     import numpy
 
-    from lnl_desktop.core.forecast import dice_total, mean_of
+    from lnl_desktop.core.rules.lnl.odds import dice_total, mean_of
 
     total = dice_total(2, 6)
     assert abs(mean_of(total) - 8.4) < 1e-9, mean_of(total)
@@ -238,7 +238,7 @@ def check_map_import() -> str:
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings
     from PySide6.QtGui import QColor, QImage
 
-    from lnl_desktop.core import storage
+    from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
     from lnl_desktop.ui.import_map import import_map_file
     from lnl_desktop.ui.main_window import MainWindow
@@ -285,8 +285,9 @@ def check_map_import() -> str:
 
 def check_rulesets() -> None:
     """Every built-in ruleset imports from the bundle and plays its demo's first round offline."""
-    from lnl_desktop.core import Engine, RandomDice, storage
-    from lnl_desktop.core.rules import BUILT_IN, get_ruleset
+    from lnl_desktop.core import Engine, RandomDice
+    from lnl_desktop.core.files import storage
+    from lnl_desktop.core.rules.registry import BUILT_IN, get_ruleset
     from lnl_desktop.paths import resource
 
     for name in BUILT_IN:

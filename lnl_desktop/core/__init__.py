@@ -13,13 +13,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.actions import Action
-    from lnl_desktop.core.dice import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
-    from lnl_desktop.core.engine import Engine
-    from lnl_desktop.core.errors import IllegalAction, RulesError
-    from lnl_desktop.core.events import AttackResolved, Event
-    from lnl_desktop.core.grid import DiagonalRule
-    from lnl_desktop.core.model import (
+    from lnl_desktop.core.dice.rolls import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
+    from lnl_desktop.core.encounter.actions import Action
+    from lnl_desktop.core.encounter.events import AttackResolved, Event
+    from lnl_desktop.core.encounter.model import (
         Ability,
         Combatant,
         Encounter,
@@ -36,44 +33,47 @@ if TYPE_CHECKING:
         WeaponState,
         WeaponStyle,
     )
-    from lnl_desktop.core.rules import Ruleset, all_rulesets, get_ruleset
+    from lnl_desktop.core.engine.engine import Engine
+    from lnl_desktop.core.errors import IllegalAction, RulesError
+    from lnl_desktop.core.map.grid import DiagonalRule
     from lnl_desktop.core.rules.classic import ClassicCombatant, ClassicOptions
     from lnl_desktop.core.rules.common import AttackMode, AttackOutcome, Check
     from lnl_desktop.core.rules.lnl import dice_count
+    from lnl_desktop.core.rules.registry import Ruleset, all_rulesets, get_ruleset
 
 # Each name of the public API and the module it lives in, imported on first use (PEP 562): the
 # program's start path imports only the models it needs, not every ruleset and action.
 _PUBLIC = {
-    "Action": "lnl_desktop.core.actions",
-    "DiceSource": "lnl_desktop.core.dice",
-    "DieFace": "lnl_desktop.core.dice",
-    "PhysicalDice": "lnl_desktop.core.dice",
-    "RandomDice": "lnl_desktop.core.dice",
-    "ScriptedDice": "lnl_desktop.core.dice",
-    "Engine": "lnl_desktop.core.engine",
+    "Action": "lnl_desktop.core.encounter.actions",
+    "DiceSource": "lnl_desktop.core.dice.rolls",
+    "DieFace": "lnl_desktop.core.dice.rolls",
+    "PhysicalDice": "lnl_desktop.core.dice.rolls",
+    "RandomDice": "lnl_desktop.core.dice.rolls",
+    "ScriptedDice": "lnl_desktop.core.dice.rolls",
+    "Engine": "lnl_desktop.core.engine.engine",
     "IllegalAction": "lnl_desktop.core.errors",
     "RulesError": "lnl_desktop.core.errors",
-    "AttackResolved": "lnl_desktop.core.events",
-    "Event": "lnl_desktop.core.events",
-    "DiagonalRule": "lnl_desktop.core.grid",
-    "Ability": "lnl_desktop.core.model",
-    "Combatant": "lnl_desktop.core.model",
-    "Encounter": "lnl_desktop.core.model",
-    "MapGrid": "lnl_desktop.core.model",
-    "RulesOptions": "lnl_desktop.core.model",
-    "Shield": "lnl_desktop.core.model",
-    "Side": "lnl_desktop.core.model",
-    "Spell": "lnl_desktop.core.model",
-    "SurpriseSituation": "lnl_desktop.core.model",
-    "Token": "lnl_desktop.core.model",
-    "Trait": "lnl_desktop.core.model",
-    "Weapon": "lnl_desktop.core.model",
-    "WeaponKind": "lnl_desktop.core.model",
-    "WeaponState": "lnl_desktop.core.model",
-    "WeaponStyle": "lnl_desktop.core.model",
-    "Ruleset": "lnl_desktop.core.rules",
-    "all_rulesets": "lnl_desktop.core.rules",
-    "get_ruleset": "lnl_desktop.core.rules",
+    "AttackResolved": "lnl_desktop.core.encounter.events",
+    "Event": "lnl_desktop.core.encounter.events",
+    "DiagonalRule": "lnl_desktop.core.map.grid",
+    "Ability": "lnl_desktop.core.encounter.model",
+    "Combatant": "lnl_desktop.core.encounter.model",
+    "Encounter": "lnl_desktop.core.encounter.model",
+    "MapGrid": "lnl_desktop.core.encounter.model",
+    "RulesOptions": "lnl_desktop.core.encounter.model",
+    "Shield": "lnl_desktop.core.encounter.model",
+    "Side": "lnl_desktop.core.encounter.model",
+    "Spell": "lnl_desktop.core.encounter.model",
+    "SurpriseSituation": "lnl_desktop.core.encounter.model",
+    "Token": "lnl_desktop.core.encounter.model",
+    "Trait": "lnl_desktop.core.encounter.model",
+    "Weapon": "lnl_desktop.core.encounter.model",
+    "WeaponKind": "lnl_desktop.core.encounter.model",
+    "WeaponState": "lnl_desktop.core.encounter.model",
+    "WeaponStyle": "lnl_desktop.core.encounter.model",
+    "Ruleset": "lnl_desktop.core.rules.registry",
+    "all_rulesets": "lnl_desktop.core.rules.registry",
+    "get_ruleset": "lnl_desktop.core.rules.registry",
     "ClassicCombatant": "lnl_desktop.core.rules.classic",
     "ClassicOptions": "lnl_desktop.core.rules.classic",
     "AttackMode": "lnl_desktop.core.rules.common",
@@ -110,8 +110,8 @@ def resolve_attack(
     ``injury_after``).
     """
     from lnl_desktop.core.errors import RulesError
-    from lnl_desktop.core.rules import get_ruleset
     from lnl_desktop.core.rules.common import AttackMode
+    from lnl_desktop.core.rules.registry import get_ruleset
 
     mode = AttackMode.ATTACK if mode is None else mode
     rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from lnl_desktop import __version__
-from lnl_desktop.core.rules import Ruleset, all_rulesets, plugin_problems
+from lnl_desktop.core.rules.registry import Ruleset, all_rulesets, plugin_problems
 
 ATTRIBUTION = (
     "The Laurels and Loot rules are published by Bob O'Brien under the Creative Commons "

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lnl_desktop import __version__
-from lnl_desktop.core import storage
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.files import storage
 from lnl_desktop.lazy import load_now, loaded
 from lnl_desktop.paths import demo_encounter_path, resource
 

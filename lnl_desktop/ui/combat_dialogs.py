@@ -35,13 +35,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.actions import EditOptions, StartCombat
-from lnl_desktop.core.dice import DiceSource, ScriptedDice, roll_plain
+from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice, roll_plain
+from lnl_desktop.core.encounter.actions import EditOptions, StartCombat
+from lnl_desktop.core.encounter.events import CombatStarted
+from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import CombatStarted
-from lnl_desktop.core.model import Encounter, Side
-from lnl_desktop.core.rules import Ruleset, get_ruleset
 from lnl_desktop.core.rules.base import Setting
+from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
 
 OK_COLOR = "#1b7a3a"
 BAD_COLOR = "#b3261e"
@@ -159,7 +159,7 @@ def rollers(asked: list[DieAsked]) -> list[str]:
 def engine_dry_run(encounter: Encounter, *steps: Any) -> DryRun:
     """``steps`` (actions) applied to a copy of the encounter (its log left out) with the dice source
     given; the copy's engine comes back, so the real encounter never changes."""
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
     state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from lnl_desktop.core.actions import Action
-from lnl_desktop.core.dice import DiceSource
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.events import Event
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter.actions import Action
+from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.engine.engine import Engine
 
 
 class EngineCommand(QUndoCommand):

@@ -14,13 +14,13 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from lnl_desktop.core.actions import Action, AddCombatant
-from lnl_desktop.core.dice import DiceSource
-from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter.actions import Action, AddCombatant
+from lnl_desktop.core.encounter.events import CombatantAdded, Event
+from lnl_desktop.core.encounter.model import Combatant, Encounter
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import CombatantAdded, Event
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Combatant, Encounter
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.commands import push_action
 

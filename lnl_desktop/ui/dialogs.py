@@ -23,9 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import pictures, storage
-from lnl_desktop.core.grid import DiagonalRule
-from lnl_desktop.core.model import Background, MapGrid
+from lnl_desktop.core.encounter.model import Background, MapGrid
+from lnl_desktop.core.files import pictures, storage
+from lnl_desktop.core.map.grid import DiagonalRule
 from lnl_desktop.ui.folders import Folders
 
 # The picture's share of an encounter file (half, as for an imported map's), in bytes: it is kept
@@ -84,7 +84,7 @@ class BackgroundDialog(QDialog):
     The picture is kept inside the encounter file (as an imported map's is), so the file carries
     it wherever it goes and never names a file outside its folder. A picture the encounter already
     keeps stays as it is while only its lining up changes; one an older file names by path is read
-    only from beside that file (:func:`lnl_desktop.core.pictures.read_picture_beside`)."""
+    only from beside that file (:func:`lnl_desktop.core.files.pictures.read_picture_beside`)."""
 
     def __init__(
         self,

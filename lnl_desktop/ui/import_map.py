@@ -1,6 +1,6 @@
 """File ▸ Import map…: a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) becomes the encounter's map.
 
-:func:`import_map_file` reads the file (:mod:`lnl_desktop.core.uvtt` says what it holds), readies
+:func:`import_map_file` reads the file (:mod:`lnl_desktop.core.files.uvtt` says what it holds), readies
 its picture for the map and applies the whole new map — size, walls, doors, picture — as one
 ``EditMap``, so one Undo gives the old map back. A file that cannot be used, or a map the encounter
 refuses (tokens that would be off it), is said in a message box and changes nothing.
@@ -35,10 +35,10 @@ from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QEventLoop, QI
 from PySide6.QtGui import QColor, QImage, QImageReader, QPainter
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage, uvtt
+from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.uvtt import ImportedMap, MapFileError
+from lnl_desktop.core.files import storage, uvtt
+from lnl_desktop.core.files.uvtt import ImportedMap, MapFileError
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.folders import Folders

@@ -43,16 +43,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.engine import HistoryStep
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import CombatStarted, TurnStarted
+from lnl_desktop.core.encounter.model import Encounter, Phase
+from lnl_desktop.core.engine.engine import HistoryStep
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import CombatStarted, TurnStarted
-from lnl_desktop.core.journal import Step
-from lnl_desktop.core.model import Encounter, Phase
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.journal import Step
 from lnl_desktop.core.rules.base import PromptSpec
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
@@ -858,7 +858,7 @@ class MainWindow(QMainWindow):
         """One entry per ruleset with a demo: the built-in ones, then the installed ones."""
         if self.demo_menu.actions():
             return
-        from lnl_desktop.core.rules import all_rulesets
+        from lnl_desktop.core.rules.registry import all_rulesets
 
         for ruleset in all_rulesets().values():
             if ruleset.demo() is None:

@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.events import Event, Moved
-from lnl_desktop.core.model import Phase, Side
+from lnl_desktop.core.encounter.events import Event, Moved
+from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import party_sight, players_unseen

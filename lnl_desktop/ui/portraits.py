@@ -19,8 +19,8 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QImage, QImageReader, QPainter, QPainterPath, QPixmap
 
+from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, Side
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import MAX_PORTRAIT_CHARS, Side
 
 PORTRAIT_PX = 256  # the largest side kept in the file
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a picture file larger than this is refused before it is read

@@ -1,7 +1,7 @@
 """Recovery folders and locks: one journal per running window, one lock per open file.
 
 The recovery root (the app's data folder) holds ``windows/<id>/``, one folder per running
-window with its :class:`~lnl_desktop.core.journal.Journal` and a ``QLockFile`` the window holds
+window with its :class:`~lnl_desktop.core.files.journal.Journal` and a ``QLockFile`` the window holds
 while it runs. At start, only folders whose lock can be taken belong to no running window: those
 are the work of a window that did not close cleanly, and only those are offered back or removed.
 A folder with a part that could not be read is never removed: once the GM has decided, it moves
@@ -22,8 +22,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile
 
-from lnl_desktop.core import journal
-from lnl_desktop.core.journal import Journal, Recovered
+from lnl_desktop.core.files import journal
+from lnl_desktop.core.files.journal import Journal, Recovered
 
 WINDOWS = "windows"
 KEPT = "kept"
@@ -125,7 +125,7 @@ class RecoveryStore:
 
     def _legacy(self) -> Orphan | None:
         """``recovery.lnl`` of versions before the journal: offered once like any other."""
-        from lnl_desktop.core import storage
+        from lnl_desktop.core.files import storage
 
         file = self.folder / "recovery.lnl"
         if not file.is_file():

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import Encounter
-from lnl_desktop.core.rules import Ruleset, all_rulesets, get_ruleset
 from lnl_desktop.core.rules.convert import convert_encounter
+from lnl_desktop.core.rules.registry import Ruleset, all_rulesets, get_ruleset
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import QWidget
 
-from lnl_desktop.core.model import Side
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.ui.theme import ui_scale
 
 CELL_PX = 64  # scene units per grid cell

@@ -15,16 +15,16 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.bestiary import check_creatures
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Combatant, Encounter, Side
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.export import to_csv
-from lnl_desktop.core.journal import action_from_json, action_to_json
-from lnl_desktop.core.model import Combatant, Encounter, Side
-from lnl_desktop.core.rules import ENTRY_POINT_GROUP, all_rulesets, get_ruleset, plugin_problems
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.export import to_csv
+from lnl_desktop.core.files.journal import action_from_json, action_to_json
+from lnl_desktop.core.rules.bestiary import check_creatures
+from lnl_desktop.core.rules.registry import ENTRY_POINT_GROUP, all_rulesets, get_ruleset, plugin_problems
 
 
 def differences(before: Any, after: Any, path: str = "") -> list[str]:
@@ -185,7 +185,7 @@ def play() -> dict[str, Any]:
 
 
 def broken() -> dict[str, Any]:
-    from lnl_desktop.core.rules import BUILT_IN
+    from lnl_desktop.core.rules.registry import BUILT_IN
 
     seen: dict[str, Any] = {}
     seen["problems"] = plugin_problems()

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.model import Encounter
-from lnl_desktop.core.storage import MAX_FILE_BYTES, EncounterFileError
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.storage import MAX_FILE_BYTES, EncounterFileError
 from lnl_desktop.paths import demo_encounter_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,7 +156,7 @@ def test_dev_zero_is_refused_without_reading_it() -> None:
     code = (
         "import resource, sys\n"
         "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
-        "from lnl_desktop.core import storage\n"
+        "from lnl_desktop.core.files import storage\n"
         "try:\n"
         "    storage.load('/dev/zero')\n"
         "except storage.EncounterFileError as error:\n"

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import RulesEvent
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import RulesEvent
+from lnl_desktop.core.rules.registry import get_ruleset
 
 
 def lnl_table(ruleset: str = "lnl", **options: Any) -> Engine:
@@ -368,7 +368,7 @@ def test_an_option_out_of_range_or_unknown_is_refused_in_words_and_changes_nothi
 def test_an_older_file_without_the_new_options_opens_with_the_defaults_and_an_unknown_one_is_refused(
     tmp_path: Any,
 ) -> None:
-    from lnl_desktop.core import storage
+    from lnl_desktop.core.files import storage
     from lnl_desktop.paths import resource
 
     for name, rs in (("goblin-ambush-osr.lnl", "osr"), ("bandit-mill-d10.lnl", "d10")):

@@ -9,9 +9,8 @@ from typing import Any
 import pytest
 
 from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import RulesEvent
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import RulesEvent
 from lnl_desktop.core.rules.d10 import (
     BreakFree,
     D10Attack,
@@ -23,6 +22,7 @@ from lnl_desktop.core.rules.d10 import (
     StandUp,
     UseItem,
 )
+from lnl_desktop.core.rules.registry import get_ruleset
 
 D10 = get_ruleset("d10")
 

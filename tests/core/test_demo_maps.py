@@ -12,8 +12,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.pictures import check_picture, image_size
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.pictures import check_picture, image_size
 from lnl_desktop.paths import resource
 
 ROOT = Path(__file__).resolve().parents[2]

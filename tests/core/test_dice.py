@@ -2,7 +2,7 @@
 
 import pytest
 
-from lnl_desktop.core.dice import (
+from lnl_desktop.core.dice.rolls import (
     DiceExhausted,
     PhysicalDice,
     RandomDice,

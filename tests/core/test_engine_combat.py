@@ -25,8 +25,8 @@ from lnl_desktop.core import (
     Weapon,
     WeaponState,
 )
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import Undone
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Undone
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from lnl_desktop.core import Combatant, Encounter, Engine, MapGrid, RandomDice, Side, Token, Weapon
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.model import TurnState
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import TurnState
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 

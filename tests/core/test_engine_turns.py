@@ -17,8 +17,8 @@ from lnl_desktop.core import (
     Token,
     Weapon,
 )
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import CombatantChanged, Moved, RoundEnded, TurnEnded, TurnStarted
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import CombatantChanged, Moved, RoundEnded, TurnEnded, TurnStarted
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 

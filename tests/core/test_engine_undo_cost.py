@@ -15,10 +15,20 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from lnl_desktop.core import Combatant, Encounter, Engine, MapGrid, RandomDice, Side, Token, Weapon, storage
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import engine as engine_module
-from lnl_desktop.core.journal import _BaseText
+from lnl_desktop.core import (
+    Combatant,
+    Encounter,
+    Engine,
+    MapGrid,
+    RandomDice,
+    Side,
+    Token,
+    Weapon,
+)
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.engine import engine as engine_module
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.journal import _BaseText
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 
@@ -197,7 +207,7 @@ def test_a_recovery_base_is_the_file_text_and_turns_each_event_into_text_once(mo
     original = BaseModel.model_dump_json
 
     def counting(model: BaseModel, **options: Any) -> str:
-        if type(model).__module__ == "lnl_desktop.core.events":
+        if type(model).__module__ == "lnl_desktop.core.encounter.events":
             texts.append(getattr(model, "kind", ""))
         return original(model, **options)
 

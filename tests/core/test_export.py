@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from lnl_desktop.core import export, storage
-from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.files import export, storage
 from lnl_desktop.paths import demo_encounter_path
 
 
@@ -63,9 +63,9 @@ def test_export_picks_the_format_by_suffix_and_refuses_others(fought: Encounter,
 
 
 def test_a_classic_surprise_round_has_its_own_heading() -> None:
-    from lnl_desktop.core import actions as act
-    from lnl_desktop.core.engine import Engine
-    from lnl_desktop.core.export import to_markdown
+    from lnl_desktop.core.encounter import actions as act
+    from lnl_desktop.core.engine.engine import Engine
+    from lnl_desktop.core.files.export import to_markdown
     from lnl_desktop.paths import resource
 
     engine = Engine(storage.load(resource("encounters", "hill-giant-classic.lnl")))

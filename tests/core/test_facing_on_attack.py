@@ -20,15 +20,15 @@ from lnl_desktop.core import (
     SurpriseSituation,
     Token,
     Weapon,
-    storage,
 )
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import AttackResolved, Turned
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import AttackResolved, Turned
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.classic import CLASSIC, NONE
 from lnl_desktop.core.rules.d10 import D10Attack, Declare, FreeAttack
 from lnl_desktop.core.rules.osr import CounterAttack, OsrAttack
 from lnl_desktop.core.rules.osr.play import from_behind
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 NORTH, EAST, SOUTH, WEST = 0, 90, 180, 270

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 
@@ -84,7 +84,7 @@ def test_a_missing_field_says_which(tmp_path: Path) -> None:
 def test_a_map_file_with_a_five_thousand_digit_number_is_refused_in_the_files_terms() -> None:
     """Python refuses to read such a number with advice about its own settings; the GM is told of the
     file and the number instead."""
-    from lnl_desktop.core.uvtt import MapFileError, read_uvtt
+    from lnl_desktop.core.files.uvtt import MapFileError, read_uvtt
 
     text = (
         '{"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": '

@@ -1,4 +1,4 @@
-"""The exact damage forecast (lnl_desktop.core.forecast) against closed forms and the engine itself.
+"""The exact damage forecast (lnl_desktop.core.rules.lnl.odds) against closed forms and the engine itself.
 
 The closed forms: one exploding die of s sides has mean (s+1)/2 * s/(s-1), and a total of m*s + r
 has probability (1/s)**(m+1). The engine: small attacks are enumerated face by face through
@@ -27,8 +27,10 @@ from lnl_desktop.core import (
     Spell,
     Weapon,
 )
-from lnl_desktop.core.examples import cedryk, half_orc, hill_giant, tombril
-from lnl_desktop.core.forecast import (
+from lnl_desktop.core.encounter.model import ParryState
+from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.rules.lnl.examples import cedryk, half_orc, hill_giant, tombril
+from lnl_desktop.core.rules.lnl.odds import (
     Forecast,
     dice_total,
     exploding_die,
@@ -37,8 +39,6 @@ from lnl_desktop.core.forecast import (
     mean_of,
     precision_chance,
 )
-from lnl_desktop.core.model import ParryState
-from lnl_desktop.core.rules.lnl import LNL
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK, SPELL = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK, AttackMode.SPELL

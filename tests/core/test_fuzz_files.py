@@ -21,15 +21,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import RandomDice
-from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.dice.rolls import RandomDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Encounter, Phase
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.forecast import forecast_attack
-from lnl_desktop.core.model import Encounter, Phase
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.storage import EncounterFileError
+from lnl_desktop.core.rules.lnl.odds import forecast_attack
 from lnl_desktop.paths import demo_encounter_path
 
 COUNT = int(os.environ.get("LNL_FUZZ_COUNT", "2400"))

@@ -1,4 +1,4 @@
-"""Tests for lnl_desktop.core.grid: distances, movement, leaps, facing and vision cones."""
+"""Tests for lnl_desktop.core.map.grid: distances, movement, leaps, facing and vision cones."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from lnl_desktop.core.grid import (
+from lnl_desktop.core.map.grid import (
     Cell,
     DiagonalRule,
     MoveRules,

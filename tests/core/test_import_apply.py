@@ -25,13 +25,13 @@ from lnl_desktop.core import (
     Side,
     Token,
     Weapon,
-    grid,
-    uvtt,
 )
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.grid import Barrier, Barriers, Terrain, barriers_of, map_terrain, segments_cross
-from lnl_desktop.core.journal import action_to_json
-from lnl_desktop.core.model import Door, WallSegment, _line_on
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Door, WallSegment, _line_on
+from lnl_desktop.core.files import uvtt
+from lnl_desktop.core.files.journal import action_to_json
+from lnl_desktop.core.map import grid
+from lnl_desktop.core.map.grid import Barrier, Barriers, Terrain, barriers_of, map_terrain, segments_cross
 
 SEGMENTS = 25_000  # over the bulk threshold: numpy paths
 

@@ -10,12 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import actions, arena
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.engine import Engine
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import SurpriseSituation
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.journal import Journal, apply_step, recover
-from lnl_desktop.core.model import SurpriseSituation
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.journal import Journal, apply_step, recover
 
 
 def journaled(folder: Path, seed: int = 1, original: Path | None = None) -> tuple[Engine, Journal]:

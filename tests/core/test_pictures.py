@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from lnl_desktop.core import pictures
-from lnl_desktop.core.pictures import (
+from lnl_desktop.core.files import pictures
+from lnl_desktop.core.files.pictures import (
     PictureError,
     check_picture,
     image_damage,

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core import storage
+from lnl_desktop.core.files import storage
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tests" / "example_ruleset"
@@ -241,9 +241,9 @@ def test_the_main_window_follows_the_installed_ruleset(installed: Path) -> None:
 
 def test_a_ruleset_with_no_start_of_its_own_opens_by_the_gm_s_hand() -> None:
     """The base class's defaults play: the GM says who acts first, the order is then kept."""
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.encounter.model import CombatantBase, Side
+    from lnl_desktop.core.engine.engine import Engine
     from lnl_desktop.core.errors import IllegalAction
-    from lnl_desktop.core.model import CombatantBase, Side
     from lnl_desktop.core.rules.base import Ruleset
 
     class Bare(Ruleset):

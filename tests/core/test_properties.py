@@ -27,9 +27,9 @@ from lnl_desktop.core import (
     Token,
     Weapon,
 )
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import Undone
-from lnl_desktop.core.model import ParryState
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Undone
+from lnl_desktop.core.encounter.model import ParryState
 from lnl_desktop.core.rules.lnl import LNL
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS

@@ -34,11 +34,9 @@ from lnl_desktop.core import (
     Weapon,
     WeaponState,
     resolve_attack,
-    storage,
 )
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.bestiary import read_bestiary
-from lnl_desktop.core.events import (
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import (
     CombatStarted,
     ExertionSpent,
     InitiativeRolled,
@@ -48,12 +46,14 @@ from lnl_desktop.core.events import (
     WeaponBroken,
     WentDown,
 )
-from lnl_desktop.core.examples import GIANT_FACES, TOMBRIL_FACES
-from lnl_desktop.core.model import Phase
-from lnl_desktop.core.rules import Ruleset
+from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.storage import EncounterFileError
+from lnl_desktop.core.rules.bestiary import read_bestiary
 from lnl_desktop.core.rules.classic import CLASSIC, NONE, OPPONENTS, PARTY, ROLL
 from lnl_desktop.core.rules.lnl import LNL
-from lnl_desktop.core.storage import EncounterFileError
+from lnl_desktop.core.rules.lnl.examples import GIANT_FACES, TOMBRIL_FACES
+from lnl_desktop.core.rules.registry import Ruleset
 from lnl_desktop.paths import resource
 
 PTY, OPP = Side.PARTY, Side.OPPONENTS

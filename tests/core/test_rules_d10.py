@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice, storage
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import (
     D10Attack,
     Declare,
@@ -26,6 +26,7 @@ from lnl_desktop.core.rules.d10 import (
     damage_after,
 )
 from lnl_desktop.core.rules.d10.odds import forecast_strike, kept_face
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 D10 = get_ruleset("d10")

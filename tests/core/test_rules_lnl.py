@@ -30,7 +30,7 @@ from lnl_desktop.core import (
     dice_count,
     resolve_attack,
 )
-from lnl_desktop.core.events import (
+from lnl_desktop.core.encounter.events import (
     ExertionSpent,
     Override,
     ParryEnded,
@@ -38,8 +38,16 @@ from lnl_desktop.core.events import (
     WeaponBroken,
     WentDown,
 )
-from lnl_desktop.core.examples import CEDRYK_FACES, GIANT_FACES, TOMBRIL_FACES, cedryk, half_orc, hill_giant, tombril
-from lnl_desktop.core.grid import DiagonalRule
+from lnl_desktop.core.map.grid import DiagonalRule
+from lnl_desktop.core.rules.lnl.examples import (
+    CEDRYK_FACES,
+    GIANT_FACES,
+    TOMBRIL_FACES,
+    cedryk,
+    half_orc,
+    hill_giant,
+    tombril,
+)
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK

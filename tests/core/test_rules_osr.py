@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice, storage
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import RulesEvent, WentDown
-from lnl_desktop.core.model import Side
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import RulesEvent, WentDown
+from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.osr import (
     CounterAttack,
     DeathSave,
@@ -27,6 +27,7 @@ from lnl_desktop.core.rules.osr import (
     to_hit,
 )
 from lnl_desktop.core.rules.osr.odds import forecast_strike
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 OSR = get_ruleset("osr")

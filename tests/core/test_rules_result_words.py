@@ -4,9 +4,9 @@ and an event logged before the roll's words were kept."""
 
 from __future__ import annotations
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.events import RulesEvent, TurnStarted
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.encounter.events import RulesEvent, TurnStarted
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
 

@@ -24,11 +24,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from lnl_desktop.core import Engine, MapGrid, RandomDice, RulesError, Side, storage
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import Undone
-from lnl_desktop.core.model import Phase
-from lnl_desktop.core.rules import Ruleset, all_rulesets
+from lnl_desktop.core import (
+    Engine,
+    MapGrid,
+    RandomDice,
+    RulesError,
+    Side,
+)
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Undone
+from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.registry import Ruleset, all_rulesets
 
 RULESETS = all_rulesets()
 CHECK = settings(

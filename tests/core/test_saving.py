@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions and symlinks")
@@ -103,7 +103,7 @@ def test_the_folder_is_flushed_after_the_rename(
 
 SAVER = """
 import sys
-from lnl_desktop.core import storage
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 encounter = storage.load(demo_encounter_path())
 path = sys.argv[1]

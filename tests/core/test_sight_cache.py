@@ -17,11 +17,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import sight
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.grid import (
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.map import sight
+from lnl_desktop.core.map.grid import (
     Cell,
     Terrain,
     _step_masks,
@@ -32,8 +33,7 @@ from lnl_desktop.core.grid import (
     outside_cone,
     segments_cross,
 )
-from lnl_desktop.core.model import Door, Encounter, MapGrid, Side, Token, WallSegment
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.rules.registry import get_ruleset
 
 LNL = get_ruleset("lnl")
 W, H = 16, 12
@@ -331,7 +331,7 @@ ANY_BLOCKER: Any = _AnyBlocker()
 
 
 def test_a_cone_cut_from_the_bearing_table_is_the_cone_predicates() -> None:
-    from lnl_desktop.core.grid import ConePredicate
+    from lnl_desktop.core.map.grid import ConePredicate
 
     ix = sight._index(Terrain(W, H))
     rng = random.Random(9)

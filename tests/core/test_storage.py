@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.model import Combatant, Encounter, Side, Weapon
-from lnl_desktop.core.storage import EncounterFileError
+from lnl_desktop.core.encounter.model import Combatant, Encounter, Side, Weapon
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.paths import demo_encounter_path, resource
 
 

@@ -17,7 +17,7 @@ from lnl_desktop.core import (
     Token,
     Trait,
 )
-from lnl_desktop.core.events import CombatStarted, InitiativeRolled
+from lnl_desktop.core.encounter.events import CombatStarted, InitiativeRolled
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 NOBODY = SurpriseSituation.NOBODY

@@ -21,11 +21,9 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import model, storage, uvtt
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import (
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter import model
+from lnl_desktop.core.encounter.model import (
     BULK_LINES,
     MAX_MAP_LINES,
     MAX_PICTURE_PIXELS,
@@ -37,8 +35,11 @@ from lnl_desktop.core.model import (
     in_bulk,
     lines_from_json,
 )
-from lnl_desktop.core.storage import EncounterFileError
-from lnl_desktop.core.uvtt import ImportCancelled, MapFileError, read_uvtt
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.files import storage, uvtt
+from lnl_desktop.core.files.storage import EncounterFileError
+from lnl_desktop.core.files.uvtt import ImportCancelled, MapFileError, read_uvtt
 from lnl_desktop.lazy import load_now
 
 Line = list[tuple[float, float]]
@@ -454,7 +455,7 @@ def test_an_encounter_with_a_few_thousand_walls_opens_without_numpy(tmp_path: Pa
     path = tmp_path / "keep.lnl"
     path.write_text(json.dumps(big_encounter(unit_segments(3000))), encoding="utf-8")
     code = (
-        "import sys; from lnl_desktop.core import storage; from lnl_desktop.lazy import loaded; "
+        "import sys; from lnl_desktop.core.files import storage; from lnl_desktop.lazy import loaded; "
         "e = storage.load(sys.argv[1]); assert len(e.map.segments) == 3000; print(loaded('numpy'))"
     )
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=60)

@@ -24,9 +24,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lnl_desktop.core import AttackMode, Engine, IllegalAction, ScriptedDice, Side, storage
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.events import (
+from lnl_desktop.core import (
+    AttackMode,
+    Engine,
+    IllegalAction,
+    ScriptedDice,
+    Side,
+)
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import (
     AttackResolved,
     CellsRevealed,
     DoorChanged,
@@ -36,7 +42,9 @@ from lnl_desktop.core.events import (
     WallAdded,
     WallRemoved,
 )
-from lnl_desktop.core.grid import (
+from lnl_desktop.core.encounter.model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import (
     Barrier,
     Cell,
     DiagonalRule,
@@ -49,10 +57,7 @@ from lnl_desktop.core.grid import (
     path_cost_ft,
     reachable,
 )
-from lnl_desktop.core.model import Door, MapGrid, Token, WallSegment
-from lnl_desktop.core.rules import get_ruleset
-from lnl_desktop.core.rules.osr import OsrAttack
-from lnl_desktop.core.sight import (
+from lnl_desktop.core.map.sight import (
     blocker,
     cells_unseen,
     party_view,
@@ -60,6 +65,8 @@ from lnl_desktop.core.sight import (
     sees,
     visible_cells,
 )
+from lnl_desktop.core.rules.osr import OsrAttack
+from lnl_desktop.core.rules.registry import get_ruleset
 
 PTY, OPP = Side.PARTY, Side.OPPONENTS
 NORTH, EAST, SOUTH, WEST = 0, 90, 180, 270

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from lnl_desktop.core.actions import NextRound, OtherAction, StartCombat
-from lnl_desktop.core.dice import DiceSource, roll_plain
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.actions import NextRound, OtherAction, StartCombat
+from lnl_desktop.core.encounter.events import Event, RulesEvent, WentDown
+from lnl_desktop.core.encounter.model import CombatantBase, Encounter, OptionsBase, Side
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event, RulesEvent, WentDown
-from lnl_desktop.core.model import CombatantBase, Encounter, OptionsBase, Side
 from lnl_desktop.core.rules.base import (
     ActionSpec,
     Column,
@@ -36,7 +36,7 @@ from lnl_desktop.core.rules.base import (
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 # -- the stat block and the options ------------------------------------------------------------
 

@@ -21,7 +21,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from lnl_desktop.core import storage
+from lnl_desktop.core.files import storage
 from lnl_desktop.ui import app as lnl_app
 from lnl_desktop.ui import main_window as main_window_module
 from lnl_desktop.ui.main_window import MainWindow

@@ -19,15 +19,17 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import get_ruleset, rules, storage
-from lnl_desktop.core.dice import DiceSource, ScriptedDice, roll_plain
-from lnl_desktop.core.events import Event, RulesEvent
-from lnl_desktop.core.model import Encounter
-from lnl_desktop.core.rules import register
+from lnl_desktop.core import get_ruleset
+from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice, roll_plain
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Event, RulesEvent
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Handler, Setting
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import FAIL, OK, ActionPanel

@@ -13,9 +13,9 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import Declare
 from lnl_desktop.core.rules.osr import SavingThrow
 from lnl_desktop.paths import resource
@@ -321,7 +321,7 @@ def test_faces_dialogs_count_in_the_singular_and_the_plural(qtbot: QtBot) -> Non
 def test_the_start_combat_example_faces_fit_the_initiative_dice(qtbot: QtBot, demo: str, dice: str, sides: int) -> None:
     encounter = storage.load(resource("encounters", demo))
     if encounter.ruleset == "d10":
-        from lnl_desktop.core.engine import Engine
+        from lnl_desktop.core.engine.engine import Engine
 
         engine = Engine(encounter)
         for c in encounter.combatants:

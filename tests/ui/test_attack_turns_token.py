@@ -9,10 +9,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QCheckBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.events import Override
-from lnl_desktop.core.model import SurpriseSituation
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Override
+from lnl_desktop.core.encounter.model import SurpriseSituation
 from lnl_desktop.ui.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]

@@ -12,8 +12,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.sheet import DamageHealDialog
 from lnl_desktop.ui.main_window import MainWindow

@@ -17,10 +17,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.events import AttackResolved, ExertionSpent, Moved, WeaponBroken
-from lnl_desktop.core.model import Phase, Side, SurpriseSituation, WeaponState
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import AttackResolved, ExertionSpent, Moved, WeaponBroken
+from lnl_desktop.core.encounter.model import Phase, Side, SurpriseSituation, WeaponState
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.combat_dialogs import FacesDialog, StartCombatDialog, check_d6
@@ -437,7 +437,7 @@ def test_a_power_attack_breaks_the_weapon_and_the_panel_shows_it(table: Table) -
 
 
 def test_roll_uses_the_apps_dice(table: Table) -> None:
-    from lnl_desktop.core.dice import ScriptedDice
+    from lnl_desktop.core.dice.rolls import ScriptedDice
 
     controller, turns, panel = table.controller, table.turns, table.panel
     controller.engine.dice = ScriptedDice([6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 5])  # "the app's" dice, known here

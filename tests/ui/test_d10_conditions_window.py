@@ -13,9 +13,9 @@ from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QMessageBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import Declare
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.prompts import ToolDialog

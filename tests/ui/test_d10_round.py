@@ -13,9 +13,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore

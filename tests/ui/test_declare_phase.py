@@ -22,16 +22,18 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import get_ruleset, rules, storage
-from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core import get_ruleset
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Event, Override, RulesEvent
+from lnl_desktop.core.encounter.model import CombatState, Encounter, Phase, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.events import Event, Override, RulesEvent
-from lnl_desktop.core.model import CombatState, Encounter, Phase, Side, TurnSlot
-from lnl_desktop.core.rules import register
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import DeclareSpec, Handler, RowAction
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController

@@ -10,9 +10,9 @@ from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.model import Combatant
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Combatant
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.bestiary import BestiaryPanel, load_bestiary
@@ -398,7 +398,7 @@ def test_log_shows_undone_lines_and_attack_formulas(log_view: RoundLog, controll
     controller.do(act.Move("tombril", to=(9, 7)))
     giant = controller.encounter.tokens["hill-giant"].cell
     controller.do(act.Move("tombril", to=(giant[0] - 1, giant[1]), forced=True))
-    from lnl_desktop.core.dice import ScriptedDice
+    from lnl_desktop.core.dice.rolls import ScriptedDice
 
     events = controller.do(act.Attack("tombril", "hill-giant", "Shortsword"), ScriptedDice([5, 3, 4, 3, 2]))
     assert events is not None, controller.encounter.combat

@@ -25,9 +25,9 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.model import Phase, Side
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Phase, Side
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10.play import Declare
 from lnl_desktop.paths import resources_dir
 from lnl_desktop.ui.main_window import MainWindow

@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QLineEdit, QTabBar
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.rules import BUILT_IN, get_ruleset
-from lnl_desktop.core.validation import field_label
+from lnl_desktop.core.encounter.validation import field_label
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.registry import BUILT_IN, get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.main_window import MainWindow

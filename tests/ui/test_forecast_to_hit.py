@@ -15,14 +15,16 @@ from typing import Any, ClassVar
 import pytest
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import get_ruleset, rules, storage
-from lnl_desktop.core.forecast import Forecast, forecast_attack
-from lnl_desktop.core.model import Encounter
-from lnl_desktop.core.rules import register
+from lnl_desktop.core import get_ruleset
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Setting
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.odds import Forecast, forecast_attack
+from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
@@ -242,7 +244,7 @@ def test_old_school_melee_forecast_shows_its_chance_to_hit(qtbot: QtBot) -> None
     table = make_table(qtbot, storage.load(resource("encounters", "goblin-ambush-osr.lnl")))
     controller = table.controller
     ruleset = get_ruleset("osr")
-    from lnl_desktop.core.dice import ScriptedDice
+    from lnl_desktop.core.dice.rolls import ScriptedDice
 
     situation = ruleset.start_procedure().situations[0].key
     assert controller.do(act.StartCombat(situation), ScriptedDice([20, 1])) is not None, controller.refusal

@@ -14,7 +14,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import sight
+from lnl_desktop.core.map import sight
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView

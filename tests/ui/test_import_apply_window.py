@@ -16,9 +16,9 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 from test_import_cancel import cave_file
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import grid
-from lnl_desktop.core.model import Combatant, Encounter, MapGrid, Side, Token, Weapon
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Combatant, Encounter, MapGrid, Side, Token, Weapon
+from lnl_desktop.core.map import grid
 from lnl_desktop.ui import import_map
 from lnl_desktop.ui.import_map import import_map_file
 from lnl_desktop.ui.main_window import MainWindow

@@ -19,7 +19,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import Combatant, Encounter, MapGrid, Side, Token, Weapon
-from lnl_desktop.core import actions as act
+from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.turns import TurnsPanel

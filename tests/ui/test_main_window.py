@@ -11,9 +11,9 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui import app as app_module
 from lnl_desktop.ui.controller import AttackPlan

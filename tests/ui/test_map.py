@@ -17,10 +17,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.actions import AddCombatant, Face
-from lnl_desktop.core.grid import DiagonalRule, cells_outside_cone, token_distance_ft
-from lnl_desktop.core.model import Background, Combatant, Encounter, MapGrid, Phase, Side, Token
+from lnl_desktop.core.encounter.actions import AddCombatant, Face
+from lnl_desktop.core.encounter.model import Background, Combatant, Encounter, MapGrid, Phase, Side, Token
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import DiagonalRule, cells_outside_cone, token_distance_ft
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
@@ -629,7 +629,7 @@ def test_a_background_picture_kept_in_the_file_is_drawn_and_decoded_once(qtbot: 
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QColor, QImage
 
-    from lnl_desktop.core.actions import PaintTerrain
+    from lnl_desktop.core.encounter.actions import PaintTerrain
     from lnl_desktop.ui.map.scene import decode_picture
     from lnl_desktop.ui.player_view import PlayerView
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import grid
-from lnl_desktop.core.model import Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.map import grid
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView

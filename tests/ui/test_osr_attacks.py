@@ -13,10 +13,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.events import RulesEvent
-from lnl_desktop.core.rules import get_ruleset
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import RulesEvent
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore

@@ -13,8 +13,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore

@@ -32,10 +32,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.actions import Face, Move, SetHidden
-from lnl_desktop.core.grid import cells_outside_cone, footprint, token_distance_ft
-from lnl_desktop.core.model import WeaponKind
+from lnl_desktop.core.encounter.actions import Face, Move, SetHidden
+from lnl_desktop.core.encounter.model import WeaponKind
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.map.grid import cells_outside_cone, footprint, token_distance_ft
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.map import MapView
@@ -554,7 +554,7 @@ def test_the_players_copy_of_the_sneak_approach_is_searched_only_for_a_hidden_to
 ) -> None:
     """A token the players do not see changes their copy of the approach only if it stands where the
     search goes: far away, the players see the GM's cells (no second search)."""
-    from lnl_desktop.core.actions import Face, SetHidden
+    from lnl_desktop.core.encounter.actions import Face, SetHidden
 
     t = table
     t.controller.do(Face("half-orc", 90))  # its back to the Party: an approach exists

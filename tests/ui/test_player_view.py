@@ -15,10 +15,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsView, QInputDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import VisibilityChanged
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import VisibilityChanged
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import AttackPlan
 from lnl_desktop.ui.main_window import MainWindow

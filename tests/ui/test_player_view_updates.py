@@ -146,7 +146,7 @@ def test_a_drag_step_repaints_part_of_the_player_view_and_leaves_nothing_stale(
 def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
     window: MainWindow, player: PlayerView
 ) -> None:
-    from lnl_desktop.core import actions as act
+    from lnl_desktop.core.encounter import actions as act
 
     window.controller.select("half-orc-archer")  # its rings are shared while it is seen
     settle()
@@ -163,7 +163,7 @@ def test_no_shared_overlay_is_drawn_over_the_black_of_the_fog(qtbot: QtBot, lapt
     over the black would draw the shape of what the players have not seen."""
     import sys
 
-    from lnl_desktop.core import actions as act
+    from lnl_desktop.core.encounter import actions as act
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
     import big_maps

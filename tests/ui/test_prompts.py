@@ -19,14 +19,15 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QMessageBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import rules, storage
-from lnl_desktop.core.dice import DiceSource, ScriptedDice
+from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
+from lnl_desktop.core.encounter.events import Event, RulesEvent
+from lnl_desktop.core.encounter.model import Pending, WeaponKind
 from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.events import Event, RulesEvent
-from lnl_desktop.core.model import Pending, WeaponKind
-from lnl_desktop.core.rules import get_ruleset, register
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import Handler, PromptChoice, PromptSpec, Setting
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.registry import get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import NOTHING_WAITING, PromptDialog, PromptsPanel
@@ -431,8 +432,8 @@ def test_an_urgent_item_in_the_window_pops_its_dialog_over_the_window(window: Ma
 def test_old_school_counter_attacks_wait_in_the_dock_and_a_morale_check_is_asked_at_once(qtbot: QtBot) -> None:
     """The goblin ambush demo: Goblin 1 steps away from Tombril and Brannoc, who may counter-attack;
     Tombril's typed faces (d20 8: 13 hits AC 12; d8 5) fell it, and the Opponents' morale is asked."""
-    from lnl_desktop.core.actions import Move
-    from lnl_desktop.core.dice import RandomDice
+    from lnl_desktop.core.dice.rolls import RandomDice
+    from lnl_desktop.core.encounter.actions import Move
     from lnl_desktop.paths import resource
 
     controller = TableController(storage.load(resource("encounters", "goblin-ambush-osr.lnl")))

@@ -21,14 +21,16 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import rules, storage
-from lnl_desktop.core.actions import SetHidden
+from lnl_desktop.core.encounter.actions import SetHidden
+from lnl_desktop.core.encounter.events import Event, RulesEvent
+from lnl_desktop.core.encounter.model import Pending, Phase
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event, RulesEvent
-from lnl_desktop.core.model import Pending, Phase
-from lnl_desktop.core.rules import engagement, get_ruleset, register
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules import engagement
+from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.registry import get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
@@ -304,7 +306,7 @@ def test_the_players_copy_leaves_out_an_attacker_hidden_from_them(table) -> None
 def test_old_school_counter_attacks_are_shown_while_dragging_and_queued_after(qtbot: QtBot) -> None:
     """The goblin ambush demo: Brannoc at (7, 8) stands next to the Hobgoblin chief (8, 7) and
     Goblin 1 (8, 8). Whoever acts first steps away from the other side."""
-    from lnl_desktop.core.dice import RandomDice
+    from lnl_desktop.core.dice.rolls import RandomDice
     from lnl_desktop.paths import resource
 
     controller = TableController(storage.load(resource("encounters", "goblin-ambush-osr.lnl")))

@@ -24,10 +24,10 @@ from pytestqt.qtbot import QtBot
 from start_child import table
 from test_recovery import Child
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.journal import Journal
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui import app as app_module
 from lnl_desktop.ui.main_window import MainWindow

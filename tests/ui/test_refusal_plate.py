@@ -12,7 +12,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from lnl_desktop.core import actions as act
+from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView
 

@@ -14,10 +14,10 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QLabel, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.events import RulesetChanged
-from lnl_desktop.core.model import Phase, Side
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import RulesetChanged
+from lnl_desktop.core.encounter.model import Phase, Side
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.classic import ClassicCombatant
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.about import about_text

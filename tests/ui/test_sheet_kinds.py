@@ -19,10 +19,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
+from lnl_desktop.core.encounter.model import CombatantBase
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import CombatantBase
-from lnl_desktop.core.rules import Ruleset, get_ruleset, register
 from lnl_desktop.core.rules.base import ItemColumn, ItemList, SheetRow, SheetSpec
+from lnl_desktop.core.rules.registry import Ruleset, get_ruleset, register
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 

@@ -19,8 +19,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox, QStyle, QTreeWidgetItem, QWidget
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.model import Phase
+from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.bestiary import load_bestiary
 from lnl_desktop.ui.main_window import MainWindow

@@ -20,16 +20,22 @@ import pytest
 START_PATH = {
     "lnl_desktop",
     "lnl_desktop.core",
-    "lnl_desktop.core.actions",
-    "lnl_desktop.core.bestiary",
     "lnl_desktop.core.dice",
+    "lnl_desktop.core.encounter",
     "lnl_desktop.core.engine",
+    "lnl_desktop.core.files",
+    "lnl_desktop.core.map",
+    "lnl_desktop.core.rules.registry",
+    "lnl_desktop.core.encounter.actions",
+    "lnl_desktop.core.rules.bestiary",
+    "lnl_desktop.core.dice.rolls",
+    "lnl_desktop.core.engine.engine",
     "lnl_desktop.core.errors",
-    "lnl_desktop.core.events",
-    "lnl_desktop.core.grid",
-    "lnl_desktop.core.journal",
-    "lnl_desktop.core.model",
-    "lnl_desktop.core.pictures",  # the demo's map picture, checked whole before it is shown
+    "lnl_desktop.core.encounter.events",
+    "lnl_desktop.core.map.grid",
+    "lnl_desktop.core.files.journal",
+    "lnl_desktop.core.encounter.model",
+    "lnl_desktop.core.files.pictures",  # the demo's map picture, checked whole before it is shown
     "lnl_desktop.core.rules",
     "lnl_desktop.core.rules.base",
     "lnl_desktop.core.rules.common",
@@ -37,9 +43,9 @@ START_PATH = {
     "lnl_desktop.core.rules.lnl.play",
     "lnl_desktop.core.rules.lnl.rules",
     "lnl_desktop.core.rules.lnl.views",
-    "lnl_desktop.core.sight",
-    "lnl_desktop.core.storage",
-    "lnl_desktop.core.validation",
+    "lnl_desktop.core.map.sight",
+    "lnl_desktop.core.files.storage",
+    "lnl_desktop.core.encounter.validation",
     "lnl_desktop.lazy",
     "lnl_desktop.paths",
     "lnl_desktop.ui",
@@ -79,8 +85,8 @@ LATER = {
     "lnl_desktop.core.rules.classic",
     "lnl_desktop.core.rules.osr",
     "lnl_desktop.core.rules.d10",
-    "lnl_desktop.core.uvtt",
-    "lnl_desktop.core.forecast",
+    "lnl_desktop.core.files.uvtt",
+    "lnl_desktop.core.rules.lnl.odds",
     "lnl_desktop.ui.docks.combatants",
     "lnl_desktop.ui.docks.sheet",
     "lnl_desktop.ui.docks.log",
@@ -120,7 +126,7 @@ def test_numpy_and_pyqtgraph_wait_for_first_use(report: dict[str, str]) -> None:
 def test_a_lazy_numpy_is_the_real_one_at_first_use() -> None:
     code = (
         "import sys\n"
-        "from lnl_desktop.core import grid\n"
+        "from lnl_desktop.core.map import grid\n"
         "from lnl_desktop.lazy import loaded\n"
         "assert not loaded('numpy')\n"
         "terrain = grid.Terrain.from_rows(['....', '.#..', '....'])\n"

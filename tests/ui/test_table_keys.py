@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QCheckBox, QPushButton, QWidget
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.model import Phase
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.ui.focus import text_field
 from lnl_desktop.ui.main_window import MainWindow
 

@@ -14,8 +14,8 @@ from PySide6.QtCore import QStandardPaths, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QTabBar
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 

@@ -23,8 +23,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView, QToolTip
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.actions import EditCombatant, SetHidden
+from lnl_desktop.core.encounter.actions import EditCombatant, SetHidden
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView

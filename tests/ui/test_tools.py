@@ -15,10 +15,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QMenu, QMessageBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.events import InitiativeRolled, RulesEvent
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import InitiativeRolled, RulesEvent
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.docks.prompts import ToolDialog
 from lnl_desktop.ui.main_window import MainWindow
@@ -162,7 +162,7 @@ def test_a_morale_check_with_typed_faces_marks_who_flees_and_undo_takes_it_back(
 
 
 def test_a_morale_check_with_the_apps_dice_then_a_second_refused_with_the_reason(osr: MainWindow) -> None:
-    from lnl_desktop.core.dice import ScriptedDice
+    from lnl_desktop.core.dice.rolls import ScriptedDice
 
     entry(combat_menu(osr), "Morale check: Party…").trigger()
     dialog = osr.tool_dialog
@@ -216,7 +216,7 @@ def test_the_sheets_saving_throw_with_a_typed_face_and_undo(osr: MainWindow) -> 
     assert osr.controller.undo_stack.count() == steps + 1
 
     # A second save from the same dialog, the app's dice this time; undo takes the last one back.
-    from lnl_desktop.core.dice import ScriptedDice
+    from lnl_desktop.core.dice.rolls import ScriptedDice
 
     osr.controller.engine.dice = ScriptedDice([3])
     assert dialog.card is not None and dialog.card.values() == {"category": "Spells", "dc": 15}
@@ -312,7 +312,7 @@ def test_ctrl_r_uses_the_faces_typed_in_the_turns_dock(osr: MainWindow, qtbot: Q
 
 
 def test_the_menus_next_round_rolls_when_the_box_is_empty(lnl: MainWindow) -> None:
-    from lnl_desktop.core.dice import ScriptedDice
+    from lnl_desktop.core.dice.rolls import ScriptedDice
 
     lnl.controller.engine.start_combat(face=5)
     finish_round(lnl)

@@ -22,14 +22,14 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import DiceSource, roll_plain
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.events import CombatStarted, Override
+from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, Phase, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.events import CombatStarted, Override
-from lnl_desktop.core.model import CombatantBase, OptionsBase, Phase, Side, TurnSlot
-from lnl_desktop.core.rules import Ruleset, get_ruleset, register
+from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.base import Gauge, Setting, SheetRow, SheetSpec, Situation, StartProcedure
 from lnl_desktop.core.rules.common import Opening, RoundOrder
+from lnl_desktop.core.rules.registry import Ruleset, get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.combat_dialogs import StartCombatDialog
 from lnl_desktop.ui.controller import TableController

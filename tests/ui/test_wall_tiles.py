@@ -20,8 +20,8 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
 from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
-from lnl_desktop.core.actions import AddWall, RemoveWall, SetDoor
-from lnl_desktop.core.model import Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.actions import AddWall, RemoveWall, SetDoor
+from lnl_desktop.core.encounter.model import Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView, walls
 from lnl_desktop.ui.map.walls import TILE_PX, WALL_LINE, LineShapes, tile_cache

@@ -14,11 +14,11 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import RandomDice
-from lnl_desktop.core.examples import demo_line_up_actions
-from lnl_desktop.core.model import Side
+from lnl_desktop.core.dice.rolls import RandomDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.examples import demo_line_up_actions
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore

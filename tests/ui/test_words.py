@@ -23,11 +23,11 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 import lnl_desktop
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice, roll_exploding, roll_plain
-from lnl_desktop.core.engine import Engine, describe_change
-from lnl_desktop.core.model import Phase, SurpriseSituation
+from lnl_desktop.core.dice.rolls import ScriptedDice, roll_exploding, roll_plain
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import Phase, SurpriseSituation
+from lnl_desktop.core.engine.engine import Engine, describe_change
+from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.combat_dialogs import check_faces, faces_hint, parse_faces
 from lnl_desktop.ui.controller import TableController

@@ -20,14 +20,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import Field, create_model
 
-from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter.events import Event, Turned
+from lnl_desktop.core.encounter.model import CombatantBase, CombatState, Encounter, OptionsBase, Phase, Side
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event, Turned
-from lnl_desktop.core.model import CombatantBase, CombatState, Encounter, OptionsBase, Phase, Side
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 Handler = Callable[["Engine", Any, DiceSource], list[Event]]
 
@@ -249,7 +249,7 @@ class PromptChoice:
 
 @dataclass(frozen=True)
 class PromptSpec:
-    """How the table asks the GM about one :class:`~lnl_desktop.core.model.Pending` item."""
+    """How the table asks the GM about one :class:`~lnl_desktop.core.encounter.model.Pending` item."""
 
     title: str  # "Death save", "Counter-attack"
     text: str  # what is at stake, with the numbers ("DC 18: 11 + 7 overkill")
@@ -682,7 +682,7 @@ class Ruleset:
         who = getattr(action, "attacker", None) or getattr(action, "caster", None)
         if isinstance(who, str) and isinstance(target, str) and target:
             return who, target
-        from lnl_desktop.core.actions import SkipPending  # actions imports the rulesets: not at the top
+        from lnl_desktop.core.encounter.actions import SkipPending  # actions imports the rulesets: not at the top
 
         if isinstance(action, SkipPending):
             return None  # the GM passes over the attack: nobody strikes, nobody turns

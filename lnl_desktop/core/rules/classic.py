@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import model_validator
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource, roll_plain
-from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.model import (
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import (
     Ability,
     Bonus,
     Encounter,
@@ -25,13 +24,14 @@ from lnl_desktop.core.model import (
     Side,
     Weapon,
 )
+from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.map.sight import blocker
 from lnl_desktop.core.rules.base import Situation, StartProcedure
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, Opening
 from lnl_desktop.core.rules.lnl import LnLRuleset
-from lnl_desktop.core.sight import blocker
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 
 class ClassicCombatant(LnLStats):

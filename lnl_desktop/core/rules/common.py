@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from lnl_desktop.core.dice import DieFace
+from lnl_desktop.core.dice.rolls import DieFace
+from lnl_desktop.core.encounter.events import PrecisionCheck
+from lnl_desktop.core.encounter.model import Encounter, Pending, Side, Spell, TurnSlot, Weapon
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import PrecisionCheck
-from lnl_desktop.core.model import Encounter, Pending, Side, Spell, TurnSlot, Weapon
 
 AttackMeans = Weapon | Spell
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from lnl_desktop.core.encounter.model import Ability, CombatantBase, CombatState, Encounter
+from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.model import Ability, CombatantBase, CombatState, Encounter
-from lnl_desktop.core.validation import explain
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Ruleset
@@ -25,7 +25,7 @@ LNL_DEFAULTS: dict[str, Any] = {"level": 1, "stamina_max": 10, "injury_max": 5}
 
 def convert_encounter(old: Encounter, target: Ruleset) -> tuple[Encounter, list[str]]:
     """``old`` as an encounter of ``target`` (a new object), and the notes of what did not map."""
-    from lnl_desktop.core.rules import get_ruleset
+    from lnl_desktop.core.rules.registry import get_ruleset
 
     source = get_ruleset(old.ruleset)
     data = old.model_dump(mode="json")

@@ -49,16 +49,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource, ScriptedDice
-from lnl_desktop.core.engine import Engine
-from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import (
+from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import (
     Event,
     TurnStarted,
 )
-from lnl_desktop.core.grid import token_distance_ft
-from lnl_desktop.core.model import Phase
+from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionResult, ActionSpec, Ruleset, Setting, Span
 from lnl_desktop.core.rules.common import AttackMode, Check
 from lnl_desktop.ui import style

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.bestiary import read_bestiary
-from lnl_desktop.core.rules import Ruleset, get_ruleset
+from lnl_desktop.core.rules.bestiary import read_bestiary
+from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.mime import MIME_CREATURE, RowDragSource, creature_mime

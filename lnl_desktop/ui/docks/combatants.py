@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import actions as act
+from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.models.combatants import ICON_PX, ID_ROLE, CombatantsModel
 

@@ -2,7 +2,7 @@
 
 It follows ``controller.plan`` (attacker, target, weapon or spell, mode, the action's own inputs)
 and the encounter's numbers, and shows the ruleset's forecast (L&L and Classic:
-:func:`~lnl_desktop.core.forecast.forecast_attack`) as a bar chart with the mean marked, the
+:func:`~lnl_desktop.core.rules.lnl.odds.forecast_attack`) as a bar chart with the mean marked, the
 thresholds where the target's SP empties and where it goes down, and one line of words
 ("Mean 35.0 damage · 12% to empty SP · <1% to put it down"). For a ruleset that rolls to hit
 (``Forecast.p_hit``) the chance to hit comes first, in words, and the chart is the damage on a hit.
@@ -26,10 +26,10 @@ from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor, QFont, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWidget
 
+from lnl_desktop.core.encounter.model import Phase, Weapon, WeaponState
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.forecast import Forecast
-from lnl_desktop.core.model import Phase, Weapon, WeaponState
 from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.core.rules.lnl.odds import Forecast
 from lnl_desktop.ui.controller import AttackPlan, TableController
 
 if TYPE_CHECKING:  # only for the type checker: importing pyqtgraph here would load it at start-up

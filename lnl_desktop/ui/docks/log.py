@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event
-from lnl_desktop.core.export import FORMATS, export_log
+from lnl_desktop.core.files.export import FORMATS, export_log
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.folders import Folders
 from lnl_desktop.ui.models.log import LogFilter, LogModel, common_start, round_label

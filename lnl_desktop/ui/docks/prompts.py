@@ -41,11 +41,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.actions import SkipPending
-from lnl_desktop.core.dice import DiceSource, ScriptedDice
+from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
+from lnl_desktop.core.encounter.actions import SkipPending
+from lnl_desktop.core.encounter.events import Event, Undone
+from lnl_desktop.core.encounter.model import Pending
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event, Undone
-from lnl_desktop.core.model import Pending
 from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import (

@@ -64,10 +64,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.model import ShieldState, Side, Trait, WeaponKind
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.model import ShieldState, Side, Trait, WeaponKind
+from lnl_desktop.core.encounter.validation import humanize
 from lnl_desktop.core.rules.base import ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
-from lnl_desktop.core.validation import humanize
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label

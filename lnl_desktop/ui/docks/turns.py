@@ -56,11 +56,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource, ScriptedDice
+from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import CombatStarted, Event, InitiativeRolled, Override
+from lnl_desktop.core.encounter.model import Phase, Side, TurnSlot
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import CombatStarted, Event, InitiativeRolled, Override
-from lnl_desktop.core.model import Phase, Side, TurnSlot
 from lnl_desktop.core.rules.base import DeclareSpec
 from lnl_desktop.ui import style
 from lnl_desktop.ui.combat_dialogs import (

@@ -29,11 +29,11 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsScene
 
-from lnl_desktop.core import grid
-from lnl_desktop.core.actions import Move
+from lnl_desktop.core.encounter.actions import Move
+from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.grid import Cell, footprint
-from lnl_desktop.core.model import Phase
+from lnl_desktop.core.map import grid
+from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import players_unseen

@@ -1,7 +1,7 @@
 """Fog of war: what the players see, on their map and, faintly, on the GM's.
 
 With ``encounter.fog.enabled`` the player view shows the cells some Party token sees now
-(:func:`lnl_desktop.core.sight.party_view`) as they are, the cells explored before or revealed by
+(:func:`lnl_desktop.core.map.sight.party_view`) as they are, the cells explored before or revealed by
 the GM (``fog.explored``) dimmed, and the rest black; an Opponent standing where the Party does
 not see now is not on their map at all (:func:`players_unseen`). The GM's map shades what the
 players do not see now (a faint hatch where they see nothing), so the GM knows what is shown.
@@ -11,8 +11,8 @@ scaled without smoothing, plus, on the GM's map, a hatch clipped to a region of 
 It is no :class:`~lnl_desktop.ui.map.overlays.Overlay`, so it is never shared with the players.
 
 It works from masks, never from the explored cells' tuples: the Party's view of the state
-(:func:`lnl_desktop.core.sight.party_sight`, shared with the engine and the other window) and the
-explored cells' mask the core keeps beside their set (:func:`lnl_desktop.core.sight.explored_mask`).
+(:func:`lnl_desktop.core.map.sight.party_sight`, shared with the engine and the other window) and the
+explored cells' mask the core keeps beside their set (:func:`lnl_desktop.core.map.sight.explored_mask`).
 A refresh compares them with the ones it shows and redoes the pixels, the regions and the repaint
 only within the bounding box of the cells that changed: a Party move costs the area it uncovered.
 """
@@ -27,9 +27,9 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core import sight
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Side
+from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.map import sight
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.style import CELL_PX

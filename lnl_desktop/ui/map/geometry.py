@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, QRect, QRectF
 from PySide6.QtGui import QColor, QImage, QPainterPath
 
-from lnl_desktop.core.grid import Cell, DiagonalRule, distance_ft
+from lnl_desktop.core.map.grid import Cell, DiagonalRule, distance_ft
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.style import CELL_PX
 
@@ -216,7 +216,7 @@ def within_ft(
     The token's own cells are left out. ``closer_than`` makes the test strict (``< feet``).
     ``on_map=False`` keeps cells past the map's edge, so an outline shows the true limit there
     rather than the edge of the map.
-    Distances are those of :func:`lnl_desktop.core.grid.token_distance_ft` for a size-1 target.
+    Distances are those of :func:`lnl_desktop.core.map.grid.token_distance_ft` for a size-1 target.
     """
     reach = max(0, math.ceil(feet / feet_per_cell))
     ax, ay = anchor

@@ -18,7 +18,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.ui import style
 from lnl_desktop.ui.map.geometry import (
     CellMask,

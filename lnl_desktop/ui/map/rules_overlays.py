@@ -20,10 +20,10 @@ from weakref import WeakKeyDictionary
 from PySide6.QtCore import QObject, QRectF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from lnl_desktop.core import grid, sight
+from lnl_desktop.core.encounter.model import Combatant, MapGrid, Side, WeaponKind
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Combatant, MapGrid, Side, WeaponKind
+from lnl_desktop.core.map import grid, sight
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController

@@ -29,10 +29,10 @@ from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
-from lnl_desktop.core.events import Event
-from lnl_desktop.core.grid import Cell, footprint
-from lnl_desktop.core.model import Background, Encounter, MapGrid
-from lnl_desktop.core.rules import Ruleset
+from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.model import Background, Encounter, MapGrid
+from lnl_desktop.core.map.grid import Cell, footprint
+from lnl_desktop.core.rules.registry import Ruleset
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import FogItem, players_unseen
@@ -66,7 +66,7 @@ SCENE_MARGIN_CELLS = 3
 def decode_picture(data: str) -> tuple[QImage, str]:
     """A background picture kept in the file (base64 PNG or JPEG), decoded once however many maps
     and scenes show it (the GM's and the players'); a null image and why when it is not one."""
-    from lnl_desktop.core.pictures import PictureError, check_picture  # only for a map with a picture
+    from lnl_desktop.core.files.pictures import PictureError, check_picture  # only for a map with a picture
 
     unreadable = "not a readable PNG or JPEG"
     try:
@@ -402,7 +402,10 @@ class MapScene(QGraphicsScene):
             # Given by path (older files): read only from the encounter file's folder or a folder
             # under it, checked before anything is read; an encounter from someone else must not
             # make the table read other files on the disk.
-            from lnl_desktop.core.pictures import PictureError, read_picture_beside  # only for a map with a picture
+            from lnl_desktop.core.files.pictures import (  # only for a map with a picture
+                PictureError,
+                read_picture_beside,
+            )
 
             folder = self.controller.base_dir
             key = (f"beside:{folder}", background)

@@ -21,10 +21,10 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Side, Token, WeaponKind, WeaponState
-from lnl_desktop.core.rules import Ruleset, get_ruleset
+from lnl_desktop.core.encounter.model import Side, Token, WeaponKind, WeaponState
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge
+from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
 from lnl_desktop.ui import style
 from lnl_desktop.ui.portraits import pixmap_bucket, portrait_pixmap
 

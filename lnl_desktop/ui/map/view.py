@@ -51,8 +51,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core import grid
-from lnl_desktop.core.actions import (
+from lnl_desktop.core.encounter.actions import (
     Action,
     AddWall,
     BeginTurn,
@@ -66,10 +65,11 @@ from lnl_desktop.core.actions import (
     SetDoor,
     SetFog,
 )
+from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.model import Door, MapGrid, Phase, Side, WallSegment
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event
-from lnl_desktop.core.grid import Cell
-from lnl_desktop.core.model import Door, MapGrid, Phase, Side, WallSegment
+from lnl_desktop.core.map import grid
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import AttackPlan, TableController

@@ -53,7 +53,7 @@ from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core.model import Door, MapGrid, Point, WallSegment
+from lnl_desktop.core.encounter.model import Door, MapGrid, Point, WallSegment
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.style import CELL_PX
 

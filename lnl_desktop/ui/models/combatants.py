@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractTableModel, QMimeData, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont, QIcon
 
-from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import CombatantBase
+from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.model import CombatantBase
 from lnl_desktop.core.rules.base import Column
 from lnl_desktop.ui import style
 from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime

@@ -21,7 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
-from lnl_desktop.core.events import AttackResolved, Event
+from lnl_desktop.core.encounter.events import AttackResolved, Event
 
 if TYPE_CHECKING:
     from lnl_desktop.ui.controller import TableController

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from lnl_desktop.core.encounter.events import CombatantChanged, Event, WentDown
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import CombatantChanged, Event, WentDown
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 DAMAGE_KINDS = (("hp", "HP, after DR"), ("ignores DR", "HP, ignores DR"))
 HEAL_KINDS = (("hp", "HP"),)

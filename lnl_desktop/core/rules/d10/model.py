@@ -8,8 +8,8 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
+from lnl_desktop.core.encounter.model import CombatantBase, CombatState, OptionsBase, Side, _Model
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import CombatantBase, CombatState, OptionsBase, Side, _Model
 
 Skill = Annotated[int, Field(ge=-10, le=30)]
 

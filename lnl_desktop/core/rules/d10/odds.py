@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 
-from lnl_desktop.core.forecast import Forecast
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Options, D10Weapon, Tier
+from lnl_desktop.core.rules.lnl.odds import Forecast
 
 
 def kept_face(dice: int, keep_high: bool) -> dict[int, float]:

@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lnl_desktop.core.dice import DiceSource, roll_plain
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, RulesEvent, WentDown
+from lnl_desktop.core.encounter.model import Encounter, Pending, Phase, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import ActionTaken, Event, Override, RulesEvent, WentDown
-from lnl_desktop.core.grid import token_distance_ft
-from lnl_desktop.core.model import Encounter, Pending, Phase, Side, TurnSlot
+from lnl_desktop.core.map.grid import token_distance_ft
+from lnl_desktop.core.map.sight import reach_blocker
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, pending_item
 from lnl_desktop.core.rules.d10.model import (
@@ -25,10 +26,9 @@ from lnl_desktop.core.rules.d10.model import (
     Tier,
     Timer,
 )
-from lnl_desktop.core.sight import reach_blocker
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 NAME = "d10"
 

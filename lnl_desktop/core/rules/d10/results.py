@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lnl_desktop.core.events import Override, RulesEvent, WentDown
+from lnl_desktop.core.encounter.events import Override, RulesEvent, WentDown
 from lnl_desktop.core.rules.base import ActionResult, Span, following, result_line
 
 NAME = "d10"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Event, Override
+from lnl_desktop.core.encounter.model import Encounter, Phase, Side
 from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.events import Event, Override
-from lnl_desktop.core.model import Encounter, Phase, Side
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     ActionResult,
@@ -46,7 +46,7 @@ from lnl_desktop.core.rules.d10.model import (
 )
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 NONE, PARTY, OPPONENTS, STUMBLED = "no surprise", "Party ambushes", "Opponents ambush", "both stumbled"
 
@@ -993,7 +993,7 @@ class GroupD10Ruleset(ByHand, Ruleset):
         return kept, notes
 
     def bestiary(self) -> list[dict[str, Any]]:
-        from lnl_desktop.core.bestiary import read_bestiary
+        from lnl_desktop.core.rules.bestiary import read_bestiary
 
         return read_bestiary(self)[0]
 

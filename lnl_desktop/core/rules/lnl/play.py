@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource
-from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import (
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import (
     ActionTaken,
     AttackResolved,
     Event,
@@ -22,7 +21,7 @@ from lnl_desktop.core.events import (
     WeaponBroken,
     WentDown,
 )
-from lnl_desktop.core.model import (
+from lnl_desktop.core.encounter.model import (
     ActionKind,
     AttackRecord,
     LnLStats,
@@ -31,10 +30,11 @@ from lnl_desktop.core.model import (
     WeaponKind,
     WeaponState,
 )
+from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules.common import SNEAK_MODES, AttackMode, AttackOutcome, failed
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 
 def _ft(value: float) -> str:

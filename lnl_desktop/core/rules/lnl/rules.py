@@ -11,12 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource, roll_exploding, roll_plain, sides_of
-from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import CombatantChanged, Event, ParryEnded, PrecisionCheck, WentDown
-from lnl_desktop.core.grid import footprint_center, outside_cone, token_distance_ft
-from lnl_desktop.core.model import (
+from lnl_desktop.core.dice.rolls import DiceSource, roll_exploding, roll_plain, sides_of
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import CombatantChanged, Event, ParryEnded, PrecisionCheck, WentDown
+from lnl_desktop.core.encounter.model import (
     Ability,
     Combatant,
     Encounter,
@@ -32,6 +30,9 @@ from lnl_desktop.core.model import (
     WeaponState,
     WeaponStyle,
 )
+from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.map.grid import footprint_center, outside_cone, token_distance_ft
+from lnl_desktop.core.map.sight import blocker, reach_blocker
 from lnl_desktop.core.rules.base import (
     ActionResult,
     ActionSpec,
@@ -56,10 +57,9 @@ from lnl_desktop.core.rules.common import (
     SurpriseOutcome,
 )
 from lnl_desktop.core.rules.lnl import play, views
-from lnl_desktop.core.sight import blocker, reach_blocker
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 RANGED_MINIMUM_FT = 10
 MELEE_ENGAGED_FT = 5
@@ -271,7 +271,7 @@ class LnLRuleset(Ruleset):
         return views.action_notes(self, encounter.options, spec, c, means, target)
 
     def bestiary(self) -> list[dict[str, Any]]:
-        from lnl_desktop.core.bestiary import read_bestiary
+        from lnl_desktop.core.rules.bestiary import read_bestiary
 
         return read_bestiary(self)[0]
 
@@ -290,7 +290,7 @@ class LnLRuleset(Ruleset):
         encounter: Encounter | None = None,
         extras: Mapping[str, Any] | None = None,
     ) -> Any:
-        from lnl_desktop.core.forecast import forecast_attack
+        from lnl_desktop.core.rules.lnl.odds import forecast_attack
 
         return forecast_attack(attacker, target, means, mode, options, ignore_dex=ignore_dex, ruleset=self)
 

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DAMAGE_DICE
-from lnl_desktop.core.events import AttackResolved, ExertionSpent, Override, ShieldDestroyed, WeaponBroken, WentDown
-from lnl_desktop.core.model import Ability, LnLStats, ShieldState, WeaponKind, WeaponState, WeaponStyle
+from lnl_desktop.core.dice.rolls import DAMAGE_DICE
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import (
+    AttackResolved,
+    ExertionSpent,
+    Override,
+    ShieldDestroyed,
+    WeaponBroken,
+    WentDown,
+)
+from lnl_desktop.core.encounter.model import Ability, LnLStats, ShieldState, WeaponKind, WeaponState, WeaponStyle
 from lnl_desktop.core.rules.base import (
     SHIELD_MEANS,
     ActionResult,

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.model import INCAPACITATING
+from lnl_desktop.core.encounter.model import INCAPACITATING
 from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.model import Encounter
+    from lnl_desktop.core.encounter.model import Encounter
 
 # The table's conditions, as the sheet's menu spells them (Group d10 shares the list).
 TABLE = OLD_SCHOOL_CONDITIONS

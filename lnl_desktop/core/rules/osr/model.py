@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import Field, field_validator, model_validator
 
+from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, _Model
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import CombatantBase, OptionsBase, _Model
 
 Modifier = Annotated[int, Field(ge=-10, le=30)]
 

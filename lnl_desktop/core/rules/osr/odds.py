@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from lnl_desktop.core.forecast import Forecast
-from lnl_desktop.core.model import Encounter
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.rules.lnl.odds import Forecast
 from lnl_desktop.core.rules.osr import play
 from lnl_desktop.core.rules.osr.model import OsrCombatant, OsrOptions, OsrWeapon
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from lnl_desktop.core.dice import DiceSource, roll_plain
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.events import Event, RulesEvent, WentDown
+from lnl_desktop.core.encounter.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.events import Event, RulesEvent, WentDown
-from lnl_desktop.core.grid import footprint_center, outside_cone, token_distance_ft
-from lnl_desktop.core.model import Encounter, Pending, Side, TurnSlot
+from lnl_desktop.core.map.grid import footprint_center, outside_cone, token_distance_ft
+from lnl_desktop.core.map.sight import blocker, reach_blocker
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, failed, pending_item
 from lnl_desktop.core.rules.osr import conditions as cond
@@ -33,10 +34,9 @@ from lnl_desktop.core.rules.osr.model import (
     WeaponKind,
     parse_dice,
 )
-from lnl_desktop.core.sight import blocker, reach_blocker
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 NAME = "osr"
 Style = Literal["melee", "ranged", "charge", "counter"]
@@ -863,7 +863,7 @@ def defend(engine: Engine, a: Defend, dice: DiceSource) -> list[Event]:
 
 def stood(encounter: Encounter, c: OsrCombatant) -> float:
     """The movement ``c`` spent getting up this turn (read from the log since its turn began)."""
-    from lnl_desktop.core.events import ActionTaken, TurnStarted
+    from lnl_desktop.core.encounter.events import ActionTaken, TurnStarted
 
     spent = 0.0
     for event in reversed(encounter.log):
@@ -939,7 +939,7 @@ def interrupt(engine: Engine, c: OsrCombatant, why: str) -> list[Event]:
 
 
 def _taken(engine: Engine, c: OsrCombatant, action: str, text: str) -> Event:
-    from lnl_desktop.core.events import ActionTaken
+    from lnl_desktop.core.encounter.events import ActionTaken
 
     return ActionTaken(round=engine.encounter.combat.round, text=text, actors=(c.id,), combatant=c.id, action=action)
 

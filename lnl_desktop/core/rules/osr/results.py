@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lnl_desktop.core.events import ActionTaken, Override, RulesEvent, WentDown
+from lnl_desktop.core.encounter.events import ActionTaken, Override, RulesEvent, WentDown
 from lnl_desktop.core.rules.base import ActionResult, Span, following, result_line
 
 NAME = "osr"

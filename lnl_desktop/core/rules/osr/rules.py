@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Event, Override
+from lnl_desktop.core.encounter.model import Encounter, Phase, Side
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event, Override
-from lnl_desktop.core.model import Encounter, Phase, Side
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     CONDITION_TIPS,
@@ -47,7 +47,7 @@ from lnl_desktop.core.rules.osr.model import (
 )
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine import Engine
+    from lnl_desktop.core.engine.engine import Engine
 
 # The Start combat dialog's situations: the GM marks who is surprised (RULES §12, step 2).
 NOBODY, PARTY, OPPONENTS, BOTH = (
@@ -915,7 +915,7 @@ class OldSchoolRuleset(ByHand, Ruleset):
         return kept, notes
 
     def bestiary(self) -> list[dict[str, Any]]:
-        from lnl_desktop.core.bestiary import read_bestiary
+        from lnl_desktop.core.rules.bestiary import read_bestiary
 
         return read_bestiary(self)[0]
 

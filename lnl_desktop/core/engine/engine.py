@@ -23,10 +23,9 @@ from typing import Annotated, Any, ClassVar, Literal, Union, get_args, get_origi
 
 from pydantic import BaseModel, ValidationError
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core.dice import DiceSource, RandomDice, RecordingDice, ScriptedDice
-from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.events import (
+from lnl_desktop.core.dice.rolls import DiceSource, RandomDice, RecordingDice, ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import (
     ActionTaken,
     CellsRevealed,
     CombatantAdded,
@@ -57,7 +56,22 @@ from lnl_desktop.core.events import (
     WallRemoved,
     WentDown,
 )
-from lnl_desktop.core.grid import (
+from lnl_desktop.core.encounter.model import (
+    MAX_PORTRAIT_CHARS,
+    ActionKind,
+    CombatantBase,
+    CombatState,
+    Door,
+    Encounter,
+    Phase,
+    Side,
+    Token,
+    TurnState,
+    WallSegment,
+)
+from lnl_desktop.core.encounter.validation import explain
+from lnl_desktop.core.errors import IllegalAction, RulesError
+from lnl_desktop.core.map.grid import (
     Cell,
     MoveRules,
     Reach,
@@ -73,23 +87,9 @@ from lnl_desktop.core.grid import (
     reachable,
     snap_facing,
 )
-from lnl_desktop.core.model import (
-    MAX_PORTRAIT_CHARS,
-    ActionKind,
-    CombatantBase,
-    CombatState,
-    Door,
-    Encounter,
-    Phase,
-    Side,
-    Token,
-    TurnState,
-    WallSegment,
-)
-from lnl_desktop.core.rules import Ruleset, get_ruleset
+from lnl_desktop.core.map.sight import explore, party_sight
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
-from lnl_desktop.core.sight import explore, party_sight
-from lnl_desktop.core.validation import explain
+from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
 
 Listener = Callable[[list[Event]], None]
 

@@ -22,11 +22,11 @@ the table's cells ((0, 0) the map's top-left corner). The whole part of ``map_or
 walls so the picture's corner is the map's corner, and the maker's grid lines stay on the map's;
 a fractional part (a crop between grid lines) becomes the picture's offset. The picture is checked
 (base64, a PNG, JPEG or WEBP header, a size that can be shown, bytes that reach the picture's end:
-:mod:`lnl_desktop.core.pictures`) but not decoded: that, and turning WEBP into PNG or JPEG, is the
+:mod:`lnl_desktop.core.files.pictures`) but not decoded: that, and turning WEBP into PNG or JPEG, is the
 window's work. Anything wrong raises :class:`MapFileError` saying
 where, and nothing is changed.
 
-Limits (:mod:`lnl_desktop.core.model` states them): a map has at most :data:`MAX_SIDE` cells a
+Limits (:mod:`lnl_desktop.core.encounter.model` states them): a map has at most :data:`MAX_SIDE` cells a
 side and :data:`MAX_MAP_LINES` wall segments and doors together (after repeated and zero-length
 lines are dropped), and its picture at most :data:`MAX_PICTURE_PIXELS` pixels; a file beyond one is
 refused with the limit named. The walls are read in bulk with numpy, the same segments in the same
@@ -51,8 +51,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import (
+from lnl_desktop.core.encounter.model import (
     MAX_MAP_LINES,
     MAX_MAP_SIDE,
     MAX_PICTURE_PIXELS,
@@ -62,7 +61,8 @@ from lnl_desktop.core.model import (
     checked_lines,
     gc_paused,
 )
-from lnl_desktop.core.pictures import ImageFormat, image_damage, image_kind, image_size
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.files.pictures import ImageFormat, image_damage, image_kind, image_size
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")  # a thread reading a map must find it loaded (see lnl_desktop.lazy)

@@ -14,9 +14,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from lnl_desktop.core.encounter.events import AttackResolved, Event
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import AttackResolved, Event
-from lnl_desktop.core.model import Encounter
 
 FORMATS = {".md": "Markdown", ".html": "HTML", ".htm": "HTML", ".csv": "CSV"}
 CSV_COLUMNS = ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]

@@ -40,13 +40,13 @@ from typing import IO, Any
 from pydantic import TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
-from lnl_desktop.core import actions as act
-from lnl_desktop.core import storage
-from lnl_desktop.core.dice import ScriptedDice
-from lnl_desktop.core.engine import Engine, HistoryStep
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.model import Encounter, gc_paused
+from lnl_desktop.core.engine.engine import Engine, HistoryStep
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event
-from lnl_desktop.core.model import Encounter, gc_paused
+from lnl_desktop.core.files import storage
 
 META = "meta.json"
 
@@ -73,7 +73,7 @@ def _type_name(cls: type) -> str:
 
 def _ruleset_action(name: str) -> type | None:
     """An action a ruleset of its own brings (a plug-in's), by ``module:name``."""
-    from lnl_desktop.core.rules import all_rulesets
+    from lnl_desktop.core.rules.registry import all_rulesets
 
     for ruleset in all_rulesets().values():
         for cls in ruleset.handlers:

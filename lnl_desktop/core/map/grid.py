@@ -1368,7 +1368,7 @@ def _segment_clear(a: tuple[float, float], b: tuple[float, float], walls: frozen
 def line_of_sight(a: Cell, a_size: int, b: Cell, b_size: int, walls: frozenset[Cell]) -> bool:
     """Whether any occupied cell of one token sees any of the other's, centre to centre, past the walls.
 
-    Wall cells only, sampled: the rules read :func:`lnl_desktop.core.sight.sees`, which adds wall
+    Wall cells only, sampled: the rules read :func:`lnl_desktop.core.map.sight.sees`, which adds wall
     segments and closed doors and is exact along a corner's tip."""
     if not walls:
         return True

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from lnl_desktop.core.validation import explain
+from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.paths import resource
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ temporary file next to the target and renames it over, so a failed save never le
 file. Loading refuses anything that is not valid and says where it is wrong; older versions
 are migrated forward step by step.
 
-A map over the limits :mod:`lnl_desktop.core.model` states (MAX_MAP_LINES wall segments and doors,
+A map over the limits :mod:`lnl_desktop.core.encounter.model` states (MAX_MAP_LINES wall segments and doors,
 MAX_MAP_SIDE cells a side, a picture of MAX_PICTURE_PIXELS pixels) is refused with the limit named.
 A map's many segments (a cave from a map maker, 100,000 of them) are checked in bulk with numpy,
 giving the same encounter, or the same message, as checking them one by one.
@@ -31,8 +31,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import (
+from lnl_desktop.core.encounter.model import (
     MAX_PICTURE_PIXELS,
     Encounter,
     MapGrid,
@@ -42,8 +41,9 @@ from lnl_desktop.core.model import (
     lines_from_json,
     too_many_lines,
 )
-from lnl_desktop.core.rules import get_ruleset
-from lnl_desktop.core.validation import explain
+from lnl_desktop.core.encounter.validation import explain
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.rules.registry import get_ruleset
 
 FORMAT = "lnl-encounter"
 VERSION = 3
@@ -279,7 +279,7 @@ def _refuse_huge_picture(encounter: Encounter, source: str) -> None:
     background = encounter.map.background
     if background is None or not background.data:
         return
-    from lnl_desktop.core.pictures import image_kind, image_size  # only for maps with a picture
+    from lnl_desktop.core.files.pictures import image_kind, image_size  # only for maps with a picture
 
     head = background.data[:_PICTURE_HEAD_CHARS].strip()
     try:
@@ -476,7 +476,7 @@ def json_schema() -> dict[str, Any]:
 
     from pydantic import Field, TypeAdapter
 
-    from lnl_desktop.core.rules import BUILT_IN
+    from lnl_desktop.core.rules.registry import BUILT_IN
 
     models = tuple(get_ruleset(name).encounter_model for name in BUILT_IN)
     union = Annotated[Union[models], Field(discriminator="ruleset")]  # type: ignore[valid-type]  # noqa: UP007

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lnl_desktop.core.actions import Action, PlaceToken, RemoveToken
-from lnl_desktop.core.model import Combatant, Side, Weapon
+from lnl_desktop.core.encounter.actions import Action, PlaceToken, RemoveToken
+from lnl_desktop.core.encounter.model import Combatant, Side, Weapon
 
 # The faces the examples roll, in the order a ScriptedDice takes them.
 TOMBRIL_FACES = [5, 3, 4, 3, 2]

@@ -23,8 +23,8 @@ import struct
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Literal
 
+from lnl_desktop.core.encounter.model import MAX_PICTURE_PIXELS
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.model import MAX_PICTURE_PIXELS
 
 ImageFormat = Literal["png", "jpeg", "webp"]
 

@@ -87,7 +87,7 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
 @cache
 def _known_models() -> dict[str, type[BaseModel]]:
     """Every model of every ruleset's encounter by name: what a ValidationError's title names."""
-    from lnl_desktop.core.rules import all_rulesets
+    from lnl_desktop.core.rules.registry import all_rulesets
 
     found: dict[str, type[BaseModel]] = {}
     todo: list[type[BaseModel]] = []
@@ -112,7 +112,7 @@ Labels = dict[str, str]
 def _sheet_labels(model: type[BaseModel]) -> tuple[Labels, Labels, dict[str, Labels]]:
     """A stat block's labels as its ruleset's sheet shows them, its lists' item nouns ("weapon") and
     their columns' titles."""
-    from lnl_desktop.core.rules import all_rulesets
+    from lnl_desktop.core.rules.registry import all_rulesets
 
     labels: Labels = {}
     nouns: Labels = {}
@@ -182,7 +182,7 @@ def field_label(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
 
 
 def _labels_of(model: type[BaseModel]) -> tuple[Labels, Labels, dict[str, Labels]]:
-    from lnl_desktop.core.model import CombatantBase, Shield
+    from lnl_desktop.core.encounter.model import CombatantBase, Shield
 
     if issubclass(model, CombatantBase):
         labels, nouns, columns = _sheet_labels(model)

@@ -2,7 +2,7 @@
 
 Pydantic v2 models. A bad value is refused with a message that names the field (level 0,
 a negative Move, a d7, SP above its maximum, a weapon that does not exist). The models hold
-data and derived read-only properties; changes go through :mod:`lnl_desktop.core.engine`.
+data and derived read-only properties; changes go through :mod:`lnl_desktop.core.engine.engine`.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from pydantic import (
 )
 from pydantic_core import core_schema
 
-from lnl_desktop.core.dice import DieName
+from lnl_desktop.core.dice.rolls import DieName
+from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.events import Event
-from lnl_desktop.core.grid import Cell, DiagonalRule, Terrain, footprint, map_terrain
+from lnl_desktop.core.map.grid import Cell, DiagonalRule, Terrain, footprint, map_terrain, token_distance_ft
 from lnl_desktop.lazy import lazy_module, loaded
 
 np = lazy_module("numpy")  # only big maps use it, and the first window must not wait for it
@@ -1084,6 +1084,18 @@ class Encounter(_Model):
             for cell in footprint(token.cell, by_id[cid].size):
                 cells[cell] = cid
         return cells
+
+    def distance_between(self, a: CombatantBase, b: CombatantBase) -> float | None:
+        """Feet between the nearest cells two combatants cover, or None when either is not on the map.
+
+        The one measure of how far apart two tokens are: reach, ranges, the 10 ft minimum and the
+        Action dock's distances all read it.
+        """
+        ta, tb = self.tokens.get(a.id), self.tokens.get(b.id)
+        if ta is None or tb is None:
+            return None
+        grid = self.map
+        return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
 
     def by_id(self) -> dict[str, Combatant]:
         """Every combatant by id, for loops that would otherwise search the list each time."""

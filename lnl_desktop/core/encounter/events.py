@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lnl_desktop.core.dice import DieFace
-from lnl_desktop.core.grid import Cell
+from lnl_desktop.core.dice.rolls import DieFace
+from lnl_desktop.core.map.grid import Cell
 
 
 class _Event(BaseModel):

@@ -1,6 +1,6 @@
 """Line of sight on the battle map: who sees whom, what a creature sees, what the Party sees.
 
-Pure Python plus numpy, no Qt. Coordinates as in :mod:`lnl_desktop.core.grid`: cells ``(x, y)``,
+Pure Python plus numpy, no Qt. Coordinates as in :mod:`lnl_desktop.core.map.grid`: cells ``(x, y)``,
 points in cell units with ``(0, 0)`` the map's top-left corner and a cell's centre at ``+0.5``.
 
 **What blocks a line.** Lines run from cell centre to cell centre. Two things block one:
@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.grid import (
+from lnl_desktop.core.map.grid import (
     _EPS,
     Barrier,
     Cell,
@@ -73,8 +73,8 @@ if TYPE_CHECKING:
     import numpy as _numpy
     import numpy.typing as npt
 
-    from lnl_desktop.core.grid import BoolArray
-    from lnl_desktop.core.model import Encounter, MapGrid
+    from lnl_desktop.core.encounter.model import Encounter, MapGrid
+    from lnl_desktop.core.map.grid import BoolArray
 
     FloatArray = npt.NDArray[_numpy.float64]
     IntArray = npt.NDArray[_numpy.int64]
@@ -774,7 +774,7 @@ def party_sight(encounter: Encounter) -> PartyView:
     (their cells, facings, sizes, vision, hidden and down) however many ask: the engine's fog of
     war and both windows' fog share it. The mask is the OR of each token's cached view, so a
     Party move works out the moved token's view only."""
-    from lnl_desktop.core.model import Side
+    from lnl_desktop.core.encounter.model import Side
 
     party: list[tuple[str, Cell, float, bool, int, bool, int]] = []
     tokens = encounter.tokens
@@ -789,7 +789,7 @@ def party_sight(encounter: Encounter) -> PartyView:
     if found is not None:
         ix.party.move_to_end(key)
         return found
-    from lnl_desktop.core.rules import get_ruleset
+    from lnl_desktop.core.rules.registry import get_ruleset
 
     cones = get_ruleset(encounter.ruleset).sight_uses_facing
     bits = np.zeros((ix.height, (ix.width + 7) // 8), dtype=np.uint8)

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from lnl_desktop.core.grid import Cell, barriers_ahead
-from lnl_desktop.core.model import MapGrid, Side, SurpriseSituation
+from lnl_desktop.core.encounter.model import MapGrid, Side, SurpriseSituation
+from lnl_desktop.core.map.grid import Cell, barriers_ahead
 from lnl_desktop.core.rules.common import AttackMode
 
 

@@ -1,0 +1,1 @@
+"""The engine: applies actions through the ruleset, returns events, keeps the undo history."""
