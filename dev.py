@@ -132,6 +132,10 @@ def run(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-m", "lnl_desktop", *args], cwd=ROOT)
 
 
+# `lint-imports` as the venv's python runs it (the console script's path differs between Windows and the rest).
+LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+
+
 def test(args: list[str]) -> int:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     say("ruff check")
@@ -146,6 +150,10 @@ def test(args: list[str]) -> int:
     checked = subprocess.call(schema, cwd=ROOT)
     if checked != 0:
         return checked
+    say("import-linter: the house's contracts (pyproject.toml, [tool.importlinter])")
+    contracts = subprocess.call([str(PYTHON), "-c", LINT_IMPORTS, "--no-cache"], cwd=ROOT)
+    if contracts != 0:
+        return contracts
     say("pytest")
     return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env)
 
