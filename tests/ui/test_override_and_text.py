@@ -27,7 +27,6 @@ from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice, roll_plain
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event, Override, RulesEvent
 from lnl_desktop.core.encounter.model import Encounter, RulesOptions
-from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Handler, PromptChoice, PromptSpec, Setting, StartProcedure
@@ -562,18 +561,16 @@ def test_seven_inputs_leave_roll_on_screen_at_1366_by_768(make_window: Any, oath
     assert "with cinematic advantage (the bell tolls)" in log_texts(window.controller)[-1]
 
 
-# -- the real Group d10, once it is there ------------------------------------------------------------
+# -- the real Group d10 ------------------------------------------------------------------------------
 
 
-def d10_or_skip() -> Any:
-    try:
-        return get_ruleset("d10")
-    except (RulesError, ImportError) as error:
-        pytest.skip(f"Group d10 is not there yet: {error}")
+def group_d10() -> Any:
+    """Group d10 as the program registers it: a build without it fails here rather than skipping."""
+    return get_ruleset("d10")
 
 
 def test_group_d10_attack_in_the_dock(make_window: Any) -> None:
-    d10 = d10_or_skip()
+    d10 = group_d10()
     from lnl_desktop.core.rules.d10 import play
 
     encounter = storage.load(resource("encounters", "bandit-mill-d10.lnl"))
@@ -609,7 +606,7 @@ def test_group_d10_attack_in_the_dock(make_window: Any) -> None:
 
 
 def test_group_d10_timer_die_takes_its_event_in_words(qtbot: QtBot) -> None:
-    d10 = d10_or_skip()
+    d10 = group_d10()
     controller = TableController(storage.load(resource("encounters", "bandit-mill-d10.lnl")))
     timer = next(spec for spec in d10.tools(controller.engine) if spec.title == "Timer die")
     dialog = ToolDialog(controller, timer)

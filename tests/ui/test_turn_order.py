@@ -447,17 +447,13 @@ def test_l_and_l_has_no_round_settings_and_keeps_its_one_d6(qtbot: QtBot) -> Non
     assert dialog.option_changes() == {} and dialog.dice() is None
 
 
-# -- Old-School d20 itself, once it is in the program ----------------------------------------------
+# -- Old-School d20 itself ------------------------------------------------------------------------
 
 
 def test_old_school_d20_plays_its_order_in_the_dock(qtbot: QtBot) -> None:
-    try:
-        osr = get_ruleset("osr")
-    except RulesError:
-        pytest.skip("the Old-School d20 ruleset is not in this build yet")
+    osr = get_ruleset("osr")
     demo = osr.demo()
-    if demo is None:
-        pytest.skip("Old-School d20 has no demo encounter")
+    assert demo is not None, "Old-School d20 ships a demo encounter"
     from lnl_desktop.paths import resource
 
     controller = TableController(storage.load(resource("encounters", demo)))
