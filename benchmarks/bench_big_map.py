@@ -114,7 +114,7 @@ class Table:
         """Let the window settle as it does on screen before the GM acts: the wall tiles of both
         views rendered (a first paint at a new zoom spreads them over frames) and the map's search
         tables built by their worker."""
-        from lnl_desktop.core.map import grid
+        from lnl_desktop.core.map.terrain import map_terrain
         from lnl_desktop.ui.map import walls
 
         for _ in range(200):
@@ -124,7 +124,7 @@ class Table:
             settle(self.app)
             if walls.tile_cache.rendered == before:
                 break
-        terrain = grid.map_terrain(self.controller.encounter.map)
+        terrain = map_terrain(self.controller.encounter.map)
         deadline = time.perf_counter() + 30
         while terrain.barriers and "barrier_steps" not in terrain.__dict__ and time.perf_counter() < deadline:
             time.sleep(0.01)

@@ -9,12 +9,13 @@ from __future__ import annotations
 from timing import median_seconds, report
 
 from lnl_desktop.core.dice.rolls import RandomDice, ScriptedDice
-from lnl_desktop.core.encounter.model import Combatant, Encounter, MapGrid, RulesOptions, Side, Token, Weapon
+from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LNL
 from lnl_desktop.core.rules.lnl.examples import hill_giant, tombril
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, RulesOptions, Weapon
 
 
 def tombril_and_giant() -> tuple[Combatant, Combatant]:

@@ -10,7 +10,7 @@ from timing import median_seconds, report
 
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.d10 import play
+from lnl_desktop.core.rules.d10 import rules
 from lnl_desktop.core.rules.d10.odds import forecast_strike
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
@@ -25,13 +25,13 @@ def main() -> None:
     options = encounter.options
 
     def resolve() -> None:
-        edge = play.edge_of(encounter, tombril, ogre, gm_edge="advantage", gm_reason="flanking")
-        hit = play.to_hit(encounter, tombril, ogre, "melee", edge)
+        edge = rules.edge_of(encounter, tombril, ogre, gm_edge="advantage", gm_reason="flanking")
+        hit = rules.to_hit(encounter, tombril, ogre, "melee", edge)
         dice = ScriptedDice([7, 15, 3, 6])
-        _, face = play.roll_d20s(dice, edge, "to hit")
+        _, face = rules.roll_d20s(dice, edge, "to hit")
         if hit.hits(face):
-            _, rolled = play.roll_weapon(dice, sword, options)
-            play.damage_after(rolled, face == 20, ogre.dr)
+            _, rolled = rules.roll_weapon(dice, sword, options)
+            rules.damage_after(rolled, face == 20, ogre.dr)
 
     report("to-hit with advantage + masterwork damage (2d20, 2d8)", median_seconds(resolve, 200, 50), 50e-6, "us")
 

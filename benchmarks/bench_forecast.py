@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from lnl_desktop.core.encounter.model import Combatant, RulesOptions, Side, Weapon
+from lnl_desktop.core.dice import odds as fc_module
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import odds as fc_module
-from lnl_desktop.core.rules.lnl.odds import forecast_attack
+from lnl_desktop.core.rules.lnl import forecast_attack
+from lnl_desktop.core.rules.lnl.model import Combatant, RulesOptions, Weapon
 
 BUDGET_MS = 20.0
 

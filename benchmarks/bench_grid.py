@@ -1,4 +1,4 @@
-"""Benchmark for ``lnl_desktop.core.map.grid.reachable`` (a plain script, not collected by pytest).
+"""Benchmark for ``lnl_desktop.core.map.movement.reachable`` (a plain script, not collected by pytest).
 
 Run with ``python benchmarks/bench_grid.py``. The UI recomputes reachable cells whenever a token
 is picked up or hovered, so a 120 ft move on a large 200 x 200 map must take under 5 ms.
@@ -17,7 +17,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.map.grid import Cell, Terrain
+    from lnl_desktop.core.map.grid import Cell
+    from lnl_desktop.core.map.terrain import Terrain
 
 SIZE = 200
 RUNS = 50
@@ -25,16 +26,18 @@ BUDGET_MS = 5.0
 MOVE_FT = 120.0
 
 
-def load_grid() -> ModuleType:
-    """Import the grid module, from this checkout if the package is not installed."""
+def load_movement() -> ModuleType:
+    """Import the movement module, from this checkout if the package is not installed."""
     root = str(Path(__file__).resolve().parents[1])
     if root not in sys.path:
         sys.path.insert(0, root)
-    return importlib.import_module("lnl_desktop.core.map.grid")
+    return importlib.import_module("lnl_desktop.core.map.movement")
 
 
-def build_terrain(grid: ModuleType, seed: int = 1234) -> Terrain:
+def build_terrain(seed: int = 1234) -> Terrain:
     """A 200 x 200 map with 10% random walls and 10% difficult terrain (seeded)."""
+    from lnl_desktop.core.map.terrain import Terrain  # importable once load_movement() found the package
+
     rng = random.Random(seed)
     centre = (SIZE // 2, SIZE // 2)
     walls: set[Cell] = set()
@@ -48,7 +51,7 @@ def build_terrain(grid: ModuleType, seed: int = 1234) -> Terrain:
                 walls.add((x, y))
             elif r < 0.20:
                 difficult.add((x, y))
-    terrain: Terrain = grid.Terrain(SIZE, SIZE, frozenset(walls), frozenset(difficult))
+    terrain = Terrain(SIZE, SIZE, frozenset(walls), frozenset(difficult))
     return terrain
 
 
@@ -69,9 +72,10 @@ def report(label: str, ms: float) -> None:
 
 
 def main() -> None:
-    g = load_grid()
-    terrain = build_terrain(g)
-    from lnl_desktop.lazy import load_now  # importable now that load_grid() found the package
+    g = load_movement()
+    terrain = build_terrain()
+    from lnl_desktop.core.map.grid import DiagonalRule  # importable now that load_movement() found the package
+    from lnl_desktop.lazy import load_now
 
     load_now("numpy")  # the program loads it once its window is up: not part of the grids' cost
     t0 = time.perf_counter()
@@ -79,8 +83,8 @@ def main() -> None:
     print(f"terrain grids (built once per map): {(time.perf_counter() - t0) * 1000.0:.2f} ms")
 
     start = (SIZE // 2, SIZE // 2)
-    alt = g.MoveRules(g.DiagonalRule.ALTERNATING)
-    euclid = g.MoveRules(g.DiagonalRule.EUCLIDEAN)
+    alt = g.MoveRules(DiagonalRule.ALTERNATING)
+    euclid = g.MoveRules(DiagonalRule.EUCLIDEAN)
     reach = g.reachable(terrain, start, 1, MOVE_FT, alt)
     far = max(reach.cells(), key=lambda c: reach.cost_ft(c) or 0.0)
     print(f"{len(reach.cells())} cells reachable; far cell {far} at {reach.cost_ft(far):g} ft")

@@ -11,7 +11,7 @@ from timing import median_seconds, report
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.osr import play
+from lnl_desktop.core.rules.osr import OsrAttack, rules
 from lnl_desktop.core.rules.osr.odds import dice_sum, forecast_strike
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
@@ -33,11 +33,11 @@ def main() -> None:
     def resolve() -> None:
         # The same hit each time on a copy of the chief: d20 15, 1d8 5 + STR 2.
         target = chief.model_copy()
-        hit = play.to_hit(engine.encounter, tombril, target, sword, "melee")
+        hit = rules.to_hit(engine.encounter, tombril, target, sword, "melee")
         dice = ScriptedDice([15, 5])
         face = dice.roll(20, "to hit")
         if hit.hits(face):
-            damage = play.roll_damage(dice, tombril, [sword], hit, 1)
+            damage = rules.roll_damage(dice, tombril, [sword], hit, 1)
             target.hp = max(0, target.hp - damage.amount)
 
     report("to-hit + damage resolved (d20, 1d8 + STR, every term named)", median_seconds(resolve, 200, 50), 50e-6, "us")
@@ -45,7 +45,7 @@ def main() -> None:
     # The whole action through the engine: checks, the roll, the log line, the undo record.
     engine.apply(play_start(), ScriptedDice([20, 1]))
     engine.begin_turn("tombril")
-    attack = play.OsrAttack("tombril", "hobgoblin-chief", "Longsword")
+    attack = OsrAttack("tombril", "hobgoblin-chief", "Longsword")
 
     def through_engine() -> None:
         engine.apply(attack, ScriptedDice([15, 5]))

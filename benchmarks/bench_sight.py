@@ -26,7 +26,9 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Token, WallSegment
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.map import sight
-from lnl_desktop.core.map.grid import Cell, MoveRules, map_terrain, reachable
+from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.movement import MoveRules, reachable
+from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.lazy import load_now
 

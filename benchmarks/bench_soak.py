@@ -45,6 +45,7 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.lnl.examples import demo_line_up_actions
+from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.paths import demo_encounter_path
 
 ENGINE_ROUNDS = 1000
@@ -87,7 +88,7 @@ class Table:
         return self.do(act.BeginTurn(cid))
 
     def attack(self, attacker: str, target: str, weapon: str) -> bool:
-        return self.do(act.Attack(attacker, target, weapon))
+        return self.do(Attack(attacker, target, weapon))
 
     def end_turn(self) -> bool:
         return self.do(act.EndTurn())

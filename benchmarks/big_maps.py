@@ -16,18 +16,8 @@ from __future__ import annotations
 
 import random
 
-from lnl_desktop.core.encounter.model import (
-    Combatant,
-    Door,
-    Encounter,
-    Fog,
-    MapGrid,
-    Side,
-    Token,
-    WallSegment,
-    Weapon,
-    WeaponKind,
-)
+from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment, WeaponKind
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 
 MOVER = "p0"  # a Party token, the one the benchmarks drag
 

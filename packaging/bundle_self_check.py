@@ -131,7 +131,7 @@ def check_parts_made_on_first_use() -> str:
 
 
 def check_grid_and_sight() -> None:
-    """Movement and sight (numpy in lnl_desktop.core.map.grid and .sight) on a map with a wall and a door.
+    """Movement and sight (numpy in lnl_desktop.core.map.terrain, .movement and .sight) on a map with a wall and a door.
 
     An 8 x 5 map, a wall from (3, 0) to (3, 4) with a door from (3, 1) to (3, 2), a wall cell at
     (6, 3); a creature at (1, 1). Door closed: the way to (5, 1) goes round the wall's end, through
@@ -140,8 +140,9 @@ def check_grid_and_sight() -> None:
     seen through the doorway are those whose centre's line passes strictly inside it.
     """
     from lnl_desktop.core.encounter.model import Door, MapGrid, WallSegment
-    from lnl_desktop.core.map.grid import cheapest_path, map_terrain, path_cost_ft, reachable
+    from lnl_desktop.core.map.movement import cheapest_path, path_cost_ft, reachable
     from lnl_desktop.core.map.sight import blocker, sees, visible_cells
+    from lnl_desktop.core.map.terrain import map_terrain
 
     door = Door(a=(3, 1), b=(3, 2))
     walls = (WallSegment(a=(3, 0), b=(3, 1)), WallSegment(a=(3, 2), b=(3, 4)))
@@ -177,7 +178,7 @@ def check_numpy() -> str:
     """
     import numpy
 
-    from lnl_desktop.core.rules.lnl.odds import dice_total, mean_of
+    from lnl_desktop.core.dice.odds import dice_total, mean_of
 
     total = dice_total(2, 6)
     assert abs(mean_of(total) - 8.4) < 1e-9, mean_of(total)

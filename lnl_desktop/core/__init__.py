@@ -17,21 +17,13 @@ if TYPE_CHECKING:
     from lnl_desktop.core.encounter.actions import Action
     from lnl_desktop.core.encounter.events import AttackResolved, Event
     from lnl_desktop.core.encounter.model import (
-        Ability,
-        Combatant,
-        Encounter,
         MapGrid,
-        RulesOptions,
-        Shield,
         Side,
-        Spell,
         SurpriseSituation,
         Token,
         Trait,
-        Weapon,
         WeaponKind,
         WeaponState,
-        WeaponStyle,
     )
     from lnl_desktop.core.engine.engine import Engine
     from lnl_desktop.core.errors import IllegalAction, RulesError
@@ -39,9 +31,20 @@ if TYPE_CHECKING:
     from lnl_desktop.core.rules.classic import ClassicCombatant, ClassicOptions
     from lnl_desktop.core.rules.common import AttackMode, AttackOutcome, Check
     from lnl_desktop.core.rules.lnl import dice_count
+    from lnl_desktop.core.rules.lnl.model import (
+        Ability,
+        Combatant,
+        Encounter,
+        RulesOptions,
+        Shield,
+        Spell,
+        Weapon,
+        WeaponStyle,
+    )
     from lnl_desktop.core.rules.registry import Ruleset, all_rulesets, get_ruleset
 
-# Each name of the public API and the module it lives in, imported on first use (PEP 562): the
+# Each name of the public API and the module it lives in (``module:name`` where it is called otherwise
+# there), imported on first use (PEP 562): the
 # program's start path imports only the models it needs, not every ruleset and action.
 _PUBLIC = {
     "Action": "lnl_desktop.core.encounter.actions",
@@ -56,21 +59,21 @@ _PUBLIC = {
     "AttackResolved": "lnl_desktop.core.encounter.events",
     "Event": "lnl_desktop.core.encounter.events",
     "DiagonalRule": "lnl_desktop.core.map.grid",
-    "Ability": "lnl_desktop.core.encounter.model",
-    "Combatant": "lnl_desktop.core.encounter.model",
-    "Encounter": "lnl_desktop.core.encounter.model",
+    "Ability": "lnl_desktop.core.rules.lnl.model",
+    "Combatant": "lnl_desktop.core.rules.lnl.model",
+    "Encounter": "lnl_desktop.core.rules.lnl.model",  # an L&L encounter
     "MapGrid": "lnl_desktop.core.encounter.model",
-    "RulesOptions": "lnl_desktop.core.encounter.model",
-    "Shield": "lnl_desktop.core.encounter.model",
+    "RulesOptions": "lnl_desktop.core.rules.lnl.model",
+    "Shield": "lnl_desktop.core.rules.lnl.model",
     "Side": "lnl_desktop.core.encounter.model",
-    "Spell": "lnl_desktop.core.encounter.model",
+    "Spell": "lnl_desktop.core.rules.lnl.model",
     "SurpriseSituation": "lnl_desktop.core.encounter.model",
     "Token": "lnl_desktop.core.encounter.model",
     "Trait": "lnl_desktop.core.encounter.model",
-    "Weapon": "lnl_desktop.core.encounter.model",
+    "Weapon": "lnl_desktop.core.rules.lnl.model",
     "WeaponKind": "lnl_desktop.core.encounter.model",
     "WeaponState": "lnl_desktop.core.encounter.model",
-    "WeaponStyle": "lnl_desktop.core.encounter.model",
+    "WeaponStyle": "lnl_desktop.core.rules.lnl.model",
     "Ruleset": "lnl_desktop.core.rules.registry",
     "all_rulesets": "lnl_desktop.core.rules.registry",
     "get_ruleset": "lnl_desktop.core.rules.registry",
@@ -86,7 +89,8 @@ _PUBLIC = {
 def __getattr__(name: str) -> Any:
     if name not in _PUBLIC:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(_PUBLIC[name]), name)
+    module, _, attribute = _PUBLIC[name].partition(":")
+    value = getattr(import_module(module), attribute or name)
     globals()[name] = value
     return value
 
@@ -99,7 +103,7 @@ def resolve_attack(
     mode: AttackMode | None = None,
     options: Any = None,
     *,
-    ruleset: str | Ruleset = "lnl",
+    ruleset: str | Ruleset | None = None,
 ) -> AttackOutcome:
     """Roll one attack by a ruleset's rules (L&L unless ``ruleset`` says otherwise) and say what it
     does, changing nothing.
@@ -111,10 +115,10 @@ def resolve_attack(
     """
     from lnl_desktop.core.errors import RulesError
     from lnl_desktop.core.rules.common import AttackMode
-    from lnl_desktop.core.rules.registry import get_ruleset
+    from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 
     mode = AttackMode.ATTACK if mode is None else mode
-    rules = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    rules = get_ruleset(ruleset or DEFAULT_RULESET) if ruleset is None or isinstance(ruleset, str) else ruleset
     for who in (attacker, target):
         if not isinstance(who, rules.stat_block):
             raise RulesError(

@@ -97,7 +97,7 @@ def _run(argv: list[str] | None) -> int:
 
     opened = path if args.file else None
     if opened is not None and recovery.file_lock(opened).in_use():
-        from lnl_desktop.ui.main_window import ask_read_only
+        from lnl_desktop.ui.document import ask_read_only
 
         if not ask_read_only(None, opened, recovery.file_lock(opened).holder()):
             return 0
@@ -153,7 +153,8 @@ def open_recovered(window: MainWindow, opened: Path | None, accepted: list[Orpha
     """The first window and one beside it for each piece of recovered work; the first window
     takes over only the work on its own file, or (no file named) the first work in place of the demo.
     A file named on the command line is never replaced by another file's work."""
-    from lnl_desktop.ui.main_window import MainWindow, same_file
+    from lnl_desktop.ui.document import same_file
+    from lnl_desktop.ui.main_window import MainWindow
 
     windows = [window]
     free = True  # the first window still shows just what it opened

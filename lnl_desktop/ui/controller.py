@@ -17,7 +17,7 @@ from PySide6.QtGui import QUndoStack
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.actions import Action, AddCombatant
 from lnl_desktop.core.encounter.events import CombatantAdded, Event
-from lnl_desktop.core.encounter.model import Combatant, Encounter
+from lnl_desktop.core.encounter.model import CombatantBase, Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell
@@ -91,7 +91,7 @@ class TableController(QObject):
         views work out from the whole encounter is kept until it moves on."""
         return self.engine.touched.step
 
-    def combatant(self, cid: str) -> Combatant | None:
+    def combatant(self, cid: str) -> CombatantBase | None:
         try:
             return self.encounter.combatant(cid)
         except RulesError:

@@ -1,72 +1,59 @@
-"""The main window: the battle map in the middle, docks around it, menus, files and autosave."""
+"""The main window: the battle map in the middle, docks around it, the status bar and title; the
+wiring between them, the menus (:mod:`.menus`), the layout (:mod:`.layout`) and the encounter file
+(:mod:`.document`)."""
 
 from __future__ import annotations
 
-import itertools
 import os
 from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
     QCloseEvent,
     QDragEnterEvent,
     QDropEvent,
     QKeySequence,
     QPainter,
     QPaintEvent,
-    QResizeEvent,
-    QShowEvent,
 )
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
     QDockWidget,
-    QFileDialog,
     QGraphicsScene,
     QInputDialog,
     QLabel,
-    QMainWindow,
-    QMenu,
     QMessageBox,
     QSizePolicy,
     QStatusBar,
     QStyle,
     QStyleOption,
-    QTabBar,
-    QTabWidget,
     QUndoView,
     QWidget,
 )
 
-from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatStarted, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter, Phase
-from lnl_desktop.core.engine.engine import HistoryStep
-from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.files import storage
-from lnl_desktop.core.files.journal import Step
-from lnl_desktop.core.rules.base import PromptSpec
-from lnl_desktop.core.rules.registry import get_ruleset
-from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
-from lnl_desktop.ui.docks.prompts import PromptsPanel, ToolDialog, table_tools, tool_label
+from lnl_desktop.ui.docks.prompts import PromptsPanel
 from lnl_desktop.ui.docks.turns import TurnsPanel
+from lnl_desktop.ui.document import Document, ask_read_only
 from lnl_desktop.ui.focus import FocusKeeper
-from lnl_desktop.ui.folders import Folders
+from lnl_desktop.ui.layout import OWN_SPLIT_KEY, SidePanelLayout
 from lnl_desktop.ui.map.view import MapView
+from lnl_desktop.ui.menus import WindowMenus
 from lnl_desktop.ui.mime import FileDrops
-from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
-from lnl_desktop.ui.theme import SCALES, THEMES, Presentation, outside_color
+from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore, WindowRecovery
+from lnl_desktop.ui.theme import Presentation, outside_color
 from lnl_desktop.ui.toast import Toast
 
 if TYPE_CHECKING:
+    from lnl_desktop.core.files.journal import Journal
     from lnl_desktop.ui.docks.bestiary import BestiaryPanel
     from lnl_desktop.ui.docks.combatants import CombatantsPanel
     from lnl_desktop.ui.docks.forecast import ForecastPanel
@@ -84,26 +71,11 @@ LAZY_PANELS = {
     "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
 }
 APP_TITLE = "Laurels & Loot Desktop"
-MAX_RECENT = 8
-# While changes go on, the whole encounter is rewritten at most this often (the journal in between).
-SNAPSHOT_INTERVAL_MS = 3000
-FILE_FILTER = "Encounters (*.lnl);;All files (*)"
 # A dock has one name, on its tab, in the View menu and in its floating title bar. Docks renamed
 # keep the object name saved layouts know them by.
 SAVED_NAMES = {"Sheet": "combatant_sheet", "History": "undo_history"}
-# The UI scale menu: presets named for where the program is shown.
-SCALE_PRESETS = {100: "100 % (laptop)", 125: "125 %", 150: "150 % (projector)", 200: "200 % (projector, far seats)"}
-# The side panel's width at 100 %: the Turns dock's columns and the Action dock's inputs fit.
-SIDE_PANEL_PX = 390
-# The Action dock's height at least, in lines of text, while a turn is under way (its choices, the
-# verdict, the forecast and Roll) and while none is (its one line of what to do next).
-ACTION_WORK_LINES = 13
-ACTION_IDLE_LINES = 5
-OWN_SPLIT_KEY = "window/own_split"  # the GM moved the side panel's splitters: keep them there
 MESSAGE_LINES = 2  # the status bar's message: lines it may wrap onto
 ASK_REMOVE_KEY = "confirm/remove_token_in_combat"
-# Saved dock layouts of another shape (before the one side panel) are not restored.
-LAYOUT_VERSION = 2
 
 
 def default_recovery_folder() -> Path:
@@ -111,7 +83,7 @@ def default_recovery_folder() -> Path:
     return Path(location or Path.home() / ".lnl-desktop")
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowMenus, SidePanelLayout):
     def __init__(
         self,
         encounter: Encounter,
@@ -122,21 +94,13 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.settings = settings if settings is not None else QSettings()
-        self.recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
-        # This window's journal: every change is on disk before the screen shows it.
-        self.window_recovery = self.recovery.open_window()
-        self.journal = self.window_recovery.journal
-        self._journal_failed = False
+        recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
         self.controller = TableController(encounter, self)
-        self.folders = Folders(self.settings, beside=lambda: self.path)  # where the file dialogs open
-        self.controller.engine.subscribe_history(self._journal_step)
-        self.path: Path | None = None
-        self.file_lock: FileLock | None = None
-        self.read_only = False  # the file is open in another window: Save writes elsewhere
-        self._set_path(path)
-        if path is not None:
-            self._claim_file(path)
-        self.journal.reset(encounter, path, unsaved=False)
+        # The file shown, its lock, and its journal: every change is on disk before the screen shows it.
+        self.document = Document(self.controller, path, self, settings=self.settings, recovery=recovery)
+        # Asked by this module's name, looked up at each asking: the question can be replaced here.
+        self.document.confirm_read_only = lambda path, holder: ask_read_only(self, path, holder)
+        self.folders = self.document.folders  # where the file dialogs open
 
         self.map_view = MapView(self.controller)
         self.setCentralWidget(self.map_view)
@@ -194,6 +158,10 @@ class MainWindow(QMainWindow):
         self.controller.eventsApplied.connect(lambda _events: self.toast.dismiss())
         self.controller.encounterReplaced.connect(self.toast.dismiss)
         self.controller.encounterReplaced.connect(self._refresh_title)
+        self.document.titleChanged.connect(self._refresh_title)
+        self.document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        self.document.replaced.connect(self.map_view.fit_map)
+        self.document.recentChanged.connect(self._refresh_recent_menu)
         self.setAcceptDrops(True)  # a Universal VTT map dropped on the window is imported
         self.file_drops = FileDrops(self)
         for drops in (self.file_drops, self.map_view.files_dropped):
@@ -202,8 +170,6 @@ class MainWindow(QMainWindow):
         self.controller.eventsApplied.connect(lambda _events: self._refresh_fog_action())
         self.controller.encounterReplaced.connect(self._refresh_fog_action)
         self._refresh_fog_action()
-        self._snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
-        self._snapshot_timer.timeout.connect(self.autosave)
 
         self.focus_keeper = FocusKeeper(self, self.map_view)
         self.map_view.setFocus(Qt.FocusReason.OtherFocusReason)  # Space ends a turn from the start
@@ -309,316 +275,6 @@ class MainWindow(QMainWindow):
         self.controller.eventsApplied.connect(lambda events: self._refresh_round())
         self.controller.encounterReplaced.connect(self._refresh_round)
         self._refresh_round()
-
-    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut if isinstance(shortcut, QKeySequence) else QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(tip)
-        action.triggered.connect(slot)
-        return action
-
-    def _build_actions(self) -> None:
-        key = QKeySequence.StandardKey
-        self.new_action = self._action(
-            "&New…", self.new_file, key.New, "Start an empty encounter: its name and its ruleset"
-        )
-        self.convert_action = self._action(
-            "Con&vert to another ruleset…",
-            self.convert_ruleset,
-            None,
-            "Before combat: turn this encounter into another ruleset's (undoable)",
-        )
-        self.open_action = self._action("&Open…", self.open_file, key.Open, "Open an encounter file (.lnl)")
-        self.import_map_action = self._action(
-            "&Import map…",
-            self.import_map,
-            "Ctrl+I",
-            "A Universal VTT map (.dd2vtt, .uvtt, .df2vtt): its picture, walls and doors become this map (undoable)",
-        )
-        self.fog_action = self._action(
-            "Fog of &war for the players",
-            lambda on: self.controller.do(act.SetFog(bool(on))),
-            None,
-            "The player view shows only what the Party sees, and dimmer what it has seen (undoable)",
-        )
-        self.fog_action.setCheckable(True)
-        self.save_action = self._action("&Save", self.save, key.Save, "Save the encounter")
-        self.save_as_action = self._action("Save &As…", self.save_as, key.SaveAs, "Save the encounter under a new name")
-        self.quit_action = self._action("&Quit", self.close, key.Quit, "Close the program")
-        stack = self.controller.undo_stack
-        self.undo_action = stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(key.Undo)
-        self.redo_action = stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.undo_action.setStatusTip("Undo the last change")
-        self.redo_action.setStatusTip("Redo the change just undone")
-        # The menu says what will be undone; the toolbar keeps a steady short label.
-        self.undo_action.setIconText("Undo")
-        self.redo_action.setIconText("Redo")
-
-        self.tool_group = QActionGroup(self)
-        self.tool_actions: dict[str, QAction] = {}
-        for name, text, shortcut, tip in (
-            ("select", "&Select and move", "V", "Select tokens and drag them to move (Shift-drag: forced move)"),
-            ("walls", "Paint &walls", "W", "Drag to paint walls (right-drag erases)"),
-            ("difficult", "Paint &difficult terrain", "T", "Drag to paint difficult terrain (right-drag erases)"),
-            ("erase", "&Erase terrain", "X", "Drag to erase walls and difficult terrain"),
-            (
-                "wall_lines",
-                "Draw wall &lines",
-                "L",
-                "Drag between cell corners to draw a wall line (right-click: remove)",
-            ),
-            ("doors", "Draw d&oors", "O", "Drag between cell corners to draw a door; click a door to open or close it"),
-            ("erase_lines", "Erase wall lines and doors", "Shift+L", "Click a wall line or door to remove it"),
-            ("fog", "Reveal or hide &fog", "F", "Drag over cells to show them to the players (right-drag: hide)"),
-        ):
-            action = self._action(text, lambda _=False, n=name: self.map_view.set_tool(n), shortcut, tip)
-            action.setCheckable(True)
-            self.tool_group.addAction(action)
-            self.tool_actions[name] = action
-        self.tool_actions["select"].setChecked(True)
-        self.map_view.toolChanged.connect(lambda name: self.tool_actions[name].setChecked(True))
-
-        self.zoom_in_action = self._action("Zoom &in", self.map_view.zoom_in, key.ZoomIn, "Zoom in")
-        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
-        self.zoom_out_action = self._action("Zoom &out", self.map_view.zoom_out, key.ZoomOut, "Zoom out")
-        self.zoom_reset_action = self._action("&Actual size", self.map_view.zoom_reset, "Ctrl+0", "Zoom to 100%")
-        self.fit_action = self._action("&Fit map to window", self.map_view.fit_map, "Ctrl+F", "Show the whole map")
-        self.turn_left_action = self._action(
-            "Turn token &left", lambda: self.map_view.turn_selected(-45), "[", "Turn the selected token 45° left"
-        )
-        self.turn_right_action = self._action(
-            "Turn token &right", lambda: self.map_view.turn_selected(45), "]", "Turn the selected token 45° right"
-        )
-        self.remove_token_action = self._action(
-            "&Remove token from map", self.remove_token, key.Delete, "Take the selected token off the map"
-        )
-        self.map_settings_action = self._action(
-            "Map &settings…", self.edit_map_settings, None, "Map size, feet per cell, diagonal rule"
-        )
-        self.background_action = self._action(
-            "&Background image…", self.edit_background, None, "Put a battle-map picture under the grid"
-        )
-        self.remove_background_action = self._action(
-            "Remove background image", self.remove_background, None, "Take the picture away"
-        )
-        self.full_screen_action = self._action(
-            "&Full screen", self.toggle_full_screen, key.FullScreen, "Full screen (F11)"
-        )
-        self.full_screen_action.setShortcuts([QKeySequence("F11")])
-        self.full_screen_action.setCheckable(True)
-        self.map_only_action = self._action(
-            "&Map only (hide the docks)",
-            self.toggle_docks,
-            "Tab",
-            "Hide every dock so the map fills the window; Tab on the map brings them back",
-        )
-        self.map_only_action.setCheckable(True)
-        # Tab moves the focus in the docks' forms: it hides the docks only while the map has the focus.
-        self.map_only_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.map_view.addAction(self.map_only_action)
-        self.reset_layout_action = self._action(
-            "Reset &layout", self.reset_layout, None, "Put every dock back where it started"
-        )
-        self.about_action = self._action("&About Laurels && Loot Desktop", self._show_about)
-        self.start_combat_action = self._action(
-            "&Start combat…", self.turns_panel.start_combat, "Ctrl+Return", "Pick the situation and roll round 1"
-        )
-        self.next_round_action = self._action(
-            "&Next round",
-            lambda: self.next_round(),
-            "Ctrl+R",
-            "Begin the next round: the app rolls initiative, or reads the faces typed in the Turns dock",
-        )
-        self.end_combat_action = self._action(
-            "&End combat…", lambda: self.turns_panel.end_combat(), None, "End the fight"
-        )
-        self.forecast_action = self._action(
-            "Damage &forecast", self.show_forecast, "Ctrl+D", "Show the damage forecast of the attack being set up"
-        )
-        self.damage_heal_action = self._action(
-            "&Damage / Heal…",
-            lambda: self.sheet.open_damage_heal(self.controller.selected),
-            "Ctrl+Shift+D",
-            "Damage or healing by hand for the selected combatant (a trap, a potion), with a reason",
-        )
-        self.rules_options_action = self._action(
-            "Rules &options…",
-            self.edit_rules_options,
-            None,
-            "The encounter's rules switches: the ruleset's choices, an attacker turning to face its target (undoable)",
-        )
-        self.export_log_action = self._action(
-            "&Export round log…",
-            lambda: self.round_log.export(),
-            "Ctrl+E",
-            "Save the round log as Markdown, HTML or CSV",
-        )
-        self.addAction(self.turns_panel.end_turn_action)  # Space works wherever the focus is in the window
-        self._combat_steps = {
-            "start": (self.start_combat_action, self.start_combat_action.statusTip()),
-            "next_round": (self.next_round_action, self.next_round_action.statusTip()),
-            "end_combat": (self.end_combat_action, self.end_combat_action.statusTip()),
-        }
-        self.turns_panel.availabilityChanged.connect(self._refresh_combat_steps)
-        self._refresh_combat_steps()
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addActions([self.new_action, self.open_action])
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.demo_menu = file_menu.addMenu("Open &demo")
-        # Filled when first opened: listing the demos loads every ruleset, which the start need not wait for.
-        self.demo_menu.aboutToShow.connect(self._fill_demo_menu)
-        file_menu.addAction(self.import_map_action)
-        file_menu.addAction(self.convert_action)
-        file_menu.addSeparator()
-        file_menu.addActions([self.save_action, self.save_as_action])
-        file_menu.addSeparator()
-        file_menu.addAction(self.export_log_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-
-        edit_menu = bar.addMenu("&Edit")
-        edit_menu.addActions([self.undo_action, self.redo_action])
-        edit_menu.addSeparator()
-        edit_menu.addActions([self.turn_left_action, self.turn_right_action, self.remove_token_action])
-
-        map_menu = bar.addMenu("&Map")
-        map_menu.addActions(self.tool_group.actions())
-        map_menu.addSeparator()
-        map_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
-        map_menu.addSeparator()
-        map_menu.addActions([self.map_settings_action, self.background_action, self.remove_background_action])
-        map_menu.addSeparator()
-        map_menu.addActions([self.fog_action, self.hide_token_action])
-
-        combat_menu = bar.addMenu("&Combat")
-        combat_menu.setToolTipsVisible(True)  # a disabled step says why
-        combat_menu.addActions(
-            [self.start_combat_action, self.turns_panel.end_turn_action, self.next_round_action, self.end_combat_action]
-        )
-        combat_menu.addSeparator()
-        combat_menu.addAction(self.damage_heal_action)
-        combat_menu.addAction(self.rules_options_action)
-        combat_menu.addAction(self.forecast_action)
-        combat_menu.addAction(self.prompts_action)
-        self._build_tool_entries(combat_menu)
-
-        view_menu = bar.addMenu("&View")
-        for dock in self.docks.values():
-            view_menu.addAction(dock.toggleViewAction())
-        view_menu.addSeparator()
-        view_menu.addActions([self.map_only_action, self.full_screen_action, self.reset_layout_action])
-        view_menu.addSeparator()
-        view_menu.addAction(self.player_view_action)
-        player_menu = view_menu.addMenu("Pla&yer view options")
-        player_menu.addActions(
-            [
-                self.player_full_screen_action,
-                self.follow_gm_action,
-                self.share_overlays_action,
-                self.blackout_action,
-                self.badly_hurt_action,
-            ]
-        )
-        view_menu.addAction(self.hide_token_action)
-        theme_menu = view_menu.addMenu("&Theme")
-        theme_menu.addActions(self.theme_group.actions())
-        scale_menu = view_menu.addMenu("UI &scale")
-        scale_menu.addActions(self.scale_group.actions())
-
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction(self.about_action)
-
-    def _build_toolbar(self) -> None:
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("main_toolbar")
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        toolbar.addActions([self.open_action, self.save_action])
-        toolbar.addSeparator()
-        toolbar.addActions([self.undo_action, self.redo_action])
-        toolbar.addSeparator()
-        for name, text in (
-            ("select", "Select"),
-            ("walls", "Walls"),
-            ("wall_lines", "Lines"),
-            ("doors", "Doors"),
-            ("difficult", "Difficult"),
-            ("erase", "Erase"),
-            ("fog", "Fog"),
-        ):
-            button_action = self.tool_actions[name]
-            button_action.setIconText(text)
-            toolbar.addAction(button_action)
-        toolbar.addSeparator()
-        self.fit_action.setIconText("Fit")
-        toolbar.addActions([self.fit_action])
-        toolbar.addSeparator()
-        self.start_combat_action.setIconText("Start combat")
-        self.turns_panel.end_turn_action.setIconText("End turn")
-        toolbar.addActions([self.start_combat_action, self.turns_panel.end_turn_action])
-
-    def _build_player_actions(self) -> None:
-        def toggle(text: str, slot: object, shortcut: str | None, tip: str) -> QAction:
-            action = self._action(text, slot, shortcut, tip)
-            action.setCheckable(True)
-            return action
-
-        self.player_view_action = toggle(
-            "&Player view", self.show_player_view, "F10", "A second window for the players: put it on any screen"
-        )
-        self.player_full_screen_action = toggle(
-            "Player view &full screen", self._player_full_screen, "Shift+F10", "The player view fills its screen"
-        )
-        self.follow_gm_action = toggle(
-            "&Follow the GM's view", self._follow_gm, None, "The player view shows what the GM's map shows"
-        )
-        self.share_overlays_action = toggle(
-            "&Share overlays", self._share_overlays, None, "Show the GM's movement areas and range rings to the players"
-        )
-        self.blackout_action = toggle("&Blackout", self._blackout, "Ctrl+B", "Blank the player view (a scene change)")
-        self.badly_hurt_action = self._action(
-            '"&Badly hurt" below…', self.ask_badly_hurt, None, "When the players read an Opponent as badly hurt"
-        )
-        self.hide_token_action = self._action(
-            "&Hide/reveal selected token from players",
-            self.toggle_selected_hidden,
-            "Ctrl+H",
-            "Hide the selected token from the player view, or show it again",
-        )
-        self.theme_group = QActionGroup(self)
-        for name in THEMES:
-            label = {"system": "&System", "light": "&Light, high contrast", "dark": "&Dark, high contrast"}[name]
-            action = self._action(label, lambda _=False, n=name: self.set_presentation(theme=n))
-            action.setCheckable(True)
-            action.setChecked(name == self.presentation.theme)
-            action.setData(name)
-            self.theme_group.addAction(action)
-        self.scale_group = QActionGroup(self)
-        for percent in SCALES:
-            action = self._action(
-                SCALE_PRESETS.get(percent, f"{percent} %"),
-                lambda _=False, n=percent: self.set_presentation(scale=n),
-                None,
-                f"Text, tokens and labels at {percent} %; the window still fits a 768-pixel-high screen",
-            )
-            action.setCheckable(True)
-            action.setChecked(percent == self.presentation.scale)
-            self.scale_group.addAction(action)
-        # The player window's keys work while it has the focus too.
-        self._player_keys = [
-            self.player_view_action,
-            self.player_full_screen_action,
-            self.blackout_action,
-            self.hide_token_action,
-            self.turns_panel.end_turn_action,
-        ]
 
     # -- player view and presentation -------------------------------------------------------
 
@@ -743,8 +399,9 @@ class MainWindow(QMainWindow):
 
     def _refresh_title(self) -> None:
         name = self.controller.encounter.name
-        where = self.path.name if self.path else "unsaved"
-        if self.read_only:
+        path = self.document.path
+        where = path.name if path else "unsaved"
+        if self.document.read_only:
             where += " (read-only: open in another window)"
         ruleset = self.controller.engine.ruleset.title
         self.setWindowTitle(f"{name} — {where}[*] — {ruleset} — {APP_TITLE}")
@@ -755,13 +412,7 @@ class MainWindow(QMainWindow):
     def _on_history_changed(self) -> None:
         self._say_undo_or_redo()
         self._refresh_title()
-        if self.controller.undo_stack.isClean():
-            # Back at the saved state (undo): the file holds it, nothing to recover.
-            self._snapshot_timer.stop()
-            self._reset_journal(unsaved=False)
-        elif not self._snapshot_timer.isActive():
-            # Not restarted by each change: a GM who never pauses still gets a fresh copy.
-            self._snapshot_timer.start()
+        self.document.history_changed()
 
     def _say_undo_or_redo(self) -> None:
         """After Undo or Redo the status bar says what changed, not the result that was undone."""
@@ -778,117 +429,12 @@ class MainWindow(QMainWindow):
             redone = [stack.text(i) for i in range(before, index)]
             self.statusBar().showMessage(f"Redone: {'; '.join(redone)}", 10000)
 
-    def _journal_step(self, step: HistoryStep) -> None:
-        """The engine changed the encounter: write it down before any view hears of it."""
-        try:
-            self.journal.record(step, self.controller.encounter)
-        except OSError as error:
-            self._journal_error(error)
-        else:
-            self._journal_failed = False
-
-    def _reset_journal(self, *, unsaved: bool, checkpoint: bool = False) -> None:
-        try:
-            self.journal.reset(self.controller.encounter, self.path, unsaved=unsaved, checkpoint=checkpoint)
-        except OSError as error:
-            self._journal_error(error)
-
-    def _journal_error(self, error: OSError) -> None:
-        # Said once per failure streak: the GM should save, the table must not stop.
-        if not self._journal_failed:
-            self._journal_failed = True
-            QMessageBox.warning(
-                self,
-                "Recovery copy not written",
-                f"The recovery copy of this encounter could not be written ({error.strerror or error}). "
-                "Work goes on, but save it now: a crash would lose the changes since the last save.",
-            )
-
-    # -- files -------------------------------------------------------------------------------
-
-    def _set_path(self, path: Path | None) -> None:
-        self.path = path
-        self.controller.base_dir = path.parent if path else None
-
-    def is_dirty(self) -> bool:
-        return not self.controller.undo_stack.isClean()
-
-    def confirm_discard(self) -> bool:
-        """Ask before unsaved work would be lost. True: go on (saved or discarded)."""
-        if not self.is_dirty():
-            return True
-        answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            f"Save the changes to {self.path.name if self.path else self.controller.encounter.name}?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
-
-    def new_file(self) -> NewEncounterDialog | None:
-        """Ask for the new encounter's name and ruleset (window-modal); it replaces this one when accepted."""
-        from lnl_desktop.ui.ruleset_dialogs import NewEncounterDialog
-
-        if not self.confirm_discard():
-            return None
-        dialog = NewEncounterDialog(self.controller.engine.ruleset.name, self)
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-
-        def create() -> None:
-            encounter = dialog.encounter()
-            if encounter is not None:
-                self._replace(encounter, None)
-                self.statusBar().showMessage(f"New {self.controller.engine.ruleset.title} encounter", 5000)
-
-        dialog.accepted.connect(create)
-        dialog.finished.connect(dialog.deleteLater)
-        self.new_dialog = dialog
-        dialog.open()
-        return dialog
+    # -- the encounter ---------------------------------------------------------------------
 
     def _show_about(self) -> None:
         from lnl_desktop.ui.about import show_about
 
         show_about(self, self.controller.engine.ruleset)
-
-    def _fill_demo_menu(self) -> None:
-        """One entry per ruleset with a demo: the built-in ones, then the installed ones."""
-        if self.demo_menu.actions():
-            return
-        from lnl_desktop.core.rules.registry import all_rulesets
-
-        for ruleset in all_rulesets().values():
-            if ruleset.demo() is None:
-                continue
-            self.demo_menu.addAction(
-                self._action(
-                    f"{ruleset.title} demo".replace("&", "&&"),  # a lone & would underline the next letter
-                    lambda _=False, n=ruleset.name: self.open_demo(n),
-                    None,
-                    f"Open the built-in {ruleset.title} demo encounter as an unsaved copy",
-                )
-            )
-
-    def open_demo(self, ruleset: str) -> bool:
-        """A ruleset's built-in demo encounter, as an unsaved copy (the program's own file stays as it is)."""
-        if not self.confirm_discard():
-            return False
-        name = get_ruleset(ruleset).demo()
-        if name is None:
-            return False
-        # A built-in ruleset names its demo among the program's resources; an installed one gives a path.
-        path = Path(name) if Path(name).is_absolute() else resource("encounters", name)
-        try:
-            encounter = storage.load(path)
-        except RulesError as error:
-            QMessageBox.warning(self, "Cannot open the demo", str(error))
-            return False
-        self._replace(encounter, None)
-        self.statusBar().showMessage(f"Opened the {get_ruleset(ruleset).title} demo (an unsaved copy)", 5000)
-        return True
 
     def convert_ruleset(self) -> ConvertDialog | None:
         """Ask which ruleset to convert to, showing what will be dropped; the conversion is one undo step."""
@@ -910,188 +456,6 @@ class MainWindow(QMainWindow):
         self.convert_dialog = dialog
         dialog.open()
         return dialog
-
-    def open_file(self) -> None:
-        if not self.confirm_discard():
-            return
-        name, _ = QFileDialog.getOpenFileName(self, "Open encounter", self.folders.start(), FILE_FILTER)
-        if name:
-            self.folders.remember(Path(name))
-            self.load(Path(name))
-
-    def load(self, path: Path) -> bool:
-        """Open an encounter file; a bad file opens nothing and the current encounter stays.
-
-        A file open in another window is offered read-only (or not opened at all)."""
-        try:
-            encounter = storage.load(path)
-        except RulesError as error:
-            QMessageBox.warning(self, "Cannot open encounter", str(error))
-            self.statusBar().showMessage(f"Not opened: {str(error).splitlines()[0]}", 10000)
-            return False
-        lock = self.recovery.file_lock(path)
-        if not self._holds_lock_for(path) and lock.in_use() and not ask_read_only(self, path, lock.holder()):
-            self.statusBar().showMessage(f"Not opened: {path.name} is open in another window", 10000)
-            return False
-        self._replace(encounter, path)
-        self._remember_recent(path)
-        self.statusBar().showMessage(f"Opened {path.name}{' read-only' if self.read_only else ''}", 5000)
-        return True
-
-    def _replace(self, encounter: Encounter, path: Path | None) -> None:
-        if path is None or not self._holds_lock_for(path):
-            self._release_file()
-            if path is not None:
-                self._claim_file(path)
-        self._set_path(path)
-        self.controller.replace_encounter(encounter)
-        # Just opened is just saved: an empty stack's clear() would keep an earlier "never clean".
-        self.controller.undo_stack.setClean()
-        self._snapshot_timer.stop()
-        self._reset_journal(unsaved=False)
-        self._refresh_title()
-        self.map_view.fit_map()
-
-    def adopt(self, orphan: Orphan) -> None:
-        """Take over the work of a window that did not close cleanly: it becomes this window's
-        unsaved work (in this window's journal), with its undo history, and the old folder goes
-        (or is kept, when a part of it could not be read)."""
-        found = orphan.found
-        if found.encounter is None:
-            return  # nothing could be rebuilt: nothing to take over
-        path = found.original if found.original is not None and found.original.exists() else None
-        start = found.start if found.start is not None else found.encounter
-        self._replace(start, path)
-        # Each step again through the undo stack (and so into this window's journal): Undo works.
-        replayed = found.start is not None and self._replay_steps(found.steps)
-        if not replayed or self.controller.encounter.model_dump() != found.encounter.model_dump():
-            self._replace(found.encounter, path)  # the work as it was read, without its history
-        self.controller.undo_stack.resetClean()  # recovered work is unsaved work
-        if not self.window_recovery.exists():
-            self._reset_journal(unsaved=True)
-        kept = orphan.discard()
-        self._refresh_title()
-        note = f" ({found.problem})" if found.problem else ""
-        note += f"; the recovery folder is kept in {kept}" if kept else ""
-        self.statusBar().showMessage(f"Recovered the unsaved work on {found.summary}{note}", 15000)
-
-    def _replay_steps(self, steps: list[Step]) -> bool:
-        """Recovered steps, applied, undone and redone through the undo stack as the GM did them."""
-        stack = self.controller.undo_stack
-        for step in steps:
-            if step.kind == "undo":
-                if not stack.canUndo():
-                    return False
-                stack.undo()
-            elif step.kind == "redo" and stack.canRedo():
-                stack.redo()  # the very same faces: the engine keeps them with the undone action
-            elif step.kind == "state" and step.encounter is not None:
-                self.controller.replace_encounter(step.encounter)  # an undo past the last save
-                self._reset_journal(unsaved=True)
-            elif step.action is None or self.controller.do(step.action, ScriptedDice(list(step.faces))) is None:
-                return False
-        return True
-
-    def _holds_lock_for(self, path: Path) -> bool:
-        return self.file_lock is not None and not self.read_only and same_file(self.file_lock.path, path)
-
-    def _claim_file(self, path: Path) -> bool:
-        """Lock ``path`` for this window; when another window has it, this one only reads it."""
-        lock = self.recovery.file_lock(path)
-        self.read_only = not lock.acquire()
-        self.file_lock = None if self.read_only else lock
-        return not self.read_only
-
-    def _release_file(self) -> None:
-        if self.file_lock is not None:
-            self.file_lock.release()
-        self.file_lock = None
-        self.read_only = False
-
-    def save(self) -> bool:
-        if self.path is None or self.read_only:
-            return self.save_as()
-        return self.save_to(self.path)
-
-    def save_as(self) -> bool:
-        start = str(self.path) if self.path else self.folders.start(f"{self.controller.encounter.name}.lnl")
-        name, _ = QFileDialog.getSaveFileName(self, "Save encounter", start, FILE_FILTER)
-        if not name:
-            return False
-        path = Path(name)
-        self.folders.remember(path)
-        if path.suffix != storage.SUFFIX:
-            path = path.with_suffix(storage.SUFFIX)
-        return self.save_to(path)
-
-    def save_to(self, path: Path) -> bool:
-        """Save to ``path``, which this window then holds; refused while another window has it open."""
-        lock = None
-        if not self._holds_lock_for(path):
-            lock = self.recovery.file_lock(path)
-            if not lock.acquire():
-                QMessageBox.warning(
-                    self,
-                    "Cannot save",
-                    f"{path.name} is open in {lock.holder()}: saving here would overwrite that window's "
-                    "work. Save under another name, or close it there first.",
-                )
-                return False
-        try:
-            storage.save(self.controller.encounter, path)
-        except OSError as error:
-            if lock is not None:
-                lock.release()
-            QMessageBox.warning(self, "Cannot save", f"{path.name} could not be written: {error.strerror or error}")
-            return False
-        if lock is not None:
-            self._release_file()
-            self.file_lock = lock
-        self._set_path(path)
-        self.controller.undo_stack.setClean()
-        self._snapshot_timer.stop()
-        self._reset_journal(unsaved=False)
-        self._remember_recent(path)
-        self._refresh_title()
-        self.statusBar().showMessage(f"Saved {path.name}", 5000)
-        return True
-
-    def autosave(self) -> None:
-        """Rewrite the whole encounter as the recovery base (the journal keeps the steps between)."""
-        if self.is_dirty():
-            self._reset_journal(unsaved=True, checkpoint=True)  # the journals before it keep the Undo history
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recent_files", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value or []]
-
-    def _remember_recent(self, path: Path) -> None:
-        entry = str(path.resolve())
-        recent = [entry] + [p for p in self.recent_files() if p != entry]
-        self.settings.setValue("recent_files", recent[:MAX_RECENT])
-        self._refresh_recent_menu()
-
-    def _refresh_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.recent_files()
-        for number, name in enumerate(recent, 1):
-            action = self.recent_menu.addAction(f"&{number} {Path(name).name}")
-            action.setStatusTip(name)
-            action.triggered.connect(lambda _=False, n=name: self._open_recent(Path(n)))
-        if recent:
-            self.recent_menu.addSeparator()
-            self.recent_menu.addAction("Clear list", self._clear_recent)
-        self.recent_menu.setEnabled(bool(recent))
-
-    def _open_recent(self, path: Path) -> None:
-        if self.confirm_discard():
-            self.load(path)
-
-    def _clear_recent(self) -> None:
-        self.settings.setValue("recent_files", [])
-        self._refresh_recent_menu()
 
     # -- map ---------------------------------------------------------------------------------
 
@@ -1222,49 +586,6 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.turns_panel.message, 10000)
         return done
 
-    # -- rolls on the GM's demand -------------------------------------------------------------
-
-    def _build_tool_entries(self, menu: QMenu) -> None:
-        """The ruleset's rolls on demand (Old-School d20: a morale check per side) at the end of the
-        Combat menu, listed afresh each time it opens (who checks morale changes); none when the
-        ruleset offers none."""
-        self.combat_menu = menu
-        self.tool_entries: list[QAction] = []
-        self.tool_dialog: ToolDialog | None = None
-        menu.aboutToShow.connect(self.refresh_tool_entries)
-        self.refresh_tool_entries()
-
-    def refresh_tool_entries(self) -> None:
-        for entry in self.tool_entries:
-            self.combat_menu.removeAction(entry)
-            entry.deleteLater()
-        self.tool_entries = []
-        specs = table_tools(self.controller)
-        if specs:
-            self.tool_entries.append(self.combat_menu.addSeparator())
-        for spec in specs:
-            tip = f"{spec.text}: {spec.choices[0].tip}" if spec.choices and spec.choices[0].tip else spec.text
-            entry = self._action(
-                tool_label(spec).replace("&", "&&"), lambda _=False, s=spec: self.open_tool(s), None, tip
-            )
-            self.combat_menu.addAction(entry)
-            self.tool_entries.append(entry)
-
-    def open_tool(self, spec: PromptSpec) -> ToolDialog:
-        """Open a roll on demand in its dialog (one at a time), over the window without blocking it."""
-        if self.tool_dialog is not None:
-            self.tool_dialog.close()
-        dialog = ToolDialog(self.controller, spec, self)
-        dialog.finished.connect(lambda _=0, d=dialog: self._tool_closed(d))
-        self.tool_dialog = dialog
-        dialog.ask()
-        return dialog
-
-    def _tool_closed(self, dialog: ToolDialog) -> None:
-        if self.tool_dialog is dialog:
-            self.tool_dialog = None
-        dialog.deleteLater()
-
     # -- what the rules call for ---------------------------------------------------------------
 
     def _build_prompts(self) -> None:
@@ -1326,196 +647,83 @@ class MainWindow(QMainWindow):
         self.docks["Rules call for"].setVisible(waiting)
         self._prompts_shown_by_itself = waiting
 
-    # -- layout ------------------------------------------------------------------------------
+    # -- the document's, on the window: its file, lock and journal ------------------------------
 
-    def toggle_full_screen(self) -> None:
-        if self.isFullScreen():
-            self.showNormal()
-        else:
-            self.showFullScreen()
-        self.full_screen_action.setChecked(self.isFullScreen())
+    @property
+    def path(self) -> Path | None:
+        return self.document.path
 
-    def reset_layout(self) -> None:
-        self._own_split = False
-        self.settings.remove(OWN_SPLIT_KEY)
-        self._arrange_default_layout()
-        self.map_only_action.setChecked(False)
+    @property
+    def read_only(self) -> bool:
+        return self.document.read_only
 
-    def toggle_docks(self) -> None:
-        """Map only: every open dock goes (the map fills the window); again, they come back where
-        they were, the same tabs in front. Each dock's own View entry still brings it alone."""
-        if self._hidden_docks:
-            for dock in self._hidden_docks:
-                dock.show()
-            for dock in self._front_docks:
-                dock.raise_()
-            self._hidden_docks = []
-        else:
-            self._hidden_docks = [d for d in self.docks.values() if d.toggleViewAction().isChecked()]
-            self._front_docks = self._docks_in_front()
-            for dock in self._hidden_docks:
-                dock.hide()
-        self.map_only_action.setChecked(bool(self._hidden_docks))
+    @property
+    def file_lock(self) -> FileLock | None:
+        return self.document.file_lock
 
-    def _docks_in_front(self) -> list[QDockWidget]:
-        """The docks whose tabs are the current ones (and those not in a tab group)."""
-        bars = [bar for bar in self.findChildren(QTabBar) if bar.parent() is self and bar.isVisible()]
-        front = {bar.tabText(bar.currentIndex()) for bar in bars}
-        tabbed = {bar.tabText(i) for bar in bars for i in range(bar.count())}
-        return [
-            d
-            for d in self.docks.values()
-            if d.toggleViewAction().isChecked() and (d.windowTitle() in front or d.windowTitle() not in tabbed)
-        ]
+    @property
+    def recovery(self) -> RecoveryStore:
+        return self.document.recovery
 
-    def _arrange_default_layout(self) -> None:
-        """Every dock where it starts: one side panel right of the map, the fight's order above
-        (Turns, Rules call for, Combatants, Bestiary) and the work of a turn below (Action, sheet,
-        Round log, Forecast, History), as tabs. The map gets the rest: at 1366 x 768 that is
-        over 60 % of the window. Built afresh rather than restored from a saved default:
-        restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
-        side = Qt.DockWidgetArea.RightDockWidgetArea
-        above = ["Turns", "Combatants", "Bestiary"]
-        below = ["Action", "Sheet", "Round log", "Forecast", "History"]
-        for title in above + below:
-            dock = self.docks[title]
-            dock.setFloating(False)
-            self.removeDockWidget(dock)
-        self._hidden_docks = []
-        self.addDockWidget(side, self.docks["Turns"])
-        self.splitDockWidget(self.docks["Turns"], self.docks["Action"], Qt.Orientation.Vertical)
-        for group in (above, below):
-            for before, after in itertools.pairwise(group):
-                self.tabifyDockWidget(self.docks[before], self.docks[after])
-        for title in above + below:
-            self.docks[title].show()
-        self.setTabPosition(side, QTabWidget.TabPosition.North)
-        self.docks["Turns"].raise_()
-        self.docks["Action"].raise_()
-        self._place_prompts_dock()
-        self._size_side_panel()
-        self._drop_stray_tab_bars()
+    @property
+    def window_recovery(self) -> WindowRecovery:
+        return self.document.window_recovery
 
-    def _size_side_panel(self) -> None:
-        """The side panel's width and its split: enough for the Turns columns and the Action
-        dock's two columns of inputs, the rest for the map. The width then stays as it is, whatever
-        the phase (the docks ask for no more than it: the map would re-fit and its tokens jump)."""
-        # Its words grow with the UI scale (150 % on a projector): so does its width, up to a share
-        # of the window that leaves the map the larger part.
-        self._side_scale = self.presentation.scale
-        if self._own_split:
-            return
-        width = min(round(SIDE_PANEL_PX * self.presentation.scale / 100), round(self.width() * 0.42))
-        self.resizeDocks([self.docks["Turns"]], [width], Qt.Orientation.Horizontal)
-        self._balance_side_panel()
+    @property
+    def journal(self) -> Journal:
+        return self.document.journal
 
-    def _side_split(self) -> tuple[QDockWidget, QDockWidget] | None:
-        """The Turns and Action docks when they are stacked in the side panel as the app arranges them."""
-        turns, action = self.docks["Turns"], self.docks["Action"]
-        # Another tab of the Action dock's group may be in front (the Round log, the Sheet): it holds
-        # the lower part of the column in the Action dock's place. A tab behind is moved off screen.
-        group = [action, *self.tabifiedDockWidgets(action)]
-        action = next((d for d in group if abs(d.x() - turns.x()) <= 1 and d.y() > turns.y()), action)
-        for dock in (turns, action):
-            if dock.isFloating() or not dock.toggleViewAction().isChecked():
-                return None
-            if self.dockWidgetArea(dock) != Qt.DockWidgetArea.RightDockWidgetArea:
-                return None
-        if turns.y() >= action.y() or abs(turns.x() - action.x()) > 1:
-            return None  # not one above the other (moved by the GM, or a tab of the same group)
-        return turns, action
+    @property
+    def _snapshot_timer(self) -> QTimer:
+        return self.document.snapshot_timer
 
-    def side_panel_wants(self) -> int | None:
-        """The Turns dock's height the side panel aims at: every line of the turn order in view,
-        as long as the Action dock keeps the room of its work (more while a turn is under way)."""
-        split = self._side_split()
-        if split is None:
-            return None
-        turns, action = split
-        column = action.geometry().bottom() - turns.y() + 1
-        line = self.action_panel.fontMetrics().height()
-        lines = ACTION_WORK_LINES if self.controller.encounter.combat.turn is not None else ACTION_IDLE_LINES
-        around = turns.height() - self.turns_panel.height()  # what the dock adds round its panel
-        wanted = self.turns_panel.height_for_every_row(self.turns_panel.width()) + max(0, around) + 2
-        gap = action.y() - turns.geometry().bottom() - 1  # the splitter, and the Action group's tabs
-        room = column - gap - lines * line
-        return max(min(wanted, room), 6 * line)
+    def is_dirty(self) -> bool:
+        return self.document.is_dirty()
 
-    def _balance_side_panel(self) -> None:
-        """Give the side panel's height to the part with work: the turn order in full, the Action
-        dock the rest. Not once the GM has moved the splitter."""
-        if self._own_split or not self.isVisible():
-            return
-        wanted = self.side_panel_wants()
-        split = self._side_split()
-        if wanted is None or split is None:
-            return
-        turns, action = split
-        if wanted <= turns.height() <= wanted + 8:
-            return  # near enough: a few pixels more are not worth the panel twitching
-        total = turns.height() + action.height()
-        self.resizeDocks([turns, action], [wanted, max(1, total - wanted)], Qt.Orientation.Vertical)
+    def confirm_discard(self) -> bool:
+        return self.document.confirm_discard()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and hasattr(self, "_balance_timer"):
-            self._balance_timer.start()
-        return super().eventFilter(watched, event)
+    def new_file(self) -> NewEncounterDialog | None:
+        return self.document.new_file()
 
-    def event(self, event: QEvent) -> bool:
-        """A splitter the GM drags (the main window's own mouse events): its position is the GM's
-        from then on, kept through phases, turns and the next run."""
-        kind = event.type()
-        if kind == QEvent.Type.MouseButtonPress:
-            self._split_at_press = self._side_sizes()
-        handled = super().event(event)
-        if kind == QEvent.Type.MouseButtonRelease and self._split_at_press is not None:
-            if self._side_sizes() != self._split_at_press:
-                self._own_split = True
-                self.settings.setValue(OWN_SPLIT_KEY, True)
-            self._split_at_press = None
-        return handled
+    def open_demo(self, ruleset: str) -> bool:
+        return self.document.open_demo(ruleset)
 
-    def _side_sizes(self) -> tuple[int, int]:
-        turns = self.docks["Turns"]
-        return turns.width(), turns.height()
+    def open_file(self) -> None:
+        self.document.open_file()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if hasattr(self, "_balance_timer"):  # resized while being built
-            self._balance_timer.start()
+    def load(self, path: Path) -> bool:
+        return self.document.load(path)
 
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        self._balance_timer.start()  # once the docks have their first geometry
+    def _replace(self, encounter: Encounter, path: Path | None) -> None:
+        self.document.replace(encounter, path)
 
-    def _drop_stray_tab_bars(self) -> None:
-        """Rearranging tabbed docks leaves the old groups' tab bars on screen (a Qt 6 quirk): hide
-        every tab bar and let the layout show again the ones it really uses."""
-        for bar in self.findChildren(QTabBar):
-            if bar.parent() is self:
-                bar.hide()
-        self.layout().invalidate()
-        self.layout().activate()
+    def adopt(self, orphan: Orphan) -> None:
+        self.document.adopt(orphan)
 
-    def _restore_layout(self) -> bool:
-        """The window and dock layout of the last run; False when there is none to restore."""
-        geometry = self.settings.value("window/geometry")
-        state = self.settings.value("window/state")
-        if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
-        return isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION)
+    def save(self) -> bool:
+        return self.document.save()
+
+    def save_as(self) -> bool:
+        return self.document.save_as()
+
+    def save_to(self, path: Path) -> bool:
+        return self.document.save_to(path)
+
+    def autosave(self) -> None:
+        self.document.autosave()
+
+    def recent_files(self) -> list[str]:
+        return self.document.recent_files()
+
+    # -- closing ---------------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.confirm_discard():
+        if not self.document.confirm_discard():
             event.ignore()
             return
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        if self._hidden_docks:
-            self.toggle_docks()  # saved with the docks out: the next run starts with them
-        self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
-        self._snapshot_timer.stop()
-        self.window_recovery.close()  # a clean exit leaves nothing to recover
-        self._release_file()
+        self._save_layout()
+        self.document.close()
         if self.player_view is not None:
             self.player_view.close()
         event.accept()
@@ -1568,24 +776,3 @@ def _is_map_file(path: str | os.PathLike[str]) -> bool:
     from lnl_desktop.ui.import_map import is_map_file
 
     return is_map_file(path)
-
-
-def same_file(a: Path, b: Path) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-def ask_read_only(parent: QWidget | None, path: Path, holder: str) -> bool:
-    """The file is open in another window: read it without saving over it, or leave it."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Information)
-    box.setWindowTitle("Encounter already open")
-    box.setText(f"{path.name} is open in {holder}.")
-    box.setInformativeText(
-        "Open it read-only here? You can look and try things; Save will ask for another name, so "
-        "the other window's work is never overwritten."
-    )
-    read_only = box.addButton("Open read-only", QMessageBox.ButtonRole.AcceptRole)
-    box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(read_only)
-    box.exec()
-    return box.clickedButton() is read_only

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.convert import convert_encounter
-from lnl_desktop.core.rules.registry import Ruleset, all_rulesets, get_ruleset
+from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, all_rulesets, get_ruleset
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -67,7 +67,7 @@ class RulesetList(QListWidget):
 class NewEncounterDialog(QDialog):
     """File ▸ New: the encounter's name and its ruleset (the one in use is preselected)."""
 
-    def __init__(self, current: str = "lnl", parent: QWidget | None = None) -> None:
+    def __init__(self, current: str = DEFAULT_RULESET, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("New encounter")
         self.name_edit = QLineEdit("New encounter", self)

@@ -17,13 +17,14 @@ from typing import Any
 
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Combatant, Encounter, Side
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.export import to_csv
 from lnl_desktop.core.files.journal import action_from_json, action_to_json
 from lnl_desktop.core.rules.bestiary import check_creatures
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.core.rules.registry import ENTRY_POINT_GROUP, all_rulesets, get_ruleset, plugin_problems
 
 

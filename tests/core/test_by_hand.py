@@ -11,6 +11,7 @@ import pytest
 from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import RulesEvent
+from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.core.rules.registry import get_ruleset
 
 
@@ -218,7 +219,7 @@ def test_an_incapacitated_combatant_may_only_end_its_turn(word: str) -> None:
     refused = [c for c in checks if not c.ok]
     assert refused and word.lower() in refused[0].reason and "only End turn" in refused[0].reason
     with pytest.raises(IllegalAction, match=word.lower()):
-        engine.apply(act.Attack("hero", "orc", "Sword"))
+        engine.apply(Attack("hero", "orc", "Sword"))
     with pytest.raises(IllegalAction, match=word.lower()):
         engine.apply(act.Move("hero", to=(2, 1)))
     assert engine.feet_left("hero") == 0
@@ -265,24 +266,24 @@ def osr_fight(**options: Any) -> Engine:
 
 @pytest.mark.parametrize(("wounded", "exhaustion", "total"), [(2, 1, 1 - 2 - 2), (0, 1, 1 - 2), (3, 2, 1 - 4 - 3)])
 def test_osr_wounded_and_exhaustion_penalties_follow_their_options(wounded: int, exhaustion: int, total: int) -> None:
-    from lnl_desktop.core.rules.osr import play
+    from lnl_desktop.core.rules.osr import to_hit
 
     engine = osr_fight(wounded_penalty=wounded, exhaustion_penalty=exhaustion)
     janine, goblin = engine.combatant("janine"), engine.combatant("goblin")
-    hit = play.to_hit(engine.encounter, janine, goblin, janine.all_weapons()[0], "melee")
+    hit = to_hit(engine.encounter, janine, goblin, janine.all_weapons()[0], "melee")
     assert sum(v for _, v in hit.terms) == total
 
 
 @pytest.mark.parametrize(("dice", "faces", "hp"), [("1d6", [4], 5), ("2d4", [3, 4], 2)])
 def test_osr_a_burning_creatures_fire_damage_follows_the_option(dice: str, faces: list[int], hp: int) -> None:
-    from lnl_desktop.core.rules.osr import play
+    from lnl_desktop.core.rules.osr import Burn
 
     engine = osr_fight(burning_dice=dice)
     engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([2, 15]))  # Opponents first
     engine.apply(act.BeginTurn("goblin"))
     index = next(i for i, p in enumerate(engine.encounter.combat.pending) if p.kind == "burning")
     assert dice in engine.encounter.combat.pending[index].text
-    engine.apply(play.Burn(index), ScriptedDice(faces))
+    engine.apply(Burn(index), ScriptedDice(faces))
     assert engine.combatant("goblin").hp == hp
 
 
@@ -339,7 +340,7 @@ def test_d10_initiative_ties_follow_the_option(party_first: bool, order: list[st
 
 @pytest.mark.parametrize(("cancels", "dice", "mode"), [(True, 1, "cancelled"), (False, 2, "disadvantage")])
 def test_d10_advantage_and_disadvantage_cancel_or_the_more_sources_win(cancels: bool, dice: int, mode: str) -> None:
-    from lnl_desktop.core.rules.d10.play import Edge
+    from lnl_desktop.core.rules.d10.rules import Edge
 
     engine = d10_pair(advantage_cancels=cancels)
     edge = Edge(cancels=engine.encounter.options.advantage_cancels)

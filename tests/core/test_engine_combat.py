@@ -27,6 +27,7 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Undone
+from lnl_desktop.core.rules.lnl.model import Attack
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 
@@ -333,7 +334,7 @@ def test_apply_takes_plain_action_values():
     engine = arena()
     no_parry(engine)
     engine.apply(act.BeginTurn("hero"))
-    events = engine.apply(act.Attack("hero", "guard", "Axe"), ScriptedDice([3, 4]))
+    events = engine.apply(Attack("hero", "guard", "Axe"), ScriptedDice([3, 4]))
     hit = next(e for e in events if isinstance(e, AttackResolved))
     assert hit.damage == 3 + 4 + 2 + 2 - 0 - 2
     assert engine.encounter.combatant("guard").stamina == 40 - hit.damage

@@ -153,7 +153,7 @@ def test_round_ends_when_everyone_acted_and_the_next_round_starts_fresh():
     combat = engine.encounter.combat
     assert combat.round == 2
     assert combat.acted == []
-    assert combat.elapsed_seconds == 6
+    assert engine.elapsed_seconds == 6
     assert engine.acting_side() is OPP
     assert ids(engine.waiting()) == ["goblin", "orc"]
     engine.begin_turn("orc")

@@ -27,7 +27,7 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.classic import CLASSIC, NONE
 from lnl_desktop.core.rules.d10 import D10Attack, Declare, FreeAttack
 from lnl_desktop.core.rules.osr import CounterAttack, OsrAttack
-from lnl_desktop.core.rules.osr.play import from_behind
+from lnl_desktop.core.rules.osr.rules import from_behind
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 

@@ -27,18 +27,11 @@ from lnl_desktop.core import (
     Spell,
     Weapon,
 )
-from lnl_desktop.core.encounter.model import ParryState
-from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.dice.odds import Forecast, dice_total, exploding_die, explosions_at_least, mean_of
+from lnl_desktop.core.rules.lnl import LNL, forecast_attack
 from lnl_desktop.core.rules.lnl.examples import cedryk, half_orc, hill_giant, tombril
-from lnl_desktop.core.rules.lnl.odds import (
-    Forecast,
-    dice_total,
-    exploding_die,
-    explosions_at_least,
-    forecast_attack,
-    mean_of,
-    precision_chance,
-)
+from lnl_desktop.core.rules.lnl.model import ParryState
+from lnl_desktop.core.rules.lnl.odds import precision_chance
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK, SPELL = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK, AttackMode.SPELL

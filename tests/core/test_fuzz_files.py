@@ -29,7 +29,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.odds import forecast_attack
+from lnl_desktop.core.rules.lnl import forecast_attack
 from lnl_desktop.paths import demo_encounter_path
 
 COUNT = int(os.environ.get("LNL_FUZZ_COUNT", "2400"))

@@ -1,4 +1,4 @@
-"""Tests for lnl_desktop.core.map.grid: distances, movement, leaps, facing and vision cones."""
+"""Tests for lnl_desktop.core.map.grid and .movement: distances, movement, leaps, facing and vision cones."""
 
 from __future__ import annotations
 
@@ -13,24 +13,26 @@ from hypothesis import strategies as st
 from lnl_desktop.core.map.grid import (
     Cell,
     DiagonalRule,
-    MoveRules,
-    Terrain,
     angle_between_deg,
     cell_distance_ft,
-    cells_outside_cone,
-    cheapest_path,
-    diagonal_steps,
     direction_deg,
     distance_ft,
     footprint,
     footprint_center,
     outside_cone,
-    path_cost_ft,
     path_outside_cone,
-    reachable,
     snap_facing,
     token_distance_ft,
 )
+from lnl_desktop.core.map.movement import (
+    MoveRules,
+    cells_outside_cone,
+    cheapest_path,
+    diagonal_steps,
+    path_cost_ft,
+    reachable,
+)
+from lnl_desktop.core.map.terrain import Terrain
 
 ALT = DiagonalRule.ALTERNATING
 FIVE = DiagonalRule.FIVE

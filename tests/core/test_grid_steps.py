@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lnl_desktop.core.map.grid import Barrier, Terrain, segments_cross
+from lnl_desktop.core.map.terrain import Barrier, Terrain, segments_cross
 
 STEPS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
 

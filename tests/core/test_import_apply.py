@@ -3,7 +3,7 @@
 The map made ahead is the very map the engine would make: the same segments and doors, the same
 refusals with the same words (a token left off the map or on a wall), the same journal JSON, and undo
 and redo exact. It is used only on the map it was made from. The terrain of a map with many walls
-keeps their ends in one array (``grid.Barriers``) and names the barrier a step meets as before.
+keeps their ends in one array (``terrain.Barriers``) and names the barrier a step meets as before.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, WallSegment, _line_on
 from lnl_desktop.core.files import uvtt
 from lnl_desktop.core.files.journal import action_to_json
-from lnl_desktop.core.map import grid
-from lnl_desktop.core.map.grid import Barrier, Barriers, Terrain, barriers_of, map_terrain, segments_cross
+from lnl_desktop.core.map import terrain
+from lnl_desktop.core.map.terrain import Barrier, Barriers, Terrain, barriers_of, map_terrain, segments_cross
 
 SEGMENTS = 25_000  # over the bulk threshold: numpy paths
 
@@ -155,7 +155,7 @@ def test_barriers_kept_as_arrays_are_the_tuple_of_them_and_name_the_barrier_a_st
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert type(barriers_of([WallSegment(a=(3, 0), b=(3, 5))])) is tuple  # a small map's: no numpy needed
-    monkeypatch.setattr(grid, "ARRAY_BARRIERS", 0)
+    monkeypatch.setattr(terrain, "ARRAY_BARRIERS", 0)
     segments = [WallSegment(a=(3, 0), b=(3, 5)), WallSegment(a=(0, 2.5), b=(6, 2.5))]
     doors = [Door(a=(4, 1), b=(5, 1)), Door(a=(4, 4), b=(5, 4), open=True)]
     made = barriers_of(segments, doors)

@@ -17,6 +17,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal, action_from_json, action_to_json, recover
 from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.core.rules.lnl.model import Attack, CastSpell, Dash, Leap, Parry
 from lnl_desktop.paths import demo_encounter_path
 
 EVERY_ACTION = [
@@ -28,11 +29,11 @@ EVERY_ACTION = [
     act.Move("ana", to=(2, 3), path=((1, 1), (2, 2), (2, 3)), forced=True),
     act.Face("ana", 135),
     act.SetHidden("orc", True),
-    act.Attack("ana", "orc", "Sword", AttackMode.SNEAK, ignore_dex=True, override=True),
-    act.CastSpell("cy", "orc", "Fire", ignore_dex=True),
-    act.Parry("bo", weapon=None, shield=True),
-    act.Dash("ana"),
-    act.Leap("ana"),
+    Attack("ana", "orc", "Sword", AttackMode.SNEAK, ignore_dex=True, override=True),
+    CastSpell("cy", "orc", "Fire", ignore_dex=True),
+    Parry("bo", weapon=None, shield=True),
+    Dash("ana"),
+    Leap("ana"),
     act.OtherAction("ana", "grapple the orc"),
     act.EditCombatant("ana", {"level": 3, "conditions": ["prone"], "concealed": True}),
     act.AddCombatant({"name": "Wolf", "side": "Opponents", "level": 2}, cell=(4, 5), facing=90),
@@ -95,7 +96,7 @@ def test_a_fight_with_undo_and_redo_across_snapshots_comes_back_exactly(tmp_path
     engine.undo()
     engine.undo()  # the move: before this generation began, so the whole state is written
     engine.redo()
-    engine.apply(act.Attack("ana", "orc", engine.encounter.combatant("ana").weapons[0].name))
+    engine.apply(Attack("ana", "orc", engine.encounter.combatant("ana").weapons[0].name))
     found = recover(tmp_path / "w")
     assert found is not None and found.problem == ""
     assert found.encounter.model_dump() == engine.encounter.model_dump()

@@ -12,8 +12,8 @@ import pytest
 from lnl_desktop.core import Engine, IllegalAction, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.rules.osr import Burn, Cast, Confusion, CounterAttack, OsrAttack, TakeMove, to_hit
+from lnl_desktop.core.rules.osr.model import StandUp
 from lnl_desktop.core.rules.osr.odds import forecast_strike
-from lnl_desktop.core.rules.osr.play import StandUp
 from lnl_desktop.core.rules.registry import get_ruleset
 
 OSR = get_ruleset("osr")

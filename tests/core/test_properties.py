@@ -29,8 +29,8 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Undone
-from lnl_desktop.core.encounter.model import ParryState
 from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.rules.lnl.model import Attack, CastSpell, Dash, Leap, Parry, ParryState
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -288,7 +288,7 @@ def actions(draw, engine: Engine) -> act.Action | str:
     if kind in ("move", "forced"):
         return act.Move(me, to=draw(cells), forced=kind == "forced")
     if kind == "attack":
-        return act.Attack(
+        return Attack(
             me,
             draw(st.sampled_from(IDS)),
             draw(st.sampled_from([w.name for w in c.weapons])),
@@ -297,15 +297,15 @@ def actions(draw, engine: Engine) -> act.Action | str:
             override=draw(st.booleans()),
         )
     if kind == "cast":
-        return act.CastSpell(me, draw(st.sampled_from(IDS)), "Fire")
+        return CastSpell(me, draw(st.sampled_from(IDS)), "Fire")
     if kind == "parry":
         if draw(st.booleans()):
-            return act.Parry(me, shield=True)
-        return act.Parry(me, weapon=draw(st.sampled_from([w.name for w in c.weapons])))
+            return Parry(me, shield=True)
+        return Parry(me, weapon=draw(st.sampled_from([w.name for w in c.weapons])))
     if kind == "dash":
-        return act.Dash(me)
+        return Dash(me)
     if kind == "leap":
-        return act.Leap(me)
+        return Leap(me)
     if kind == "next":
         return act.NextRound(draw(st.integers(1, 6)))
     if kind == "edit":

@@ -38,12 +38,10 @@ from lnl_desktop.core import (
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import (
     CombatStarted,
-    ExertionSpent,
     InitiativeRolled,
     Override,
     RulesetChanged,
     Undone,
-    WeaponBroken,
     WentDown,
 )
 from lnl_desktop.core.encounter.model import Phase
@@ -53,6 +51,7 @@ from lnl_desktop.core.rules.bestiary import read_bestiary
 from lnl_desktop.core.rules.classic import CLASSIC, NONE, OPPONENTS, PARTY, ROLL
 from lnl_desktop.core.rules.lnl import LNL
 from lnl_desktop.core.rules.lnl.examples import GIANT_FACES, TOMBRIL_FACES
+from lnl_desktop.core.rules.lnl.model import Attack, ExertionSpent, WeaponBroken
 from lnl_desktop.core.rules.registry import Ruleset
 from lnl_desktop.paths import resource
 
@@ -378,7 +377,7 @@ def test_the_gm_rules_out_surprise_and_round_1_reads_its_initiative():
 def test_after_the_surprise_round_round_1_starts_with_a_normal_initiative_roll(face, first):
     engine = sides_engine()
     engine.start_combat(ROLL, face=6)  # the Party's surprise round
-    assert engine.encounter.combat.elapsed_seconds == 0
+    assert engine.elapsed_seconds == 0
     play_surprise_round(engine, PTY)
     events = engine.next_round(face=face)
     rolled = [e for e in events if isinstance(e, InitiativeRolled)]
@@ -393,16 +392,16 @@ def test_after_the_surprise_round_round_1_starts_with_a_normal_initiative_roll(f
     take_turns(engine, MEMBERS[first])
     assert {c.id for c in engine.waiting()} == set(MEMBERS[first.other])
     # Elapsed time counts the surprise round: 6 seconds are gone when round 1 begins.
-    assert combat.elapsed_seconds == 6
+    assert engine.elapsed_seconds == 6
     take_turns(engine, MEMBERS[first.other])
     engine.next_round(face=4)
-    assert engine.encounter.combat.elapsed_seconds == 12
+    assert engine.elapsed_seconds == 12
 
 
 def test_without_a_surprise_round_no_time_has_passed_in_round_1():
     engine = sides_engine()
     engine.start_combat(ROLL, face=3, initiative_face=4)
-    assert engine.encounter.combat.elapsed_seconds == 0
+    assert engine.elapsed_seconds == 0
 
 
 def test_l_and_l_ambush_situations_do_not_exist_in_classic():
@@ -594,7 +593,7 @@ def test_no_attack_costs_exertion(weapon, mode, faces):
     start(engine, PTY)
     engine.begin_turn("hero")
     dice = ScriptedDice(faces)  # exactly the damage dice: no d4 of exertion is rolled
-    events = engine.apply(act.Attack("hero", "target", weapon["name"], mode), dice)
+    events = engine.apply(Attack("hero", "target", weapon["name"], mode), dice)
     assert dice.remaining == []
     assert resolved(events).damage == sum(faces)
     assert not any(isinstance(e, ExertionSpent) for e in events)
@@ -668,7 +667,7 @@ def test_sneak_attack_when_hidden_even_in_plain_view_of_the_target():
     checks = engine.sneak_checks("rogue", "ogre", "Dagger")
     assert [c.reason for c in checks if c.applies] == ["Rogue was hidden at the start of the turn"]
     dice = ScriptedDice([3, 2])  # the two damage dice only: no d20 of precision
-    hit = resolved(engine.apply(act.Attack("rogue", "ogre", "Dagger", SNEAK), dice))
+    hit = resolved(engine.apply(Attack("rogue", "ogre", "Dagger", SNEAK), dice))
     assert dice.remaining == []
     # 3 + 2, + 1 x 2 magic, + DEX 3; the Ogre's DEX not subtracted, its AP is: 5 + 2 + 3 - 1 = 9.
     assert (hit.dice_total, hit.magic_term, hit.ability_term) == (5, 2, 3)
@@ -788,7 +787,7 @@ def test_no_precision_check_armor_always_applies_and_no_d20_is_rolled():
     engine.begin_turn("rogue")
     engine.move("rogue", (5, 6))
     dice = ScriptedDice([2, 2])
-    hit = resolved(engine.apply(act.Attack("rogue", "ogre", "Dagger", SNEAK), dice))
+    hit = resolved(engine.apply(Attack("rogue", "ogre", "Dagger", SNEAK), dice))
     assert dice.remaining == [] and hit.precision is None
     assert (hit.ap_term, hit.ap_ignored) == (1, False)
 

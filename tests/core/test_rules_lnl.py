@@ -30,14 +30,7 @@ from lnl_desktop.core import (
     dice_count,
     resolve_attack,
 )
-from lnl_desktop.core.encounter.events import (
-    ExertionSpent,
-    Override,
-    ParryEnded,
-    ShieldDestroyed,
-    WeaponBroken,
-    WentDown,
-)
+from lnl_desktop.core.encounter.events import Override, WentDown
 from lnl_desktop.core.map.grid import DiagonalRule
 from lnl_desktop.core.rules.lnl.examples import (
     CEDRYK_FACES,
@@ -48,6 +41,7 @@ from lnl_desktop.core.rules.lnl.examples import (
     hill_giant,
     tombril,
 )
+from lnl_desktop.core.rules.lnl.model import ExertionSpent, ParryEnded, ShieldDestroyed, WeaponBroken
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK

@@ -4,7 +4,7 @@ map's tables taken over from the map before a wall or door edit.
 
 The reference is worked out here from the rules' own words, line by line: a cell is seen when the
 line from the centre of some cell of the creature to its centre meets no barrier at all
-(:func:`grid.segments_cross`) and passes through the open interior of no wall cell, and, where the
+(:func:`terrain.segments_cross`) and passes through the open interior of no wall cell, and, where the
 ruleset reads facing, its centre is inside the field of vision (:func:`grid.outside_cone`).
 """
 
@@ -22,17 +22,8 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.map import sight
-from lnl_desktop.core.map.grid import (
-    Cell,
-    Terrain,
-    _step_masks,
-    barriers_of,
-    footprint,
-    footprint_center,
-    map_terrain,
-    outside_cone,
-    segments_cross,
-)
+from lnl_desktop.core.map.grid import Cell, footprint, footprint_center, outside_cone
+from lnl_desktop.core.map.terrain import Terrain, _step_masks, barriers_of, map_terrain, segments_cross
 from lnl_desktop.core.rules.registry import get_ruleset
 
 LNL = get_ruleset("lnl")

@@ -7,10 +7,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lnl_desktop.core.encounter.model import Combatant, Encounter, Side, Weapon
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import EncounterFileError
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 from lnl_desktop.paths import demo_encounter_path, resource
 
 

@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Background, Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.model import Background, Door, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import uvtt
 from lnl_desktop.core.files.journal import action_from_json, action_to_json
 from lnl_desktop.core.files.uvtt import ImportedMap, MapFileError, read_uvtt
 from lnl_desktop.core.map import sight
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 
 # -- making files ------------------------------------------------------------------------------
 

@@ -29,7 +29,6 @@ from lnl_desktop.core.encounter.model import (
     MAX_PICTURE_PIXELS,
     Background,
     Door,
-    Encounter,
     MapGrid,
     WallSegment,
     in_bulk,
@@ -40,6 +39,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage, uvtt
 from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.core.files.uvtt import ImportCancelled, MapFileError, read_uvtt
+from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.lazy import load_now
 
 Line = list[tuple[float, float]]

@@ -44,19 +44,8 @@ from lnl_desktop.core.encounter.events import (
 )
 from lnl_desktop.core.encounter.model import Door, MapGrid, Token, WallSegment
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.map.grid import (
-    Barrier,
-    Cell,
-    DiagonalRule,
-    MoveRules,
-    Terrain,
-    footprint,
-    line_of_sight,
-    map_terrain,
-    outside_cone,
-    path_cost_ft,
-    reachable,
-)
+from lnl_desktop.core.map.grid import Cell, DiagonalRule, footprint, line_of_sight, outside_cone
+from lnl_desktop.core.map.movement import MoveRules, path_cost_ft, reachable
 from lnl_desktop.core.map.sight import (
     blocker,
     cells_unseen,
@@ -65,6 +54,8 @@ from lnl_desktop.core.map.sight import (
     sees,
     visible_cells,
 )
+from lnl_desktop.core.map.terrain import Barrier, Terrain, map_terrain
+from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.core.rules.osr import OsrAttack
 from lnl_desktop.core.rules.registry import get_ruleset
 
@@ -679,7 +670,7 @@ def test_melee_across_a_wall_is_refused_with_the_wall_named() -> None:
     )
     fight(engine)
     engine.begin_turn("ana")
-    reasons = refused(engine, act.Attack("ana", "orc", "Sword"), ScriptedDice([4]))
+    reasons = refused(engine, Attack("ana", "orc", "Sword"), ScriptedDice([4]))
     assert reasons == [f"No wall between: {WALL} stands between Ana and Orc"]
     assert reach_blocker(engine.encounter.map, (2, 2), 1, (3, 2), 1, 10) == WALL
     assert reach_blocker(engine.encounter.map, (2, 5), 1, (3, 5), 1, 5) is None  # past the wall's end
@@ -739,7 +730,7 @@ def test_the_same_approach_without_the_wall_crosses_the_ogre_s_view() -> None:
     assert not unseen.ok and unseen.reason == "path crossed Ogre's 120 degree view"
     assert (
         "not concealed (path crossed Ogre's 120 degree view)"
-        in refused(engine, act.Attack("rogue", "ogre", "Club", AttackMode.SNEAK), ScriptedDice([5]))[0]
+        in refused(engine, Attack("rogue", "ogre", "Club", AttackMode.SNEAK), ScriptedDice([5]))[0]
     )
 
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import SurpriseSituation
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore
@@ -45,7 +46,7 @@ def main() -> None:
         act.StartCombat(SurpriseSituation.NOBODY, 5),
         act.BeginTurn("tombril"),
         act.Move("tombril", to=(14, 6)),
-        act.Attack("tombril", "hill-giant", "Shortsword"),  # rolled by the app: the faces are journaled
+        Attack("tombril", "hill-giant", "Shortsword"),  # rolled by the app: the faces are journaled
         act.EndTurn(),
     ]
     for number in itertools.count(1):

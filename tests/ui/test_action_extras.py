@@ -24,15 +24,17 @@ from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice, roll_plain
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event, RulesEvent
 from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.engine.plan import FAIL, OK
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Handler, Setting
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.docks.actions import FAIL, OK, ActionPanel
+from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.map import MapView
 
 NAME = "extras-test"
@@ -304,7 +306,7 @@ def test_an_l_and_l_attack_is_built_as_before(table: Table) -> None:
     panel.set_kind("attack")
     panel.set_target("hill-giant")
     assert panel.extras() == {} and panel.extra_editors == {}
-    assert panel.action() == act.Attack("tombril", "hill-giant", "Shortsword")
+    assert panel.action() == Attack("tombril", "hill-giant", "Shortsword")
 
 
 # -- an action aimed at a friend -------------------------------------------------------------------

@@ -18,16 +18,19 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import AttackResolved, ExertionSpent, Moved, WeaponBroken
+from lnl_desktop.core.encounter.events import AttackResolved, Moved
 from lnl_desktop.core.encounter.model import Phase, Side, SurpriseSituation, WeaponState
+from lnl_desktop.core.engine.plan import FAIL, NA, OK, OVERRIDDEN, YES
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.core.rules.lnl.model import ExertionSpent, WeaponBroken
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.combat_dialogs import FacesDialog, StartCombatDialog, check_d6
+from lnl_desktop.ui.combat_dialogs import StartCombatDialog
 from lnl_desktop.ui.controller import AttackPlan, TableController
-from lnl_desktop.ui.docks.actions import FAIL, NA, OK, OVERRIDDEN, YES, ActionPanel
+from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import ACTED, ACTING, DOWN, SURPRISED, WAITING, TurnsPanel
+from lnl_desktop.ui.faces import FacesDialog, check_d6
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.models.log import LogModel
 
@@ -567,7 +570,7 @@ def test_only_the_acting_side_takes_turns_surprised_members_wait_and_next_round_
     assert turns.reading_label.text() == "Round 2: initiative 2, Opponents act first"
     assert turns.state_of("tombril") == WAITING
     ok, why = turns.may_begin("tombril")
-    assert not ok and why == "the Opponents are acting now; the Party come after"
+    assert not ok and why == "the Opponents are acting now"
     assert not turns.next_round_button.isVisible()
 
     controller.undo_stack.undo()  # back to the end of round 1

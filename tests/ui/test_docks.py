@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QLineEdit, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Combatant
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.model import Attack, Combatant
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.bestiary import BestiaryPanel, load_bestiary
@@ -400,7 +400,7 @@ def test_log_shows_undone_lines_and_attack_formulas(log_view: RoundLog, controll
     controller.do(act.Move("tombril", to=(giant[0] - 1, giant[1]), forced=True))
     from lnl_desktop.core.dice.rolls import ScriptedDice
 
-    events = controller.do(act.Attack("tombril", "hill-giant", "Shortsword"), ScriptedDice([5, 3, 4, 3, 2]))
+    events = controller.do(Attack("tombril", "hill-giant", "Shortsword"), ScriptedDice([5, 3, 4, 3, 2]))
     assert events is not None, controller.encounter.combat
     model = log_view.table.model()
     attack_row = next(r for r in range(model.rowCount()) if "Hill Giant" in model.index(r, 1).data())

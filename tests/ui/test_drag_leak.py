@@ -28,7 +28,7 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.d10.play import Declare
+from lnl_desktop.core.rules.d10.model import Declare
 from lnl_desktop.paths import resources_dir
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView

@@ -17,8 +17,9 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import BeginTurn, SetFog, StartCombat
-from lnl_desktop.core.encounter.model import Combatant, Door, Encounter, Fog, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.map import sight
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.overlays import ConeItem

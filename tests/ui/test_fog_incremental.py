@@ -18,8 +18,9 @@ from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Combatant, Door, Encounter, Fog, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.map import sight
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.fog import FogItem

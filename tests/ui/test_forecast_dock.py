@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.odds import forecast_attack
+from lnl_desktop.core.rules.lnl import forecast_attack
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.forecast import NO_COMBAT, ForecastPanel

@@ -16,14 +16,14 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import get_ruleset
+from lnl_desktop.core.dice.odds import Forecast
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Setting
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import LnLRuleset
-from lnl_desktop.core.rules.lnl.odds import Forecast, forecast_attack
+from lnl_desktop.core.rules.lnl import LnLRuleset, forecast_attack
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import AttackPlan, TableController
@@ -50,6 +50,7 @@ class ToHitRuleset(LnLRuleset):
     name = NAME
     title = "To-hit (test)"
     asked: ClassVar[list[dict[str, Any]]] = []
+    hooks_with_extras: ClassVar[frozenset[str]] = frozenset({"action_checks"})  # its notes take no inputs
 
     def action_kinds(self) -> tuple[ActionSpec, ...]:
         swing = ActionSpec(

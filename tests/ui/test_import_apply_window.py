@@ -17,8 +17,9 @@ from pytestqt.qtbot import QtBot
 from test_import_cancel import cave_file
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Combatant, Encounter, MapGrid, Side, Token, Weapon
-from lnl_desktop.core.map import grid
+from lnl_desktop.core.encounter.model import MapGrid, Side, Token
+from lnl_desktop.core.map import terrain
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 from lnl_desktop.ui import import_map
 from lnl_desktop.ui.import_map import import_map_file
 from lnl_desktop.ui.main_window import MainWindow
@@ -40,21 +41,21 @@ def warnings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.fixture
 def made_on(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
-    """The threads that made a new map (``MapGrid.edited``) and walls' barriers (``grid.barriers_of``)."""
+    """The threads that made a new map (``MapGrid.edited``) and walls' barriers (``terrain.barriers_of``)."""
     threads: dict[str, list[str]] = {"map": [], "barriers": []}
-    edited, barriers_of = MapGrid.edited, grid.barriers_of
+    edited, barriers_of = MapGrid.edited, terrain.barriers_of
 
     def spy_edited(self: MapGrid, changes: Any) -> MapGrid:
         threads["map"].append(threading.current_thread().name)
         return edited(self, changes)
 
-    def spy_barriers(segments: Any, doors: Any = ()) -> grid.Barriers:
+    def spy_barriers(segments: Any, doors: Any = ()) -> terrain.Barriers:
         if len(segments) > 1000:
             threads["barriers"].append(threading.current_thread().name)
         return barriers_of(segments, doors)
 
     monkeypatch.setattr(MapGrid, "edited", spy_edited)
-    monkeypatch.setattr(grid, "barriers_of", spy_barriers)
+    monkeypatch.setattr(terrain, "barriers_of", spy_barriers)
     return threads
 
 

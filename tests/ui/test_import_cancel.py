@@ -14,8 +14,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core.encounter.model import Encounter, MapGrid
+from lnl_desktop.core.encounter.model import MapGrid
 from lnl_desktop.core.files import uvtt
+from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.ui import import_map
 from lnl_desktop.ui.import_map import import_map_file
 from lnl_desktop.ui.main_window import MainWindow

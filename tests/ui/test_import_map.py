@@ -16,8 +16,9 @@ from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QShowEvent
 from PySide6.QtWidgets import QFileDialog, QProgressDialog
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core.encounter.model import Encounter, MapGrid
+from lnl_desktop.core.encounter.model import MapGrid
 from lnl_desktop.core.files import uvtt
+from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.ui import import_map
 from lnl_desktop.ui.import_map import IMPORT_FILTER, import_map_dialog, import_map_file, is_map_file
 from lnl_desktop.ui.main_window import MainWindow

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from test_import_map import encoded, two_colour, write_map
 
-from lnl_desktop.core.encounter.model import Background, Encounter, MapGrid
+from lnl_desktop.core.encounter.model import Background, MapGrid
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.dialogs import BackgroundDialog
 from lnl_desktop.ui.import_map import import_map_file

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QTabBar
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui import app as app_module
 from lnl_desktop.ui.controller import AttackPlan

@@ -18,9 +18,11 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter.actions import AddCombatant, Face
-from lnl_desktop.core.encounter.model import Background, Combatant, Encounter, MapGrid, Phase, Side, Token
+from lnl_desktop.core.encounter.model import Background, MapGrid, Phase, Side, Token
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.map.grid import DiagonalRule, cells_outside_cone, token_distance_ft
+from lnl_desktop.core.map.grid import DiagonalRule, token_distance_ft
+from lnl_desktop.core.map.movement import cells_outside_cone
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView

@@ -16,8 +16,9 @@ from PySide6.QtWidgets import QApplication, QGraphicsView
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter.actions import EditMap
-from lnl_desktop.core.encounter.model import Combatant, Encounter, MapGrid, Side, Token
+from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
-from lnl_desktop.core.map import grid
+from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.map.terrain import Terrain, map_terrain
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
@@ -28,15 +29,15 @@ def test_the_step_arrays_are_built_without_a_drag_and_again_for_an_edited_map(qt
     controller = TableController(walled())
     view = MapView(controller)
     qtbot.addWidget(view)
-    terrain = grid.map_terrain(controller.encounter.map)
+    terrain = map_terrain(controller.encounter.map)
     qtbot.waitUntil(lambda: "barrier_steps" in terrain.__dict__, timeout=5000)
     assert terrain.barrier_steps is not None and terrain.barrier_steps[(1, 0)][5, 2]  # (2, 5) -> (3, 5) is walled
 
     controller.do(act.SetDoor(a=(3, 12), b=(3, 13), open=True))
-    opened = grid.map_terrain(controller.encounter.map)
+    opened = map_terrain(controller.encounter.map)
     assert opened is not terrain
     qtbot.waitUntil(lambda: "barrier_steps" in opened.__dict__, timeout=5000)
     # Built by the worker exactly as a search on this thread would build it.
-    fresh = grid.Terrain(opened.width, opened.height, opened.walls, opened.difficult, opened.barriers)
+    fresh = Terrain(opened.width, opened.height, opened.walls, opened.difficult, opened.barriers)
     for step, mask in fresh.barrier_steps.items():
         assert (opened.barrier_steps[step] == mask).all()

@@ -35,7 +35,8 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter.actions import Face, Move, SetHidden
 from lnl_desktop.core.encounter.model import WeaponKind
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.map.grid import cells_outside_cone, footprint, token_distance_ft
+from lnl_desktop.core.map.grid import footprint, token_distance_ft
+from lnl_desktop.core.map.movement import cells_outside_cone
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.map import MapView

@@ -26,21 +26,25 @@ from lnl_desktop.core import get_ruleset
 from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice, roll_plain
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event, Override, RulesEvent
-from lnl_desktop.core.encounter.model import Encounter, RulesOptions
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.engine.plan import FAIL, OK, OVERRIDDEN
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Handler, PromptChoice, PromptSpec, Setting, StartProcedure
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.model import Attack, RulesOptions
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog, setting_editor, setting_value
+from lnl_desktop.ui.combat_dialogs import StartCombatDialog
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.docks.actions import FAIL, OK, OVERRIDDEN, SNEAK_OVERRIDE, SNEAK_OVERRIDE_TIP, ActionPanel
+from lnl_desktop.ui.docks.action_checklist import SNEAK_OVERRIDE, SNEAK_OVERRIDE_TIP
+from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import ToolCard, ToolDialog
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.setting_editors import setting_editor, setting_value
 
 NAME = "override-text-test"
 OATH = "GM override: strike against the oath"
@@ -238,6 +242,7 @@ class DeafRuleset(OathRuleset):
     """The same Strike, with checks that take no inputs: they never hear of the override."""
 
     name = NAME + "-deaf"
+    hooks_with_extras: ClassVar[frozenset[str]] = frozenset({"action_notes"})
 
     def action_checks(  # type: ignore[override]
         self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str, target: Any = None
@@ -482,17 +487,17 @@ def test_the_sneak_attack_override_is_as_it_was(qtbot: QtBot) -> None:
     assert status(panel, "Concealed, or the target distracted") == FAIL
     assert not panel.roll_button.isEnabled()
     action = panel.action()
-    assert isinstance(action, act.Attack) and not action.override
+    assert isinstance(action, Attack) and not action.override
     box.click()
     assert status(panel, "Concealed, or the target distracted") == OVERRIDDEN
     assert panel.roll_button.isEnabled()
     action = panel.action()
-    assert isinstance(action, act.Attack) and action.override
+    assert isinstance(action, Attack) and action.override
     # An attack has no override, however the box was left.
     panel.set_kind("attack")
     assert not box.isVisible()
     action = panel.action()
-    assert isinstance(action, act.Attack) and not action.override
+    assert isinstance(action, Attack) and not action.override
 
 
 # -- many inputs at 1366 x 768 ------------------------------------------------------------------------
@@ -571,14 +576,14 @@ def group_d10() -> Any:
 
 def test_group_d10_attack_in_the_dock(make_window: Any) -> None:
     d10 = group_d10()
-    from lnl_desktop.core.rules.d10 import play
+    from lnl_desktop.core.rules.d10 import Declare
 
     encounter = storage.load(resource("encounters", "bandit-mill-d10.lnl"))
     window = make_window(encounter)
     controller = window.controller
     for c in controller.encounter.combatants:
         declared = "parry" if c.id == "tombril" else "attack"
-        assert controller.do(play.Declare(c.id, declared)) is not None, controller.refusal
+        assert controller.do(Declare(c.id, declared)) is not None, controller.refusal
     assert controller.do(act.StartCombat("no surprise"), ScriptedDice([10, 2, 1, 3, 4, 5, 6, 7, 8])) is not None, (
         controller.refusal
     )

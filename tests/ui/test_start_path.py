@@ -30,16 +30,26 @@ START_PATH = {
     "lnl_desktop.core.rules.bestiary",
     "lnl_desktop.core.dice.rolls",
     "lnl_desktop.core.engine.engine",
+    "lnl_desktop.core.engine.plan",
+    "lnl_desktop.core.engine.edits",
+    "lnl_desktop.core.engine.history",
+    "lnl_desktop.core.engine.movement",
+    "lnl_desktop.core.engine.words",
     "lnl_desktop.core.errors",
     "lnl_desktop.core.encounter.events",
     "lnl_desktop.core.map.grid",
+    "lnl_desktop.core.map.movement",
+    "lnl_desktop.core.map.terrain",
     "lnl_desktop.core.files.journal",
     "lnl_desktop.core.encounter.model",
+    "lnl_desktop.core.encounter.conditions",
+    "lnl_desktop.core.rules.lnl.model",
     "lnl_desktop.core.files.pictures",  # the demo's map picture, checked whole before it is shown
     "lnl_desktop.core.rules",
     "lnl_desktop.core.rules.base",
     "lnl_desktop.core.rules.common",
     "lnl_desktop.core.rules.lnl",
+    "lnl_desktop.core.rules.lnl.by_hand",
     "lnl_desktop.core.rules.lnl.play",
     "lnl_desktop.core.rules.lnl.rules",
     "lnl_desktop.core.rules.lnl.views",
@@ -54,17 +64,31 @@ START_PATH = {
     "lnl_desktop.ui.commands",
     "lnl_desktop.ui.controller",
     "lnl_desktop.ui.docks",
+    "lnl_desktop.ui.docks.action_checklist",
+    "lnl_desktop.ui.docks.action_inputs",
+    "lnl_desktop.ui.docks.action_result",
     "lnl_desktop.ui.docks.actions",
     "lnl_desktop.ui.docks.bestiary",
+    "lnl_desktop.ui.docks.prompt_card",
     "lnl_desktop.ui.docks.prompts",
+    "lnl_desktop.ui.docks.declare",
+    "lnl_desktop.ui.docks.round_dice",
+    "lnl_desktop.ui.docks.round_state",
     "lnl_desktop.ui.docks.turns",
+    "lnl_desktop.ui.docks.turns_list",
+    "lnl_desktop.ui.models",
+    "lnl_desktop.ui.models.turns",
+    "lnl_desktop.ui.document",
+    "lnl_desktop.ui.faces",
     "lnl_desktop.ui.focus",
     "lnl_desktop.ui.folders",
+    "lnl_desktop.ui.layout",
     "lnl_desktop.ui.main_window",
     "lnl_desktop.ui.map",
     "lnl_desktop.ui.map.drag",
     "lnl_desktop.ui.map.fog",
     "lnl_desktop.ui.map.geometry",
+    "lnl_desktop.ui.map.gestures",
     "lnl_desktop.ui.map.labels",
     "lnl_desktop.ui.map.overlays",
     "lnl_desktop.ui.map.rules_overlays",
@@ -72,9 +96,11 @@ START_PATH = {
     "lnl_desktop.ui.map.tokens",
     "lnl_desktop.ui.map.view",
     "lnl_desktop.ui.map.walls",
+    "lnl_desktop.ui.menus",
     "lnl_desktop.ui.mime",
     "lnl_desktop.ui.portraits",
     "lnl_desktop.ui.recovery",
+    "lnl_desktop.ui.setting_editors",
     "lnl_desktop.ui.style",
     "lnl_desktop.ui.theme",
     "lnl_desktop.ui.toast",
@@ -89,6 +115,8 @@ LATER = {
     "lnl_desktop.core.rules.lnl.odds",
     "lnl_desktop.ui.docks.combatants",
     "lnl_desktop.ui.docks.sheet",
+    "lnl_desktop.ui.docks.sheet_fields",
+    "lnl_desktop.ui.docks.sheet_items",
     "lnl_desktop.ui.docks.log",
     "lnl_desktop.ui.docks.forecast",
     "lnl_desktop.ui.import_map",
@@ -126,10 +154,10 @@ def test_numpy_and_pyqtgraph_wait_for_first_use(report: dict[str, str]) -> None:
 def test_a_lazy_numpy_is_the_real_one_at_first_use() -> None:
     code = (
         "import sys\n"
-        "from lnl_desktop.core.map import grid\n"
+        "from lnl_desktop.core.map.terrain import Terrain\n"
         "from lnl_desktop.lazy import loaded\n"
         "assert not loaded('numpy')\n"
-        "terrain = grid.Terrain.from_rows(['....', '.#..', '....'])\n"
+        "terrain = Terrain.from_rows(['....', '.#..', '....'])\n"
         "assert terrain.wall_grid.sum() == 1\n"
         "import numpy\n"
         "assert loaded('numpy') and numpy.zeros(2).shape == (2,)\n"

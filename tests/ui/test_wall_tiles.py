@@ -21,7 +21,8 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import AddWall, RemoveWall, SetDoor
-from lnl_desktop.core.encounter.model import Combatant, Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView, walls
 from lnl_desktop.ui.map.walls import TILE_PX, WALL_LINE, LineShapes, tile_cache

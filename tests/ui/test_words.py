@@ -26,13 +26,16 @@ import lnl_desktop
 from lnl_desktop.core.dice.rolls import ScriptedDice, roll_exploding, roll_plain
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Phase, SurpriseSituation
-from lnl_desktop.core.engine.engine import Engine, describe_change
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.engine.words import describe_change
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.combat_dialogs import check_faces, faces_hint, parse_faces
 from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.docks.actions import NBSP, ActionPanel, formula_html
+from lnl_desktop.ui.docks.action_result import NBSP, formula_html
+from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.turns import TurnsPanel
+from lnl_desktop.ui.faces import check_faces, faces_hint, parse_faces
 
 LEFT = Qt.MouseButton.LeftButton
 SEPARATORS = "+-−=→"
@@ -204,7 +207,7 @@ def test_the_log_and_the_sheet_changes_use_the_arrow(table: Table) -> None:
     engine.apply(act.StartCombat(face=5))
     engine.apply(act.BeginTurn("tombril"))
     engine.apply(act.Move("tombril", to=(14, 6)))
-    events = engine.apply(act.Attack("tombril", "hill-giant", "Shortsword"), ScriptedDice([5, 3, 4, 3, 2]))
+    events = engine.apply(Attack("tombril", "hill-giant", "Shortsword"), ScriptedDice([5, 3, 4, 3, 2]))
     assert "= 31 damage → 31 to SP. Hill Giant: 37 SP, 30 IP" in events[0].text
     assert describe_change("level", 9, 10) == "level 9 → 10"
     assert describe_change("weapons", [{"name": "Mace", "die": "d6"}], [{"name": "Mace", "die": "d8"}]) == (

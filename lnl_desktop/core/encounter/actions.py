@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from lnl_desktop.core.encounter.model import MapGrid, Side, SurpriseSituation
-from lnl_desktop.core.map.grid import Cell, barriers_ahead
-from lnl_desktop.core.rules.common import AttackMode
+from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.terrain import barriers_ahead
 
 
 @dataclass(frozen=True)
@@ -78,41 +78,6 @@ class SetHidden:
 
     combatant: str
     hidden: bool = True
-
-
-@dataclass(frozen=True)
-class Attack:
-    attacker: str
-    target: str
-    weapon: str
-    mode: AttackMode = AttackMode.ATTACK
-    ignore_dex: bool = False  # GM toggle: the target's DEX bonus does not count
-    override: bool = False  # GM override of the sneak attack's eligibility points
-
-
-@dataclass(frozen=True)
-class CastSpell:
-    caster: str
-    target: str
-    spell: str
-    ignore_dex: bool = False
-
-
-@dataclass(frozen=True)
-class Parry:
-    combatant: str
-    weapon: str | None = None
-    shield: bool = False
-
-
-@dataclass(frozen=True)
-class Dash:
-    combatant: str
-
-
-@dataclass(frozen=True)
-class Leap:
-    combatant: str
 
 
 @dataclass(frozen=True)
@@ -298,11 +263,6 @@ Action = (
     | Move
     | Face
     | SetHidden
-    | Attack
-    | CastSpell
-    | Parry
-    | Dash
-    | Leap
     | OtherAction
     | ConvertRuleset
     | EditCombatant

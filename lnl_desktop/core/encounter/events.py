@@ -7,7 +7,7 @@ the damage formula), so views can redraw bars and exports can tabulate without p
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -16,11 +16,16 @@ from lnl_desktop.core.map.grid import Cell
 
 
 class _Event(BaseModel):
+    """What every event has: the round, the words, who it concerns."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     round: int = 0
     text: str
     actors: tuple[str, ...] = ()
+
+
+EventBase = _Event  # what a ruleset's own events subclass
 
 
 class CombatStarted(_Event):
@@ -158,41 +163,10 @@ class AttackResolved(_Event):
         return " ".join([*parts, result])
 
 
-class ExertionSpent(_Event):
-    kind: Literal["exertion"] = "exertion"
-    combatant: str
-    face: int
-    cost: int
-    stamina: int  # SP after
-
-
-class WeaponBroken(_Event):
-    kind: Literal["weapon broken"] = "weapon broken"
-    combatant: str
-    weapon: str
-
-
-class ShieldDestroyed(_Event):
-    kind: Literal["shield destroyed"] = "shield destroyed"
-    combatant: str
-
-
 class WentDown(_Event):
     kind: Literal["down"] = "down"
     combatant: str
     overkill: int
-
-
-class ParryStarted(_Event):
-    kind: Literal["parry"] = "parry"
-    combatant: str
-    shield: bool
-    weapon: str | None
-
-
-class ParryEnded(_Event):
-    kind: Literal["parry ended"] = "parry ended"
-    combatant: str
 
 
 class ActionTaken(_Event):
@@ -334,6 +308,46 @@ class Undone(_Event):
     undone: str  # what the undone action was
 
 
+# The events every ruleset's log may hold; a ruleset's own join them in its encounter model
+# (:attr:`Ruleset.event_types`, :func:`event_union`).
+SHARED_EVENTS: tuple[type[_Event], ...] = (
+    CombatStarted,
+    InitiativeRolled,
+    TurnStarted,
+    TurnEnded,
+    RoundEnded,
+    CombatEnded,
+    Moved,
+    Turned,
+    AttackResolved,
+    WentDown,
+    ActionTaken,
+    CombatantChanged,
+    CombatantAdded,
+    CombatantRemoved,
+    TokenPlaced,
+    TokenRemoved,
+    VisibilityChanged,
+    TerrainChanged,
+    MapChanged,
+    WallAdded,
+    WallRemoved,
+    DoorChanged,
+    FogChanged,
+    CellsRevealed,
+    PortraitChanged,
+    Override,
+    RulesetChanged,
+    RulesEvent,
+    Undone,
+)
+
+
+def event_union(extra: tuple[type[_Event], ...] = ()) -> Any:
+    """The type of a log's event: any shared event, or one of ``extra`` (a ruleset's own); ``kind`` tells which."""
+    return Annotated[Union[(*SHARED_EVENTS, *extra)], Field(discriminator="kind")]
+
+
 Event = Annotated[
     CombatStarted
     | InitiativeRolled
@@ -344,12 +358,7 @@ Event = Annotated[
     | Moved
     | Turned
     | AttackResolved
-    | ExertionSpent
-    | WeaponBroken
-    | ShieldDestroyed
     | WentDown
-    | ParryStarted
-    | ParryEnded
     | ActionTaken
     | CombatantChanged
     | CombatantAdded

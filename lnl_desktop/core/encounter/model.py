@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from enum import StrEnum
 from itertools import chain
 from operator import itemgetter
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -25,12 +26,14 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import core_schema
+from pydantic.json_schema import WithJsonSchema
+from pydantic_core import PydanticCustomError, core_schema
 
-from lnl_desktop.core.dice.rolls import DieName
+from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key, normalised_conditions
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map.grid import Cell, DiagonalRule, Terrain, footprint, map_terrain, token_distance_ft
+from lnl_desktop.core.map.grid import Cell, DiagonalRule, footprint, token_distance_ft
+from lnl_desktop.core.map.terrain import Terrain, map_terrain
 from lnl_desktop.lazy import lazy_module, loaded
 
 np = lazy_module("numpy")  # only big maps use it, and the first window must not wait for it
@@ -56,14 +59,27 @@ class Side(StrEnum):
 
 
 class WeaponKind(StrEnum):
-    MELEE = "melee"
-    REACH = "reach"
-    RANGED = "ranged"
+    """What a weapon is, for every ruleset; each ruleset's weapons take the kinds it names (:func:`kinds_among`)."""
+
+    MELEE = "melee"  # 5 ft
+    REACH = "reach"  # 10 ft, or a reach of its own (L&L)
+    RANGED = "ranged"  # L&L and Group d10: any weapon that shoots or is thrown
+    MISSILE = "missile"  # Old-School d20: bow, sling (PER to hit)
+    THROWN = "thrown"  # Old-School d20: dagger, javelin (the best of STR / DEX / PER to hit)
 
 
-class WeaponStyle(StrEnum):
-    POWER = "power"  # STR adds to damage
-    FINESSE = "finesse"  # DEX adds to damage
+def kinds_among(*kinds: WeaponKind) -> Any:
+    """A weapon's ``kind`` field type taking only ``kinds`` of the one :class:`WeaponKind`, refused
+    otherwise in the words (and the file's JSON Schema) an enum of those kinds alone would give."""
+    values = [kind.value for kind in kinds]
+    expected = ", ".join(repr(v) for v in values[:-1]) + f" or {values[-1]!r}"
+
+    def among(value: WeaponKind) -> WeaponKind:
+        if value not in kinds:
+            raise PydanticCustomError("enum", "Input should be {expected}", {"expected": expected})
+        return value
+
+    return Annotated[WeaponKind, AfterValidator(among), WithJsonSchema({"enum": values, "type": "string"})]
 
 
 class WeaponState(StrEnum):
@@ -78,161 +94,13 @@ class ShieldState(StrEnum):
     DESTROYED = "destroyed"
 
 
-class Ability(StrEnum):
-    STR = "STR"
-    DEX = "DEX"
-    AWA = "AWA"
-    WIS = "WIS"  # L&L Classic's third ability, where L&L has AWA
-
-
 class Trait(StrEnum):
     CANNOT_BE_SURPRISED = "cannot be surprised"
-
-
-Bonus = Annotated[int, Field(ge=-10, le=30)]
-
-
-class Weapon(_Model):
-    name: str = Field(min_length=1, max_length=60)
-    die: DieName
-    kind: WeaponKind = WeaponKind.MELEE
-    style: WeaponStyle = WeaponStyle.POWER
-    reach_ft: int | None = Field(default=None, ge=5, le=100, description="Reach weapons only; default 10 ft")
-    max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="Ranged weapons only; None = no limit")
-    magic_bonus: int = Field(default=0, ge=0, le=10)
-    specialized: bool = False
-    state: WeaponState = WeaponState.READY
-
-    @model_validator(mode="after")
-    def _kind_fits(self) -> Weapon:
-        if self.reach_ft is not None and self.kind is not WeaponKind.REACH:
-            raise ValueError("reach_ft: only a reach weapon has a reach of its own")
-        if self.reach_ft is not None and self.reach_ft < 10:
-            raise ValueError("reach_ft: a reach weapon reaches at least 10 ft")
-        if self.max_range_ft is not None and self.kind is not WeaponKind.RANGED:
-            raise ValueError("max_range_ft: only a ranged weapon has a maximum range")
-        return self
-
-    @property
-    def reach(self) -> int:
-        """How far a melee or reach weapon reaches, in feet."""
-        if self.kind is WeaponKind.REACH:
-            return self.reach_ft or 10
-        return 5
-
-    @property
-    def ability(self) -> Ability:
-        """The attacker's bonus this weapon adds in L&L: ranged always AWA, else by style.
-
-        A stat block's :meth:`LnLStats.weapon_ability` says it for its own ruleset (WIS in Classic)."""
-        if self.kind is WeaponKind.RANGED:
-            return Ability.AWA
-        return Ability.DEX if self.style is WeaponStyle.FINESSE else Ability.STR
-
-    @property
-    def label(self) -> str:
-        bonus = f" +{self.magic_bonus}" if self.magic_bonus else ""
-        return f"{self.name}{bonus} ({self.die}, {self.kind.value})"
-
-
-class Shield(_Model):
-    name: str = Field(default="Shield", min_length=1, max_length=60)
-    armor: int = Field(default=1, ge=0, le=10)
-    durability: int = Field(default=10, ge=0, le=1000)
-    durability_max: int = Field(default=10, ge=0, le=1000)
-    state: ShieldState = ShieldState.CARRIED
-
-    @model_validator(mode="after")
-    def _durability_within_max(self) -> Shield:
-        if self.durability > self.durability_max:
-            raise ValueError(f"durability: {self.durability} is above the maximum of {self.durability_max}")
-        return self
-
-
-class Spell(_Model):
-    """A damaging spell: its die, rolled N times by the caster's level, exploding."""
-
-    name: str = Field(min_length=1, max_length=60)
-    die: DieName
-    range_ft: int | None = Field(default=None, ge=5, le=5000)
-    ability: Ability | None = None  # no ability bonus unless the spell says so
-    dex_applies: bool = True
-    ap_applies: bool = True
-    direct: bool = False  # direct damage goes to IP at once
-
-
-class ParryState(_Model):
-    """A parry in force until the parrier's next turn begins."""
-
-    shield: bool = False
-    weapon: str | None = None
-    explosions: int = Field(default=0, ge=0)  # exploding dice counted against the weapon
-
-    @model_validator(mode="after")
-    def _with_something(self) -> ParryState:
-        if self.shield == (self.weapon is not None):
-            raise ValueError("parry: parry with either a weapon or a shield")
-        return self
-
-    @property
-    def label(self) -> str:
-        return "shield" if self.shield else f"{self.weapon}"
 
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 # A token's picture is at most 256 x 256 PNG: about 270 kB as base64 at the worst.
 MAX_PORTRAIT_CHARS = 400_000
-
-# The conditions the rulesets' menus name (RULES §10, §12, §13), spelt as the menus spell them. A
-# condition is matched without regard to case: "Prone" typed or read from an older file is "prone".
-CONDITION_WORDS = (
-    "blinded",
-    "burning",
-    "charmed",
-    "confused",
-    "deafened",
-    "diseased",
-    "disarmed",
-    "dropped weapon",
-    "exhausted",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "silenced",
-    "stunned",
-    "surprised",
-    "unconscious",
-    "wounded",
-)
-_MENU_SPELLING = {word.casefold(): word for word in CONDITION_WORDS}
-# RULES §10: these take the turn (no action, no move: only End turn) ...
-INCAPACITATING = ("incapacitated", "paralyzed", "petrified", "stunned", "unconscious")
-# ... and these hold a creature in place (Move 0; a drag is refused).
-HOLDING = ("grappled", "restrained")
-
-
-def condition_key(name: str) -> str:
-    """A condition's name as the menu spells it, or the GM's own words trimmed."""
-    text = " ".join(name.split())
-    return _MENU_SPELLING.get(text.casefold(), text)
-
-
-def normalised_conditions(names: list[str]) -> list[str]:
-    """Conditions with menu names spelt as the menu spells them, each once (case does not count)."""
-    out: list[str] = []
-    seen: set[str] = set()
-    for name in names:
-        key = condition_key(name)
-        if key and key.casefold() not in seen:
-            seen.add(key.casefold())
-            out.append(key)
-    return out
 
 
 def slug(name: str) -> str:
@@ -333,119 +201,6 @@ class CombatantBase(_Model):
     @property
     def cannot_be_surprised(self) -> bool:
         return Trait.CANNOT_BE_SURPRISED in self.traits
-
-
-class LnLStats(CombatantBase):
-    """The stat block the two Laurels & Loot rulesets share (RULES §1): level, STR and DEX, AP, SP and IP,
-    weapons, a shield, spells and a parry. Each edition adds its third ability (AWA or WIS)."""
-
-    # The ability ranged weapons add (AWA in L&L, WIS in Classic).
-    PERCEPTION: ClassVar[Ability] = Ability.AWA
-
-    level: int = Field(ge=1, le=40)
-    str_bonus: Bonus = 0
-    dex_bonus: Bonus = 0
-    armor: int = Field(default=0, ge=0, le=30, description="AP from worn or natural armor")
-    stamina: int = Field(ge=0, le=10_000, description="current SP")
-    stamina_max: int = Field(ge=0, le=10_000)
-    injury: int = Field(ge=0, le=10_000, description="current IP")
-    injury_max: int = Field(ge=1, le=10_000)
-    weapons: list[Weapon] = Field(default_factory=list)
-    shield: Shield | None = None
-    spells: list[Spell] = Field(default_factory=list)
-    parry: ParryState | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _defaults_from_other_fields(cls, data: Any) -> Any:
-        # A new combatant starts fresh: current SP/IP default to their maxima.
-        if isinstance(data, dict):
-            data = dict(data)
-            if "stamina" not in data and "stamina_max" in data:
-                data["stamina"] = data["stamina_max"]
-            if "injury" not in data and "injury_max" in data:
-                data["injury"] = data["injury_max"]
-        return data
-
-    @model_validator(mode="after")
-    def _consistent(self) -> LnLStats:
-        if self.stamina > self.stamina_max:
-            raise ValueError(f"stamina: {self.stamina} SP is above the maximum of {self.stamina_max}")
-        if self.injury > self.injury_max:
-            raise ValueError(f"injury: {self.injury} IP is above the maximum of {self.injury_max}")
-        names = [w.name for w in self.weapons]
-        for name in names:
-            if names.count(name) > 1:
-                raise ValueError(f"weapons: two weapons are named {name!r}")
-        if self.parry is not None:
-            if self.parry.weapon is not None and self.parry.weapon not in names:
-                raise ValueError(f"parry.weapon: {self.name} has no weapon named {self.parry.weapon!r}")
-            if self.parry.shield and self.shield is None:
-                raise ValueError(f"parry.shield: {self.name} has no shield")
-        abilities = self.abilities()
-        for i, spell in enumerate(self.spells):
-            if spell.ability is not None and spell.ability not in abilities:
-                raise ValueError(
-                    f"spells[{i}].ability: this stat block has no {spell.ability.value} "
-                    f"(its abilities: {', '.join(a.value for a in abilities)})"
-                )
-        return self
-
-    @classmethod
-    def abilities(cls) -> tuple[Ability, ...]:
-        return (Ability.STR, Ability.DEX, cls.PERCEPTION)
-
-    @property
-    def armor_points(self) -> int:
-        """AP: worn or natural armor plus a carried shield's armor value."""
-        shield = self.shield.armor if self.shield and self.shield.state is ShieldState.CARRIED else 0
-        return self.armor + shield
-
-    @property
-    def down(self) -> bool:
-        """At 0 IP a creature is down: it takes no more turns."""
-        return self.injury == 0
-
-    @property
-    def dice_count(self) -> int:
-        """The Damage Level Multiplier: N = (level + 1) // 2."""
-        return (self.level + 1) // 2
-
-    def bonus(self, ability: Ability) -> int:
-        if ability not in self.abilities():
-            raise RulesError(f"{self.name} has no {ability.value} in this ruleset")
-        return int(getattr(self, f"{ability.value.lower()}_bonus"))
-
-    def weapon_ability(self, weapon: Weapon) -> Ability:
-        """The bonus a weapon adds: ranged always the perception ability (AWA or WIS), else by style."""
-        return self.PERCEPTION if weapon.kind is WeaponKind.RANGED else weapon.ability
-
-    def weapon(self, name: str) -> Weapon:
-        for weapon in self.weapons:
-            if weapon.name == name:
-                return weapon
-        known = ", ".join(w.name for w in self.weapons) or "none"
-        raise RulesError(f"weapon: {self.name} has no weapon named {name!r} (has: {known})")
-
-    def spell(self, name: str) -> Spell:
-        for spell in self.spells:
-            if spell.name == name:
-                return spell
-        known = ", ".join(s.name for s in self.spells) or "none"
-        raise RulesError(f"spell: {self.name} has no spell named {name!r} (has: {known})")
-
-    def _ruleset_status(self) -> list[str]:
-        return [f"parrying ({self.parry.label})"] if self.parry is not None else []
-
-    def _ruleset_status_after(self) -> list[str]:
-        broken = [w.name for w in self.weapons if w.state is WeaponState.BROKEN]
-        return ["broken: " + ", ".join(broken)] if broken else []
-
-
-class Combatant(LnLStats):
-    """A combatant of the L&L ruleset (RULES §1): STR, DEX and AWA."""
-
-    awa_bonus: Bonus = 0
 
 
 class Token(_Model):
@@ -781,35 +536,6 @@ class OptionsBase(_Model):
     face_target_on_attack: bool = Field(default=True, description="an attacker turns to face its target")
 
 
-class LnLFamilyOptions(OptionsBase):
-    """The [D] points both Laurels & Loot rulesets have (RULES §3, §5, §6, §11)."""
-
-    dash_moves: float = Field(default=1.0, ge=0, le=4, description="Dash adds this many Moves")
-    leap_moves: float = Field(default=0.5, ge=0, le=4, description="Leap adds this many Moves")
-    leap_ignores_terrain: bool = Field(
-        default=True, description="after a Leap: difficult terrain at normal cost, obstacles crossed"
-    )
-    minimum_damage: int = Field(
-        default=0, ge=0, le=5, description="damage below this is raised to it (0: below 0 is 0)"
-    )
-    spill_to_injury: bool = Field(default=True, description="damage past 0 SP comes off IP")
-    power_attack_magic_all_dice: bool = Field(
-        default=True, description="the magic bonus adds to each of the 2N Power Attack dice"
-    )
-    shield_overflow_half: bool = Field(
-        default=True,
-        description="a broken shield lets through damage - ceil(durability left / 2); off: the whole blow",
-    )
-    down_skips_turns: bool = Field(default=True, description="a creature at 0 IP takes no turns")
-
-
-class RulesOptions(LnLFamilyOptions):
-    """The points RULES.md decides for L&L (its [D] marks), each one a switch a GM can change."""
-
-    melee_exertion: bool = Field(default=False, description="melee and reach attacks cost d4 SP too")
-    sneak_magic_bonus: bool = Field(default=True, description="sneak attacks add N x B")
-
-
 class SurpriseSituation(StrEnum):
     NOBODY = "nobody ambushes"
     OPPONENTS_AMBUSH = "Opponents ambush"
@@ -937,13 +663,6 @@ class CombatState(_Model):
         return self
 
     @property
-    def elapsed_seconds(self) -> int:
-        """An L&L round is about 6 seconds; elapsed time counts finished rounds (a surprise round too).
-
-        ``Engine.elapsed_seconds`` counts by the encounter's ruleset's round length."""
-        return max(0, self.round - self.first_round) * 6
-
-    @property
     def round_phrase(self) -> str:
         """'round 3', or 'the surprise round', to say when something happens."""
         return "the surprise round" if self.round == 0 and self.phase is not Phase.SETUP else f"round {self.round}"
@@ -967,17 +686,31 @@ class Fog(_Model):
 
 
 class Encounter(_Model):
-    """Everything about one fight; what a ``.lnl`` file holds."""
+    """Everything about one fight; what a ``.lnl`` file holds.
+
+    The frame every ruleset shares: a ruleset's own encounter model (:attr:`Ruleset.encounter_model`)
+    narrows ``ruleset`` to its name, ``combatants`` to its stat block and ``options`` to its own."""
+
+    # Whether a name is a registered ruleset's: the registry says (RulesError naming the known ones).
+    ruleset_check: ClassVar[Callable[[str], object] | None] = None
 
     name: str = Field(default="Encounter", min_length=1, max_length=120)
-    ruleset: Literal["lnl"] = "lnl"
-    options: RulesOptions = Field(default_factory=RulesOptions)
+    ruleset: str = Field(min_length=1, max_length=60)
+    options: OptionsBase = Field(default_factory=OptionsBase)
     map: MapGrid = Field(default_factory=lambda: MapGrid(width=20, height=15))
-    combatants: list[Combatant] = Field(default_factory=list)
+    combatants: list[CombatantBase] = Field(default_factory=list)
     tokens: dict[str, Token] = Field(default_factory=dict)
     combat: CombatState = Field(default_factory=CombatState)
     fog: Fog = Field(default_factory=Fog)
     log: list[Event] = Field(default_factory=list)
+
+    @field_validator("ruleset")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        # A ruleset's own model names its ruleset (a Literal); the frame takes any registered name.
+        if cls.ruleset_check is not None and cls.model_fields["ruleset"].annotation is str:
+            cls.ruleset_check(name)
+        return name
 
     @model_validator(mode="after")
     def _references_hold(self) -> Encounter:
@@ -1058,20 +791,20 @@ class Encounter(_Model):
                     raise ValueError(f"combat.ranged_hits.{target}[{i}]: {cid!r} is listed twice")
                 listed.add(cid)
 
-    def combatant(self, cid: str) -> Combatant:
+    def combatant(self, cid: str) -> CombatantBase:
         for combatant in self.combatants:
             if combatant.id == cid:
                 return combatant
         raise RulesError(f"combatant: there is no combatant {cid!r}")
 
-    def find(self, name_or_id: str) -> Combatant:
+    def find(self, name_or_id: str) -> CombatantBase:
         """A combatant by id or by its exact name (handy in scripts)."""
         for combatant in self.combatants:
             if name_or_id in (combatant.id, combatant.name):
                 return combatant
         raise RulesError(f"combatant: there is no combatant {name_or_id!r}")
 
-    def side(self, side: Side) -> list[Combatant]:
+    def side(self, side: Side) -> list[CombatantBase]:
         return [c for c in self.combatants if c.side is side]
 
     def occupied_by(self, exclude: str | None = None) -> dict[Cell, str]:
@@ -1097,7 +830,7 @@ class Encounter(_Model):
         grid = self.map
         return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
 
-    def by_id(self) -> dict[str, Combatant]:
+    def by_id(self) -> dict[str, CombatantBase]:
         """Every combatant by id, for loops that would otherwise search the list each time."""
         return {c.id: c for c in self.combatants}
 
@@ -1116,7 +849,7 @@ class Encounter(_Model):
             n += 1
         return f"{name} {n}"
 
-    def first_of_kind(self, name: str) -> Combatant | None:
+    def first_of_kind(self, name: str) -> CombatantBase | None:
         """The unnumbered 'Goblin' to call 'Goblin 1' now that another 'Goblin' joins: creatures
         of one kind are told apart by number on the map and in the log. None when the name is
         free, already numbered ('Goblin 1' exists), or itself ends in a number ('Guard 7')."""

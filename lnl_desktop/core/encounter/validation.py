@@ -10,6 +10,7 @@ new field speaks properly without a word added here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from functools import cache
 from types import UnionType
 from typing import Any, get_args, get_origin
@@ -33,14 +34,6 @@ COMBATANT_LABELS = {
     "surprised": "Surprised",
     "notes": "Notes",
     "portrait": "Picture",
-}
-# The shield box of the L&L family's sheet.
-SHIELD_LABELS = {
-    "name": "Shield name",
-    "armor": "Shield armor",
-    "durability": "Durability",
-    "durability_max": "Max durability",
-    "state": "Shield state",
 }
 _WORDS = {"ft": "(ft)", "deg": "(degrees)", "px": "(pixels)", "dr": "DR", "hp": "HP", "ap": "AP", "id": "id"}
 
@@ -84,14 +77,25 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
     return found
 
 
+# Every ruleset by name, as the registry lists them (its ``all_rulesets``). The registry sets it when
+# it is imported: the shared model sits below the rulesets and never imports them.
+_all_rulesets: Callable[[], Mapping[str, Any]] = dict
+
+
+def read_rulesets_from(all_rulesets: Callable[[], Mapping[str, Any]]) -> None:
+    """Where the models and sheet labels of every ruleset are found (the registry's list)."""
+    global _all_rulesets
+    _all_rulesets = all_rulesets
+    _known_models.cache_clear()
+    _sheet_labels.cache_clear()
+
+
 @cache
 def _known_models() -> dict[str, type[BaseModel]]:
     """Every model of every ruleset's encounter by name: what a ValidationError's title names."""
-    from lnl_desktop.core.rules.registry import all_rulesets
-
     found: dict[str, type[BaseModel]] = {}
     todo: list[type[BaseModel]] = []
-    for ruleset in all_rulesets().values():
+    for ruleset in _all_rulesets().values():
         try:
             todo += [ruleset.encounter_model, ruleset.stat_block, ruleset.options_model, ruleset.combat_model]
         except Exception:  # an installed ruleset may be broken in any way: its models go unnamed
@@ -112,12 +116,10 @@ Labels = dict[str, str]
 def _sheet_labels(model: type[BaseModel]) -> tuple[Labels, Labels, dict[str, Labels]]:
     """A stat block's labels as its ruleset's sheet shows them, its lists' item nouns ("weapon") and
     their columns' titles."""
-    from lnl_desktop.core.rules.registry import all_rulesets
-
     labels: Labels = {}
     nouns: Labels = {}
     columns: dict[str, Labels] = {}
-    for ruleset in all_rulesets().values():
+    for ruleset in _all_rulesets().values():
         if getattr(ruleset, "stat_block", None) is not model:
             continue
         try:
@@ -182,14 +184,13 @@ def field_label(model: type[BaseModel], loc: tuple[int | str, ...]) -> str:
 
 
 def _labels_of(model: type[BaseModel]) -> tuple[Labels, Labels, dict[str, Labels]]:
-    from lnl_desktop.core.encounter.model import CombatantBase, Shield
+    from lnl_desktop.core.encounter.model import CombatantBase
 
     if issubclass(model, CombatantBase):
         labels, nouns, columns = _sheet_labels(model)
         return {**COMBATANT_LABELS, **labels}, nouns, columns
-    if issubclass(model, Shield):
-        return SHIELD_LABELS, {}, {}
-    return {}, {}, {}
+    # A box of the sheet that names its own fields (the L&L family's shield).
+    return dict(getattr(model, "sheet_labels", {})), {}, {}
 
 
 def _limits(info: FieldInfo | None) -> tuple[Any, Any]:

@@ -44,7 +44,8 @@ from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter, gc_paused
-from lnl_desktop.core.engine.engine import Engine, HistoryStep
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.engine.history import HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 
@@ -77,7 +78,8 @@ def _ruleset_action(name: str) -> type | None:
 
     for ruleset in all_rulesets().values():
         for cls in ruleset.handlers:
-            if _type_name(cls) == name:
+            # A bare name is an action the engine once held itself (L&L's Attack, Parry...).
+            if _type_name(cls) == name or (":" not in name and cls.__name__ == name):
                 return cls
     return None
 
@@ -97,7 +99,7 @@ def action_from_json(data: dict[str, Any]) -> act.Action:
     """The action :func:`action_to_json` wrote; ``RulesError`` if it is not one."""
     fields = dict(data)
     name = str(fields.pop("type", ""))
-    cls = ACTION_TYPES.get(name) or (_ruleset_action(name) if ":" in name else None)
+    cls = ACTION_TYPES.get(name) or (_ruleset_action(name) if name else None)
     if cls is None:
         raise RulesError(f"journal: unknown action {data.get('type')!r}")
     try:

@@ -43,7 +43,7 @@ from lnl_desktop.core.encounter.model import (
 )
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.registry import get_ruleset
+from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 
 FORMAT = "lnl-encounter"
 VERSION = 3
@@ -55,8 +55,8 @@ def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
     encounter = document.get("encounter")
     if isinstance(encounter, dict):
         encounter = dict(encounter)
-        ruleset = encounter.setdefault("ruleset", "lnl")
-        if ruleset != "lnl":
+        ruleset = encounter.setdefault("ruleset", DEFAULT_RULESET)
+        if ruleset != DEFAULT_RULESET:
             raise EncounterFileError(f"a version 1 file holds L&L encounters only, not {ruleset!r}")
         document = {**document, "encounter": encounter, "version": 2}
     return document

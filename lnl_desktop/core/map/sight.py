@@ -9,7 +9,7 @@ points in cell units with ``(0, 0)`` the map's top-left corner and a cell's cent
   never block, and a line that only grazes a wall cell's corner passes (this is what
   ``grid.line_of_sight`` meant, made exact: it sampled the line every quarter cell);
 - a *barrier* (a drawn wall segment, or a door while it is closed) that the line meets at all:
-  crossing it, touching one of its ends, or running along it (:func:`grid.segments_cross`, the
+  crossing it, touching one of its ends, or running along it (:func:`terrain.segments_cross`, the
   same test that bars a step, so "a wall between two adjacent cells" means the same to sight, to
   movement and to melee). A barrier through a creature's very centre therefore blinds it.
 
@@ -44,26 +44,28 @@ import contextlib
 import math
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Set
+from collections.abc import Callable, Iterable, Iterator, Set
 from dataclasses import dataclass
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.map.grid import (
     _EPS,
-    Barrier,
     Cell,
     ConePredicate,
     DiagonalRule,
+    cell_distance_ft,
+    footprint,
+    footprint_center,
+)
+from lnl_desktop.core.map.terrain import (
+    Barrier,
     Terrain,
     _boxes,
     _footprint_any,
     _orient,
     _segments_cross_many,
     _window_slice,
-    cell_distance_ft,
-    footprint,
-    footprint_center,
     map_terrain,
     segments_cross,
 )
@@ -433,7 +435,7 @@ def sees(grid_map: MapGrid, a: Cell, a_size: int, b: Cell, b_size: int) -> bool:
 
 
 def terrain_blocker(terrain: Terrain, a: Cell, a_size: int, b: Cell, b_size: int) -> str | None:
-    """:func:`blocker` on a :class:`grid.Terrain`."""
+    """:func:`blocker` on a :class:`terrain.Terrain`."""
     ix = _index(terrain)
     if not ix.walls and not ix.barriers:
         return None
@@ -527,7 +529,7 @@ def terrain_visible_mask(
     facing: float | None = None,
     vision_deg: float = 360,
 ) -> BoolArray:
-    """:func:`visible_mask` on a :class:`grid.Terrain`."""
+    """:func:`visible_mask` on a :class:`terrain.Terrain`."""
     return _view(_index(terrain), cell, size, facing, vision_deg)
 
 
@@ -705,7 +707,7 @@ def _blocks(
     closed: BoolArray,
 ) -> BoolArray:
     """Whether each line ``p``-``q`` is blocked by its blocker: a closed barrier when they meet
-    at all (as :func:`grid.segments_cross`), an open wall diagonal only when they cross inside
+    at all (as :func:`terrain.segments_cross`), an open wall diagonal only when they cross inside
     both (or run along each other for a stretch)."""
     meets = _segments_cross_many(px, py, qx, qy, ax, ay, bx, by)
     o1 = np.sign(_orient(ax, ay, bx, by, px, py))
@@ -769,6 +771,21 @@ class PartyView:
         self.cells = MaskCells(mask)
 
 
+def _cones_by_default(ruleset: str) -> bool:
+    return True  # RULES §10: creatures see inside their field of vision
+
+
+# Whether the ruleset called so reads facing for sight (``Ruleset.sight_uses_facing``). The registry
+# sets it when it is imported: the map sits below the rulesets and never imports them.
+_uses_facing: Callable[[str], bool] = _cones_by_default
+
+
+def read_facing_from(uses_facing: Callable[[str], bool]) -> None:
+    """How :func:`party_sight` learns whether a ruleset reads facing (the registry's rulesets)."""
+    global _uses_facing
+    _uses_facing = uses_facing
+
+
 def party_sight(encounter: Encounter) -> PartyView:
     """:func:`party_view`, worked out once per state of the map, the ruleset and the Party's tokens
     (their cells, facings, sizes, vision, hidden and down) however many ask: the engine's fog of
@@ -789,9 +806,7 @@ def party_sight(encounter: Encounter) -> PartyView:
     if found is not None:
         ix.party.move_to_end(key)
         return found
-    from lnl_desktop.core.rules.registry import get_ruleset
-
-    cones = get_ruleset(encounter.ruleset).sight_uses_facing
+    cones = _uses_facing(encounter.ruleset)
     bits = np.zeros((ix.height, (ix.width + 7) // 8), dtype=np.uint8)
     for _cid, cell, facing, hidden, size, down, vision_deg in party:
         if not hidden and not down:
@@ -880,7 +895,7 @@ def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
 
 @dataclass(frozen=True)
 class UnseenPredicate(ConePredicate):
-    """``allowed`` predicate for :func:`grid.reachable`: anchors where a mover of ``mover_size``
+    """``allowed`` predicate for :func:`movement.reachable`: anchors where a mover of ``mover_size``
     is out of a viewer's sight, outside its field of vision or behind walls, segments and closed
     doors (what the L&L sneak attack's approach needs at every point of the path)."""
 
@@ -912,7 +927,7 @@ def cells_unseen(
     fov_deg: float,
     mover_size: int,
 ) -> UnseenPredicate:
-    """Like :func:`grid.cells_outside_cone`, and anchors hidden from the viewer by walls, wall
+    """Like :func:`movement.cells_outside_cone`, and anchors hidden from the viewer by walls, wall
     segments and closed doors count too (the sneak attack's "out of the target's sight")."""
     return UnseenPredicate(
         footprint_center(viewer_anchor, viewer_size),

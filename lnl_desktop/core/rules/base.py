@@ -16,20 +16,70 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import Field, create_model
 
 from lnl_desktop.core.dice.rolls import DiceSource
-from lnl_desktop.core.encounter.events import Event, Turned
-from lnl_desktop.core.encounter.model import CombatantBase, CombatState, Encounter, OptionsBase, Phase, Side
+from lnl_desktop.core.encounter.events import Event, EventBase, Turned, event_union
+from lnl_desktop.core.encounter.model import (
+    CombatantBase,
+    CombatState,
+    Encounter,
+    OptionsBase,
+    Phase,
+    Side,
+    TurnState,
+)
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.common import Opening, RoundOrder
+from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
 
-if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
 
-Handler = Callable[["Engine", Any, DiceSource], list[Event]]
+class Table(Protocol):
+    """What a ruleset's hooks and handlers use of the engine that runs them (the engine is one):
+    the encounter, its ruleset, and the turn's questions and bookkeeping. A ruleset never imports
+    the engine; it is handed a table."""
+
+    encounter: Encounter
+    ruleset: Ruleset
+
+    def combatant(self, cid: str) -> Any:
+        """The combatant ``cid``: an instance of the encounter's ruleset's stat block."""
+        ...
+
+    def may_act(self, c: CombatantBase) -> bool:
+        """Whether ``c`` still gets a turn this round."""
+        ...
+
+    def acting_side(self) -> Side | None:
+        """The side whose members pick turns now, None when the round is over."""
+        ...
+
+    def waiting(self) -> list[Any]:
+        """Who may take the next turn."""
+        ...
+
+    @property
+    def round_over(self) -> bool: ...
+
+    def feet_left(self, cid: str) -> float | None:
+        """Movement left this turn, or None when it is not this combatant's turn."""
+        ...
+
+    def turn_checks(self, c: CombatantBase, needs_action: bool, kind: str | None = None) -> list[Check]:
+        """Whether it is ``c``'s turn and, if asked, whether its action is still open."""
+        ...
+
+    def require(self, action: str, checks: list[Check]) -> None:
+        """Refuse ``action`` with the reasons of the checks that block, if any do."""
+        ...
+
+    def use_action(self, c: CombatantBase, kind: str, detail: str = "") -> TurnState:
+        """Spend ``c``'s action of this turn on ``kind``; refused if it is not ``c``'s turn or the action is used."""
+        ...
+
+
+Handler = Callable[[Table, Any, DiceSource], list[Event]]
 
 # The default menu of conditions (RULES §1: the condition list of the old-school d20 text).
 CONDITIONS = (
@@ -128,6 +178,9 @@ class ItemColumn:
     kind: Literal["text", "int", "optional int", "choice", "optional choice", "bool"]
     tip: str
     choices: tuple[str, ...] = ()
+    # A choice that leaves other fields of the item without meaning: the value chosen -> the fields the
+    # sheet empties with it (a melee weapon's reach and range).
+    clears: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -349,14 +402,28 @@ class Ruleset:
     # Whether a creature sees only inside its field of vision (its facing cone): what the fog of
     # war's "what the Party sees" reads. RULES §10 shares facing; a ruleset that never reads it says so.
     sight_uses_facing: ClassVar[bool] = True
+    # The ruleset's own events, beside the shared ones, that its encounters' logs hold.
+    event_types: ClassVar[tuple[type[EventBase], ...]] = ()
+    # The ruleset's encounter model where it writes one out (L&L's is the public ``Encounter``), used
+    # when its ``ruleset`` default is this ruleset's name; else one is made (:attr:`encounter_model`).
+    encounter_class: ClassVar[type[Encounter] | None] = None
+    # The action hooks ("action_checks", "action_notes") whose overrides take the action's own inputs
+    # as ``extras=`` (the values of ActionSpec.extras, and ``override`` for a spec with gm_override);
+    # a hook not named here is called without them, as the seam first described it.
+    hooks_with_extras: ClassVar[frozenset[str]] = frozenset()
+    # Whether an action whose mode is an AttackMode is checked the L&L way (``attack_checks``, and a
+    # sneak attack's points by ``sneak_checks``) rather than by ``action_checks``.
+    checks_attack_modes: ClassVar[bool] = False
 
     # -- files -------------------------------------------------------------------------------
 
     @cached_property
     def encounter_model(self) -> type[Encounter]:
-        """The pydantic model of this ruleset's encounters: its stat block and options in the shared frame."""
-        if self.name == "lnl":
-            return Encounter
+        """The pydantic model of this ruleset's encounters: its stat block, options, combat state and
+        events in the shared frame (:attr:`encounter_class` where the ruleset writes its own)."""
+        own = self.encounter_class
+        if own is not None and own.model_fields["ruleset"].default == self.name:
+            return own  # written out for this very ruleset (a ruleset built on it makes its own)
         model: type[Encounter] = create_model(  # type: ignore[call-overload]
             f"{type(self).__name__}Encounter",
             __base__=Encounter,
@@ -365,6 +432,7 @@ class Ruleset:
             options=(self.options_model, Field(default_factory=self.options_model)),
             combatants=(list[self.stat_block], Field(default_factory=list)),  # type: ignore[name-defined]
             combat=(self.combat_model, Field(default_factory=self.combat_model)),
+            log=(list[event_union(self.event_types)], Field(default_factory=list)),  # type: ignore[misc]
         )
         return model
 
@@ -428,7 +496,7 @@ class Ruleset:
             reading=lambda situation, face: "",
         )
 
-    def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
+    def open_combat(self, engine: Table, action: Any, dice: DiceSource) -> Opening:
         """Read the start of combat (an ``actions.StartCombat``): the first round, who acts first, who is surprised.
 
         By default the GM's word, as ``first_side`` and ``surprised_side`` say it."""
@@ -442,20 +510,20 @@ class Ruleset:
             situation=action.situation, first_side=first, surprised_side=surprised, text=f"Round 1 (GM): {words}"
         )
 
-    def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
+    def round_order(self, engine: Table, action: Any, dice: DiceSource) -> RoundOrder:
         """A new round's initiative (an ``actions.NextRound``). By default the order of the round before is kept."""
         first = engine.encounter.combat.first_side or Side.PARTY
         return RoundOrder(first, None, f"the order is kept: {first.acts_first}")
 
-    def declarations(self, engine: Engine) -> DeclareSpec | None:
+    def declarations(self, engine: Table) -> DeclareSpec | None:
         """The declare phase, for a ruleset that has one (the Turns dock shows a Declared column)."""
         return None
 
-    def row_actions(self, engine: Engine, c: Any) -> tuple[RowAction, ...]:
+    def row_actions(self, engine: Table, c: Any) -> tuple[RowAction, ...]:
         """Commands on ``c``'s row in the Turns dock (its context menu)."""
         return ()
 
-    def round_notes(self, engine: Engine) -> tuple[str, ...]:
+    def round_notes(self, engine: Table) -> tuple[str, ...]:
         """Lines the Turns dock shows under the round's heading (a timer die counting down)."""
         return ()
 
@@ -464,11 +532,11 @@ class Ruleset:
         as options of the encounter: the Turns dock shows one editor each."""
         return ()
 
-    def on_round_start(self, engine: Engine) -> list[Event]:
+    def on_round_start(self, engine: Table) -> list[Event]:
         """What the rules do as a new round begins, after its order is set."""
         return []
 
-    def waiting(self, engine: Engine) -> list[Any]:
+    def waiting(self, engine: Table) -> list[Any]:
         """Who may take the next turn. With a turn order set (``combat.order``), the members of the
         first place in it who still may act; otherwise the acting side's members."""
         combat = engine.encounter.combat
@@ -484,7 +552,7 @@ class Ruleset:
         return [] if side is None else [c for c in engine.encounter.side(side) if engine.may_act(c)]
 
     @staticmethod
-    def _order_places(engine: Engine) -> list[list[Any]]:
+    def _order_places(engine: Table) -> list[list[Any]]:
         """The round's order as combatants, place by place; whoever joined after the roll acts last."""
         by_id = engine.encounter.by_id()
         places = [[by_id[cid] for cid in slot.members if cid in by_id] for slot in engine.encounter.combat.order]
@@ -492,7 +560,7 @@ class Ruleset:
         late = [c for c in engine.encounter.combatants if c.id not in listed]
         return [*places, late] if late else places
 
-    def order_refusal(self, engine: Engine, c: Any) -> str | None:
+    def order_refusal(self, engine: Table, c: Any) -> str | None:
         """Why it is not ``c``'s place in the order to act now (it may act later this round), or None."""
         combat = engine.encounter.combat
         if combat.order:
@@ -518,7 +586,7 @@ class Ruleset:
             return f"{c.name} is surprised in {encounter.combat.round_phrase}"
         return None
 
-    def acting_side(self, engine: Engine) -> Side | None:
+    def acting_side(self, engine: Table) -> Side | None:
         combat = engine.encounter.combat
         if combat.phase is not Phase.FIGHTING or combat.first_side is None:
             return None
@@ -533,14 +601,14 @@ class Ruleset:
                 return side
         return None
 
-    def on_turn_start(self, engine: Engine, c: Any) -> list[Event]:
+    def on_turn_start(self, engine: Table, c: Any) -> list[Event]:
         """What ends or begins when ``c``'s turn begins (a parry in force ends)."""
         return []
 
-    def on_combat_start(self, engine: Engine) -> None:
+    def on_combat_start(self, engine: Table) -> None:
         """Clear what a fight must not start with (a parry left from an earlier one)."""
 
-    def on_combat_end(self, engine: Engine) -> None:
+    def on_combat_end(self, engine: Table) -> None:
         """Clear the ruleset's states that last only during combat."""
 
     # -- damage and healing by hand (RULES §10) ------------------------------------------------
@@ -555,45 +623,45 @@ class Ruleset:
         typing one is damage or healing, never a bare write."""
         return {}
 
-    def by_hand(self, engine: Engine, c: Any, amount: int, heal: bool, kind: str) -> list[Event]:
+    def by_hand(self, engine: Table, c: Any, amount: int, heal: bool, kind: str) -> list[Event]:
         """Apply ``amount`` of damage (or healing) by hand to ``c`` exactly as a weapon's would land,
         with everything it sets off; the first event says what happened to ``c``."""
         raise IllegalAction(f"{'Heal' if heal else 'Damage'} {c.name}", [f"{self.title} has no damage by hand"])
 
     # -- movement ------------------------------------------------------------------------------
 
-    def terrain_free(self, engine: Engine, cid: str) -> bool:
+    def terrain_free(self, engine: Table, cid: str) -> bool:
         """Whether ``cid`` moves over obstacles and difficult terrain this turn (after a Leap)."""
         return False
 
-    def move_allowance(self, engine: Engine, c: Any) -> float:
+    def move_allowance(self, engine: Table, c: Any) -> float:
         """How far ``c`` may move in all this turn, given the action taken so far (its Move, plus a Dash)."""
         turn = engine.encounter.combat.turn
         return c.move_ft + (turn.extra_ft if turn is not None else 0)
 
-    def move_refusal(self, engine: Engine, c: Any) -> str | None:
+    def move_refusal(self, engine: Table, c: Any) -> str | None:
         """Why ``c`` may not move on its own now by this ruleset's rules (prone until it stands), or None."""
         return None
 
-    def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
+    def provocations(self, engine: Table, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
         """The steps of a planned path that give enemies a free attack, for the map to mark while dragging."""
         return []
 
-    def after_move(self, engine: Engine, c: Any, path: list[tuple[int, int]], forced: bool) -> list[Event]:
+    def after_move(self, engine: Table, c: Any, path: list[tuple[int, int]], forced: bool) -> list[Event]:
         """What a move sets off once made (counter-attacks queued)."""
         return []
 
     # -- what the rules call for ------------------------------------------------------------
 
-    def prompt(self, engine: Engine, item: Any) -> PromptSpec:
+    def prompt(self, engine: Table, item: Any) -> PromptSpec:
         """How to ask the GM about a pending item (``combat.pending``). Only a ruleset that queues them needs it."""
         return PromptSpec(item.kind.capitalize(), item.text, (), ())
 
-    def tools(self, engine: Engine) -> tuple[PromptSpec, ...]:
+    def tools(self, engine: Table) -> tuple[PromptSpec, ...]:
         """Rolls the GM may call for at any time, from the Combat menu (a morale check)."""
         return ()
 
-    def combatant_tools(self, engine: Engine, c: Any) -> tuple[PromptSpec, ...]:
+    def combatant_tools(self, engine: Table, c: Any) -> tuple[PromptSpec, ...]:
         """Rolls for one combatant on the GM's demand, from its sheet (a saving throw)."""
         return ()
 

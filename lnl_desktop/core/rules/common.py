@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from lnl_desktop.core.dice.rolls import DieFace
 from lnl_desktop.core.encounter.events import PrecisionCheck
-from lnl_desktop.core.encounter.model import Encounter, Pending, Side, Spell, TurnSlot, Weapon
+from lnl_desktop.core.encounter.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction
 
-AttackMeans = Weapon | Spell
+# What an attack is made with: a ruleset's weapon or spell (L&L's: ``rules.lnl.model.AttackMeans``).
+AttackMeans = Any
 
 
 class AttackMode(StrEnum):

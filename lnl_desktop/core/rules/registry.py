@@ -8,7 +8,10 @@ The built-in rulesets are listed here; an installed package adds one through the
 
 from __future__ import annotations
 
+from lnl_desktop.core.encounter import validation
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.map import sight
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, AttackOutcome, Check, SurpriseOutcome
 
@@ -21,6 +24,10 @@ BUILT_IN = {
     "osr": "lnl_desktop.core.rules.osr:OSR",
     "d10": "lnl_desktop.core.rules.d10:D10",
 }
+
+# The program's default ruleset: a new encounter's, and that of a file naming none (a version-1 file:
+# L&L was the only one then).
+DEFAULT_RULESET = "lnl"
 
 _loaded: dict[str, Ruleset] = {}
 _plugins_found = False
@@ -78,6 +85,10 @@ def get_ruleset(name: str) -> Ruleset:
     raise RulesError(f"ruleset: there is no ruleset {name!r} (known: {known})")
 
 
+# An encounter's ruleset must be one of these: the shared model asks the registry.
+Encounter.ruleset_check = get_ruleset
+
+
 def all_rulesets() -> dict[str, Ruleset]:
     """Every ruleset by name: the built-in ones first, then the installed ones."""
     for name in BUILT_IN:
@@ -101,7 +112,13 @@ def plugin_problems() -> list[str]:
     return list(_problems)
 
 
+# The shared model and the map never import the rulesets: they ask through these.
+validation.read_rulesets_from(all_rulesets)
+sight.read_facing_from(lambda name: get_ruleset(name).sight_uses_facing)
+
+
 __all__ = [
+    "DEFAULT_RULESET",
     "ENTRY_POINT_GROUP",
     "AttackMeans",
     "AttackMode",

@@ -6,14 +6,16 @@ in words), the weapon or spell and the target (from the list or by clicking its 
 picks one, the nearest foe from where the combatant stands, chosen again after every move and its
 undo; an action aimed at one's own side, such as guarding an ally, offers the acting side and oneself instead of
 foes), and the action's own inputs the ruleset describes (cover, a second weapon: one small editor
-each, passed to the action as keywords). Before
-any die is rolled the dock shows the engine's own checks as a checklist, each with its reason
-(out of reach, too close to shoot, weapon broken, action already used...), and for a sneak
-attack every point of the ruleset's eligibility with a GM override. The dice come from
+each, passed to the action as keywords: :mod:`.action_inputs`). Before any die is rolled the dock
+shows the engine's own checks as a checklist, each with its reason (out of reach, too close to
+shoot, weapon broken, action already used...), and for a sneak attack every point of the ruleset's
+eligibility with a GM override: the core works them out from the action as set up (an
+:class:`~lnl_desktop.core.engine.plan.ActionPlan`, :func:`~lnl_desktop.core.engine.plan.checklist`)
+and :mod:`.action_checklist` draws them. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
 box shows the last result of the turn (an attack, a counter-attack, a save...), read from the round
 log in the ruleset's words (:meth:`Ruleset.action_result`), so undo takes it away again; a formula
-wraps between its terms, never inside one. A turn opens on the action the rules already name for
+wraps between its terms, never inside one (:mod:`.action_result`). A turn opens on the action the rules already name for
 it (:meth:`Ruleset.opening_action`: a declared one), else on the first attack. Roll is disabled with
 the reasons while the action may not be taken, and a refusal goes as soon as the encounter changes.
 The targeted action being set up is kept in ``controller.plan`` for the
@@ -22,56 +24,45 @@ forecast and the map.
 
 from __future__ import annotations
 
-import inspect
-import re
-from copy import deepcopy
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QResizeEvent, QStandardItemModel, QTextDocument
+from PySide6.QtGui import QStandardItemModel, QTextDocument
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
     QFrame,
-    QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QScrollArea,
-    QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import (
-    Event,
-    TurnStarted,
-)
+from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Phase
-from lnl_desktop.core.engine.engine import Engine
-from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map.grid import token_distance_ft
-from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionResult, ActionSpec, Ruleset, Setting, Span
-from lnl_desktop.core.rules.common import AttackMode, Check
-from lnl_desktop.ui import style
-from lnl_desktop.ui.combat_dialogs import (
-    DryRun,
-    FacesDialog,
-    check_faces,
-    faces_example,
-    faces_hint,
-    setting_default,
-    text_placeholder,
+from lnl_desktop.core.engine.plan import (
+    ActionPlan,
+    Checklist,
+    CheckRow,
+    attack_mode,
+    checked_attack_mode,
+    checklist,
+    nearest_foe,
 )
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
+from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import AttackPlan, TableController
+from lnl_desktop.ui.docks.action_checklist import ChecklistBox, escape, override_label
+from lnl_desktop.ui.docks.action_inputs import ActionInputs
+from lnl_desktop.ui.docks.action_result import ResultBox, last_result
+from lnl_desktop.ui.faces import DryRun, FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
 from lnl_desktop.ui.widgets import RefusalLabel
 
 if TYPE_CHECKING:  # for the type checker only: the forecast's modules load with the first turn
@@ -79,144 +70,9 @@ if TYPE_CHECKING:  # for the type checker only: the forecast's modules load with
 
 SHIELD = SHIELD_MEANS  # the parry combo's entry for the shield (no weapon may be named so)
 
-OK, FAIL, NA, YES, NO, OVERRIDDEN = "ok", "fail", "n/a", "yes", "no", "overridden"
-
-# The GM override of a sneak attack's eligibility (an ActionSpec with gm_override and no override_label).
-SNEAK_OVERRIDE = "GM override: allow the sneak attack anyway"
-SNEAK_OVERRIDE_TIP = "Lets an ineligible sneak attack through; the log names the points overridden"
-_ICONS = {
-    OK: ("✔", "#1b7a3a"),
-    FAIL: ("✘", "#c62828"),
-    NA: ("–", "#8a8a8a"),
-    YES: ("✔", "#1b7a3a"),
-    NO: ("○", "#8a8a8a"),
-    OVERRIDDEN: ("⚑", "#b35c00"),
-}
-
-
-@dataclass(frozen=True)
-class CheckRow:
-    """One line of the checklist: ok / fail / n/a for a condition, yes / no for a detail under it."""
-
-    status: str
-    label: str
-    reason: str = ""
-    detail: bool = False  # an indented point under the condition above (a way to satisfy it)
-
-    @property
-    def blocks(self) -> bool:
-        return self.status == FAIL
-
-
-# The engine's checks carry their failure reason even when they hold; these labels' reasons also
-# say something when the check holds (a distance), so they are shown either way.
-_SAYS_WHY_WHEN_OK = ("Within", "At least", "In spell range")
-
-
-def _row(check: Check, always_reason: bool = False) -> CheckRow:
-    status = NA if not check.applies else OK if check.ok else FAIL
-    shown = status != OK or always_reason or check.label.startswith(_SAYS_WHY_WHEN_OK)
-    return CheckRow(status, check.label, check.reason if shown else "")
-
-
-def _let_through(plain: list[Check], overridden: list[Check]) -> list[CheckRow]:
-    """The checks as the GM override leaves them: one that fails without it and holds with it is let
-    through (⚑, in the ruleset's words when it has some); the rest are as they are with it."""
-    failing = {check.label: check for check in plain if check.blocks}
-    rows: list[CheckRow] = []
-    for check in overridden:
-        was = failing.get(check.label)
-        if was is not None and not check.blocks:
-            words = check.reason if check.reason and check.reason != was.reason else f"{was.reason} (GM override)"
-            rows.append(CheckRow(OVERRIDDEN, check.label, words))
-        else:
-            rows.append(_row(check))
-    return rows
-
-
-@lru_cache(maxsize=64)
-def _has_own(ruleset_type: type, name: str) -> bool:
-    """Whether the ruleset's class has its own ``name`` hook rather than the seam's default."""
-    return getattr(ruleset_type, name, None) is not getattr(Ruleset, name, None)
-
-
-def _overridden(row: CheckRow) -> CheckRow:
-    """A failing check let through by the GM override (shown ⚑, with the reason it failed)."""
-    return CheckRow(OVERRIDDEN, row.label, f"{row.reason} (GM override)", row.detail) if row.blocks else row
-
-
-def _attack_mode(mode: str | None) -> AttackMode | None:
-    """The L&L family's AttackMode a spec's ``mode`` names, or None (no mode, or a ruleset's own word)."""
-    try:
-        return AttackMode(mode) if mode is not None else None
-    except ValueError:
-        return None
-
-
-@lru_cache(maxsize=64)
-def _hook_takes_extras(ruleset_type: type, name: str) -> bool:
-    """Whether the ruleset's hook ``name`` (action_checks, action_notes) accepts ``extras=``."""
-    try:
-        parameters = inspect.signature(getattr(ruleset_type, name)).parameters
-    except (TypeError, ValueError):
-        return False
-    return "extras" in parameters or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
 
 def _ft(value: float) -> str:
     return f"{value:g} ft"
-
-
-NBSP = "\u00a0"
-# What separates the terms of a formula: a sum's signs, the equals sign, the arrow to what follows.
-_SEPARATOR = re.compile(r" ([+\-−=→]) ")
-
-
-def formula_html(formula: str) -> str:
-    """A formula as rich text that wraps only between its terms: each term ("d20 (14)", "3 DEX",
-    "5 x 2 magic") held together by non-breaking spaces, the sign that follows a term kept with it,
-    and a line break allowed only after a separator (" + ", " - ", " − ", " = ", " → ")."""
-    parts = _SEPARATOR.split(formula)
-    terms, signs = parts[0::2], parts[1::2]
-
-    def held(term: str) -> str:
-        return _escape(term).replace(" ", NBSP)
-
-    out = [held(terms[0])]
-    for sign, term in zip(signs, terms[1:], strict=True):
-        out.append(f"{NBSP}{sign} {held(term)}")
-    return "".join(out)
-
-
-def _line_html(line: tuple[Span, ...]) -> str:
-    """A result's line as rich text: formulas wrap only between their terms, harm done in red."""
-    out = []
-    for span in line:
-        text = formula_html(span.text) if span.formula else _escape(span.text)
-        if span.strong:
-            text = f"<b>{text}</b>"
-        if span.alert:
-            text = f'<span style="color:#c62828">{text}</span>'
-        out.append(text)
-    return "".join(out)
-
-
-class WrapLabel(QLabel):
-    """A word-wrapped label that asks for the height its wrapped text needs at its real width.
-
-    Grid layouts in a scroll area size labels by their unwrapped hint, which cut the second line
-    of long reasons; fixing the minimum height once the width is known keeps every line visible.
-    """
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        needed = self.heightForWidth(self.width())
-        if needed > 0 and needed != self.minimumHeight():
-            self.setMinimumHeight(needed)
 
 
 class ActionPanel(QWidget):
@@ -238,7 +94,7 @@ class ActionPanel(QWidget):
         self.controller = controller
         self.faces_dialog: FacesDialog | None = None
         self.rows: list[CheckRow] = []
-        self._rows_shown: tuple[Any, ...] | None = None  # what the checklist shows now
+        self.checks: Checklist | None = None  # the core's answer for the action as set up
         self._turn_key: tuple[int, str] | None = None
         self._kind = "attack"
         self._weapon: str | None = None
@@ -250,10 +106,6 @@ class ActionPanel(QWidget):
         self._target_by_hand = False
         self._default_from: Any = None  # the acting combatant's cell when the default was chosen
         self._ally: str | None = None  # oneself or a friend, for an action aimed at one's own side
-        # The action's own inputs (ActionSpec.extras) by key, and what they were last reset for.
-        self._extras: dict[str, Any] = {}
-        self._extras_key: tuple[Any, ...] | None = None
-        self.extra_editors: dict[str, QWidget] = {}
         self._refreshing = False
 
         self.title = QLabel(self)
@@ -293,28 +145,13 @@ class ActionPanel(QWidget):
         form.addRow(self.target_caption, self.target_combo)
         form.addRow(self.other_caption, self.other_edit)
         # The action's own inputs (ActionSpec.extras), two to a line: cover, subdual, a GM's edge...
-        self.extras_box = QWidget(self)
-        self.extras_box.setObjectName("extras")
-        self.extras_grid = QGridLayout(self.extras_box)
-        self.extras_grid.setContentsMargins(0, 0, 0, 0)
-        self.extras_grid.setHorizontalSpacing(6)
-        self.extras_grid.setVerticalSpacing(4)
-        for stretched in (1, 3):
-            self.extras_grid.setColumnStretch(stretched, 1)
-        self.extras_box.hide()
+        self.extras_box = ActionInputs(self._on_extra, self)
         form.addRow(self.extras_box)
         form.addRow("", self.ignore_dex_check)
         self.form = form
 
-        self.checklist_box = QGroupBox("Allowed?", self)
-        self.checklist_box.setToolTip("The engine's checks, before anything is rolled")
-        self.checklist = QGridLayout(self.checklist_box)
-        self.checklist.setColumnStretch(2, 1)
-        self.checklist.setHorizontalSpacing(6)
-        self.checklist.setVerticalSpacing(3)
-        self._check_widgets: list[QWidget] = []
-        self.override_check = QCheckBox(SNEAK_OVERRIDE, self.checklist_box)
-        self.override_check.setToolTip(SNEAK_OVERRIDE_TIP)
+        self.checklist_box = ChecklistBox(self)
+        self.override_check = self.checklist_box.override_check
         self._override_offered = False  # a check the GM may override blocks (or is overridden) now
 
         self.note_label = QLabel(self)
@@ -345,18 +182,9 @@ class ActionPanel(QWidget):
         # The forecast's line is made with the first turn: its modules are not on the start path.
         self._forecast_line: ForecastLine | None = None
 
-        self.result_box = QGroupBox("Result", self)
-        self.damage_label = QLabel(self.result_box)
-        self.damage_label.setObjectName("damage")
-        self.damage_label.setWordWrap(True)
-        self.result_label = QLabel(self.result_box)
-        self.result_label.setWordWrap(True)
-        self.result_label.setTextFormat(Qt.TextFormat.RichText)
-        self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.result_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        result_layout = QVBoxLayout(self.result_box)
-        result_layout.addWidget(self.damage_label)
-        result_layout.addWidget(self.result_label)
+        self.result_box = ResultBox(self)
+        self.damage_label = self.result_box.damage_label
+        self.result_label = self.result_box.result_label
         self.last_result: Event | None = None  # the round log's event the result box shows
 
         self.placeholder = QLabel(
@@ -457,25 +285,37 @@ class ActionPanel(QWidget):
 
     def extras(self) -> dict[str, Any]:
         """The values of the chosen action's own inputs (cover, a second weapon...), by key."""
-        return {setting.key: self._extras.get(setting.key, setting_default(setting)) for setting in self.spec().extras}
+        return self.extras_box.values_of(self.spec())
 
     def set_extra(self, key: str, value: Any) -> None:
         """Set one of the action's own inputs through its editor, as the GM would."""
-        setting = next((s for s in self.spec().extras if s.key == key), None)
-        editor = self.extra_editors.get(key)
-        if setting is None or editor is None:
-            raise ValueError(f"{self.spec().label} has no input {key!r} (it has: {', '.join(self.extra_editors)})")
-        if isinstance(editor, QSpinBox):
-            editor.setValue(int(value))
-        elif isinstance(editor, QCheckBox):
-            editor.setChecked(bool(value))
-        elif isinstance(editor, QLineEdit):
-            editor.setText(str(value))
-        elif isinstance(editor, QComboBox):
-            index = editor.findData(value)
-            if index < 0:
-                raise ValueError(f"{value!r} is not a choice of {setting.label}")
-            editor.setCurrentIndex(index)
+        self.extras_box.set_value(self.spec(), key, value)
+
+    @property
+    def extra_editors(self) -> dict[str, QWidget]:
+        """The editors of the chosen action's own inputs, by key."""
+        return self.extras_box.editors
+
+    @property
+    def _check_widgets(self) -> list[QWidget]:
+        """The checklist's labels (its marks and its lines) as drawn now."""
+        return self.checklist_box.widgets
+
+    def plan(self) -> ActionPlan | None:
+        """The action as set up, as the core's plan (None when no turn is under way)."""
+        c = self.active()
+        if c is None:
+            return None
+        return ActionPlan(
+            c.id,
+            self._kind,
+            self._raw_means(),
+            self.target(),
+            self.other_edit.text(),
+            self.override_check.isChecked(),
+            self.ignore_dex_check.isChecked() and self.spec().ignore_dex,
+            tuple(self.extras().items()),
+        )
 
     def set_kind(self, key: str) -> None:
         index = self.kind_combo.findData(key)
@@ -503,13 +343,13 @@ class ActionPanel(QWidget):
 
     def override_label(self) -> str:
         """The override's words for the chosen action: the ruleset's, or a sneak attack's."""
-        return self.spec().override_label or SNEAK_OVERRIDE
+        return override_label(self.spec())
 
     def allowed(self) -> tuple[bool, list[str]]:
         """Whether the action as set up may be taken now, and the reasons it may not."""
         if self.active() is None:
             return False, ["no turn is under way"]
-        reasons = [f"{r.label}: {r.reason}" if r.reason else r.label for r in self.rows if r.blocks]
+        reasons = self.checks.refusals if self.checks is not None else []
         return not reasons, reasons
 
     @property
@@ -526,7 +366,7 @@ class ActionPanel(QWidget):
 
     def _rescaled(self) -> None:
         """The UI scale changed: the checklist is built again (its marks' sizes are in points)."""
-        self._rows_shown = None
+        self.checklist_box.forget()
         self.refresh()
 
     # -- taking the action ---------------------------------------------------------------------
@@ -642,14 +482,7 @@ class ActionPanel(QWidget):
         action = self.action()
         if action is None or not self.spec().rolls:
             return None
-        encounter = self.controller.encounter
-        state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
-
-        def run(dice: Any) -> object:
-            copy = type(encounter).model_construct(**deepcopy(state), log=[])
-            return Engine(copy, dice=dice).apply(action)
-
-        return run
+        return engine_dry_run(self.controller.encounter, action)
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -702,7 +535,7 @@ class ActionPanel(QWidget):
     def _on_extra(self, key: str, value: Any) -> None:
         if self._refreshing:
             return
-        self._extras[key] = value
+        self.extras_box.values[key] = value
         self._changed()
 
     def _changed(self) -> None:
@@ -743,7 +576,7 @@ class ActionPanel(QWidget):
         """A new turn: sensible defaults for this combatant (its first usable attack, the nearest foe)."""
         self._weapon = self._spell = self._parry_with = self._target = self._ally = None
         self._target_by_hand = False
-        self._extras_key = None  # the action's own inputs go back to their defaults
+        self.extras_box.reset()  # the action's own inputs go back to their defaults
         with QSignalBlocker(self.ignore_dex_check), QSignalBlocker(self.override_check):
             self.ignore_dex_check.setChecked(False)
             self.override_check.setChecked(False)
@@ -760,37 +593,13 @@ class ActionPanel(QWidget):
         opening = ruleset.opening_action(self.controller.encounter, c)
         self._kind = opening if opening in usable else (targeted or words or usable or list(self.specs))[0]
         self._validate_choices(c)
-        self._target = self._nearest_foe(c)
+        self._target = nearest_foe(self.controller.encounter, c)
         self._default_from = self._cell_of(c)
         self._ally = c.id  # an action aimed at one's own side starts with oneself
 
     def _cell_of(self, c: Any) -> Any:
         token = self.controller.encounter.tokens.get(c.id)
         return token.cell if token is not None else None
-
-    def _nearest_foe(self, c: Any) -> str | None:
-        encounter = self.controller.encounter
-        mine = encounter.tokens.get(c.id)
-        best: tuple[float, str] | None = None
-        for other in encounter.combatants:
-            if other.side is c.side or other.down:
-                continue
-            token = encounter.tokens.get(other.id)
-            if mine is None or token is None:
-                continue
-            grid = encounter.map
-            feet = token_distance_ft(mine.cell, c.size, token.cell, other.size, grid.diagonal, grid.feet_per_cell)
-            if best is None or feet < best[0]:
-                best = (feet, other.id)
-        return best[1] if best else None
-
-    def _distance(self, a: Any, b: Any) -> float | None:
-        encounter = self.controller.encounter
-        ta, tb = encounter.tokens.get(a.id), encounter.tokens.get(b.id)
-        if ta is None or tb is None:
-            return None
-        grid = encounter.map
-        return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
 
     # -- keeping in step -----------------------------------------------------------------------
 
@@ -801,7 +610,7 @@ class ActionPanel(QWidget):
     def _on_replaced(self) -> None:
         self._clear_message()
         self._turn_key = None
-        self._extras_key = None
+        self.extras_box.reset()
         self._fill_kind_items()
         self.refresh()
 
@@ -843,12 +652,12 @@ class ActionPanel(QWidget):
         elif c is not None and not self._target_by_hand and self._cell_of(c) != self._default_from:
             # The GM has not picked a target and the acting combatant moved (or a move was undone or
             # redone): the default is chosen again, the nearest foe from where it stands now.
-            self._target = self._nearest_foe(c)
+            self._target = nearest_foe(self.controller.encounter, c)
             self._default_from = self._cell_of(c)
         elif c is not None and self._target and self._action_open(c) and self._felled(self._target):
             # The next of several attacks, its last target felled: the nearest foe still standing.
-            self._target, self._target_by_hand = self._nearest_foe(c), False
-        self._refresh_result()
+            self._target, self._target_by_hand = nearest_foe(self.controller.encounter, c), False
+        self.last_result = self.result_box.show_result(last_result(encounter, self.controller.engine.ruleset))
         if c is None:
             self.title.setText("Action")
             self.movement_label.hide()
@@ -857,27 +666,28 @@ class ActionPanel(QWidget):
             self.buttons_bar.hide()
             self.verdict_label.hide()
             self.used_label.hide()
-            self.rows = []
+            self.rows, self.checks = [], None
             return
         self.placeholder.hide()
         self.movement_label.show()
         self.forecast_line.refresh()  # made now if this is the first turn
         color = style.side_color(c.side).name()
-        self.title.setText(f'<span style="color:{color}">■</span> {_escape(c.name)}\'s turn')
+        self.title.setText(f'<span style="color:{color}">■</span> {escape(c.name)}\'s turn')
         self.movement_label.setText(self._movement_text(c))
         self._validate_choices(c)
         self._fill_kinds(c)
         self._fill_means(c)
         self._fill_targets(c)
         spec = self.spec()
+        ruleset = self.controller.engine.ruleset
         self.means_caption.setText({"spell": "Spell", "parry": "Parry with"}.get(spec.uses, "Weapon"))
         for widget in (self.means_caption, self.means_combo):
             widget.setVisible(spec.uses in ("weapon", "spell", "parry"))
         for widget in (self.target_caption, self.target_combo):
             widget.setVisible(spec.targeted)
         self.target_caption.setText("Who" if spec.allies else "Target")
-        self._show_extras(c, spec)
-        self.ignore_dex_check.setVisible(self._lnl_mode(spec) is not None)
+        self.extras_box.show_for((self._specs_of, self._kind, self._turn_key), spec, c, ruleset, self._weapon)
+        self.ignore_dex_check.setVisible(checked_attack_mode(ruleset, spec) is not None)
         self.ignore_dex_check.setEnabled(spec.ignore_dex)
         self.ignore_dex_check.setToolTip(
             f"A {spec.label.lower()} never subtracts the target's DEX"
@@ -900,9 +710,13 @@ class ActionPanel(QWidget):
                 if spec.allies
                 else "Click the target's token on the map, or pick it here"
             )
-        self.rows = self._checks(c)
-        self._show_checks()
-        self._show_note(c)
+        plan = self.plan()
+        assert plan is not None
+        self.checks = checklist(self.controller.engine, plan, spec)
+        self.rows = list(self.checks.rows)
+        self._override_offered = self.checks.override_offered
+        self.checklist_box.show_rows(self._kind, self.rows, spec, self._override_offered)
+        self._show_note(self.checks.notes)
         self._show_buttons(c)
         # Once the action is taken the set-up gives way to what was done and its result.
         self.setup.setVisible(not used)
@@ -911,11 +725,11 @@ class ActionPanel(QWidget):
         self.used_label.setVisible(used)
         if used and combat.turn is not None and combat.turn.action is not None:
             turn = combat.turn
-            detail = f" — {_escape(turn.action_detail)}" if turn.action_detail else ""
+            detail = f" — {escape(turn.action_detail)}" if turn.action_detail else ""
             left = self.controller.engine.feet_left(c.id) or 0
             self.used_label.setText(
-                f"<b>Action taken:</b> {_escape(turn.action)}{detail}.<br>"
-                f"{_escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
+                f"<b>Action taken:</b> {escape(turn.action)}{detail}.<br>"
+                f"{escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
             )
 
     def _felled(self, cid: str) -> bool:
@@ -1000,7 +814,7 @@ class ActionPanel(QWidget):
             if o.id == c.id:
                 combo.addItem(f"{o.name} (self)", o.id)
                 continue
-            feet = self._distance(c, o)
+            feet = self.controller.encounter.distance_between(c, o)
             where = f"{_ft(feet)} away" if feet is not None else "not on the map"
             down = " · down" if o.down else ""
             side = "" if self.spec().allies else f" ({o.side.value})"  # friends all share one side
@@ -1008,310 +822,10 @@ class ActionPanel(QWidget):
         index = combo.findData(chosen)
         combo.setCurrentIndex(max(index, 0))
 
-    # -- the action's own inputs ---------------------------------------------------------------
-
-    def _show_extras(self, c: Any, spec: ActionSpec) -> None:
-        """One editor per input of the action (cover, a second weapon...), reset to its default
-        when the action or the combatant changes; the values are kept in ``_extras``."""
-        key = (self._specs_of, self._kind, self._turn_key)
-        if key != self._extras_key:
-            self._extras_key = key
-            self._extras = {setting.key: setting_default(setting) for setting in spec.extras}
-            self._build_extra_editors(spec)
-        for setting in spec.extras:
-            editor = self.extra_editors.get(setting.key)
-            value = self._extras.get(setting.key, setting_default(setting))
-            if isinstance(editor, QSpinBox):
-                editor.setValue(int(value))
-            elif isinstance(editor, QCheckBox):
-                editor.setChecked(bool(value))
-            elif isinstance(editor, QLineEdit):
-                words = "" if value is None else str(value)
-                if editor.text().strip() != words.strip():  # never under the GM's typing
-                    editor.setText(words)
-            elif isinstance(editor, QComboBox) and setting.kind == "means":
-                self._fill_extra_means(editor, setting, c, spec)
-            elif isinstance(editor, QComboBox):
-                index = editor.findData(value)
-                editor.setCurrentIndex(max(index, 0))
-                self._extras[setting.key] = editor.currentData()
-
-    def _build_extra_editors(self, spec: ActionSpec) -> None:
-        """The inputs' editors, two to a line so that many of them (a GM's edge and its reason, a
-        called shot, cover, subdual, what a 20 does...) leave Roll on screen: a caption and its editor
-        in each half, a check box alone in its half; a line of words beside the input before it, or
-        across the whole width when it starts a line."""
-        grid = self.extras_grid
-        while grid.count():
-            item = grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.hide()  # at once: deleteLater waits for the event loop
-                widget.deleteLater()
-        self.extra_editors = {}
-        line, half = 0, 0
-        for setting in spec.extras:
-            editor = self._extra_editor(setting)
-            editor.setToolTip(setting.tip)
-            editor.setAccessibleName(setting.label)
-            editor.setObjectName(f"extra-{setting.key}")
-            # A line of words next to the input before it (a GM's edge, then why), else the whole line.
-            wide = setting.kind == "text" and not half
-            column = 2 * half
-            if isinstance(editor, QCheckBox):
-                grid.addWidget(editor, line, column, 1, 2)
-            else:
-                caption = QLabel(setting.label, self.extras_box)
-                caption.setToolTip(setting.tip)
-                caption.setBuddy(editor)
-                caption.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                grid.addWidget(caption, line, column)
-                grid.addWidget(editor, line, column + 1, 1, 3 if wide else 1)
-                caption.show()  # at once: a layout shows a new child of a visible widget only later
-            editor.show()
-            self.extra_editors[setting.key] = editor
-            if wide or half:
-                line, half = line + 1, 0
-            else:
-                half = 1
-        self.extras_box.setVisible(bool(spec.extras))
-
-    def _extra_editor(self, setting: Setting) -> QWidget:
-        """A compact editor of one Setting: a spin box, a combo of choices or weapons, a check box,
-        a line of words."""
-        key = setting.key
-        parent = self.extras_box
-        if setting.kind == "int":
-            spin = QSpinBox(parent)
-            spin.setRange(setting.low, setting.high)
-            spin.valueChanged.connect(lambda value, key=key: self._on_extra(key, int(value)))
-            return spin
-        if setting.kind == "bool":
-            check = QCheckBox(setting.label, parent)
-            check.toggled.connect(lambda on, key=key: self._on_extra(key, bool(on)))
-            return check
-        if setting.kind == "text":
-            edit = QLineEdit(parent)
-            edit.setPlaceholderText(text_placeholder(setting))
-            edit.setClearButtonEnabled(True)
-            edit.textChanged.connect(lambda text, key=key: self._on_extra(key, text.strip()))
-            return edit
-        combo = QComboBox(parent)
-        # Narrow enough for two to a line in the dock; the list shows every choice whole.
-        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(6)
-        if setting.kind == "choice":
-            for choice in setting.choices:
-                combo.addItem(str(choice), choice)
-                combo.setItemData(combo.count() - 1, str(choice), Qt.ItemDataRole.ToolTipRole)
-        combo.currentIndexChanged.connect(
-            lambda index, key=key, combo=combo: self._on_extra(key, combo.itemData(index))
-        )
-        return combo
-
-    def _fill_extra_means(self, combo: QComboBox, setting: Setting, c: Any, spec: ActionSpec) -> None:
-        """The acting combatant's weapons for an input of kind "means" (a second weapon), "none" first
-        when it may be left out; the action's own weapon is not offered twice."""
-        ruleset = self.controller.engine.ruleset
-        if spec.uses == "weapon":
-            offered = [(name, label, why) for name, label, why in ruleset.action_means(spec, c) if name != self._weapon]
-        else:
-            offered = [(w.name, w.name, "") for w in getattr(c, "weapons", ())]
-        combo.clear()
-        if setting.optional:
-            combo.addItem("none", "")
-        for name, label, why in offered:
-            combo.addItem(label, name)
-            if why:
-                combo.setItemData(combo.count() - 1, why, Qt.ItemDataRole.ToolTipRole)
-        index = combo.findData(self._extras.get(setting.key, setting.default))
-        combo.setCurrentIndex(max(index, 0) if combo.count() else -1)
-        self._extras[setting.key] = combo.currentData() if combo.count() else ""
-
     # -- the checks ----------------------------------------------------------------------------
 
-    def _turn_rows(self, c: Any) -> list[CheckRow]:
-        return [_row(check) for check in self.controller.engine.turn_checks(c, needs_action=True)]
-
-    def _checks(self, c: Any) -> list[CheckRow]:
-        self._override_offered = False
-        engine = self.controller.engine
-        spec = self.spec()
-        name = self._raw_means()
-        if spec.uses in ("weapon", "spell") and name is None:
-            what = spec.uses
-            return [*self._turn_rows(c), CheckRow(FAIL, f"A {what}", f"{c.name} has no {what}")]
-        chosen = self.target()
-        if spec.targeted and chosen is None:
-            where = f"{c.name} or an ally" if spec.allies else "its token"
-            pick = CheckRow(FAIL, "A target", f"click {where} on the map or pick it in the list")
-            return [*self._turn_rows(c), pick]
-        mode = self._lnl_mode(spec)
-        if mode is not None and name is not None and chosen is not None:
-            rows = [_row(check) for check in engine.attack_checks(c.id, chosen, name, mode)]
-            if spec.gm_override:
-                rows += self._sneak_rows(c, name)
-                self._override_offered = True  # as ever for a sneak attack: its eligibility is on show
-            return rows
-        target = self.controller.combatant(chosen) if chosen else None
-        plain = self._action_checks(c, spec, name, target, override=False)
-        if not spec.gm_override:
-            return [*self._turn_rows(c), *(_row(check) for check in plain)]
-        # The GM may override the action's own checks (never the turn's: an action already used).
-        ticked = self.override_check.isChecked()
-        if _hook_takes_extras(type(engine.ruleset), "action_checks"):
-            # The ruleset hears of the override (``extras["override"]``) and says what it lets through:
-            # the checks that fail without it and hold with it; the others still block.
-            rows = _let_through(plain, self._action_checks(c, spec, name, target, override=True))
-            self._override_offered = ticked or any(r.status == OVERRIDDEN for r in rows)
-        else:
-            # Checks that cannot hear of it: every failing one is the GM's to let through.
-            rows = [_overridden(_row(check)) for check in plain]
-            self._override_offered = ticked or any(check.blocks for check in plain)
-        if not ticked:
-            rows = [_row(check) for check in plain]
-        return [*self._turn_rows(c), *rows]
-
-    def _action_checks(self, c: Any, spec: ActionSpec, name: str | None, target: Any, override: bool) -> list[Check]:
-        """The ruleset's checks of an action that is not an L&L-style attack, with the GM override on or off."""
-        return self.controller.engine.ruleset.action_checks(  # type: ignore[no-any-return]
-            self.controller.encounter,
-            spec,
-            c,
-            name,
-            self.other_edit.text(),
-            target,
-            **self._extras_for_hook("action_checks", override),
-        )
-
-    def _lnl_mode(self, spec: ActionSpec) -> AttackMode | None:
-        """The L&L family's AttackMode of a spec, where the ruleset checks attacks the L&L way (its own
-        ``attack_checks``, sneak points and all); None for a ruleset whose attacks are checked by its
-        ``action_checks`` (Old-School d20's "melee"; Group d10's "attack", a word L&L also uses)."""
-        mode = _attack_mode(spec.mode)
-        return mode if mode is not None and _has_own(type(self.controller.engine.ruleset), "attack_checks") else None
-
-    def _extras_for_hook(self, hook: str, override: bool | None = None) -> dict[str, Any]:
-        """``extras=`` for a ruleset hook that takes the action's own inputs, nothing for one that does not.
-        An action the GM may override adds ``override``: whether the GM override is on (or ``override``)."""
-        spec = self.spec()
-        if not (spec.extras or spec.gm_override) or not _hook_takes_extras(type(self.controller.engine.ruleset), hook):
-            return {}
-        extras = self.extras()
-        if spec.gm_override:
-            extras["override"] = self.overriding() if override is None else override
-        return {"extras": extras}
-
-    def _sneak_rows(self, c: Any, weapon: str) -> list[CheckRow]:
-        """The ruleset's sneak attack points one by one, with the ways to be hidden or unseen under the first."""
-        chosen = self.target()
-        assert chosen is not None
-        engine = self.controller.engine
-        encounter = self.controller.encounter
-        target = encounter.combatant(chosen)
-        override = self.override_check.isChecked()
-        rows: list[CheckRow] = [CheckRow("head", f"Sneak attack ({engine.ruleset.title})")]
-        for check in engine.sneak_checks(c.id, chosen, weapon):
-            row = _row(check, always_reason=True)
-            rows.append(_overridden(row) if override else row)
-            if check.label.startswith(("Concealed", "Hidden")):
-                rows += self._concealment_details(c, target)
-        return rows
-
-    def _concealment_details(self, c: Any, target: Any) -> list[CheckRow]:
-        """The ways behind the engine's point 2: hidden, an unseen approach (facing and path), distracted."""
-        return [
-            CheckRow(YES if check.ok else NO, check.label, check.reason, detail=True)
-            for check in self.controller.engine.concealment_details(c.id, target.id)
-        ]
-
-    def _show_checks(self) -> None:
-        # Every event refreshes the panel; the checklist's labels are rebuilt only when its rows
-        # change (a move or an attack elsewhere leaves them as they are).
-        shown = (self._kind, tuple(self.rows), self._override_offered, self.override_label(), style.ui_scale())
-        if shown == self._rows_shown:
-            return
-        self._rows_shown = shown
-        for widget in self._check_widgets:
-            self.checklist.removeWidget(widget)
-            widget.hide()  # at once: deleteLater waits for the event loop
-            widget.deleteLater()
-        self._check_widgets = []
-        self.checklist.removeWidget(self.override_check)
-        grid = self.checklist
-        line = 0
-        for row in self.rows:
-            if row.status == "head":
-                head = QLabel(f"<b>{_escape(row.label)}</b>", self.checklist_box)
-                head.setContentsMargins(0, 6, 0, 0)
-                grid.addWidget(head, line, 0, 1, 3)
-                self._check_widgets.append(head)
-                line += 1
-                continue
-            mark, color = _ICONS[row.status]
-            icon = QLabel(
-                style.scaled_css(f'<span style="color:{color}; font-weight:bold; font-size:12pt">{mark}</span>'),
-                self.checklist_box,
-            )
-            icon.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-            icon.setFixedWidth(self.fontMetrics().horizontalAdvance("✔✔"))
-            icon.setToolTip({OK: "holds", FAIL: "does not hold", NA: "does not apply here"}.get(row.status, ""))
-            label = row.label
-            dim = row.status in (NA, NO)
-            text_color = "#6b6b6b" if dim else "#000000"
-            reason = f'<br><span style="color:#555555">{_escape(row.reason)}</span>' if row.reason else ""
-            if row.status == NA:
-                reason = f'<br><span style="color:#6b6b6b">n/a: {_escape(row.reason)}</span>' if row.reason else ""
-            text = WrapLabel(f'<span style="color:{text_color}">{_escape(label)}</span>{reason}', self.checklist_box)
-            text.setWordWrap(True)
-            text.setTextFormat(Qt.TextFormat.RichText)
-            if row.detail:
-                grid.addWidget(icon, line, 1)
-                grid.addWidget(text, line, 2)
-            else:
-                grid.addWidget(icon, line, 0)
-                grid.addWidget(text, line, 1, 1, 2)
-            self._check_widgets += [icon, text]
-            line += 1
-        failing = sum(1 for r in self.rows if r.blocks)
-        overridden = any(r.status == OVERRIDDEN for r in self.rows)
-        if failing:
-            self.checklist_box.setTitle(
-                f"Not allowed: {failing} check{'s' if failing != 1 else ''} fail{'' if failing != 1 else 's'}"
-            )
-        else:
-            self.checklist_box.setTitle("Allowed (GM override)" if overridden else "Allowed: every check holds")
-        offered = self.spec().gm_override and self._override_offered
-        if offered:
-            self._label_override()
-            grid.addWidget(self.override_check, line, 0, 1, 3)
-        self.override_check.setVisible(offered)
-
-    def _label_override(self) -> None:
-        """The override's words: the ruleset's for what it lets through, or a sneak attack's as ever."""
-        spec = self.spec()
-        self.override_check.setText(self.override_label())
-        if not spec.override_label:
-            self.override_check.setToolTip(SNEAK_OVERRIDE_TIP)
-            return
-        what = spec.label.lower().rstrip("…")
-        self.override_check.setToolTip(
-            f"A GM ruling: the {what} goes ahead past the checks this override covers (shown ⚑ overridden); "
-            "any other failing check still stops it"
-        )
-
-    def _show_note(self, c: Any) -> None:
-        chosen = self.target()
-        target = self.controller.combatant(chosen) if chosen else None
-        notes = self.controller.engine.ruleset.action_notes(
-            self.controller.encounter,
-            self.spec(),
-            c,
-            self._raw_means(),
-            target,
-            **self._extras_for_hook("action_notes"),
-        )
-        text = " ".join(f"<b>{_escape(head)}</b> {_escape(words)}" if head else _escape(words) for head, words in notes)
+    def _show_note(self, notes: tuple[tuple[str, str], ...]) -> None:
+        text = " ".join(f"<b>{escape(head)}</b> {escape(words)}" if head else escape(words) for head, words in notes)
         self.note_label.setText(text)
         self.note_label.setVisible(bool(notes))
 
@@ -1332,30 +846,6 @@ class ActionPanel(QWidget):
         self.faces_button.setEnabled(ok and spec.rolls)
         self.faces_button.setToolTip("Type the faces your own dice show" if ok else why)
 
-    # -- the result ----------------------------------------------------------------------------
-
-    def _refresh_result(self) -> None:
-        """The last result since the last turn began (an attack, a counter-attack, a save...), with
-        what followed it, from the round log, in the ruleset's words (:meth:`Ruleset.action_result`)."""
-        encounter = self.controller.encounter
-        log = encounter.log
-        start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], TurnStarted)), None)
-        found: ActionResult | None = None
-        if start is not None:
-            ruleset = self.controller.engine.ruleset
-            for i in range(len(log) - 1, start, -1):
-                found = ruleset.action_result(encounter, log[i], log[i + 1 :])
-                if found is not None:
-                    break
-        if found is None:
-            self.last_result = None
-            self.result_box.hide()
-            return
-        self.last_result = found.event
-        self.result_box.show()
-        self.damage_label.setText(found.headline)
-        self.result_label.setText("<br>".join(_line_html(line) for line in found.lines))
-
     # -- the plan for the forecast and the map -------------------------------------------------
 
     def _sync_plan(self) -> None:
@@ -1370,7 +860,7 @@ class ActionPanel(QWidget):
                 c.id,
                 self.target(),
                 self.means(),
-                _attack_mode(spec.mode) or spec.mode,
+                attack_mode(spec.mode) or spec.mode,
                 self.ignore_dex_check.isChecked() and spec.ignore_dex,
                 extras=tuple(self.extras().items()),
                 action=spec.label,

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.rules.bestiary import read_bestiary
-from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
+from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.mime import MIME_CREATURE, RowDragSource, creature_mime
@@ -48,7 +48,7 @@ def bestiary_path() -> Path:
 
 def load_bestiary(path: Path | None = None, ruleset: Ruleset | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """The valid creatures of a bestiary (the ruleset's own, L&L's by default), and a line per problem."""
-    return read_bestiary(ruleset or get_ruleset("lnl"), path)
+    return read_bestiary(ruleset or get_ruleset(DEFAULT_RULESET), path)
 
 
 def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, Any]:
@@ -58,7 +58,7 @@ def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, An
 
 def creature_summary(entry: dict[str, Any], ruleset: Ruleset | None = None) -> str:
     """A creature's stats as a tooltip, in the ruleset's words."""
-    ruleset = ruleset or get_ruleset("lnl")
+    ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
     c = ruleset.stat_block.model_validate(entry | {"side": "Opponents"})
     size = SIZE_WORDS.get(c.size, "")
     head = c.name
@@ -88,7 +88,7 @@ class CreatureListModel(RowDragSource, QAbstractListModel):
     def __init__(self, creatures: Sequence[dict[str, Any]], parent: Any = None, ruleset: Ruleset | None = None) -> None:
         super().__init__(parent)
         self._creatures = list(creatures)
-        self.ruleset = ruleset or get_ruleset("lnl")
+        self.ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
 
     def set_creatures(self, creatures: Sequence[dict[str, Any]], ruleset: Ruleset) -> None:
         self.beginResetModel()

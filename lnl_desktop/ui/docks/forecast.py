@@ -16,20 +16,18 @@ panel only notes that it is out of date and recomputes when shown again.
 from __future__ import annotations
 
 import html
-import inspect
 from copy import deepcopy
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor, QFont, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWidget
 
-from lnl_desktop.core.encounter.model import Phase, Weapon, WeaponState
+from lnl_desktop.core.dice.odds import Forecast
+from lnl_desktop.core.encounter.model import Phase, WeaponState
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.odds import Forecast
 from lnl_desktop.ui.controller import AttackPlan, TableController
 
 if TYPE_CHECKING:  # only for the type checker: importing pyqtgraph here would load it at start-up
@@ -63,18 +61,6 @@ class _Inputs:
     # Where everyone stands and how the others are (a guard, a facing), as plain data: a to-hit
     # ruleset reads range, facing and allies from the encounter. The GM's notes never count.
     world: Any = None
-
-
-@lru_cache(maxsize=32)
-def _forecast_takes(ruleset_type: type) -> frozenset[str]:
-    """Which of ``encounter`` and ``extras`` the ruleset's ``forecast`` accepts (an older one may take neither)."""
-    try:
-        parameters = inspect.signature(ruleset_type.forecast).parameters  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
-        return frozenset()
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return frozenset({"encounter", "extras"})
-    return frozenset({"encounter", "extras"} & set(parameters))
 
 
 def _copy(value: Any) -> Any:
@@ -186,12 +172,6 @@ class _Reading:
     def _compute(self, inputs: _Inputs) -> Forecast | None:
         """The ruleset's forecast for ``inputs`` (None: it gives none for them)."""
         ruleset = self.controller.engine.ruleset
-        taken = _forecast_takes(type(ruleset))
-        more: dict[str, Any] = {}
-        if "encounter" in taken:
-            more["encounter"] = self.controller.encounter
-        if "extras" in taken:
-            more["extras"] = inputs.plan.extra_values
         return ruleset.forecast(
             inputs.attacker,
             inputs.target,
@@ -199,7 +179,8 @@ class _Reading:
             inputs.mode,
             inputs.options,
             ignore_dex=inputs.plan.ignore_dex,
-            **more,
+            encounter=self.controller.encounter,
+            extras=inputs.plan.extra_values,
         )
 
 
@@ -372,12 +353,13 @@ class ForecastPanel(_Reading, QWidget):
 
     def _show_words(self, inputs: _Inputs, fc: Forecast) -> None:
         means = inputs.means
-        bonus = f" +{means.magic_bonus}" if isinstance(means, Weapon) and means.magic_bonus else ""
+        magic = getattr(means, "magic_bonus", 0)  # an L&L weapon's; a spell or another ruleset's weapon has none
+        bonus = f" +{magic}" if magic else ""
         if inputs.mode in (AttackMode.ATTACK, AttackMode.SPELL) or not inputs.mode:
             mode = ""
         else:
             mode = f" ({inputs.mode.value if isinstance(inputs.mode, AttackMode) else inputs.mode})"
-        broken = " — broken until repaired" if isinstance(means, Weapon) and means.state is WeaponState.BROKEN else ""
+        broken = " — broken until repaired" if getattr(means, "state", None) is WeaponState.BROKEN else ""
         name = getattr(means, "name", str(inputs.plan.means))
         self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}{broken}")
         if fc.p_hit is not None:

@@ -6,39 +6,21 @@ Each field commits on its own (Enter, leaving the field, picking a choice) as on
 clamped or fixed silently: text that is not a number, or a value the rules refuse, is named in a
 red message under the form, the field is marked, and it shows the combatant's value again.
 The sheet keeps no copy of the combatant: it looks it up by id and redraws after every event.
+
+The fields' editors follow the selected combatant's row of the Combatants model through a
+``QDataWidgetMapper`` (:mod:`lnl_desktop.ui.docks.sheet_fields`, one small binding per field);
+the ruleset's lists (weapons, spells...) are tables of their own
+(:mod:`lnl_desktop.ui.docks.sheet_items`).
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
-    QSignalBlocker,
-    Qt,
-    QTimer,
-    Signal,
-)
-from PySide6.QtGui import (
-    QAction,
-    QColor,
-    QDragEnterEvent,
-    QDragMoveEvent,
-    QDropEvent,
-    QFocusEvent,
-    QIcon,
-    QKeyEvent,
-    QPixmap,
-    QResizeEvent,
-)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QDragEnterEvent, QDragMoveEvent, QDropEvent, QPixmap
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -48,480 +30,52 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
-    QPlainTextEdit,
     QPushButton,
     QRadioButton,
     QScrollArea,
     QStackedWidget,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import ShieldState, Side, Trait, WeaponKind
+from lnl_desktop.core.encounter.model import ShieldState, Side, Trait
 from lnl_desktop.core.encounter.validation import humanize
-from lnl_desktop.core.rules.base import ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
+from lnl_desktop.core.rules.base import ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
+from lnl_desktop.ui.docks.sheet_fields import (
+    NEW_SHIELD,
+    SIZES,
+    TIPS,
+    BadInput,
+    Binding,
+    CheckBinding,
+    ComboBinding,
+    FieldMapper,
+    LineBinding,
+    NotesBinding,
+    ShieldLineBinding,
+    int_binding,
+    parse_conditions,
+    row_binding,
+    swatch,
+)
+from lnl_desktop.ui.docks.sheet_items import FittedTable, ItemListModel, item_box
 from lnl_desktop.ui.folders import Folders
+from lnl_desktop.ui.models.combatants import CombatantsModel
 from lnl_desktop.ui.portraits import PictureRefused, portrait_from_file, portrait_pixmap
 from lnl_desktop.ui.widgets import RefusalLabel
-
-Index = QModelIndex | QPersistentModelIndex
 
 PORTRAIT_SHOWN_PX = 88  # the picture on the sheet
 PICTURE_FILTER = "Pictures (*.png *.jpg *.jpeg *.gif *.bmp *.webp);;All files (*)"
 
-SIZES = ((1, "1 × 1 (medium)"), (2, "2 × 2 (large)"), (3, "3 × 3 (huge)"), (4, "4 × 4 (gargantuan)"))
 
-NEW_SHIELD: dict[str, Any] = {"name": "Shield", "armor": 1, "durability": 10, "durability_max": 10, "state": "carried"}
-
-# Tooltips of the fields every ruleset shares; a ruleset's SheetSpec.tips words them its own way.
-TIPS = {
-    "name": "What the table calls this combatant: shown on its token and in the round log",
-    "side": "Party: the player characters and their allies. Opponents: run by the GM",
-    "move_ft": "Feet of movement per turn (default 30)",
-    "size": "Cells the combatant covers on the grid: 1 × 1 default, 2 × 2 large, 3 × 3 huge",
-    "vision_deg": "Field of vision in degrees, centred on the facing (default 120). An attacker whose whole "
-    "path stays outside it comes from an unexpected direction; 360 = cannot be flanked",
-    "cannot_be_surprised": "Trait: when its side is surprised, this combatant still acts",
-    "concealed": "Hiding, invisible or unseen; the flag ends after a sneak attack",
-    "distracted": "GM toggle: absorbed in conversation or study, so open to a sneak attack "
-    "(being engaged in melee or hit by a ranged attack counts without it)",
-    "surprised": "Surprised: takes no turn in the first round. The surprise roll sets it",
-    "conditions": "Conditions in free text, separated by commas (prone, poisoned...). They show in the Status column",
-    "conditions_menu": "Add a common condition",
-    "notes": "Anything the GM wants to remember about this combatant. Saved when you leave the box",
-    "shield": "Has a shield: while carried it adds its armor value to AP; parrying with it "
-    "absorbs double damage against its durability",
-    "shield.name": "The shield's name",
-    "shield.armor": "AP the shield adds while it is carried (default 1)",
-    "shield.durability": "Points the shield can still absorb when parrying; each blow counts double",
-    "shield.durability_max": "Durability of the shield when undamaged",
-    "shield.state": "carried: adds its AP and can parry; stowed: on the back; destroyed: gone for this fight",
-}
-
-
-class BadInput(ValueError):
-    """Text a field cannot turn into a value (a letter in a number field)."""
-
-
-def parse_int(text: str, label: str) -> int:
-    text = text.strip()
-    if not text:
-        raise BadInput(f"{label}: enter a whole number")
-    try:
-        return int(text)
-    except ValueError:
-        raise BadInput(f"{label}: {text!r} is not a whole number") from None
-
-
-def parse_optional_int(text: str, label: str) -> int | None:
-    return None if not text.strip() else parse_int(text, label)
-
-
-def parse_conditions(text: str) -> list[str]:
-    """'prone, poisoned,, prone' -> ['prone', 'poisoned']."""
-    out: list[str] = []
-    for word in text.split(","):
-        word = word.strip()
-        if word and word not in out:
-            out.append(word)
-    return out
-
-
-def swatch(color: QColor, size: int = 12) -> QIcon:
-    pixmap = QPixmap(size, size)
-    pixmap.fill(color)
-    return QIcon(pixmap)
-
-
-# -- field bindings: one per editable part of the sheet --------------------------------------------
-
-
-class Binding(ABC):
-    """One editor on the sheet: which Combatant field it edits, how to show it and read it back."""
-
-    key: str  # the Combatant field an edit sends
-    label: str  # how messages name it
-    widget: QWidget
-
-    @abstractmethod
-    def show(self, c: Any) -> None:
-        """Put the combatant's current value in the editor."""
-
-    @abstractmethod
-    def value(self, c: Any) -> Any:
-        """The new value of ``key`` from what the GM entered; raises :class:`BadInput`."""
-
-    def dirty(self) -> bool:
-        """Whether the GM typed something not yet committed (a refresh leaves it alone)."""
-        return False
-
-
-class LineBinding(Binding):
-    def __init__(
-        self,
-        key: str,
-        label: str,
-        read: Callable[[Any], str],
-        parse: Callable[[str, Any], Any],
-        width: int | None = None,
-    ) -> None:
-        self.key, self.label = key, label
-        self.widget = self.edit = QLineEdit()
-        self._read, self._parse = read, parse
-        if width:
-            self.edit.setMaximumWidth(width)
-
-    def show(self, c: Any) -> None:
-        text = self._read(c)
-        if self.edit.text() != text:
-            self.edit.setText(text)
-        self.edit.setModified(False)
-
-    def value(self, c: Any) -> Any:
-        return self._parse(self.edit.text(), c)
-
-    def dirty(self) -> bool:
-        return self.edit.isModified()
-
-
-def int_binding(key: str, label: str, width: int = 70) -> LineBinding:
-    return LineBinding(key, label, lambda c: str(getattr(c, key)), lambda text, c: parse_int(text, label), width)
-
-
-def optional_int_binding(key: str, label: str, width: int = 70) -> LineBinding:
-    """A whole number that may be left empty, meaning none (a PC's morale, a monster's typed AC)."""
-
-    def read(c: Any) -> str:
-        value = getattr(c, key)
-        return "" if value is None else str(value)
-
-    binding = LineBinding(key, label, read, lambda text, c: parse_optional_int(text, label), width)
-    binding.edit.setPlaceholderText("none")
-    return binding
-
-
-def row_binding(row: SheetRow, key: str, label: str) -> Binding:
-    """The editor a ruleset's sheet row asks for (:attr:`SheetRow.kind`): a whole number, one that
-    may be left empty, one of its choices, a check box, or words (a group's name)."""
-    if row.kind == "optional int":
-        return optional_int_binding(key, label)
-    if row.kind == "choice":
-        return ComboBinding(key, label, [(choice, choice) for choice in row.choices])
-    if row.kind == "text":
-        binding = LineBinding(key, label, lambda c: str(getattr(c, key) or ""), lambda text, c: text.strip(), 160)
-        binding.edit.setPlaceholderText("none")
-        return binding
-    if row.kind == "bool":
-        binding = CheckBinding(key, label)
-        binding.box.setText("")  # the row's caption names it
-        binding.box.setAccessibleName(label)
-        return binding
-    return int_binding(key, label)
-
-
-class ShieldLineBinding(LineBinding):
-    """A number or the name of the shield: the edit sends the whole shield."""
-
-    def __init__(self, part: str, label: str, number: bool, width: int | None = None) -> None:
-        def read(c: Any) -> str:
-            return "" if c.shield is None else str(getattr(c.shield, part))
-
-        def parse(text: str, c: Any) -> Any:
-            if c.shield is None:
-                raise BadInput(f"{label}: there is no shield; tick 'Has a shield' first")
-            value: Any = parse_int(text, label) if number else text.strip()
-            return c.shield.model_dump(mode="json") | {part: value}
-
-        super().__init__("shield", label, read, parse, width)
-
-
-class ComboBinding(Binding):
-    def __init__(
-        self,
-        key: str,
-        label: str,
-        choices: Sequence[tuple[Any, str]],
-        read: Callable[[Any], Any] | None = None,
-        build: Callable[[Any, Any], Any] | None = None,
-    ) -> None:
-        self.key, self.label = key, label
-        self.widget = self.combo = QComboBox()
-        for data, text in choices:
-            self.combo.addItem(text, data)
-        self._read = read or (lambda c: _plain(getattr(c, key)))
-        self._build = build or (lambda data, c: data)
-
-    def show(self, c: Any) -> None:
-        index = self.combo.findData(self._read(c))
-        with QSignalBlocker(self.combo):
-            self.combo.setCurrentIndex(index)
-
-    def value(self, c: Any) -> Any:
-        return self._build(self.combo.currentData(), c)
-
-
-class CheckBinding(Binding):
-    def __init__(
-        self,
-        key: str,
-        label: str,
-        read: Callable[[Any], bool] | None = None,
-        build: Callable[[bool, Any], Any] | None = None,
-    ) -> None:
-        self.key, self.label = key, label
-        self.widget = self.box = QCheckBox(label)
-        self._read = read or (lambda c: bool(getattr(c, key)))
-        self._build = build or (lambda checked, c: checked)
-
-    def show(self, c: Any) -> None:
-        with QSignalBlocker(self.box):
-            self.box.setChecked(self._read(c))
-
-    def value(self, c: Any) -> Any:
-        return self._build(self.box.isChecked(), c)
-
-
-class NotesEdit(QPlainTextEdit):
-    """A text box that says when the GM is done with it: on leaving it, or Ctrl+Enter."""
-
-    editingFinished = Signal()
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        super().focusOutEvent(event)
-        if self.document().isModified():
-            self.editingFinished.emit()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        enter = event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-        if enter and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            self.editingFinished.emit()
-            return
-        super().keyPressEvent(event)
-
-
-class NotesBinding(Binding):
-    def __init__(self) -> None:
-        self.key, self.label = "notes", "Notes"
-        self.widget = self.edit = NotesEdit()
-        self.edit.setTabChangesFocus(True)
-        self.edit.setFixedHeight(72)
-
-    def show(self, c: Any) -> None:
-        if self.edit.toPlainText() != c.notes:
-            self.edit.setPlainText(c.notes)
-        self.edit.document().setModified(False)
-
-    def value(self, c: Any) -> Any:
-        return self.edit.toPlainText()
-
-    def dirty(self) -> bool:
-        return self.edit.document().isModified()
-
-
-def _plain(value: Any) -> Any:
-    """An enum's value, anything else as it is (what model_dump(mode='json') gives)."""
-    return getattr(value, "value", value)
-
-
-# -- weapons and spells: table models over the selected combatant's lists -------------------------
-
-
-Column = ItemColumn  # a column of a list on the sheet, as the ruleset describes it
-
-NONE_CHOICE = "none"
-
-
-class ItemListModel(QAbstractTableModel):
-    """The selected combatant's weapons (or spells): each cell edit sends the whole list."""
-
-    def __init__(self, sheet: CombatantSheet, key: str, noun: str, columns: Sequence[Column]) -> None:
-        super().__init__(sheet)
-        self._sheet = sheet
-        self.key = key
-        self.noun = noun
-        self.columns = tuple(columns)
-        self._rows = 0
-
-    def _items(self) -> list[Any]:
-        c = self._sheet.current()
-        return list(getattr(c, self.key)) if c is not None else []
-
-    def dumped(self) -> list[dict[str, Any]]:
-        """The list as plain dicts, ready to change and send."""
-        return [item.model_dump(mode="json") for item in self._items()]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
-        return 0 if parent.isValid() else self._rows
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.columns[section].title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.columns[section].tip
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        items = self._items()
-        if not index.isValid() or index.row() >= len(items):
-            return None
-        column = self.columns[index.column()]
-        value = _plain(getattr(items[index.row()], column.key))
-        if column.kind == "bool":
-            if role == Qt.ItemDataRole.CheckStateRole:
-                return Qt.CheckState.Checked if value else Qt.CheckState.Unchecked
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return column.tip
-            return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            if value is None:
-                return NONE_CHOICE if column.kind == "optional choice" else ""
-            if role == Qt.ItemDataRole.DisplayRole and column.key == "magic_bonus":
-                return f"+{value}"
-            if role == Qt.ItemDataRole.DisplayRole and column.key.endswith("_ft"):
-                return f"{value} ft"
-            return str(value)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return column.tip
-        if role == Qt.ItemDataRole.TextAlignmentRole and column.kind in ("int", "optional int"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-        if self.columns[index.column()].kind == "bool":
-            return flags | Qt.ItemFlag.ItemIsUserCheckable
-        return flags | Qt.ItemFlag.ItemIsEditable
-
-    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
-        items = self.dumped()
-        if not index.isValid() or index.row() >= len(items):
-            return False
-        column = self.columns[index.column()]
-        item = items[index.row()]
-        label = f"{self.noun.capitalize()} {item['name']!r}: {column.title}"
-        try:
-            if column.kind == "bool":
-                if role != Qt.ItemDataRole.CheckStateRole:
-                    return False
-                new: Any = value in (Qt.CheckState.Checked, Qt.CheckState.Checked.value)
-            elif role != Qt.ItemDataRole.EditRole:
-                return False
-            elif column.kind == "int":
-                new = parse_int(str(value).removeprefix("+"), label)
-            elif column.kind == "optional int":
-                new = parse_optional_int(str(value), label)
-            elif column.kind == "optional choice":
-                new = None if value in (NONE_CHOICE, "", None) else str(value)
-            else:
-                new = str(value).strip() if column.kind == "text" else str(value)
-        except BadInput as error:
-            self._sheet.refuse(str(error), self._sheet.table_for(self.key))
-            return False
-        if item[column.key] == new:
-            return True
-        item[column.key] = new
-        if column.key == "kind":
-            # Reach belongs to reach weapons and a maximum range to ranged ones: drop what no longer
-            # fits, where the list has it (a melee or reach weapon has no range in any ruleset).
-            if new != WeaponKind.REACH.value and "reach_ft" in item:
-                item["reach_ft"] = None
-            if new in (WeaponKind.MELEE.value, WeaponKind.REACH.value) and "max_range_ft" in item:
-                item["max_range_ft"] = None
-        ok = self._sheet.commit(self.key, items, self._sheet.table_for(self.key))
-        self.dataChanged.emit(index.siblingAtColumn(0), index.siblingAtColumn(len(self.columns) - 1))
-        return ok
-
-    def refresh(self) -> None:
-        rows = len(self._items())
-        if rows != self._rows:
-            self.beginResetModel()
-            self._rows = rows
-            self.endResetModel()
-        elif rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(rows - 1, len(self.columns) - 1))
-
-
-class FittedTable(QTableView):
-    """A table as tall as its rows (at least one), so the sheet scrolls rather than the table."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.horizontalHeader().sectionResized.connect(self.fit_height)
-
-    def fit_height(self, *_: object) -> None:
-        model = self.model()
-        rows = model.rowCount() if model is not None else 0
-        height = self.horizontalHeader().sizeHint().height() + 2 * self.frameWidth()
-        height += max(rows, 1) * self.verticalHeader().defaultSectionSize()
-        if self.horizontalHeader().length() > self.viewport().width():
-            height += self.horizontalScrollBar().sizeHint().height()
-        if height != self.height():
-            self.setFixedHeight(height)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.fit_height()
-
-
-class ChoiceDelegate(QStyledItemDelegate):
-    """A combo box for the choice columns that commits as soon as a choice is picked."""
-
-    def __init__(self, columns: Sequence[Column], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._columns = tuple(columns)
-
-    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: Index) -> QWidget:
-        column = self._columns[index.column()]
-        if not column.choices:
-            return super().createEditor(parent, option, index)
-        combo = QComboBox(parent)
-        choices = list(column.choices)
-        if column.kind == "optional choice" and NONE_CHOICE not in choices:
-            choices.insert(0, NONE_CHOICE)  # an optional choice may always be taken back to none
-        combo.addItems(choices)
-        combo.setToolTip(column.tip)
-
-        def picked() -> None:
-            self.commitData.emit(combo)
-            self.closeEditor.emit(combo, QStyledItemDelegate.EndEditHint.NoHint)
-
-        combo.activated.connect(picked)
-        QTimer.singleShot(0, combo, combo.showPopup)  # one click opens the choices
-        return combo
-
-    def setEditorData(self, editor: QWidget, index: Index) -> None:
-        if isinstance(editor, QComboBox):
-            editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole)))
-            return
-        super().setEditorData(editor, index)
-
-    def setModelData(self, editor: QWidget, model: Any, index: Index) -> None:
-        if isinstance(editor, QComboBox):
-            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
-            return
-        super().setModelData(editor, model, index)
-
-
-# -- the sheet ------------------------------------------------------------------------------------
+# -- damage or healing by hand --------------------------------------------------------------------
 
 
 class DamageHealDialog(QDialog):
@@ -611,6 +165,9 @@ def open_damage_heal(controller: TableController, cid: str | None, parent: QWidg
     return dialog
 
 
+# -- the sheet ------------------------------------------------------------------------------------
+
+
 class CombatantSheet(QWidget):
     """Every field of the selected combatant, each committed as one undoable edit."""
 
@@ -650,6 +207,9 @@ class CombatantSheet(QWidget):
         self.ruleset_name = ""
         self.item_models: dict[str, ItemListModel] = {}
         self.item_tables: dict[str, FittedTable] = {}
+        # The selected combatant's row of the Combatants model, shown in the fields' editors.
+        self.combatants = CombatantsModel(controller, self)
+        self.mapper = FieldMapper(self.combatants, controller.combatant, self._commit_binding, self)
         self._build_form()
 
         self.placeholder = QLabel("Select a combatant in the Combatants list or on the map to see its sheet.", self)
@@ -682,6 +242,7 @@ class CombatantSheet(QWidget):
         self.spec: SheetSpec = ruleset.sheet()
         self.tips = {**TIPS, **self.spec.tips}
         self.bindings = {}
+        self.mapper.unbind_all()
         self.item_models, self.item_tables = {}, {}
         self._marked = None
         self.title = QLabel()
@@ -711,8 +272,8 @@ class CombatantSheet(QWidget):
         if old is not None:
             old.deleteLater()
         self.scroll.setWidget(form)
-        for name, binding in self.bindings.items():
-            self._connect(name, binding)
+        for binding in self.bindings.values():
+            self.mapper.bind(binding, self._unmark)
 
     def _build_portrait(self) -> QWidget:
         """The title and summary beside the combatant's picture, with Picture… and Remove."""
@@ -922,53 +483,10 @@ class CombatantSheet(QWidget):
         grid.addLayout(line, 3, 0, 1, 2)
         return box
 
-    def _item_table(
-        self, key: str, noun: str, columns: Sequence[Column], tip: str = ""
-    ) -> tuple[QGroupBox, FittedTable, QPushButton, QPushButton]:
-        box = QGroupBox(f"{noun.capitalize()}s")
-        model = ItemListModel(self, key, noun, columns)
-        table = FittedTable(box)
-        table.setModel(model)
-        table.setItemDelegate(ChoiceDelegate(columns, table))
-        table.setToolTip(tip)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setEditTriggers(
-            QAbstractItemView.EditTrigger.DoubleClicked
-            | QAbstractItemView.EditTrigger.SelectedClicked
-            | QAbstractItemView.EditTrigger.EditKeyPressed
-            | QAbstractItemView.EditTrigger.AnyKeyPressed
-        )
-        table.verticalHeader().hide()
-        table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # Every column as wide as its contents: a stretched last column keeps an old, wider size
-        # when the dock narrows and brings in a needless scroll bar.
-        table.horizontalHeader().setStretchLastSection(False)
-        add = QPushButton(f"Add {noun}", box)
-        add.setToolTip(f"Add a new {noun} with a d6; then edit its cells")
-        add.clicked.connect(lambda: self.add_item(key, noun))
-        remove = QPushButton(f"Remove {noun}", box)
-        remove.setToolTip(f"Remove the selected {noun}")
-        remove.clicked.connect(lambda: self.remove_item(key))
-        remove.setEnabled(False)
-        table.selectionModel().selectionChanged.connect(
-            lambda *_: remove.setEnabled(bool(table.selectionModel().selectedRows()))
-        )
-        model.modelReset.connect(lambda: remove.setEnabled(bool(table.selectionModel().selectedRows())))
-        buttons = QHBoxLayout()
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch(1)
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(table)
-        layout.addLayout(buttons)
-        return box, table, add, remove
-
     def _build_list(self, item_list: ItemList) -> QGroupBox:
         """A table of the ruleset's list (weapons, spells...); ``<key>_table``/``_model`` name it for scripts."""
         key, noun = item_list.key, item_list.noun
-        box, table, add, remove = self._item_table(key, noun, item_list.columns, item_list.tip)
+        box, table, add, remove = item_box(self, key, noun, item_list.columns, item_list.tip)
         model: ItemListModel = table.model()  # type: ignore[assignment]
         self.item_tables[key], self.item_models[key] = table, model
         setattr(self, f"{key}_table", table)
@@ -1021,20 +539,6 @@ class CombatantSheet(QWidget):
         layout.addWidget(self._bind("notes", NotesBinding()).widget)
         return box
 
-    def _connect(self, name: str, binding: Binding) -> None:
-        commit = lambda *_: self._commit_binding(binding)  # noqa: E731 - a one-line slot
-        widget = binding.widget
-        if isinstance(widget, QLineEdit):
-            widget.editingFinished.connect(commit)
-            widget.textEdited.connect(lambda *_: self._unmark(widget))
-        elif isinstance(widget, QComboBox):
-            widget.activated.connect(commit)
-        elif isinstance(widget, QCheckBox):
-            widget.clicked.connect(commit)
-        elif isinstance(widget, NotesEdit):
-            widget.editingFinished.connect(commit)
-            widget.textChanged.connect(lambda: self._unmark(widget))
-
     # -- looking up and showing --------------------------------------------------------------
 
     def current(self) -> Any:
@@ -1079,9 +583,7 @@ class CombatantSheet(QWidget):
         self.summary.setText(self.controller.engine.ruleset.summary(c))
         self._refresh_portrait(c)
         self._refresh_tools(c)
-        for binding in self.bindings.values():
-            if force or not (binding.widget.hasFocus() and binding.dirty()):
-                binding.show(c)
+        self.mapper.show_row(self.combatants.row_of(c.id), force)
         has_shield = getattr(c, "shield", None) is not None
         for name, binding in self.bindings.items():
             if name.startswith("shield."):

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from lnl_desktop.core.encounter.actions import Move
 from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map import grid
+from lnl_desktop.core.map import movement
 from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.ui.controller import TableController
@@ -122,7 +122,7 @@ class MoveDrag:
         # Legs through the pinned waypoints: (path, legal, remaining budget, diagonals) after each.
         self._prefix: list[tuple[list[Cell], bool, float, int]] = []
         self._route: Route | None = None
-        self._reaches: dict[tuple[Cell, float, int], grid.Reach] = {}
+        self._reaches: dict[tuple[Cell, float, int], movement.Reach] = {}
         if self.fighting:
             self._reach_from(self.start, self.left_ft, self.diagonals)  # at the press, not mid-drag
         # The same drag as if the hidden tokens were not there, for the players' copy (None when
@@ -167,7 +167,7 @@ class MoveDrag:
         """Cells next to the reachable area that cannot be entered (walls, enemies)."""
         return self._blocked(self.reach, self.enemies)
 
-    def _blocked(self, reach: grid.Reach, enemies: frozenset[Cell]) -> list[Cell]:
+    def _blocked(self, reach: movement.Reach, enemies: frozenset[Cell]) -> list[Cell]:
         cells: set[Cell] = set()
         for anchor in reach.blocked():
             for cell in footprint(anchor, self.size):
@@ -197,14 +197,14 @@ class MoveDrag:
 
     # -- the route -----------------------------------------------------------------------------
 
-    def _reach_from(self, a: Cell, budget: float, diagonals: int) -> grid.Reach:
+    def _reach_from(self, a: Cell, budget: float, diagonals: int) -> movement.Reach:
         """One search from a leg's start, a little past the budget, reused for every cursor cell."""
         key = (a, round(budget, 6), diagonals)
         found = self._reaches.get(key)
         if found is None:
             if len(self._reaches) > 8:
                 self._reaches.clear()
-            found = grid.reachable(
+            found = movement.reachable(
                 self.terrain,
                 a,
                 self.size,
@@ -229,7 +229,7 @@ class MoveDrag:
 
     def _leg_cost(self, path: list[Cell], diagonals: int) -> float:
         try:
-            return grid.path_cost_ft(
+            return movement.path_cost_ft(
                 self.terrain,
                 path,
                 self.size,
@@ -251,7 +251,7 @@ class MoveDrag:
                 path = chebyshev_line(at, waypoint)
             else:
                 budget -= self._leg_cost(path, diagonals)
-                diagonals += grid.diagonal_steps(path)
+                diagonals += movement.diagonal_steps(path)
             self._prefix.append((path, legal, budget, diagonals))
             at = waypoint
         if self.waypoints:
@@ -323,7 +323,7 @@ class MoveDrag:
         path = [self.start]
         at, diagonals = self.start, self.diagonals
         for waypoint in [*self.waypoints, target]:
-            found = grid.cheapest_path(
+            found = movement.cheapest_path(
                 self.terrain,
                 at,
                 waypoint,
@@ -335,7 +335,7 @@ class MoveDrag:
                 diagonals_before=diagonals,
             )
             leg = found[0] if found is not None else chebyshev_line(at, waypoint)
-            diagonals += grid.diagonal_steps(leg)
+            diagonals += movement.diagonal_steps(leg)
             path += leg[1:]
             at = waypoint
         # If a leg still has no way through, its straight steps let the engine name the step at fault.

@@ -20,10 +20,11 @@ from weakref import WeakKeyDictionary
 from PySide6.QtCore import QObject, QRectF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from lnl_desktop.core.encounter.model import Combatant, MapGrid, Side, WeaponKind
+from lnl_desktop.core.encounter.model import CombatantBase, MapGrid, Side, WeaponKind
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map import grid, sight
+from lnl_desktop.core.map import grid, movement, sight
 from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.terrain import Terrain
 from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
@@ -78,7 +79,7 @@ class MoverInputs:
     start: Cell
     size: int
     budget_ft: float
-    rules: grid.MoveRules
+    rules: movement.MoveRules
     enemies: frozenset[Cell]
     occupied: frozenset[Cell]
     diagonals: int
@@ -109,8 +110,8 @@ class MoverInputs:
         """The same search as if nothing stood on ``cells`` (hidden tokens, for the players' copy)."""
         return replace(self, enemies=self.enemies - cells, occupied=self.occupied - cells)
 
-    def reach(self, terrain: grid.Terrain, allowed: Callable[[Cell], bool] | None = None) -> grid.Reach:
-        return grid.reachable(
+    def reach(self, terrain: Terrain, allowed: Callable[[Cell], bool] | None = None) -> movement.Reach:
+        return movement.reachable(
             terrain,
             self.start,
             self.size,
@@ -303,7 +304,7 @@ class RulesOverlays:
         seen = sight.visible_mask(grid_map, anchor, size, facing if cone else None, vision_deg)
         return CellMask(0, 0, ~seen)
 
-    def _near(self, s: Combatant) -> tuple[object, ...]:
+    def _near(self, s: CombatantBase) -> tuple[object, ...]:
         """All of the table the selected combatant's sneak approach is searched from but the map and
         the hovered token: its movement left and move rules, and every token within that movement
         (plus the largest footprint) with its size and side, whether it is down and whether the

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGrap
 from lnl_desktop.core.encounter.model import Side, Token, WeaponKind, WeaponState
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge
-from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
+from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
 from lnl_desktop.ui import style
 from lnl_desktop.ui.portraits import pixmap_bucket, portrait_pixmap
 
@@ -89,7 +89,7 @@ class TokenLook:
         ruleset: Ruleset | None = None,
     ) -> TokenLook:
         """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers."""
-        ruleset = ruleset or get_ruleset("lnl")
+        ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         gauges = ruleset.gauges(c)
         secret = player and c.side is not Side.PARTY
         condition = condition_word(c, badly_hurt_below, gauges) if secret else ""
@@ -126,7 +126,7 @@ def condition_word(c: Any, badly_hurt_below: float = 0.5, gauges: tuple[Gauge, .
     if c.down:
         return "down"
     if gauges is None:
-        gauges = get_ruleset("lnl").gauges(c)
+        gauges = get_ruleset(DEFAULT_RULESET).gauges(c)
     total = sum(g.most for g in gauges)
     fraction = 1.0 if total <= 0 else sum(g.now for g in gauges) / total
     if fraction >= 1.0:

@@ -12,20 +12,21 @@ from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant
+from lnl_desktop.core.rules.d10.rules import damage_after
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
+    from lnl_desktop.core.rules.base import Table
 
 DAMAGE_KINDS = (("hp", "HP, after DR"), ("ignores DR", "HP, ignores DR"))
 HEAL_KINDS = (("hp", "HP"),)
 
 
-def damage(engine: Engine, t: D10Combatant, amount: int, ignores_dr: bool) -> list[Event]:
+def damage(engine: Table, t: D10Combatant, amount: int, ignores_dr: bool) -> list[Event]:
     """``amount`` off ``t``'s HP and what it sets off, as :func:`play.strike` does."""
     rnd = engine.encounter.combat.round
     if t.dead:
         raise IllegalAction(f"Damage {t.name}", [f"{t.name} is dead"])
-    dealt = amount if ignores_dr else play.damage_after(amount, False, t.dr)
+    dealt = amount if ignores_dr else damage_after(amount, False, t.dr)
     dr = "" if ignores_dr or not t.dr else f" -{t.dr} DR = {dealt}"
     before = t.hp
     if t.minion and dealt > 0:
@@ -43,13 +44,13 @@ def damage(engine: Engine, t: D10Combatant, amount: int, ignores_dr: bool) -> li
     if t.minion and t.dead:
         events.append(WentDown(round=rnd, text=f"{t.name} dies", actors=(t.id,), combatant=t.id, overkill=0))
     elif t.hp != before:
-        events += play._hp_effects(engine, t, False)
+        events += play.hp_effects(engine, t, False)
     if t.down:
         events += engagement.lapse(engine.encounter, "free attack", t)
     return events
 
 
-def heal(engine: Engine, t: D10Combatant, amount: int) -> list[Event]:
+def heal(engine: Table, t: D10Combatant, amount: int) -> list[Event]:
     """HP up to the maximum; one knocked unconscious wakes. The lasting wound stays (the GM's)."""
     rnd = engine.encounter.combat.round
     if t.dead:
@@ -80,7 +81,7 @@ class ByHand:
         # A typed HP is the value the GM means: it ignores DR.
         return {"hp": "ignores DR"}
 
-    def by_hand(self, engine: Engine, c: Any, amount: int, heal_: bool, kind: str) -> list[Event]:
+    def by_hand(self, engine: Table, c: Any, amount: int, heal_: bool, kind: str) -> list[Event]:
         if heal_:
             return heal(engine, c, amount)
         return damage(engine, c, amount, kind == "ignores DR")

@@ -1,14 +1,26 @@
 """The Group d10 stat block, options and combat state (RULES §13): HP, DR, Defense, skill bonuses,
-minions, weapon tiers; declarations, round 1's surprise and timer dice on the combat state."""
+minions, weapon tiers; declarations, round 1's surprise and timer dice on the combat state.
+
+The ruleset's actions are here too, with the words they are declared and chosen by: what the
+Action dock, the declare phase and the prompts hand the engine."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
-from lnl_desktop.core.encounter.model import CombatantBase, CombatState, OptionsBase, Side, _Model
+from lnl_desktop.core.encounter.model import (
+    CombatantBase,
+    CombatState,
+    OptionsBase,
+    Side,
+    WeaponKind,
+    _Model,
+    kinds_among,
+)
 from lnl_desktop.core.errors import RulesError
 
 Skill = Annotated[int, Field(ge=-10, le=30)]
@@ -31,16 +43,15 @@ class Tier(StrEnum):
     SHODDY = "shoddy"  # damage: two dice, the lower
 
 
-class D10Kind(StrEnum):
-    MELEE = "melee"
-    REACH = "reach"
-    RANGED = "ranged"
+# A Group d10 weapon is melee, reach or ranged.
+WEAPON_KINDS = (WeaponKind.MELEE, WeaponKind.REACH, WeaponKind.RANGED)
+D10WeaponKind = kinds_among(*WEAPON_KINDS)
 
 
 class D10Weapon(_Model):
     name: str = Field(min_length=1, max_length=60)
     die: str = Field(default="d6", pattern=r"^d(4|6|8|10|12)$", description="d4 ... d12")
-    kind: D10Kind = D10Kind.MELEE
+    kind: D10WeaponKind = WeaponKind.MELEE
     tier: Tier = Tier.COMMON
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="ranged weapons only")
     dropped: bool = False  # a critical's disarm: unusable until a Use / ready an item picks it up
@@ -48,7 +59,7 @@ class D10Weapon(_Model):
     @model_validator(mode="before")
     @classmethod
     def _range_follows_kind(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("kind", "melee") != D10Kind.RANGED.value and data.get("max_range_ft"):
+        if isinstance(data, dict) and data.get("kind", "melee") != WeaponKind.RANGED.value and data.get("max_range_ft"):
             data = {k: v for k, v in data.items() if k != "max_range_ft"}
         return data
 
@@ -58,11 +69,11 @@ class D10Weapon(_Model):
 
     @property
     def reach(self) -> int:
-        return 10 if self.kind is D10Kind.REACH else 5
+        return 10 if self.kind is WeaponKind.REACH else 5
 
     @property
     def skill(self) -> str:
-        return "ranged" if self.kind is D10Kind.RANGED else "melee"
+        return "ranged" if self.kind is WeaponKind.RANGED else "melee"
 
     @property
     def label(self) -> str:
@@ -221,3 +232,184 @@ class D10Combat(CombatState):
     ambushers: Side | None = None  # who won round 1's surprise
     full_surprise: bool = False
     timers: list[Timer] = Field(default_factory=list)
+
+
+# -- declarations and the GM's picks --------------------------------------------------------------
+
+# What a combatant may declare (RULES §13's turn), by key.
+DECLARE = (
+    ("attack", "Attack"),
+    ("cast", "Cast a spell"),
+    ("grapple", "Grapple"),
+    ("break free", "Break free"),
+    ("parry", "Parry / dodge"),
+    ("move", "Move only"),
+    ("disengage", "Disengage"),
+    ("item", "Use / ready an item"),
+    ("sprint", "Sprint / flee"),
+    ("other", "Something else"),
+)
+DECLARED_LABEL = dict(DECLARE)
+# A grapple is an attack of its own kind (RULES §13's non-damage attacks): declared "attack" covers it.
+AS_DECLARED = {"grapple": ("grapple", "attack"), "break free": ("break free", "grapple", "attack")}
+# A disarmed creature that declared an attack picks its weapon up instead: the disarm changed things.
+PICK_UP_DECLARED = ("item", "attack", "cast")
+EDGE = ("none", "advantage", "cinematic advantage", "disadvantage")  # the GM's own, with a reason
+ON_20 = ("double damage", "disarm", "knock prone", "grapple")  # a critical's effect (RULES §13)
+MISHAPS = ("none", "drops weapon", "trips prone", "overextended")  # a critical failure's, on the GM's pick
+# What an opposed roll settles besides words (RULES §13): a grapple set, or one broken.
+STAKES = ("words only", "grapple", "break free")
+SAVE_DC = (1, 40)  # the DCs a GM may set for a saving throw
+SAVE_DICE = ("none", "d4", "d6", "d8", "d10", "d12", "d20")  # a failed save's damage die (no tiers)
+
+
+# -- the actions (what the Action dock, the declare phase and the prompts hand the engine) --------
+
+
+@dataclass(frozen=True)
+class Declare:
+    """Declare ``combatant``'s action for the coming round; during a round, a logged GM override."""
+
+    combatant: str
+    action: str
+
+
+@dataclass(frozen=True)
+class D10Attack:
+    """An attack: d20 + the skill (melee, ranged or casting) against the target's Defense."""
+
+    attacker: str
+    target: str
+    weapon: str
+    skill: str = ""  # "" = the weapon's (melee or ranged); "casting" for a spell attack
+    gm_edge: str = "none"
+    gm_reason: str = ""
+    cover: bool = False
+    called_shot: bool = False
+    extreme_range: bool = False
+    subdual: bool = False
+    on_20: str = ON_20[0]
+    override: bool = False  # the GM lets it through against the declaration
+    ignores_dr: bool = False  # a weapon or spell that disregards armor (the GM's toggle)
+
+
+@dataclass(frozen=True)
+class FreeAttack:
+    """Take a queued free attack (``combat.pending[index]``)."""
+
+    index: int
+    weapon: str = ""
+    on_20: str = ON_20[0]
+
+
+@dataclass(frozen=True)
+class ParryDodge:
+    combatant: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class Disengage:
+    """A to-hit roll against the foe: success, it moves freely this turn and no foe gets a free attack."""
+
+    combatant: str
+    target: str
+    weapon: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class UseItem:
+    """Use or ready an item in place of the attack; ``pick_up`` names a dropped weapon taken up again."""
+
+    combatant: str
+    text: str
+    override: bool = False
+    pick_up: str = ""
+
+
+@dataclass(frozen=True)
+class Grapple:
+    """A grapple in place of the attack: d20 + feats of strength each, the attacker must roll higher."""
+
+    attacker: str
+    target: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class BreakFree:
+    """A grappled creature's turn: d20 + feats of strength against its grappler's; higher breaks free."""
+
+    combatant: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class LetGo:
+    """The grappler lets its hold go (no roll, no action)."""
+
+    grappler: str
+    target: str
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """A prone creature stands: its move action this turn."""
+
+    combatant: str
+
+
+@dataclass(frozen=True)
+class SavingThrow:
+    """A save against a spell or trap the GM calls for: d20 + the fitting skill ≥ the DC; a failure
+    brings the condition and the damage the GM set (after DR unless it ignores DR)."""
+
+    combatant: str
+    skill: str
+    dc: int
+    what: str = ""
+    condition: str = ""
+    damage_die: str = "none"
+    ignores_dr: bool = False
+
+
+@dataclass(frozen=True)
+class Sprint:
+    combatant: str
+    override: bool = False
+
+
+@dataclass(frozen=True)
+class Mishap:
+    """The GM's pick of a critical failure's mishap (``combat.pending[index]``)."""
+
+    index: int
+    choice: str = "none"
+
+
+@dataclass(frozen=True)
+class OpposedRoll:
+    """Two combatants' d20 + a skill each (a grapple, a door shut first): the higher wins."""
+
+    first: str
+    first_skill: str
+    second: str
+    second_skill: str
+    what: str = ""
+    stake: str = ""  # "grapple" or "break free": the win sets or clears the grapple (else words only)
+
+
+@dataclass(frozen=True)
+class TimerNoted:
+    """The GM has announced a timer's event to the table (``combat.pending[index]``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class SetTimer:
+    """A timer die: roll it, count the rounds down, announce the event when it comes."""
+
+    die: str
+    event: str

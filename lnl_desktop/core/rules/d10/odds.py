@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 
+from lnl_desktop.core.dice.odds import Forecast
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.d10 import play
-from lnl_desktop.core.rules.d10.model import D10Combatant, D10Options, D10Weapon, Tier
-from lnl_desktop.core.rules.lnl.odds import Forecast
+from lnl_desktop.core.rules.d10 import rules
+from lnl_desktop.core.rules.d10.model import ON_20, D10Combatant, D10Options, D10Weapon, Tier
 
 
 def kept_face(dice: int, keep_high: bool) -> dict[int, float]:
@@ -23,7 +23,7 @@ def kept_face(dice: int, keep_high: bool) -> dict[int, float]:
     return out
 
 
-def hit_chance(hit: play.ToHit) -> float:
+def hit_chance(hit: rules.ToHit) -> float:
     faces = kept_face(hit.edge.dice, hit.edge.keep_high)
     return math.fsum(p for f, p in faces.items() if hit.hits(f))
 
@@ -31,7 +31,7 @@ def hit_chance(hit: play.ToHit) -> float:
 def weapon_roll(weapon: D10Weapon, options: D10Options) -> dict[int, float]:
     """The damage die as the tier rolls it: one die, or two keeping the higher (masterwork) or lower (shoddy)."""
     s = weapon.sides
-    tier = play.tier_of(weapon, options)
+    tier = rules.tier_of(weapon, options)
     if tier is Tier.COMMON:
         return {k: 1 / s for k in range(1, s + 1)}
     out: dict[int, float] = {}
@@ -55,10 +55,10 @@ def forecast_strike(
     called_shot: bool = False,
     extreme_range: bool = False,
     subdual: bool = False,
-    on_20: str = play.ON_20[0],
+    on_20: str = ON_20[0],
 ) -> Forecast:
     options: D10Options = encounter.options  # type: ignore[assignment]
-    edge = play.edge_of(
+    edge = rules.edge_of(
         encounter,
         attacker,
         target,
@@ -69,7 +69,7 @@ def forecast_strike(
         extreme_range=extreme_range,
         subdual=subdual,
     )
-    hit = play.to_hit(encounter, attacker, target, skill, edge)
+    hit = rules.to_hit(encounter, attacker, target, skill, edge)
     faces = kept_face(edge.dice, edge.keep_high)
     p_hit = math.fsum(p for f, p in faces.items() if hit.hits(f))
     p_crit = faces[20]
@@ -80,7 +80,7 @@ def forecast_strike(
             doubled = critical and on_20 == "double damage"
             none = critical and on_20 == "grapple"
             for k, p in rolled.items():
-                amount = 0 if none else play.damage_after(k, doubled, target.dr)
+                amount = 0 if none else rules.damage_after(k, doubled, target.dr)
                 damage[amount] = damage.get(amount, 0.0) + p * weight
     damage = {k: p for k, p in sorted(damage.items()) if p > 0}
     mean = math.fsum(k * p for k, p in damage.items())
@@ -89,7 +89,7 @@ def forecast_strike(
     else:
         p_down = p_hit * math.fsum(p for k, p in damage.items() if k >= target.hp)
         down_from = target.hp if damage and max(damage) >= target.hp else None
-    tier = play.tier_of(weapon, options)
+    tier = rules.tier_of(weapon, options)
     tier_words = (
         ""
         if tier is Tier.COMMON

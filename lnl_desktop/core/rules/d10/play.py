@@ -1,259 +1,90 @@
-"""Group d10 at the table (RULES §13): declarations, the opposed surprise roll, d10 group
-initiative, to-hit rolls with advantage, disadvantage and cinematic advantage (each source named),
-criticals and mishaps, weapon tiers and DR, minions, wounds, free attacks, opposed rolls and timer
-dice. Every roll goes through the dice source, so the GM may type the faces of physical dice."""
+"""Group d10 at the table (RULES §13): the engine's handlers for the ruleset's actions and prompts:
+declarations, attacks and free attacks with criticals and mishaps, minions and wounds, parry /
+dodge, disengage, items, sprints, grapples, saving throws, opposed rolls and timer dice.
+
+Every roll goes through the dice source, so the GM may type the faces of physical dice."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, RulesEvent, WentDown
-from lnl_desktop.core.encounter.model import Encounter, Pending, Phase, Side, TurnSlot
+from lnl_desktop.core.encounter.model import Pending, Phase, Side
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.map.grid import token_distance_ft
-from lnl_desktop.core.map.sight import reach_blocker
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, pending_item
+from lnl_desktop.core.rules.d10.conditions import disarm, release, set_grapple
 from lnl_desktop.core.rules.d10.model import (
+    AS_DECLARED,
+    DECLARED_LABEL,
+    MISHAPS,
+    ON_20,
+    PICK_UP_DECLARED,
+    SAVE_DC,
+    SAVE_DICE,
     SKILL_NAMES,
-    D10Combat,
+    STAKES,
+    BreakFree,
+    D10Attack,
     D10Combatant,
-    D10Kind,
     D10Options,
     D10Weapon,
+    Declare,
+    Disengage,
+    FreeAttack,
+    Grapple,
+    LetGo,
+    Mishap,
+    OpposedRoll,
+    ParryDodge,
+    SavingThrow,
+    SetTimer,
+    Sprint,
+    StandUp,
     Tier,
     Timer,
+    TimerNoted,
+    UseItem,
+    WeaponKind,
+)
+from lnl_desktop.core.rules.d10.rules import (
+    NAME,
+    Edge,
+    attack_checks,
+    combat_of,
+    damage_after,
+    declaration_check,
+    edge_of,
+    grapple_checks,
+    item_checks,
+    may_free_attack,
+    roll_d20s,
+    roll_weapon,
+    shown_d20,
+    stand_checks,
+    tier_of,
+    to_hit,
+    turn_attack_checks,
 )
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
-
-NAME = "d10"
-
-# What a combatant may declare (RULES §13's turn), by key.
-DECLARE = (
-    ("attack", "Attack"),
-    ("cast", "Cast a spell"),
-    ("grapple", "Grapple"),
-    ("break free", "Break free"),
-    ("parry", "Parry / dodge"),
-    ("move", "Move only"),
-    ("disengage", "Disengage"),
-    ("item", "Use / ready an item"),
-    ("sprint", "Sprint / flee"),
-    ("other", "Something else"),
-)
-DECLARED_LABEL = dict(DECLARE)
-# A grapple is an attack of its own kind (RULES §13's non-damage attacks): declared "attack" covers it.
-AS_DECLARED = {"grapple": ("grapple", "attack"), "break free": ("break free", "grapple", "attack")}
-# A disarmed creature that declared an attack picks its weapon up instead: the disarm changed things.
-PICK_UP_DECLARED = ("item", "attack", "cast")
-EDGE = ("none", "advantage", "cinematic advantage", "disadvantage")  # the GM's own, with a reason
-ON_20 = ("double damage", "disarm", "knock prone", "grapple")  # a critical's effect (RULES §13)
-MISHAPS = ("none", "drops weapon", "trips prone", "overextended")  # a critical failure's, on the GM's pick
-# What an opposed roll settles besides words (RULES §13): a grapple set, or one broken.
-STAKES = ("words only", "grapple", "break free")
-SAVE_DC = (1, 40)  # the DCs a GM may set for a saving throw
-SAVE_DICE = ("none", "d4", "d6", "d8", "d10", "d12", "d20")  # a failed save's damage die (no tiers)
+    from lnl_desktop.core.rules.base import Table
 
 
-# -- the actions ----------------------------------------------------------------------------------
+# -- the engine's handlers -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Declare:
-    """Declare ``combatant``'s action for the coming round; during a round, a logged GM override."""
-
-    combatant: str
-    action: str
-
-
-@dataclass(frozen=True)
-class D10Attack:
-    """An attack: d20 + the skill (melee, ranged or casting) against the target's Defense."""
-
-    attacker: str
-    target: str
-    weapon: str
-    skill: str = ""  # "" = the weapon's (melee or ranged); "casting" for a spell attack
-    gm_edge: str = "none"
-    gm_reason: str = ""
-    cover: bool = False
-    called_shot: bool = False
-    extreme_range: bool = False
-    subdual: bool = False
-    on_20: str = ON_20[0]
-    override: bool = False  # the GM lets it through against the declaration
-    ignores_dr: bool = False  # a weapon or spell that disregards armor (the GM's toggle)
-
-
-@dataclass(frozen=True)
-class FreeAttack:
-    """Take a queued free attack (``combat.pending[index]``)."""
-
-    index: int
-    weapon: str = ""
-    on_20: str = ON_20[0]
-
-
-@dataclass(frozen=True)
-class ParryDodge:
-    combatant: str
-    override: bool = False
-
-
-@dataclass(frozen=True)
-class Disengage:
-    """A to-hit roll against the foe: success, it moves freely this turn and no foe gets a free attack."""
-
-    combatant: str
-    target: str
-    weapon: str
-    override: bool = False
-
-
-@dataclass(frozen=True)
-class UseItem:
-    """Use or ready an item in place of the attack; ``pick_up`` names a dropped weapon taken up again."""
-
-    combatant: str
-    text: str
-    override: bool = False
-    pick_up: str = ""
-
-
-@dataclass(frozen=True)
-class Grapple:
-    """A grapple in place of the attack: d20 + feats of strength each, the attacker must roll higher."""
-
-    attacker: str
-    target: str
-    override: bool = False
-
-
-@dataclass(frozen=True)
-class BreakFree:
-    """A grappled creature's turn: d20 + feats of strength against its grappler's; higher breaks free."""
-
-    combatant: str
-    override: bool = False
-
-
-@dataclass(frozen=True)
-class LetGo:
-    """The grappler lets its hold go (no roll, no action)."""
-
-    grappler: str
-    target: str
-
-
-@dataclass(frozen=True)
-class StandUp:
-    """A prone creature stands: its move action this turn."""
-
-    combatant: str
-
-
-@dataclass(frozen=True)
-class SavingThrow:
-    """A save against a spell or trap the GM calls for: d20 + the fitting skill ≥ the DC; a failure
-    brings the condition and the damage the GM set (after DR unless it ignores DR)."""
-
-    combatant: str
-    skill: str
-    dc: int
-    what: str = ""
-    condition: str = ""
-    damage_die: str = "none"
-    ignores_dr: bool = False
-
-
-@dataclass(frozen=True)
-class Sprint:
-    combatant: str
-    override: bool = False
-
-
-@dataclass(frozen=True)
-class Mishap:
-    """The GM's pick of a critical failure's mishap (``combat.pending[index]``)."""
-
-    index: int
-    choice: str = "none"
-
-
-@dataclass(frozen=True)
-class OpposedRoll:
-    """Two combatants' d20 + a skill each (a grapple, a door shut first): the higher wins."""
-
-    first: str
-    first_skill: str
-    second: str
-    second_skill: str
-    what: str = ""
-    stake: str = ""  # "grapple" or "break free": the win sets or clears the grapple (else words only)
-
-
-@dataclass(frozen=True)
-class TimerNoted:
-    """The GM has announced a timer's event to the table (``combat.pending[index]``)."""
-
-    index: int
-
-
-@dataclass(frozen=True)
-class SetTimer:
-    """A timer die: roll it, count the rounds down, announce the event when it comes."""
-
-    die: str
-    event: str
-
-
-# -- who may strike, and with what ------------------------------------------------------------
-
-
-def _c(engine: Engine, cid: str) -> D10Combatant:
+def _c(engine: Table, cid: str) -> D10Combatant:
     return engine.combatant(cid)  # type: ignore[no-any-return]
 
 
-def _combat(encounter: Encounter) -> D10Combat:
-    return encounter.combat  # type: ignore[return-value]
-
-
-def distance(encounter: Encounter, a: D10Combatant, b: D10Combatant) -> float | None:
-    ta, tb = encounter.tokens.get(a.id), encounter.tokens.get(b.id)
-    if ta is None or tb is None:
-        return None
-    grid = encounter.map
-    return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
-
-
-def full_surprised(encounter: Encounter, c: D10Combatant) -> bool:
-    combat = _combat(encounter)
-    return bool(
-        combat.full_surprise
-        and combat.ambushers is not None
-        and c.side is combat.ambushers.other
-        and combat.round == combat.first_round
-    )
-
-
-def may_free_attack(encounter: Encounter, striker: D10Combatant, mover: D10Combatant) -> bool:
-    """A foe next to the mover strikes when it moves away: not down, not taken by full surprise,
-    not against a combatant that disengaged; once per mover per round."""
-    if striker.down or full_surprised(encounter, striker) or mover.disengaged:
-        return False
-    return engagement.free_attack_room(encounter, striker, mover, 1_000)
-
-
-def provocations(engine: Engine, mover: D10Combatant, path: list[tuple[int, int]]) -> list:
+def provocations(engine: Table, mover: D10Combatant, path: list[tuple[int, int]]) -> list:
     e = engine.encounter
     return engagement.provocations(e, mover, path, lambda c: 5.0, lambda s, m: may_free_attack(e, s, m))
 
 
-def after_move(engine: Engine, mover: D10Combatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
+def after_move(engine: Table, mover: D10Combatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
     if forced or mover.disengaged:
         return []
     strikers = [cid for step in provocations(engine, mover, path) for cid in step.attackers]
@@ -268,178 +99,8 @@ def after_move(engine: Engine, mover: D10Combatant, path: list[tuple[int, int]],
     )
 
 
-# -- to hit ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class Edge:
-    """The sources of advantage and disadvantage on a roll, by name, and what they come to."""
-
-    advantage: list[str] = field(default_factory=list)
-    cinematic: list[str] = field(default_factory=list)
-    disadvantage: list[str] = field(default_factory=list)
-    cancels: bool = True  # [D] sources of each cancel to a plain roll; off: the side with more sources wins
-
-    @property
-    def net(self) -> int:
-        """+1 the roll is up (advantage), -1 down, 0 plain."""
-        up, down = len(self.advantage) + len(self.cinematic), len(self.disadvantage)
-        if up and down:
-            return 0 if self.cancels else (up > down) - (up < down)
-        return (up > 0) - (down > 0)
-
-    @property
-    def dice(self) -> int:
-        """d20s rolled: 3 cinematic, 2 advantage or disadvantage, 1 when they cancel or none applies."""
-        if self.net > 0:
-            return 3 if self.cinematic else 2
-        return 2 if self.net < 0 else 1
-
-    @property
-    def keep_high(self) -> bool:
-        return self.net >= 0
-
-    @property
-    def mode(self) -> str:
-        if self.dice == 1:
-            return "cancelled" if (self.advantage or self.cinematic) and self.disadvantage else "normal"
-        if self.dice == 3:
-            return "cinematic advantage"
-        return "advantage" if self.keep_high else "disadvantage"
-
-    def words(self) -> str:
-        parts = [f"advantage ({', '.join(self.advantage)})"] if self.advantage else []
-        if self.cinematic:
-            parts.append(f"cinematic advantage ({', '.join(self.cinematic)})")
-        if self.disadvantage:
-            parts.append(f"disadvantage ({', '.join(self.disadvantage)})")
-        if not parts:
-            return "a plain d20"
-        joined = "; ".join(parts)
-        if self.mode == "cancelled":
-            return f"{joined}: they cancel, a plain d20"
-        if (self.advantage or self.cinematic) and self.disadvantage:
-            return f"{joined}: the more sources win, {self.mode}"
-        return joined
-
-
-@dataclass
-class ToHit:
-    skill: str
-    skill_bonus: int
-    bloodied: bool
-    defense: int
-    edge: Edge
-
-    @property
-    def bonus(self) -> int:
-        return self.skill_bonus - (2 if self.bloodied else 0)
-
-    def terms(self) -> str:
-        text = f"{self.skill_bonus:+d} {SKILL_NAMES[self.skill]}"
-        return text + (" -2 at half HP" if self.bloodied else "")
-
-    def hits(self, face: int) -> bool:
-        return face == 20 or (face != 1 and face + self.bonus >= self.defense)
-
-
-def edge_of(
-    encounter: Encounter,
-    attacker: D10Combatant,
-    target: D10Combatant,
-    *,
-    gm_edge: str = "none",
-    gm_reason: str = "",
-    cover: bool = False,
-    called_shot: bool = False,
-    extreme_range: bool = False,
-    subdual: bool = False,
-) -> Edge:
-    """Every source of advantage or disadvantage on ``attacker``'s roll against ``target``."""
-    combat = _combat(encounter)
-    edge = Edge(cancels=bool(getattr(encounter.options, "advantage_cancels", True)))
-    if combat.ambushers is not None and combat.round == combat.first_round and combat.phase is Phase.FIGHTING:
-        if attacker.side is combat.ambushers:
-            edge.advantage.append("surprise")
-        elif not combat.full_surprise:
-            edge.disadvantage.append("surprised")
-    if target.parrying:
-        edge.disadvantage.append(f"{target.name} parries / dodges")
-    if target.prone:
-        edge.advantage.append(f"{target.name} is prone")
-    if target.overextended_round is not None and target.overextended_round == combat.round:
-        edge.advantage.append(f"{target.name} overextended")
-    if cover:
-        edge.disadvantage.append("cover")
-    if called_shot:
-        edge.disadvantage.append("called shot")
-    if extreme_range:
-        edge.disadvantage.append("extreme range")
-    if subdual:
-        edge.disadvantage.append("subdual")
-    if attacker.has("exhausted"):
-        edge.disadvantage.append(f"{attacker.name} is exhausted")
-    reason = gm_reason.strip() or "the GM"
-    if gm_edge == "advantage":
-        edge.advantage.append(reason)
-    elif gm_edge == "cinematic advantage":
-        edge.cinematic.append(reason)
-    elif gm_edge == "disadvantage":
-        edge.disadvantage.append(reason)
-    return edge
-
-
-def to_hit(encounter: Encounter, attacker: D10Combatant, target: D10Combatant, skill: str, edge: Edge) -> ToHit:
-    return ToHit(skill, attacker.skill(skill), attacker.bloodied, target.defense, edge)
-
-
-def roll_d20s(dice: DiceSource, edge: Edge, purpose: str) -> tuple[list[int], int]:
-    """The d20s the edge asks for, and the one kept (the higher, or the lower with disadvantage)."""
-    faces = [roll_plain(dice, 20, purpose).face for _ in range(edge.dice)]
-    return faces, (max(faces) if edge.keep_high else min(faces))
-
-
-# -- damage ------------------------------------------------------------------------------------------
-
-
-def tier_of(weapon: D10Weapon, options: D10Options) -> Tier:
-    return weapon.tier if options.weapon_tiers else Tier.COMMON
-
-
-def roll_weapon(dice: DiceSource, weapon: D10Weapon, options: D10Options) -> tuple[list[int], int]:
-    tier = tier_of(weapon, options)
-    count = 1 if tier is Tier.COMMON else 2
-    faces = [roll_plain(dice, weapon.sides, f"{weapon.name} damage {weapon.die}").face for _ in range(count)]
-    kept = max(faces) if tier is Tier.MASTERWORK else min(faces)
-    return faces, kept
-
-
-def damage_after(rolled: int, critical: bool, dr: int) -> int:
-    """The die (doubled on a critical), minus DR, not below 0: a d6 5 against DR 2 is 3; critical, 10."""
-    return max(0, rolled * (2 if critical else 1) - dr)
-
-
-# -- the engine's handlers -------------------------------------------------------------------------
-
-
-def declaration_check(encounter: Encounter, c: D10Combatant, keys: tuple[str, ...], override: bool) -> list[Check]:
-    """Acting as declared: what ``c`` declared for this round must be one of ``keys`` (or a GM override)."""
-    declared = _combat(encounter).declared.get(c.id)
-    if declared is None or declared in keys or declared == "other":
-        return []
-    said = DECLARED_LABEL.get(declared, declared)
-    return [
-        Check(
-            "As declared",
-            override,
-            f"{c.name} declared “{said}”"
-            + (" (GM override)" if override else "; acting otherwise needs a GM override"),
-        )
-    ]
-
-
-def _overridden(engine: Engine, c: D10Combatant, keys: tuple[str, ...], what: str, override: bool) -> list[Event]:
-    declared = _combat(engine.encounter).declared.get(c.id)
+def _overridden(engine: Table, c: D10Combatant, keys: tuple[str, ...], what: str, override: bool) -> list[Event]:
+    declared = combat_of(engine.encounter).declared.get(c.id)
     if not override or declared is None or declared in keys or declared == "other":
         return []
     said = DECLARED_LABEL.get(declared, declared)
@@ -448,7 +109,7 @@ def _overridden(engine: Engine, c: D10Combatant, keys: tuple[str, ...], what: st
 
 
 def take_action(
-    engine: Engine,
+    engine: Table,
     c: D10Combatant,
     key: str,
     title: str,
@@ -470,20 +131,9 @@ def take_action(
     return _overridden(engine, c, keys, does, override)
 
 
-def shown_d20(faces: list[int], face: int, edge: Edge) -> str:
-    """'d20 14', or '3/14 (advantage: 14)' when more than one d20 was rolled."""
-    return f"d20 {face}" if len(faces) == 1 else f"{'/'.join(str(f) for f in faces)} ({edge.mode}: {face})"
-
-
-def turn_attack_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
-    combat = encounter.combat
-    lost = c.lost_attack_round is not None and c.lost_attack_round == combat.round
-    return [Check("Its attack this round", not lost, f"{c.name} lost its attack this round (a mishap)")]
-
-
-def declare(engine: Engine, a: Declare, dice: DiceSource) -> list[Event]:
+def declare(engine: Table, a: Declare, dice: DiceSource) -> list[Event]:
     e = engine.encounter
-    combat = _combat(e)
+    combat = combat_of(e)
     c = _c(engine, a.combatant)
     if a.action not in DECLARED_LABEL:
         raise IllegalAction(f"{c.name}: declare", [f"{a.action!r} is not an action to declare"])
@@ -518,7 +168,7 @@ def declare(engine: Engine, a: Declare, dice: DiceSource) -> list[Event]:
     ]
 
 
-def attack(engine: Engine, a: D10Attack, dice: DiceSource) -> list[Event]:
+def attack(engine: Table, a: D10Attack, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.attacker), _c(engine, a.target)
     weapon = c.weapon(a.weapon)
     skill = a.skill or weapon.skill
@@ -543,45 +193,8 @@ def attack(engine: Engine, a: D10Attack, dice: DiceSource) -> list[Event]:
     )
 
 
-def attack_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant, weapon: D10Weapon, skill: str) -> list[Check]:
-    checks = [
-        Check(
-            "A foe to strike",
-            t.id != c.id and not t.down,
-            f"{c.name} cannot attack itself" if t.id == c.id else f"{t.name} is down",
-        )
-    ]
-    if weapon.dropped:
-        checks.append(Check("In hand", False, f"{weapon.name} is dropped: a Use / ready an item picks it up"))
-    feet = distance(encounter, c, t)
-    if feet is None:
-        checks.append(Check("Both on the map", False, "place both tokens on the map"))
-    elif skill == "ranged" or weapon.kind is D10Kind.RANGED:
-        most = weapon.max_range_ft
-        checks.append(
-            Check(
-                "Within range",
-                most is None or feet <= most,
-                f"{feet:g} ft"
-                + (f" of {most} ft" if most else "")
-                + ("" if most is None or feet <= most else ": too far"),
-            )
-        )
-    elif skill == "casting":
-        checks.append(Check("A target", True, f"{feet:g} ft away"))
-    else:
-        checks.append(Check(f"Within {weapon.reach} ft", feet <= weapon.reach, f"{t.name} is {feet:g} ft away"))
-        tc, tt = encounter.tokens[c.id], encounter.tokens[t.id]
-        wall = None
-        if feet <= weapon.reach:
-            wall = reach_blocker(encounter.map, tc.cell, c.size, tt.cell, t.size, weapon.reach)
-        if wall is not None:
-            checks.append(Check("No wall between", False, f"{wall} stands between {c.name} and {t.name}"))
-    return checks
-
-
 def strike(
-    engine: Engine,
+    engine: Table,
     c: D10Combatant,
     t: D10Combatant,
     weapon: D10Weapon,
@@ -678,37 +291,17 @@ def strike(
     if t.minion:
         events.append(WentDown(round=rnd, text=f"{t.name} dies", actors=(t.id,), combatant=t.id, overkill=0))
     elif t.hp != before:
-        events += _hp_effects(engine, t, subdual)
+        events += hp_effects(engine, t, subdual)
     if t.down:
         events += engagement.lapse(engine.encounter, "free attack", t)
         events += release_all(engine, t)
     return events
 
 
-# -- disarm, prone and grapples (RULES §13) ----------------------------------------------------------
+# -- grapples and standing up (RULES §13; the conditions they set in conditions.py) ----------------
 
 
-def disarm(t: D10Combatant) -> str:
-    """Drop ``t``'s weapon in hand (its first one not dropped): the log's words of what happened."""
-    weapon = next((w for w in t.weapons if not w.dropped), None)
-    if weapon is None:
-        return f"{t.name} is disarmed, but holds no weapon to drop"
-    index = t.weapons.index(weapon)
-    t.weapons[index] = weapon.model_copy(update={"dropped": True})
-    return f"{t.name} is disarmed: {weapon.name} is dropped, unusable until a Use / ready an item picks it up"
-
-
-def set_grapple(grappler: D10Combatant, held: D10Combatant) -> None:
-    held.add_condition("grappled")
-    held.grappled_by = grappler.id
-
-
-def release(held: D10Combatant) -> None:
-    held.drop_condition("grappled")
-    held.grappled_by = None
-
-
-def release_all(engine: Engine, grappler: D10Combatant) -> list[Event]:
+def release_all(engine: Table, grappler: D10Combatant) -> list[Event]:
     """A grappler that goes down lets go of whoever it held."""
     events: list[Event] = []
     for other in engine.encounter.combatants:
@@ -720,25 +313,7 @@ def release_all(engine: Engine, grappler: D10Combatant) -> list[Event]:
     return events
 
 
-def grapple_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant) -> list[Check]:
-    checks = [
-        Check(
-            "A foe to seize",
-            t.id != c.id and not t.down,
-            f"{c.name} cannot grapple itself" if t.id == c.id else f"{t.name} is down",
-        )
-    ]
-    feet = distance(encounter, c, t)
-    if feet is None:
-        checks.append(Check("Both on the map", False, "place both tokens on the map"))
-    else:
-        checks.append(Check("Within 5 ft", feet <= 5, f"{t.name} is {feet:g} ft away"))
-    if t.holder == c.id:
-        checks.append(Check("Not held yet", False, f"{c.name} already holds {t.name}"))
-    return checks
-
-
-def break_free_checks(engine: Engine, c: D10Combatant) -> list[Check]:
+def break_free_checks(engine: Table, c: D10Combatant) -> list[Check]:
     holder = c.holder
     if not c.has("grappled"):
         return [Check("Grappled", False, f"{c.name} is not grappled")]
@@ -753,7 +328,7 @@ def break_free_checks(engine: Engine, c: D10Combatant) -> list[Check]:
     return [Check("Grappled", True, f"held by {_c(engine, holder).name}")]
 
 
-def _contest(engine: Engine, x: D10Combatant, y: D10Combatant, dice: DiceSource, what: str) -> tuple[int, int, str]:
+def _contest(engine: Table, x: D10Combatant, y: D10Combatant, dice: DiceSource, what: str) -> tuple[int, int, str]:
     """d20 + feats of strength each (x first): the totals and the words."""
     bx, by = x.strength, y.strength
     fx = roll_plain(dice, 20, f"d20 for {x.name} ({SKILL_NAMES['strength']})").face
@@ -765,9 +340,7 @@ def _contest(engine: Engine, x: D10Combatant, y: D10Combatant, dice: DiceSource,
     return fx + bx, fy + by, words
 
 
-def _contest_event(
-    engine: Engine, name: str, said: str, result: str, totals: tuple[int, int], **who: str
-) -> RulesEvent:
+def _contest_event(engine: Table, name: str, said: str, result: str, totals: tuple[int, int], **who: str) -> RulesEvent:
     """The log line of a grapple or a break-free: the two totals, who won, the rolls in words; ``who``
     names the two sides (first the one who rolled first), as the results read them."""
     first, second = totals
@@ -788,7 +361,7 @@ def _contest_event(
     )
 
 
-def grapple(engine: Engine, a: Grapple, dice: DiceSource) -> list[Event]:
+def grapple(engine: Table, a: Grapple, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.attacker), _c(engine, a.target)
     checks = turn_attack_checks(engine.encounter, c) + grapple_checks(engine.encounter, c, t)
     events = take_action(engine, c, "grapple", f"{c.name}: grapple", checks, a.override, "grapples", t.name)
@@ -802,7 +375,7 @@ def grapple(engine: Engine, a: Grapple, dice: DiceSource) -> list[Event]:
     return [*events, _contest_event(engine, "grapple", said, result, (tx, ty), attacker=c.id, target=t.id)]
 
 
-def break_free(engine: Engine, a: BreakFree, dice: DiceSource) -> list[Event]:
+def break_free(engine: Table, a: BreakFree, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     checks = turn_attack_checks(engine.encounter, c) + break_free_checks(engine, c)
     holder = c.holder
@@ -822,7 +395,7 @@ def break_free(engine: Engine, a: BreakFree, dice: DiceSource) -> list[Event]:
     return [*events, _contest_event(engine, "break free", said, result, (tx, ty), combatant=c.id, grappler=g.id)]
 
 
-def let_go(engine: Engine, a: LetGo, dice: DiceSource) -> list[Event]:
+def let_go(engine: Table, a: LetGo, dice: DiceSource) -> list[Event]:
     g, t = _c(engine, a.grappler), _c(engine, a.target)
     if t.holder != g.id:
         raise IllegalAction(f"{g.name}: let go", [f"{g.name} does not hold {t.name}"])
@@ -833,14 +406,7 @@ def let_go(engine: Engine, a: LetGo, dice: DiceSource) -> list[Event]:
     ]
 
 
-def stand_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
-    checks = [Check("Prone", c.prone, "" if c.prone else f"{c.name} is not prone")]
-    if c.stood_up:
-        checks.append(Check("Its move", False, f"{c.name} already stood up this turn"))
-    return checks
-
-
-def stand_up(engine: Engine, a: StandUp, dice: DiceSource) -> list[Event]:
+def stand_up(engine: Table, a: StandUp, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     engine.require(
         f"{c.name}: stand up", [*engine.turn_checks(c, needs_action=False), *stand_checks(engine.encounter, c)]
@@ -858,7 +424,7 @@ def stand_up(engine: Engine, a: StandUp, dice: DiceSource) -> list[Event]:
 # -- saving throws ---------------------------------------------------------------------------------
 
 
-def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event]:
+def saving_throw(engine: Table, a: SavingThrow, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     title = f"{c.name}: saving throw"
     low, high = SAVE_DC
@@ -912,7 +478,7 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
                 c.hp = max(0, c.hp - amount)
                 outcome = f"{c.name} {c.hp}/{c.hp_max} HP"
                 if c.hp != before:
-                    follow += _hp_effects(engine, c, False)
+                    follow += hp_effects(engine, c, False)
             formula = f"{a.damage_die} {rolled}{armor} = {amount}"
             detail.update(damage=amount, damage_roll=formula, outcome=outcome)
             consequences.append(f"damage {formula} → {outcome}")
@@ -929,7 +495,7 @@ def saving_throw(engine: Engine, a: SavingThrow, dice: DiceSource) -> list[Event
     ]
 
 
-def _hp_effects(engine: Engine, t: D10Combatant, subdual: bool) -> list[Event]:
+def hp_effects(engine: Table, t: D10Combatant, subdual: bool) -> list[Event]:
     """Exactly 1 HP: a lasting wound (not from subdual); 0 HP: dead, or unconscious from subdual."""
     rnd = engine.encounter.combat.round
     if t.hp == 1 and not subdual and not t.has("wounded"):
@@ -952,11 +518,11 @@ def _hp_effects(engine: Engine, t: D10Combatant, subdual: bool) -> list[Event]:
     return []
 
 
-def free_attack(engine: Engine, a: FreeAttack, dice: DiceSource) -> list[Event]:
+def free_attack(engine: Table, a: FreeAttack, dice: DiceSource) -> list[Event]:
     pending = engine.encounter.combat.pending
     item = pending_item(engine.encounter, a.index, "free attack", "Free attack")
     c, t = _c(engine, item.who), _c(engine, item.target or "")
-    melee = [w for w in c.weapons if w.kind is not D10Kind.RANGED]
+    melee = [w for w in c.weapons if w.kind is not WeaponKind.RANGED]
     weapon = c.weapon(a.weapon) if a.weapon else (melee[0] if melee else None)
     if weapon is None:
         raise IllegalAction(f"{c.name}: free attack", [f"{c.name} has no melee weapon"])
@@ -967,7 +533,7 @@ def free_attack(engine: Engine, a: FreeAttack, dice: DiceSource) -> list[Event]:
     return strike(engine, c, t, weapon, "melee", edge, dice, on_20=a.on_20, what="makes a free attack on")
 
 
-def mishap(engine: Engine, a: Mishap, dice: DiceSource) -> list[Event]:
+def mishap(engine: Table, a: Mishap, dice: DiceSource) -> list[Event]:
     item = pending_item(engine.encounter, a.index, "mishap", "Mishap")
     if a.choice not in MISHAPS:
         raise IllegalAction("Mishap", [f"{a.choice!r} is not one of: {', '.join(MISHAPS)}"])
@@ -990,7 +556,7 @@ def mishap(engine: Engine, a: Mishap, dice: DiceSource) -> list[Event]:
     return [Override(round=rnd, text=f"{c.name}'s critical failure: {words}", actors=(c.id,))]
 
 
-def parry(engine: Engine, a: ParryDodge, dice: DiceSource) -> list[Event]:
+def parry(engine: Table, a: ParryDodge, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     turn = engine.encounter.combat.turn
     moved = turn.feet_used if turn is not None and turn.combatant == c.id else 0
@@ -1004,7 +570,7 @@ def parry(engine: Engine, a: ParryDodge, dice: DiceSource) -> list[Event]:
     ]
 
 
-def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
+def disengage(engine: Table, a: Disengage, dice: DiceSource) -> list[Event]:
     c, t = _c(engine, a.combatant), _c(engine, a.target)
     weapon = c.weapon(a.weapon)
     checks = turn_attack_checks(engine.encounter, c) + attack_checks(engine.encounter, c, t, weapon, weapon.skill)
@@ -1044,16 +610,7 @@ def disengage(engine: Engine, a: Disengage, dice: DiceSource) -> list[Event]:
     ]
 
 
-def item_checks(c: D10Combatant, text: str, pick_up: str) -> list[Check]:
-    if not pick_up:
-        return [Check("Say the item", bool(text.strip()), "type what is used or readied")]
-    weapon = next((w for w in c.weapons if w.name == pick_up), None)
-    if weapon is None:
-        return [Check("Pick up", False, f"{c.name} has no weapon named {pick_up!r}")]
-    return [Check("Pick up", weapon.dropped, f"{pick_up} is {'dropped' if weapon.dropped else 'in hand already'}")]
-
-
-def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
+def use_item(engine: Table, a: UseItem, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     text = a.text.strip()
     checks = item_checks(c, text, a.pick_up)
@@ -1076,7 +633,7 @@ def use_item(engine: Engine, a: UseItem, dice: DiceSource) -> list[Event]:
     ]
 
 
-def sprint(engine: Engine, a: Sprint, dice: DiceSource) -> list[Event]:
+def sprint(engine: Table, a: Sprint, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     events = take_action(engine, c, "sprint", f"{c.name}: sprint / flee", [], a.override, "sprints")
     reach = engine.encounter.options.sprint_moves * c.move_ft
@@ -1087,7 +644,7 @@ def sprint(engine: Engine, a: Sprint, dice: DiceSource) -> list[Event]:
     ]
 
 
-def opposed(engine: Engine, a: OpposedRoll, dice: DiceSource) -> list[Event]:
+def opposed(engine: Table, a: OpposedRoll, dice: DiceSource) -> list[Event]:
     x, y = _c(engine, a.first), _c(engine, a.second)
     if x.id == y.id:
         raise IllegalAction("Opposed roll", ["pick two different combatants"])
@@ -1134,14 +691,14 @@ def opposed(engine: Engine, a: OpposedRoll, dice: DiceSource) -> list[Event]:
     return events
 
 
-def set_timer(engine: Engine, a: SetTimer, dice: DiceSource) -> list[Event]:
+def set_timer(engine: Table, a: SetTimer, dice: DiceSource) -> list[Event]:
     event = a.event.strip()
     if not event:
         raise IllegalAction("Timer die", ["say what happens when it runs out"])
     if a.die not in ("d4", "d6", "d8", "d10", "d12", "d20"):
         raise IllegalAction("Timer die", [f"{a.die} is not a die (d4 … d20)"])
     face = roll_plain(dice, int(a.die[1:]), f"timer {a.die}: {event}").face
-    combat = _combat(engine.encounter)
+    combat = combat_of(engine.encounter)
     combat.timers.append(Timer(die=a.die, event=event, face=face, rounds_left=face))
     rounds = "round" if face == 1 else "rounds"
     text = f"Timer {a.die} {face}: {event} in {face} {rounds}"
@@ -1150,15 +707,15 @@ def set_timer(engine: Engine, a: SetTimer, dice: DiceSource) -> list[Event]:
     ]
 
 
-def timer_noted(engine: Engine, a: TimerNoted, dice: DiceSource) -> list[Event]:
+def timer_noted(engine: Table, a: TimerNoted, dice: DiceSource) -> list[Event]:
     item = pending_item(engine.encounter, a.index, "timer", "Timer")
     engine.encounter.combat.pending.pop(a.index)
     return [Override(round=engine.encounter.combat.round, text=f"{item.text} The GM tells the table.")]
 
 
-def tick_timers(engine: Engine) -> list[Event]:
+def tick_timers(engine: Table) -> list[Event]:
     """A new round: every timer counts one round down; one that reaches 0 is announced."""
-    combat = _combat(engine.encounter)
+    combat = combat_of(engine.encounter)
     events: list[Event] = []
     kept = []
     for timer in combat.timers:
@@ -1173,111 +730,3 @@ def tick_timers(engine: Engine) -> list[Event]:
         )
     combat.timers = kept
     return events
-
-
-# -- surprise and initiative ---------------------------------------------------------------------
-
-
-def surprise_roll(engine: Engine, situation: str, dice: DiceSource) -> tuple[Side | None, bool, str]:
-    """The opposed roll: the ambushers' d20 + their lowest Stealth against the defenders' d20 +
-    their highest Perception (plain d20s when both stumbled); higher: surprise; by 5: full."""
-    e = engine.encounter
-    able = [c for c in e.combatants if not c.down]
-    if situation == "no surprise":
-        return None, False, "no surprise roll"
-    if situation == "both stumbled":
-        fp = roll_plain(dice, 20, "surprise d20 for the Party (plain)").face
-        fo = roll_plain(dice, 20, "surprise d20 for the Opponents (plain)").face
-        if fp == fo:
-            return None, False, f"both stumbled: Party d20 {fp}, Opponents d20 {fo}: a tie, no surprise"
-        winner = Side.PARTY if fp > fo else Side.OPPONENTS
-        full = abs(fp - fo) >= engine.encounter.options.full_surprise_margin
-        kind = "full surprise" if full else "surprise"
-        return winner, full, f"both stumbled: Party d20 {fp}, Opponents d20 {fo}: {winner.value} gain {kind}"
-    ambushers = Side.PARTY if situation == "Party ambushes" else Side.OPPONENTS
-    defenders = ambushers.other
-    sneaks = [c for c in able if c.side is ambushers]
-    watchers = [c for c in able if c.side is defenders]
-    stealth = min((c.stealth for c in sneaks), default=0)  # type: ignore[attr-defined]
-    sneak = min(sneaks, key=lambda c: c.stealth).name if sneaks else "nobody"  # type: ignore[attr-defined]
-    perception = max((c.perception for c in watchers), default=0)  # type: ignore[attr-defined]
-    watch = max(watchers, key=lambda c: c.perception).name if watchers else "nobody"  # type: ignore[attr-defined]
-    fa = roll_plain(dice, 20, f"surprise d20 for the {ambushers.value} (+{stealth} Stealth, {sneak})").face
-    fd = roll_plain(dice, 20, f"surprise d20 for the {defenders.value} (+{perception} Perception, {watch})").face
-    ta, td = fa + stealth, fd + perception
-    said = (
-        f"{ambushers.value} d20 {fa} {stealth:+d} Stealth ({sneak}, the lowest) = {ta} against "
-        f"{defenders.value} d20 {fd} {perception:+d} Perception ({watch}, the highest) = {td}"
-    )
-    if ta <= td:
-        return None, False, f"{said}: {'a tie, ' if ta == td else ''}no surprise"
-    full = ta - td >= engine.encounter.options.full_surprise_margin
-    if full:
-        return (
-            ambushers,
-            True,
-            f"{said}: full surprise (by {ta - td}): the {defenders.value} take no actions this round",
-        )
-    return (
-        ambushers,
-        False,
-        f"{said}: surprise: the {ambushers.value} roll with advantage, the {defenders.value} with disadvantage",
-    )
-
-
-def groups(encounter: Encounter) -> list[tuple[str, list[D10Combatant]]]:
-    """The initiative groups: the Party, then the Opponents' groups in the order they first appear."""
-    found: dict[str, list[D10Combatant]] = {}
-    for c in encounter.combatants:
-        found.setdefault(c.group_name, []).append(c)  # type: ignore[attr-defined]
-    party = found.pop(Side.PARTY.value, [])
-    return ([(Side.PARTY.value, party)] if party else []) + list(found.items())
-
-
-def roll_initiative(engine: Engine, dice: DiceSource) -> tuple[list[TurnSlot], str]:
-    """A d10 for each group, highest first; ties: the Party's group first, then a re-roll between GM groups."""
-    rolled: list[tuple[str, list[D10Combatant], int, list[int]]] = []
-    for name, members in groups(engine.encounter):
-        if not any(not m.down for m in members):
-            continue
-        face = roll_plain(dice, 10, f"initiative d10 for {name}").face
-        rolled.append((name, members, face, []))
-    by_face: dict[int, list[tuple[str, list[D10Combatant], int, list[int]]]] = {}
-    for entry in rolled:
-        by_face.setdefault(entry[2], []).append(entry)
-    party_first = bool(getattr(engine.encounter.options, "party_first_on_ties", True))
-    for tied in by_face.values():
-        # [D] the Party's group first on a tie; off: the Party re-rolls with the GM's groups.
-        gm = [x for x in tied if x[0] != Side.PARTY.value or not party_first]
-        while len(gm) > 1:
-            for x in gm:
-                x[3].append(roll_plain(dice, 10, f"tie-break d10 for {x[0]}").face)
-            last = [x[3][-1] for x in gm]
-            gm = [x for x in gm if last.count(x[3][-1]) > 1]
-
-    def key(x: tuple[str, list[D10Combatant], int, list[int]]) -> tuple[int, bool, list[int]]:
-        return (x[2], party_first and x[0] == Side.PARTY.value, x[3])
-
-    rolled.sort(key=key, reverse=True)
-    slots = []
-    for name, members, face, again in rolled:
-        roll = f"d10 {face}" + (f" (re-roll {', '.join(str(f) for f in again)})" if again else "")
-        slots.append(TurnSlot(title=name, members=[m.id for m in members], roll=roll, total=face))
-    listed = "; ".join(f"{s.title} {s.roll}" for s in slots)
-    return slots, f"initiative: {listed}"
-
-
-def lock_declarations(engine: Engine) -> list[str]:
-    """The coming round's declarations become this round's; who has not declared (and may act)."""
-    combat = _combat(engine.encounter)
-    missing = missing_declarations(engine)
-    if missing:
-        return missing
-    combat.declared = dict(combat.declaring)
-    combat.declaring = {}
-    return []
-
-
-def missing_declarations(engine: Engine) -> list[str]:
-    combat = _combat(engine.encounter)
-    return [c.name for c in engine.encounter.combatants if not c.down and c.id not in combat.declaring]

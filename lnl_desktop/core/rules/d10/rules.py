@@ -1,1004 +1,300 @@
-"""The Group d10 ruleset (RULES §13) behind the seam: what the views show and how a round runs."""
+"""Group d10's rules (RULES §13): advantage, disadvantage and cinematic advantage with each source
+named, the to-hit roll against Defense, weapon tiers, DR and criticals' damage, who may make a free
+attack, and the checks an action must pass (the declaration among them)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
 
-from lnl_desktop.core.dice.rolls import DiceSource
-from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import Event, Override
-from lnl_desktop.core.encounter.model import Encounter, Phase, Side
-from lnl_desktop.core.errors import IllegalAction, RulesError
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.model import Encounter, Phase
+from lnl_desktop.core.map.sight import reach_blocker
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.base import (
-    ActionResult,
-    ActionSpec,
-    Column,
-    DeclareSpec,
-    Gauge,
-    Handler,
-    ItemColumn,
-    ItemList,
-    PromptChoice,
-    PromptSpec,
-    Provocation,
-    RowAction,
-    Ruleset,
-    Setting,
-    SheetRow,
-    SheetSpec,
-    Situation,
-    StartProcedure,
-)
-from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS, Check, Opening, RoundOrder
-from lnl_desktop.core.rules.d10 import play, results
-from lnl_desktop.core.rules.d10.by_hand import ByHand
+from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.d10.model import (
-    D10_DICE,
+    DECLARED_LABEL,
     SKILL_NAMES,
-    SKILLS,
     D10Combat,
     D10Combatant,
-    D10Kind,
     D10Options,
+    D10Weapon,
     Tier,
+    WeaponKind,
 )
 
-if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
-
-NONE, PARTY, OPPONENTS, STUMBLED = "no surprise", "Party ambushes", "Opponents ambush", "both stumbled"
-
-EDGE = Setting(
-    "gm_edge",
-    "GM edge",
-    "Advantage (2d20, the higher), cinematic advantage (3d20, the highest) or disadvantage "
-    "(2d20, the lower) the GM gives; say why below. Advantage and disadvantage cancel",
-    "choice",
-    "none",
-    choices=play.EDGE,
-)
-REASON = Setting("gm_reason", "Why", "The reason for the GM's edge, for the log (flanking, high ground…)", "text", "")
-COVER = Setting("cover", "Cover", "The target is under cover: disadvantage", "bool", False)
-CALLED = Setting("called_shot", "Called shot", "Aiming at a spot: disadvantage", "bool", False)
-EXTREME = Setting(
-    "extreme_range", "Extreme range", "An extreme long-range shot (the GM's call): disadvantage", "bool", False
-)
-SUBDUAL = Setting(
-    "subdual", "Subdual", "Not to kill: disadvantage; no lasting wound at 1 HP, unconscious at 0", "bool", False
-)
-ON_20 = Setting(
-    "on_20",
-    "On a 20",
-    "A natural 20 always hits: double damage, or instead disarm, knock prone (normal damage) or grapple (no damage)",
-    "choice",
-    play.ON_20[0],
-    choices=play.ON_20,
-)
-IGNORES_DR = Setting(
-    "ignores_dr",
-    "Ignores DR",
-    "A weapon or spell that disregards armor (its listing says so): the target's DR is not taken off",
-    "bool",
-    False,
-)
-PICK_UP = Setting(
-    "pick_up",
-    "Pick up",
-    "A dropped weapon taken up again (after a disarm): it can strike with it from its next attack",
-    "means",
-    "",
-    optional=True,
-)
-OVERRIDE = "GM override: act against the declaration"
-
-# The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
-# "surprised" is not a word on the sheet here: the ambush roll decides surprise.
-CONDITIONS = tuple(word for word in OLD_SCHOOL_CONDITIONS if word != "surprised")
-APPLIED = {
-    "prone": "Group d10: attackers have advantage against it until it stands (Stand up: its move action)",
-    "grappled": "Group d10: Move 0 until it breaks free (an opposed roll on its turn) or its grappler lets go",
-    "exhausted": "Group d10: its to-hit rolls are at disadvantage",
-    "unconscious": "Group d10: incapacitated, it takes no turns",
-    "wounded": "Group d10: the lasting wound of exactly 1 HP; its lasting effect is the GM's",
-}
+NAME = "d10"
 
 
-def _attack(skill: str) -> Any:
-    def build(
-        c: str,
-        target: str,
-        means: str,
-        *,
-        ignore_dex: bool = False,
-        override: bool = False,
-        gm_edge: str = "none",
-        gm_reason: str = "",
-        cover: bool = False,
-        called_shot: bool = False,
-        extreme_range: bool = False,
-        subdual: bool = False,
-        on_20: str = play.ON_20[0],
-        ignores_dr: bool = False,
-    ) -> play.D10Attack:
-        return play.D10Attack(
-            c,
-            target,
-            means,
-            skill,
-            gm_edge,
-            gm_reason,
-            cover,
-            called_shot,
-            extreme_range,
-            subdual,
-            on_20,
+def combat_of(encounter: Encounter) -> D10Combat:
+    """The encounter's combat state, Group d10's own (declarations, surprise, timers)."""
+    return encounter.combat  # type: ignore[return-value]
+
+
+def full_surprised(encounter: Encounter, c: D10Combatant) -> bool:
+    combat = combat_of(encounter)
+    return bool(
+        combat.full_surprise
+        and combat.ambushers is not None
+        and c.side is combat.ambushers.other
+        and combat.round == combat.first_round
+    )
+
+
+def may_free_attack(encounter: Encounter, striker: D10Combatant, mover: D10Combatant) -> bool:
+    """A foe next to the mover strikes when it moves away: not down, not taken by full surprise,
+    not against a combatant that disengaged; once per mover per round."""
+    if striker.down or full_surprised(encounter, striker) or mover.disengaged:
+        return False
+    return engagement.free_attack_room(encounter, striker, mover, 1_000)
+
+
+# -- to hit ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Edge:
+    """The sources of advantage and disadvantage on a roll, by name, and what they come to."""
+
+    advantage: list[str] = field(default_factory=list)
+    cinematic: list[str] = field(default_factory=list)
+    disadvantage: list[str] = field(default_factory=list)
+    cancels: bool = True  # [D] sources of each cancel to a plain roll; off: the side with more sources wins
+
+    @property
+    def net(self) -> int:
+        """+1 the roll is up (advantage), -1 down, 0 plain."""
+        up, down = len(self.advantage) + len(self.cinematic), len(self.disadvantage)
+        if up and down:
+            return 0 if self.cancels else (up > down) - (up < down)
+        return (up > 0) - (down > 0)
+
+    @property
+    def dice(self) -> int:
+        """d20s rolled: 3 cinematic, 2 advantage or disadvantage, 1 when they cancel or none applies."""
+        if self.net > 0:
+            return 3 if self.cinematic else 2
+        return 2 if self.net < 0 else 1
+
+    @property
+    def keep_high(self) -> bool:
+        return self.net >= 0
+
+    @property
+    def mode(self) -> str:
+        if self.dice == 1:
+            return "cancelled" if (self.advantage or self.cinematic) and self.disadvantage else "normal"
+        if self.dice == 3:
+            return "cinematic advantage"
+        return "advantage" if self.keep_high else "disadvantage"
+
+    def words(self) -> str:
+        parts = [f"advantage ({', '.join(self.advantage)})"] if self.advantage else []
+        if self.cinematic:
+            parts.append(f"cinematic advantage ({', '.join(self.cinematic)})")
+        if self.disadvantage:
+            parts.append(f"disadvantage ({', '.join(self.disadvantage)})")
+        if not parts:
+            return "a plain d20"
+        joined = "; ".join(parts)
+        if self.mode == "cancelled":
+            return f"{joined}: they cancel, a plain d20"
+        if (self.advantage or self.cinematic) and self.disadvantage:
+            return f"{joined}: the more sources win, {self.mode}"
+        return joined
+
+
+@dataclass
+class ToHit:
+    skill: str
+    skill_bonus: int
+    bloodied: bool
+    defense: int
+    edge: Edge
+
+    @property
+    def bonus(self) -> int:
+        return self.skill_bonus - (2 if self.bloodied else 0)
+
+    def terms(self) -> str:
+        text = f"{self.skill_bonus:+d} {SKILL_NAMES[self.skill]}"
+        return text + (" -2 at half HP" if self.bloodied else "")
+
+    def hits(self, face: int) -> bool:
+        return face == 20 or (face != 1 and face + self.bonus >= self.defense)
+
+
+def edge_of(
+    encounter: Encounter,
+    attacker: D10Combatant,
+    target: D10Combatant,
+    *,
+    gm_edge: str = "none",
+    gm_reason: str = "",
+    cover: bool = False,
+    called_shot: bool = False,
+    extreme_range: bool = False,
+    subdual: bool = False,
+) -> Edge:
+    """Every source of advantage or disadvantage on ``attacker``'s roll against ``target``."""
+    combat = combat_of(encounter)
+    edge = Edge(cancels=bool(getattr(encounter.options, "advantage_cancels", True)))
+    if combat.ambushers is not None and combat.round == combat.first_round and combat.phase is Phase.FIGHTING:
+        if attacker.side is combat.ambushers:
+            edge.advantage.append("surprise")
+        elif not combat.full_surprise:
+            edge.disadvantage.append("surprised")
+    if target.parrying:
+        edge.disadvantage.append(f"{target.name} parries / dodges")
+    if target.prone:
+        edge.advantage.append(f"{target.name} is prone")
+    if target.overextended_round is not None and target.overextended_round == combat.round:
+        edge.advantage.append(f"{target.name} overextended")
+    if cover:
+        edge.disadvantage.append("cover")
+    if called_shot:
+        edge.disadvantage.append("called shot")
+    if extreme_range:
+        edge.disadvantage.append("extreme range")
+    if subdual:
+        edge.disadvantage.append("subdual")
+    if attacker.has("exhausted"):
+        edge.disadvantage.append(f"{attacker.name} is exhausted")
+    reason = gm_reason.strip() or "the GM"
+    if gm_edge == "advantage":
+        edge.advantage.append(reason)
+    elif gm_edge == "cinematic advantage":
+        edge.cinematic.append(reason)
+    elif gm_edge == "disadvantage":
+        edge.disadvantage.append(reason)
+    return edge
+
+
+def to_hit(encounter: Encounter, attacker: D10Combatant, target: D10Combatant, skill: str, edge: Edge) -> ToHit:
+    return ToHit(skill, attacker.skill(skill), attacker.bloodied, target.defense, edge)
+
+
+def roll_d20s(dice: DiceSource, edge: Edge, purpose: str) -> tuple[list[int], int]:
+    """The d20s the edge asks for, and the one kept (the higher, or the lower with disadvantage)."""
+    faces = [roll_plain(dice, 20, purpose).face for _ in range(edge.dice)]
+    return faces, (max(faces) if edge.keep_high else min(faces))
+
+
+# -- damage ------------------------------------------------------------------------------------------
+
+
+def tier_of(weapon: D10Weapon, options: D10Options) -> Tier:
+    return weapon.tier if options.weapon_tiers else Tier.COMMON
+
+
+def roll_weapon(dice: DiceSource, weapon: D10Weapon, options: D10Options) -> tuple[list[int], int]:
+    tier = tier_of(weapon, options)
+    count = 1 if tier is Tier.COMMON else 2
+    faces = [roll_plain(dice, weapon.sides, f"{weapon.name} damage {weapon.die}").face for _ in range(count)]
+    kept = max(faces) if tier is Tier.MASTERWORK else min(faces)
+    return faces, kept
+
+
+def damage_after(rolled: int, critical: bool, dr: int) -> int:
+    """The die (doubled on a critical), minus DR, not below 0: a d6 5 against DR 2 is 3; critical, 10."""
+    return max(0, rolled * (2 if critical else 1) - dr)
+
+
+# -- what an action must pass -----------------------------------------------------------------------
+
+
+def declaration_check(encounter: Encounter, c: D10Combatant, keys: tuple[str, ...], override: bool) -> list[Check]:
+    """Acting as declared: what ``c`` declared for this round must be one of ``keys`` (or a GM override)."""
+    declared = combat_of(encounter).declared.get(c.id)
+    if declared is None or declared in keys or declared == "other":
+        return []
+    said = DECLARED_LABEL.get(declared, declared)
+    return [
+        Check(
+            "As declared",
             override,
-            ignores_dr,
+            f"{c.name} declared “{said}”"
+            + (" (GM override)" if override else "; acting otherwise needs a GM override"),
         )
-
-    return build
-
-
-def _disengage(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> play.Disengage:
-    return play.Disengage(c, target, means, override)
+    ]
 
 
-class GroupD10Ruleset(ByHand, Ruleset):
-    name = "d10"
-    title = "Group d10"
-    source = "the group-initiative d10 combat chapter"
-    about = "Declared actions, a d10 per group each round, advantage and disadvantage, armor as damage reduction."
-    stat_block: ClassVar[type[D10Combatant]] = D10Combatant
-    options_model = D10Options
-    combat_model = D10Combat
-    round_seconds: ClassVar[int] = 6
-    provocation_word: ClassVar[str] = "Free attack"
-    sight_uses_facing: ClassVar[bool] = False  # Group d10 never reads facing: a creature sees all around
-    bestiary_file: ClassVar[str] = "bestiary-d10.json"
+def shown_d20(faces: list[int], face: int, edge: Edge) -> str:
+    """'d20 14', or '3/14 (advantage: 14)' when more than one d20 was rolled."""
+    return f"d20 {face}" if len(faces) == 1 else f"{'/'.join(str(f) for f in faces)} ({edge.mode}: {face})"
 
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        play.Declare: play.declare,
-        play.D10Attack: play.attack,
-        play.FreeAttack: play.free_attack,
-        play.ParryDodge: play.parry,
-        play.Disengage: play.disengage,
-        play.UseItem: play.use_item,
-        play.Sprint: play.sprint,
-        play.Grapple: play.grapple,
-        play.BreakFree: play.break_free,
-        play.LetGo: play.let_go,
-        play.StandUp: play.stand_up,
-        play.SavingThrow: play.saving_throw,
-        play.Mishap: play.mishap,
-        play.OpposedRoll: play.opposed,
-        play.SetTimer: play.set_timer,
-        play.TimerNoted: play.timer_noted,
-    }
 
-    # -- the sheet and the tables ------------------------------------------------------------
+def turn_attack_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
+    combat = encounter.combat
+    lost = c.lost_attack_round is not None and c.lost_attack_round == combat.round
+    return [Check("Its attack this round", not lost, f"{c.name} lost its attack this round (a mishap)")]
 
-    def sheet(self) -> SheetSpec:
-        numbers = (
-            SheetRow(
-                "HP (now / max)", ("hp", "hp_max"), "At half or below: -2 to hit; exactly 1: a lasting wound; 0: dead"
-            ),
-            SheetRow("DR", ("dr",), "Damage reduction from armor: taken off every hit's damage (not below 0)"),
-            SheetRow("Defense", ("defense",), "What a to-hit roll must reach (default 11)"),
-            SheetRow("Melee", ("melee",), "Skill bonus added to melee to-hit rolls"),
-            SheetRow("Ranged", ("ranged",), "Skill bonus added to ranged to-hit rolls"),
-            SheetRow("Casting", ("casting",), "Skill bonus added to spell to-hit rolls"),
-            SheetRow("Stealth", ("stealth",), "The ambushers' lowest Stealth is added to their surprise roll"),
-            SheetRow(
-                "Perception", ("perception",), "The defenders' highest Perception is added to their surprise roll"
-            ),
-            SheetRow("Feats of strength", ("strength",), "Added to opposed rolls: grapples, holding a door"),
-            SheetRow("Minion", ("minion",), "A minion dies on any hit", kind="bool"),
+
+def attack_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant, weapon: D10Weapon, skill: str) -> list[Check]:
+    checks = [
+        Check(
+            "A foe to strike",
+            t.id != c.id and not t.down,
+            f"{c.name} cannot attack itself" if t.id == c.id else f"{t.name} is down",
         )
-        weapons = ItemList(
-            "weapons",
-            "weapon",
-            (
-                ItemColumn("name", "Name", "text", "The weapon's name"),
-                ItemColumn("die", "Die", "choice", "Damage die, d4 to d12; doubled on a critical", D10_DICE),
-                ItemColumn(
-                    "kind",
-                    "Kind",
-                    "choice",
-                    "melee: 5 ft; reach: 10 ft; ranged: its range (the ranged skill)",
-                    tuple(k.value for k in D10Kind),
-                ),
-                ItemColumn(
-                    "tier",
-                    "Tier",
-                    "choice",
-                    "masterwork: two damage dice, the higher; shoddy: two, the lower (an option of the encounter)",
-                    tuple(t.value for t in Tier),
-                ),
-                ItemColumn("max_range_ft", "Range", "optional int", "Ranged weapons: the farthest target in feet"),
-            ),
-            "The combatant's weapons; double-click a cell to change it",
-            {"die": "d6"},
-        )
-        return SheetSpec(
-            identity=(
-                SheetRow(
-                    "Group",
-                    ("group",),
-                    "Opponents only: the initiative group it rolls with (empty: the Opponents' main group). "
-                    "Split a boss off from the Turns dock's row menu",
-                    kind="text",
-                ),
-            ),
-            numbers_title="HP, DR, Defense and skills",
-            numbers=numbers,
-            lists=(weapons,),
-            tips={
-                "side": "Party: one initiative group; Opponents: one or several groups (the GM splits them)",
-                "move_ft": "Feet per turn (default 30): the move action; a Sprint doubles it",
-                "surprised": "Surprised: takes no actions in round 1 (full surprise)",
-            },
-        )
-
-    def columns(self) -> tuple[Column, ...]:
-        return (
-            Column("Group", "The initiative group", lambda c: c.group_name, numeric=False),
-            Column("HP", "Hit points, current / max", lambda c: f"{c.hp} / {c.hp_max}"),
-            Column("Def", "Defense: what a to-hit roll must reach", lambda c: c.defense),
-            Column("DR", "Damage reduction from armor", lambda c: c.dr),
-            Column("Min", "A minion dies on any hit", lambda c: "yes" if c.minion else "", numeric=False),
-        )
-
-    def gauges(self, c: D10Combatant) -> tuple[Gauge, ...]:
-        return (Gauge("HP", c.hp, c.hp_max, "health"),)
-
-    def gauge_labels(self) -> tuple[str, ...]:
-        return ("HP",)
-
-    def new_combatant(self) -> dict[str, Any]:
-        return {"name": "New combatant", "side": Side.PARTY.value, "hp_max": 10}
-
-    def summary(self, c: D10Combatant) -> str:
-        words = [
-            f"{c.side.value}" + (f", group {c.group}" if c.group else ""),
-            f"{c.hp}/{c.hp_max} HP",
-            f"Defense {c.defense}",
-            f"DR {c.dr}",
-        ]
-        if c.minion:
-            words.append("minion")
-        if c.bloodied and not c.down:
-            words.append("-2 to hit (half HP)")
-        if c.dead:
-            words.append("dead")
-        return " · ".join(words)
-
-    def stat_line(self, c: D10Combatant) -> str:
-        weapons = ", ".join(f"{w.name} {w.die}" for w in c.weapons) or "no weapon"
-        minion = "  minion" if c.minion else ""
-        return f"HP {c.hp_max}  Def {c.defense}  DR {c.dr}  melee {c.melee:+d}  ranged {c.ranged:+d}{minion}\n{weapons}"
-
-    def conditions(self) -> tuple[str, ...]:
-        return CONDITIONS
-
-    def condition_tip(self, condition: str) -> str:
-        tip = super().condition_tip(condition)
-        extra = APPLIED.get(condition.strip().casefold())
-        return f"{tip}. {extra}" if tip and extra else extra or tip
-
-    def token_word(self, c: D10Combatant) -> str:
-        if c.dead:
-            return "dead"
-        if c.parrying:
-            return "parrying"
-        return ""
-
-    # -- the round ---------------------------------------------------------------------------
-
-    def start_procedure(self) -> StartProcedure:
-        def reading(situation: str, face: int) -> str:
-            return {
-                NONE: "No surprise roll: round 1 is a normal round",
-                PARTY: "The Party's lowest Stealth against the Opponents' highest Perception",
-                OPPONENTS: "The Opponents' lowest Stealth against the Party's highest Perception",
-                STUMBLED: "Both stumbled into each other: a plain d20 each",
-            }.get(situation, "")
-
-        return StartProcedure(
-            question="Is there a surprise roll?",
-            situations=(
-                Situation(NONE, "No surprise", "Both sides saw each other coming"),
-                Situation(
-                    PARTY,
-                    "The Party ambushes",
-                    "d20 + the Party's lowest Stealth against d20 + the Opponents' highest Perception",
-                ),
-                Situation(
-                    OPPONENTS,
-                    "The Opponents ambush",
-                    "d20 + the Opponents' lowest Stealth against d20 + the Party's highest Perception",
-                ),
-                Situation(STUMBLED, "Both stumbled into each other", "A plain d20 each: the higher side has surprise"),
-            ),
-            die_label="surprise",
-            reading=reading,
-            surprise_die=False,
-            rolls_initiative=True,
-        )
-
-    def declarations(self, engine: Engine) -> DeclareSpec | None:
-        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
-        open_ = combat.phase is not Phase.FIGHTING or engine.round_over
-        declared = combat.declaring if open_ else combat.declared
-        missing = tuple(c.id for c in engine.encounter.combatants if not c.down and c.id not in combat.declaring)
-        return DeclareSpec(
-            choices=play.DECLARE,
-            open=open_,
-            declared=dict(declared),
-            missing=missing if open_ else (),
-            build=lambda cid, key: play.Declare(cid, key),
-        )
-
-    def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
-        situation = action.situation
-        if situation not in (NONE, PARTY, OPPONENTS, STUMBLED):
-            raise RulesError(f"Start combat: {situation!r} is not one of: {NONE}, {PARTY}, {OPPONENTS}, {STUMBLED}")
-        missing = play.missing_declarations(engine)
-        if missing:
-            raise IllegalAction("Start combat", [f"declare first for: {', '.join(missing)}"])
-        ambushers, full, said = play.surprise_roll(engine, situation, dice)
-        play.lock_declarations(engine)
-        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
-        # Carried into the fight's combat state (a ruleset's own fields carry over).
-        combat.ambushers, combat.full_surprise = ambushers, full
-        slots, words = play.roll_initiative(engine, dice)
-        first = engine.combatant(slots[0].members[0]).side if slots else Side.PARTY
-        surprised = ambushers.other if ambushers is not None and full else None
-        return Opening(
-            situation=situation,
-            first_side=first,
-            surprised_side=surprised,
-            text=f"Round 1: {said}; {words}",
-            order=tuple(slots),
-        )
-
-    def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
-        missing = play.lock_declarations(engine)
-        if missing:
-            raise IllegalAction("Next round", [f"declare first for: {', '.join(missing)}"])
-        slots, words = play.roll_initiative(engine, dice)
-        first = engine.combatant(slots[0].members[0]).side if slots else Side.PARTY
-        return RoundOrder(first, None, words, order=tuple(slots))
-
-    def on_round_start(self, engine: Engine) -> list[Event]:
-        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
-        events: list[Event] = []
-        events += engagement.lapse(engine.encounter, "free attack")
-        if combat.round > combat.first_round:
-            events += play.tick_timers(engine)
-        return events
-
-    def turn_refusal(self, encounter: Encounter, c: D10Combatant) -> str | None:
-        if c.dead:
-            return f"{c.name} is dead"
-        if c.down:
-            return f"{c.name} is down"
-        if c.surprised:
-            return f"{c.name} is taken by full surprise: no actions in {encounter.combat.round_phrase}"
-        return None
-
-    def on_turn_start(self, engine: Engine, c: D10Combatant) -> list[Event]:
-        events: list[Event] = []
-        rnd = engine.encounter.combat.round
-        c.disengaged = False
-        c.stood_up = False
-        if c.parrying:
-            c.parrying = False  # until its next action: its turn has come
-            events.append(
-                Override(round=rnd, text=f"{c.name}'s parry / dodge ends (its turn has come)", actors=(c.id,))
+    ]
+    if weapon.dropped:
+        checks.append(Check("In hand", False, f"{weapon.name} is dropped: a Use / ready an item picks it up"))
+    feet = encounter.distance_between(c, t)
+    if feet is None:
+        checks.append(Check("Both on the map", False, "place both tokens on the map"))
+    elif skill == "ranged" or weapon.kind is WeaponKind.RANGED:
+        most = weapon.max_range_ft
+        checks.append(
+            Check(
+                "Within range",
+                most is None or feet <= most,
+                f"{feet:g} ft"
+                + (f" of {most} ft" if most else "")
+                + ("" if most is None or feet <= most else ": too far"),
             )
-        if c.lost_attack_round is not None and c.lost_attack_round < rnd:
-            c.lost_attack_round = None
-        if c.lost_attack_round == rnd:
-            events.append(Override(round=rnd, text=f"{c.name} has no attack this round (its mishap)", actors=(c.id,)))
-        if c.has("dropped weapon") and c.lost_attack_round is None:
-            c.drop_condition("dropped weapon")
-        declared = engine.encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
-        if declared:
-            events.append(
-                Override(round=rnd, text=f"{c.name} declared: {play.DECLARED_LABEL[declared]}", actors=(c.id,))
-            )
-        return events
-
-    def on_combat_end(self, engine: Engine) -> None:
-        for c in engine.encounter.combatants:
-            c.parrying = False  # type: ignore[attr-defined]
-            c.disengaged = False  # type: ignore[attr-defined]
-            c.stood_up = False  # type: ignore[attr-defined]
-        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
-        combat.pending = []
-
-    def row_actions(self, engine: Engine, c: D10Combatant) -> tuple[RowAction, ...]:
-        if c.side is not Side.OPPONENTS:
-            return ()
-        actions = []
-        others = sorted(
-            {
-                x.group
-                for x in engine.encounter.combatants
-                if x.side is Side.OPPONENTS and x.group and x.group != c.group
-            }
         )
-        if c.group != c.name:
-            actions.append(
-                RowAction(
-                    f"Put {c.name} in a group of its own",
-                    "It rolls its own initiative d10 from the next round (a boss apart)",
-                    lambda: act.EditCombatant(c.id, {"group": c.name}),
-                )
-            )
-        for name in others:
-            actions.append(
-                RowAction(
-                    f"Move {c.name} to the group {name}",
-                    f"It rolls with {name} from the next round",
-                    lambda n=name: act.EditCombatant(c.id, {"group": n}),
-                )
-            )
-        if c.group:
-            actions.append(
-                RowAction(
-                    "Back to the Opponents' main group",
-                    "It rolls with the Opponents from the next round",
-                    lambda: act.EditCombatant(c.id, {"group": ""}),
-                )
-            )
-        return tuple(actions)
+    elif skill == "casting":
+        checks.append(Check("A target", True, f"{feet:g} ft away"))
+    else:
+        checks.append(Check(f"Within {weapon.reach} ft", feet <= weapon.reach, f"{t.name} is {feet:g} ft away"))
+        tc, tt = encounter.tokens[c.id], encounter.tokens[t.id]
+        wall = None
+        if feet <= weapon.reach:
+            wall = reach_blocker(encounter.map, tc.cell, c.size, tt.cell, t.size, weapon.reach)
+        if wall is not None:
+            checks.append(Check("No wall between", False, f"{wall} stands between {c.name} and {t.name}"))
+    return checks
 
-    def round_notes(self, engine: Engine) -> tuple[str, ...]:
-        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
-        notes = []
-        for timer in combat.timers:
-            rounds = "round" if timer.rounds_left == 1 else "rounds"
-            notes.append(f"Timer {timer.die} ({timer.face}): {timer.event} in {timer.rounds_left} {rounds}")
-        if combat.ambushers is not None and combat.round == combat.first_round and combat.phase is Phase.FIGHTING:
-            kind = "full surprise" if combat.full_surprise else "surprise"
-            notes.append(f"This round: the {combat.ambushers.value} have {kind}")
-        return tuple(notes)
 
-    # -- movement ----------------------------------------------------------------------------
-
-    def move_allowance(self, engine: Engine, c: D10Combatant) -> float:
-        turn = engine.encounter.combat.turn
-        if turn is not None and turn.combatant == c.id and (c.prone or c.stood_up or c.holder is not None):
-            # Prone: standing up is its move; grappled: Move 0 until it breaks free.
-            return turn.feet_used
-        if turn is None or turn.action is None:
-            return float(c.move_ft)
-        if turn.action == "sprint":
-            return float(engine.encounter.options.sprint_moves * c.move_ft)
-        if turn.action == "parry":
-            return turn.feet_used
-        return float(c.move_ft)
-
-    def move_refusal(self, engine: Engine, c: D10Combatant) -> str | None:
-        """Why ``c`` may not move at all now, in the game's words (None: it may, within its Move)."""
-        if c.prone:
-            return f"{c.name} is prone: Stand up first (standing takes its move this turn)"
-        if c.stood_up:
-            return f"{c.name} stood up this turn: standing took its move"
-        holder = c.holder
-        if holder is not None:
-            who = engine.encounter.by_id().get(holder)
-            return f"{c.name} is grappled by {who.name if who else holder}: Move 0 until it breaks free"
-        return None
-
-    def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
-        if engine.encounter.combat.phase is not Phase.FIGHTING:
-            return []
-        return play.provocations(engine, engine.combatant(cid), path)
-
-    def after_move(self, engine: Engine, c: D10Combatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
-        if engine.encounter.combat.phase is not Phase.FIGHTING:
-            return []
-        return play.after_move(engine, c, path, forced)
-
-    # -- the actions -------------------------------------------------------------------------
-
-    def action_kinds(self) -> tuple[ActionSpec, ...]:
-        extras = (EDGE, REASON, COVER, CALLED, SUBDUAL, ON_20, IGNORES_DR)
-        return (
-            ActionSpec(
-                "attack",
-                "Attack",
-                "d20 + melee or ranged against Defense; the move may come before or after",
-                "weapon",
-                _attack(""),
-                targeted=True,
-                mode="weapon attack",
-                button="Roll the attack",
-                rolls=True,
-                extras=(*extras[:4], EXTREME, *extras[4:]),
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "cast",
-                "Spell attack",
-                "d20 + casting against Defense (spells never use weapon tiers)",
-                "weapon",
-                _attack("casting"),
-                targeted=True,
-                mode="spell attack",
-                button="Roll the spell",
-                rolls=True,
-                extras=(EDGE, REASON, COVER, ON_20, IGNORES_DR),
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "grapple",
-                "Grapple",
-                "In place of the attack, no damage: d20 + feats of strength each; the higher grapples (Move 0)",
-                "none",
-                lambda c, target, means=None, *, ignore_dex=False, override=False: play.Grapple(c, target, override),
-                targeted=True,
-                button="Roll the grapple",
-                rolls=True,
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "break free",
-                "Break free",
-                "Its attack: d20 + feats of strength against its grappler's; the higher breaks free",
-                "none",
-                lambda c, override=False: play.BreakFree(c, override),
-                button="Roll to break free",
-                rolls=True,
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "stand up",
-                "Stand up",
-                "A prone creature gets up: it takes its move this turn; its attack is still free",
-                "none",
-                lambda c: play.StandUp(c),
-                button="Stand up",
-            ),
-            ActionSpec(
-                "parry",
-                "Parry / dodge",
-                "Uses the attack and the move: to-hit rolls against it at disadvantage until its next action",
-                "none",
-                lambda c, override=False: play.ParryDodge(c, override),
-                button="Parry / dodge",
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "disengage",
-                "Disengage",
-                "A to-hit roll against the foe: success, it moves freely and no foe gets a free attack",
-                "weapon",
-                _disengage,
-                targeted=True,
-                button="Roll to disengage",
-                rolls=True,
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "item",
-                "Use / ready an item",
-                "Replaces the attack; the move is still free",
-                "text",
-                lambda c, text, override=False, pick_up="": play.UseItem(c, text, override, pick_up or ""),
-                button="Use it",
-                extras=(PICK_UP,),
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "sprint",
-                "Sprint / flee",
-                "Uses the attack and the move: up to twice the Move; leaving an adjacent foe gives it a free attack",
-                "none",
-                lambda c, override=False: play.Sprint(c, override),
-                button="Sprint",
-                gm_override=True,
-                override_label=OVERRIDE,
-            ),
-            ActionSpec(
-                "other",
-                "Something else…",
-                "In words, for the log",
-                "text",
-                lambda c, text: act.OtherAction(c, text),
-                button="Take this action",
-            ),
+def grapple_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant) -> list[Check]:
+    checks = [
+        Check(
+            "A foe to seize",
+            t.id != c.id and not t.down,
+            f"{c.name} cannot grapple itself" if t.id == c.id else f"{t.name} is down",
         )
-
-    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
-        return results.action_result(encounter, event, after)
-
-    def opening_action(self, encounter: Encounter, c: D10Combatant) -> str | None:
-        """The action declared for this round: acting otherwise needs a GM override."""
-        declared: str | None = encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
-        return declared if declared in {spec.key for spec in self.action_kinds()} else None
-
-    def action_means(self, spec: ActionSpec, c: D10Combatant) -> list[tuple[str, str, str]]:
-        if spec.uses != "weapon":
-            return []
-        return [(w.name, w.label, f"{w.name} is dropped: pick it up first" if w.dropped else "") for w in c.weapons]
-
-    def action_available(self, spec: ActionSpec, c: D10Combatant) -> tuple[bool, str]:
-        if spec.uses == "weapon" and not c.weapons:
-            return False, f"{c.name} has no weapon"
-        if spec.key == "stand up" and not c.prone:
-            return False, f"{c.name} is not prone"
-        if spec.key == "break free" and not c.has("grappled"):
-            return False, f"{c.name} is not grappled"
-        return True, ""
-
-    def action_checks(
-        self,
-        encounter: Encounter,
-        spec: ActionSpec,
-        c: D10Combatant,
-        means: str | None,
-        text: str,
-        target: Any = None,
-        extras: Mapping[str, Any] | None = None,
-    ) -> list[Any]:
-        keys = play.AS_DECLARED.get(spec.key, (spec.key,))
-        override = bool((extras or {}).get("override", False))
-        checks: list[Check] = []
-        if spec.key in ("attack", "cast", "disengage"):
-            if target is None or means is None:
-                return [Check("Pick a target", False, "click a foe on the map")]
-            try:
-                weapon = c.weapon(means)
-            except RulesError as error:
-                return [Check("The weapon", False, str(error))]
-            skill = "casting" if spec.key == "cast" else weapon.skill
-            checks += play.turn_attack_checks(encounter, c)
-            checks += play.attack_checks(encounter, c, target, weapon, skill)
-        elif spec.key == "parry":
-            turn = encounter.combat.turn
-            moved = turn.feet_used if turn is not None and turn.combatant == c.id else 0
-            checks.append(Check("Not moved yet", not moved, f"moved {moved:g} ft; Parry / dodge uses the move too"))
-        elif spec.key == "grapple":
-            if target is None:
-                return [Check("Pick a target", False, "click a foe on the map")]
-            checks += play.turn_attack_checks(encounter, c)
-            checks += play.grapple_checks(encounter, c, target)
-            strength = f"{c.name} {c.strength:+d} against {target.name} {target.strength:+d} feats of strength"
-            checks.append(Check("Opposed roll", True, strength))
-        elif spec.key == "break free":
-            checks += play.turn_attack_checks(encounter, c)
-            holder = c.holder
-            if not c.has("grappled"):
-                checks.append(Check("Grappled", False, f"{c.name} is not grappled"))
-            elif holder is None or holder not in encounter.by_id():
-                checks.append(Check("Its grappler", False, f"nobody holds {c.name} in the app: remove “grappled”"))
-            else:
-                g = encounter.by_id()[holder]
-                words = f"held by {g.name}: {c.name} {c.strength:+d} against {g.strength:+d} feats of strength"
-                checks.append(Check("Grappled", True, words))
-        elif spec.key == "stand up":
-            return play.stand_checks(encounter, c)
-        elif spec.key == "item":
-            pick_up = str((extras or {}).get("pick_up") or "")
-            checks += play.item_checks(c, text, pick_up)
-            keys = play.PICK_UP_DECLARED if pick_up else keys
-        elif spec.key == "other":
-            return super().action_checks(encounter, spec, c, means, text, target)
-        if spec.key != "other":
-            checks += play.declaration_check(encounter, c, keys, override)
-        return checks
-
-    def action_notes(
-        self,
-        encounter: Encounter,
-        spec: ActionSpec,
-        c: D10Combatant,
-        means: str | None,
-        target: Any,
-        extras: Mapping[str, Any] | None = None,
-    ) -> list[tuple[str, str]]:
-        notes: list[tuple[str, str]] = []
-        if spec.key in ("attack", "cast", "disengage") and target is not None and means is not None:
-            try:
-                weapon = c.weapon(means)
-            except RulesError:
-                return notes
-            more = dict(extras or {})
-            edge = play.edge_of(
-                encounter,
-                c,
-                target,
-                gm_edge=str(more.get("gm_edge", "none")),
-                gm_reason=str(more.get("gm_reason", "")),
-                cover=bool(more.get("cover", False)),
-                called_shot=bool(more.get("called_shot", False)),
-                extreme_range=bool(more.get("extreme_range", False)),
-                subdual=bool(more.get("subdual", False)),
-            )
-            skill = "casting" if spec.key == "cast" else weapon.skill
-            hit = play.to_hit(encounter, c, target, skill, edge)
-            from lnl_desktop.core.rules.d10.odds import hit_chance
-
-            chance = round(hit_chance(hit) * 100)
-            notes.append(("To hit", f"{chance}%: {edge.words()}; d20 {hit.terms()} vs Defense {hit.defense}"))
-            if target.minion:
-                notes.append(("Minion", f"{target.name} dies on any hit"))
-        declared = encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
-        if declared and encounter.combat.phase is Phase.FIGHTING:
-            notes.append(("Declared", play.DECLARED_LABEL.get(declared, declared)))
-        return notes
-
-    def means(self, c: D10Combatant, name: str, spell: bool = False) -> Any:
-        return c.weapon(name)
-
-    def forecast(
-        self,
-        attacker: D10Combatant,
-        target: D10Combatant,
-        means: Any,
-        mode: Any,
-        options: Any,
-        *,
-        ignore_dex: bool = False,
-        encounter: Encounter | None = None,
-        extras: Mapping[str, Any] | None = None,
-    ) -> Any:
-        if encounter is None or str(mode) not in ("weapon attack", "spell attack"):
-            return None
-        from lnl_desktop.core.rules.d10.odds import forecast_strike
-
-        more = dict(extras or {})
-        if more.get("ignores_dr"):
-            target = target.model_copy(update={"dr": 0})  # the forecast's damage as the roll will land it
-        return forecast_strike(
-            encounter,
-            attacker,
-            target,
-            means,
-            "casting" if str(mode) == "spell attack" else means.skill,
-            gm_edge=str(more.get("gm_edge", "none")),
-            gm_reason=str(more.get("gm_reason", "")),
-            cover=bool(more.get("cover", False)),
-            called_shot=bool(more.get("called_shot", False)),
-            extreme_range=bool(more.get("extreme_range", False)),
-            subdual=bool(more.get("subdual", False)),
-            on_20=str(more.get("on_20", play.ON_20[0])),
-        )
-
-    # -- what the rules call for, and the GM's tools --------------------------------------------
-
-    def prompt(self, engine: Engine, item: Any) -> PromptSpec:
-        index = engine.encounter.combat.pending.index(item)
-        if item.kind == "free attack":
-            striker = engine.combatant(item.who)
-            melee = [w.name for w in striker.weapons if w.kind is not D10Kind.RANGED]
-            weapon = Setting("weapon", "With", "The weapon the free attack swings", "means", melee[0] if melee else "")
-            on_20 = ON_20
-            return PromptSpec(
-                "Free attack",
-                item.text,
-                (weapon, on_20),
-                (
-                    PromptChoice(
-                        "Roll the free attack",
-                        "d20 + melee against Defense, damage on a hit",
-                        lambda v: play.FreeAttack(
-                            index, str(v.get("weapon") or ""), str(v.get("on_20", play.ON_20[0]))
-                        ),
-                        rolls=True,
-                    ),
-                ),
-            )
-        if item.kind == "mishap":
-            choice = Setting(
-                "choice",
-                "Mishap",
-                "drops weapon: loses its attack next round; trips prone: loses its attack, attackers gain "
-                "advantage; overextended: its foes gain advantage next round",
-                "choice",
-                "none",
-                choices=play.MISHAPS,
-            )
-            return PromptSpec(
-                "Critical failure",
-                item.text,
-                (choice,),
-                (PromptChoice("Apply", "The GM's pick", lambda v: play.Mishap(index, str(v.get("choice", "none")))),),
-            )
-        if item.kind == "timer":
-            return PromptSpec(
-                "Timer",
-                item.text,
-                (),
-                (PromptChoice("Noted", "The event happens now: tell the table", lambda v: play.TimerNoted(index)),),
-            )
-        return super().prompt(engine, item)
-
-    def tools(self, engine: Engine) -> tuple[PromptSpec, ...]:
-        names = tuple(c.name for c in engine.encounter.combatants)
-        if len(names) < 1:
-            return ()
-        ids = {c.name: c.id for c in engine.encounter.combatants}
-        skills = tuple(SKILL_NAMES[s] for s in SKILLS)
-        by_label = {SKILL_NAMES[s]: s for s in SKILLS}
-        opposed = PromptSpec(
-            "Opposed roll",
-            "Two combatants roll d20 + a skill each, the higher wins: a grapple (feats of strength), a door shut first",
-            (
-                Setting(
-                    "first", "One", "Who rolls first (the attacker of a grapple)", "choice", names[0], choices=names
-                ),
-                Setting("first_skill", "with", "Its skill", "choice", "feats of strength", choices=skills),
-                Setting("second", "Against", "The other", "choice", names[-1], choices=names),
-                Setting("second_skill", "with", "Its skill", "choice", "feats of strength", choices=skills),
-                Setting("what", "For", "What is at stake, for the log (grapple, the door)", "text", ""),
-                Setting(
-                    "stake",
-                    "Sets",
-                    "grapple: the first grapples the other if it wins (Move 0); break free: the first, held by "
-                    "the other, breaks free if it wins; words only: the log says who won",
-                    "choice",
-                    play.STAKES[0],
-                    choices=play.STAKES,
-                ),
-            ),
-            (
-                PromptChoice(
-                    "Roll both",
-                    "d20 + skill each",
-                    lambda v: play.OpposedRoll(
-                        ids.get(str(v.get("first")), str(v.get("first"))),
-                        by_label.get(str(v.get("first_skill")), "strength"),
-                        ids.get(str(v.get("second")), str(v.get("second"))),
-                        by_label.get(str(v.get("second_skill")), "strength"),
-                        str(v.get("what", "")),
-                        "" if v.get("stake", play.STAKES[0]) == play.STAKES[0] else str(v.get("stake")),
-                    ),
-                    rolls=True,
-                ),
-            ),
-        )
-        timer = PromptSpec(
-            "Timer die",
-            "Roll a die: that many rounds until the event; the Turns dock counts them down and announces it",
-            (
-                Setting(
-                    "die", "Die", "The timer's die", "choice", "d6", choices=("d4", "d6", "d8", "d10", "d12", "d20")
-                ),
-                Setting("event", "Event", "What happens when it runs out (the ceiling collapses)", "text", ""),
-            ),
-            (
-                PromptChoice(
-                    "Roll the timer",
-                    "Rounds until the event",
-                    lambda v: play.SetTimer(str(v.get("die", "d6")), str(v.get("event", ""))),
-                    rolls=True,
-                ),
-            ),
-        )
-        return (opposed, timer)
-
-    def combatant_tools(self, engine: Engine, c: D10Combatant) -> tuple[PromptSpec, ...]:
-        """The sheet's saving throw on the GM's call, and letting go of a grapple it holds."""
-        by_label = {SKILL_NAMES[s]: s for s in SKILLS}
-        low, high = play.SAVE_DC
-        save = PromptSpec(
-            f"Saving throw: {c.name}",
-            "Against a spell or trap: d20 + the fitting skill ≥ the DC the GM sets; a failure brings what is set below",
-            (
-                Setting("what", "Against", "The spell or trap, for the log (sleep, a dart trap)", "text", ""),
-                Setting(
-                    "skill",
-                    "Skill",
-                    "The fitting skill bonus",
-                    "choice",
-                    SKILL_NAMES["perception"],
-                    choices=tuple(SKILL_NAMES[s] for s in SKILLS),
-                ),
-                Setting("dc", "DC", f"What the roll must reach ({low} to {high})", "int", 11, low, high),
-                Setting(
-                    "condition",
-                    "On a failure",
-                    "The condition a failed save brings (sleep: unconscious), or none",
-                    "choice",
-                    "none",
-                    choices=("none", *CONDITIONS),
-                ),
-                Setting(
-                    "damage_die",
-                    "Damage",
-                    "The damage die a failed save takes (spells and traps never use tiers), or none",
-                    "choice",
-                    "none",
-                    choices=play.SAVE_DICE,
-                ),
-                Setting("ignores_dr", "Ignores DR", "The effect disregards armor: DR is not taken off", "bool", False),
-            ),
-            (
-                PromptChoice(
-                    "Roll the save",
-                    "d20 + skill against the DC",
-                    lambda v: play.SavingThrow(
-                        c.id,
-                        by_label.get(str(v.get("skill")), str(v.get("skill"))),
-                        int(v.get("dc", 11)),
-                        str(v.get("what", "")),
-                        "" if v.get("condition", "none") == "none" else str(v.get("condition")),
-                        str(v.get("damage_die", "none")),
-                        bool(v.get("ignores_dr", False)),
-                    ),
-                    rolls=True,
-                ),
-            ),
-        )
-        tools = [save]
-        for other in engine.encounter.combatants:
-            held: D10Combatant = other  # type: ignore[assignment]
-            if held.holder == c.id:
-                tools.append(
-                    PromptSpec(
-                        f"Let go of {held.name}",
-                        f"{c.name} lets its grapple go: {held.name} is no longer grappled",
-                        (),
-                        (PromptChoice("Let go", "No roll, no action", lambda v, h=held.id: play.LetGo(c.id, h)),),
-                    )
-                )
-        return tuple(tools)
-
-    # -- converting, the bestiary and the demo ------------------------------------------------------
-
-    def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
-        kept, notes = super().convert(data, source)
-        name = data.get("name", "?")
-        if "stamina_max" in data:
-            kept["hp_max"] = max(1, int(data["stamina_max"]) + int(data.get("injury_max", 0)))
-            kept["hp"] = kept["hp_max"]
-            kept["dr"] = int(data.get("armor", 0))
-        elif "hp_max" in data:
-            kept["hp_max"] = int(data["hp_max"])
-            kept["hp"] = int(data.get("hp", data["hp_max"]))
-            kept["dr"] = int(data.get("armor_bonus", 0)) // 2
-            kept["melee"] = int(data.get("attack_bonus", 0)) + int(data.get("str_mod", 0))
-        else:
-            kept["hp_max"] = 10
-        weapons = []
-        for w in data.get("weapons", []):
-            die = w.get("die") or ("d" + str(w.get("damage", "1d6")).split("d")[-1].split("+")[0].split("-")[0])
-            die = die if die in D10_DICE else "d6"
-            kind = {"reach": "reach", "ranged": "ranged", "missile": "ranged", "thrown": "ranged"}.get(
-                str(w.get("kind")), "melee"
-            )
-            weapons.append(
-                {
-                    "name": w["name"],
-                    "die": die,
-                    "kind": kind,
-                    "max_range_ft": w.get("max_range_ft") if kind == "ranged" else None,
-                }
-            )
-        kept["weapons"] = weapons
-        notes.append(f"{name}: HP {kept['hp_max']}, Defense 11, skills 0: check the stat block")
-        return kept, notes
-
-    def bestiary(self) -> list[dict[str, Any]]:
-        from lnl_desktop.core.rules.bestiary import read_bestiary
-
-        return read_bestiary(self)[0]
-
-    def demo(self) -> str | None:
-        return "bandit-mill-d10.lnl"
+    ]
+    feet = encounter.distance_between(c, t)
+    if feet is None:
+        checks.append(Check("Both on the map", False, "place both tokens on the map"))
+    else:
+        checks.append(Check("Within 5 ft", feet <= 5, f"{t.name} is {feet:g} ft away"))
+    if t.holder == c.id:
+        checks.append(Check("Not held yet", False, f"{c.name} already holds {t.name}"))
+    return checks
 
 
-D10 = GroupD10Ruleset()
+def stand_checks(encounter: Encounter, c: D10Combatant) -> list[Check]:
+    checks = [Check("Prone", c.prone, "" if c.prone else f"{c.name} is not prone")]
+    if c.stood_up:
+        checks.append(Check("Its move", False, f"{c.name} already stood up this turn"))
+    return checks
+
+
+def item_checks(c: D10Combatant, text: str, pick_up: str) -> list[Check]:
+    if not pick_up:
+        return [Check("Say the item", bool(text.strip()), "type what is used or readied")]
+    weapon = next((w for w in c.weapons if w.name == pick_up), None)
+    if weapon is None:
+        return [Check("Pick up", False, f"{c.name} has no weapon named {pick_up!r}")]
+    return [Check("Pick up", weapon.dropped, f"{pick_up} is {'dropped' if weapon.dropped else 'in hand already'}")]

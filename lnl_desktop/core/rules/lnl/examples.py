@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.actions import Action, PlaceToken, RemoveToken
-from lnl_desktop.core.encounter.model import Combatant, Side, Weapon
+from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.rules.lnl.model import Combatant, Weapon
 
 # The faces the examples roll, in the order a ScriptedDice takes them.
 TOMBRIL_FACES = [5, 3, 4, 3, 2]

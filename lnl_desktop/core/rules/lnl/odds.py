@@ -18,25 +18,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from lnl_desktop.core.dice.odds import (  # noqa: F401  (re-exported: the L&L forecast's words)
-    TAIL,
-    Forecast,
-    _dice_total,
-    _exploding_die,
-    dice_total,
-    exploding_die,
-    explosions_at_least,
-    mean_of,
-)
-from lnl_desktop.core.encounter.model import (
-    LnLFamilyOptions,
-    LnLStats,
-    Spell,
-    Weapon,
-    WeaponState,
-)
+from lnl_desktop.core.dice.odds import Forecast, dice_total, explosions_at_least, mean_of
+from lnl_desktop.core.encounter.model import WeaponState
+from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import LNL, LnLRuleset
+from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Spell, Weapon
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
@@ -69,7 +55,7 @@ def _terms(
     mode: AttackMode,
     options: LnLFamilyOptions,
     ignore_dex: bool,
-    ruleset: LnLRuleset,
+    ruleset: Ruleset,
 ) -> _Terms:
     """The ruleset's own damage plan (what ``resolve_attack`` rolls), with the precision check left as a chance."""
     plan = ruleset.damage_plan(attacker, target, means, mode, options, ignore_dex=ignore_dex)
@@ -127,7 +113,8 @@ def _pct(p: float) -> str:
     return f"{p * 100:.0f}%"
 
 
-def forecast_attack(
+def forecast_with(
+    ruleset: Ruleset,
     attacker: LnLStats,
     target: LnLStats,
     means: Weapon | Spell,
@@ -135,10 +122,9 @@ def forecast_attack(
     options: LnLFamilyOptions,
     *,
     ignore_dex: bool = False,
-    ruleset: LnLRuleset | None = None,
 ) -> Forecast:
-    """The exact distribution of what ``resolve_attack`` would do with these arguments, and where it goes."""
-    ruleset = ruleset or LNL
+    """The exact distribution of what ``ruleset.resolve_attack`` (L&L or a ruleset of its family) would do
+    with these arguments, and where it goes."""
     terms = _terms(attacker, target, means, mode, options, ignore_dex, ruleset)
     fixed = terms.fixed
     totals = dice_total(terms.base, terms.sides)

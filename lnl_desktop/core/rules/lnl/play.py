@@ -9,39 +9,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource
-from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import (
-    ActionTaken,
-    AttackResolved,
-    Event,
-    ExertionSpent,
-    Override,
-    ParryStarted,
-    ShieldDestroyed,
-    WeaponBroken,
-    WentDown,
-)
-from lnl_desktop.core.encounter.model import (
-    ActionKind,
-    AttackRecord,
-    LnLStats,
-    ParryState,
-    ShieldState,
-    WeaponKind,
-    WeaponState,
-)
+from lnl_desktop.core.encounter.events import ActionTaken, AttackResolved, Event, Override, WentDown
+from lnl_desktop.core.encounter.model import ActionKind, AttackRecord, ShieldState, WeaponKind, WeaponState
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules.common import SNEAK_MODES, AttackMode, AttackOutcome, failed
+from lnl_desktop.core.rules.lnl.model import (
+    Attack,
+    CastSpell,
+    Dash,
+    ExertionSpent,
+    Leap,
+    LnLStats,
+    Parry,
+    ParryStarted,
+    ParryState,
+    ShieldDestroyed,
+    WeaponBroken,
+)
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
+    from lnl_desktop.core.rules.base import Table
 
 
 def _ft(value: float) -> str:
     return f"{value:g} ft"
 
 
-def attack(engine: Engine, a: act.Attack, dice: DiceSource) -> list[Event]:
+def attack(engine: Table, a: Attack, dice: DiceSource) -> list[Event]:
     attacker, target = engine.combatant(a.attacker), engine.combatant(a.target)
     weapon = attacker.weapon(a.weapon)
     title = f"{attacker.name}'s {a.mode.value} on {target.name}"
@@ -65,7 +59,7 @@ def attack(engine: Engine, a: act.Attack, dice: DiceSource) -> list[Event]:
     return write_attack(engine, attacker, target, outcome, ranged=weapon.kind is WeaponKind.RANGED)
 
 
-def cast(engine: Engine, a: act.CastSpell, dice: DiceSource) -> list[Event]:
+def cast(engine: Table, a: CastSpell, dice: DiceSource) -> list[Event]:
     caster, target = engine.combatant(a.caster), engine.combatant(a.target)
     spell = caster.spell(a.spell)
     title = f"{caster.name} casting {spell.name} on {target.name}"
@@ -81,7 +75,7 @@ def cast(engine: Engine, a: act.CastSpell, dice: DiceSource) -> list[Event]:
     return write_attack(engine, caster, target, outcome, ranged=ranged)
 
 
-def write_attack(engine: Engine, attacker: LnLStats, target: LnLStats, o: AttackOutcome, ranged: bool) -> list[Event]:
+def write_attack(engine: Table, attacker: LnLStats, target: LnLStats, o: AttackOutcome, ranged: bool) -> list[Event]:
     """Write an attack's outcome into the encounter and describe it."""
     e = engine.encounter
     rnd = engine.encounter.combat.round
@@ -237,7 +231,7 @@ def write_attack(engine: Engine, attacker: LnLStats, target: LnLStats, o: Attack
     return events
 
 
-def parry(engine: Engine, a: act.Parry, dice: DiceSource) -> list[Event]:
+def parry(engine: Table, a: Parry, dice: DiceSource) -> list[Event]:
     c = engine.combatant(a.combatant)
     title = f"{c.name}'s parry"
     reasons: list[str] = []
@@ -274,15 +268,15 @@ def parry(engine: Engine, a: act.Parry, dice: DiceSource) -> list[Event]:
     ]
 
 
-def dash(engine: Engine, a: act.Dash, dice: DiceSource) -> list[Event]:
+def dash(engine: Table, a: Dash, dice: DiceSource) -> list[Event]:
     return extra_movement(engine, a.combatant, ActionKind.DASH, engine.encounter.options.dash_moves)
 
 
-def leap(engine: Engine, a: act.Leap, dice: DiceSource) -> list[Event]:
+def leap(engine: Table, a: Leap, dice: DiceSource) -> list[Event]:
     return extra_movement(engine, a.combatant, ActionKind.LEAP, engine.encounter.options.leap_moves)
 
 
-def extra_movement(engine: Engine, cid: str, kind: ActionKind, moves: float) -> list[Event]:
+def extra_movement(engine: Table, cid: str, kind: ActionKind, moves: float) -> list[Event]:
     c = engine.combatant(cid)
     turn = engine.use_action(c, kind)
     extra = c.move_ft * moves

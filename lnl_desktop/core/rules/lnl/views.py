@@ -7,19 +7,12 @@ sneak damage is direct, the ranged minimum), so Classic reuses all of it without
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol
 
 from lnl_desktop.core.dice.rolls import DAMAGE_DICE
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import (
-    AttackResolved,
-    ExertionSpent,
-    Override,
-    ShieldDestroyed,
-    WeaponBroken,
-    WentDown,
-)
-from lnl_desktop.core.encounter.model import Ability, LnLStats, ShieldState, WeaponKind, WeaponState, WeaponStyle
+from lnl_desktop.core.encounter.events import AttackResolved, Override, WentDown
+from lnl_desktop.core.encounter.model import ShieldState, WeaponKind, WeaponState
 from lnl_desktop.core.rules.base import (
     SHIELD_MEANS,
     ActionResult,
@@ -35,16 +28,51 @@ from lnl_desktop.core.rules.base import (
     result_line,
 )
 from lnl_desktop.core.rules.common import AttackMode, Check
+from lnl_desktop.core.rules.lnl.model import (
+    WEAPON_KINDS,
+    Ability,
+    Attack,
+    AttackMeans,
+    CastSpell,
+    Dash,
+    ExertionSpent,
+    Leap,
+    LnLFamilyOptions,
+    LnLStats,
+    Parry,
+    ShieldDestroyed,
+    Weapon,
+    WeaponBroken,
+    WeaponStyle,
+)
 
-if TYPE_CHECKING:
-    from lnl_desktop.core.rules.lnl.rules import LnLRuleset
+
+class Family(Protocol):
+    """What the views read of L&L or a ruleset of its family (RULES §11: what sets the editions apart)."""
+
+    stat_block: ClassVar[type[LnLStats]]
+    perception: ClassVar[Ability]
+    ranged_minimum_ft: ClassVar[int]
+    has_direct_damage: ClassVar[bool]
+    has_exertion: ClassVar[bool]
+    sneak_may_be_power: ClassVar[bool]
+    shows_defense_points: ClassVar[bool]
+    perception_tip: ClassVar[str]
+    concealed_tip: ClassVar[str]
+    surprised_tip: ClassVar[str]
+
+    def costs_exertion(self, means: AttackMeans, options: LnLFamilyOptions) -> bool: ...
+
+    def precision_check(
+        self, attacker: LnLStats, target: LnLStats, weapon: Weapon, mode: AttackMode
+    ) -> tuple[int, int] | None: ...
 
 
 def _signed(value: int) -> str:
     return f"{value:+d}"
 
 
-def sheet(r: LnLRuleset) -> SheetSpec:
+def sheet(r: Family) -> SheetSpec:
     per = r.perception.value
     direct = r.has_direct_damage
     sneak_dex = "never against a sneak attack"
@@ -105,7 +133,13 @@ def sheet(r: LnLRuleset) -> SheetSpec:
                 "Kind",
                 "choice",
                 f"melee: the target within 5 ft; reach: its own reach (e.g. 10 ft); {ranged_tip}",
-                tuple(k.value for k in WeaponKind),
+                tuple(k.value for k in WEAPON_KINDS),
+                # Reach belongs to reach weapons and a maximum range to ranged ones.
+                clears={
+                    WeaponKind.MELEE.value: ("reach_ft", "max_range_ft"),
+                    WeaponKind.REACH.value: ("max_range_ft",),
+                    WeaponKind.RANGED.value: ("reach_ft",),
+                },
             ),
             ItemColumn(
                 "style",
@@ -187,7 +221,7 @@ def sheet(r: LnLRuleset) -> SheetSpec:
     )
 
 
-def columns(r: LnLRuleset) -> tuple[Column, ...]:
+def columns(r: Family) -> tuple[Column, ...]:
     direct = r.has_direct_damage
     cols = [
         Column("Level", "Level; damage dice N = (level + 1) // 2", lambda c: c.level),
@@ -225,7 +259,7 @@ def gauges(c: LnLStats) -> tuple[Gauge, ...]:
     )
 
 
-def summary(r: LnLRuleset, c: LnLStats) -> str:
+def summary(r: Family, c: LnLStats) -> str:
     dice = f"{c.dice_count} damage {'die' if c.dice_count == 1 else 'dice'}"
     shield = c.shield is not None and c.shield.state is ShieldState.CARRIED
     ap = f"AP {c.armor_points}" + (f" (armor {c.armor} + shield {c.shield.armor})" if shield and c.shield else "")
@@ -239,7 +273,7 @@ def summary(r: LnLRuleset, c: LnLStats) -> str:
     return " · ".join(parts)
 
 
-def stat_line(r: LnLRuleset, c: LnLStats) -> str:
+def stat_line(r: Family, c: LnLStats) -> str:
     per = r.perception
     dp = f"  DP {c.dex_bonus + c.armor_points}" if r.shows_defense_points else ""
     return (
@@ -252,21 +286,21 @@ def stat_line(r: LnLRuleset, c: LnLStats) -> str:
 
 
 def _attack(mode: AttackMode) -> Any:
-    def build(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> act.Attack:
-        return act.Attack(c, target, means, mode, ignore_dex=ignore_dex, override=override)
+    def build(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> Attack:
+        return Attack(c, target, means, mode, ignore_dex=ignore_dex, override=override)
 
     return build
 
 
-def _cast(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> act.CastSpell:
-    return act.CastSpell(c, target, means, ignore_dex=ignore_dex)
+def _cast(c: str, target: str, means: str, *, ignore_dex: bool = False, override: bool = False) -> CastSpell:
+    return CastSpell(c, target, means, ignore_dex=ignore_dex)
 
 
-def _parry(c: str, means: str) -> act.Parry:
-    return act.Parry(c, shield=True) if means in (SHIELD_MEANS, "shield") else act.Parry(c, means)
+def _parry(c: str, means: str) -> Parry:
+    return Parry(c, shield=True) if means in (SHIELD_MEANS, "shield") else Parry(c, means)
 
 
-def action_kinds(r: LnLRuleset) -> tuple[ActionSpec, ...]:
+def action_kinds(r: Family) -> tuple[ActionSpec, ...]:
     sneak_tip = (
         "Direct damage; DEX never subtracted; precision check for finesse and ranged weapons"
         if r.has_direct_damage
@@ -322,9 +356,9 @@ def action_kinds(r: LnLRuleset) -> tuple[ActionSpec, ...]:
         ActionSpec(
             "parry", "Parry", "Stop incoming damage until the next turn, with a weapon or the shield", "parry", _parry
         ),
-        ActionSpec("dash", "Dash", "Gain extra movement this turn", "none", lambda c: act.Dash(c)),
+        ActionSpec("dash", "Dash", "Gain extra movement this turn", "none", lambda c: Dash(c)),
         ActionSpec(
-            "leap", "Leap", "Gain extra movement over obstacles and difficult terrain", "none", lambda c: act.Leap(c)
+            "leap", "Leap", "Gain extra movement over obstacles and difficult terrain", "none", lambda c: Leap(c)
         ),
         ActionSpec(
             "other",
@@ -403,7 +437,7 @@ def _nth(n: int) -> str:
 
 
 def action_notes(
-    r: LnLRuleset, options: Any, spec: ActionSpec, c: LnLStats, means: str | None, target: Any
+    r: Family, options: Any, spec: ActionSpec, c: LnLStats, means: str | None, target: Any
 ) -> list[tuple[str, str]]:
     """What the GM should know before the action, in the ruleset's words."""
     notes: list[tuple[str, str]] = []

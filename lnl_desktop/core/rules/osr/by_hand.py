@@ -12,15 +12,16 @@ from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.osr import play
 from lnl_desktop.core.rules.osr.model import MoraleResult, OsrCombatant
+from lnl_desktop.core.rules.osr.morale import morale_triggers, side_counts
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
+    from lnl_desktop.core.rules.base import Table
 
 DAMAGE_KINDS = (("hp", "HP"), ("subdual", "subdual (the foe surrenders at 0)"))
 HEAL_KINDS = (("hp", "HP"), ("subdual", "subdual damage taken"))
 
 
-def damage(engine: Engine, t: OsrCombatant, amount: int, subdual: bool) -> list[Event]:
+def damage(engine: Table, t: OsrCombatant, amount: int, subdual: bool) -> list[Event]:
     """``amount`` off ``t``'s HP (or as subdual) and what it sets off, as :func:`play.strike` does."""
     e = engine.encounter
     rnd = e.combat.round
@@ -57,7 +58,7 @@ def damage(engine: Engine, t: OsrCombatant, amount: int, subdual: bool) -> list[
             )
         return events
     before = t.hp
-    killed_before, out_before = play._side_counts(e, t.side)
+    killed_before, out_before = side_counts(e, t.side)
     t.hp = max(0, t.hp - amount)
     overkill = max(0, amount - before)
     text = f"{amount} damage to {t.name} → {t.hp}/{t.hp_max} HP"
@@ -68,13 +69,13 @@ def damage(engine: Engine, t: OsrCombatant, amount: int, subdual: bool) -> list[
     ]
     events += play.interrupt(engine, t, f"{amount} damage")
     if t.hp == 0:
-        events += play._at_zero(engine, t, overkill, before)
+        events += play.at_zero(engine, t, overkill, before)
         events += engagement.lapse(e, "counter-attack", t)
-    events += play.morale_triggers(engine, t.side, killed_before, out_before)
+    events += morale_triggers(engine, t.side, killed_before, out_before)
     return events
 
 
-def heal(engine: Engine, t: OsrCombatant, amount: int, subdual: bool) -> list[Event]:
+def heal(engine: Table, t: OsrCombatant, amount: int, subdual: bool) -> list[Event]:
     """HP up to the maximum (a PC unconscious at 0 wakes), or subdual damage taken away."""
     rnd = engine.encounter.combat.round
     if t.dead:
@@ -125,6 +126,6 @@ class ByHand:
         # Subdual is tracked beside HP (RULES §12): typed, it stays the GM's plain number.
         return {"hp": "hp"}
 
-    def by_hand(self, engine: Engine, c: Any, amount: int, heal_: bool, kind: str) -> list[Event]:
+    def by_hand(self, engine: Table, c: Any, amount: int, heal_: bool, kind: str) -> list[Event]:
         subdual = kind == "subdual"
         return heal(engine, c, amount, subdual) if heal_ else damage(engine, c, amount, subdual)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.encounter.model import INCAPACITATING
+from lnl_desktop.core.encounter.conditions import INCAPACITATING
 from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS
 
 if TYPE_CHECKING:

@@ -4,17 +4,20 @@ A combatant is a PC, an NPC or a monster; its AC is derived from armor, shield a
 part capped by the armor's max DEX) unless it is typed in, as a monster's usually is. Weapons
 carry a damage dice expression (``1d8``, ``2d6``, ``1d6+1``), a kind (melee 5 ft, reach 10 ft,
 missile, thrown) and, for missile and thrown weapons, a maximum range.
+
+The ruleset's actions are here too: what the Action dock and the prompts hand the engine.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, _Model
+from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, WeaponKind, _Model, kinds_among
 from lnl_desktop.core.errors import RulesError
 
 Modifier = Annotated[int, Field(ge=-10, le=30)]
@@ -48,11 +51,10 @@ class Kind(StrEnum):
     MONSTER = "monster"
 
 
-class WeaponKind(StrEnum):
-    MELEE = "melee"  # 5 ft
-    REACH = "reach"  # 10 ft
-    MISSILE = "missile"  # bow, sling: PER to hit
-    THROWN = "thrown"  # dagger, javelin: the best of STR / DEX / PER to hit
+# An Old-School d20 weapon is melee (5 ft), reach (10 ft), missile (bow, sling: PER to hit) or thrown
+# (dagger, javelin: the best of STR / DEX / PER to hit).
+WEAPON_KINDS = (WeaponKind.MELEE, WeaponKind.REACH, WeaponKind.MISSILE, WeaponKind.THROWN)
+OsrWeaponKind = kinds_among(*WEAPON_KINDS)
 
 
 class Light(StrEnum):
@@ -97,7 +99,7 @@ DEFAULT_RANGE = {WeaponKind.MISSILE: 150, WeaponKind.THROWN: 30}  # a shortbow's
 class OsrWeapon(_Model):
     name: str = Field(min_length=1, max_length=60)
     damage: str = Field(default="1d6", max_length=20, description="dice such as 1d8, 2d6 or 1d6+1")
-    kind: WeaponKind = WeaponKind.MELEE
+    kind: OsrWeaponKind = WeaponKind.MELEE
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="missile and thrown weapons")
     dex: bool = Field(default=False, description="melee: DEX instead of STR to hit and to damage")
 
@@ -300,3 +302,105 @@ class OsrOptions(OptionsBase):
     area_save_halves: bool = Field(
         default=True, description="a passed saving throw against an area effect halves its damage (off: none)"
     )
+
+
+# -- the actions (what the Action dock and the prompts hand the engine) ----------------------------
+
+
+@dataclass(frozen=True)
+class OsrAttack:
+    """A melee attack (5 ft, 10 ft with reach), a ranged attack (half Move before or after) or a
+    charge (a full Move, then a melee attack)."""
+
+    attacker: str
+    target: str
+    weapon: str
+    style: Literal["melee", "ranged", "charge"] = "melee"
+    cover: str = "none"
+    second: str = ""  # a dual attack: the other hand's weapon (one roll at -1, the higher damage)
+    subdual: bool = False  # declared: the damage is tracked apart from HP
+    ability: str = "best"  # a thrown weapon: STR, DEX or PER (the best by default)
+
+
+@dataclass(frozen=True)
+class CounterAttack:
+    """Take a queued counter-attack (``combat.pending[index]``), with another weapon if the GM says."""
+
+    index: int
+    weapon: str = ""
+
+
+@dataclass(frozen=True)
+class Defend:
+    """No move and no attack: +2 AC until the defender's next turn, to itself or a guarded adjacent ally."""
+
+    combatant: str
+    ally: str = ""
+
+
+@dataclass(frozen=True)
+class TakeMove:
+    """The turn's action is a Move: up to the full Move (leaving melee provokes counter-attacks)."""
+
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Cast:
+    """Cast a spell: the caster may not move this turn."""
+
+    caster: str
+    text: str
+    target: str = ""
+    lasting: bool = False  # longer than an instant: it goes off at the caster's next turn, unless interrupted
+    harmful: bool = True  # a charmed caster may not aim a harmful spell at its charmer
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """A prone creature gets up: half its Move, not its action (RULES §12)."""
+
+    combatant: str
+
+
+@dataclass(frozen=True)
+class Burn:
+    """The fire damage a burning creature takes as its turn begins (``combat.pending[index]``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """The d6 a confused creature rolls as its turn begins (``combat.pending[index]``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class DeathSave:
+    """The death save a PC at 0 HP makes at once (``combat.pending[index]``)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class SavingThrow:
+    """d20 + the category's bonus against a DC, on the GM's demand."""
+
+    combatant: str
+    category: str
+    dc: int
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class MoraleCheck:
+    """2d6 against the morale of a side's creatures; ``index`` is the queued check it answers, if any."""
+
+    side: str
+    modifier: int = 0
+    cornered: bool = False
+    outcome: str = MoraleResult.FLEES.value
+    index: int = -1
+    reason: str = ""

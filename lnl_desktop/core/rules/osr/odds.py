@@ -1,7 +1,7 @@
 """The exact odds of an Old-School d20 attack: the chance to hit over the twenty faces of the d20
 (natural 1 and 20 included) and the damage distribution on a hit, by convolution of the dice.
 
-Nothing is sampled, and the terms come from :func:`play.to_hit` and :func:`play.damage_term`,
+Nothing is sampled, and the terms come from :func:`rules.to_hit` and :func:`rules.damage_term`,
 the very functions the attack rolls with, so the forecast cannot disagree with the roll.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from lnl_desktop.core.dice.odds import Forecast
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.lnl.odds import Forecast
-from lnl_desktop.core.rules.osr import play
+from lnl_desktop.core.rules.osr import rules
 from lnl_desktop.core.rules.osr.model import OsrCombatant, OsrOptions, OsrWeapon
 
 
@@ -58,7 +58,7 @@ def forecast_strike(
     attacker: OsrCombatant,
     target: OsrCombatant,
     weapon: OsrWeapon,
-    style: play.Style,
+    style: rules.Style,
     *,
     cover: str = "none",
     second: str = "",
@@ -66,18 +66,18 @@ def forecast_strike(
     ability: str = "best",
 ) -> Forecast:
     options: OsrOptions = encounter.options  # type: ignore[assignment]
-    hit = play.to_hit(encounter, attacker, target, weapon, style, cover=cover, second=second, ability=ability)
+    hit = rules.to_hit(encounter, attacker, target, weapon, style, cover=cover, second=second, ability=ability)
     p_hit = hit.chance
     if cover == "full" and style == "ranged":
         p_hit = 0.0
     crit = hit.critical_rolls if hit.critical else 0
-    damage = weapon_damage(weapon, play.damage_term(weapon, hit), options.minimum_damage, crit)
-    formula = f"{weapon.damage}{play.damage_term(weapon, hit):+d}" if play.damage_term(weapon, hit) else weapon.damage
+    damage = weapon_damage(weapon, rules.damage_term(weapon, hit), options.minimum_damage, crit)
+    formula = f"{weapon.damage}{rules.damage_term(weapon, hit):+d}" if rules.damage_term(weapon, hit) else weapon.damage
     if second:
         other = attacker.weapon(second)
-        damage = higher_of(damage, weapon_damage(other, play.damage_term(other, hit), options.minimum_damage, crit))
+        damage = higher_of(damage, weapon_damage(other, rules.damage_term(other, hit), options.minimum_damage, crit))
         formula += f" or {other.damage}" + (
-            f"{play.damage_term(other, hit):+d}" if play.damage_term(other, hit) else ""
+            f"{rules.damage_term(other, hit):+d}" if rules.damage_term(other, hit) else ""
         )
         formula += ", the higher"
     damage = dict(sorted(damage.items()))
@@ -90,7 +90,7 @@ def forecast_strike(
     if hit.edge_text() and not hit.auto_hit:
         how = f"{hit.edge_text()}; {how}"
     if crit:
-        formula += f", the dice rolled {play.times(crit)} (critical hit)"
+        formula += f", the dice rolled {rules.times(crit)} (critical hit)"
     drop = "surrenders" if subdual else ("drops to 0 HP (death save)" if target.kind.value == "PC" else "is defeated")
     summary = (
         f"To hit: {how}. "

@@ -1,936 +1,451 @@
-"""The Old-School d20 ruleset (RULES §12) behind the seam: what the views show and how a round runs."""
+"""Old-School d20's rules (RULES §12): the to-hit roll and its terms, what an attack, a spell or a
+move must pass, damage, and who may counter-attack.
+
+Each roll's terms are kept by name (:class:`ToHit`), so the log line, the Action dock's checks and
+the forecast all list the same modifiers.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Literal
 
-from lnl_desktop.core.dice.rolls import DiceSource
-from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import Event, Override
-from lnl_desktop.core.encounter.model import Encounter, Phase, Side
-from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.events import ActionTaken, TurnStarted
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.map.grid import footprint_center, outside_cone
+from lnl_desktop.core.map.sight import blocker, reach_blocker
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.base import (
-    CONDITION_TIPS,
-    ActionResult,
-    ActionSpec,
-    Column,
-    Gauge,
-    Handler,
-    ItemColumn,
-    ItemList,
-    PromptChoice,
-    PromptSpec,
-    Provocation,
-    Ruleset,
-    Setting,
-    SheetRow,
-    SheetSpec,
-    Situation,
-    StartProcedure,
-)
-from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.osr import conditions as cond
-from lnl_desktop.core.rules.osr import play, results
-from lnl_desktop.core.rules.osr.by_hand import ByHand
 from lnl_desktop.core.rules.osr.model import (
+    LIGHT_PENALTY,
     UNARMED,
-    InitiativeMode,
     Kind,
     Light,
-    MoraleResult,
     OsrCombatant,
     OsrOptions,
-    SaveCategory,
+    OsrWeapon,
     WeaponKind,
 )
 
-if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
+NAME = "osr"
+Style = Literal["melee", "ranged", "charge", "counter"]
+COVER = ("none", "-2", "-3", "-4", "full")  # RULES §12: partial cover -2 to -4 set by the GM; full: cannot be shot
+ABILITIES = ("best", "STR", "DEX", "PER")  # a thrown weapon adds the best of the three unless the GM says
 
-# The Start combat dialog's situations: the GM marks who is surprised (RULES §12, step 2).
-NOBODY, PARTY, OPPONENTS, BOTH = (
-    "nobody surprised",
-    "Party surprised",
-    "Opponents surprised",
-    "both sides surprised",
-)
-
-LIGHT = Setting(
-    "light",
-    "Light",
-    "The round's light: dim -2, dark -5 to attacks (RULES §12 considerations)",
-    "choice",
-    Light.NORMAL.value,
-    choices=tuple(x.value for x in Light),
-)
-INITIATIVE = Setting(
-    "initiative",
-    "Initiative",
-    "group: one d20 per side + its leader's INIT, the side acts together; "
-    "individual: d20 + INIT for each combatant, one at a time",
-    "choice",
-    InitiativeMode.GROUP.value,
-    choices=tuple(x.value for x in InitiativeMode),
-)
-COVER = Setting(
-    "cover",
-    "Cover",
-    "Partial cover: -2 to -4 to hit, set by the GM; full cover: it cannot be shot",
-    "choice",
-    "none",
-    choices=play.COVER,
-)
-SECOND = Setting(
-    "second",
-    "Dual with",
-    "A dual attack: one roll at -1, both weapons' damage rolled, the higher counts",
-    "means",
-    "",
-    optional=True,
-)
-SUBDUAL = Setting(
-    "subdual",
-    "Subdual",
-    "Declared not to kill (bludgeoning, or the flat of a blade): the damage is tracked apart "
-    "from HP; at subdual ≥ HP the foe surrenders",
-    "bool",
-    False,
-)
-SPELL = Setting(
-    "spell",
-    "Spell",
-    "The spell's name, for the log",
-    "text",
-    "",
-)
-HARMFUL = Setting(
-    "harmful",
-    "Harmful",
-    "A spell that harms its target: a charmed caster may not aim it at its charmer",
-    "bool",
-    True,
-)
-LASTING = Setting(
-    "lasting",
-    "Takes time",
-    "A casting time longer than an instant: the spell goes off as the caster's next turn begins, "
-    "and is lost if the caster takes damage or fails a save before then",
-    "bool",
-    False,
-)
-ABILITY = Setting(
-    "ability",
-    "Adds",
-    "A thrown weapon adds the best of STR, DEX and PER to hit, unless you pick one (STR also adds to damage)",
-    "choice",
-    "best",
-    choices=play.ABILITIES,
-)
+# -- to hit --------------------------------------------------------------------------------------
 
 
-def _strike(style: str) -> Any:
-    def build(
-        c: str,
-        target: str,
-        means: str,
-        *,
-        ignore_dex: bool = False,
-        override: bool = False,
-        cover: str = "none",
-        second: str = "",
-        subdual: bool = False,
-        ability: str = "best",
-    ) -> play.OsrAttack:
-        return play.OsrAttack(c, target, means, style, cover, second or "", subdual, ability)  # type: ignore[arg-type]
+@dataclass
+class ToHit:
+    """The to-hit roll's terms by name, the target's AC with its own terms, and an automatic hit."""
 
-    return build
+    terms: list[tuple[str, int]] = field(default_factory=list)
+    ac_terms: list[tuple[str, int]] = field(default_factory=list)
+    auto_hit: str = ""  # why no roll is needed (a paralyzed target in melee)
+    ability_term: tuple[str, int] | None = None  # what adds to damage too (STR, DEX in melee)
+    advantage: list[str] = field(default_factory=list)  # its sources, in words ("target prone")
+    disadvantage: list[str] = field(default_factory=list)
+    critical: str = ""  # why a hit is a critical hit (an unconscious target within 5 ft)
+    critical_rolls: int = 2  # [D] a critical hit rolls the damage dice this many times
+    cancels: bool = True  # [D] any advantage and any disadvantage cancel; off: the more sources win
+
+    @property
+    def edge(self) -> int:
+        """+1 advantage (2d20, the higher), -1 disadvantage (the lower), 0 a plain roll: one or
+        more sources of each cancel (RULES §12), or with the option off the more sources win."""
+        if self.cancels:
+            return int(bool(self.advantage)) - int(bool(self.disadvantage))
+        more = len(self.advantage) - len(self.disadvantage)
+        return (more > 0) - (more < 0)
+
+    def edge_text(self) -> str:
+        """``advantage (target prone)``, or both and what comes of them, or ""."""
+        good = f"advantage ({', '.join(self.advantage)})" if self.advantage else ""
+        bad = f"disadvantage ({', '.join(self.disadvantage)})" if self.disadvantage else ""
+        if good and bad:
+            outcome = {1: "advantage", -1: "disadvantage", 0: "a plain roll"}[self.edge]
+            return f"{good} and {bad} {'cancel' if self.edge == 0 else 'weigh up'}: {outcome}"
+        return good or bad
+
+    @property
+    def bonus(self) -> int:
+        return sum(v for _, v in self.terms)
+
+    @property
+    def ac(self) -> int:
+        return sum(v for _, v in self.ac_terms)
+
+    def hits(self, face: int) -> bool:
+        """Natural 20 always hits, natural 1 always misses, else d20 + bonus >= AC."""
+        if self.auto_hit:
+            return True
+        if face == 20:
+            return True
+        if face == 1:
+            return False
+        return face + self.bonus >= self.ac
+
+    @property
+    def chance(self) -> float:
+        """The exact chance to hit: the faces of a d20 that hit, over 20; with advantage one minus
+        the chance both dice miss, with disadvantage the chance both hit."""
+        if self.auto_hit:
+            return 1.0
+        plain = sum(self.hits(f) for f in range(1, 21)) / 20
+        if self.edge > 0:
+            return 1 - (1 - plain) ** 2
+        if self.edge < 0:
+            return plain * plain
+        return plain
+
+    def terms_text(self) -> str:
+        return " ".join(f"{v:+d} {k}" for k, v in self.terms if v or k == "attack bonus")
+
+    def ac_text(self) -> str:
+        base, *rest = self.ac_terms
+        if not rest:
+            return f"AC {base[1]}"
+        return f"AC {self.ac} ({base[1]} " + " ".join(f"{v:+d} {k}" for k, v in rest) + ")"
 
 
-def _cast_at(
-    c: str,
-    target: str,
-    means: str | None,
+def from_behind(encounter: Encounter, attacker: OsrCombatant, target: OsrCombatant) -> bool:
+    """The attacker stands outside the target's field of vision (its facing on the map)."""
+    ta, tt = encounter.tokens.get(attacker.id), encounter.tokens.get(target.id)
+    if ta is None or tt is None:
+        return False
+    return outside_cone(
+        footprint_center(tt.cell, target.size),
+        tt.facing,
+        target.vision_deg,
+        footprint_center(ta.cell, attacker.size),
+    )
+
+
+def thrown_ability(attacker: OsrCombatant, chosen: str) -> tuple[str, int]:
+    options = {"STR": attacker.str_mod, "DEX": attacker.dex_mod, "PER": attacker.per_mod}
+    if chosen in options:
+        return chosen, options[chosen]
+    best = max(options, key=lambda k: options[k])  # ties keep STR, which also adds to damage
+    return best, options[best]
+
+
+def to_hit(
+    encounter: Encounter,
+    attacker: OsrCombatant,
+    target: OsrCombatant,
+    weapon: OsrWeapon,
+    style: Style,
     *,
-    ignore_dex: bool = False,
-    override: bool = False,
-    spell: str = "",
-    harmful: bool = True,
-    lasting: bool = False,
-) -> play.Cast:
-    return play.Cast(c, str(spell or ""), target, lasting=bool(lasting), harmful=bool(harmful))
+    cover: str = "none",
+    second: str = "",
+    ability: str = "best",
+) -> ToHit:
+    """Every term of the roll (RULES §12): attack bonus, the ability, long range, light, cover, dual
+    attack; and the target's AC: shield negated from behind, +2 defending or guarded."""
+    options: OsrOptions = encounter.options  # type: ignore[assignment]
+    result = ToHit(terms=[("attack bonus", attacker.attack_bonus)])
+    ranged = style == "ranged"
+    if not ranged:
+        name, value = ("DEX", attacker.dex_mod) if weapon.dex else ("STR", attacker.str_mod)
+        result.terms.append((name, value))
+        result.ability_term = (name, value)
+    elif weapon.kind is WeaponKind.MISSILE:
+        result.terms.append(("PER", attacker.per_mod))
+    else:
+        name, value = thrown_ability(attacker, ability)
+        result.terms.append((name, value))
+        result.ability_term = ("STR", value) if name == "STR" else None
+    if ranged and weapon.max_range_ft:
+        feet = encounter.distance_between(attacker, target)
+        if feet is not None and feet > weapon.max_range_ft / 2:
+            result.terms.append(("long range", -1))
+    light = Light(options.light)
+    if LIGHT_PENALTY[light]:
+        result.terms.append((f"{light.value} light", LIGHT_PENALTY[light]))
+    if cover in ("-2", "-3", "-4"):
+        result.terms.append(("cover", int(cover)))
+    if second:
+        result.terms.append(("dual attack", -1))
+    exhausted = cond.level(attacker)
+    if exhausted:
+        result.terms.append((f"exhausted {exhausted}", -exhausted * options.exhaustion_penalty))
+    if cond.has(attacker, "wounded") and options.wounded_penalty:
+        result.terms.append(("wounded", -options.wounded_penalty))
+    result.cancels = bool(getattr(options, "advantage_cancels", True))
+    result.critical_rolls = int(getattr(options, "critical_dice_rolls", 2))
+    _edges(encounter, attacker, target, style, result)
+    result.ac_terms.append(("AC", target.ac))
+    if target.shield and from_behind(encounter, attacker, target):
+        result.ac_terms.append(("shield negated from behind", -target.shield_ac))
+    if target.defending == target.id:
+        result.ac_terms.append(("defending", 2))
+    guards = [g for g in encounter.combatants if g.defending == target.id and g.id != target.id and not g.down]
+    if guards:
+        result.ac_terms.append((f"guarded by {guards[0].name}", 2))
+    if not ranged and cond.has(target, "paralyzed"):
+        result.auto_hit = f"{target.name} is paralyzed: hit automatically in melee"
+    return result
 
 
-def _defend(c: str, target: str, means: str | None, *, ignore_dex: bool = False, override: bool = False) -> play.Defend:
-    return play.Defend(c, "" if target == c else target)
-
-
-class OldSchoolRuleset(ByHand, Ruleset):
-    name = "osr"
-    title = "Old-School d20"
-    source = "the old-school d20 combat chapter"
-    about = "To-hit rolls against AC, HP, counter-attacks when leaving melee, morale and death saves."
-    stat_block: ClassVar[type[OsrCombatant]] = OsrCombatant
-    options_model = OsrOptions
-    round_seconds: ClassVar[int] = 10
-    provocation_word: ClassVar[str] = "Counter-attack"
-    bestiary_file: ClassVar[str] = "bestiary-osr.json"
-
-    handlers: ClassVar[Mapping[type, Handler]] = {
-        play.OsrAttack: play.attack,
-        play.CounterAttack: play.counter_attack,
-        play.Defend: play.defend,
-        play.TakeMove: play.take_move,
-        play.Cast: play.cast,
-        play.Burn: play.burn,
-        play.StandUp: play.stand_up,
-        play.Confusion: play.confusion,
-        play.DeathSave: play.death_save,
-        play.SavingThrow: play.saving_throw,
-        play.MoraleCheck: play.morale_check,
-    }
-
-    # -- the sheet and the tables ------------------------------------------------------------
-
-    def sheet(self) -> SheetSpec:
-        identity = (
-            SheetRow(
-                "Kind",
-                ("kind",),
-                "PC: a player character (death save at 0 HP, no morale); NPC or monster: defeated at 0 HP",
-                kind="choice",
-                choices=tuple(k.value for k in Kind),
-            ),
-            SheetRow("Level / HD", ("level",), "Level, or Hit Dice for a monster (a monster's save DC is 11 + HD)"),
+def _edges(encounter: Encounter, attacker: OsrCombatant, target: OsrCombatant, style: Style, hit: ToHit) -> None:
+    """Advantage and disadvantage from the conditions table (RULES §12), each source in words."""
+    melee = style != "ranged"
+    for word in ("blinded", "frightened", "poisoned", "restrained"):
+        if cond.has(attacker, word):
+            hit.disadvantage.append(f"attacker {word}")
+    if melee and cond.has(attacker, "prone"):
+        hit.disadvantage.append("attacker prone")
+    if cond.has(attacker, "invisible"):
+        hit.advantage.append("attacker invisible")
+    for word in ("blinded", "restrained", *cond.HELPLESS):
+        if cond.has(target, word):
+            hit.advantage.append(f"target {word}")
+    if cond.has(target, "invisible"):
+        hit.disadvantage.append("target invisible")
+    feet = encounter.distance_between(attacker, target)
+    close = feet is not None and feet <= 5
+    if cond.has(target, "prone"):
+        (hit.advantage if melee and close else hit.disadvantage).append(
+            "target prone" if melee and close else "target prone, not within 5 ft"
         )
-        numbers = (
-            SheetRow("HP (now / max)", ("hp", "hp_max"), "Hit points; at 0 a monster or NPC is defeated, a PC saves"),
-            SheetRow("Armor bonus", ("armor_bonus",), "Padded +1, leather +2 … full plate +7 (AC 11 + this)"),
-            SheetRow(
-                "Armor max DEX",
-                ("armor_max_dex",),
-                "The armor's cap on the DEX bonus to AC; empty: no cap",
-                kind="optional int",
-            ),
-            SheetRow("Shield", ("shield",), "A carried shield: +1 AC, lost to an attack from behind", kind="bool"),
-            SheetRow(
-                "AC typed",
-                ("ac_typed",),
-                "A monster's AC as written; empty: 11 + armor + shield + DEX",
-                kind="optional int",
-            ),
-            SheetRow("Attack bonus", ("attack_bonus",), "Added to every to-hit d20"),
-            SheetRow("STR mod", ("str_mod",), "STR: to hit and damage in melee (and thrown with STR)"),
-            SheetRow("DEX mod", ("dex_mod",), "DEX: AC (capped by the armor), DEX weapons, thrown"),
-            SheetRow("PER mod", ("per_mod",), "PER: to hit with missile weapons, thrown"),
-            SheetRow("INIT mod", ("init_mod",), "Added to the initiative d20 (a side's leader's for group initiative)"),
-            SheetRow(
-                "Morale",
-                ("morale",),
-                "2-12: 2d6 above it and the creature flees or surrenders; 2 always flees unless cornered, "
-                "12 fights to the death; empty for PCs and retainers",
-                kind="optional int",
-            ),
-            SheetRow("Save: Poison/Death", ("save_poison",), "Saving-throw bonus; also the death save at 0 HP"),
-            SheetRow("Save: Paralysis", ("save_paralysis",), "Saving-throw bonus: Paralysis or Petrification"),
-            SheetRow("Save: Wands", ("save_wands",), "Saving-throw bonus: Wands"),
-            SheetRow("Save: Breath", ("save_breath",), "Saving-throw bonus: Dragon Breath"),
-            SheetRow("Save: Spells", ("save_spells",), "Saving-throw bonus: Spells"),
-            SheetRow(
-                "Attacks / round",
-                ("attacks",),
-                "A monster's attacks per round; it may counter-attack that many different foes each round",
-            ),
-            SheetRow(
-                "Subdual taken", ("subdual",), "Subdual damage, tracked apart from HP; at subdual ≥ HP it surrenders"
-            ),
-            SheetRow("Group leader", ("leader",), "Rolls its side's group initiative with its INIT", kind="bool"),
-        )
-        weapons = ItemList(
-            "weapons",
-            "weapon",
-            (
-                ItemColumn("name", "Name", "text", "The weapon's name; Unarmed (1d2 + STR) is always there"),
-                ItemColumn("damage", "Damage", "text", "Dice such as 1d4, 1d8, 2d6 or 1d6+1"),
-                ItemColumn(
-                    "kind",
-                    "Kind",
-                    "choice",
-                    "melee: 5 ft; reach: 10 ft; missile: shot, PER to hit; thrown: the best of STR/DEX/PER",
-                    tuple(k.value for k in WeaponKind),
-                ),
-                ItemColumn(
-                    "max_range_ft",
-                    "Range",
-                    "optional int",
-                    "Missile and thrown weapons: the maximum range in feet (long range past half: -1)",
-                ),
-                ItemColumn("dex", "DEX", "bool", "A melee weapon used with DEX instead of STR, to hit and to damage"),
-            ),
-            "The combatant's weapons; double-click a cell to change it",
-            {"damage": "1d6"},
-        )
-        return SheetSpec(
-            identity=identity,
-            numbers_title="HP, AC, bonuses, morale and saves",
-            numbers=numbers,
-            lists=(weapons,),
-            tips={
-                "side": "Party: the player characters and their allies; Opponents: run by the GM",
-                "move_ft": "Feet per round (default 30): a Move or a Charge goes this far, a ranged attack half",
-                "concealed": "Hidden: a label here (Old-School d20 leaves stealth to the GM)",
-                "surprised": "Surprised: takes no action in round 1 (the GM marks each side)",
-            },
+    if cond.has(target, "unconscious") and close:
+        hit.critical = (
+            f"{target.name} is unconscious and within 5 ft: a critical hit, "
+            f"the damage dice rolled {times(hit.critical_rolls)}"
         )
 
-    def columns(self) -> tuple[Column, ...]:
-        return (
-            Column("Kind", "PC, NPC or monster", lambda c: c.kind.value, numeric=False),
-            Column("HP", "Hit points, current / max", lambda c: f"{c.hp} / {c.hp_max}"),
-            Column("AC", "Armor Class: the to-hit total must reach it", lambda c: c.ac),
-            Column("Atk", "Attack bonus", lambda c: f"{c.attack_bonus:+d}"),
-            Column("ML", "Morale (empty: none)", lambda c: "" if c.morale is None else c.morale),
+
+def times(n: int) -> str:
+    return {1: "once", 2: "twice", 3: "three times"}.get(n, f"{n} times")
+
+
+def attackable(target: OsrCombatant) -> str:
+    """Why ``target`` cannot be attacked ("" when it can): only the dead and the defeated (a monster
+    or NPC at 0 HP); an unconscious or paralyzed creature can (RULES §12)."""
+    if target.dead:
+        return f"{target.name} is dead"
+    if target.hp == 0 and target.kind is not Kind.PC:
+        return f"{target.name} is defeated"
+    return ""
+
+
+def attack_checks(
+    encounter: Encounter,
+    attacker: OsrCombatant,
+    target: OsrCombatant,
+    weapon: OsrWeapon,
+    style: Style,
+    *,
+    cover: str = "none",
+    second: str = "",
+) -> list[Check]:
+    """What must hold for the attack, each with its reason (the turn's own checks apart)."""
+    gone = attackable(target)
+    checks = [
+        Check(
+            "A foe to strike",
+            target.id != attacker.id and not gone,
+            f"{attacker.name} cannot attack itself" if target.id == attacker.id else gone,
+        ),
+    ]
+    charmer = cond.source(encounter, attacker, "charmed")
+    if charmer is not None and charmer.id == target.id:
+        checks.append(
+            Check("Not its charmer", False, f"{attacker.name} is charmed by {target.name}: it cannot attack it")
         )
-
-    def gauges(self, c: OsrCombatant) -> tuple[Gauge, ...]:
-        return (Gauge("HP", c.hp, c.hp_max, "health"),)
-
-    def gauge_labels(self) -> tuple[str, ...]:
-        return ("HP",)
-
-    def conditions(self) -> tuple[str, ...]:
-        """Every condition of the table in RULES §12, each applied by the app."""
-        return cond.TABLE
-
-    def condition_tip(self, condition: str) -> str:
-        word = " ".join(condition.split()).casefold()
-        key = next((w for w in cond.TABLE if word == w or word.startswith(w + " ")), word)
-        tip = CONDITION_TIPS.get(key, "")
-        if key == "surprised":
-            tip = "Caught unawares"
-        extra = cond.APPLIED.get(key)
-        if not extra:
-            return tip
-        return f"{tip}. Old-School d20: {extra}" if tip else f"Old-School d20: {extra}"
-
-    def token_word(self, c: OsrCombatant) -> str:
-        if c.dead:
-            return "dead"
-        if c.morale_result is not None:
-            return c.morale_result.value
-        if "unconscious" in c.conditions:
-            return "unconscious"
-        return ""
-
-    def new_combatant(self) -> dict[str, Any]:
-        return {"name": "New combatant", "side": Side.PARTY.value, "kind": Kind.PC.value, "hp_max": 8}
-
-    def summary(self, c: OsrCombatant) -> str:
-        if c.ac_typed is not None:
-            ac = f"AC {c.ac} (typed)"
-        else:
-            parts = [f"11 + armor {c.armor_bonus}"]
-            if c.shield:
-                parts.append("shield 1")
-            if c.dex_to_ac:
-                parts.append(f"DEX {c.dex_to_ac:+d}")
-            ac = f"AC {c.ac} ({' + '.join(parts)})"
-        level = "HD" if c.kind is Kind.MONSTER else "level"
-        words = [f"{c.side.value} {c.kind.value}, {level} {c.level}", f"{c.hp}/{c.hp_max} HP", ac]
-        words.append(f"attack {c.attack_bonus:+d}")
-        if c.morale is not None:
-            words.append(f"morale {c.morale}")
-        if c.dead:
-            words.append("dead")
-        elif c.down:
-            words.append("down")
-        if c.morale_result is not None:
-            words.append(c.morale_result.value)
-        return " · ".join(words)
-
-    def stat_line(self, c: OsrCombatant) -> str:
-        weapons = ", ".join(f"{w.name} {w.damage}" for w in c.weapons) or "unarmed 1d2"
-        morale = f"  ML {c.morale}" if c.morale is not None else ""
-        return (
-            f"HP {c.hp_max}  AC {c.ac}  Atk {c.attack_bonus:+d}  INIT {c.init_mod:+d}{morale}\n"
-            f"{weapons}  Move {c.move_ft} ft"
-        )
-
-    # -- the round ---------------------------------------------------------------------------
-
-    def start_procedure(self) -> StartProcedure:
-        def reading(situation: str, face: int) -> str:
-            return {
-                NOBODY: "Nobody is surprised; everyone acts in the initiative order",
-                PARTY: "The Party is surprised: its members take no action in round 1",
-                OPPONENTS: "The Opponents are surprised: they take no action in round 1",
-                BOTH: "Both sides surprised: nobody is; initiative as usual",
-            }.get(situation, "")
-
-        return StartProcedure(
-            question="Who is surprised?",
-            situations=(
-                Situation(NOBODY, "Nobody is surprised", "Both sides saw each other coming"),
-                Situation(PARTY, "The Party is surprised", "Party members take no action in round 1"),
-                Situation(OPPONENTS, "The Opponents are surprised", "Opponents take no action in round 1"),
-                Situation(BOTH, "Both sides are surprised", "A moment of shared confusion: nobody is surprised"),
-            ),
-            die_label="initiative",
-            reading=reading,
-            surprise_die=False,
-            rolls_initiative=True,
-            settings=(LIGHT, INITIATIVE),
-        )
-
-    def round_settings(self) -> tuple[Setting, ...]:
-        return (LIGHT, INITIATIVE)
-
-    def open_combat(self, engine: Engine, action: Any, dice: DiceSource) -> Opening:
-        situation = action.situation
-        surprised = {PARTY: Side.PARTY, OPPONENTS: Side.OPPONENTS}.get(situation)
-        if situation not in (NOBODY, PARTY, OPPONENTS, BOTH):
-            raise RulesError(f"Start combat: {situation!r} is not one of: {NOBODY}, {PARTY}, {OPPONENTS}, {BOTH}")
-        slots, words = play.roll_initiative(engine, dice)
-        first = self._first_side(engine, slots)
-        said = {
-            NOBODY: "nobody surprised",
-            PARTY: "the Party is surprised",
-            OPPONENTS: "the Opponents are surprised",
-            BOTH: "both sides surprised, so nobody is",
-        }[situation]
-        options: OsrOptions = engine.encounter.options  # type: ignore[assignment]
-        text = f"Round 1: {play.considerations(options)}; {said}; {words}"
-        return Opening(situation=situation, first_side=first, surprised_side=surprised, text=text, order=tuple(slots))
-
-    def round_order(self, engine: Engine, action: Any, dice: DiceSource) -> RoundOrder:
-        slots, words = play.roll_initiative(engine, dice)
-        options: OsrOptions = engine.encounter.options  # type: ignore[assignment]
-        return RoundOrder(
-            self._first_side(engine, slots), None, f"{play.considerations(options)}; {words}", order=tuple(slots)
-        )
-
-    @staticmethod
-    def _first_side(engine: Engine, slots: list[Any]) -> Side:
-        if slots and slots[0].members:
-            return engine.combatant(slots[0].members[0]).side  # type: ignore[no-any-return]
-        return Side.PARTY
-
-    def on_round_start(self, engine: Engine) -> list[Event]:
-        """Counter-attacks not taken in the round before lapse: they were immediate."""
-        return engagement.lapse(engine.encounter, "counter-attack")
-
-    def turn_refusal(self, encounter: Encounter, c: OsrCombatant) -> str | None:
-        if c.dead:
-            return f"{c.name} is dead"
-        if c.down:
-            return f"{c.name} is down"
-        if c.morale_result is MoraleResult.SURRENDERS:
-            return f"{c.name} has surrendered"
-        if c.surprised:
-            return f"{c.name} is surprised in {encounter.combat.round_phrase}"
-        return None
-
-    def on_turn_start(self, engine: Engine, c: OsrCombatant) -> list[Event]:
-        events: list[Event] = []
-        rnd = engine.encounter.combat.round
-        if c.defending is not None:
-            c.defending = None
-            events.append(Override(round=rnd, text=f"{c.name}'s Defend ends (its turn has come)"))
-        if c.casting is not None:
-            spell, c.casting = c.casting, None
-            events.append(Override(round=rnd, text=f"{c.name}'s {spell} goes off (cast last turn, not interrupted)"))
-        return events + play.turn_start_conditions(engine, c)
-
-    def action_open(self, encounter: Encounter, c: OsrCombatant, kind: str | None = None) -> str:
-        """A monster with several attacks: after each roll, the next until its attacks per round are made."""
-        number, of = play.attacks_left(encounter, c)
-        if not number or (kind is not None and kind not in ("melee", "ranged")):
-            return ""
-        return f"Attack {number} of {of}"
-
-    def on_combat_end(self, engine: Engine) -> None:
-        for c in engine.encounter.combatants:
-            c.defending = None  # type: ignore[attr-defined]
-            c.casting = None  # type: ignore[attr-defined]
-        engine.encounter.combat.pending = []
-
-    # -- movement ----------------------------------------------------------------------------
-
-    def move_allowance(self, engine: Engine, c: OsrCombatant) -> float:
-        """Before the action, a full Move; then what the action allows: a ranged attack half the
-        Move in all, a Move (or another action) the full Move, a melee attack, charge, defend or
-        spell no more."""
-        turn = engine.encounter.combat.turn
-        full = c.move_ft / 2 if cond.level(c) >= 3 else float(c.move_ft)  # exhausted 3+: half Move
-        if turn is None or turn.action is None or turn.action in ("move", "other"):
-            return full
-        if turn.action == "ranged":
-            return max(full / 2, turn.feet_used)
-        return turn.feet_used
-
-    def provocations(self, engine: Engine, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
-        combat = engine.encounter.combat
-        if combat.phase is not Phase.FIGHTING:
-            return []
-        return play.provocations(engine, engine.combatant(cid), path)
-
-    def after_move(self, engine: Engine, c: OsrCombatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
-        if engine.encounter.combat.phase is not Phase.FIGHTING:
-            return []
-        return play.after_move(engine, c, path, forced)
-
-    # -- the actions -------------------------------------------------------------------------
-
-    def action_kinds(self) -> tuple[ActionSpec, ...]:
-        def strike(key: str, label: str, tip: str, button: str, extras: tuple[Setting, ...]) -> ActionSpec:
-            return ActionSpec(
-                key,
-                label,
-                tip,
-                "weapon",
-                _strike(key),
-                targeted=True,
-                mode=key,
-                button=button,
-                rolls=True,
-                extras=extras,
+    feet = encounter.distance_between(attacker, target)
+    ranged = style == "ranged"
+    if ranged:
+        checks.append(
+            Check(
+                "A missile or thrown weapon",
+                weapon.kind in (WeaponKind.MISSILE, WeaponKind.THROWN),
+                f"{weapon.name} is a {weapon.kind.value} weapon",
             )
-
-        return (
-            strike(
-                "melee",
-                "Melee attack",
-                "d20 + attack bonus + STR against AC, a target within 5 ft (10 ft with reach); no move this turn",
-                "Roll the attack",
-                (COVER, SECOND, SUBDUAL),
-            ),
-            strike(
-                "ranged",
-                "Ranged attack",
-                "d20 + attack bonus + PER (thrown: best of STR/DEX/PER); long range -1; half a Move before or after. "
-                "Shooting while engaged provokes counter-attacks",
-                "Roll the shot",
-                (COVER, ABILITY, SECOND),
-            ),
-            strike(
-                "charge",
-                "Charge",
-                "Move up to the full Move, then a melee attack (no move after)",
-                "Roll the charge",
-                (COVER, SECOND, SUBDUAL),
-            ),
-            ActionSpec(
-                "move",
-                "Move",
-                "Up to the full Move; moving while engaged provokes counter-attacks",
-                "none",
-                lambda c: play.TakeMove(c),
-                button="Take the Move",
-            ),
-            ActionSpec(
-                "stand",
-                "Stand up",
-                "A prone creature gets up: it costs half its Move, not its action",
-                "none",
-                lambda c: play.StandUp(c),
-                button="Stand up",
-            ),
-            ActionSpec(
-                "defend",
-                "Defend",
-                "No move and no attack: +2 AC until the next turn, or guard an adjacent ally (+2 AC to it). "
-                "Pick yourself or the ally",
-                "none",
-                _defend,
-                targeted=True,
-                allies=True,
-                button="Defend",
-            ),
-            ActionSpec(
-                "cast",
-                "Cast a spell",
-                "At a creature: click it on the map. Both hands free, a line of sight to a visible target; "
-                "not silenced, not blinded; the caster may not move this turn",
-                "none",
-                _cast_at,
-                targeted=True,
-                button="Cast",
-                extras=(SPELL, HARMFUL, LASTING),
-            ),
-            ActionSpec(
-                "cast-here",
-                "Cast a spell (no creature)",
-                "On the caster itself or a place: both hands free, not silenced; the caster may not move this turn",
-                "text",
-                lambda c, text, lasting=False: play.Cast(c, text, lasting=bool(lasting)),
-                button="Cast",
-                extras=(LASTING,),
-            ),
-            ActionSpec(
-                "other",
-                "Something else…",
-                "Any other action, in words, for the log",
-                "text",
-                lambda c, text: act.OtherAction(c, text),
-                button="Take this action",
-            ),
         )
-
-    def action_available(self, spec: ActionSpec, c: OsrCombatant) -> tuple[bool, str]:
-        if spec.key == "stand" and not cond.has(c, "prone"):
-            return False, f"{c.name} is not prone"
-        if spec.key == "ranged" and not any(w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN) for w in c.weapons):
-            return False, f"{c.name} has no missile or thrown weapon"
-        return True, ""
-
-    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
-        return results.action_result(encounter, event, after)
-
-    def action_means(self, spec: ActionSpec, c: OsrCombatant) -> list[tuple[str, str, str]]:
-        if spec.uses != "weapon":
-            return []
-        if spec.key == "ranged":
-            return [(w.name, w.label, "") for w in c.weapons if w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN)]
-        return [(w.name, w.label, "") for w in c.all_weapons() if w.melee]
-
-    def action_checks(
-        self,
-        encounter: Encounter,
-        spec: ActionSpec,
-        c: OsrCombatant,
-        means: str | None,
-        text: str,
-        target: Any = None,
-        extras: Mapping[str, Any] | None = None,
-    ) -> list[Any]:
-        number, of = play.attacks_left(encounter, c)
-        if number and spec.key not in ("melee", "ranged"):
-            turn = encounter.combat.turn
-            made = turn.attacks if turn is not None else 0
-            return [
+    else:
+        checks.append(Check("A melee weapon", weapon.melee, f"{weapon.name} is a missile weapon: shoot with it"))
+    if feet is None:
+        checks.append(Check("Both on the map", False, "place both tokens on the map"))
+    elif ranged:
+        if weapon.max_range_ft:
+            short = weapon.max_range_ft // 2
+            where = "short range" if feet <= short else "long range, -1" if feet <= weapon.max_range_ft else ""
+            checks.append(
                 Check(
-                    "The turn's action is Attack",
-                    False,
-                    f"{made} of {of} attacks made: the next is a melee or a ranged attack, or end the turn",
+                    f"Within {weapon.max_range_ft} ft",
+                    feet <= weapon.max_range_ft,
+                    f"{feet:g} ft: {where}" if where else f"{feet:g} ft is beyond the maximum range",
                 )
-            ]
-        if spec.key in ("melee", "ranged", "charge"):
-            if target is None or means is None:
-                return [Check("Pick a target", False, "click a foe on the map")]
-            try:
-                weapon = c.weapon(means)
-            except RulesError as error:
-                return [Check("The weapon", False, str(error))]
-            more = dict(extras or {})
-            turn = encounter.combat.turn
-            following = number and turn is not None and turn.action == "charge"
-            first = [Check(f"Attack 1 of {of}", True, "")] if of > 1 and not number else []
-            return first + play.attack_checks(
-                encounter,
-                c,
-                target,
-                weapon,
-                "counter" if following else spec.key,  # type: ignore[arg-type]
-                cover=str(more.get("cover", "none")),
-                second=str(more.get("second", "") or ""),
             )
-        if spec.key in ("defend", "cast", "cast-here"):
-            checks = play.movement_checks(encounter, c, "cast" if spec.key.startswith("cast") else spec.key)
-            if spec.key == "defend" and target is not None and target.id != c.id:
-                feet = play.distance(encounter, c, target)
-                checks.append(Check("An ally", target.side is c.side, f"{target.name} is not on {c.name}'s side"))
-                checks.append(
-                    Check("Adjacent", feet is not None and feet <= 5, f"{target.name} is not next to {c.name}")
-                )
-            if spec.key == "cast":
-                more = dict(extras or {})
-                said = bool(str(more.get("spell", "") or "").strip())
-                checks.append(Check("Name the spell", said, "" if said else "type it in Spell"))
-                if target is None:
-                    checks.append(Check("Pick a target", False, "click a creature on the map"))
-                else:
-                    checks += play.spell_checks(encounter, c, target, bool(more.get("harmful", True)))
-            if spec.key == "cast-here":
-                said = bool(text.strip())
-                checks.append(Check("Say the spell", said, "" if said else "type it above"))
-                checks += play.spell_checks(encounter, c, None, False)
-            return checks
-        return super().action_checks(encounter, spec, c, means, text, target)
-
-    def action_notes(
-        self,
-        encounter: Encounter,
-        spec: ActionSpec,
-        c: OsrCombatant,
-        means: str | None,
-        target: Any,
-        extras: Mapping[str, Any] | None = None,
-    ) -> list[tuple[str, str]]:
-        notes: list[tuple[str, str]] = []
-        if spec.key in ("melee", "ranged", "charge") and target is not None and means is not None:
-            try:
-                weapon = c.weapon(means)
-            except RulesError:
-                return notes
-            more = dict(extras or {})
-            hit = play.to_hit(
-                encounter,
-                c,
-                target,
-                weapon,
-                spec.key,  # type: ignore[arg-type]
-                cover=str(more.get("cover", "none")),
-                second=str(more.get("second", "") or ""),
-                ability=str(more.get("ability", "best")),
-            )
-            chance = round(hit.chance * 100)
-            how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
-            edge = f"{hit.edge_text()}; " if hit.edge_text() and not hit.auto_hit else ""
-            notes.append(("To hit", f"{chance}%: {edge}{how} (natural 20 hits, natural 1 misses)"))
-            if hit.critical:
-                notes.append(("Critical", hit.critical))
-        if spec.key in ("melee", "ranged", "charge") and c.attacks > 1:
-            notes.append(self._reach_note(encounter, c))
-        if spec.key == "ranged":
-            engaged = play.engagement.engaged_by(
-                encounter, c, play._reach, lambda s, m: play.may_counter(encounter, s, m)
-            )
-            if engaged:
-                names = ", ".join(encounter.combatant(x).name for x in engaged)
-                notes.append(("Provokes", f"shooting while engaged: counter-attack from {names}"))
-        return notes
-
-    @staticmethod
-    def _reach_note(encounter: Encounter, c: OsrCombatant) -> tuple[str, str]:
-        """Which attack this is and who is in reach of it now (it changes as foes fall)."""
-        number, of = play.attacks_left(encounter, c)
-        turn = encounter.combat.turn
-        which = f"Attack {number or 1} of {of}" if number or turn is None or turn.action is None else f"{of} attacks"
-        reach = c.melee_reach
-        near = []
-        for other in encounter.combatants:
-            feet = play.distance(encounter, c, other)
-            if other.side is not c.side and feet is not None and feet <= reach and not play.attackable(other):
-                near.append(f"{other.name} ({feet:g} ft)")
-        where = ", ".join(near) if near else "no foe"
-        return which, f"each roll at any foe in reach, with any of its weapons. In reach ({reach} ft): {where}"
-
-    def means(self, c: OsrCombatant, name: str, spell: bool = False) -> Any:
-        return c.weapon(name)
-
-    def forecast(
-        self,
-        attacker: OsrCombatant,
-        target: OsrCombatant,
-        means: Any,
-        mode: Any,
-        options: Any,
-        *,
-        ignore_dex: bool = False,
-        encounter: Encounter | None = None,
-        extras: Mapping[str, Any] | None = None,
-    ) -> Any:
-        from lnl_desktop.core.rules.osr.odds import forecast_strike
-
-        if encounter is None:
-            return None
-        style = str(mode) if str(mode) in ("melee", "ranged", "charge") else ("melee" if means.melee else "ranged")
-        extras = dict(extras or {})
-        return forecast_strike(
-            encounter,
-            attacker,
-            target,
-            means,
-            style,  # type: ignore[arg-type]
-            cover=str(extras.get("cover", "none")),
-            second=str(extras.get("second", "") or ""),
-            subdual=bool(extras.get("subdual", False)),
-            ability=str(extras.get("ability", "best")),
-        )
-
-    # -- what the rules call for ------------------------------------------------------------
-
-    def prompt(self, engine: Engine, item: Any) -> PromptSpec:
-        index = engine.encounter.combat.pending.index(item)
-        if item.kind == "counter-attack":
-            striker = engine.combatant(item.who)
-            weapon = Setting(
-                "weapon", "With", "The weapon the counter-attack swings", "means", striker.best_melee().name
-            )
-            return PromptSpec(
-                "Counter-attack",
-                item.text,
-                (weapon,),
-                (
-                    PromptChoice(
-                        "Roll the counter-attack",
-                        "d20 to hit, damage on a hit",
-                        lambda v: play.CounterAttack(index, str(v.get("weapon") or "")),
-                        rolls=True,
-                    ),
-                ),
-            )
-        if item.kind == "death save":
-            return PromptSpec(
-                "Death save",
-                item.text,
-                (),
-                (
-                    PromptChoice(
-                        "Roll the death save",
-                        "d20 + Poison or Death bonus ≥ DC: unconscious; else dead",
-                        lambda v: play.DeathSave(index),
-                        rolls=True,
-                    ),
-                ),
-            )
-        if item.kind == "morale":
-            return PromptSpec("Morale check", item.text, *self._morale_inputs(engine, item.who, index))
-        if item.kind == "burning":
-            return PromptSpec(
-                "Burning",
-                item.text,
-                (),
-                (
-                    PromptChoice(
-                        f"Roll the fire damage ({getattr(engine.encounter.options, 'burning_dice', '1d6')})",
-                        "Subtracted from HP, as a hit's damage would be",
-                        lambda v: play.Burn(index),
-                        rolls=True,
-                    ),
-                ),
-            )
-        if item.kind == "confused":
-            return PromptSpec(
-                "Confused",
-                item.text,
-                (),
-                (
-                    PromptChoice(
-                        "Roll the d6",
-                        "1: attacks the nearest creature; 2-4: moves randomly; 5-6: does nothing",
-                        lambda v: play.Confusion(index),
-                        rolls=True,
-                    ),
-                ),
-            )
-        return super().prompt(engine, item)
-
-    def _morale_inputs(
-        self, engine: Engine, side: str, index: int
-    ) -> tuple[tuple[Setting, ...], tuple[PromptChoice, ...]]:
-        members = [c for c in engine.encounter.side(Side(side)) if play.morale_eligible(c)]  # type: ignore[arg-type]
-        who = ", ".join(f"{c.name} {c.morale}" for c in members) or "nobody"  # type: ignore[attr-defined]
-        settings = (
-            Setting(
-                "modifier",
-                "Modifier",
-                "Situational -2 … +2 (a side clearly winning +1, losing -1); never for morale 2 or 12",
-                "int",
-                0,
-                -2,
-                2,
-            ),
-            Setting("cornered", "Cornered", "A morale-2 creature fights only when cornered", "bool", False),
-            Setting(
-                "outcome",
-                "On a failure",
-                "What the creatures that fail do",
-                "choice",
-                MoraleResult.FLEES.value,
-                choices=tuple(m.value for m in MoraleResult),
-            ),
-        )
-        choice = PromptChoice(
-            f"Roll 2d6 ({who})",
-            "2d6 ≤ morale (+ modifier): stands; above: flees or surrenders. Two passes: no more checks",
-            lambda v: play.MoraleCheck(
-                side, int(v.get("modifier", 0)), bool(v.get("cornered", False)), str(v.get("outcome", "flees")), index
-            ),
-            rolls=True,
-        )
-        return settings, (choice,)
-
-    def tools(self, engine: Engine) -> tuple[PromptSpec, ...]:
-        """The Combat menu's morale checks on the GM's demand, one per side that has morale."""
-        tools = []
-        for side in Side:
-            if any(play.morale_eligible(c) for c in engine.encounter.side(side)):  # type: ignore[arg-type]
-                settings, choices = self._morale_inputs(engine, side.value, -1)
-                tools.append(PromptSpec(f"Morale check: {side.value}", "On the GM's demand", settings, choices))
-        return tuple(tools)
-
-    def combatant_tools(self, engine: Engine, c: OsrCombatant) -> tuple[PromptSpec, ...]:
-        """The sheet's saving throw on demand: a category and a DC (11 + a monster's HD, or the GM's)."""
-        category = Setting(
-            "category",
-            "Category",
-            "Poison or Death Ray, Paralysis or Petrification, Wands, Dragon Breath, Spells",
-            "choice",
-            SaveCategory.SPELLS.value,
-            choices=tuple(s.value for s in SaveCategory),
-        )
-        dc = Setting(
-            "dc",
-            "DC",
-            "11 + the monster's HD for a monster's effect; else the GM's (11 + dungeon level)",
-            "int",
-            11,
-            1,
-            40,
-        )
-        choice = PromptChoice(
-            "Roll the save",
-            "d20 + the category's bonus ≥ DC",
-            lambda v: play.SavingThrow(c.id, str(v.get("category")), int(v.get("dc", 11))),
-            rolls=True,
-        )
-        return (
-            PromptSpec(f"Saving throw: {c.name}", "d20 + the category's bonus against a DC", (category, dc), (choice,)),
-        )
-
-    # -- converting, the bestiary and the demo ------------------------------------------------------
-
-    def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
-        kept, notes = super().convert(data, source)
-        name = data.get("name", "?")
-        # The L&L family's health as HP: SP + IP, a rough equivalent the GM should look at.
-        if "stamina_max" in data and "injury_max" in data:
-            kept["hp_max"] = max(1, int(data["stamina_max"]) + int(data["injury_max"]))
-            kept["hp"] = max(0, min(kept["hp_max"], int(data.get("stamina", 0)) + int(data.get("injury", 0))))
-            kept["level"] = int(data.get("level", 1))
-            kept["kind"] = Kind.PC.value if data.get("side") == Side.PARTY.value else Kind.MONSTER.value
-            kept["str_mod"] = int(data.get("str_bonus", 0))
-            kept["dex_mod"] = int(data.get("dex_bonus", 0))
-            kept["weapons"] = [
-                {"name": w["name"], "damage": f"1{w['die']}", "kind": _kind_from(w), "max_range_ft": _range_from(w)}
-                for w in data.get("weapons", [])
-                if w.get("name") != UNARMED
-            ]
-            notes.append(f"{name}: HP {kept['hp_max']} = SP + IP; weapons' damage as one die each; AC 11: check them")
+        ta, tt = encounter.tokens[attacker.id], encounter.tokens[target.id]
+        # Walls, wall segments and closed doors on every line of sight are full cover (RULES §12).
+        wall = blocker(encounter.map, ta.cell, attacker.size, tt.cell, target.size)
+        checks.append(Check("Not in full cover", wall is None and cover != "full", _cover_reason(wall, target)))
+    else:
+        reach = weapon.reach
+        checks.append(Check(f"Within {reach} ft", feet <= reach, f"{target.name} is {feet:g} ft away"))
+        ta, tt = encounter.tokens[attacker.id], encounter.tokens[target.id]
+        wall = None
+        if feet <= reach:
+            wall = reach_blocker(encounter.map, ta.cell, attacker.size, tt.cell, target.size, reach)
+        if wall is not None:
+            checks.append(Check("No wall between", False, f"{wall} stands between {attacker.name} and {target.name}"))
+    if second:
+        try:
+            other = attacker.weapon(second)
+        except Exception:
+            checks.append(Check("The second weapon", False, f"{attacker.name} has no weapon named {second!r}"))
         else:
-            kept.setdefault("hp_max", 8)
-            notes.append(f"{name}: no health to map: HP 8, check the stat block")
-        return kept, notes
-
-    def bestiary(self) -> list[dict[str, Any]]:
-        from lnl_desktop.core.rules.bestiary import read_bestiary
-
-        return read_bestiary(self)[0]
-
-    def demo(self) -> str | None:
-        return "goblin-ambush-osr.lnl"
-
-
-def _kind_from(weapon: dict[str, Any]) -> str:
-    return {"reach": "reach", "ranged": "missile"}.get(str(weapon.get("kind", "melee")), "melee")
+            checks.append(
+                Check(
+                    "Two different weapons",
+                    other.name != weapon.name and other.name != UNARMED and other.melee == weapon.melee,
+                    "a dual attack rolls two weapons of the same kind, each in one hand",
+                )
+            )
+    if style != "counter":
+        checks += movement_checks(encounter, attacker, style)
+    return checks
 
 
-def _range_from(weapon: dict[str, Any]) -> int | None:
-    if weapon.get("kind") != "ranged":
-        return None
-    return int(weapon.get("max_range_ft") or 150)
+def sight_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant) -> list[Check]:
+    """A spell needs a line of sight to its target (RULES §12): none when walls, wall segments or
+    closed doors block every line. Not checked when either is off the map."""
+    tc, tt = encounter.tokens.get(c.id), encounter.tokens.get(target.id)
+    if target.id == c.id or tc is None or tt is None:
+        return []
+    wall = blocker(encounter.map, tc.cell, c.size, tt.cell, target.size)
+    return [Check("Line of sight to the target", wall is None, f"{target.name} is behind {wall}" if wall else "")]
 
 
-OSR = OldSchoolRuleset()
+def spell_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant | None, harmful: bool) -> list[Check]:
+    """What the conditions table and the line of sight allow of a spell (RULES §12): none when
+    silenced; none at a creature when blinded (it needs sight); not a harmful one at the charmer."""
+    checks = [Check("Not silenced", not cond.has(c, "silenced"), f"{c.name} is silenced: no spells")]
+    if target is None or target.id == c.id:
+        return checks
+    checks.append(Check("Can see", not cond.has(c, "blinded"), f"{c.name} is blinded: no spell that needs sight"))
+    charmer = cond.source(encounter, c, "charmed")
+    if harmful and charmer is not None and charmer.id == target.id:
+        checks.append(
+            Check("Not at its charmer", False, f"{c.name} is charmed by {target.name}: no harmful spell at it")
+        )
+    return checks + sight_checks(encounter, c, target)
+
+
+def _cover_reason(wall: str | None, target: OsrCombatant) -> str:
+    if wall is not None:
+        return f"{target.name} is behind {wall}: full cover, it cannot be shot"
+    return f"{target.name} is in full cover (set by the GM): it cannot be shot"
+
+
+def movement_checks(encounter: Encounter, c: OsrCombatant, action: str) -> list[Check]:
+    """What each action allows of the movement already spent this turn (RULES §12's actions)."""
+    turn = encounter.combat.turn
+    if turn is None or turn.combatant != c.id:
+        return []
+    moved = turn.feet_used - stood(encounter, c)  # getting up is no move away from the spot
+    if action == "melee" and moved:
+        return [Check("Not moved yet", False, f"moved {moved:g} ft this turn: a Charge moves and then attacks")]
+    if action in ("defend", "cast") and moved:
+        what = "Defend" if action == "defend" else "A caster"
+        return [Check("Not moved yet", False, f"moved {moved:g} ft this turn; {what} may not move")]
+    if action == "ranged" and moved > c.move_ft / 2:
+        return [
+            Check(
+                "At most half a Move",
+                False,
+                f"moved {moved:g} ft; a ranged attack allows half the Move ({c.move_ft / 2:g} ft) before or after",
+            )
+        ]
+    return []
+
+
+# -- damage ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Damage:
+    rolls: list[tuple[str, list[int], int, int]]  # per weapon: name, faces, flat + ability, total
+    amount: int
+    kept: str  # the weapon whose damage counts (the higher of a dual attack)
+
+    def text(self) -> str:
+        parts = []
+        for name, faces, extra, total in self.rolls:
+            shown = "+".join(str(f) for f in faces)
+            parts.append(f"{name} [{shown}]{extra:+d} = {total}" if extra else f"{name} [{shown}] = {total}")
+        if len(self.rolls) > 1:
+            return " / ".join(parts) + f": the higher, {self.amount}"
+        return parts[0]
+
+
+def damage_term(weapon: OsrWeapon, hit: ToHit) -> int:
+    """What adds to the damage dice: the weapon's own + and the STR (or a DEX weapon's DEX) in melee."""
+    flat = weapon.dice[2]
+    return flat + (hit.ability_term[1] if hit.ability_term else 0)
+
+
+def roll_damage(dice: DiceSource, attacker: OsrCombatant, weapons: list[OsrWeapon], hit: ToHit, minimum: int) -> Damage:
+    rolls = []
+    for weapon in weapons:
+        count, sides, _ = weapon.dice
+        count *= hit.critical_rolls if hit.critical else 1  # a critical hit rolls the damage dice again
+        faces = [roll_plain(dice, sides, f"{weapon.name} damage d{sides}").face for _ in range(count)]
+        extra = damage_term(weapon, hit)
+        rolls.append((weapon.name, faces, extra, max(minimum, sum(faces) + extra)))
+    best = max(rolls, key=lambda r: r[3])
+    return Damage(rolls, best[3], best[0])
+
+
+# -- counter-attacks and a monster's several attacks ----------------------------------------------
+
+
+def may_counter(encounter: Encounter, striker: OsrCombatant, target: OsrCombatant) -> bool:
+    """Whether ``striker`` may make a counter-attack on ``target`` now: able to act (not down, fled,
+    helpless, or surprised in the first round) and within the monster limit; a blinded striker
+    still may, at disadvantage."""
+    combat = encounter.combat
+    if striker.down or striker.morale_result is not None:
+        return False
+    if striker.surprised and combat.round == combat.first_round:
+        return False
+    if cond.helpless(striker):
+        return False
+    return engagement.free_attack_room(encounter, striker, target, striker.attacks)
+
+
+def reach_of(c: OsrCombatant) -> float:
+    """How far ``c``'s melee attacks reach: the foes within it are engaged with ``c``."""
+    return c.melee_reach
+
+
+ATTACKS = ("melee", "ranged", "charge")
+
+
+def attacks_left(encounter: Encounter, c: OsrCombatant) -> tuple[int, int]:
+    """(the number of the next attack roll, of how many) while ``c``'s turn is an Attack with rolls
+    still to come; (0, n) otherwise. A monster with attacks per round N makes up to N (RULES §12)."""
+    turn = encounter.combat.turn
+    if turn is None or turn.combatant != c.id or turn.action not in ATTACKS or turn.attacks >= c.attacks:
+        return 0, c.attacks
+    return turn.attacks + 1, c.attacks
+
+
+def death_save_dc(overkill: int) -> int:
+    """RULES §12: DC 11 + the damage beyond what took the PC to exactly 0 (3 HP, 10 damage: DC 18)."""
+    return 11 + overkill
+
+
+def stood(encounter: Encounter, c: OsrCombatant) -> float:
+    """The movement ``c`` spent getting up this turn (read from the log since its turn began)."""
+    spent = 0.0
+    for event in reversed(encounter.log):
+        if isinstance(event, TurnStarted):
+            break
+        if isinstance(event, ActionTaken) and event.action == "stand up" and event.combatant == c.id:
+            spent += c.move_ft / 2
+    return spent

@@ -1,4 +1,4 @@
-"""L&L Classic (RULES §11): the earlier edition of Laurels & Loot, as the differences from L&L.
+"""L&L Classic's rules (RULES §11): the earlier edition of Laurels & Loot, as the differences from L&L.
 
 Everything of L&L holds except: surprise is a d6 of its own before round 1 that may give one
 side a surprise round; WIS where L&L has AWA, and Defense Points (DEX + AP) on the sheet; no
@@ -9,53 +9,21 @@ no DEX off the damage, AP applies, to SP; may be a Power Attack).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from pydantic import model_validator
+from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import (
-    Ability,
-    Bonus,
-    Encounter,
-    LnLFamilyOptions,
-    LnLStats,
-    Side,
-    Weapon,
-)
+from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.sight import blocker
 from lnl_desktop.core.rules.base import Situation, StartProcedure
-from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, Opening
+from lnl_desktop.core.rules.classic.model import ClassicCombatant, ClassicOptions
+from lnl_desktop.core.rules.common import AttackMode, Check, Opening
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.model import Ability, AttackMeans, LnLFamilyOptions, LnLStats, Weapon
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.engine.engine import Engine
-
-
-class ClassicCombatant(LnLStats):
-    """A combatant of L&L Classic: STR, DEX and WIS; Defense Points = DEX bonus + AP."""
-
-    PERCEPTION: ClassVar[Ability] = Ability.WIS
-
-    wis_bonus: Bonus = 0
-
-    @model_validator(mode="after")
-    def _no_direct_damage(self) -> ClassicCombatant:
-        for i, spell in enumerate(self.spells):
-            if spell.direct:
-                raise ValueError(f"spells[{i}].direct: L&L Classic has no direct damage (all damage is SP first)")
-        return self
-
-    @property
-    def defense_points(self) -> int:
-        """DP: what comes off every blow this combatant takes (sneak attacks: AP only)."""
-        return self.dex_bonus + self.armor_points
-
-
-class ClassicOptions(LnLFamilyOptions):
-    """The [D] points of L&L Classic: L&L's, less the ones about exertion and direct damage it has not."""
+    from lnl_desktop.core.rules.base import Table
 
 
 # The Start combat dialog's situations (RULES §11): the surprise d6, or the GM's hand.
@@ -144,7 +112,7 @@ class ClassicRuleset(LnLRuleset):
             by_hand_surprise=False,
         )
 
-    def open_combat(self, engine: Engine, a: act.StartCombat, dice: DiceSource) -> Opening:
+    def open_combat(self, engine: Table, a: act.StartCombat, dice: DiceSource) -> Opening:
         face: int | None = None
         if a.situation == ROLL:
             face = a.face if a.face is not None else roll_plain(dice, 6, "surprise").face

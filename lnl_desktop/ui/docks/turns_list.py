@@ -1,0 +1,69 @@
+"""The Turns dock's list: a tree view of :class:`~lnl_desktop.ui.models.turns.TurnsModel`, its
+groups always open, a heading spanning the columns. Its lines may be read as a tree widget's
+items are (``topLevelItem``, ``headerItem``, ``visualItemRect``, ``itemDoubleClicked``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Signal
+from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+
+from lnl_desktop.ui.models.turns import ID_ROLE, HeaderView, LineView, TurnsModel
+
+
+class TurnsView(QTreeView):
+    """The groups and combatants of the round, one line each."""
+
+    # A line double-clicked, as a tree widget says it: the line and the column.
+    itemDoubleClicked = Signal(object, int)  # the tree widget's name
+
+    def __init__(self, model: TurnsModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.turns_model = model
+        self.setRootIsDecorated(False)
+        self.setItemsExpandable(False)
+        self.setUniformRowHeights(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.doubleClicked.connect(lambda index: self.itemDoubleClicked.emit(LineView(index), index.column()))
+        model.modelReset.connect(self.lay_out)
+        model.layoutChanged.connect(self.lay_out)
+
+    def lay_out(self) -> None:
+        """Every group open, every heading across the columns."""
+        model = self.turns_model
+        for row in range(model.rowCount()):
+            index = model.index(row, 0)
+            self.setFirstColumnSpanned(row, QModelIndex(), index.data(ID_ROLE) is None)
+        self.expandAll()
+
+    # -- the lines read as a tree widget's items -------------------------------------------------
+
+    def columnCount(self) -> int:
+        return self.turns_model.columnCount()
+
+    def topLevelItemCount(self) -> int:
+        return self.turns_model.rowCount()
+
+    def topLevelItem(self, row: int) -> LineView:
+        return LineView(self.turns_model.index(row, 0))
+
+    def headerItem(self) -> HeaderView:
+        return HeaderView(self.turns_model)
+
+    def visualItemRect(self, item: LineView | QModelIndex | QPersistentModelIndex) -> QRect:
+        """The line's rectangle in the viewport, across its columns (empty when not laid out)."""
+        index = item.index() if isinstance(item, LineView) else QModelIndex(item)
+        if not index.isValid():
+            return QRect()
+        first = self.visualRect(index.siblingAtColumn(0))
+        last = self.visualRect(index.siblingAtColumn(max(self.turns_model.columnCount() - 1, 0)))
+        return first.united(last) if last.isValid() else first
+
+    def line_at(self, point: Any) -> LineView | None:
+        """The line under ``point`` (viewport coordinates), or None."""
+        index = self.indexAt(point)
+        return LineView(index.siblingAtColumn(0)) if index.isValid() else None
