@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, i
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Token, WallSegment
+from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.map import sight
 from lnl_desktop.core.map.grid import Cell
@@ -127,7 +128,8 @@ def main() -> None:
     heroes = [(20, 20), (24, 20), (20, 26), (60, 60), (64, 62)]
     engine = Engine(party_encounter(grid_map, heroes), dice=ScriptedDice([]))
     engine.apply(act.SetFog(True))
-    report(f"party_view, 5 Party tokens, {where}", median_seconds(lambda: sight.party_view(engine.encounter)), None)
+    seen = median_seconds(lambda: party_view.party_view(engine.encounter))
+    report(f"party_view, 5 Party tokens, {where}", seen, None)
     moves = [(22, 23), (20, 20)]
     samples = []
     for i in range(RUNS):

@@ -20,7 +20,9 @@ import pytest
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.map import explored as explored_cells
 from lnl_desktop.core.map import sight
 from lnl_desktop.core.map.grid import Cell, footprint, footprint_center, outside_cone
 from lnl_desktop.core.map.terrain import Terrain, _step_masks, barriers_of, map_terrain, segments_cross
@@ -106,13 +108,13 @@ def check(engine: Engine) -> None:
     computation says."""
     e = engine.encounter
     fresh = reference_view(e)
-    shared = sight.party_sight(e)
+    shared = party_view.party_sight(e)
     assert np.array_equal(shared.mask, fresh)
-    assert sight.party_sight(e) is shared  # once per state
-    assert np.array_equal(sight.party_view_mask(e), fresh)
+    assert party_view.party_sight(e) is shared  # once per state
+    assert np.array_equal(party_view.party_view_mask(e), fresh)
     ys, xs = np.nonzero(fresh)
-    assert sight.party_view(e) == set(zip(xs.tolist(), ys.tolist(), strict=True)) == shared.cells
-    assert np.array_equal(sight.explored_mask(e.fog.explored, e.map.width, e.map.height), explored_grid(e))
+    assert party_view.party_view(e) == set(zip(xs.tolist(), ys.tolist(), strict=True)) == shared.cells
+    assert np.array_equal(explored_cells.explored_mask(e.fog.explored, e.map.width, e.map.height), explored_grid(e))
     assert fresh[explored_grid(e) == 0].sum() == 0  # everything seen now is explored
 
 
@@ -202,16 +204,16 @@ def test_the_explored_mask_follows_the_set_through_moves_reveals_undo_and_redo()
         engine_.apply(step)
         grown = e.fog.explored
         assert isinstance(grown, frozenset) and all(isinstance(c, tuple) for c in grown)
-        mask = sight.explored_mask(grown, W, H)
+        mask = explored_cells.explored_mask(grown, W, H)
         assert np.array_equal(mask, explored_grid(e)) and not mask.flags.writeable
         if isinstance(step, act.Move) and before is not grown:
-            assert sight._explored[0][0] is grown  # the engine left the new set's mask beside it
+            assert explored_cells._explored[0][0] is grown  # the engine left the new set's mask beside it
     for _ in steps:
         engine_.undo()
-        assert np.array_equal(sight.explored_mask(e.fog.explored, W, H), explored_grid(e))
+        assert np.array_equal(explored_cells.explored_mask(e.fog.explored, W, H), explored_grid(e))
     for _ in steps:
         engine_.redo()
-        assert np.array_equal(sight.explored_mask(e.fog.explored, W, H), explored_grid(e))
+        assert np.array_equal(explored_cells.explored_mask(e.fog.explored, W, H), explored_grid(e))
 
 
 def test_explored_masks_of_unrelated_sets_are_built_not_patched_wrongly() -> None:
@@ -222,20 +224,20 @@ def test_explored_masks_of_unrelated_sets_are_built_not_patched_wrongly() -> Non
         for x, y in cells:
             if 0 <= x < W and 0 <= y < H:
                 expected[y, x] = True
-        assert sight.explore(frozenset(), expected) == {c for c in cells if 0 <= c[0] < W and 0 <= c[1] < H}
-        assert np.array_equal(sight.explored_mask(cells, W, H), expected)
-        assert np.array_equal(sight.explored_mask(frozenset(cells), W, H), expected)  # equal, not the same set
+        assert explored_cells.explore(frozenset(), expected) == {c for c in cells if 0 <= c[0] < W and 0 <= c[1] < H}
+        assert np.array_equal(explored_cells.explored_mask(cells, W, H), expected)
+        assert np.array_equal(explored_cells.explored_mask(frozenset(cells), W, H), expected)  # equal, not the same set
 
 
 def test_explore_adds_only_what_is_new_and_keeps_the_set_when_nothing_is() -> None:
     known = frozenset({(0, 0), (1, 0)})
     seen = np.zeros((3, 4), dtype=bool)
     seen[0, 1] = True
-    assert sight.explore(known, seen) is known
+    assert explored_cells.explore(known, seen) is known
     seen[2, 3] = True
-    grown = sight.explore(known, seen)
+    grown = explored_cells.explore(known, seen)
     assert grown == known | {(3, 2)}
-    assert np.array_equal(sight.explored_mask(grown, 4, 3), sight.explored_mask(known, 4, 3) | seen)
+    assert np.array_equal(explored_cells.explored_mask(grown, 4, 3), explored_cells.explored_mask(known, 4, 3) | seen)
 
 
 def test_a_door_edit_takes_over_the_tables_and_sees_the_same_as_a_fresh_build() -> None:

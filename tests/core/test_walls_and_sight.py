@@ -43,13 +43,13 @@ from lnl_desktop.core.encounter.events import (
     WallRemoved,
 )
 from lnl_desktop.core.encounter.model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.engine.party_view import party_view
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import Cell, DiagonalRule, footprint, line_of_sight, outside_cone
 from lnl_desktop.core.map.movement import MoveRules, path_cost_ft, reachable
 from lnl_desktop.core.map.sight import (
     blocker,
     cells_unseen,
-    party_view,
     reach_blocker,
     sees,
     visible_cells,

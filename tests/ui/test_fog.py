@@ -18,7 +18,7 @@ from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import BeginTurn, SetFog, StartCombat
 from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
@@ -103,7 +103,7 @@ def shade(view: QGraphicsView, image: QImage, cell: Cell) -> int:
 
 def test_the_players_see_no_opponent_the_party_cannot_see(table) -> None:
     controller, view, players = table
-    seen = sight.party_view(controller.encounter)
+    seen = party_view.party_view(controller.encounter)
     assert (9, 3) not in seen and (10, 6) not in seen  # the wall and the closed door are in the way
     assert set(players.scene.tokens) == {"ana"}
     assert set(view.map_scene.tokens) == {"ana", "goblin", "orc"}  # the GM sees everyone
@@ -126,7 +126,7 @@ def test_a_party_token_walking_into_a_room_reveals_it(table) -> None:
     assert controller.encounter.tokens["ana"].cell == (8, 4)
     # At once, after that one change: the whole east room and both foes.
     assert set(players.scene.tokens) == {"ana", "goblin", "orc"}
-    seen = sight.party_view(controller.encounter)
+    seen = party_view.party_view(controller.encounter)
     assert (10, 6) in seen and (9, 5) in seen
     assert players.scene.fog.seen == seen
     image = render(players.view)

@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
@@ -89,7 +89,7 @@ def assert_as_fresh(controller: TableController, item: FogItem) -> None:
     assert item._known_cells == fresh._known_cells and item._hatch == fresh._hatch
     assert item.region == fresh.region
     assert picture(item) == picture(fresh)
-    assert item.seen == sight.party_view(controller.encounter)
+    assert item.seen == party_view.party_view(controller.encounter)
 
 
 STEPS: list[Any] = [

@@ -54,6 +54,8 @@ START_PATH = {
     "lnl_desktop.core.rules.lnl.rules",
     "lnl_desktop.core.rules.lnl.views",
     "lnl_desktop.core.map.sight",
+    "lnl_desktop.core.map.explored",
+    "lnl_desktop.core.engine.party_view",
     "lnl_desktop.core.files.storage",
     "lnl_desktop.core.encounter.validation",
     "lnl_desktop.lazy",

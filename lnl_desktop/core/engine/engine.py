@@ -52,10 +52,11 @@ from lnl_desktop.core.engine.history import (
     _touched,
 )
 from lnl_desktop.core.engine.movement import Movement
+from lnl_desktop.core.engine.party_view import party_sight
 from lnl_desktop.core.engine.words import feet_words
 from lnl_desktop.core.errors import IllegalAction, RulesError
+from lnl_desktop.core.map.explored import explore
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.core.map.sight import explore, party_sight
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed

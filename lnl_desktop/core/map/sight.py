@@ -33,9 +33,9 @@ A map never changes, and a door opened or a wall drawn makes a new one: its tabl
 what did not change from the last map of its size (the offsets table is shared by all maps of
 one size, the wall cells' diagonals by those with the same wall cells); only the barriers are
 new. Each creature's view is cached on its map, as bits (bounded; only the latest few maps keep
-theirs), so the Party's view (:func:`party_sight`, worked out once per state for the engine and
+theirs), so the Party's view (:func:`eyes_sight`, worked out once per state for the engine and
 every window) after a move costs the moved token's view and an OR; and the fog of war's
-explored cells are kept as a mask beside their set (:func:`explored_mask`, :func:`explore`).
+explored cells are kept as a mask beside their set (:mod:`.explored`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ import contextlib
 import math
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Set
+from collections.abc import Iterable, Iterator, Set
 from dataclasses import dataclass
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
@@ -60,6 +60,7 @@ from lnl_desktop.core.map.grid import (
 )
 from lnl_desktop.core.map.terrain import (
     Barrier,
+    GridMap,
     Terrain,
     _boxes,
     _footprint_any,
@@ -75,7 +76,6 @@ if TYPE_CHECKING:
     import numpy as _numpy
     import numpy.typing as npt
 
-    from lnl_desktop.core.encounter.model import Encounter, MapGrid
     from lnl_desktop.core.map.grid import BoolArray
 
     FloatArray = npt.NDArray[_numpy.float64]
@@ -420,14 +420,14 @@ def _pairs(a: Cell, a_size: int, b: Cell, b_size: int) -> list[tuple[Cell, Cell]
 # --------------------------------------------------------------------------------------------
 
 
-def blocker(grid_map: MapGrid, a: Cell, a_size: int, b: Cell, b_size: int) -> str | None:
+def blocker(grid_map: GridMap, a: Cell, a_size: int, b: Cell, b_size: int) -> str | None:
     """None when a token at ``a`` sees one at ``b`` (some line between their cells is clear);
     else what blocks the most direct line, in words: 'the wall from (10, 0) to (10, 5)',
     'the closed door at (4, 2)–(5, 2)', 'the wall at (6, 11)'."""
     return terrain_blocker(map_terrain(grid_map), a, a_size, b, b_size)
 
 
-def sees(grid_map: MapGrid, a: Cell, a_size: int, b: Cell, b_size: int) -> bool:
+def sees(grid_map: GridMap, a: Cell, a_size: int, b: Cell, b_size: int) -> bool:
     """Whether a token of ``a_size`` at ``a`` sees one of ``b_size`` at ``b`` (and the other way
     round: sight is mutual). Walls, wall segments and closed doors block; the field of vision is
     not considered (see :func:`visible_cells`)."""
@@ -449,7 +449,7 @@ def terrain_blocker(terrain: Terrain, a: Cell, a_size: int, b: Cell, b_size: int
 
 
 def reach_blocker(
-    grid_map: MapGrid,
+    grid_map: GridMap,
     a: Cell,
     a_size: int,
     b: Cell,
@@ -490,7 +490,7 @@ def reach_blocker(
 
 
 def visible_cells(
-    grid_map: MapGrid,
+    grid_map: GridMap,
     cell: Cell,
     size: int = 1,
     facing: float | None = None,
@@ -504,7 +504,7 @@ def visible_cells(
 
 
 def visible_mask(
-    grid_map: MapGrid,
+    grid_map: GridMap,
     cell: Cell,
     size: int = 1,
     facing: float | None = None,
@@ -515,7 +515,7 @@ def visible_mask(
     return terrain_visible_mask(map_terrain(grid_map), cell, size, facing, vision_deg)
 
 
-def view_known(grid_map: MapGrid, cell: Cell, size: int = 1) -> bool:
+def view_known(grid_map: GridMap, cell: Cell, size: int = 1) -> bool:
     """Whether what a creature of ``size`` at ``cell`` sees all round is already worked out on this
     map (its field of vision is cut from that in a millisecond): the window works an unknown one
     out on a worker thread rather than while the GM drags. The views' cache takes one at a time."""
@@ -771,44 +771,24 @@ class PartyView:
         self.cells = MaskCells(mask)
 
 
-def _cones_by_default(ruleset: str) -> bool:
-    return True  # RULES §10: creatures see inside their field of vision
+Eye = tuple[str, Cell, float, bool, int, bool, int]
+"""One creature's eyes for :func:`eyes_sight`: (id, cell, facing, hidden, size, down, vision in degrees)."""
 
 
-# Whether the ruleset called so reads facing for sight (``Ruleset.sight_uses_facing``). The registry
-# sets it when it is imported: the map sits below the rulesets and never imports them.
-_uses_facing: Callable[[str], bool] = _cones_by_default
-
-
-def read_facing_from(uses_facing: Callable[[str], bool]) -> None:
-    """How :func:`party_sight` learns whether a ruleset reads facing (the registry's rulesets)."""
-    global _uses_facing
-    _uses_facing = uses_facing
-
-
-def party_sight(encounter: Encounter) -> PartyView:
-    """:func:`party_view`, worked out once per state of the map, the ruleset and the Party's tokens
-    (their cells, facings, sizes, vision, hidden and down) however many ask: the engine's fog of
-    war and both windows' fog share it. The mask is the OR of each token's cached view, so a
-    Party move works out the moved token's view only."""
-    from lnl_desktop.core.encounter.model import Side
-
-    party: list[tuple[str, Cell, float, bool, int, bool, int]] = []
-    tokens = encounter.tokens
-    for c in encounter.combatants:
-        token = tokens.get(c.id)
-        if token is not None and c.side is Side.PARTY:
-            party.append((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg))
+def eyes_sight(grid_map: GridMap, eyes: tuple[Eye, ...], cones: bool) -> PartyView:
+    """What a group of creatures sees together on ``grid_map`` (the Party's eyes: :mod:`core.engine.party_view`),
+    worked out once per state of the map and the eyes however many ask. The mask is the OR of each
+    creature's cached view, so a move works out the moved creature's view only. A hidden or down
+    creature sees nothing for the group; ``cones``: each sees within its field of vision (facing)."""
     # The index lives on the map's terrain: keyed there, the state's map is the map itself.
-    ix = _index(map_terrain(encounter.map))
-    key = (encounter.ruleset, tuple(party))
+    ix = _index(map_terrain(grid_map))
+    key = (cones, eyes)
     found = ix.party.get(key)
     if found is not None:
         ix.party.move_to_end(key)
         return found
-    cones = _uses_facing(encounter.ruleset)
     bits = np.zeros((ix.height, (ix.width + 7) // 8), dtype=np.uint8)
-    for _cid, cell, facing, hidden, size, down, vision_deg in party:
+    for _cid, cell, facing, hidden, size, down, vision_deg in eyes:
         if not hidden and not down:
             bits |= _packed_view(ix, cell, size, facing if cones else None, vision_deg)
     found = PartyView(_unpacked(bits, ix.width))
@@ -818,79 +798,9 @@ def party_sight(encounter: Encounter) -> PartyView:
     return found
 
 
-def party_view_mask(encounter: Encounter) -> BoolArray:
-    """:func:`party_view` as a ``(height, width)`` boolean array indexed ``[y, x]``."""
-    return party_sight(encounter).mask.copy()
-
-
-def party_view(encounter: Encounter) -> frozenset[Cell]:
-    """Every cell some Party token sees now: the union of :func:`visible_cells` of each Party
-    token on the map that is neither hidden from the players nor down, within its field of
-    vision where the encounter's ruleset reads facing (``Ruleset.sight_uses_facing``)."""
-    return _cells(party_sight(encounter).mask)
-
-
-# --------------------------------------------------------------------------------------------
-# Public: the fog of war's explored cells as a mask
-# --------------------------------------------------------------------------------------------
-
-# (explored set, its mask), latest first. The sets are held, so comparing by identity is safe
-# (no other set can take a held one's id); a few are kept: the state now and those undo returns to.
-_explored: list[tuple[frozenset[Cell], BoolArray]] = []
-_EXPLORED_KEEP = 6
-
-
-def _remember(explored: frozenset[Cell], mask: BoolArray) -> BoolArray:
-    mask.flags.writeable = False
-    others = [kept for kept in _explored if kept[0] is not explored]
-    _explored[:] = [(explored, mask), *others[: _EXPLORED_KEEP - 1]]
-    return mask
-
-
-def explored_mask(explored: frozenset[Cell], width: int, height: int) -> BoolArray:
-    """The fog of war's ``explored`` cells (on the map) as a read-only ``(height, width)`` mask,
-    kept beside the set: the set :func:`explore` made or one met before costs nothing, one undo
-    put back costs its difference from the latest (set arithmetic in C), any other is built."""
-    for kept, mask in _explored:
-        if kept is explored and mask.shape == (height, width):
-            if _explored[0][0] is not explored:
-                _remember(explored, mask)
-            return mask
-    base = next(((kept, mask) for kept, mask in _explored if mask.shape == (height, width)), None)
-    if base is not None:
-        added, removed = explored - base[0], base[0] - explored
-        if len(added) + len(removed) <= len(explored) // 4 + 64:
-            out = base[1].copy()
-            _mark_cells(out, added, True)
-            _mark_cells(out, removed, False)
-            return _remember(explored, out)
-    out = np.zeros((height, width), dtype=np.bool_)
-    _mark_cells(out, explored, True)
-    return _remember(explored, out)
-
-
-def _mark_cells(mask: BoolArray, cells: frozenset[Cell], value: bool) -> None:
-    """Set the cells of ``cells`` that lie on the map to ``value``."""
-    if not cells:
-        return
-    h, w = mask.shape
-    coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
-    coords = coords[(coords[:, 0] >= 0) & (coords[:, 0] < w) & (coords[:, 1] >= 0) & (coords[:, 1] < h)]
-    mask[coords[:, 1], coords[:, 0]] = value
-
-
-def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
-    """``explored`` with the cells of the mask ``seen`` added: the same set when none is new, else
-    a new one whose mask (the old one OR ``seen``) :func:`explored_mask` then has. Only the newly
-    seen cells are turned into tuples: the work grows with what a move shows, not with the map."""
-    h, w = seen.shape
-    known = explored_mask(explored, w, h)
-    new = seen & ~known
-    if not new.any():
-        return explored
-    grown = explored | _cells(new)
-    _remember(grown, known | seen)
-    return grown
+def mask_cells(mask: BoolArray) -> frozenset[Cell]:
+    """The cells a ``(height, width)`` mask holds."""
+    return _cells(mask)
 
 
 @dataclass(frozen=True)
@@ -920,7 +830,7 @@ class UnseenPredicate(ConePredicate):
 
 
 def cells_unseen(
-    grid_map: MapGrid,
+    grid_map: GridMap,
     viewer_anchor: Cell,
     viewer_size: int,
     facing_deg: float,
@@ -941,7 +851,7 @@ def cells_unseen(
 
 
 def out_of_sight(
-    grid_map: MapGrid,
+    grid_map: GridMap,
     viewer_anchor: Cell,
     viewer_size: int,
     cells: Iterable[Cell],

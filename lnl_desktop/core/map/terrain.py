@@ -19,9 +19,9 @@ import weakref
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.grid import Cell, DiagonalRule
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -191,10 +191,24 @@ def barriers_of(segments: Iterable[Any], doors: Iterable[Any] = ()) -> Sequence[
 
 # The last terrain built per map size (weakly): the next map of that size, usually the same map
 # with a door opened or a wall drawn, takes over what did not change (:meth:`Terrain.take_over`).
+class GridMap(Protocol):
+    """What the map's searches read of an encounter's map (``core.encounter.model.MapGrid``): the map
+    sits below the encounter and names it by what it reads."""
+
+    width: int
+    height: int
+    feet_per_cell: int
+    diagonal: DiagonalRule
+    walls: frozenset[Cell]
+    difficult: frozenset[Cell]
+    segments: tuple[Any, ...]
+    doors: tuple[Any, ...]
+
+
 _LATEST_TERRAIN: weakref.WeakValueDictionary[tuple[int, int], Terrain] = weakref.WeakValueDictionary()
 
 
-def map_terrain(grid_map: Any) -> Terrain:
+def map_terrain(grid_map: GridMap) -> Terrain:
     """The terrain of a map (a ``model.MapGrid``) with its barriers, cached on the map.
 
     ``MapGrid.terrain`` caches its terrain in the map's ``__dict__``; this puts one with the map's

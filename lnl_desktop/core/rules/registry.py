@@ -11,7 +11,6 @@ from __future__ import annotations
 from lnl_desktop.core.encounter import validation
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map import sight
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, AttackOutcome, Check, SurpriseOutcome
 
@@ -114,7 +113,6 @@ def plugin_problems() -> list[str]:
 
 # The shared model and the map never import the rulesets: they ask through these.
 validation.read_rulesets_from(all_rulesets)
-sight.read_facing_from(lambda name: get_ruleset(name).sight_uses_facing)
 
 
 __all__ = [

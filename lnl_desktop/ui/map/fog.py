@@ -1,7 +1,7 @@
 """Fog of war: what the players see, on their map and, faintly, on the GM's.
 
 With ``encounter.fog.enabled`` the player view shows the cells some Party token sees now
-(:func:`lnl_desktop.core.map.sight.party_view`) as they are, the cells explored before or revealed by
+(:func:`lnl_desktop.core.engine.party_view.party_view`) as they are, the cells explored before or revealed by
 the GM (``fog.explored``) dimmed, and the rest black; an Opponent standing where the Party does
 not see now is not on their map at all (:func:`players_unseen`). The GM's map shades what the
 players do not see now (a faint hatch where they see nothing), so the GM knows what is shown.
@@ -11,8 +11,8 @@ scaled without smoothing, plus, on the GM's map, a hatch clipped to a region of 
 It is no :class:`~lnl_desktop.ui.map.overlays.Overlay`, so it is never shared with the players.
 
 It works from masks, never from the explored cells' tuples: the Party's view of the state
-(:func:`lnl_desktop.core.map.sight.party_sight`, shared with the engine and the other window) and the
-explored cells' mask the core keeps beside their set (:func:`lnl_desktop.core.map.sight.explored_mask`).
+(:func:`lnl_desktop.core.engine.party_view.party_sight`, shared with the engine and the other window) and the
+explored cells' mask the core keeps beside their set (:func:`lnl_desktop.core.map.explored.explored_mask`).
 A refresh compares them with the ones it shows and redoes the pixels, the regions and the repaint
 only within the bounding box of the cells that changed: a Party move costs the area it uncovered.
 """
@@ -28,7 +28,9 @@ from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QT
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.map import sight
+from lnl_desktop.core.map.explored import explored_mask
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
@@ -50,10 +52,10 @@ GM_HATCH = QColor(20, 24, 60, 90)
 
 
 def party_sight(controller: TableController) -> AbstractSet[Cell]:
-    """The cells some visible, not-down Party token sees now (:func:`sight.party_view`), worked
+    """The cells some visible, not-down Party token sees now (:func:`party_view.party_view`), worked
     out once per state of the map and the Party's tokens, however many views and tokens ask
     (a set over the core's mask: a look-up costs the same however much the Party sees)."""
-    return sight.party_sight(controller.encounter).cells
+    return party_view.party_sight(controller.encounter).cells
 
 
 _unseen: WeakKeyDictionary[TableController, tuple[tuple[object, ...], frozenset[str]]] = WeakKeyDictionary()
@@ -80,7 +82,7 @@ def _players_unseen(controller: TableController) -> frozenset[str]:
     unseen = {cid for cid, token in encounter.tokens.items() if token.hidden}
     if not encounter.fog.enabled:
         return frozenset(unseen)
-    mask = sight.party_sight(encounter).mask
+    mask = party_view.party_sight(encounter).mask
     h, w = mask.shape
     # Seen when some cell of its footprint is: one array look-up for all the one-cell tokens
     # (hundreds of them, after every action), a slice for each bigger one.
@@ -174,7 +176,7 @@ class FogItem(QGraphicsItem):
                 self.seen = frozenset()
                 self.hide()
             return
-        party = sight.party_sight(encounter)
+        party = party_view.party_sight(encounter)
         explored = encounter.fog.explored
         key = (party, explored)
         if self._key is not None and self.isVisible() and self._key[0] is party and self._key[1] is explored:
@@ -184,7 +186,7 @@ class FogItem(QGraphicsItem):
         grid_map = encounter.map
         w, h = grid_map.width, grid_map.height
         now = party.mask
-        known = sight.explored_mask(explored, w, h) | now
+        known = explored_mask(explored, w, h) | now
         if self._now is None or self._known is None or self._now.shape != (h, w) or not self.isVisible():
             self._redo(now, known, 0, 0, w, h)
             self.prepareGeometryChange()

@@ -1,0 +1,78 @@
+"""The fog of war's explored cells as a mask kept beside their set: what the Party has seen so far.
+
+The encounter keeps the explored cells as a set (what the file holds); the fog's views and the
+engine's exploring read them as a ``(height, width)`` mask. The masks of the latest few sets are
+kept, so the state now and those undo returns to cost nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.sight import mask_cells
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.map.grid import BoolArray
+
+np = lazy_module("numpy")  # imported at first use: the first window needs none of it
+
+
+# (explored set, its mask), latest first. The sets are held, so comparing by identity is safe
+# (no other set can take a held one's id); a few are kept: the state now and those undo returns to.
+_explored: list[tuple[frozenset[Cell], BoolArray]] = []
+_EXPLORED_KEEP = 6
+
+
+def _remember(explored: frozenset[Cell], mask: BoolArray) -> BoolArray:
+    mask.flags.writeable = False
+    others = [kept for kept in _explored if kept[0] is not explored]
+    _explored[:] = [(explored, mask), *others[: _EXPLORED_KEEP - 1]]
+    return mask
+
+
+def explored_mask(explored: frozenset[Cell], width: int, height: int) -> BoolArray:
+    """The fog of war's ``explored`` cells (on the map) as a read-only ``(height, width)`` mask,
+    kept beside the set: the set :func:`explore` made or one met before costs nothing, one undo
+    put back costs its difference from the latest (set arithmetic in C), any other is built."""
+    for kept, mask in _explored:
+        if kept is explored and mask.shape == (height, width):
+            if _explored[0][0] is not explored:
+                _remember(explored, mask)
+            return mask
+    base = next(((kept, mask) for kept, mask in _explored if mask.shape == (height, width)), None)
+    if base is not None:
+        added, removed = explored - base[0], base[0] - explored
+        if len(added) + len(removed) <= len(explored) // 4 + 64:
+            out = base[1].copy()
+            _mark_cells(out, added, True)
+            _mark_cells(out, removed, False)
+            return _remember(explored, out)
+    out = np.zeros((height, width), dtype=np.bool_)
+    _mark_cells(out, explored, True)
+    return _remember(explored, out)
+
+
+def _mark_cells(mask: BoolArray, cells: frozenset[Cell], value: bool) -> None:
+    """Set the cells of ``cells`` that lie on the map to ``value``."""
+    if not cells:
+        return
+    h, w = mask.shape
+    coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
+    coords = coords[(coords[:, 0] >= 0) & (coords[:, 0] < w) & (coords[:, 1] >= 0) & (coords[:, 1] < h)]
+    mask[coords[:, 1], coords[:, 0]] = value
+
+
+def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
+    """``explored`` with the cells of the mask ``seen`` added: the same set when none is new, else
+    a new one whose mask (the old one OR ``seen``) :func:`explored_mask` then has. Only the newly
+    seen cells are turned into tuples: the work grows with what a move shows, not with the map."""
+    h, w = seen.shape
+    known = explored_mask(explored, w, h)
+    new = seen & ~known
+    if not new.any():
+        return explored
+    grown = explored | mask_cells(new)
+    _remember(grown, known | seen)
+    return grown
