@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from lnl_desktop.core.dice.rolls import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
     from lnl_desktop.core.encounter.actions import Action
-    from lnl_desktop.core.encounter.events import AttackResolved, Event
+    from lnl_desktop.core.encounter.events import Event
     from lnl_desktop.core.encounter.model import (
         MapGrid,
         Side,
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from lnl_desktop.core.rules.lnl import dice_count
     from lnl_desktop.core.rules.lnl.model import (
         Ability,
+        AttackResolved,
         Combatant,
         Encounter,
         RulesOptions,
@@ -56,7 +57,7 @@ _PUBLIC = {
     "Engine": "lnl_desktop.core.engine.engine",
     "IllegalAction": "lnl_desktop.core.errors",
     "RulesError": "lnl_desktop.core.errors",
-    "AttackResolved": "lnl_desktop.core.encounter.events",
+    "AttackResolved": "lnl_desktop.core.rules.lnl.model",
     "Event": "lnl_desktop.core.encounter.events",
     "DiagonalRule": "lnl_desktop.core.map.grid",
     "Ability": "lnl_desktop.core.rules.lnl.model",

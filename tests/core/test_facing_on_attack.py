@@ -22,10 +22,11 @@ from lnl_desktop.core import (
     Weapon,
 )
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import AttackResolved, Turned
+from lnl_desktop.core.encounter.events import Turned
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.classic import CLASSIC, NONE
 from lnl_desktop.core.rules.d10 import D10Attack, Declare, FreeAttack
+from lnl_desktop.core.rules.lnl.model import AttackResolved
 from lnl_desktop.core.rules.osr import CounterAttack, OsrAttack
 from lnl_desktop.core.rules.osr.rules import from_behind
 from lnl_desktop.core.rules.registry import get_ruleset

@@ -413,11 +413,12 @@ def test_damage_is_never_negative_and_probabilities_are_probabilities(setup):
 
 def test_formula_and_thresholds_in_words():
     fc = forecast(tombril(), hill_giant(), "Shortsword")
-    assert fc.formula == "5d6! +10 magic +8 STR -3 DEX -1 AP"
+    # The log's words for the same terms (one formula description): "+ 5 x 2 magic", not "+10 magic".
+    assert fc.formula == "5d6! + 5 x 2 magic + 8 STR - 3 DEX - 1 AP"
     # The Giant (68 SP, 20 IP) empties its SP from 68 damage and goes down from 88.
     assert (fc.sp_empty_from, fc.down_from) == (68, 88)
     sneak = forecast(cedryk(), half_orc(), "Dagger", SNEAK)
-    assert sneak.formula == "2d4! +4 DEX -3 AP unless the AWA check succeeds"
+    assert sneak.formula == "2d4! + 4 DEX - 3 AP unless the AWA check succeeds"
     assert sneak.sp_empty_from is None and sneak.down_from == 15
 
 

@@ -11,7 +11,6 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from lnl_desktop.core.dice.rolls import DieFace
 from lnl_desktop.core.map.grid import Cell
 
 
@@ -23,6 +22,14 @@ class _Event(BaseModel):
     round: int = 0
     text: str
     actors: tuple[str, ...] = ()
+
+    def details(self) -> str:
+        """More than its line of text, for the log's tooltip (a blow's every term); empty when there is none."""
+        return ""
+
+    def table_cells(self) -> tuple[str | int, ...]:
+        """Its numbers for the log's table export (``files.export.CSV_COLUMNS`` after the text); empty if none."""
+        return ()
 
 
 EventBase = _Event  # what a ruleset's own events subclass
@@ -94,73 +101,9 @@ class PrecisionCheck(BaseModel):
     def success(self) -> bool:
         return self.total >= self.dc
 
-
-class AttackResolved(_Event):
-    """One attack or damaging spell, with every term of the damage formula."""
-
-    kind: Literal["attack"] = "attack"
-    attacker: str
-    target: str
-    means: str  # weapon or spell name
-    mode: Literal["attack", "power attack", "sneak attack", "sneak power attack", "spell"]
-    attack_kind: str  # melee, reach, ranged, spell
-    die: str
-    dice_count: int
-    faces: list[DieFace]
-    dice_total: int
-    magic_bonus: int  # per base die
-    magic_term: int  # base dice x bonus
-    ability: str | None
-    ability_term: int
-    dex_term: int  # the target's DEX bonus subtracted (0 when ignored)
-    dex_ignored: bool
-    ap_term: int  # the target's AP subtracted (0 when ignored)
-    ap_ignored: bool
-    raw: int  # before the floor at 0
-    damage: int  # after mitigation
-    direct: bool  # direct damage goes to IP
-    precision: PrecisionCheck | None = None
-    parried_with: str | None = None  # "weapon name" or "shield"
-    stopped: int = 0  # damage a parry stopped
-    shield_damage: int = 0  # doubled damage taken by the shield's durability
-    to_sp: int = 0
-    to_ip: int = 0
-    overkill: int = 0
-    target_sp: int  # totals after the blow
-    target_ip: int
-    overrides: list[str] = Field(default_factory=list)  # eligibility points the GM overrode
-
     @property
-    def where_it_went(self) -> list[str]:
-        """Where the damage went, in the order it was taken: parry, shield, SP, IP, overkill."""
-        went = []
-        if self.parried_with:
-            went.append(f"{self.stopped} stopped by the {self.parried_with} parry")
-        if self.shield_damage:
-            went.append(f"shield takes {self.shield_damage}")
-        if self.to_sp:
-            went.append(f"{self.to_sp} to SP")
-        if self.to_ip:
-            went.append(f"{self.to_ip} to IP")
-        if self.overkill:
-            went.append(f"{self.overkill} overkill")
-        return went
-
-    @property
-    def formula(self) -> str:
-        """The damage formula with its numbers, as the log shows it."""
-        dice = " + ".join(f"{f.face}{'*' if f.explosion else ''}" for f in self.faces) or "0"
-        parts = [f"dice {dice} = {self.dice_total}"]
-        if self.magic_term:
-            parts.append(f"+ {self.dice_count} x {self.magic_bonus} magic")
-        if self.ability:
-            parts.append(f"{'+' if self.ability_term >= 0 else '-'} {abs(self.ability_term)} {self.ability}")
-        if not self.dex_ignored:
-            parts.append(f"{'-' if self.dex_term >= 0 else '+'} {abs(self.dex_term)} DEX")
-        if not self.ap_ignored:
-            parts.append(f"- {self.ap_term} AP")
-        result = f"= {self.damage}" if self.raw == self.damage else f"= {self.raw}, so {self.damage}"
-        return " ".join([*parts, result])
+    def verdict(self) -> str:
+        return "success: armor ignored" if self.success else "failure: armor applies"
 
 
 class WentDown(_Event):
@@ -319,7 +262,6 @@ SHARED_EVENTS: tuple[type[_Event], ...] = (
     CombatEnded,
     Moved,
     Turned,
-    AttackResolved,
     WentDown,
     ActionTaken,
     CombatantChanged,
@@ -357,7 +299,6 @@ Event = Annotated[
     | CombatEnded
     | Moved
     | Turned
-    | AttackResolved
     | WentDown
     | ActionTaken
     | CombatantChanged

@@ -14,7 +14,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from lnl_desktop.core.encounter.events import AttackResolved, Event
+from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 
@@ -89,11 +89,8 @@ def to_csv(encounter: Encounter) -> str:
     )
     for event in encounter.log:
         row = [event.round, event.kind, _names(encounter, event), event.text]
-        if isinstance(event, AttackResolved):
-            faces = " ".join(f"{f.face}{'*' if f.explosion else ''}" for f in event.faces)
-            row += [faces, event.damage, event.to_sp, event.to_ip, event.target_sp, event.target_ip]
-        else:
-            row += [""] * (len(CSV_COLUMNS) - len(row))
+        cells = event.table_cells()  # a blow's dice and damage (the ruleset's event says)
+        row += list(cells) if cells else [""] * (len(CSV_COLUMNS) - len(row))
         writer.writerow(row)
     return out.getvalue()
 

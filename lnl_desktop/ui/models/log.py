@@ -21,7 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont
 
-from lnl_desktop.core.encounter.events import AttackResolved, Event
+from lnl_desktop.core.encounter.events import Event
 
 if TYPE_CHECKING:
     from lnl_desktop.ui.controller import TableController
@@ -57,32 +57,6 @@ def _surprise_start(log: list[Event], start: int = 0) -> int | None:
         if log[i].kind == "combat started" and log[i].round == 0:
             return i
     return None
-
-
-def attack_details(event: AttackResolved) -> str:
-    """Every term of an attack, for its tooltip: the formula and where the damage went."""
-    lines = [
-        event.text,
-        f"{event.mode} with {event.means} ({event.attack_kind}): {event.dice_count} x {event.die}",
-        event.formula,
-    ]
-    if event.precision is not None:
-        p = event.precision
-        verdict = "success: armor ignored" if p.success else "failure: armor applies"
-        lines.append(f"AWA check: d20 {p.face} + {p.bonus} = {p.total} against DC {p.dc}, {verdict}")
-    if event.parried_with:
-        lines.append(f"parried with {event.parried_with}: {event.stopped} stopped")
-    if event.shield_damage:
-        lines.append(f"shield takes {event.shield_damage} against its durability")
-    where = [f"{event.to_sp} to SP" if event.to_sp else "", f"{event.to_ip} to IP" if event.to_ip else ""]
-    where_text = " and ".join(w for w in where if w) or "no damage taken"
-    lines.append(f"{where_text}{'' if not event.direct else ' (direct damage)'}")
-    if event.overkill:
-        lines.append(f"{event.overkill} overkill")
-    lines.append(f"target now at {event.target_sp} SP, {event.target_ip} IP")
-    if event.overrides:
-        lines.append("GM overrode: " + "; ".join(event.overrides))
-    return "\n".join(lines)
 
 
 class LogModel(QAbstractTableModel):
@@ -127,8 +101,9 @@ class LogModel(QAbstractTableModel):
         if role == ACTORS_ROLE:
             return e.actors
         if role == Qt.ItemDataRole.ToolTipRole:
-            if isinstance(e, AttackResolved):
-                return attack_details(e)
+            details = e.details()  # a blow's every term, where the ruleset's event has them
+            if details:
+                return details
             return f"{'Surprise round' if in_surprise else round_label(e.round)}: {e.text}"
         if e.kind == "undone":
             if role == Qt.ItemDataRole.ForegroundRole:

@@ -14,8 +14,8 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from lnl_desktop.core.dice.rolls import DieName
-from lnl_desktop.core.encounter.events import EventBase, event_union
+from lnl_desktop.core.dice.rolls import DieFace, DieName
+from lnl_desktop.core.encounter.events import EventBase, PrecisionCheck, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
     OptionsBase,
@@ -325,8 +325,127 @@ class ParryEnded(EventBase):
     combatant: str
 
 
+def formula_terms(
+    dice_count: int,
+    magic_bonus: int,
+    magic_term: int,
+    ability: str | None,
+    ability_term: int,
+    dex_term: int,
+    dex_ignored: bool,
+    ap: int,
+    ap_ignored: bool,
+    unless: str = "",
+) -> list[str]:
+    """RULES §5's damage formula after the dice, term by term, in the words the log, the Action dock and
+    the forecast share: "+ 5 x 2 magic", "+ 8 STR", "- 3 DEX", "- 1 AP" (before a sneak attack's roll,
+    ``unless`` says when the AP does not count: "- 1 AP unless the AWA check succeeds")."""
+    terms = []
+    if magic_term:
+        terms.append(f"+ {dice_count} x {magic_bonus} magic")
+    if ability:
+        terms.append(f"{'+' if ability_term >= 0 else '-'} {abs(ability_term)} {ability}")
+    if not dex_ignored:
+        terms.append(f"{'-' if dex_term >= 0 else '+'} {abs(dex_term)} DEX")
+    if not ap_ignored:
+        terms.append(f"- {ap} AP{unless}")
+    return terms
+
+
+class AttackResolved(EventBase):
+    """One attack or damaging spell, with every term of the damage formula."""
+
+    kind: Literal["attack"] = "attack"
+    attacker: str
+    target: str
+    means: str  # weapon or spell name
+    mode: Literal["attack", "power attack", "sneak attack", "sneak power attack", "spell"]
+    attack_kind: str  # melee, reach, ranged, spell
+    die: str
+    dice_count: int
+    faces: list[DieFace]
+    dice_total: int
+    magic_bonus: int  # per base die
+    magic_term: int  # base dice x bonus
+    ability: str | None
+    ability_term: int
+    dex_term: int  # the target's DEX bonus subtracted (0 when ignored)
+    dex_ignored: bool
+    ap_term: int  # the target's AP subtracted (0 when ignored)
+    ap_ignored: bool
+    raw: int  # before the floor at 0
+    damage: int  # after mitigation
+    direct: bool  # direct damage goes to IP
+    precision: PrecisionCheck | None = None
+    parried_with: str | None = None  # "weapon name" or "shield"
+    stopped: int = 0  # damage a parry stopped
+    shield_damage: int = 0  # doubled damage taken by the shield's durability
+    to_sp: int = 0
+    to_ip: int = 0
+    overkill: int = 0
+    target_sp: int  # totals after the blow
+    target_ip: int
+    overrides: list[str] = Field(default_factory=list)  # eligibility points the GM overrode
+
+    @property
+    def where_it_went(self) -> list[str]:
+        """Where the damage went, in the order it was taken: parry, shield, SP, IP, overkill."""
+        went = []
+        if self.parried_with:
+            went.append(f"{self.stopped} stopped by the {self.parried_with} parry")
+        if self.shield_damage:
+            went.append(f"shield takes {self.shield_damage}")
+        if self.to_sp:
+            went.append(f"{self.to_sp} to SP")
+        if self.to_ip:
+            went.append(f"{self.to_ip} to IP")
+        if self.overkill:
+            went.append(f"{self.overkill} overkill")
+        return went
+
+    @property
+    def formula(self) -> str:
+        """The damage formula with its numbers, as the log and the Action dock show it."""
+        dice = " + ".join(f"{f.face}{'*' if f.explosion else ''}" for f in self.faces) or "0"
+        terms = formula_terms(
+            self.dice_count,
+            self.magic_bonus,
+            self.magic_term,
+            self.ability,
+            self.ability_term,
+            self.dex_term,
+            self.dex_ignored,
+            self.ap_term,
+            self.ap_ignored,
+        )
+        result = f"= {self.damage}" if self.raw == self.damage else f"= {self.raw}, so {self.damage}"
+        return " ".join([f"dice {dice} = {self.dice_total}", *terms, result])
+
+    def details(self) -> str:
+        """Every term of the blow, for the log's tooltip: the formula and where the damage went."""
+        lines = [self.text, f"{self.mode} with {self.means} ({self.attack_kind}): {self.dice_count} x {self.die}"]
+        lines.append(self.formula)
+        if self.precision is not None:
+            p = self.precision
+            lines.append(f"AWA check: d20 {p.face} + {p.bonus} = {p.total} against DC {p.dc}, {p.verdict}")
+        if self.parried_with:
+            lines.append(f"parried with {self.parried_with}: {self.stopped} stopped")
+        if self.shield_damage:
+            lines.append(f"shield takes {self.shield_damage} against its durability")
+        where = [f"{self.to_sp} to SP" if self.to_sp else "", f"{self.to_ip} to IP" if self.to_ip else ""]
+        where_text = " and ".join(w for w in where if w) or "no damage taken"
+        lines.append(f"{where_text}{'' if not self.direct else ' (direct damage)'}")
+        if self.overkill:
+            lines.append(f"{self.overkill} overkill")
+        return "\n".join(lines)
+
+    def table_cells(self) -> tuple[str | int, ...]:
+        faces = " ".join(f"{f.face}{'*' if f.explosion else ''}" for f in self.faces)
+        return (faces, self.damage, self.to_sp, self.to_ip, self.target_sp, self.target_ip)
+
+
 # The events of the L&L family's log: the shared ones and these.
-EVENTS = (ExertionSpent, WeaponBroken, ShieldDestroyed, ParryStarted, ParryEnded)
+EVENTS = (AttackResolved, ExertionSpent, WeaponBroken, ShieldDestroyed, ParryStarted, ParryEnded)
 LnLEvent = event_union(EVENTS)
 
 

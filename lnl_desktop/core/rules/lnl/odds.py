@@ -22,7 +22,7 @@ from lnl_desktop.core.dice.odds import Forecast, dice_total, explosions_at_least
 from lnl_desktop.core.encounter.model import WeaponState
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Spell, Weapon
+from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Spell, Weapon, formula_terms
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
@@ -60,17 +60,22 @@ def _terms(
     """The ruleset's own damage plan (what ``resolve_attack`` rolls), with the precision check left as a chance."""
     plan = ruleset.damage_plan(attacker, target, means, mode, options, ignore_dex=ignore_dex)
     precision = precision_chance(*plan.precision) if plan.precision is not None else None
-    words = [f"{plan.base}{means.die}!"]
-    if plan.magic_term:
-        words.append(f"{plan.magic_term:+d} magic")
-    if plan.ability:
-        words.append(f"{plan.ability_term:+d} {plan.ability.value}")
-    if plan.dex_term:
-        words.append(f"{-plan.dex_term:+d} DEX")
-    if precision is not None:
-        words.append(f"{-plan.ap:+d} AP unless the {attacker.PERCEPTION.value} check succeeds")
-    elif plan.ap and not plan.ap_ignored:
-        words.append(f"{-plan.ap:+d} AP")
+    unless = f" unless the {attacker.PERCEPTION.value} check succeeds" if precision is not None else ""
+    magic_dice = plan.magic_term // plan.magic_bonus if plan.magic_bonus else 0
+    ability = plan.ability.value if plan.ability else None
+    terms = formula_terms(
+        magic_dice,
+        plan.magic_bonus,
+        plan.magic_term,
+        ability,
+        plan.ability_term,
+        plan.dex_term,
+        plan.dex_ignored,
+        plan.ap,
+        plan.ap_ignored,
+        unless,
+    )
+    words = [f"{plan.base}{means.die}!", *terms]
     return _Terms(
         base=plan.base,
         sides=plan.sides,

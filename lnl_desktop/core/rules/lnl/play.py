@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource
-from lnl_desktop.core.encounter.events import ActionTaken, AttackResolved, Event, Override, WentDown
+from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, WentDown
 from lnl_desktop.core.encounter.model import ActionKind, AttackRecord, ShieldState, WeaponKind, WeaponState
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules.common import SNEAK_MODES, AttackMode, AttackOutcome, failed
 from lnl_desktop.core.rules.lnl.model import (
     Attack,
+    AttackResolved,
     CastSpell,
     Dash,
     ExertionSpent,

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Protocol
 
 from lnl_desktop.core.dice.rolls import DAMAGE_DICE
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import AttackResolved, Override, WentDown
+from lnl_desktop.core.encounter.events import Override, WentDown
 from lnl_desktop.core.encounter.model import ShieldState, WeaponKind, WeaponState
 from lnl_desktop.core.rules.base import (
     SHIELD_MEANS,
@@ -33,6 +33,7 @@ from lnl_desktop.core.rules.lnl.model import (
     Ability,
     Attack,
     AttackMeans,
+    AttackResolved,
     CastSpell,
     Dash,
     ExertionSpent,
@@ -522,9 +523,8 @@ def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult 
     lines = [result_line(f"{attacker}: {e.mode} on {target} with {e.means} ({e.dice_count}{e.die})")]
     if e.precision is not None:
         p = e.precision
-        verdict = "success: armor ignored" if p.success else "failure: armor applies"
         check = f"d20 ({p.face}) {'-' if p.bonus < 0 else '+'} {abs(p.bonus)} = {p.total} vs DC {p.dc}"
-        lines.append(result_line("AWA check: ", Span(check, formula=True), f": {verdict}"))
+        lines.append(result_line("AWA check: ", Span(check, formula=True), f": {p.verdict}"))
     dice: list[str | Span] = ["Dice: "]
     for f in (f for f in e.faces if not f.explosion):
         dice += [Span(f"{f.face}!", strong=True) if f.exploded else str(f.face), " "]
