@@ -1,4 +1,4 @@
-"""Old-School d20 benchmarks (issue 11): a to-hit + damage resolution through the engine (budget
+"""Old-School d20 benchmarks: a to-hit + damage resolution through the engine (budget
 50 µs) and the exact hit-and-damage forecast (budget 20 ms), medians of many runs.
 
 Run with ``python3 dev.py bench`` (or ``python benchmarks/bench_osr.py``); never part of the test suite.

@@ -1,4 +1,4 @@
-"""Line of sight and walls benchmarks (issue 14), medians of many runs on a generated 100 x 100 map
+"""Line of sight and walls benchmarks, medians of many runs on a generated 100 x 100 map
 with 300 wall segments (a tenth of them doors, half of those closed):
 
 - what a creature sees from one cell (``sight.visible_cells``): budget 5 ms;

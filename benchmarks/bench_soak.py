@@ -1,4 +1,4 @@
-"""Soak benchmark: memory and time per round over a long fight (issue 9, bounded memory).
+"""Soak benchmark: memory and time per round over a long fight (bounded memory).
 
 The demo encounter's two sides are lined up face to face, and round after round every combatant
 takes its turn: a step aside and back, an attack on the first foe in reach, end of turn. At the

@@ -1,4 +1,4 @@
-"""The undo history keeps what each action changed, not the whole encounter (issue 9: bounded memory).
+"""The undo history keeps what each action changed, not the whole encounter (bounded memory).
 
 Structural guards, no clocks: a move's undo step holds the moved token and the turn's movement
 and nothing of the other combatants, a long fight's history holds no combatant at all, the

@@ -1,4 +1,4 @@
-"""Wall segments, doors, line of sight and the fog of war (issue 14, the core half).
+"""Wall segments, doors, line of sight and the fog of war.
 
 Movement: a wall segment or a closed door blocks a step when it meets the line between the two
 cells' centres, ends included; the searches go round it. Sight: the same lines block sight, wall

@@ -1,6 +1,6 @@
 """What the program imports before its first window: only what that window shows.
 
-Every module on the start path costs start-up time (issue 15: the start within 2x a bare PySide6
+Every module on the start path costs start-up time (the start within 2x a bare PySide6
 window). The app, started as the GM starts it (``python -m lnl_desktop``, offscreen, with the demo
 encounter), reports the modules it had imported when its window was shown; a module new to that
 list must be added here on purpose, and the panels, dialogs, rulesets and libraries that wait for

@@ -1,4 +1,4 @@
-"""The window at the table (issue 13): the map first on a 1366 x 768 laptop, every dock in one
+"""The window at the table: the map first on a 1366 x 768 laptop, every dock in one
 tabbed side panel that Tab hides and brings back, the Action tab forward when a turn begins, the
 combat steps disabled with the reason, an honest status after undo, refusals shown over the map
 and cleared by the next change, a question before a token leaves the map mid-fight, and file

@@ -1,4 +1,4 @@
-"""Honest docks (issue 13): what cannot be done now is disabled and says why, a refusal goes when the
+"""Honest docks: what cannot be done now is disabled and says why, a refusal goes when the
 state it told of changes, the default target follows the actor until the GM picks one, the docks'
 point sizes follow the UI scale, and the Forecast dock says what is going on in a GM's words.
 

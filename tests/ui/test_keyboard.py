@@ -1,4 +1,4 @@
-"""Keys that work at the table (issue 13): Space ends the turn wherever the focus is, except in a
+"""Keys that work at the table: Space ends the turn wherever the focus is, except in a
 text field being edited; no button hands the focus to a text field; Escape leaves a field as it
 was. Keys go through the window (QTest on the window handle), as a keyboard's do: the shortcut map
 sees them first, then the focused widget."""

@@ -1,4 +1,4 @@
-"""Words at the table (issue 13): the order of typed faces told with an example that really fits the
+"""Words at the table: the order of typed faces told with an example that really fits the
 roll, one arrow ("→") in every text the GM reads, and a result formula that wraps between its terms
 and never inside one.
 
