@@ -106,11 +106,11 @@ def resolve_attack(
     *,
     ruleset: str | Ruleset | None = None,
 ) -> AttackOutcome:
-    """Roll one attack by a ruleset's rules (L&L unless ``ruleset`` says otherwise) and say what it
-    does, changing nothing.
+    """Roll one attack by a ruleset's rules (the default ruleset unless ``ruleset`` says otherwise) and
+    say what it does, changing nothing.
 
-    ``attacker`` and ``target`` are that ruleset's stat blocks (``Combatant`` for L&L,
-    ``ClassicCombatant`` for ``ruleset="classic"``). The outcome holds every die, every term of the
+    ``attacker`` and ``target`` are that ruleset's stat blocks (its :attr:`Ruleset.stat_block`: the
+    public ``Combatant`` for the default ruleset). The outcome holds every die, every term of the
     formula, and the target's SP and IP after the blow (``outcome.application.stamina_after`` /
     ``injury_after``).
     """

@@ -33,7 +33,6 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import (
-    AttackResolved,
     CellsRevealed,
     DoorChanged,
     FogChanged,
@@ -55,7 +54,7 @@ from lnl_desktop.core.map.sight import (
     visible_cells,
 )
 from lnl_desktop.core.map.terrain import Barrier, Terrain, map_terrain
-from lnl_desktop.core.rules.lnl.model import Attack
+from lnl_desktop.core.rules.lnl.model import Attack, AttackResolved
 from lnl_desktop.core.rules.osr import OsrAttack
 from lnl_desktop.core.rules.registry import get_ruleset
 

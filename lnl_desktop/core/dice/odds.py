@@ -21,7 +21,6 @@ TAIL = 1e-16
 """Probability mass an exploding tail may leave out (per die; a sum of dice at most that much in all)."""
 
 
-
 @lru_cache(maxsize=16)
 def _exploding_die(sides: int) -> np.ndarray:
     if sides < 2:
@@ -123,8 +122,8 @@ class Forecast:
     # A ruleset with to-hit rolls: the chance to hit; ``damage`` is then the distribution on a hit,
     # ``mean`` the mean on a hit, ``mean_taken`` the expected damage over hit and miss, ``p_down`` overall.
     p_hit: float | None = None
-    where: str = ""  # where damage goes, in words ("to HP"); empty: the L&L family's SP / IP wording
-    exploding: bool = True  # the dice explode (the L&L family); False: plain dice such as 1d8 + 2
+    where: str = ""  # where damage goes, in words ("to HP"); empty: the SP / IP wording
+    exploding: bool = True  # the dice explode; False: plain dice such as 1d8 + 2
     sp_label: str = "SP 0"  # the chart's first threshold line
     edge: str = ""  # advantage or disadvantage on the d20 to hit, with its sources ("advantage (target prone)")
 

@@ -19,8 +19,9 @@ from lnl_desktop.core.map.terrain import barriers_ahead
 class StartCombat:
     """The first round: the situation (one of the ruleset's), then the die it reads (rolled if no face).
 
-    L&L reads one d6 with the surprise table; L&L Classic a surprise d6, then (with no surprise
-    round) an initiative d6 for round 1. Where the GM sets the outcome by hand, ``first_side`` and
+    A ruleset may read one d6 with its surprise table, or a surprise d6 and then (with no surprise
+    round) an initiative d6 for round 1 (:attr:`StartProcedure.then_initiative`). Where the GM sets
+    the outcome by hand, ``first_side`` and
     ``surprised_side`` say it.
     """
 
@@ -108,8 +109,8 @@ class DamageByHand:
     """Damage or healing the GM applies by hand (a trap, a potion, a spell the app does not model),
     through the encounter's ruleset as a weapon's damage would land (RULES §10).
 
-    ``kind`` is one of the ruleset's :meth:`Ruleset.hand_kinds` ("" for its first): L&L's wearing
-    down or direct, Group d10's ignores DR, Old-School d20's subdual; for healing, what is healed."""
+    ``kind`` is one of the ruleset's :meth:`Ruleset.hand_kinds` ("" for its first), such as wearing
+    down or direct damage, damage that ignores DR, or subdual; for healing, what is healed."""
 
     combatant: str
     amount: int

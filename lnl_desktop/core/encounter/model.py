@@ -62,10 +62,10 @@ class WeaponKind(StrEnum):
     """What a weapon is, for every ruleset; each ruleset's weapons take the kinds it names (:func:`kinds_among`)."""
 
     MELEE = "melee"  # 5 ft
-    REACH = "reach"  # 10 ft, or a reach of its own (L&L)
-    RANGED = "ranged"  # L&L and Group d10: any weapon that shoots or is thrown
-    MISSILE = "missile"  # Old-School d20: bow, sling (PER to hit)
-    THROWN = "thrown"  # Old-School d20: dagger, javelin (the best of STR / DEX / PER to hit)
+    REACH = "reach"  # 10 ft, or a reach of its own where the ruleset gives one
+    RANGED = "ranged"  # any weapon that shoots or is thrown, where the ruleset does not tell them apart
+    MISSILE = "missile"  # bow, sling, where the ruleset tells them from thrown weapons (PER to hit)
+    THROWN = "thrown"  # dagger, javelin, in such a ruleset (the best of STR / DEX / PER to hit)
 
 
 def kinds_among(*kinds: WeaponKind) -> Any:
@@ -614,7 +614,7 @@ class AttackRecord(_Model):
 class CombatState(_Model):
     phase: Phase = Phase.SETUP
     round: int = Field(default=0, ge=0)
-    # 1, or 0 when combat opened with a surprise round (L&L Classic) before round 1.
+    # 1, or 0 when combat opened with a surprise round (in a ruleset that has one) before round 1.
     first_round: int = Field(default=1, ge=0, le=1)
     situation: str | None = Field(default=None, max_length=60, description="how the ruleset's start was read")
     initiative_face: int | None = Field(default=None, ge=1, le=20)

@@ -189,7 +189,7 @@ def _labels_of(model: type[BaseModel]) -> tuple[Labels, Labels, dict[str, Labels
     if issubclass(model, CombatantBase):
         labels, nouns, columns = _sheet_labels(model)
         return {**COMBATANT_LABELS, **labels}, nouns, columns
-    # A box of the sheet that names its own fields (the L&L family's shield).
+    # A box of the sheet that names its own fields (a shield, where the ruleset's sheet has one).
     return dict(getattr(model, "sheet_labels", {})), {}, {}
 
 

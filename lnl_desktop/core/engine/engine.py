@@ -259,7 +259,7 @@ class Engine(Movement, Edits):
 
     @property
     def elapsed_seconds(self) -> int:
-        """Time the finished rounds took, by the ruleset's round length (6 s in L&L)."""
+        """Time the finished rounds took, by the ruleset's round length (:attr:`Ruleset.round_seconds`)."""
         combat = self.encounter.combat
         return max(0, combat.round - combat.first_round) * self.ruleset.round_seconds
 
@@ -355,7 +355,7 @@ class Engine(Movement, Edits):
         # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
         opening = self.ruleset.open_combat(self, a, dice)
         first = opening.first_round
-        # A ruleset's own combat fields (Group d10's declarations) carry over into the fight.
+        # A ruleset's own combat fields (its CombatState's, such as declarations) carry over into the fight.
         carried = {k: getattr(e.combat, k) for k in type(e.combat).model_fields if k not in CombatState.model_fields}
         e.combat = type(e.combat)(
             **carried,
@@ -642,7 +642,7 @@ class Engine(Movement, Edits):
         surprised_side: Side | None = None,
         initiative_face: int | None = None,
     ) -> list[Event]:
-        """Start combat; ``situation`` is one of the ruleset's (L&L: a :class:`SurpriseSituation`)."""
+        """Start combat; ``situation`` is one of the ruleset's (:meth:`Ruleset.start_procedure`; None: its first)."""
         if situation is None:
             situation = self.ruleset.start_procedure().situations[0].key
         return self.apply(act.StartCombat(str(situation), face, first_side, surprised_side, initiative_face))
@@ -665,7 +665,7 @@ class Engine(Movement, Edits):
         return self.apply(act.Face(combatant, facing))
 
     def ruleset_action(self, name: str) -> Any:
-        """The encounter's ruleset's action called ``name`` (L&L's ``Attack``, ``Parry``...), for the
+        """The encounter's ruleset's action called ``name`` (a class in its ``handlers``), for the
         conveniences below; IllegalAction if the ruleset has none."""
         for action in self.ruleset.handlers:
             if action.__name__ == name:

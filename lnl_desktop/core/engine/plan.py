@@ -120,7 +120,7 @@ def _overridden(line: CheckRow) -> CheckRow:
 
 
 def attack_mode(mode: str | None) -> AttackMode | None:
-    """The L&L family's AttackMode a spec's ``mode`` names, or None (no mode, or a ruleset's own word)."""
+    """The shared AttackMode a spec's ``mode`` names, or None (no mode, or a ruleset's own word)."""
     try:
         return AttackMode(mode) if mode is not None else None
     except ValueError:
@@ -128,10 +128,10 @@ def attack_mode(mode: str | None) -> AttackMode | None:
 
 
 def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> AttackMode | None:
-    """The L&L family's AttackMode of a spec, where the ruleset checks attacks the L&L way (its own
+    """The AttackMode of a spec, where the ruleset checks attacks by their mode (its own
     ``attack_checks``, sneak points and all: :attr:`Ruleset.checks_attack_modes`); None for a ruleset
-    whose attacks are checked by its ``action_checks`` (Old-School d20's "melee"; Group d10's
-    "attack", a word L&L also uses)."""
+    whose attacks are checked by its ``action_checks`` (under a word of its own such as "melee", or
+    "attack", a word AttackMode also holds)."""
     mode = attack_mode(spec.mode)
     return mode if mode is not None and ruleset.checks_attack_modes else None
 
@@ -229,7 +229,7 @@ def _checks(engine: Engine, plan: ActionPlan, spec: ActionSpec, c: Any) -> tuple
 def _action_checks(
     engine: Engine, plan: ActionPlan, spec: ActionSpec, c: Any, target: Any, override: bool
 ) -> list[Check]:
-    """The ruleset's checks of an action that is not an L&L-style attack, with the GM override on or off."""
+    """The ruleset's checks of an action that is not an attack checked by mode, with the GM override on or off."""
     ruleset = engine.ruleset
     return ruleset.action_checks(  # type: ignore[no-any-return]
         engine.encounter,

@@ -1,7 +1,7 @@
 """The round log exported for reading after the session: Markdown, HTML or CSV.
 
 The whole log, undo lines included, grouped by round ("Setup" for what happened before the
-first round, "Surprise round" for an L&L Classic surprise round); attacks keep their numbers in
+first round, "Surprise round" for a ruleset's surprise round); attacks keep their numbers in
 the CSV so a spreadsheet can add them up.
 """
 
@@ -25,7 +25,7 @@ CSV_COLUMNS = ["round", "kind", "combatants", "text", "dice", "damage", "to SP",
 def _round_title(number: int, events: list[Event]) -> str:
     if number:
         return f"Round {number}"
-    # Round 0 is the setup, and in L&L Classic also a surprise round, which opens the combat.
+    # Round 0 is the setup, and in a ruleset with a surprise round also that round, which opens the combat.
     return "Surprise round" if events and events[0].kind == "combat started" else "Setup"
 
 

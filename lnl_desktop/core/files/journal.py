@@ -78,7 +78,7 @@ def _ruleset_action(name: str) -> type | None:
 
     for ruleset in all_rulesets().values():
         for cls in ruleset.handlers:
-            # A bare name is an action the engine once held itself (L&L's Attack, Parry...).
+            # A bare name is an action the engine once held itself (Attack, Parry...).
             if _type_name(cls) == name or (":" not in name and cls.__name__ == name):
                 return cls
     return None

@@ -51,7 +51,7 @@ SUFFIX = ".lnl"
 
 
 def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 knew one ruleset: every version-1 file is an L&L encounter, and now says so."""
+    """Version 1 knew one ruleset: every version-1 file is an encounter of the default ruleset, and now says so."""
     encounter = document.get("encounter")
     if isinstance(encounter, dict):
         encounter = dict(encounter)

@@ -1,4 +1,4 @@
-"""Grid geometry for Laurels & Loot: cells, distances in feet, footprints, facing, vision cones, sight past wall cells.
+"""Grid geometry for the battle map: cells, distances in feet, footprints, facing, vision cones, sight past wall cells.
 
 Pure Python, no Qt (numpy only for a cone over a window of anchors). Coordinates are ``(x, y)``
 cells with ``x`` growing right and ``y`` growing DOWN (screen coordinates). A token of size ``n``

@@ -807,7 +807,7 @@ def mask_cells(mask: BoolArray) -> frozenset[Cell]:
 class UnseenPredicate(ConePredicate):
     """``allowed`` predicate for :func:`movement.reachable`: anchors where a mover of ``mover_size``
     is out of a viewer's sight, outside its field of vision or behind walls, segments and closed
-    doors (what the L&L sneak attack's approach needs at every point of the path)."""
+    doors (what a sneak attack's approach needs at every point of the path, where the ruleset checks it)."""
 
     terrain: Terrain | None = None
     viewer_anchor: Cell = (0, 0)

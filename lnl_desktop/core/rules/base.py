@@ -7,8 +7,8 @@ happens at 0, its forecast and its bestiary. The Qt layer never branches on a ru
 it reads the descriptions below (sheet rows, table columns, health gauges, action kinds, the
 start of combat) and builds its widgets from them.
 
-A new ruleset subclasses :class:`Ruleset` (or a ruleset close to it, as L&L Classic subclasses
-L&L) and is registered by name, or through the ``lnl_desktop.rulesets`` entry point.
+A new ruleset subclasses :class:`Ruleset` (or a ruleset close to it, changing only what differs:
+docs/RULESETS.md shows one) and is registered by name, or through the ``lnl_desktop.rulesets`` entry point.
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ class SheetSpec:
     numbers_title: str
     numbers: tuple[SheetRow, ...]
     lists: tuple[ItemList, ...] = ()
-    shield: bool = False  # the L&L family's shield box
+    shield: bool = False  # a shield box, for a stat block that carries a shield
     tips: Mapping[str, str] = field(default_factory=dict)  # tooltips of the shared fields, worded for this ruleset
 
 
@@ -279,10 +279,10 @@ class StartProcedure:
     situations: tuple[Situation, ...]
     die_label: str  # "surprise and initiative"
     reading: Callable[[str, int], str]  # (situation, face) -> words
-    # After this face, is a second d6 rolled for round 1's initiative? (L&L Classic, no surprise round)
+    # After this face, is a second d6 rolled for round 1's initiative? (a surprise d6 that gave no surprise round)
     then_initiative: Callable[[str, int | None], bool] = lambda situation, face: False
     by_hand_surprise: bool = True  # the by-hand outcome names a surprised side
-    surprise_die: bool = True  # the situations read a d6 (L&L family); False: the situation alone says it
+    surprise_die: bool = True  # the situations read a d6 (a surprise table); False: the situation alone says it
     # Round 1's initiative is rolled by the ruleset (d20s per side or per combatant): the dialog offers
     # "roll" or typed faces, checked by a dry run of the start on a copy of the encounter.
     rolls_initiative: bool = False
@@ -404,14 +404,14 @@ class Ruleset:
     sight_uses_facing: ClassVar[bool] = True
     # The ruleset's own events, beside the shared ones, that its encounters' logs hold.
     event_types: ClassVar[tuple[type[EventBase], ...]] = ()
-    # The ruleset's encounter model where it writes one out (L&L's is the public ``Encounter``), used
+    # The ruleset's encounter model where it writes one out (the default ruleset's is the public ``Encounter``), used
     # when its ``ruleset`` default is this ruleset's name; else one is made (:attr:`encounter_model`).
     encounter_class: ClassVar[type[Encounter] | None] = None
     # The action hooks ("action_checks", "action_notes") whose overrides take the action's own inputs
     # as ``extras=`` (the values of ActionSpec.extras, and ``override`` for a spec with gm_override);
     # a hook not named here is called without them, as the seam first described it.
     hooks_with_extras: ClassVar[frozenset[str]] = frozenset()
-    # Whether an action whose mode is an AttackMode is checked the L&L way (``attack_checks``, and a
+    # Whether an action whose mode is an AttackMode is checked by that mode (``attack_checks``, and a
     # sneak attack's points by ``sneak_checks``) rather than by ``action_checks``.
     checks_attack_modes: ClassVar[bool] = False
 
@@ -690,7 +690,7 @@ class Ruleset:
         target: Any = None,
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
-        """The checks the Action dock lists for an action that is not an L&L-style attack (a parry, a dash,
+        """The checks the Action dock lists for an action that is not an attack checked by mode (a parry, a dash,
         words, a ruleset's own strike), besides the turn's own; ``target`` is the chosen target, if any,
         and ``extras`` the values of the spec's own inputs."""
         if spec.uses == "text":
@@ -720,7 +720,7 @@ class Ruleset:
 
     def opening_action(self, encounter: Encounter, c: Any) -> str | None:
         """The action (an :class:`ActionSpec` key) the Action dock opens ``c``'s turn on, where the rules
-        already say it (Group d10's declared action); None: the dock's own choice (the first attack)."""
+        already say it (an action declared before the round); None: the dock's own choice (the first attack)."""
         return None
 
     def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:

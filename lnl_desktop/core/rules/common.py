@@ -11,7 +11,7 @@ from lnl_desktop.core.encounter.events import PrecisionCheck
 from lnl_desktop.core.encounter.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction
 
-# What an attack is made with: a ruleset's weapon or spell (L&L's: ``rules.lnl.model.AttackMeans``).
+# What an attack is made with: a ruleset's weapon or spell (a type of the ruleset's own).
 AttackMeans = Any
 
 
@@ -19,7 +19,7 @@ class AttackMode(StrEnum):
     ATTACK = "attack"
     POWER = "power attack"
     SNEAK = "sneak attack"
-    SNEAK_POWER = "sneak power attack"  # L&L Classic: a sneak attack may also be a Power Attack
+    SNEAK_POWER = "sneak power attack"  # a sneak attack that is also a Power Attack, where the ruleset allows it
     SPELL = "spell"
 
 
@@ -27,9 +27,9 @@ SNEAK_MODES = frozenset({AttackMode.SNEAK, AttackMode.SNEAK_POWER})
 POWER_MODES = frozenset({AttackMode.POWER, AttackMode.SNEAK_POWER})
 
 
-# RULES §12's conditions table, as the sheet's menu spells them: Old-School d20's menu, and Group
-# d10's (RULES §13: the §12 list is its menu).
-OLD_SCHOOL_CONDITIONS = (
+# RULES §12's conditions table, as the sheet's menu spells them: a ruleset's conditions menu, whole
+# or built from it (RULES §13 reads the same list).
+CONDITIONS_TABLE = (
     "blinded",
     "burning",
     "charmed",

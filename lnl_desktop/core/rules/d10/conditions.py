@@ -3,12 +3,12 @@ it applies, and the states a critical or a grapple sets (disarmed, grappled)."""
 
 from __future__ import annotations
 
-from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS
+from lnl_desktop.core.rules.common import CONDITIONS_TABLE
 from lnl_desktop.core.rules.d10.model import D10Combatant
 
 # The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
 # "surprised" is not a word on the sheet here: the ambush roll decides surprise.
-CONDITIONS = tuple(word for word in OLD_SCHOOL_CONDITIONS if word != "surprised")
+CONDITIONS = tuple(word for word in CONDITIONS_TABLE if word != "surprised")
 APPLIED = {
     "prone": "Group d10: attackers have advantage against it until it stands (Stand up: its move action)",
     "grappled": "Group d10: Move 0 until it breaks free (an opposed roll on its turn) or its grappler lets go",

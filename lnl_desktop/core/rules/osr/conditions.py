@@ -11,13 +11,13 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.conditions import INCAPACITATING
-from lnl_desktop.core.rules.common import OLD_SCHOOL_CONDITIONS
+from lnl_desktop.core.rules.common import CONDITIONS_TABLE
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.model import Encounter
 
 # The table's conditions, as the sheet's menu spells them (Group d10 shares the list).
-TABLE = OLD_SCHOOL_CONDITIONS
+TABLE = CONDITIONS_TABLE
 # No action, no move, no counter-attack; attacks against it have advantage.
 HELPLESS = INCAPACITATING
 
