@@ -143,7 +143,7 @@ def test_a_gm_move_shows_in_the_player_view(qtbot: QtBot, window: MainWindow, pl
     item = player.scene.tokens["tombril"]
     assert item.look.cell == (8, 8)
     assert "tombril" in player.view.animations  # sliding along its path
-    qtbot.waitUntil(lambda: not player.view.animations, timeout=2000)
+    qtbot.waitUntil(lambda: not player.view.animations, timeout=10_000)  # a 300 ms slide; room for a loaded machine
     assert (item.pos().x(), item.pos().y()) == (8 * CELL_PX, 8 * CELL_PX)
 
 
