@@ -1,8 +1,8 @@
 """The Forecast dock: the exact damage distribution of the attack being set up, before it is rolled.
 
 It follows ``controller.plan`` (attacker, target, weapon or spell, mode, the action's own inputs)
-and the encounter's numbers, and shows the ruleset's forecast (L&L and Classic:
-:func:`~lnl_desktop.core.rules.lnl.odds.forecast_attack`) as a bar chart with the mean marked, the
+and the encounter's numbers, and shows the ruleset's forecast (:meth:`Ruleset.forecast`, a
+:class:`~lnl_desktop.core.dice.odds.Forecast`) as a bar chart with the mean marked, the
 thresholds where the target's SP empties and where it goes down, and one line of words
 ("Mean 35.0 damage · 12% to empty SP · <1% to put it down"). For a ruleset that rolls to hit
 (``Forecast.p_hit``) the chance to hit comes first, in words, and the chart is the damage on a hit.
