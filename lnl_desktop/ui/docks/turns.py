@@ -304,11 +304,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
 
     def list_height_for_every_row(self) -> int:
         """The list's height with every line in view, its header and frame included."""
-        rows = 0
-        for line in self._lines():
-            # Rows with a Declared combo are taller than a heading: each as it is laid out.
-            height = self.tree.visualItemRect(line).height()
-            rows += height if height > 0 else self.tree.fontMetrics().height() + 8
+        rows = self.tree.rows_height()
         header = self.tree.header().sizeHint().height() if not self.tree.isHeaderHidden() else 0
         scroll = self.tree.horizontalScrollBar()
         below = scroll.sizeHint().height() if scroll.isVisible() else 0

@@ -63,6 +63,20 @@ class TurnsView(QTreeView):
         last = self.visualRect(index.siblingAtColumn(max(self.turns_model.columnCount() - 1, 0)))
         return first.united(last) if last.isValid() else first
 
+    def rows_height(self) -> int:
+        """Every line's height as it is laid out (rows with a Declared combo are taller than a
+        heading); a line not laid out yet counts one line of text. One call per line, in C++:
+        the side panel asks after every change, on orders of hundreds."""
+        fallback = self.fontMetrics().height() + 8
+        model = self.turns_model
+        total = 0
+        for row in range(model.rowCount()):
+            top = model.index(row, 0)
+            for index in (top, *(model.index(j, 0, top) for j in range(model.rowCount(top)))):
+                height = self.rowHeight(index)
+                total += height if height > 0 else fallback
+        return total
+
     def line_at(self, point: Any) -> LineView | None:
         """The line under ``point`` (viewport coordinates), or None."""
         index = self.indexAt(point)
