@@ -35,7 +35,6 @@ from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QFont, QKeyEvent, 
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -615,10 +614,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
             lines.append(self._heading(head, [self._row_content(c, head) for c in members]))
         told, changed = self.turns_model.show(headers, tips, lines)
         if told == "reset":
-            header = self.tree.header()
-            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-            for column in range(1, len(headers)):
-                header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+            self.tree.fit_columns()
             # A combo is taller than a line of text: the rows follow their contents then.
             self.tree.setUniformRowHeights(spec is None)
         if spec is None:

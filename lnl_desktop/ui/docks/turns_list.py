@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Signal
-from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QWidget
 
 from lnl_desktop.ui.models.turns import ID_ROLE, HeaderView, LineView, TurnsModel
+
+LIVE_FIT_LINES = 64  # an order this long or shorter: Qt fits the columns to their words at every change
 
 
 class TurnsView(QTreeView):
@@ -31,6 +33,8 @@ class TurnsView(QTreeView):
         self.doubleClicked.connect(lambda index: self.itemDoubleClicked.emit(LineView(index), index.column()))
         model.modelReset.connect(self.lay_out)
         model.layoutChanged.connect(self.lay_out)
+        model.layoutChanged.connect(self.fit_columns)
+        model.dataChanged.connect(self._widen)
 
     def lay_out(self) -> None:
         """Every group open, every heading across the columns."""
@@ -39,6 +43,34 @@ class TurnsView(QTreeView):
             index = model.index(row, 0)
             self.setFirstColumnSpanned(row, QModelIndex(), index.data(ID_ROLE) is None)
         self.expandAll()
+
+    def fit_columns(self) -> None:
+        """The first column takes the room left; the others fit their words. A long order (more
+        than LIVE_FIT_LINES lines) is measured now and widened as lines change (:meth:`_widen`):
+        Qt's own fitting reads every line of every column through Python at each change of one."""
+        header = self.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        live = self._line_count() <= LIVE_FIT_LINES
+        mode = QHeaderView.ResizeMode.ResizeToContents if live else QHeaderView.ResizeMode.Interactive
+        for column in range(1, self.turns_model.columnCount()):
+            header.setSectionResizeMode(column, mode)
+            if not live:
+                self.resizeColumnToContents(column)
+
+    def _widen(self, top_left: QModelIndex, bottom_right: QModelIndex) -> None:
+        """A changed line of a long order: a column its new words do not fit grows to them."""
+        header = self.header()
+        for column in range(max(1, top_left.column()), bottom_right.column() + 1):
+            if header.sectionResizeMode(column) is not QHeaderView.ResizeMode.Interactive:
+                continue
+            for row in range(top_left.row(), bottom_right.row() + 1):
+                width = self.sizeHintForIndex(top_left.sibling(row, column)).width()
+                if width > header.sectionSize(column):
+                    header.resizeSection(column, width)
+
+    def _line_count(self) -> int:
+        model = self.turns_model
+        return model.rowCount() + sum(model.rowCount(model.index(row, 0)) for row in range(model.rowCount()))
 
     # -- the lines read as a tree widget's items -------------------------------------------------
 
@@ -69,6 +101,10 @@ class TurnsView(QTreeView):
         the side panel asks after every change, on orders of hundreds."""
         fallback = self.fontMetrics().height() + 8
         model = self.turns_model
+        if self.uniformRowHeights() and model.rowCount():
+            # Every line as tall as the first (what uniform heights mean to Qt): no need to ask each.
+            height = self.rowHeight(model.index(0, 0))
+            return self._line_count() * (height if height > 0 else fallback)
         total = 0
         for row in range(model.rowCount()):
             top = model.index(row, 0)
