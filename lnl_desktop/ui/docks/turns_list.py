@@ -11,8 +11,6 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QWidget
 
 from lnl_desktop.ui.models.turns import ID_ROLE, HeaderView, LineView, TurnsModel
 
-LIVE_FIT_LINES = 64  # an order this long or shorter: Qt fits the columns to their words at every change
-
 
 class TurnsView(QTreeView):
     """The groups and combatants of the round, one line each."""
@@ -45,20 +43,17 @@ class TurnsView(QTreeView):
         self.expandAll()
 
     def fit_columns(self) -> None:
-        """The first column takes the room left; the others fit their words. A long order (more
-        than LIVE_FIT_LINES lines) is measured now and widened as lines change (:meth:`_widen`):
-        Qt's own fitting reads every line of every column through Python at each change of one."""
+        """The first column takes the room left; the others fit their words, measured now (the lines
+        were laid anew) and widened as lines change (:meth:`_widen`). Not Qt's live fitting: that reads
+        every line of every column through Python at each change of one line."""
         header = self.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        live = self._line_count() <= LIVE_FIT_LINES
-        mode = QHeaderView.ResizeMode.ResizeToContents if live else QHeaderView.ResizeMode.Interactive
         for column in range(1, self.turns_model.columnCount()):
-            header.setSectionResizeMode(column, mode)
-            if not live:
-                self.resizeColumnToContents(column)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            self.resizeColumnToContents(column)
 
     def _widen(self, top_left: QModelIndex, bottom_right: QModelIndex) -> None:
-        """A changed line of a long order: a column its new words do not fit grows to them."""
+        """A changed line: a column its new words do not fit grows to them."""
         header = self.header()
         for column in range(max(1, top_left.column()), bottom_right.column() + 1):
             if header.sectionResizeMode(column) is not QHeaderView.ResizeMode.Interactive:
