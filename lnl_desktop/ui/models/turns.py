@@ -101,8 +101,7 @@ class TurnsModel(QAbstractItemModel):
                 if new.look() != shown.look()
             ]
             self._set_lines(lines)
-            for row, sub in repaint:
-                self._repaint(row, None if sub < 0 else sub)
+            self._repaint_spans(repaint)
             return ("data" if repaint else ""), changed
         if [len(line.children) for line in old] == [len(line.children) for line in lines] and _cids(old) == _cids(
             lines
@@ -166,6 +165,23 @@ class TurnsModel(QAbstractItemModel):
         if cid:
             return self.index_of(cid, column)
         return self.index(row, column) if 0 <= row < len(self._lines) else QModelIndex()
+
+    def _repaint_spans(self, places: list[tuple[int, int]]) -> None:
+        """Tell the views of the changed lines, one span per group (``(row, -1)``: a top line;
+        ``(row, sub)``: a group's member), not one line at a time: each telling has a cost in Qt."""
+        tops = [row for row, sub in places if sub < 0]
+        if tops:
+            self._repaint_rows(QModelIndex(), min(tops), max(tops))
+        members: dict[int, list[int]] = {}
+        for row, sub in places:
+            if sub >= 0:
+                members.setdefault(row, []).append(sub)
+        for row, subs in members.items():
+            self._repaint_rows(self.index(row, 0), min(subs), max(subs))
+
+    def _repaint_rows(self, parent: QModelIndex, first: int, last: int) -> None:
+        column = max(len(self._headers) - 1, 0)
+        self.dataChanged.emit(self.index(first, 0, parent), self.index(last, column, parent))
 
     def _repaint(self, row: int, sub: int | None) -> None:
         last = max(len(self._headers) - 1, 0)
