@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeView, QWidget
 
 from lnl_desktop.ui.models.turns import ID_ROLE, HeaderView, LineView, TurnsModel
@@ -22,6 +22,7 @@ class TurnsView(QTreeView):
         super().__init__(parent)
         self.setModel(model)
         self.turns_model = model
+        self._measured: dict[tuple[int, str, str | None], int] = {}  # (column, words, font) → width
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
         self.setUniformRowHeights(True)
@@ -46,6 +47,7 @@ class TurnsView(QTreeView):
         """The first column takes the room left; the others fit their words, measured now (the lines
         were laid anew) and widened as lines change (:meth:`_widen`). Not Qt's live fitting: that reads
         every line of every column through Python at each change of one line."""
+        self._measured.clear()
         header = self.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in range(1, self.turns_model.columnCount()):
@@ -59,9 +61,24 @@ class TurnsView(QTreeView):
             if header.sectionResizeMode(column) is not QHeaderView.ResizeMode.Interactive:
                 continue
             for row in range(top_left.row(), bottom_right.row() + 1):
-                width = self.sizeHintForIndex(top_left.sibling(row, column)).width()
+                index = top_left.sibling(row, column)
+                line = self.turns_model.line(index)
+                if line is None:
+                    continue
+                # The same words in the same font measure the same: a state's words come back often.
+                font = line.fonts.get(column)
+                text = line.texts[column] if column < len(line.texts) else ""
+                key = (column, text, None if font is None else font.key())
+                width = self._measured.get(key)
+                if width is None:
+                    width = self._measured[key] = self.sizeHintForIndex(index).width()
                 if width > header.sectionSize(column):
                     header.resizeSection(column, width)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._measured.clear()  # the same words measure otherwise now (the UI scale, the theme)
+        super().changeEvent(event)
 
     def _line_count(self) -> int:
         model = self.turns_model
