@@ -32,6 +32,8 @@ SCREENS = [
     ("projector-1920x1080-150.png", 1920, 1080, 150, "round"),
     ("imported-map.png", 1600, 900, 100, "imported"),
     ("player-view-fog.png", 1600, 900, 100, "fog"),
+    ("lit-dungeon.png", 1600, 900, 100, "lit"),
+    ("lit-dungeon-players.png", 1600, 900, 100, "lit-players"),
 ]
 
 # A small keep, drawn as a map maker would export it: (x0, y0, x1, y1) rooms in cells, the doors
@@ -173,6 +175,25 @@ def inside(out: Path, scale: int, scene: str) -> int:
     return 0
 
 
+def lit_keep(controller: Any) -> None:
+    """The keep in the dark: Tombril's torch, a lantern by the Hill Giant, a candle in the east room,
+    the GM's notes (a trap shown to the players, the altar for the GM only), and conditions on tokens."""
+    from lnl_desktop.core.encounter import actions as act
+
+    controller.do(act.SetAmbientLight("dark"))
+    controller.do(act.PlaceLight(kind="torch", carrier="tombril"))
+    controller.do(act.PlaceLight(kind="lantern", cell=(12, 10)))
+    controller.do(act.PlaceLight(kind="candle", cell=(20, 6)))
+    controller.do(act.AddDrawing("rectangle", ((5.0, 3.0), (7.0, 5.0)), colour="#cc3311", width=3, shown=True))
+    controller.do(act.AddDrawing("text", ((5.0, 2.4),), colour="#cc3311", width=4, text="trap", shown=True))
+    controller.do(act.AddDrawing("ellipse", ((18.0, 8.0), (21.0, 10.0)), colour="#7a3cc2", width=3))
+    controller.do(act.AddDrawing("text", ((18.2, 10.6),), colour="#7a3cc2", width=4, text="the altar"))
+    controller.do(act.AddDrawing("freehand", ((2.5, 7.5), (3.5, 9.0), (4.5, 10.0), (6.0, 10.5)), colour="#1b7a3a"))
+    controller.do(act.EditCombatant("janine", {"conditions": ["prone"]}))
+    controller.do(act.EditCombatant("half-orc", {"conditions": ["stunned", "grappled"]}))
+    controller.do(act.Move("tombril", to=(7, 4), forced=True))  # to the open door's side
+
+
 def keep(window: Any, scratch: Path, out: Path, scene: str, xdo: Any) -> int:
     """The keep imported by dropping nothing but keys: File ▸ Import map… (the file dialog answered
     with the generated map), the demo's tokens set in its rooms, then either the GM's window or the
@@ -201,9 +222,12 @@ def keep(window: Any, scratch: Path, out: Path, scene: str, xdo: Any) -> int:
     for cid, cell in places.items():
         controller.do(act.PlaceToken(cid, cell, 90 if cell[0] < 9 else 270))
     controller.do(act.SetFog(True))
+    if scene.startswith("lit"):
+        lit_keep(controller)
     QTest.qWait(800)
-    if scene == "fog":
-        controller.do(act.Move("tombril", to=(7, 4), forced=True))  # to the open door's side
+    if scene in ("fog", "lit-players"):
+        if scene == "fog":
+            controller.do(act.Move("tombril", to=(7, 4), forced=True))  # to the open door's side
         window.show_player_view(True)
         view = window.player_view
         view.setGeometry(QApplication.primaryScreen().availableGeometry())

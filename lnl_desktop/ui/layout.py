@@ -27,8 +27,8 @@ SIDE_PANEL_PX = 390
 ACTION_WORK_LINES = 13
 ACTION_IDLE_LINES = 5
 OWN_SPLIT_KEY = "window/own_split"  # the GM moved the side panel's splitters: keep them there
-# Saved dock layouts of another shape (before the one side panel) are not restored.
-LAYOUT_VERSION = 2
+# Saved dock layouts of another shape (before the one side panel; before the Dice dock) are not restored.
+LAYOUT_VERSION = 3
 
 
 class SidePanelLayout(QMainWindow):
@@ -92,12 +92,12 @@ class SidePanelLayout(QMainWindow):
 
     def _arrange_default_layout(self) -> None:
         """Every dock where it starts: one side panel right of the map, the fight's order above
-        (Turns, Rules call for, Combatants, Bestiary) and the work of a turn below (Action, sheet,
-        Round log, Forecast, History), as tabs. The map gets the rest: at 1366 x 768 that is
+        (Turns, Rules call for, Combatants, Bestiary, Dice) and the work of a turn below (Action,
+        sheet, Round log, Forecast, History), as tabs. The map gets the rest: at 1366 x 768 that is
         over 60 % of the window. Built afresh rather than restored from a saved default:
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         side = Qt.DockWidgetArea.RightDockWidgetArea
-        above = ["Turns", "Combatants", "Bestiary"]
+        above = ["Turns", "Combatants", "Bestiary", "Dice"]  # the table's tools beside its order
         below = ["Action", "Sheet", "Round log", "Forecast", "History"]
         for title in above + below:
             dock = self.docks[title]

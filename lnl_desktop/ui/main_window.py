@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from lnl_desktop.core.files.journal import Journal
     from lnl_desktop.ui.docks.bestiary import BestiaryPanel
     from lnl_desktop.ui.docks.combatants import CombatantsPanel
+    from lnl_desktop.ui.docks.dice import DicePanel
     from lnl_desktop.ui.docks.forecast import ForecastPanel
     from lnl_desktop.ui.docks.log import RoundLog
     from lnl_desktop.ui.docks.sheet import CombatantSheet
@@ -67,6 +68,7 @@ LAZY_PANELS = {
     "Combatants": ("lnl_desktop.ui.docks.combatants", "CombatantsPanel"),
     "Sheet": ("lnl_desktop.ui.docks.sheet", "CombatantSheet"),
     "Round log": ("lnl_desktop.ui.docks.log", "RoundLog"),
+    "Dice": ("lnl_desktop.ui.docks.dice", "DicePanel"),
     "Forecast": ("lnl_desktop.ui.docks.forecast", "ForecastPanel"),
     "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
 }
@@ -116,6 +118,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self._add_dock("Action", self.action_panel, side, "Ctrl+3")
         self._add_dock("Sheet", None, side, "Ctrl+4")
         self._add_dock("Round log", None, side, "Ctrl+5")
+        self._add_dock("Dice", None, side, "")
         self._add_dock("Forecast", None, side, "Ctrl+6")
         self._add_dock("Bestiary", None, side, "Ctrl+7")
         self._add_dock("History", None, side, "Ctrl+8")
@@ -241,6 +244,10 @@ class MainWindow(WindowMenus, SidePanelLayout):
         return cast("RoundLog", self._panel("Round log"))
 
     @property
+    def dice_panel(self) -> DicePanel:
+        return cast("DicePanel", self._panel("Dice"))
+
+    @property
     def forecast_panel(self) -> ForecastPanel:
         return cast("ForecastPanel", self._panel("Forecast"))
 
@@ -287,6 +294,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
             view.closed.connect(lambda: self.player_view_action.setChecked(False))
             view.view.set_follow(self.follow_gm_action.isChecked())
             view.view.set_share_overlays(self.share_overlays_action.isChecked())
+            view.set_share_markers(self.share_markers_action.isChecked())
             view.set_blackout(self.blackout_action.isChecked())
             self.player_view = view
             self._apply_presentation_to_player()
@@ -564,6 +572,13 @@ class MainWindow(WindowMenus, SidePanelLayout):
         dock = self.docks["Forecast"]
         dock.show()
         dock.raise_()
+
+    def show_dice(self) -> None:
+        """Ctrl+Shift+R: the Dice tab forward, the cursor in its expression field."""
+        dock = self.docks["Dice"]
+        dock.show()
+        dock.raise_()
+        self.dice_panel.focus_field()
 
     def _bring_action_forward(self, events: list[object]) -> None:
         """A turn began: the Action tab comes forward, it is what the GM works in now. The combat

@@ -7,13 +7,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.rules.base import PromptSpec
 from lnl_desktop.ui.docks.prompts import ToolDialog, table_tools, tool_label
+from lnl_desktop.ui.map.draw_menu import draw_menu, drawings_layer_action
+from lnl_desktop.ui.map.light import light_menu
 from lnl_desktop.ui.theme import SCALES, THEMES
 
 if TYPE_CHECKING:
@@ -21,7 +23,10 @@ if TYPE_CHECKING:
     from lnl_desktop.ui.docks.turns import TurnsPanel
     from lnl_desktop.ui.document import Document
     from lnl_desktop.ui.map.view import MapView
+    from lnl_desktop.ui.player_view import PlayerView
     from lnl_desktop.ui.theme import Presentation
+
+SHARE_MARKERS_KEY = "player_view/opponent_conditions"  # QSettings: the players see Opponents' markers
 
 # The UI scale menu: presets named for where the program is shown.
 SCALE_PRESETS = {100: "100 % (laptop)", 125: "125 %", 150: "150 % (projector)", 200: "200 % (projector, far seats)"}
@@ -37,6 +42,8 @@ class WindowMenus(QMainWindow):
     docks: dict[str, QDockWidget]
     presentation: Presentation
     prompts_action: QAction
+    settings: QSettings
+    player_view: PlayerView | None
 
     def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -105,6 +112,8 @@ class WindowMenus(QMainWindow):
             ("doors", "Draw d&oors", "O", "Drag between cell corners to draw a door; click a door to open or close it"),
             ("erase_lines", "Erase wall lines and doors", "Shift+L", "Click a wall line or door to remove it"),
             ("fog", "Reveal or hide &fog", "F", "Drag over cells to show them to the players (right-drag: hide)"),
+            ("light", "Place l&ights", "I", "Click a cell to place a light (Map ▸ Light: which); right-click: remove"),
+            ("draw", "Dra&w on the map", "P", "Drag to draw on the map; the shape, colour and width in Map ▸ Drawing"),
         ):
             action = self._action(text, lambda _=False, n=name: self.map_view.set_tool(n), shortcut, tip)
             action.setCheckable(True)
@@ -112,6 +121,8 @@ class WindowMenus(QMainWindow):
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
         self.map_view.toolChanged.connect(lambda name: self.tool_actions[name].setChecked(True))
+        self.draw_menu = draw_menu(self, self.map_view)
+        self.drawings_action = drawings_layer_action(self, self.map_view)
 
         self.zoom_in_action = self._action("Zoom &in", self.map_view.zoom_in, key.ZoomIn, "Zoom in")
         self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
@@ -170,6 +181,12 @@ class WindowMenus(QMainWindow):
         self.forecast_action = self._action(
             "Damage &forecast", self.show_forecast, "Ctrl+D", "Show the damage forecast of the attack being set up"
         )
+        self.roll_dice_action = self._action(
+            "&Roll dice…",
+            self.show_dice,
+            "Ctrl+Shift+R",
+            "The Dice dock, the cursor in its expression field: 2d6+3, 4d6kh3, 2d20kl1, 3d6!, a label",
+        )
         self.damage_heal_action = self._action(
             "&Damage / Heal…",
             lambda: self.sheet.open_damage_heal(self.controller.selected),
@@ -221,12 +238,14 @@ class WindowMenus(QMainWindow):
 
         map_menu = bar.addMenu("&Map")
         map_menu.addActions(self.tool_group.actions())
+        map_menu.addMenu(self.draw_menu)
         map_menu.addSeparator()
         map_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         map_menu.addSeparator()
         map_menu.addActions([self.map_settings_action, self.background_action, self.remove_background_action])
         map_menu.addSeparator()
         map_menu.addActions([self.fog_action, self.hide_token_action])
+        map_menu.addMenu(light_menu(self, self.controller, self.map_view))
 
         combat_menu = bar.addMenu("&Combat")
         combat_menu.setToolTipsVisible(True)  # a disabled step says why
@@ -237,6 +256,7 @@ class WindowMenus(QMainWindow):
         combat_menu.addAction(self.damage_heal_action)
         combat_menu.addAction(self.rules_options_action)
         combat_menu.addAction(self.forecast_action)
+        combat_menu.addAction(self.roll_dice_action)
         combat_menu.addAction(self.prompts_action)
         self._build_tool_entries(combat_menu)
 
@@ -255,9 +275,11 @@ class WindowMenus(QMainWindow):
                 self.share_overlays_action,
                 self.blackout_action,
                 self.badly_hurt_action,
+                self.share_markers_action,
             ]
         )
         view_menu.addAction(self.hide_token_action)
+        view_menu.addAction(self.drawings_action)
         theme_menu = view_menu.addMenu("&Theme")
         theme_menu.addActions(self.theme_group.actions())
         scale_menu = view_menu.addMenu("UI &scale")
@@ -282,10 +304,16 @@ class WindowMenus(QMainWindow):
             ("difficult", "Difficult"),
             ("erase", "Erase"),
             ("fog", "Fog"),
+            ("light", "Light"),
+            ("draw", "Draw"),
         ):
             button_action = self.tool_actions[name]
             button_action.setIconText(text)
             toolbar.addAction(button_action)
+        draw_button = toolbar.widgetForAction(self.tool_actions["draw"])
+        if isinstance(draw_button, QToolButton):  # its arrow opens the shape, colour and width
+            draw_button.setMenu(self.draw_menu)
+            draw_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         toolbar.addSeparator()
         self.fit_action.setIconText("Fit")
         toolbar.addActions([self.fit_action])
@@ -316,6 +344,13 @@ class WindowMenus(QMainWindow):
         self.badly_hurt_action = self._action(
             '"&Badly hurt" below…', self.ask_badly_hurt, None, "When the players read an Opponent as badly hurt"
         )
+        self.share_markers_action = toggle(
+            "Show &Opponents' conditions to players",
+            self._share_markers,
+            None,
+            "The player view shows the Opponents' condition markers too (the Party's always show)",
+        )
+        self.share_markers_action.setChecked(str(self.settings.value(SHARE_MARKERS_KEY, "false")).lower() == "true")
         self.hide_token_action = self._action(
             "&Hide/reveal selected token from players",
             self.toggle_selected_hidden,
@@ -349,6 +384,11 @@ class WindowMenus(QMainWindow):
             self.hide_token_action,
             self.turns_panel.end_turn_action,
         ]
+
+    def _share_markers(self, on: bool) -> None:
+        self.settings.setValue(SHARE_MARKERS_KEY, bool(on))
+        if self.player_view is not None:
+            self.player_view.set_share_markers(on)
 
     def _fill_demo_menu(self) -> None:
         """One entry per ruleset with a demo: the built-in ones, then the installed ones."""

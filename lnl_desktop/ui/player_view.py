@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core.encounter.events import Event, Moved
 from lnl_desktop.core.encounter.model import Phase, Side
+from lnl_desktop.core.engine.dice_rolls import last_shared_roll, shared_roll_words
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import party_sight, players_unseen
@@ -63,6 +64,13 @@ def banner_text(controller: TableController) -> str:
         who = "the Party's" if c.side is Side.PARTY else "the Opponents'"
         return f"{combat.round_name} · {who} turn"
     return f"{combat.round_name} · {c.name}'s turn"
+
+
+def roll_banner(controller: TableController) -> str:
+    """ " · Roll 2d20kh1: 17 (4 dropped) = 17": the GM's last roll made for all to see, while it is the
+    last thing done; never a secret roll."""
+    shared = last_shared_roll(controller.encounter.log)
+    return f" · {shared_roll_words(shared)}" if shared is not None else ""
 
 
 class PlayerMapView(QGraphicsView):
@@ -355,6 +363,10 @@ class PlayerView(QWidget):
         self.scene.badly_hurt_below = fraction
         self.scene.sync()
 
+    def set_share_markers(self, on: bool) -> None:
+        """Show the Opponents' condition markers to the players (the Party's always show)."""
+        self.scene.set_share_markers(on)
+
     def set_outside_color(self, color: QColor) -> None:
         self.scene.outside_color = QColor(color)
         self.scene.invalidate(self.scene.sceneRect(), self.scene.SceneLayer.BackgroundLayer)
@@ -366,7 +378,7 @@ class PlayerView(QWidget):
             self.showNormal()
 
     def _refresh_banner(self, *_: object) -> None:
-        self.banner.setText(banner_text(self.controller))
+        self.banner.setText(banner_text(self.controller) + roll_banner(self.controller))
 
     # -- screens -----------------------------------------------------------------------------------
 

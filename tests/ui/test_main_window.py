@@ -71,6 +71,7 @@ def test_window_shows_map_and_every_dock(make_window: WindowFactory) -> None:
         "Combatants",
         "Sheet",
         "Round log",
+        "Dice",
         "Forecast",
         "Bestiary",
         "History",

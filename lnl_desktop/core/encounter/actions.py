@@ -255,6 +255,79 @@ class SetPortrait:
     portrait: str | None
 
 
+@dataclass(frozen=True)
+class AddDrawing:
+    """Draw on the map: a freehand line, a line, a rectangle, an ellipse or a text label (points in
+    cells), GM only unless ``shown`` to the players."""
+
+    kind: str
+    points: tuple[tuple[float, float], ...]
+    colour: str = "#cc3311"
+    width: int = 3
+    text: str = ""
+    shown: bool = False
+
+
+@dataclass(frozen=True)
+class EditDrawing:
+    """Change a drawing: move it by ``offset`` (in cells), or set its colour, width, words or whether
+    the players see it (None: unchanged)."""
+
+    drawing: str
+    offset: tuple[float, float] | None = None
+    colour: str | None = None
+    width: int | None = None
+    text: str | None = None
+    shown: bool | None = None
+
+
+@dataclass(frozen=True)
+class RemoveDrawing:
+    drawing: str
+
+
+@dataclass(frozen=True)
+class RollDice:
+    """The GM rolls dice typed in the notation (``2d6+3 stealth``), in secret or for all to see;
+    with ``faces`` the faces read off the GM's own dice, in the order the roll asks for them."""
+
+    expression: str
+    secret: bool = False
+    faces: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PlaceLight:
+    """Put a light source on the map (RULES §15) at ``cell``, or give it to the combatant ``carrier``:
+    a torch, lantern or candle, or a custom one with ``bright_ft`` and ``dim_ft`` beyond."""
+
+    kind: str = "torch"
+    cell: Cell | None = None
+    carrier: str | None = None
+    bright_ft: int | None = None
+    dim_ft: int | None = None
+
+
+@dataclass(frozen=True)
+class RemoveLight:
+    light: str
+
+
+@dataclass(frozen=True)
+class CarryLight:
+    """Give the light ``light`` to the combatant ``carrier``, or drop it where its carrier stands (None)."""
+
+    light: str
+    carrier: str | None
+
+
+@dataclass(frozen=True)
+class SetAmbientLight:
+    """The encounter's ambient light: normal, dim or dark."""
+
+    light: str
+
+
 Action = (
     StartCombat
     | NextRound
@@ -283,4 +356,12 @@ Action = (
     | SetFog
     | RevealCells
     | SetPortrait
+    | PlaceLight
+    | RemoveLight
+    | CarryLight
+    | SetAmbientLight
+    | RollDice
+    | AddDrawing
+    | EditDrawing
+    | RemoveDrawing
 )

@@ -222,6 +222,68 @@ class PortraitChanged(_Event):
     removed: bool = False
 
 
+class DrawingAdded(_Event):
+    """A drawing or label put on the map (the drawing itself is in the encounter's drawings)."""
+
+    kind: Literal["drawing added"] = "drawing added"
+    drawing: str
+    shape: str
+
+
+class DrawingChanged(_Event):
+    """A drawing moved, restyled, its words changed, or shown to the players or hidden from them."""
+
+    kind: Literal["drawing changed"] = "drawing changed"
+    drawing: str
+    changes: list[str] = Field(default_factory=list)  # the fields changed: "offset", "colour", "shown", ...
+
+
+class DrawingRemoved(_Event):
+    kind: Literal["drawing removed"] = "drawing removed"
+    drawing: str
+    shape: str
+
+
+class RolledDie(BaseModel):
+    """One die of a dice roll: its face, whether it counts, whether an exploding die earned it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    sides: int
+    face: int
+    kept: bool = True
+    explosion: bool = False
+
+
+class RolledTerm(BaseModel):
+    """One term of a dice roll as written (``4d6kh3``, ``3``), its dice and what it adds (signed)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    text: str
+    sign: int = 1
+    dice: list[RolledDie] = Field(default_factory=list)
+    total: int
+
+
+class DiceRolled(_Event):
+    """The GM rolled dice in the notation; ``secret``: a roll the players never see."""
+
+    kind: Literal["dice"] = "dice"
+    expression: str
+    label: str = ""
+    secret: bool = False
+    terms: list[RolledTerm] = Field(default_factory=list)
+    total: int
+    minimum: int | None = None  # None: no least (an exploding die taken away)
+    maximum: int | None = None  # None: no greatest (an exploding die)
+
+    def table_cells(self) -> tuple[str | int, ...]:
+        """The dice column: every face (a dropped one in brackets); the rest left empty."""
+        faces = " ".join(f"{d.face}" if d.kept else f"[{d.face}]" for t in self.terms for d in t.dice)
+        return (faces, "", "", "", "", "")
+
+
 class RulesetChanged(_Event):
     """The encounter was converted to another ruleset before combat."""
 
@@ -251,6 +313,14 @@ class Undone(_Event):
     undone: str  # what the undone action was
 
 
+class LightChanged(_Event):
+    """A light source placed, taken away, carried or dropped, or the ambient light changed (RULES §15)."""
+
+    kind: Literal["light"] = "light"
+    light: str = ""  # the source's id; empty for the ambient light
+    change: str  # "placed", "removed", "carried", "dropped", "ambient"
+
+
 # The events every ruleset's log may hold; a ruleset's own join them in its encounter model
 # (:attr:`Ruleset.event_types`, :func:`event_union`).
 SHARED_EVENTS: tuple[type[_Event], ...] = (
@@ -278,6 +348,11 @@ SHARED_EVENTS: tuple[type[_Event], ...] = (
     FogChanged,
     CellsRevealed,
     PortraitChanged,
+    LightChanged,
+    DiceRolled,
+    DrawingAdded,
+    DrawingChanged,
+    DrawingRemoved,
     Override,
     RulesetChanged,
     RulesEvent,
@@ -315,6 +390,11 @@ Event = Annotated[
     | FogChanged
     | CellsRevealed
     | PortraitChanged
+    | LightChanged
+    | DiceRolled
+    | DrawingAdded
+    | DrawingChanged
+    | DrawingRemoved
     | Override
     | RulesetChanged
     | RulesEvent

@@ -30,7 +30,9 @@ from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError, core_schema
 
 from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key, normalised_conditions
+from lnl_desktop.core.encounter.drawings import Drawings
 from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.light import AmbientLight, LightSource, lights_problem
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell, DiagonalRule, footprint, token_distance_ft
 from lnl_desktop.core.map.terrain import Terrain, map_terrain
@@ -534,6 +536,8 @@ class OptionsBase(_Model):
     # Facing (RULES §7, §10) drives sneak attacks and attacks from behind: an attacker left with its
     # back to its target would be wrong for the next check. On by default, so older files read it on.
     face_target_on_attack: bool = Field(default=True, description="an attacker turns to face its target")
+    # RULES §15: Old-School d20's light consideration is this value, so its older files keep theirs.
+    light: AmbientLight = Field(default=AmbientLight.NORMAL, description="the ambient light: normal, dim or dark")
 
 
 class SurpriseSituation(StrEnum):
@@ -702,6 +706,8 @@ class Encounter(_Model):
     tokens: dict[str, Token] = Field(default_factory=dict)
     combat: CombatState = Field(default_factory=CombatState)
     fog: Fog = Field(default_factory=Fog)
+    lights: tuple[LightSource, ...] = ()  # RULES §15: placed or carried light sources (core.encounter.light)
+    drawings: Drawings = ()  # the GM's marks and labels on the map (core.encounter.drawings)
     log: list[Event] = Field(default_factory=list)
 
     @field_validator("ruleset")
@@ -735,6 +741,8 @@ class Encounter(_Model):
                     raise ValueError(f"tokens.{cid}: cell ({x}, {y}) is taken by {taken[cell]}")
                 taken[cell] = cid
         self._combat_references_hold(seen)
+        if self.lights and (problem := lights_problem(self.lights, seen, self.map.width, self.map.height)):
+            raise ValueError(problem)
         return self
 
     def _combat_references_hold(self, ids: set[str]) -> None:

@@ -38,6 +38,8 @@ from lnl_desktop.core.encounter.model import (
     Token,
     TurnState,
 )
+from lnl_desktop.core.engine.dice_rolls import roll_dice
+from lnl_desktop.core.engine.drawings import HANDLERS as DRAWING_HANDLERS
 from lnl_desktop.core.engine.edits import Edits
 from lnl_desktop.core.engine.history import (
     _SHARED_PARTS,
@@ -51,6 +53,7 @@ from lnl_desktop.core.engine.history import (
     _Swap,
     _touched,
 )
+from lnl_desktop.core.engine.lights import HANDLERS as LIGHT_HANDLERS
 from lnl_desktop.core.engine.movement import Movement
 from lnl_desktop.core.engine.party_view import party_sight
 from lnl_desktop.core.engine.words import feet_words
@@ -629,6 +632,9 @@ class Engine(Movement, Edits):
         act.SetFog: Edits._set_fog,
         act.RevealCells: Edits._reveal,
         act.SetPortrait: Edits._set_portrait,
+        **LIGHT_HANDLERS,  # light on the map; a combatant leaving drops what it carries
+        act.RollDice: roll_dice,
+        **DRAWING_HANDLERS,
     }
 
     # -- conveniences for scripts and tests: one call, one action ------------------------------

@@ -464,6 +464,11 @@ class Ruleset:
         """A state worth a word on the token itself, for the GM and the players ("flees", "dead"), or ""."""
         return ""
 
+    def markers(self, c: Any) -> tuple[str, ...]:
+        """The conditions a token shows as markers round its edge, each in the ruleset's word
+        ("prone", "frightened of Ogre"); a ruleset that keeps a condition elsewhere adds it here."""
+        return tuple(c.conditions)
+
     def conditions(self) -> tuple[str, ...]:
         """The sheet's menu of common conditions (free-text labels the GM adds to a combatant)."""
         return CONDITIONS
@@ -664,6 +669,11 @@ class Ruleset:
     def combatant_tools(self, engine: Table, c: Any) -> tuple[PromptSpec, ...]:
         """Rolls for one combatant on the GM's demand, from its sheet (a saving throw)."""
         return ()
+
+    def quick_rolls(self) -> tuple[tuple[str, str], ...]:
+        """The dice roller's quick buttons: (label, expression in the dice notation) for the rolls
+        this ruleset's GM makes most often."""
+        return (("d20", "d20"), ("d6", "d6"))
 
     # -- actions -------------------------------------------------------------------------------
 

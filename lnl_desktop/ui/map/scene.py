@@ -35,9 +35,11 @@ from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.registry import Ruleset
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.drawings import DrawingLayer
 from lnl_desktop.ui.map.fog import FogItem, players_unseen
 from lnl_desktop.ui.map.geometry import hatch_path
 from lnl_desktop.ui.map.labels import assign_labels
+from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
 from lnl_desktop.ui.map.walls import LineShapes
 
@@ -103,6 +105,7 @@ class MapScene(QGraphicsScene):
         # The players' scene: no hidden tokens, no selection, Opponents' condition words instead of numbers.
         self.player = player
         self.badly_hurt_below = 0.5
+        self.share_markers = False  # the players' scene: Opponents' condition markers shown too
         self.outside_color = QColor(OUTSIDE)
         self.tokens: dict[str, TokenItem] = {}
         # The overlays added to this scene: the player view shares some of them, and asking the
@@ -131,6 +134,11 @@ class MapScene(QGraphicsScene):
         # Fog of war: black and dimmed cells in the players' scene, a faint shade in the GM's.
         self.fog = FogItem(controller, player)
         self.addItem(self.fog)
+        # Light (RULES §15): darkness and dim light in the players' scene, lit areas outlined in the GM's.
+        self.light = LightItem(controller, player)
+        self.addItem(self.light)
+        # The GM's drawings and labels (the players' scene: the shown ones only).
+        self.drawings = DrawingLayer(self, player)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)
@@ -146,6 +154,7 @@ class MapScene(QGraphicsScene):
         self._basis = None
         self._map = None
         self._hatch_tiles.clear()
+        self.drawings.reset()
         self.sync()
 
     def _on_events(self, events: list[Event]) -> None:
@@ -186,6 +195,8 @@ class MapScene(QGraphicsScene):
         self._selected_shown = selected
         self._secret = secret
         self.fog.refresh()
+        self.light.refresh()
+        self.drawings.sync(encounter)
         self.synced.emit()
 
     def _sync_all(
@@ -265,7 +276,15 @@ class MapScene(QGraphicsScene):
             return
         token = encounter.tokens[cid]
         look = TokenLook.of(
-            c, token, self._labels[cid], cid == turn_id, cid == selected, self.player, self.badly_hurt_below, ruleset
+            c,
+            token,
+            self._labels[cid],
+            cid == turn_id,
+            cid == selected,
+            self.player,
+            self.badly_hurt_below,
+            ruleset,
+            self.share_markers,
         )
         item = self.tokens.get(cid)
         if item is None:
@@ -280,6 +299,13 @@ class MapScene(QGraphicsScene):
         for cell in cells:
             occupant[cell] = cid
         self._cells[cid] = cells
+
+    def set_share_markers(self, on: bool) -> None:
+        """Show the Opponents' condition markers in the players' scene, or not: every token looked at again."""
+        if on != self.share_markers:
+            self.share_markers = on
+            self._basis = None
+            self.sync()
 
     def overlay_changed(self, rect: QRectF) -> None:
         """An :class:`~lnl_desktop.ui.map.overlays.Overlay` of this scene changed over ``rect``."""
@@ -319,6 +345,8 @@ class MapScene(QGraphicsScene):
     def _on_selection(self, cid: str) -> None:
         if self.player:
             return
+        if cid:
+            self.drawings.select(None)  # a token selected: the drawing no longer is
         # Only the token that showed the selection and the one that shows it now change.
         for other in {self._selected_shown, cid}:
             item = self.tokens.get(other) if other else None

@@ -26,6 +26,7 @@ from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
 from lnl_desktop.ui import style
+from lnl_desktop.ui.map.markers import Marker, marker_at, marker_height, markers_tooltip, paint_markers, place_markers
 from lnl_desktop.ui.portraits import pixmap_bucket, portrait_pixmap
 
 TOKEN_Z = 20.0
@@ -75,6 +76,7 @@ class TokenLook:
     condition: str = ""  # in the player view, an Opponent's condition word instead of its bars
     word: str = ""  # the ruleset's word for a state the token must show ("flees", "dead")
     portrait: str | None = None  # the combatant's picture (base64 PNG), drawn inside the body
+    markers: tuple[str, ...] = ()  # the conditions shown as badges round the edge (Ruleset.markers)
 
     @classmethod
     def of(
@@ -87,12 +89,18 @@ class TokenLook:
         player: bool = False,
         badly_hurt_below: float = 0.5,
         ruleset: Ruleset | None = None,
+        share_markers: bool = False,
     ) -> TokenLook:
-        """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers."""
+        """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers
+        and shows an Opponent's condition markers only when ``share_markers``."""
         ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
         gauges = ruleset.gauges(c)
         secret = player and c.side is not Side.PARTY
         condition = condition_word(c, badly_hurt_below, gauges) if secret else ""
+        markers = ruleset.markers(c) if not secret or share_markers else ()
+        tip = player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges, ruleset)
+        if markers:
+            tip += "<br>" + markers_tooltip(markers)
         return cls(
             cid=c.id,
             name=c.name,
@@ -109,11 +117,12 @@ class TokenLook:
             broken=any(getattr(w, "state", None) is WeaponState.BROKEN for w in getattr(c, "weapons", ())),
             has_turn=has_turn,
             selected=selected,
-            tooltip=player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges, ruleset),
+            tooltip=tip,
             hidden=token.hidden,
             condition=condition,
             word=ruleset.token_word(c),
             portrait=getattr(c, "portrait", None),
+            markers=markers,
         )
 
 
@@ -261,6 +270,7 @@ class TokenLayout:
     bounds: QRectF
     bars: tuple[QRectF, ...] = ()  # the ruleset's bars (SP, IP) in "full" mode, top first
     badge_radius: float = 0.0  # the state badges' ("surprised", "parrying") in "full" mode
+    markers: tuple[Marker, ...] = ()  # the condition markers round the edge in "full" mode
 
 
 def _bars(look: TokenLook, s: float, ui_scale: float) -> tuple[QRectF, ...]:
@@ -339,6 +349,13 @@ def token_layout(look: TokenLook, lod: float, ui_scale: float = 1.0) -> TokenLay
         if not look.condition:
             bars = _bars(look, s, f)
         badge_radius = 0.19 * unit * (1 + 0.35 * (look.size - 1)) * _grow(f, 1.3)
+    markers: tuple[Marker, ...] = ()
+    if mode == "full" and look.markers:
+        keep_clear = (_label_box(look, s, f), *_badge_boxes(look, s, badge_radius), *bars)
+        keep_clear += tuple(r for r in (word_plate, condition_plate) if not r.isEmpty())
+        markers = place_markers(look.markers, s, marker_height(look.size, unit, f, lod), keep_clear)
+        for marker in markers:
+            bounds = bounds.united(marker.rect.adjusted(-2 / lod, -2 / lod, 2 / lod, 2 / lod))
     return TokenLayout(
         lod,
         mode,
@@ -352,7 +369,30 @@ def token_layout(look: TokenLook, lod: float, ui_scale: float = 1.0) -> TokenLay
         bounds,
         bars,
         badge_radius,
+        markers,
     )
+
+
+def _label_box(look: TokenLook, s: float, f: float) -> QRectF:
+    """Where a full-size token's label is drawn, with its outline."""
+    text = _text_path(look.label, s, round(0.60 * _grow(f, 1.25), 3), round(LABEL_HEIGHT * _label_grow(f), 3))
+    pen = 0.03 * s
+    return text.boundingRect().translated(s / 2, s * _label_centre(f)).adjusted(-pen, -pen, pen, pen)
+
+
+def _state_badges(look: TokenLook) -> list[str]:
+    flags = (look.surprised, look.parrying, look.concealed, look.broken)
+    return [name for name, on in zip(("surprised", "parrying", "concealed", "broken"), flags, strict=True) if on]
+
+
+def _badge_slots(s: float, r: float) -> list[tuple[float, float]]:
+    k = 0.7 * r  # in the corners, clear of the label as far as a small token allows
+    return [(k, k), (s - k, k), (k, s / 2), (s - k, s / 2)]
+
+
+def _badge_boxes(look: TokenLook, s: float, r: float) -> list[QRectF]:
+    slots = _badge_slots(s, r)[: len(_state_badges(look))]
+    return [QRectF(x - r, y - r, 2 * r, 2 * r) for x, y in slots]
 
 
 def _label_grow(ui_scale: float) -> float:
@@ -437,6 +477,7 @@ class TokenItem(QGraphicsRectItem):
         if (
             not look.word
             and not look.condition
+            and not look.markers
             and (s * lod / 1.3 >= SMALL_TOKEN_PX * self._ui_scale or s * lod < TINY_TOKEN_PX)
         ):
             m = MARGIN * style.CELL_PX  # no text of a fixed size: the footprint and the rings' margin
@@ -491,6 +532,10 @@ class TokenItem(QGraphicsRectItem):
     @property
     def extent(self) -> float:
         return self._look.size * style.CELL_PX
+
+    def marker_at(self, scene_pos: QPointF) -> Marker | None:
+        """The condition marker under a point of the scene at the view's zoom (a hover's), if any."""
+        return marker_at(self.layout().markers, self.mapFromScene(scene_pos))
 
     # -- geometry ------------------------------------------------------------------------------
 
@@ -573,6 +618,7 @@ class TokenItem(QGraphicsRectItem):
             self._paint_badges(painter, look, s, layout.badge_radius)
             if look.down:
                 self._paint_down(painter, s)
+            paint_markers(painter, layout.markers, lod)  # over the cross: a condition must still be read
         if look.condition:
             # Over the cross of a down creature: the word "down" must be read, not crossed out.
             self._paint_condition(painter, look.condition, layout)
@@ -748,20 +794,10 @@ class TokenItem(QGraphicsRectItem):
         self._paint_text(painter, plate, word, bold_font(round(layout.word_px)), QColor(20, 20, 20))
 
     def _paint_badges(self, painter: QPainter, look: TokenLook, s: float, r: float) -> None:
-        badges = []
-        if look.surprised:
-            badges.append("surprised")
-        if look.parrying:
-            badges.append("parrying")
-        if look.concealed:
-            badges.append("concealed")
-        if look.broken:
-            badges.append("broken")
+        badges = _state_badges(look)
         if not badges:
             return
-        k = 0.7 * r  # in the corners, clear of the label as far as a small token allows
-        slots = [(k, k), (s - k, k), (k, s / 2), (s - k, s / 2)]
-        for name, (x, y) in zip(badges, slots, strict=False):
+        for name, (x, y) in zip(badges, _badge_slots(s, r), strict=False):
             _paint_badge(painter, name, QPointF(x, y), r)
 
     def _paint_down(self, painter: QPainter, s: float, color: QColor | None = None) -> None:

@@ -14,8 +14,11 @@ degree steps). Walls / difficult tools: left paints, right erases; erase tool: e
 erases both layers. Wall lines / doors tools: a left drag draws a wall (a door) between the cell
 corners nearest the press and the release; a right click (or drag) erases the segments or doors
 under it; erase lines tool: either button erases them. Fog tool: a left drag over a rectangle
-shows its cells to the players, a right drag hides them again. Middle button pans in every tool;
-the wheel zooms about the cursor.
+shows its cells to the players, a right drag hides them again. Draw tool: a left drag draws the
+shape of ``draw_style`` (a click places a label). With the select tool a press on a drawing's line
+(or a label) selects it and a drag moves it; Delete erases it, a right click opens its menu, a
+double click edits a label's words. Middle button pans in every tool; the wheel zooms about the
+cursor.
 
 The map fits the view (on show, on a resize, when the map changes size, for another encounter)
 until the GM zooms or pans by hand; :meth:`MapView.fit_map` (Ctrl+F) fits it again. Whatever
@@ -49,17 +52,21 @@ from PySide6.QtGui import (
     QTransform,
     QWheelEvent,
 )
-from PySide6.QtWidgets import QGraphicsView, QMenu, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsView, QInputDialog, QMenu, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.encounter.actions import (
     Action,
+    EditDrawing,
     Face,
     Move,
+    PlaceLight,
     PlaceToken,
+    RemoveDrawing,
     RemoveToken,
     SetDoor,
     SetFog,
 )
+from lnl_desktop.core.encounter.drawings import MAX_TEXT, Drawing
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, WallSegment
 from lnl_desktop.core.map import grid
@@ -70,18 +77,23 @@ from lnl_desktop.ui import theme
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.bestiary import creature_for
 from lnl_desktop.ui.map.drag import DragLayer
+from lnl_desktop.ui.map.drawings import DrawStyle, drawing_menu
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, cell_at, fit_scale, footprint_centre
 from lnl_desktop.ui.map.gestures import (
     PAINT_Z,
     DrawLine,
+    DrawShape,
     EraseLines,
     FogRect,
     Gesture,
+    LightAt,
+    MoveDrawing,
     MoveToken,
     PaintStroke,
     Pan,
     TurnToken,
 )
+from lnl_desktop.ui.map.light import LightChoice, add_light_commands
 from lnl_desktop.ui.map.overlays import (
     FOG_STYLES,
     MARKER_Z,
@@ -97,7 +109,7 @@ from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
 from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, FileDrops, read_combatant, read_creature
 
 # The map's tools, by the names set_tool takes and toolChanged says.
-TOOLS = ("select", "walls", "difficult", "erase", "wall_lines", "doors", "erase_lines", "fog")
+TOOLS = ("select", "walls", "difficult", "erase", "wall_lines", "doors", "erase_lines", "fog", "draw", "light")
 LINE_TOOLS = ("wall_lines", "doors", "erase_lines")
 MIN_ZOOM = 0.1
 MAX_ZOOM = 6.0
@@ -158,6 +170,7 @@ class MapView(QGraphicsView):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self._tool = "select"
+        self.draw_style = DrawStyle()  # what the Draw tool draws next
         self.overlays = RulesOverlays(self.map_scene, controller)
         self.drag_layer = DragLayer(self.map_scene)
         self.paint_preview = CellsItem(PAINT_STYLES["walls"], PAINT_Z)
@@ -176,6 +189,7 @@ class MapView(QGraphicsView):
         self._last_mouse: QPointF | None = None
         self.context_menu: QMenu | None = None  # the last token menu shown (a right-click)
         self.hand_dialog: QWidget | None = None  # the Damage / Heal dialog opened from it
+        self.light_choice = LightChoice()  # what the Light tool places (a torch unless chosen)
         self._hover_cell: Cell | None = None
         self._applying = False  # our own action is being applied: do not cancel gestures
         # Fit mode: the map fits the view (on show, on resize, when the map changes size) until
@@ -287,7 +301,11 @@ class MapView(QGraphicsView):
         return self.do(Face(cid, facing))
 
     def remove_selected(self) -> list[Event] | None:
-        """Take the selected combatant's token off the map (the combatant stays)."""
+        """Erase the selected drawing, or take the selected combatant's token off the map (the
+        combatant stays)."""
+        drawing = self.map_scene.drawings.selected_drawing()
+        if drawing is not None:
+            return self.do(RemoveDrawing(drawing.id))
         cid = self.controller.selected
         if cid is None or cid not in self.controller.encounter.tokens:
             self.refuse("Select a token on the map to remove it")
@@ -482,6 +500,8 @@ class MapView(QGraphicsView):
                 if door is not None:
                     # A click opens or closes it; a drag from it pans like empty floor.
                     self._begin(Pan(self, event.position().toPoint(), deselect=False, door=door))
+                elif cid is None and (drawing := self.drawing_at(pos)) is not None:
+                    self._begin(MoveDrawing(self, drawing, pos))
                 elif cid is None:
                     self._begin(Pan(self, event.position().toPoint(), deselect=True))
                 else:
@@ -491,12 +511,18 @@ class MapView(QGraphicsView):
                     self._begin(MoveToken.pressed(self, cid, cell, event.position().toPoint(), targets))
             elif button == Qt.MouseButton.RightButton and cid is not None:
                 self._begin(TurnToken.pressed(self, cid))
+            elif button == Qt.MouseButton.RightButton and (drawing := self.drawing_at(pos)) is not None:
+                self.drawing_context_menu(drawing, event.globalPosition().toPoint())
+        elif self._tool == "draw" and button == Qt.MouseButton.LeftButton:
+            self._begin(DrawShape(self, pos))
         elif self._tool in ("wall_lines", "doors") and button == Qt.MouseButton.LeftButton:
             self._begin(DrawLine(self, pos, door=self._tool == "doors"))
         elif self._tool in LINE_TOOLS and left_or_right:
             self._begin(EraseLines(self, pos))
         elif self._tool == "fog" and left_or_right:
             self._begin(FogRect(self, button, self.cell_of(pos)))
+        elif self._tool == "light" and left_or_right:
+            self._begin(LightAt(self, button, self.cell_of(pos)))
         elif left_or_right:
             self._begin(PaintStroke(self, button, self.cell_of(pos)))
         event.accept()
@@ -522,6 +548,13 @@ class MapView(QGraphicsView):
         event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        pos = event.position()
+        if self._tool == "select" and self._gesture is None and event.button() == Qt.MouseButton.LeftButton:
+            drawing = self.drawing_at(pos) if self._token_at(self.cell_of(pos)) is None else None
+            if drawing is not None and drawing.text:
+                self.edit_words(drawing.id)  # a label: its words
+                event.accept()
+                return
         self.mousePressEvent(event)
 
     def leaveEvent(self, event: QEvent) -> None:
@@ -605,7 +638,40 @@ class MapView(QGraphicsView):
             self.hand_dialog = open_damage_heal(self.controller, cid, self.window())
 
         hand.triggered.connect(open_hand)
+        add_light_commands(menu, self.controller, cid)
         return menu
+
+    def light_to_place(self) -> PlaceLight | None:
+        """The Light tool's light (its cell set by the click)."""
+        return self.light_choice.action()
+
+    # -- drawings and labels ---------------------------------------------------------------------
+
+    def drawing_at(self, pos: QPointF | QPoint) -> Drawing | None:
+        """The drawing a press at the viewport point ``pos`` picks (on its line, or on a label)."""
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return self.map_scene.drawings.drawing_at(point, self._pick_within())
+
+    def drawing_context_menu(self, drawing: Drawing, where: QPoint) -> QMenu:
+        self.controller.select(None)
+        self.map_scene.drawings.select(drawing.id)
+        self.context_menu = drawing_menu(self, drawing, self.do, lambda: self.edit_words(drawing.id))
+        self.context_menu.popup(where)
+        return self.context_menu
+
+    def ask_text(self, title: str, text: str = "") -> str | None:
+        """A label's words from the GM (None: cancelled)."""
+        words, ok = QInputDialog.getText(self, title, f"Words (at most {MAX_TEXT} characters):", text=text)
+        return words if ok else None
+
+    def edit_words(self, did: str) -> list[Event] | None:
+        drawing = next((d for d in self.controller.encounter.drawings if d.id == did), None)
+        if drawing is None:
+            return None
+        words = self.ask_text("Edit the label", drawing.text)
+        if words is None or words == drawing.text:
+            return None
+        return self.do(EditDrawing(did, text=words))
 
     # -- wall segments and doors -----------------------------------------------------------------
 
@@ -663,6 +729,7 @@ class MapView(QGraphicsView):
                 self.cancel_gesture()
             else:
                 self.controller.select(None)
+                self.map_scene.drawings.select(None)
             return
         if self._gesture is None or not self._gesture.holds_token:
             if key == Qt.Key.Key_Delete:

@@ -135,6 +135,9 @@ class GroupD10Ruleset(ByHand, Ruleset):
     def token_word(self, c: D10Combatant) -> str:
         return views.token_word(c)
 
+    def markers(self, c: D10Combatant) -> tuple[str, ...]:
+        return views.markers(c)
+
     # -- the round ---------------------------------------------------------------------------
 
     def start_procedure(self) -> StartProcedure:
@@ -398,6 +401,9 @@ class GroupD10Ruleset(ByHand, Ruleset):
 
     def demo(self) -> str | None:
         return "bandit-mill-d10.lnl"
+
+    def quick_rolls(self) -> tuple[tuple[str, str], ...]:
+        return (("d10", "d10"), ("d20", "d20"))
 
 
 D10 = GroupD10Ruleset()

@@ -237,6 +237,14 @@ def token_word(c: D10Combatant) -> str:
     return ""
 
 
+def markers(c: D10Combatant) -> tuple[str, ...]:
+    """Its conditions, and "disarmed" while a dropped weapon lies on the floor (kept on the weapon)."""
+    words = tuple(c.conditions)
+    if any(w.dropped for w in c.weapons) and not c.has("disarmed"):
+        words += ("disarmed",)
+    return words
+
+
 # -- the round -----------------------------------------------------------------------------------
 
 

@@ -200,6 +200,9 @@ class LnLRuleset(Ruleset):
     def demo(self) -> str | None:
         return self.demo_file
 
+    def quick_rolls(self) -> tuple[tuple[str, str], ...]:
+        return (("Initiative d6", "d6"), ("d20", "d20"))
+
     def forecast(
         self,
         attacker: LnLStats,

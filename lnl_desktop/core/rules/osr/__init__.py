@@ -111,6 +111,9 @@ class OldSchoolRuleset(ByHand, Ruleset):
     def token_word(self, c: OsrCombatant) -> str:
         return views.token_word(c)
 
+    def markers(self, c: OsrCombatant) -> tuple[str, ...]:
+        return views.markers(c)
+
     def new_combatant(self) -> dict[str, Any]:
         return {"name": "New combatant", "side": Side.PARTY.value, "kind": Kind.PC.value, "hp_max": 8}
 
@@ -338,6 +341,9 @@ class OldSchoolRuleset(ByHand, Ruleset):
 
     def demo(self) -> str | None:
         return "goblin-ambush-osr.lnl"
+
+    def quick_rolls(self) -> tuple[tuple[str, str], ...]:
+        return (("d20", "d20"), ("Advantage", "2d20kh1"), ("Disadvantage", "2d20kl1"))
 
 
 def _kind_from(weapon: dict[str, Any]) -> str:

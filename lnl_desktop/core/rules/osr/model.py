@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from lnl_desktop.core.encounter.light import AmbientLight
 from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, WeaponKind, _Model, kinds_among
 from lnl_desktop.core.errors import RulesError
 
@@ -57,10 +58,8 @@ WEAPON_KINDS = (WeaponKind.MELEE, WeaponKind.REACH, WeaponKind.MISSILE, WeaponKi
 OsrWeaponKind = kinds_among(*WEAPON_KINDS)
 
 
-class Light(StrEnum):
-    NORMAL = "normal"
-    DIM = "dim"
-    DARK = "dark"
+# The round's light consideration is the encounter's ambient light (RULES §15): one value.
+Light = AmbientLight
 
 
 LIGHT_PENALTY = {Light.NORMAL: 0, Light.DIM: -2, Light.DARK: -5}

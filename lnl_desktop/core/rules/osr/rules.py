@@ -12,6 +12,7 @@ from typing import Literal
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.events import ActionTaken, TurnStarted
+from lnl_desktop.core.encounter.light import target_light
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.map.grid import footprint_center, outside_cone
 from lnl_desktop.core.map.sight import blocker, reach_blocker
@@ -22,7 +23,6 @@ from lnl_desktop.core.rules.osr.model import (
     LIGHT_PENALTY,
     UNARMED,
     Kind,
-    Light,
     OsrCombatant,
     OsrOptions,
     OsrWeapon,
@@ -161,9 +161,11 @@ def to_hit(
         feet = encounter.distance_between(attacker, target)
         if feet is not None and feet > weapon.max_range_ft / 2:
             result.terms.append(("long range", -1))
-    light = Light(options.light)
+    # RULES §15: the light where the target stands; with no source on the map, the ambient light.
+    light, where = target_light(encounter, target.id)
     if LIGHT_PENALTY[light]:
-        result.terms.append((f"{light.value} light", LIGHT_PENALTY[light]))
+        at = "" if where is None else f" (target at ({where[0]}, {where[1]}))"
+        result.terms.append((f"{light.value} light{at}", LIGHT_PENALTY[light]))
     if cover in ("-2", "-3", "-4"):
         result.terms.append(("cover", int(cover)))
     if second:

@@ -301,6 +301,15 @@ def token_word(c: OsrCombatant) -> str:
     return ""
 
 
+def markers(c: OsrCombatant) -> tuple[str, ...]:
+    """Its conditions, less the one its token already says in a word (unconscious), and "casting"
+    while a spell is under way (damage interrupts it: worth seeing across the table)."""
+    words = tuple(w for w in c.conditions if w != "unconscious")
+    if c.casting is not None:
+        words += ("casting",)
+    return words
+
+
 def summary(c: OsrCombatant) -> str:
     if c.ac_typed is not None:
         ac = f"AC {c.ac} (typed)"
