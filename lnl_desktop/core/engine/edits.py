@@ -236,7 +236,14 @@ class Edits:
         if turn is not None and turn.combatant == c.id:
             raise IllegalAction(f"Remove {c.name}", [f"it is {c.name}'s turn: end it first"])
         e.combatants.remove(c)
-        e.tokens.pop(c.id, None)
+        token = e.tokens.pop(c.id, None)
+        if any(light.carrier == c.id for light in e.lights):
+            # What it carried stays where it stood (or goes with it when it was off the map).
+            e.lights = tuple(
+                light.model_copy(update={"carrier": None, "cell": token.cell}) if light.carrier == c.id else light
+                for light in e.lights
+                if light.carrier != c.id or token is not None
+            )
         e.combat.acted = [x for x in e.combat.acted if x != c.id]
         e.combat.attacks = [r for r in e.combat.attacks if c.id not in (r.attacker, r.target)]
         e.combat.ranged_hits.pop(c.id, None)

@@ -632,7 +632,7 @@ class Engine(Movement, Edits):
         act.SetFog: Edits._set_fog,
         act.RevealCells: Edits._reveal,
         act.SetPortrait: Edits._set_portrait,
-        **LIGHT_HANDLERS,  # light on the map; a combatant leaving drops what it carries
+        **LIGHT_HANDLERS,  # light on the map
         act.RollDice: roll_dice,
         **DRAWING_HANDLERS,
     }

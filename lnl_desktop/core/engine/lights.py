@@ -20,7 +20,6 @@ from lnl_desktop.core.encounter.light import (
 )
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import explain
-from lnl_desktop.core.engine.edits import Edits
 from lnl_desktop.core.errors import IllegalAction
 
 
@@ -123,29 +122,9 @@ def set_ambient(engine: Engine, a: act.SetAmbientLight, dice: DiceSource) -> lis
     return [LightChanged(round=_round(engine), text=f"Ambient light {a.light}", change="ambient")]
 
 
-def remove_combatant(engine: Engine, a: act.RemoveCombatant, dice: DiceSource) -> list[Event]:
-    """A combatant leaves the fight and drops what it carries where it stood (or it goes with it when
-    off the map): one undo step."""
-    token = engine.encounter.tokens.get(a.combatant)
-    events = Edits._remove(engine, a, dice)  # type: ignore[arg-type]
-    e = engine.encounter
-    if not any(x.carrier == a.combatant for x in e.lights):
-        return events
-    cid = a.combatant
-    kept: list[LightSource] = []
-    for light in e.lights:
-        if light.carrier != cid:
-            kept.append(light)
-        elif token is not None:
-            kept.append(light.model_copy(update={"carrier": None, "cell": token.cell}))
-    e.lights = tuple(kept)
-    return events
-
-
 HANDLERS = {
     act.PlaceLight: place_light,
     act.RemoveLight: remove_light,
     act.CarryLight: carry_light,
     act.SetAmbientLight: set_ambient,
-    act.RemoveCombatant: remove_combatant,
 }
