@@ -328,6 +328,70 @@ class SetAmbientLight:
     light: str
 
 
+@dataclass(frozen=True)
+class PlaceTemplate:
+    """Lay an area template on the map (RULES §14): a circle, cone, line or square, its origin in
+    cells, its size in feet and its direction in degrees (0 = north, clockwise)."""
+
+    shape: str
+    origin: tuple[float, float]
+    size_ft: int
+    direction: float = 90.0
+    label: str = ""
+    shown: bool = True
+
+
+@dataclass(frozen=True)
+class EditTemplate:
+    """Move a template (a new origin), resize or turn it, rename it, or show or hide it (None: unchanged)."""
+
+    template: str
+    origin: tuple[float, float] | None = None
+    size_ft: int | None = None
+    direction: float | None = None
+    label: str | None = None
+    shown: bool | None = None
+
+
+@dataclass(frozen=True)
+class RemoveTemplate:
+    template: str
+
+
+@dataclass(frozen=True)
+class AreaEffect:
+    """An area effect resolved on everyone its area strikes (RULES §14): one roll of the damage, each
+    target's own defences. The area is given whole (``shape``, ``origin``, ``size_ft``,
+    ``direction``); ``template`` names the placed template it was read from, and ``lift`` takes that
+    template off the map in the same step.
+
+    ``caster`` uses its action on it ("" for the GM's free effect: a trap, a falling ceiling) with
+    ``means``, its spell or weapon with an area; a free effect names its ``dice`` ("2d6") and, where the
+    ruleset reads them, a ``save`` category and ``dc`` (Old-School d20; a monster's own effect defaults
+    to 11 + its HD), and whether DEX and AP apply or it is ``direct`` (L&L). ``targets`` are the ticked
+    combatants (the GM may untick one); ``cover`` those the GM holds under cover (Group d10: half
+    damage). ``faces`` are typed physical dice for the engine's own roll (None: the dice source's)."""
+
+    shape: str
+    origin: tuple[float, float]
+    size_ft: int
+    direction: float = 90.0
+    targets: tuple[str, ...] = ()
+    caster: str = ""
+    means: str = ""
+    name: str = ""
+    dice: str = ""
+    save: str = ""
+    dc: int | None = None
+    dex_applies: bool = True
+    ap_applies: bool = True
+    direct: bool = False
+    cover: tuple[str, ...] = ()
+    template: str = ""
+    lift: bool = False
+    override: bool = False
+
+
 Action = (
     StartCombat
     | NextRound
@@ -364,4 +428,8 @@ Action = (
     | AddDrawing
     | EditDrawing
     | RemoveDrawing
+    | PlaceTemplate
+    | EditTemplate
+    | RemoveTemplate
+    | AreaEffect
 )

@@ -244,6 +244,64 @@ class DrawingRemoved(_Event):
     shape: str
 
 
+class TemplatePlaced(_Event):
+    """An area template laid on the map (the template itself is in the encounter's templates)."""
+
+    kind: Literal["template placed"] = "template placed"
+    template: str
+    shape: str
+
+
+class TemplateChanged(_Event):
+    """A template moved, resized, turned, renamed, or shown to the players or hidden from them."""
+
+    kind: Literal["template changed"] = "template changed"
+    template: str
+    changes: list[str] = Field(default_factory=list)  # the fields changed: "origin", "size_ft", "shown", ...
+
+
+class TemplateRemoved(_Event):
+    kind: Literal["template removed"] = "template removed"
+    template: str
+    shape: str
+
+
+class AreaTarget(BaseModel):
+    """One target of an area effect: what its own defences made of the one roll."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    combatant: str
+    name: str
+    save: str = ""  # "d20 13 +2 = 15 vs DC 14: saved" (Old-School d20); empty where there is none
+    defences: str = ""  # "- 2 DEX - 1 AP", "- 3 DR, cover: half"
+    damage: int = 0  # what it took in all
+    result: str = ""  # "SP 12 → 4", "HP 7 → 0, down", "dies (minion)"
+
+
+class AreaEffectResolved(_Event):
+    """An area effect on everyone it struck (RULES §14): the one roll and every target's numbers."""
+
+    kind: Literal["area effect"] = "area effect"
+    caster: str = ""  # "" for the GM's free effect
+    effect: str  # "Fireball", "Dragon breath", "Fire bomb", "Falling rocks"
+    area: str  # "a 20 ft radius circle"
+    dice: str  # "5d6!" (what was rolled)
+    faces: list[int] = Field(default_factory=list)
+    total: int
+    targets: list[AreaTarget] = Field(default_factory=list)
+
+    def details(self) -> str:
+        lines = [f"{self.effect}: {self.area}, {self.dice} = {self.total} ({' '.join(map(str, self.faces))})"]
+        for t in self.targets:
+            parts = [p for p in (t.save, t.defences, f"{t.damage} damage", t.result) if p]
+            lines.append(f"{t.name}: " + "; ".join(parts))
+        return "\n".join(lines)
+
+    def table_cells(self) -> tuple[str | int, ...]:
+        return (" ".join(map(str, self.faces)), self.total, "", "", "", "")
+
+
 class RolledDie(BaseModel):
     """One die of a dice roll: its face, whether it counts, whether an exploding die earned it."""
 
@@ -353,6 +411,10 @@ SHARED_EVENTS: tuple[type[_Event], ...] = (
     DrawingAdded,
     DrawingChanged,
     DrawingRemoved,
+    TemplatePlaced,
+    TemplateChanged,
+    TemplateRemoved,
+    AreaEffectResolved,
     Override,
     RulesetChanged,
     RulesEvent,
@@ -395,6 +457,10 @@ Event = Annotated[
     | DrawingAdded
     | DrawingChanged
     | DrawingRemoved
+    | TemplatePlaced
+    | TemplateChanged
+    | TemplateRemoved
+    | AreaEffectResolved
     | Override
     | RulesetChanged
     | RulesEvent

@@ -29,6 +29,7 @@ from pydantic import (
 from pydantic.json_schema import WithJsonSchema
 from pydantic_core import PydanticCustomError, core_schema
 
+from lnl_desktop.core.encounter.areas import Templates
 from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key, normalised_conditions
 from lnl_desktop.core.encounter.drawings import Drawings
 from lnl_desktop.core.encounter.events import Event
@@ -708,6 +709,7 @@ class Encounter(_Model):
     fog: Fog = Field(default_factory=Fog)
     lights: tuple[LightSource, ...] = ()  # RULES §15: placed or carried light sources (core.encounter.light)
     drawings: Drawings = ()  # the GM's marks and labels on the map (core.encounter.drawings)
+    templates: Templates = ()  # area templates laid on the map (core.encounter.areas, RULES §14)
     log: list[Event] = Field(default_factory=list)
 
     @field_validator("ruleset")

@@ -38,6 +38,7 @@ from lnl_desktop.core.encounter.model import (
     Token,
     TurnState,
 )
+from lnl_desktop.core.engine.areas import HANDLERS as AREA_HANDLERS
 from lnl_desktop.core.engine.dice_rolls import roll_dice
 from lnl_desktop.core.engine.drawings import HANDLERS as DRAWING_HANDLERS
 from lnl_desktop.core.engine.edits import Edits
@@ -635,6 +636,7 @@ class Engine(Movement, Edits):
         **LIGHT_HANDLERS,  # light on the map
         act.RollDice: roll_dice,
         **DRAWING_HANDLERS,
+        **AREA_HANDLERS,  # area templates and effects (RULES §14)
     }
 
     # -- conveniences for scripts and tests: one call, one action ------------------------------

@@ -37,7 +37,7 @@ class HistoryStep:
 
 HistoryListener = Callable[[HistoryStep], None]
 
-_PARTS = frozenset({"name", "options", "map", "combat", "fog", "drawings"})
+_PARTS = frozenset({"name", "options", "map", "combat", "fog", "drawings", "templates"})
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Touched:
     ``combatants`` and ``tokens`` are the ids whose combatant or token changed in any way (in place,
     replaced, added or taken away), None when any may have (another encounter, combatants reordered).
     ``parts`` names the other parts that changed: "combat", "fog", "map", "options", "name",
-    "drawings".
+    "drawings", "templates".
     """
 
     step: int
@@ -79,7 +79,8 @@ class Touched:
 
 _FIELDS_SET = object()  # path key: a model's __pydantic_fields_set__
 _ENCOUNTER_PARTS = ("combatants", "tokens", "combat", "fog")  # shadowed, compared after an action
-_SHARED_PARTS = ("name", "options", "map", "lights", "drawings")  # replaced, never changed in place: kept by reference
+# Replaced, never changed in place: kept by reference.
+_SHARED_PARTS = ("name", "options", "map", "lights", "drawings", "templates")
 
 PathKey = str | int | object
 Leaf = tuple[tuple[PathKey, ...], Any]

@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Literal, Protocol
 from pydantic import Field, create_model
 
 from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter.actions import AreaEffect
+from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.events import Event, EventBase, Turned, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
@@ -381,6 +383,45 @@ class Provocation:
     index: int  # the path's cell the step leaves from
     cell: tuple[int, int]
     attackers: tuple[str, ...]  # the ids of those who may attack there (each named once per path)
+
+
+# -- area effects (RULES §14) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AreaMeans:
+    """A combatant's spell, breath, bomb or weapon that strikes an area, as the Area effect dialog offers it."""
+
+    name: str
+    area: Area
+    words: str = ""  # what it does in the ruleset's words: "5d6! exploding, DEX and AP apply"
+
+
+# The free effect's inputs a ruleset may ask for (AreaEffect's fields of the same names).
+AREA_FIELDS = ("dice", "save", "dc", "dex_applies", "ap_applies", "direct")
+
+
+@dataclass(frozen=True)
+class AreaSpec:
+    """What a ruleset's area effects ask of the GM: a free effect's ``fields`` (of :data:`AREA_FIELDS`),
+    its save categories ``(value, label)`` where targets save, and whether cover changes anything."""
+
+    fields: tuple[str, ...] = ("dice",)
+    saves: tuple[tuple[str, str], ...] = ()
+    default_save: str = ""
+    cover: bool = False
+    default_dice: str = "2d6"
+    notes: tuple[str, ...] = ()  # how the ruleset reads an area effect, a line each, for the dialog
+
+
+@dataclass(frozen=True)
+class AreaOdds:
+    """One target's expected result of an area effect before the roll, in the ruleset's words."""
+
+    save: str = ""  # "saves 45 %"; empty where targets do not save
+    damage: str = ""  # "≈ 9 (2-16)": after its defences, over the roll and its save
+    drop: float | None = None  # the chance it drops (0 to 1), None when not worked out
+    words: str = ""  # a line for the tooltip
 
 
 # -- the ruleset -----------------------------------------------------------------------------------
@@ -789,6 +830,26 @@ class Ruleset:
         ``encounter`` gives the positions (range, facing) and ``extras`` the action's own inputs
         (:attr:`ActionSpec.extras`), for a ruleset whose chance to hit depends on them."""
         return None
+
+    # -- area effects (RULES §14) ------------------------------------------------------------------
+
+    def area_means(self, c: Any) -> tuple[AreaMeans, ...]:
+        """The combatant's spells, breaths, bombs or weapons that strike an area."""
+        return ()
+
+    def area_spec(self) -> AreaSpec:
+        """What a free area effect asks for in this ruleset, and how it reads cover."""
+        return AreaSpec()
+
+    def area_forecast(self, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
+        """Each target's expected result of ``action`` (by combatant id); empty when not forecast."""
+        return {}
+
+    def resolve_area(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
+        """Resolve an area effect on its targets (the engine has checked the area and that each is
+        struck): one roll, each target's own defences, one :class:`AreaEffectResolved` and what
+        follows it (a target down, a death save, morale), the caster's action used."""
+        raise IllegalAction(action.name or action.means or "Area effect", [f"{self.title} has no area effects"])
 
     def means(self, c: Any, name: str, spell: bool = False) -> Any:
         """The weapon (or spell) called ``name``."""

@@ -1,0 +1,215 @@
+"""Area templates and area effects at the table (RULES §14): the engine's handlers for laying,
+editing and removing a template, who an area strikes, and an area effect resolved through the
+encounter's ruleset (:meth:`Ruleset.resolve_area`). Each handler replaces the encounter's tuple of
+templates whole, so the undo history keeps the old tuple by reference (``history._SHARED_PARTS``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.areas import MAX_TEMPLATES, Template, area_words, new_template_id
+from lnl_desktop.core.encounter.events import Event, TemplateChanged, TemplatePlaced, TemplateRemoved
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.validation import explain
+from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, Strike, strike, under_cover
+
+
+class Engine(Protocol):
+    """What the handlers need of the engine (the engine module registers them: no import of it)."""
+
+    encounter: Encounter
+    ruleset: Any
+
+    def _round(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Struck:
+    """A combatant an area strikes: whether the origin sees only part of it (Group d10's cover)."""
+
+    combatant: str
+    cover: bool
+
+
+def area_of(shape: str, origin: tuple[float, float], size_ft: int, direction: float, title: str) -> AreaShape:
+    """The shape, with the area's numbers checked (IllegalAction with the reasons)."""
+    reasons: list[str] = []
+    try:
+        kind = AreaShape(shape)
+    except ValueError:
+        names = ", ".join(s.value for s in AreaShape)
+        raise IllegalAction(title, [f"{shape!r} is not a shape: {names}"]) from None
+    if not 5 <= size_ft <= MAX_AREA_FT or size_ft % 5:
+        reasons.append(f"{size_ft} ft is not a size: 5 to {MAX_AREA_FT} ft, a multiple of 5")
+    if not 0 <= direction < 360:
+        reasons.append(f"{direction:g}° is not a direction: 0 to 359°")
+    if reasons:
+        raise IllegalAction(title, reasons)
+    return kind
+
+
+def struck_by(
+    encounter: Encounter, shape: AreaShape, origin: tuple[float, float], size_ft: int, direction: float
+) -> tuple[Strike, list[Struck]]:
+    """The cells an area strikes and every combatant on the map with a cell among them, in the
+    roster's order (friends too: RULES §14 spares nobody), each with whether it is under cover."""
+    grid = encounter.map
+    area = strike(grid, shape, origin, size_ft, direction, grid.diagonal)
+    out: list[Struck] = []
+    for c in encounter.combatants:
+        token = encounter.tokens.get(c.id)
+        if token is None or not area.hits(token.cell, c.size):
+            continue
+        out.append(Struck(c.id, under_cover(grid, origin, token.cell, c.size)))
+    return area, out
+
+
+def _checked(title: str, data: dict[str, Any]) -> Template:
+    try:
+        return Template.model_validate(data)
+    except ValidationError as error:
+        raise IllegalAction(title, explain(error).splitlines()) from None
+
+
+def _on_map(engine: Engine, title: str, origin: tuple[float, float]) -> None:
+    grid = engine.encounter.map
+    x, y = origin
+    if not (0 <= x <= grid.width and 0 <= y <= grid.height):
+        raise IllegalAction(title, [f"({x:g}, {y:g}) is off the {grid.width} x {grid.height} map"])
+
+
+def _find(engine: Engine, title: str, template_id: str) -> tuple[int, Template]:
+    for index, template in enumerate(engine.encounter.templates):
+        if template.id == template_id:
+            return index, template
+    raise IllegalAction(title, [f"there is no template {template_id!r} on the map"])
+
+
+def place_template(engine: Engine, a: act.PlaceTemplate, dice: DiceSource) -> list[Event]:
+    title = "Area template"
+    templates = engine.encounter.templates
+    if len(templates) >= MAX_TEMPLATES:
+        raise IllegalAction(title, [f"the map has {MAX_TEMPLATES} templates already, the most it may have"])
+    area_of(a.shape, a.origin, a.size_ft, a.direction, title)
+    data = {
+        "id": new_template_id(templates),
+        "shape": a.shape,
+        "origin": a.origin,
+        "size_ft": a.size_ft,
+        "direction": a.direction,
+        "label": a.label,
+        "shown": a.shown,
+    }
+    template = _checked(title, data)
+    _on_map(engine, title, template.origin)
+    engine.encounter.templates = (*templates, template)
+    seen = "" if template.shown else " (GM only)"
+    return [
+        TemplatePlaced(
+            round=engine._round(),
+            text=f"GM lays {template.words}{seen}",
+            template=template.id,
+            shape=template.shape.value,
+        )
+    ]
+
+
+def edit_template(engine: Engine, a: act.EditTemplate, dice: DiceSource) -> list[Event]:
+    title = "Area template"
+    index, old = _find(engine, title, a.template)
+    data = old.model_dump()
+    changes = [
+        name
+        for name in ("origin", "size_ft", "direction", "label", "shown")
+        if getattr(a, name) is not None and getattr(a, name) != data[name]
+    ]
+    if not changes:
+        raise IllegalAction(title, [f"{old.words} is already so: nothing to change"])
+    for name in changes:
+        data[name] = getattr(a, name)
+    area_of(data["shape"], data["origin"], data["size_ft"], data["direction"], title)
+    template = _checked(title, data)
+    _on_map(engine, title, template.origin)
+    templates = list(engine.encounter.templates)
+    templates[index] = template
+    engine.encounter.templates = tuple(templates)
+    return [
+        TemplateChanged(
+            round=engine._round(), text=_change_words(old, template, changes), template=old.id, changes=changes
+        )
+    ]
+
+
+def _change_words(old: Template, new: Template, changes: list[str]) -> str:
+    if changes == ["shown"]:
+        return f"GM {'shows the players' if new.shown else 'hides from the players'} {old.words}"
+    if changes == ["origin"]:
+        return f"GM moves {old.words}"
+    if changes == ["size_ft"]:
+        return f"GM resizes {old.words} to {area_words(new.shape, new.size_ft).removeprefix('a ')}"
+    if changes == ["direction"]:
+        return f"GM turns {old.words}"
+    words = {"origin": "moved", "size_ft": f"{new.size_ft} ft", "direction": "turned", "label": "named"}
+    words["shown"] = "shown to the players" if new.shown else "GM only"
+    return f"GM changes {old.words}: {', '.join(words[c] for c in changes)}"
+
+
+def remove_template(engine: Engine, a: act.RemoveTemplate, dice: DiceSource) -> list[Event]:
+    index, old = _find(engine, "Remove template", a.template)
+    templates = engine.encounter.templates
+    engine.encounter.templates = templates[:index] + templates[index + 1 :]
+    return [
+        TemplateRemoved(round=engine._round(), text=f"GM lifts {old.words}", template=old.id, shape=old.shape.value)
+    ]
+
+
+def area_effect(engine: Engine, a: act.AreaEffect, dice: DiceSource) -> list[Event]:
+    """Check the area and its targets, let the ruleset resolve it (§14), lift its template if asked."""
+    title = f"{a.name or a.means or 'Area effect'}"
+    shape = area_of(a.shape, a.origin, a.size_ft, a.direction, title)
+    _on_map(engine, title, a.origin)
+    encounter = engine.encounter
+    ids = {c.id for c in encounter.combatants}
+    reasons: list[str] = []
+    if a.caster and a.caster not in ids:
+        reasons.append(f"there is no combatant {a.caster!r}")
+    if not a.targets:
+        reasons.append("nobody is struck: tick at least one target")
+    if len(set(a.targets)) != len(a.targets):
+        reasons.append("a target is named twice")
+    _, struck = struck_by(encounter, shape, a.origin, a.size_ft, a.direction)
+    inside = {s.combatant for s in struck}
+    for cid in a.targets:
+        if cid not in ids:
+            reasons.append(f"there is no combatant {cid!r}")
+        elif cid not in inside and not a.override:
+            name = next(c.name for c in encounter.combatants if c.id == cid)
+            reasons.append(f"{name} is not inside {area_words(shape, a.size_ft)} (or a wall shields them)")
+    for cid in a.cover:
+        if cid not in a.targets:
+            reasons.append(f"{cid!r} is under cover but not a target")
+    if a.lift:
+        if not a.template:
+            reasons.append("no template to lift: name the placed template")
+        else:
+            _find(engine, title, a.template)
+    if reasons:
+        raise IllegalAction(title, reasons)
+    events: list[Event] = list(engine.ruleset.resolve_area(engine, a, dice))
+    if a.lift:
+        events += remove_template(engine, act.RemoveTemplate(a.template), dice)
+    return events
+
+
+HANDLERS = {
+    act.PlaceTemplate: place_template,
+    act.EditTemplate: edit_template,
+    act.RemoveTemplate: remove_template,
+    act.AreaEffect: area_effect,
+}
