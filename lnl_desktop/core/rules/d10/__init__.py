@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.events import Event, Override
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side
 from lnl_desktop.core.errors import IllegalAction, RulesError
@@ -19,6 +20,9 @@ from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     ActionResult,
     ActionSpec,
+    AreaMeans,
+    AreaOdds,
+    AreaSpec,
     Column,
     DeclareSpec,
     Gauge,
@@ -31,7 +35,7 @@ from lnl_desktop.core.rules.base import (
     StartProcedure,
 )
 from lnl_desktop.core.rules.common import Opening, RoundOrder
-from lnl_desktop.core.rules.d10 import initiative, play, results, views
+from lnl_desktop.core.rules.d10 import areas, initiative, play, results, views
 from lnl_desktop.core.rules.d10.by_hand import ByHand
 from lnl_desktop.core.rules.d10.conditions import APPLIED, CONDITIONS
 from lnl_desktop.core.rules.d10.model import (
@@ -312,6 +316,20 @@ class GroupD10Ruleset(ByHand, Ruleset):
     def means(self, c: D10Combatant, name: str, spell: bool = False) -> Any:
         return c.weapon(name)
 
+    # -- area effects (areas.py) ---------------------------------------------------------------
+
+    def area_means(self, c: D10Combatant) -> tuple[AreaMeans, ...]:
+        return areas.area_means(c)
+
+    def area_spec(self) -> AreaSpec:
+        return areas.area_spec()
+
+    def area_forecast(self, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
+        return areas.area_forecast(encounter, action)
+
+    def resolve_area(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
+        return areas.resolve_area(engine, action, dice)
+
     def forecast(
         self,
         attacker: D10Combatant,
@@ -382,14 +400,24 @@ class GroupD10Ruleset(ByHand, Ruleset):
             kind = {"reach": "reach", "ranged": "ranged", "missile": "ranged", "thrown": "ranged"}.get(
                 str(w.get("kind")), "melee"
             )
-            weapons.append(
-                {
-                    "name": w["name"],
-                    "die": die,
-                    "kind": kind,
-                    "max_range_ft": w.get("max_range_ft") if kind == "ranged" else None,
-                }
-            )
+            weapon = {
+                "name": w["name"],
+                "die": die,
+                "kind": kind,
+                "max_range_ft": w.get("max_range_ft") if kind == "ranged" else None,
+            }
+            weapons.append(weapon | areas.converted_area(w.get("area"), areas.dice_count(w.get("damage"))))
+        # An L&L spell with an area strikes it here as an area weapon: its die, N dice by the caster's level.
+        taken = {w["name"] for w in weapons}
+        for spell in data.get("spells", []):
+            area = areas.converted_area(spell.get("area"), (int(data.get("level", 1)) + 1) // 2)
+            if area and spell.get("name") not in taken:
+                die = spell.get("die") if spell.get("die") in D10_DICE else "d6"
+                range_ft = spell.get("range_ft")
+                ranged = {"max_range_ft": max(10, int(range_ft))} if range_ft else {}
+                weapons.append({"name": spell["name"], "die": die, "kind": "ranged", **ranged, **area})
+                taken.add(spell["name"])
+                notes.append(f"{name}: the spell {spell['name']} is an area weapon ({weapons[-1]['area_dice']}{die})")
         kept["weapons"] = weapons
         notes.append(f"{name}: HP {kept['hp_max']}, Defense 11, skills 0: check the stat block")
         return kept, notes

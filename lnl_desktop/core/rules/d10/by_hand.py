@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.encounter.events import CombatantChanged, Event, WentDown
+from lnl_desktop.core.encounter.events import CombatantChanged, Event
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant
 from lnl_desktop.core.rules.d10.rules import damage_after
@@ -22,32 +21,19 @@ HEAL_KINDS = (("hp", "HP"),)
 
 
 def damage(engine: Table, t: D10Combatant, amount: int, ignores_dr: bool) -> list[Event]:
-    """``amount`` off ``t``'s HP and what it sets off, as :func:`play.strike` does."""
+    """``amount`` off ``t``'s HP and what it sets off, as :func:`play.strike` does (:func:`play.after_hit`)."""
     rnd = engine.encounter.combat.round
     if t.dead:
         raise IllegalAction(f"Damage {t.name}", [f"{t.name} is dead"])
     dealt = amount if ignores_dr else damage_after(amount, False, t.dr)
     dr = "" if ignores_dr or not t.dr else f" -{t.dr} DR = {dealt}"
-    before = t.hp
-    if t.minion and dealt > 0:
-        t.hp, t.dead = 0, True
-        outcome = f"{t.name} is a minion: dies"
-    else:
-        t.hp = max(0, t.hp - dealt)
-        outcome = f"{t.name} {t.hp}/{t.hp_max} HP"
+    before, minion_died = play.hit_hp(t, dealt)
+    outcome = f"{t.name} is a minion: dies" if minion_died else f"{t.name} {t.hp}/{t.hp_max} HP"
     text = f"{amount} damage{' (ignores DR)' if ignores_dr else ''}{dr} → {outcome}"
-    events: list[Event] = [
-        CombatantChanged(
-            round=rnd, text=text, actors=(t.id,), combatant=t.id, field="hp", old=str(before), new=str(t.hp)
-        )
-    ]
-    if t.minion and t.dead:
-        events.append(WentDown(round=rnd, text=f"{t.name} dies", actors=(t.id,), combatant=t.id, overkill=0))
-    elif t.hp != before:
-        events += play.hp_effects(engine, t, False)
-    if t.down:
-        events += engagement.lapse(engine.encounter, "free attack", t)
-    return events
+    changed = CombatantChanged(
+        round=rnd, text=text, actors=(t.id,), combatant=t.id, field="hp", old=str(before), new=str(t.hp)
+    )
+    return [changed, *play.after_hit(engine, t, before, minion_died)]
 
 
 def heal(engine: Table, t: D10Combatant, amount: int) -> list[Event]:

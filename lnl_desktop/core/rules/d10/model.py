@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
+from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
     CombatState,
@@ -55,6 +56,15 @@ class D10Weapon(_Model):
     tier: Tier = Tier.COMMON
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="ranged weapons only")
     dropped: bool = False  # a critical's disarm: unusable until a Use / ready an item picks it up
+    # RULES §14: a fire bomb, an area spell. Its area damage is rolled once for every target it strikes.
+    area: Area | None = Field(default=None, description="what it strikes when used on an area (a bomb, a spell)")
+    area_dice: int = Field(
+        default=1,
+        ge=1,
+        le=10,
+        description="how many of its die the area rolls, once for every target: 2 with a d6 is 2d6 "
+        "(area damage never uses tiers, as spells and traps do not)",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -62,6 +72,20 @@ class D10Weapon(_Model):
         if isinstance(data, dict) and data.get("kind", "melee") != WeaponKind.RANGED.value and data.get("max_range_ft"):
             data = {k: v for k, v in data.items() if k != "max_range_ft"}
         return data
+
+    @model_validator(mode="after")
+    def _dice_need_an_area(self) -> D10Weapon:
+        if self.area is None and self.area_dice != 1:
+            raise ValueError(
+                f"area dice: {self.name} rolls {self.area_dice}{self.die} only on an area: give it an area "
+                "(a shape and a size) or set its area dice to 1"
+            )
+        return self
+
+    @property
+    def area_roll(self) -> str:
+        """What its area rolls: '2d6'."""
+        return f"{self.area_dice}{self.die}"
 
     @property
     def sides(self) -> int:
@@ -79,7 +103,8 @@ class D10Weapon(_Model):
     def label(self) -> str:
         tier = "" if self.tier is Tier.COMMON else f", {self.tier.value}"
         dropped = ", dropped" if self.dropped else ""
-        return f"{self.name} ({self.die}, {self.kind.value}{tier}{dropped})"
+        area = f", {self.area_roll} on {self.area.words}" if self.area is not None else ""
+        return f"{self.name} ({self.die}, {self.kind.value}{tier}{area}{dropped})"
 
 
 class D10Combatant(CombatantBase):

@@ -270,14 +270,8 @@ def strike(
     formula = f"{dice_text}{' x2 critical' if double else ''}{armor} = {amount}"
     detail.update(damage=amount, critical=critical, damage_roll=formula, dr=dr, ignores_dr=ignores_dr)
     events = []
-    before = t.hp
-    if t.minion:
-        t.hp = 0
-        t.dead = True
-        outcome = f"{t.name} is a minion: dies on any hit"
-    else:
-        t.hp = max(0, t.hp - amount)
-        outcome = f"{t.name} {t.hp}/{t.hp_max} HP"
+    before, minion_died = hit_hp(t, amount, any_hit=True)
+    outcome = f"{t.name} is a minion: dies on any hit" if minion_died else f"{t.name} {t.hp}/{t.hp_max} HP"
     detail.update(outcome=outcome)
     crit = " (natural 20: critical)" if critical else ""
     text = f"{head}{crit}: hit; damage {formula} → {outcome}"
@@ -288,7 +282,26 @@ def strike(
         t.add_condition("prone")
         words = "attackers have advantage against it until it stands (its move action)"
         events.append(Override(round=rnd, text=f"Critical: {t.name} is knocked prone: {words}", actors=(t.id,)))
-    if t.minion:
+    return events + after_hit(engine, t, before, minion_died, subdual)
+
+
+def hit_hp(t: D10Combatant, dealt: int, *, any_hit: bool = False) -> tuple[int, bool]:
+    """Take ``dealt`` (after DR) off ``t``'s HP, not below 0: a minion dies on any damage, or on any
+    hit at all with ``any_hit`` (a to-hit roll that lands). Its HP before, and whether a minion died."""
+    before = t.hp
+    if t.minion and (any_hit or dealt > 0):
+        t.hp, t.dead = 0, True
+        return before, True
+    t.hp = max(0, t.hp - dealt)
+    return before, False
+
+
+def after_hit(engine: Table, t: D10Combatant, before: int, minion_died: bool, subdual: bool = False) -> list[Event]:
+    """What a blow's damage sets off (RULES §13): a minion's death, exactly 1 HP a lasting wound, 0 HP
+    dead (unconscious from subdual); one that is down loses its free attacks and lets go of its grapples."""
+    rnd = engine.encounter.combat.round
+    events: list[Event] = []
+    if minion_died:
         events.append(WentDown(round=rnd, text=f"{t.name} dies", actors=(t.id,), combatant=t.id, overkill=0))
     elif t.hp != before:
         events += hp_effects(engine, t, subdual)
@@ -469,22 +482,12 @@ def saving_throw(engine: Table, a: SavingThrow, dice: DiceSource) -> list[Event]
             dr = 0 if a.ignores_dr else c.dr
             amount = damage_after(rolled, False, dr)
             armor = " (ignores DR)" if a.ignores_dr and c.dr else f" -{c.dr} DR" if c.dr else ""
-            before = c.hp
-            if c.minion and amount > 0:
-                c.hp, c.dead = 0, True
-                outcome = f"{c.name} is a minion: dies"
-                follow.append(WentDown(round=rnd, text=f"{c.name} dies", actors=(c.id,), combatant=c.id, overkill=0))
-            else:
-                c.hp = max(0, c.hp - amount)
-                outcome = f"{c.name} {c.hp}/{c.hp_max} HP"
-                if c.hp != before:
-                    follow += hp_effects(engine, c, False)
+            before, minion_died = hit_hp(c, amount)
+            outcome = f"{c.name} is a minion: dies" if minion_died else f"{c.name} {c.hp}/{c.hp_max} HP"
+            follow += after_hit(engine, c, before, minion_died)
             formula = f"{a.damage_die} {rolled}{armor} = {amount}"
             detail.update(damage=amount, damage_roll=formula, outcome=outcome)
             consequences.append(f"damage {formula} → {outcome}")
-            if c.down:
-                follow += engagement.lapse(engine.encounter, "free attack", c)
-                follow += release_all(engine, c)
         if not consequences:
             consequences.append("the GM tells what follows")
     result = "saved" if saved else "failed: " + "; ".join(consequences)

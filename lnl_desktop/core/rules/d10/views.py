@@ -168,6 +168,14 @@ def sheet() -> SheetSpec:
                 tuple(t.value for t in Tier),
             ),
             ItemColumn("max_range_ft", "Range", "optional int", "Ranged weapons: the farthest target in feet"),
+            ItemColumn(
+                "area",
+                "Area",
+                "area",
+                "RULES §14: what it strikes, a size and a shape (20 ft circle, 30 ft cone, 60 ft line, 10 ft "
+                "square); empty: one target. Laid from the Action dock's Area effect…",
+            ),
+            ItemColumn("area_dice", "Area dice", "int", "How many of its die the area rolls (a d6 with 2: 2d6)"),
         ),
         "The combatant's weapons; double-click a cell to change it",
         {"die": "d6"},
