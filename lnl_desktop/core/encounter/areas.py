@@ -129,3 +129,29 @@ def new_template_id(templates: tuple[Template, ...]) -> str:
     while f"a{n}" in taken:
         n += 1
     return f"a{n}"
+
+
+_AREA_WORDS = re.compile(
+    r"^\s*(?:(\d+)\s*(?:ft|feet|')?\s*(?:radius\s+)?([a-z]+)|([a-z]+)\s*(\d+)\s*(?:ft|feet|')?)\s*$"
+)
+
+
+def short_area(shape: AreaShape | str, size_ft: int) -> str:
+    """'20 ft circle': how the sheet shows an area (and reads it back, :func:`read_area`)."""
+    return f"{size_ft} ft {AreaShape(shape).value}"
+
+
+def read_area(text: str) -> dict[str, object] | None:
+    """An area as a GM types it on the sheet: '20 ft circle', '30 cone', 'line 60'; empty or 'none'
+    for no area. ValueError with an example when it is neither (the size is checked by :class:`Area`)."""
+    words = text.strip().lower()
+    if words in ("", "none", "-", "—"):
+        return None
+    found = _AREA_WORDS.match(words)
+    shapes = ", ".join(s.value for s in AreaShape)
+    if found is None:
+        raise ValueError(f"{text.strip()!r} is not an area: write a size and a shape, such as 20 ft circle ({shapes})")
+    size, shape = (found.group(1), found.group(2)) if found.group(1) else (found.group(4), found.group(3))
+    if shape not in {s.value for s in AreaShape}:
+        raise ValueError(f"{shape!r} is not a shape: {shapes}")
+    return {"shape": shape, "size_ft": int(size)}

@@ -177,7 +177,7 @@ class ItemColumn:
 
     key: str
     title: str
-    kind: Literal["text", "int", "optional int", "choice", "optional choice", "bool"]
+    kind: Literal["text", "int", "optional int", "choice", "optional choice", "bool", "area"]  # area: "20 ft circle"
     tip: str
     choices: tuple[str, ...] = ()
     # A choice that leaves other fields of the item without meaning: the value chosen -> the fields the
@@ -412,6 +412,7 @@ class AreaSpec:
     cover: bool = False
     default_dice: str = "2d6"
     notes: tuple[str, ...] = ()  # how the ruleset reads an area effect, a line each, for the dialog
+    labels: Mapping[str, str] = field(default_factory=dict)  # a field's words where the ruleset has its own
 
 
 @dataclass(frozen=True)

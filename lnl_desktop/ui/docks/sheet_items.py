@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lnl_desktop.core.encounter.areas import read_area, short_area
 from lnl_desktop.core.rules.base import ItemColumn
 from lnl_desktop.ui.docks.sheet_fields import BadInput, parse_int, parse_optional_int
 from lnl_desktop.ui.setting_editors import plain
@@ -100,6 +101,8 @@ class ItemListModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return column.tip
             return None
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole) and column.kind == "area":
+            return short_area(value["shape"], value["size_ft"]) if value else ""
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if value is None:
                 return NONE_CHOICE if column.kind == "optional choice" else ""
@@ -140,6 +143,11 @@ class ItemListModel(QAbstractTableModel):
                 new = parse_int(str(value).removeprefix("+"), label)
             elif column.kind == "optional int":
                 new = parse_optional_int(str(value), label)
+            elif column.kind == "area":
+                try:
+                    new = read_area(str(value))
+                except ValueError as error:
+                    raise BadInput(f"{label}: {error}") from None
             elif column.kind == "optional choice":
                 new = None if value in (NONE_CHOICE, "", None) else str(value)
             else:
