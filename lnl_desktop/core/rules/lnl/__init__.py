@@ -21,6 +21,9 @@ from lnl_desktop.core.map.sight import blocker
 from lnl_desktop.core.rules.base import (
     ActionResult,
     ActionSpec,
+    AreaMeans,
+    AreaOdds,
+    AreaSpec,
     Column,
     Gauge,
     Handler,
@@ -40,7 +43,7 @@ from lnl_desktop.core.rules.common import (
     RoundOrder,
     SurpriseOutcome,
 )
-from lnl_desktop.core.rules.lnl import by_hand, play, views
+from lnl_desktop.core.rules.lnl import areas, by_hand, play, views
 from lnl_desktop.core.rules.lnl.model import (
     EVENTS,
     Ability,
@@ -73,6 +76,7 @@ from lnl_desktop.core.rules.lnl.rules import (
     SITUATION_TIPS,
     DamagePlan,
     _feet,
+    damage_after,
     dice_count,
     exertion_cost,
     reverse_ambush_outcome,
@@ -219,6 +223,20 @@ class LnLRuleset(Ruleset):
 
     def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
         return lnl_family_combatant(self, data, source)
+
+    # -- area effects (RULES §14): .areas ------------------------------------------------------
+
+    def area_means(self, c: LnLStats) -> tuple[AreaMeans, ...]:
+        return areas.area_means(c)
+
+    def area_spec(self) -> AreaSpec:
+        return areas.area_spec(self)
+
+    def area_forecast(self, encounter: Encounter, action: act.AreaEffect) -> Mapping[str, AreaOdds]:
+        return areas.area_forecast(self, encounter, action)
+
+    def resolve_area(self, engine: Table, action: act.AreaEffect, dice: DiceSource) -> list[Event]:
+        return areas.resolve_area(self, engine, action, dice)
 
     # -- the round -------------------------------------------------------------------------
 
@@ -629,8 +647,7 @@ class LnLRuleset(Ruleset):
 
         faces = roll_exploding(dice, plan.base, plan.sides, f"{attacker.name}'s {means.name} damage")
         ap_term = 0 if ap_ignored else plan.ap
-        raw = sum(f.face for f in faces) + plan.magic_term + plan.ability_term - plan.dex_term - ap_term
-        damage = max(options.minimum_damage, raw)
+        raw, damage = damage_after(sum(f.face for f in faces), plan, ap_term, options.minimum_damage)
 
         exertion_face: int | None = None
         exertion = 0

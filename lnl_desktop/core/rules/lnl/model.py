@@ -15,6 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import Field, model_validator
 
 from lnl_desktop.core.dice.rolls import DieFace, DieName
+from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.events import EventBase, PrecisionCheck, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
@@ -120,7 +121,8 @@ class Shield(_Model):
 
 
 class Spell(_Model):
-    """A damaging spell: its die, rolled N times by the caster's level, exploding."""
+    """A damaging spell: its die, rolled N times by the caster's level, exploding. A spell with an
+    ``area`` strikes everyone in it with one roll (RULES §14); without one it strikes one target."""
 
     name: str = Field(min_length=1, max_length=60)
     die: DieName
@@ -129,6 +131,7 @@ class Spell(_Model):
     dex_applies: bool = True
     ap_applies: bool = True
     direct: bool = False  # direct damage goes to IP at once
+    area: Area | None = None  # the shape and size it strikes (RULES §14); None: one target
 
 
 class ParryState(_Model):

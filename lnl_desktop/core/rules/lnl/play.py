@@ -12,7 +12,7 @@ from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, WentDown
 from lnl_desktop.core.encounter.model import ActionKind, AttackRecord, ShieldState, WeaponKind, WeaponState
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.common import SNEAK_MODES, AttackMode, AttackOutcome, failed
+from lnl_desktop.core.rules.common import SNEAK_MODES, Application, AttackMode, AttackOutcome, failed
 from lnl_desktop.core.rules.lnl.model import (
     Attack,
     AttackResolved,
@@ -78,24 +78,10 @@ def cast(engine: Table, a: CastSpell, dice: DiceSource) -> list[Event]:
 
 def write_attack(engine: Table, attacker: LnLStats, target: LnLStats, o: AttackOutcome, ranged: bool) -> list[Event]:
     """Write an attack's outcome into the encounter and describe it."""
-    e = engine.encounter
     rnd = engine.encounter.combat.round
     ap = o.application
-    was_up = not target.down
-    target.stamina = ap.stamina_after
-    target.injury = ap.injury_after
+    was_up = land(target, ap)
     events: list[Event] = []
-    if ap.parried_with is not None and target.parry is not None:
-        if ap.parry_explosions is not None:
-            target.parry = target.parry.model_copy(update={"explosions": ap.parry_explosions})
-        if ap.parry_weapon_shattered:
-            target.weapon(ap.parry_weapon_shattered).state = WeaponState.BROKEN
-        if ap.shield_durability_after is not None and target.shield is not None:
-            target.shield.durability = ap.shield_durability_after
-        if ap.shield_destroyed and target.shield is not None:
-            target.shield.state = ShieldState.DESTROYED
-        if ap.parry_ends:
-            target.parry = None
     if o.breaks_weapon:
         attacker.weapon(o.means).state = WeaponState.BROKEN
     elif o.mode is not AttackMode.SPELL and attacker.weapon(o.means).state is WeaponState.SHEATHED:
@@ -104,11 +90,7 @@ def write_attack(engine: Table, attacker: LnLStats, target: LnLStats, o: AttackO
         attacker.concealed = False  # the sneak attack gives the attacker away
     spent = min(o.exertion_cost, attacker.stamina)  # exertion never takes SP below 0
     attacker.stamina -= spent
-    e.combat.attacks.append(AttackRecord(round=rnd, attacker=attacker.id, target=target.id))
-    if ranged:
-        hits = e.combat.ranged_hits.setdefault(target.id, [])
-        if attacker.id not in hits:
-            hits.append(attacker.id)
+    record_blow(engine, attacker, target, ranged)
 
     actors = (attacker.id, target.id)
     verb = (
@@ -202,6 +184,44 @@ def write_attack(engine: Table, attacker: LnLStats, target: LnLStats, o: AttackO
                 weapon=o.means,
             )
         )
+    return events + after_blow(engine, target, ap, was_up)
+
+
+def land(target: LnLStats, ap: Application) -> bool:
+    """Write where a blow's damage went on its target (SP, IP, what a parry spent); whether it was up before."""
+    was_up = not target.down
+    target.stamina = ap.stamina_after
+    target.injury = ap.injury_after
+    if ap.parried_with is not None and target.parry is not None:
+        if ap.parry_explosions is not None:
+            target.parry = target.parry.model_copy(update={"explosions": ap.parry_explosions})
+        if ap.parry_weapon_shattered:
+            target.weapon(ap.parry_weapon_shattered).state = WeaponState.BROKEN
+        if ap.shield_durability_after is not None and target.shield is not None:
+            target.shield.durability = ap.shield_durability_after
+        if ap.shield_destroyed and target.shield is not None:
+            target.shield.state = ShieldState.DESTROYED
+        if ap.parry_ends:
+            target.parry = None
+    return was_up
+
+
+def record_blow(engine: Table, attacker: LnLStats, target: LnLStats, ranged: bool) -> None:
+    """Remember who struck whom this round (RULES §7: no sneak attack on a target attacked last round),
+    and a blow from afar, which distracts the target until its next turn."""
+    combat = engine.encounter.combat
+    combat.attacks.append(AttackRecord(round=combat.round, attacker=attacker.id, target=target.id))
+    if ranged:
+        hits = combat.ranged_hits.setdefault(target.id, [])
+        if attacker.id not in hits:
+            hits.append(attacker.id)
+
+
+def after_blow(engine: Table, target: LnLStats, ap: Application, was_up: bool) -> list[Event]:
+    """What follows a blow for its target, after the blow's own entry: a parrying weapon shattered,
+    a shield destroyed, the target down."""
+    rnd = engine.encounter.combat.round
+    events: list[Event] = []
     if ap.parry_weapon_shattered:
         events.append(
             WeaponBroken(

@@ -111,6 +111,13 @@ class DamagePlan:
     attack_kind: str
 
 
+def damage_after(rolled: int, plan: DamagePlan, ap_term: int, minimum: int) -> tuple[int, int]:
+    """RULES §5 after the dice: the rolled total, the magic and ability terms, less the target's DEX
+    and ``ap_term`` (its AP, or 0 when ignored); the raw result and the damage, raised to ``minimum``."""
+    raw = rolled + plan.magic_term + plan.ability_term - plan.dex_term - ap_term
+    return raw, max(minimum, raw)
+
+
 SITUATION_TIPS = {
     SurpriseSituation.NOBODY: "Nobody set an ambush: the d6 reads the surprise table's first row",
     SurpriseSituation.OPPONENTS_AMBUSH: "The Opponents lie in wait for the Party",

@@ -192,6 +192,15 @@ def sheet(r: Family) -> SheetSpec:
         spell_columns.append(
             ItemColumn("direct", "Direct", "bool", "Direct damage: comes off IP at once (otherwise SP first)")
         )
+    spell_columns.append(
+        ItemColumn(
+            "area",
+            "Area",
+            "area",
+            "RULES §14: what it strikes, a size and a shape (20 ft circle, 30 ft cone, 60 ft line, 10 ft square); "
+            "empty: one target. Laid from the Action dock's Area effect…",
+        )
+    )
     spells = ItemList(
         "spells",
         "spell",
