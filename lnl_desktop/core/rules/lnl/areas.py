@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lnl_desktop.core.dice.notation import MOST_CHARACTERS, parse
 from lnl_desktop.core.dice.rolls import DiceSource, DieFace, roll_exploding
@@ -36,7 +36,6 @@ from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
-    from lnl_desktop.core.rules.lnl import LnLRuleset
 
 np = lazy_module("numpy")  # the forecast's, imported at its first use
 
@@ -49,6 +48,20 @@ _SHAPES = frozenset(s.value for s in AreaShape)
 
 
 # -- what the stat block and the dialog show ------------------------------------------------------
+
+
+class LnLRuleset(Protocol):
+    """What an area effect asks of the L&L family's ruleset (its package's Ruleset: no import of it,
+    which imports this module)."""
+
+    title: str
+    has_direct_damage: bool
+
+    def damage_plan(
+        self, attacker: LnLStats, target: LnLStats, means: Spell, mode: AttackMode, options: LnLFamilyOptions
+    ) -> DamagePlan: ...
+    def is_direct(self, means: Spell, mode: AttackMode) -> bool: ...
+    def apply_damage(self, target: Any, damage: int, direct: bool, explosions: int, options: Any) -> Application: ...
 
 
 def _applies(dex: bool, ap: bool) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.events import Event, Override
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side
 from lnl_desktop.core.errors import RulesError
@@ -19,6 +20,9 @@ from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import (
     ActionResult,
     ActionSpec,
+    AreaMeans,
+    AreaOdds,
+    AreaSpec,
     Column,
     Gauge,
     Handler,
@@ -30,8 +34,8 @@ from lnl_desktop.core.rules.base import (
     StartProcedure,
 )
 from lnl_desktop.core.rules.common import Opening, RoundOrder
+from lnl_desktop.core.rules.osr import areas, initiative, morale, play, results, views
 from lnl_desktop.core.rules.osr import conditions as cond
-from lnl_desktop.core.rules.osr import initiative, morale, play, results, views
 from lnl_desktop.core.rules.osr.by_hand import ByHand
 from lnl_desktop.core.rules.osr.model import (
     UNARMED,
@@ -296,6 +300,20 @@ class OldSchoolRuleset(ByHand, Ruleset):
             ability=str(extras.get("ability", "best")),
         )
 
+    # -- area effects (RULES §14; areas.py) ---------------------------------------------------------
+
+    def area_means(self, c: OsrCombatant) -> tuple[AreaMeans, ...]:
+        return areas.area_means(c)
+
+    def area_spec(self) -> AreaSpec:
+        return areas.area_spec()
+
+    def area_forecast(self, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
+        return areas.area_forecast(encounter, action)
+
+    def resolve_area(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
+        return areas.resolve_area(engine, action, dice)
+
     # -- what the rules call for (views.py) ------------------------------------------------------
 
     def prompt(self, engine: Table, item: Any) -> PromptSpec:
@@ -328,7 +346,12 @@ class OldSchoolRuleset(ByHand, Ruleset):
                 for w in data.get("weapons", [])
                 if w.get("name") != UNARMED
             ]
+            areas = _area_spells(data, {w["name"] for w in kept["weapons"]})
+            kept["weapons"] += areas
             notes.append(f"{name}: HP {kept['hp_max']} = SP + IP; weapons' damage as one die each; AC 11: check them")
+            if areas:
+                said = ", ".join(f"{a['name']} {a['damage']}" for a in areas)
+                notes.append(f"{name}: area spells as area weapons, save vs Spells (RULES §14): {said}; check them")
         else:
             kept.setdefault("hp_max", 8)
             notes.append(f"{name}: no health to map: HP 8, check the stat block")
@@ -344,6 +367,20 @@ class OldSchoolRuleset(ByHand, Ruleset):
 
     def quick_rolls(self) -> tuple[tuple[str, str], ...]:
         return (("d20", "d20"), ("Advantage", "2d20kh1"), ("Disadvantage", "2d20kl1"))
+
+
+def _area_spells(data: dict[str, Any], taken: set[str]) -> list[dict[str, Any]]:
+    """The L&L family's spells with an area, as weapons that strike it (RULES §14): the spell's die
+    rolled as many times as the caster's level gave it there (1 die at levels 1-2, +1 at every odd
+    level), not exploding; a spell named as a weapon is left out."""
+    count = max(1, (int(data.get("level", 1)) + 1) // 2)
+    out = []
+    for spell in data.get("spells", []):
+        if not spell.get("area") or spell.get("name") in taken or spell.get("name") == UNARMED:
+            continue
+        out.append({"name": spell["name"], "damage": f"{count}{spell['die']}", "area": spell["area"], "save": "Spells"})
+        taken.add(spell["name"])
+    return out
 
 
 def _kind_from(weapon: dict[str, Any]) -> str:

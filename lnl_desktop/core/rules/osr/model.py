@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.light import AmbientLight
 from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, WeaponKind, _Model, kinds_among
 from lnl_desktop.core.errors import RulesError
@@ -101,6 +102,19 @@ class OsrWeapon(_Model):
     kind: OsrWeaponKind = WeaponKind.MELEE
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="missile and thrown weapons")
     dex: bool = Field(default=False, description="melee: DEX instead of STR to hit and to damage")
+    # RULES §14: a breath, a thrown flask, a bomb strikes an area rather than one foe: one roll of
+    # the damage dice, each target's saving throw (an Area effect, not an attack).
+    area: Area | None = Field(
+        default=None, description="the area it strikes (a breath, a flask, a bomb): a shape and a size in feet"
+    )
+    bomb: bool = Field(
+        default=False,
+        description="a bomb aimed at a square: the bomber's d20 is rolled first, 16+ hits the aimed square, "
+        "a miss lands nothing (needs an area)",
+    )
+    save: SaveCategory = Field(
+        default=SaveCategory.BREATH, description="the saving throw its area calls for (Dragon Breath for area attacks)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -127,6 +141,8 @@ class OsrWeapon(_Model):
             raise ValueError(f"max_range_ft: a {self.kind.value} weapon needs its maximum range")
         if not ranged and self.max_range_ft is not None:
             raise ValueError(f"max_range_ft: only missile and thrown weapons have a range (this is {self.kind.value})")
+        if self.bomb and self.area is None:
+            raise ValueError(f"bomb: {self.name} is a bomb but strikes no area: give it one (a 10 ft square)")
         return self
 
     @property
@@ -145,7 +161,8 @@ class OsrWeapon(_Model):
     @property
     def label(self) -> str:
         where = f", {self.max_range_ft} ft" if self.max_range_ft else ""
-        return f"{self.name} ({self.damage}, {self.kind.value}{where})"
+        area = f", {self.area.words}" if self.area is not None else ""
+        return f"{self.name} ({self.damage}, {self.kind.value}{where}{area})"
 
 
 UNARMED_WEAPON = OsrWeapon(name=UNARMED, damage="1d2")
@@ -249,14 +266,18 @@ class OsrCombatant(CombatantBase):
         known = ", ".join(w.name for w in self.all_weapons())
         raise RulesError(f"weapon: {self.name} has no weapon named {name!r} (has: {known})")
 
+    def strikers(self) -> list[OsrWeapon]:
+        """The weapons it attacks one foe with: all but those that strike an area (RULES §14)."""
+        return [w for w in self.all_weapons() if w.area is None]
+
     @property
     def melee_reach(self) -> int:
         """How far its melee attacks reach: 10 ft with a reach weapon, else 5 ft."""
-        return max(w.reach for w in self.all_weapons() if w.melee)
+        return max(w.reach for w in self.strikers() if w.melee)
 
     def best_melee(self) -> OsrWeapon:
         """The weapon a counter-attack uses unless the GM picks another: its first melee weapon."""
-        return next((w for w in self.weapons if w.melee), UNARMED_WEAPON)
+        return next((w for w in self.strikers() if w.melee), UNARMED_WEAPON)
 
     def _ruleset_status(self) -> list[str]:
         words = []

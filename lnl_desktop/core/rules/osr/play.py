@@ -49,6 +49,7 @@ from lnl_desktop.core.rules.osr.rules import (
     movement_checks,
     reach_of,
     roll_damage,
+    save_bonus,
     spell_checks,
     times,
     to_hit,
@@ -275,10 +276,7 @@ def death_save(engine: Table, a: DeathSave, dice: DiceSource) -> list[Event]:
     engine.encounter.combat.pending.pop(a.index)
     pc = _osr(engine, item.who)
     dc = item.number or 11
-    # Exhaustion lowers saves as it lowers attacks ([D] 1 a level).
-    bonus = pc.save_bonus(SaveCategory.POISON) - cond.level(pc) * int(
-        getattr(engine.encounter.options, "exhaustion_penalty", 1)
-    )
+    bonus = save_bonus(engine.encounter, pc, SaveCategory.POISON)
     face = roll_plain(dice, 20, f"death save d20 for {pc.name} (DC {dc})").face
     total = face + bonus
     if total >= dc:
@@ -317,8 +315,7 @@ def saving_throw(engine: Table, a: SavingThrow, dice: DiceSource) -> list[Event]
         raise IllegalAction(f"{c.name}: saving throw", [f"no category {a.category!r} (one of {known})"]) from None
     if not 1 <= a.dc <= 40:
         raise IllegalAction(f"{c.name}: saving throw", [f"DC {a.dc}: give a DC from 1 to 40"])
-    # Exhaustion lowers saves as it lowers attacks ([D] 1 a level).
-    bonus = c.save_bonus(category) - cond.level(c) * int(getattr(engine.encounter.options, "exhaustion_penalty", 1))
+    bonus = save_bonus(engine.encounter, c, category)
     face = roll_plain(dice, 20, f"saving throw d20 for {c.name} ({category.value}, DC {a.dc})").face
     total = face + bonus
     outcome = "saved" if total >= a.dc else "failed"

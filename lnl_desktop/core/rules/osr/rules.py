@@ -26,6 +26,7 @@ from lnl_desktop.core.rules.osr.model import (
     OsrCombatant,
     OsrOptions,
     OsrWeapon,
+    SaveCategory,
     WeaponKind,
 )
 
@@ -257,6 +258,10 @@ def attack_checks(
         checks.append(
             Check("Not its charmer", False, f"{attacker.name} is charmed by {target.name}: it cannot attack it")
         )
+    if weapon.area is not None:
+        checks.append(
+            Check("A weapon for one foe", False, f"{weapon.name} strikes {weapon.area.words}: use it as an Area effect")
+        )
     feet = encounter.distance_between(attacker, target)
     ranged = style == "ranged"
     if ranged:
@@ -435,6 +440,13 @@ def attacks_left(encounter: Encounter, c: OsrCombatant) -> tuple[int, int]:
     if turn is None or turn.combatant != c.id or turn.action not in ATTACKS or turn.attacks >= c.attacks:
         return 0, c.attacks
     return turn.attacks + 1, c.attacks
+
+
+def save_bonus(encounter: Encounter, c: OsrCombatant, category: SaveCategory) -> int:
+    """What a saving throw adds to its d20: the category's bonus, less exhaustion's penalty ([D] 1 a
+    level, as for attacks). The sheet's saves, death saves and area effects all roll with it."""
+    penalty = int(getattr(encounter.options, "exhaustion_penalty", 1))
+    return c.save_bonus(category) - cond.level(c) * penalty
 
 
 def death_save_dc(overkill: int) -> int:

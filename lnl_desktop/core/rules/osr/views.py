@@ -247,6 +247,21 @@ def sheet() -> SheetSpec:
                 "Missile and thrown weapons: the maximum range in feet (long range past half: -1)",
             ),
             ItemColumn("dex", "DEX", "bool", "A melee weapon used with DEX instead of STR, to hit and to damage"),
+            ItemColumn(
+                "area",
+                "Area",
+                "area",
+                "RULES §14: a breath, flask or bomb's area, a size and a shape (30 ft cone, 10 ft square); "
+                "empty: one target. Used from the Action dock's Area effect…",
+            ),
+            ItemColumn(
+                "save",
+                "Save",
+                "choice",
+                "An area's saving throw: each target rolls it against the DC (a breath: Dragon Breath)",
+                tuple(c.value for c in SaveCategory),
+            ),
+            ItemColumn("bomb", "Bomb", "bool", "Dropped or hurled: the bomber's d20 of 16+ hits the aimed square"),
         ),
         "The combatant's weapons; double-click a cell to change it",
         {"damage": "1d6"},
@@ -473,7 +488,7 @@ def action_kinds() -> tuple[ActionSpec, ...]:
 def action_available(spec: ActionSpec, c: OsrCombatant) -> tuple[bool, str]:
     if spec.key == "stand" and not cond.has(c, "prone"):
         return False, f"{c.name} is not prone"
-    if spec.key == "ranged" and not any(w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN) for w in c.weapons):
+    if spec.key == "ranged" and not any(w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN) for w in c.strikers()):
         return False, f"{c.name} has no missile or thrown weapon"
     return True, ""
 
@@ -481,9 +496,10 @@ def action_available(spec: ActionSpec, c: OsrCombatant) -> tuple[bool, str]:
 def action_means(spec: ActionSpec, c: OsrCombatant) -> list[tuple[str, str, str]]:
     if spec.uses != "weapon":
         return []
+    # A weapon that strikes an area (a breath, a bomb) is used as an Area effect, not at one foe.
     if spec.key == "ranged":
-        return [(w.name, w.label, "") for w in c.weapons if w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN)]
-    return [(w.name, w.label, "") for w in c.all_weapons() if w.melee]
+        return [(w.name, w.label, "") for w in c.strikers() if w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN)]
+    return [(w.name, w.label, "") for w in c.strikers() if w.melee]
 
 
 def action_checks(
