@@ -17,7 +17,7 @@ from lnl_desktop.core.encounter.events import Event, TemplateChanged, TemplatePl
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, Strike, strike, under_cover
+from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, Strike, grid_feet, strike, under_cover
 
 
 class Engine(Protocol):
@@ -169,6 +169,28 @@ def remove_template(engine: Engine, a: act.RemoveTemplate, dice: DiceSource) -> 
     ]
 
 
+def origin_feet(encounter: Encounter, cid: str, origin: tuple[float, float]) -> float | None:
+    """How far an area's origin lies from a combatant's footprint, along the grid (None: not on the map)."""
+    token = encounter.tokens.get(cid)
+    c = next((c for c in encounter.combatants if c.id == cid), None)
+    if token is None or c is None:
+        return None
+    half = c.size / 2
+    dx = max(0.0, abs(origin[0] - (token.cell[0] + half)) - half)
+    dy = max(0.0, abs(origin[1] - (token.cell[1] + half)) - half)
+    return grid_feet(dx, dy, encounter.map.diagonal)
+
+
+def _out_of_range(engine: Engine, a: act.AreaEffect) -> list[str]:
+    """Why the caster's means cannot reach the area's origin (a spell's or a throw's range), if so."""
+    c = next((c for c in engine.encounter.combatants if c.id == a.caster), None)
+    means = next((m for m in engine.ruleset.area_means(c) if m.name == a.means), None) if c is not None else None
+    feet = origin_feet(engine.encounter, a.caster, a.origin)
+    if c is None or means is None or means.range_ft is None or feet is None or feet <= means.range_ft:
+        return []
+    return [f"{means.name} reaches {means.range_ft} ft; the area starts {feet:g} ft from {c.name}"]
+
+
 def area_effect(engine: Engine, a: act.AreaEffect, dice: DiceSource) -> list[Event]:
     """Check the area and its targets, let the ruleset resolve it (§14), lift its template if asked."""
     title = f"{a.name or a.means or 'Area effect'}"
@@ -199,6 +221,8 @@ def area_effect(engine: Engine, a: act.AreaEffect, dice: DiceSource) -> list[Eve
             reasons.append("no template to lift: name the placed template")
         else:
             _find(engine, title, a.template)
+    if a.caster and a.means and not a.override:
+        reasons += _out_of_range(engine, a)
     if reasons:
         raise IllegalAction(title, reasons)
     events: list[Event] = list(engine.ruleset.resolve_area(engine, a, dice))

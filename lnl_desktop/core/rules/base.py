@@ -395,6 +395,7 @@ class AreaMeans:
     name: str
     area: Area
     words: str = ""  # what it does in the ruleset's words: "5d6! exploding, DEX and AP apply"
+    range_ft: int | None = None  # how far from its caster the area's origin may lie (None: no limit)
 
 
 # The free effect's inputs a ruleset may ask for (AreaEffect's fields of the same names).

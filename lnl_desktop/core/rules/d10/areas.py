@@ -77,7 +77,11 @@ def means_words(weapon: D10Weapon) -> str:
 
 
 def area_means(c: D10Combatant) -> tuple[AreaMeans, ...]:
-    return tuple(AreaMeans(w.name, w.area, means_words(w)) for w in c.weapons if w.area is not None and not w.dropped)
+    return tuple(
+        AreaMeans(w.name, w.area, means_words(w), w.max_range_ft)
+        for w in c.weapons
+        if w.area is not None and not w.dropped
+    )
 
 
 def area_spec() -> AreaSpec:

@@ -84,7 +84,7 @@ def spell_words(c: LnLStats, spell: Spell) -> str:
 
 def area_means(c: LnLStats) -> tuple[AreaMeans, ...]:
     """The combatant's spells that strike an area."""
-    return tuple(AreaMeans(s.name, s.area, spell_words(c, s)) for s in c.spells if s.area is not None)
+    return tuple(AreaMeans(s.name, s.area, spell_words(c, s), s.range_ft) for s in c.spells if s.area is not None)
 
 
 def area_spec(ruleset: LnLRuleset) -> AreaSpec:

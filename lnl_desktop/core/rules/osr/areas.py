@@ -254,7 +254,7 @@ def area_means(c: OsrCombatant) -> tuple[AreaMeans, ...]:
             continue
         dc = f"DC {11 + c.level}" if c.kind is Kind.MONSTER else "DC set by the GM"
         bomb = f"bomb (d20 {BOMB_HITS}+ hits the aimed square): " if w.bomb else ""
-        out.append(AreaMeans(w.name, w.area, f"{bomb}{w.damage}, save vs {w.save.value} {dc} for half"))
+        out.append(AreaMeans(w.name, w.area, f"{bomb}{w.damage}, save vs {w.save.value} {dc} for half", w.max_range_ft))
     return tuple(out)
 
 
