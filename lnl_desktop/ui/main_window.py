@@ -108,6 +108,9 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.setCentralWidget(self.map_view)
         self.turns_panel = TurnsPanel(self.controller)
         self.action_panel = ActionPanel(self.controller)
+        self.action_panel.area_button.lay.connect(
+            lambda m, cid: self.map_view.lay_template(m.area.shape, m.area.size_ft, m.name, cid, m.name)
+        )
         self.docks: dict[str, QDockWidget] = {}
         # The tabs behind Turns and Action are built when first shown (or first asked for): the
         # first window waits only for what it shows.

@@ -16,6 +16,7 @@ from lnl_desktop.core.rules.base import PromptSpec
 from lnl_desktop.ui.docks.prompts import ToolDialog, table_tools, tool_label
 from lnl_desktop.ui.map.draw_menu import draw_menu, drawings_layer_action
 from lnl_desktop.ui.map.light import light_menu
+from lnl_desktop.ui.map.template_gestures import template_shapes_menu
 from lnl_desktop.ui.theme import SCALES, THEMES
 
 if TYPE_CHECKING:
@@ -114,6 +115,18 @@ class WindowMenus(QMainWindow):
             ("fog", "Reveal or hide &fog", "F", "Drag over cells to show them to the players (right-drag: hide)"),
             ("light", "Place l&ights", "I", "Click a cell to place a light (Map ▸ Light: which); right-click: remove"),
             ("draw", "Dra&w on the map", "P", "Drag to draw on the map; the shape, colour and width in Map ▸ Drawing"),
+            (
+                "measure",
+                "&Measure distance",
+                "M",
+                "Drag from a cell or a token to measure along the grid (W or right-click: waypoint); changes nothing",
+            ),
+            (
+                "template",
+                "Lay an &area template",
+                "A",
+                "Drag from where an area effect starts to lay a circle, cone, line or square (Map ▸ Area template)",
+            ),
         ):
             action = self._action(text, lambda _=False, n=name: self.map_view.set_tool(n), shortcut, tip)
             action.setCheckable(True)
@@ -123,6 +136,9 @@ class WindowMenus(QMainWindow):
         self.map_view.toolChanged.connect(lambda name: self.tool_actions[name].setChecked(True))
         self.draw_menu = draw_menu(self, self.map_view)
         self.drawings_action = drawings_layer_action(self, self.map_view)
+        self.template_menu = template_shapes_menu(
+            self, lambda shape: self.map_view.lay_template(shape), self.map_view.template_style
+        )
 
         self.zoom_in_action = self._action("Zoom &in", self.map_view.zoom_in, key.ZoomIn, "Zoom in")
         self.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
@@ -239,6 +255,7 @@ class WindowMenus(QMainWindow):
         map_menu = bar.addMenu("&Map")
         map_menu.addActions(self.tool_group.actions())
         map_menu.addMenu(self.draw_menu)
+        map_menu.addMenu(self.template_menu)
         map_menu.addSeparator()
         map_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action, self.fit_action])
         map_menu.addSeparator()
@@ -306,6 +323,8 @@ class WindowMenus(QMainWindow):
             ("fog", "Fog"),
             ("light", "Light"),
             ("draw", "Draw"),
+            ("measure", "Measure"),
+            ("template", "Area"),
         ):
             button_action = self.tool_actions[name]
             button_action.setIconText(text)
@@ -314,6 +333,10 @@ class WindowMenus(QMainWindow):
         if isinstance(draw_button, QToolButton):  # its arrow opens the shape, colour and width
             draw_button.setMenu(self.draw_menu)
             draw_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        area_button = toolbar.widgetForAction(self.tool_actions["template"])
+        if isinstance(area_button, QToolButton):  # its arrow opens the shapes
+            area_button.setMenu(self.template_menu)
+            area_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
         toolbar.addSeparator()
         self.fit_action.setIconText("Fit")
         toolbar.addActions([self.fit_action])

@@ -35,6 +35,7 @@ START_PATH = {
     "lnl_desktop.core.engine.plan",
     "lnl_desktop.core.engine.edits",
     "lnl_desktop.core.engine.drawings",
+    "lnl_desktop.core.engine.areas",  # area templates and effects: in the engine's dispatch table
     "lnl_desktop.core.engine.history",
     "lnl_desktop.core.engine.movement",
     "lnl_desktop.core.engine.words",
@@ -47,12 +48,15 @@ START_PATH = {
     "lnl_desktop.core.encounter.model",
     "lnl_desktop.core.encounter.conditions",
     "lnl_desktop.core.encounter.drawings",
+    "lnl_desktop.core.encounter.areas",  # Encounter.templates
+    "lnl_desktop.core.map.areas",  # which cells a template strikes (the map scene draws placed ones)
     "lnl_desktop.core.rules.lnl.model",
     "lnl_desktop.core.files.pictures",  # the demo's map picture, checked whole before it is shown
     "lnl_desktop.core.rules",
     "lnl_desktop.core.rules.base",
     "lnl_desktop.core.rules.common",
     "lnl_desktop.core.rules.lnl",
+    "lnl_desktop.core.rules.lnl.areas",  # the demo's ruleset: its area effects (RULES §14)
     "lnl_desktop.core.rules.lnl.by_hand",
     "lnl_desktop.core.rules.lnl.play",
     "lnl_desktop.core.rules.lnl.rules",
@@ -97,6 +101,9 @@ START_PATH = {
     "lnl_desktop.ui.map",
     "lnl_desktop.ui.map.drag",
     "lnl_desktop.ui.map.drawings",
+    "lnl_desktop.ui.map.templates",  # placed area templates in the scene
+    "lnl_desktop.ui.map.template_gestures",  # the Template tool, started from the view
+    "lnl_desktop.ui.area_dialog",  # the Action dock's Area effect… button
     "lnl_desktop.ui.map.draw_menu",
     "lnl_desktop.ui.map.fog",
     "lnl_desktop.ui.map.geometry",
@@ -104,6 +111,7 @@ START_PATH = {
     "lnl_desktop.ui.map.labels",
     "lnl_desktop.ui.map.markers",
     "lnl_desktop.ui.map.overlays",
+    "lnl_desktop.ui.map.ruler",  # the Measure tool's gesture, started from the view
     "lnl_desktop.ui.map.rules_overlays",
     "lnl_desktop.ui.map.scene",
     "lnl_desktop.ui.map.tokens",

@@ -58,6 +58,7 @@ from lnl_desktop.core.engine.plan import (
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
 from lnl_desktop.ui import style
+from lnl_desktop.ui.area_dialog import AreaEffectButton
 from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.action_checklist import ChecklistBox, escape, override_label
 from lnl_desktop.ui.docks.action_inputs import ActionInputs
@@ -171,6 +172,8 @@ class ActionPanel(QWidget):
         buttons.setContentsMargins(0, 0, 0, 0)
         buttons.addWidget(self.roll_button, 1)
         buttons.addWidget(self.faces_button, 1)
+        self.area_button = AreaEffectButton(controller, self)  # RULES §14: lays the means' area on the map
+        buttons.addWidget(self.area_button, 1)
 
         self.message_label = RefusalLabel(self)
         # Beside Roll, never below the fold: what stops the action, named, and the forecast.
@@ -830,6 +833,7 @@ class ActionPanel(QWidget):
         self.note_label.setVisible(bool(notes))
 
     def _show_buttons(self, c: Any) -> None:
+        self.area_button.show_for(c)
         ok, reasons = self.allowed()
         spec = self.spec()
         self.roll_button.setText(spec.button or spec.label.rstrip("…"))

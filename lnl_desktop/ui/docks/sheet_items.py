@@ -102,7 +102,8 @@ class ItemListModel(QAbstractTableModel):
                 return column.tip
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole) and column.kind == "area":
-            return short_area(value["shape"], value["size_ft"]) if value else ""
+            area = getattr(items[index.row()], column.key)  # an Area, or None
+            return short_area(area.shape, area.size_ft) if area is not None else ""
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if value is None:
                 return NONE_CHOICE if column.kind == "optional choice" else ""

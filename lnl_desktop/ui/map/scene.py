@@ -40,6 +40,7 @@ from lnl_desktop.ui.map.fog import FogItem, players_unseen
 from lnl_desktop.ui.map.geometry import hatch_path
 from lnl_desktop.ui.map.labels import assign_labels
 from lnl_desktop.ui.map.light import LightItem
+from lnl_desktop.ui.map.templates import TemplateLayer
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
 from lnl_desktop.ui.map.walls import LineShapes
 
@@ -139,6 +140,8 @@ class MapScene(QGraphicsScene):
         self.addItem(self.light)
         # The GM's drawings and labels (the players' scene: the shown ones only).
         self.drawings = DrawingLayer(self, player)
+        # Area templates (RULES §14; the players' scene: the shown ones, under its fog, without rings).
+        self.templates = TemplateLayer(self, player, lambda: controller.engine.ruleset.area_spec().cover)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)
@@ -155,6 +158,7 @@ class MapScene(QGraphicsScene):
         self._map = None
         self._hatch_tiles.clear()
         self.drawings.reset()
+        self.templates.reset()
         self.sync()
 
     def _on_events(self, events: list[Event]) -> None:
@@ -197,6 +201,7 @@ class MapScene(QGraphicsScene):
         self.fog.refresh()
         self.light.refresh()
         self.drawings.sync(encounter)
+        self.templates.sync(encounter)
         self.synced.emit()
 
     def _sync_all(
@@ -347,6 +352,7 @@ class MapScene(QGraphicsScene):
             return
         if cid:
             self.drawings.select(None)  # a token selected: the drawing no longer is
+            self.templates.select(None, None)
         # Only the token that showed the selection and the one that shows it now change.
         for other in {self._selected_shown, cid}:
             item = self.tokens.get(other) if other else None

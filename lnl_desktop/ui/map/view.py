@@ -15,10 +15,11 @@ erases both layers. Wall lines / doors tools: a left drag draws a wall (a door) 
 corners nearest the press and the release; a right click (or drag) erases the segments or doors
 under it; erase lines tool: either button erases them. Fog tool: a left drag over a rectangle
 shows its cells to the players, a right drag hides them again. Draw tool: a left drag draws the
-shape of ``draw_style`` (a click places a label). With the select tool a press on a drawing's line
-(or a label) selects it and a drag moves it; Delete erases it, a right click opens its menu, a
-double click edits a label's words. Middle button pans in every tool; the wheel zooms about the
-cursor.
+shape of ``draw_style`` (a click places a label). Measure tool: a left drag measures from the
+cell or token pressed to the cursor, with the drag's waypoint keys; it changes nothing. With the
+select tool a press on a drawing's line (or a label) selects it and a drag moves it; Delete
+erases it, a right click opens its menu, a double click edits a label's words. Middle button
+pans in every tool; the wheel zooms about the cursor.
 
 The map fits the view (on show, on a resize, when the map changes size, for another encounter)
 until the GM zooms or pans by hand; :meth:`MapView.fit_map` (Ctrl+F) fits it again. Whatever
@@ -57,19 +58,23 @@ from PySide6.QtWidgets import QGraphicsView, QInputDialog, QMenu, QStyleOptionGr
 from lnl_desktop.core.encounter.actions import (
     Action,
     EditDrawing,
+    EditTemplate,
     Face,
     Move,
     PlaceLight,
     PlaceToken,
     RemoveDrawing,
+    RemoveTemplate,
     RemoveToken,
     SetDoor,
     SetFog,
 )
+from lnl_desktop.core.encounter.areas import Template
 from lnl_desktop.core.encounter.drawings import MAX_TEXT, Drawing
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, WallSegment
 from lnl_desktop.core.map import grid
+from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.lazy import loaded
@@ -102,14 +107,30 @@ from lnl_desktop.ui.map.overlays import (
     MarkerItem,
     cosmetic,
 )
+from lnl_desktop.ui.map.ruler import Measure
 from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
+from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, template_menu
+from lnl_desktop.ui.map.templates import TemplateStyle
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
 from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, FileDrops, read_combatant, read_creature
 
 # The map's tools, by the names set_tool takes and toolChanged says.
-TOOLS = ("select", "walls", "difficult", "erase", "wall_lines", "doors", "erase_lines", "fog", "draw", "light")
+TOOLS = (
+    "select",
+    "walls",
+    "difficult",
+    "erase",
+    "wall_lines",
+    "doors",
+    "erase_lines",
+    "fog",
+    "draw",
+    "light",
+    "template",
+    "measure",
+)
 LINE_TOOLS = ("wall_lines", "doors", "erase_lines")
 MIN_ZOOM = 0.1
 MAX_ZOOM = 6.0
@@ -171,6 +192,8 @@ class MapView(QGraphicsView):
 
         self._tool = "select"
         self.draw_style = DrawStyle()  # what the Draw tool draws next
+        self.template_style = TemplateStyle()  # what the Template tool lays next
+        self.area_dialog: QWidget | None = None  # the Area effect dialog last opened
         self.overlays = RulesOverlays(self.map_scene, controller)
         self.drag_layer = DragLayer(self.map_scene)
         self.paint_preview = CellsItem(PAINT_STYLES["walls"], PAINT_Z)
@@ -306,6 +329,9 @@ class MapView(QGraphicsView):
         drawing = self.map_scene.drawings.selected_drawing()
         if drawing is not None:
             return self.do(RemoveDrawing(drawing.id))
+        template = self.map_scene.templates.selected_template()
+        if template is not None:
+            return self.do(RemoveTemplate(template.id))
         cid = self.controller.selected
         if cid is None or cid not in self.controller.encounter.tokens:
             self.refuse("Select a token on the map to remove it")
@@ -500,8 +526,12 @@ class MapView(QGraphicsView):
                 if door is not None:
                     # A click opens or closes it; a drag from it pans like empty floor.
                     self._begin(Pan(self, event.position().toPoint(), deselect=False, door=door))
+                elif cid is None and (template := self.template_handle_at(pos)) is not None:
+                    self._begin(ShapeTemplate(self, template, pos, resize=True))
                 elif cid is None and (drawing := self.drawing_at(pos)) is not None:
                     self._begin(MoveDrawing(self, drawing, pos))
+                elif cid is None and (template := self.template_at(pos)) is not None:
+                    self._begin(ShapeTemplate(self, template, pos, resize=False))
                 elif cid is None:
                     self._begin(Pan(self, event.position().toPoint(), deselect=True))
                 else:
@@ -513,6 +543,14 @@ class MapView(QGraphicsView):
                 self._begin(TurnToken.pressed(self, cid))
             elif button == Qt.MouseButton.RightButton and (drawing := self.drawing_at(pos)) is not None:
                 self.drawing_context_menu(drawing, event.globalPosition().toPoint())
+            elif button == Qt.MouseButton.RightButton and (template := self.template_at(pos)) is not None:
+                self.template_context_menu(template, event.globalPosition().toPoint())
+        elif self._tool == "template" and button == Qt.MouseButton.LeftButton:
+            self._begin(LayTemplate(self, pos))
+        elif self._tool == "template" and button == Qt.MouseButton.RightButton:
+            template = self.template_at(pos)
+            if template is not None:
+                self.template_context_menu(template, event.globalPosition().toPoint())
         elif self._tool == "draw" and button == Qt.MouseButton.LeftButton:
             self._begin(DrawShape(self, pos))
         elif self._tool in ("wall_lines", "doors") and button == Qt.MouseButton.LeftButton:
@@ -523,6 +561,9 @@ class MapView(QGraphicsView):
             self._begin(FogRect(self, button, self.cell_of(pos)))
         elif self._tool == "light" and left_or_right:
             self._begin(LightAt(self, button, self.cell_of(pos)))
+        elif self._tool == "measure":
+            if button == Qt.MouseButton.LeftButton:  # measures only: no button paints or erases
+                self._begin(Measure.pressed(self, self.cell_of(pos)))
         elif left_or_right:
             self._begin(PaintStroke(self, button, self.cell_of(pos)))
         event.accept()
@@ -673,6 +714,82 @@ class MapView(QGraphicsView):
             return None
         return self.do(EditDrawing(did, text=words))
 
+    # -- area templates (RULES §14) ----------------------------------------------------------------
+
+    def pick_within(self) -> float:
+        return self._pick_within()
+
+    def template_at(self, pos: QPointF | QPoint) -> Template | None:
+        """The template a press at the viewport point ``pos`` is on (inside its shape)."""
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return self.map_scene.templates.template_at(point)
+
+    def template_handle_at(self, pos: QPointF | QPoint) -> Template | None:
+        """The selected template when ``pos`` is on its resize handle."""
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return self.map_scene.templates.handle_at(point, 2 * self._pick_within())
+
+    def select_template(self, tid: str | None) -> None:
+        if tid is not None:
+            self.controller.select(None)
+            self.map_scene.drawings.select(None)
+        self.map_scene.templates.select(tid, self.controller.encounter)
+
+    def template_context_menu(self, template: Template, where: QPoint) -> QMenu:
+        self.select_template(template.id)
+        self.context_menu = template_menu(
+            self,
+            template,
+            self.do,
+            lambda: self.open_area_effect(template.id),
+            lambda: self.rename_template(template.id),
+        )
+        self.context_menu.popup(where)
+        return self.context_menu
+
+    def rename_template(self, tid: str) -> list[Event] | None:
+        template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
+        if template is None:
+            return None
+        words, ok = QInputDialog.getText(
+            self, "Name the template", "Name (at most 60 characters):", text=template.label
+        )
+        if not ok or words == template.label:
+            return None
+        return self.do(EditTemplate(tid, label=words))
+
+    def lay_template(
+        self, shape: AreaShape, size_ft: int | None = None, label: str = "", caster: str = "", means: str = ""
+    ) -> None:
+        """Take the Template tool for ``shape`` (a caster's means: its own size, name and caster)."""
+        style = self.template_style
+        style.shape, style.fixed_size, style.label, style.caster, style.means = shape, size_ft, label, caster, means
+        self.set_tool("template")
+        what = f"{label}: " if label else ""
+        self.say(f"{what}press where the {shape.value} starts and drag to aim it")
+
+    def open_area_effect(self, tid: str) -> QWidget | None:
+        """The Area effect dialog on a placed template: the effect, its targets and their odds, the roll."""
+        from lnl_desktop.ui.area_dialog import AreaEffectDialog
+
+        template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
+        if template is None:
+            return None
+        self.select_template(tid)
+        style = self.template_style
+        if self.area_dialog is not None:
+            self.area_dialog.close()
+        dialog = AreaEffectDialog(self.controller, template, self.window(), caster=style.caster, means=style.means)
+        style.caster = style.means = ""
+        style.fixed_size = None
+        style.label = ""
+        self.area_dialog = dialog
+        dialog.open()
+        # Beside the map, not over the template: at the window's right, where the docks are.
+        frame = self.window().frameGeometry()
+        dialog.move(max(frame.left(), frame.right() - dialog.width() - 16), frame.top() + 90)
+        return dialog
+
     # -- wall segments and doors -----------------------------------------------------------------
 
     def _pick_within(self) -> float:
@@ -730,6 +847,7 @@ class MapView(QGraphicsView):
             else:
                 self.controller.select(None)
                 self.map_scene.drawings.select(None)
+                self.map_scene.templates.select(None, None)
             return
         if self._gesture is None or not self._gesture.holds_token:
             if key == Qt.Key.Key_Delete:
