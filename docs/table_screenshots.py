@@ -34,7 +34,21 @@ SCREENS = [
     ("player-view-fog.png", 1600, 900, 100, "fog"),
     ("lit-dungeon.png", 1600, 900, 100, "lit"),
     ("lit-dungeon-players.png", 1600, 900, 100, "lit-players"),
+    ("area-lnl.png", 1366, 768, 100, "area-lnl"),
+    ("area-classic.png", 1366, 768, 100, "area-classic"),
+    ("area-osr.png", 1366, 768, 100, "area-osr"),
+    ("area-d10.png", 1366, 768, 100, "area-d10"),
+    ("area-d10-log.png", 1366, 768, 100, "area-d10-log"),
 ]
+
+# RULES §14 scenes: the demo, the template's shape, its origin and where the drag ends (cells), the
+# free effect's name and dice (None: the active caster's own means).
+AREAS = {
+    "lnl": ("hill-giant.lnl", "cone", (9.0, 7.5), (15.3, 7.6), "Burning oil", "3d6"),
+    "classic": ("hill-giant-classic.lnl", "circle", (14.0, 7.0), (17.0, 7.0), "Falling rocks", "2d6"),
+    "osr": ("goblin-ambush-osr.lnl", "circle", (9.0, 8.0), (11.0, 8.0), "Fire bomb", "2d6"),
+    "d10": ("bandit-mill-d10.lnl", "circle", (15.0, 7.0), (19.0, 7.0), "Fire bomb", "2d6"),
+}
 
 # A small keep, drawn as a map maker would export it: (x0, y0, x1, y1) rooms in cells, the doors
 # between them (a, b, closed) and the picture's pixels per cell.
@@ -143,7 +157,10 @@ def inside(out: Path, scale: int, scene: str) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="lnl-shots-"))
     settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
     settings.setValue("presentation/scale", scale)
-    window = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(scratch))
+    path = demo_encounter_path()
+    if scene.startswith("area-"):
+        path = Path(path).parent / AREAS[scene.split("-")[1]][0]
+    window = MainWindow(storage.load(path), settings=settings, recovery=RecoveryStore(scratch))
     window.showMaximized()
     QTest.qWait(2500)
 
@@ -157,6 +174,8 @@ def inside(out: Path, scale: int, scene: str) -> int:
         point = view.viewport().mapToGlobal(view.mapFromScene(view.scene_point_of((x + dx, y + dy))))
         return str(point.x()), str(point.y())
 
+    if scene.startswith("area-"):
+        return area(window, out, scene, xdo)
     if scene != "round":
         return keep(window, scratch, out, scene, xdo)
     xdo("key", "ctrl+Return", wait=1200)  # Start combat…
@@ -172,6 +191,49 @@ def inside(out: Path, scale: int, scene: str) -> int:
     window.controller.undo_stack.setClean()  # nothing to ask on close
     window.close()
     app.quit()
+    return 0
+
+
+def area(window: Any, out: Path, scene: str, xdo: Any) -> int:
+    """RULES §14: the Template tool's key, a template dragged out with the mouse through the X server,
+    the Area effect dialog it opens with every creature struck and its odds; for "-log", the effect
+    applied with typed faces and the round log's entry."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtTest import QTest
+
+    from lnl_desktop.core.map.areas import AreaShape
+    from lnl_desktop.ui.faces import dice_asked, engine_dry_run
+
+    ruleset = scene.split("-")[1]
+    _, shape, start, end, name, dice = AREAS[ruleset]
+    view = window.map_view
+
+    def screen(point: tuple[float, float]) -> tuple[str, str]:
+        where = view.viewport().mapToGlobal(view.mapFromScene(QPointF(point[0] * 64, point[1] * 64)))
+        return str(where.x()), str(where.y())
+
+    xdo("mousemove", *screen(start), wait=300)
+    xdo("key", "a", wait=500)  # the Template tool
+    view.template_style.shape = AreaShape(shape)
+    xdo("mousedown", "1", wait=300)
+    for step in range(1, 9):
+        t = step / 8
+        xdo("mousemove", *screen((start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)), wait=120)
+    xdo("mouseup", "1", wait=1500)
+    dialog = view.area_dialog
+    dialog.name_edit.setText(name)
+    dialog.dice_edit.setText(dice)
+    dialog.dc_spin.setValue(13)
+    QTest.qWait(800)
+    if scene.endswith("-log"):
+        asked = dice_asked(engine_dry_run(window.controller.encounter, dialog.action())) or []
+        faces = [4, 5] + [min(d.sides, 9 + i * 3) for i, d in enumerate(asked[2:])]
+        dialog.apply_faces(faces[: len(asked)])
+        window.docks["Round log"].raise_()
+        QTest.qWait(1200)
+    subprocess.run(["import", "-window", "root", str(out)], check=True)
+    window.controller.undo_stack.setClean()
+    window.close()
     return 0
 
 

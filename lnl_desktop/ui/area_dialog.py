@@ -59,7 +59,7 @@ class AreaEffectDialog(QDialog):
         self.ruleset = controller.engine.ruleset
         self.spec = self.ruleset.area_spec()
         self.setWindowTitle(f"Area effect — {template.words}")
-        self.setMinimumWidth(620)
+        self.setMinimumWidth(540)
         encounter = controller.encounter
         _, self.struck = struck_by(encounter, template.shape, template.origin, template.size_ft, template.direction)
 
@@ -139,7 +139,7 @@ class AreaEffectDialog(QDialog):
             self.table.horizontalHeader().sizeHint().height() + rows * self.table.verticalHeader().defaultSectionSize()
         )
         self.table.setMinimumHeight(height + 4)
-        self.table.setMaximumHeight(max(height + 4, 260))
+        self.table.setMaximumHeight(height + 4 if len(self.struck) <= 8 else 16777215)
 
         self.notes_label = QLabel("\n".join(self.spec.notes), self)
         self.notes_label.setWordWrap(True)

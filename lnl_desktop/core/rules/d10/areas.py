@@ -42,7 +42,7 @@ MOST_OUTCOMES = 50_000  # a keep term's dice the forecast enumerates at most (6 
 
 NOTES = (
     "The damage is rolled once for every target: a weapon's area dice (never with tiers), or the effect's dice.",
-    "Each target takes the damage minus its DR, not below 0 (Direct: the damage ignores DR).",
+    "Each target takes the damage minus its DR, not below 0 (Ignores DR: armour does not help).",
     "A target under cover takes half, rounded down, after DR.",
     "A minion dies if it takes any damage; DR that soaks it all leaves it standing.",
     "Exactly 1 HP is a lasting wound (Wounded); 0 HP is dead, as after any blow.",
