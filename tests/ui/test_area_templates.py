@@ -124,6 +124,9 @@ def test_a_placed_template_moves_resizes_and_goes_each_one_undo_step(
     for expected in (resized, moved, placed):
         controller.undo_stack.undo()
         assert controller.encounter.templates == (expected,)
+    view.select_template(placed.id)
+    QTest.mouseClick(view.viewport(), LEFT, NONE, at(view, (1.5, 14.5)))  # empty ground
+    assert view.map_scene.templates.selected is None
 
 
 def test_the_player_view_draws_shown_templates_under_its_fog_and_no_rings(qtbot: QtBot) -> None:

@@ -189,6 +189,7 @@ class Pan(Gesture):
         door = self.door
         if self.deselects and not self.moved:
             self.view.controller.select(None)  # a click on empty space, not a pan
+            self.view.map_scene.templates.select(None, None)
         self.end()
         if door is not None and not self.moved:
             self.view.toggle_door(door)

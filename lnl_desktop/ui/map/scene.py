@@ -352,7 +352,7 @@ class MapScene(QGraphicsScene):
             return
         if cid:
             self.drawings.select(None)  # a token selected: the drawing no longer is
-            self.templates.select(None, None)
+        self.templates.select(None, None)  # a token selected, or a click on empty ground
         # Only the token that showed the selection and the one that shows it now change.
         for other in {self._selected_shown, cid}:
             item = self.tokens.get(other) if other else None
