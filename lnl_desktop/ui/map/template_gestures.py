@@ -51,9 +51,10 @@ class _Preview:
         strike_, struck = struck_by(encounter, template.shape, template.origin, template.size_ft, template.direction)
         self.struck = struck
         self.item.set_template(template, strike_)
-        self.rings.set_rings(encounter, struck, self.view.controller.engine.ruleset.area_spec().cover)
+        cover = self.view.controller.engine.ruleset.area_spec().cover  # only where cover changes anything
+        self.rings.set_rings(encounter, struck, cover)
         names = {c.id: c.name for c in encounter.combatants}
-        who = ", ".join(names.get(s.combatant, s.combatant) + (" (cover)" if s.cover else "") for s in struck)
+        who = ", ".join(names.get(s.combatant, s.combatant) + (" (cover)" if s.cover and cover else "") for s in struck)
         words = area_words(template.shape, template.size_ft)
         self.view.say(f"{words[0].upper()}{words[1:]}: {who or 'nobody inside'}")
 
