@@ -236,3 +236,17 @@ def test_the_action_docks_area_effect_lays_the_casters_spell_and_uses_its_action
     controller.undo_stack.undo()
     turn = controller.encounter.combat.turn
     assert turn is not None and turn.action is None
+
+
+def test_a_casters_area_is_laid_once_then_the_tool_lays_the_gms_own_again(
+    table: tuple[TableController, MapView],
+) -> None:
+    controller, view = table
+    view.lay_template(AreaShape.CIRCLE, 20, "Fireball", "janine", "Fireball")
+    drag(view, [(1.5, 14.5), (2.5, 14.5)])  # nobody inside: laid, no dialog
+    (laid,) = controller.encounter.templates
+    assert (laid.size_ft, laid.label) == (20, "Fireball") and view.area_dialog is None
+    style = view.template_style
+    assert (style.fixed_size, style.caster, style.means, style.label) == (None, "", "", "")
+    drag(view, [(3.0, 3.0), (3.8, 3.0)])  # into the first cell past the corner: 5 ft
+    assert controller.encounter.templates[-1].size_ft == 5 and controller.encounter.templates[-1].label == ""

@@ -28,7 +28,7 @@ class TemplateSurface(MapSurface, Protocol):
 
     template_style: TemplateStyle
 
-    def open_area_effect(self, template_id: str) -> object: ...
+    def open_area_effect(self, template_id: str, caster: str = "", means: str = "") -> object: ...
     def pick_within(self) -> float: ...
 
 
@@ -140,11 +140,16 @@ class LayTemplate(Gesture):
         t = self._template()
         struck = bool(self.preview.struck)
         self.cancel()
-        self.style.last_size = t.size_ft if self.style.fixed_size is None else self.style.last_size
-        self.style.last_direction = t.direction
+        style = self.style
+        style.last_size = t.size_ft if style.fixed_size is None else style.last_size
+        style.last_direction = t.direction
+        caster, means = style.caster, style.means
+        # A caster's own area is laid once: the tool goes back to the GM's own templates.
+        style.caster = style.means = style.label = ""
+        style.fixed_size = None
         events = view.do(PlaceTemplate(t.shape.value, t.origin, t.size_ft, t.direction, t.label))
         if events and struck:
-            view.open_area_effect(view.controller.encounter.templates[-1].id)
+            view.open_area_effect(view.controller.encounter.templates[-1].id, caster, means)
 
     def cancel(self) -> None:
         self.end()

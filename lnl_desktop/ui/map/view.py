@@ -768,7 +768,7 @@ class MapView(QGraphicsView):
         what = f"{label}: " if label else ""
         self.say(f"{what}press where the {shape.value} starts and drag to aim it")
 
-    def open_area_effect(self, tid: str) -> QWidget | None:
+    def open_area_effect(self, tid: str, caster: str = "", means: str = "") -> QWidget | None:
         """The Area effect dialog on a placed template: the effect, its targets and their odds, the roll."""
         from lnl_desktop.ui.area_dialog import AreaEffectDialog
 
@@ -776,13 +776,9 @@ class MapView(QGraphicsView):
         if template is None:
             return None
         self.select_template(tid)
-        style = self.template_style
         if self.area_dialog is not None:
             self.area_dialog.close()
-        dialog = AreaEffectDialog(self.controller, template, self.window(), caster=style.caster, means=style.means)
-        style.caster = style.means = ""
-        style.fixed_size = None
-        style.label = ""
+        dialog = AreaEffectDialog(self.controller, template, self.window(), caster=caster, means=means)
         self.area_dialog = dialog
         dialog.open()
         # Beside the map, not over the template: at the window's right, where the docks are.
