@@ -233,6 +233,8 @@ def test_the_action_docks_area_effect_lays_the_casters_spell_and_uses_its_action
     assert events is not None
     turn = controller.encounter.combat.turn
     assert turn is not None and turn.action is not None  # the spell was the mage's action
+    result = window.action_panel.result_text()
+    assert "Fireball (a 20 ft radius circle)" in result and "Hill Giant: - 3 DEX - 1 AP" in result
     controller.undo_stack.undo()
     turn = controller.encounter.combat.turn
     assert turn is not None and turn.action is None

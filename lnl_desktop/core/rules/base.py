@@ -23,7 +23,7 @@ from pydantic import Field, create_model
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.areas import Area
-from lnl_desktop.core.encounter.events import Event, EventBase, Turned, event_union
+from lnl_desktop.core.encounter.events import Event, EventBase, Override, Turned, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
     CombatState,
@@ -374,6 +374,27 @@ def following(after: list[Any], kinds: tuple[type, ...], belongs: Callable[[Any]
             break
         found.append(event)
     return found
+
+
+def area_result(event: Any, follows: list[Any]) -> ActionResult:
+    """The Action dock's result of an area effect (``AreaEffectResolved``, RULES §14) in any ruleset:
+    the one roll, each target's save or defences and what it took, then ``follows`` (its consequences)."""
+    if not event.faces and not event.targets:  # a bomb that missed: nothing landed
+        return ActionResult(f"{event.effect}: missed, nothing lands", (result_line(event.text),), event)
+    harmed = sum(1 for t in event.targets if t.damage)
+    headline = f"{event.effect}: {event.total} damage rolled, {harmed} of {len(event.targets)} harmed"
+    roll = f"{event.dice} [{'+'.join(map(str, event.faces))}] = {event.total}"
+    lines = [result_line(f"{event.effect} ({event.area}): ", Span(roll, formula=True))]
+    for t in event.targets:
+        how = "; ".join(part for part in (t.save, t.defences) if part)
+        parts: list[str | Span] = [f"{t.name}: "]
+        if how:
+            parts.append(Span(how, formula=True))
+        parts += [f" → {t.damage} ", Span(f"({t.result})", alert=bool(t.damage))] if t.result else [f" → {t.damage}"]
+        lines.append(result_line(*parts))
+    for follow in follows:
+        lines.append(result_line(Span(follow.text, alert=not isinstance(follow, Override))))
+    return ActionResult(headline, tuple(lines), event)
 
 
 @dataclass(frozen=True)

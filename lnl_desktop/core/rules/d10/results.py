@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from lnl_desktop.core.encounter.events import Override, RulesEvent, WentDown
-from lnl_desktop.core.rules.base import ActionResult, Span, following, result_line
+from lnl_desktop.core.encounter.events import AreaEffectResolved, Override, RulesEvent, WentDown
+from lnl_desktop.core.rules.base import ActionResult, Span, area_result, following, result_line
 
 NAME = "d10"
 
 
 def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult | None:
+    if isinstance(event, AreaEffectResolved):  # RULES §14: the one roll, each target, the deaths and wounds
+        return area_result(event, following(after, (WentDown, Override)))
     if not isinstance(event, RulesEvent) or event.ruleset != NAME:
         return None
     by_id = encounter.by_id()

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Protocol
 
 from lnl_desktop.core.dice.rolls import DAMAGE_DICE
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import Override, WentDown
+from lnl_desktop.core.encounter.events import AreaEffectResolved, Override, WentDown
 from lnl_desktop.core.encounter.model import ShieldState, WeaponKind, WeaponState
 from lnl_desktop.core.rules.base import (
     SHIELD_MEANS,
@@ -24,6 +24,7 @@ from lnl_desktop.core.rules.base import (
     SheetRow,
     SheetSpec,
     Span,
+    area_result,
     following,
     result_line,
 )
@@ -519,6 +520,8 @@ def action_result(encounter: Any, event: Any, after: list[Any]) -> ActionResult 
     """An attack or damaging spell (``AttackResolved``) in the L&L family's words: where the damage
     went (SP, IP, a parry), the AWA check of a sneak attack, the dice with their explosions, the
     whole damage formula, DEX and AP, and what followed (exertion, a broken weapon, going down)."""
+    if isinstance(event, AreaEffectResolved):  # RULES §14: the one roll, each target, who went down
+        return area_result(event, following(after, (WentDown, Override, WeaponBroken, ShieldDestroyed)))
     if not isinstance(event, AttackResolved):
         return None
     by_id = encounter.by_id()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.events import ActionTaken, AreaEffectResolved, Override, RulesEvent, WentDown
-from lnl_desktop.core.rules.base import ActionResult, Span, following, result_line
+from lnl_desktop.core.rules.base import ActionResult, Span, area_result, following, result_line
 
 NAME = "osr"
 
@@ -95,27 +95,7 @@ def _attack(event: RulesEvent, d: dict[str, Any], name: Any, after: list[Any]) -
 
 def _area(event: AreaEffectResolved, after: list[Any]) -> ActionResult:
     """An area effect (RULES §14): the one roll, then each target's save and what it took."""
-    if not event.faces and not event.targets:  # a bomb that missed: nothing landed
-        return ActionResult(f"{event.effect}: missed, nothing lands", (result_line(event.text),), event)
-    harmed = sum(1 for t in event.targets if t.damage)
-    headline = f"{event.effect}: {event.total} damage rolled, {harmed} of {len(event.targets)} harmed"
-    roll = f"{event.dice} [{'+'.join(map(str, event.faces))}] = {event.total}"
-    lines = [result_line(f"{event.effect} ({event.area}): ", Span(roll, formula=True))]
-    for t in event.targets:
-        if t.save:
-            lines.append(
-                result_line(
-                    f"{t.name}: ",
-                    Span(t.save, formula=True),
-                    f" → {t.damage} ",
-                    Span(f"({t.result})", alert=bool(t.damage)),
-                )
-            )
-        else:
-            lines.append(result_line(f"{t.name}: {t.result}"))
-    for follow in following(after, (WentDown, Override, RulesEvent), _consequence):
-        lines.append(result_line(Span(follow.text, alert=not isinstance(follow, Override))))
-    return ActionResult(headline, tuple(lines), event)
+    return area_result(event, following(after, (WentDown, Override, RulesEvent), _consequence))
 
 
 def _consequence(event: Any) -> bool:
