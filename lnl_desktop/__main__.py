@@ -6,6 +6,10 @@ import sys
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["odds"]:  # lnl-desktop odds FIGHT.lnl: the fight odds, no window
+        from lnl_desktop.odds_cli import run as odds
+
+        return odds(sys.argv[2:])
     from lnl_desktop.ui.app import run
 
     return run()

@@ -33,8 +33,9 @@ from lnl_desktop.core.encounter.model import (
     Side,
     TurnState,
 )
-from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 
 
 class Table(Protocol):
@@ -74,6 +75,14 @@ class Table(Protocol):
 
     def require(self, action: str, checks: list[Check]) -> None:
         """Refuse ``action`` with the reasons of the checks that block, if any do."""
+        ...
+
+    def apply(self, action: Any, dice: DiceSource | None = None) -> list[Event]:
+        """Apply one action (the fight odds' reference plays a whole fight so)."""
+        ...
+
+    def reach(self, cid: str, budget_ft: float | None = None) -> Any:
+        """The cells ``cid`` can still move to this turn (a ``map.movement.Reach``)."""
         ...
 
     def use_action(self, c: CombatantBase, kind: str, detail: str = "") -> TurnState:
@@ -873,6 +882,33 @@ class Ruleset:
         struck): one roll, each target's own defences, one :class:`AreaEffectResolved` and what
         follows it (a target down, a death save, morale), the caster's action used."""
         raise IllegalAction(action.name or action.means or "Area effect", [f"{self.title} has no area effects"])
+
+    # -- whole-fight odds (core.rules.fight) -----------------------------------------------------
+
+    # The default tactic in the ruleset's words (docs/RULESETS.md, the odds view's tooltip).
+    sim_tactic: ClassVar[str] = ""
+    # What the odds call a combatant's health, a column each: ("SP", "IP") or ("HP",).
+    sim_health_fields: ClassVar[tuple[str, ...]] = ()
+    # Whether the ruleset tells dying from dropping (the odds show both).
+    sim_tells_death: ClassVar[bool] = False
+
+    def simulate_fights(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        """The rest of the fight from the encounter's state, ``fights`` times at once with random
+        dice (``rng``, a numpy Generator), by the default tactic (core.rules.fight)."""
+        raise RulesError(f"{self.title} has no fight simulator")
+
+    def play_fight(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        """The reference: the rest of one fight played through the engine with its dice, by the same
+        default tactic, until one side is out or ``max_rounds`` rounds have been played."""
+        raise RulesError(f"{self.title} has no fight simulator")
+
+    def sim_out(self, c: Any) -> bool:
+        """Whether ``c`` is out of the fight (down; a ruleset with morale: fled or surrendered too)."""
+        return bool(c.down)
+
+    def sim_health(self, c: Any) -> tuple[float, ...]:
+        """``c``'s health in :attr:`sim_health_fields`' order."""
+        return tuple(float(getattr(c, name.lower(), 0)) for name in self.sim_health_fields)
 
     def means(self, c: Any, name: str, spell: bool = False) -> Any:
         """The weapon (or spell) called ``name``."""

@@ -1,0 +1,64 @@
+"""The map's plan the fight simulator and its engine reference both move by (core.rules.fight):
+who fights, on which side, who stands, and how far each must move to stand in melee reach of
+each foe, worked out once from the engine's state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.map.grid import token_distance_ft
+from lnl_desktop.core.map.sight import sees
+from lnl_desktop.core.rules.fight import OPPONENTS, PARTY, Battlefield
+from lnl_desktop.lazy import lazy_module
+
+np = lazy_module("numpy")
+
+MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells (a reach weapon's 10 ft is its ruleset's)
+WHOLE_MAP_FT = 100_000.0  # a budget no path on any map reaches: every cell's cost
+
+
+def battlefield(engine: Any) -> Battlefield:
+    """The plan of the fight from the engine's state: the combatants on the map, in the roster's order."""
+    e = engine.encounter
+    ruleset = engine.ruleset
+    fighters = [c for c in e.combatants if c.id in e.tokens]
+    k = len(fighters)
+    grid = e.map
+    rule, fpc = grid.diagonal, grid.feet_per_cell
+    side = np.array([PARTY if c.side is Side.PARTY else OPPONENTS for c in fighters], dtype=np.int64)
+    standing = np.array([not ruleset.sim_out(c) for c in fighters], dtype=np.bool_)
+    move = np.array([float(c.move_ft) for c in fighters])
+    gap = np.full((k, k), np.inf)
+    dist = np.full((k, k), np.inf)
+    seen = np.zeros((k, k), dtype=np.bool_)
+    cells = [e.tokens[c.id].cell for c in fighters]
+    for i, c in enumerate(fighters):
+        costs: dict[tuple[int, int], float] | None = None
+        for j, f in enumerate(fighters):
+            if i == j:
+                continue
+            dist[i, j] = token_distance_ft(cells[i], c.size, cells[j], f.size, rule, fpc)
+            seen[i, j] = sees(grid, cells[i], c.size, cells[j], f.size)
+            if side[i] == side[j]:
+                continue
+            if dist[i, j] <= MELEE_FT:
+                gap[i, j] = 0.0
+                continue
+            if costs is None:
+                costs = engine.reach(c.id, WHOLE_MAP_FT).costs_ft()
+            best = np.inf
+            for anchor, cost in costs.items():
+                if cost < best and token_distance_ft(anchor, c.size, cells[j], f.size, rule, fpc) <= MELEE_FT:
+                    best = cost
+            gap[i, j] = best
+    return Battlefield(
+        ids=tuple(c.id for c in fighters),
+        names=tuple(c.name for c in fighters),
+        side=side,
+        standing=standing,
+        gap_ft=gap,
+        dist_ft=dist,
+        sees=seen,
+        move_ft=move,
+    )

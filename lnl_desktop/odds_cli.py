@@ -1,0 +1,66 @@
+"""``lnl-desktop odds FIGHT.lnl``: the fight odds for prep, from the command line — the same table
+as the Fight odds view, plain text a person reads and a script parses, or JSON with ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.files import storage
+
+MOST_FIGHTS = 1_000_000
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="lnl-desktop odds",
+        description="The rest of the fight in an encounter file played many times by the default tactic "
+        "(docs/RULESETS.md): each side's chance to win, each combatant's chance to drop, the rounds left.",
+    )
+    parser.add_argument("file", type=Path, help="an encounter file (.lnl), in setup or mid-fight")
+    parser.add_argument("--fights", type=int, default=10_000, help="how many fights to play (default 10,000)")
+    parser.add_argument("--seed", type=int, default=None, help="the dice's seed, for the same numbers again")
+    parser.add_argument("--json", action="store_true", help="print the odds as JSON")
+    args = parser.parse_args(argv)
+    if not 1 <= args.fights <= MOST_FIGHTS:
+        parser.error(f"--fights {args.fights}: from 1 to {MOST_FIGHTS:,}")
+    return args
+
+
+def state_words(encounter: Encounter) -> str:
+    """'from the start of the fight', 'from round 2, Tombril's turn'."""
+    combat = encounter.combat
+    if combat.round == 0:
+        return "from the start of the fight"
+    turn = combat.turn
+    if turn is not None:
+        name = next((c.name for c in encounter.combatants if c.id == turn.combatant), turn.combatant)
+        return f"from round {combat.round}, {name}'s turn"
+    return f"from round {combat.round}"
+
+
+def run(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        encounter = storage.load(args.file)
+    except RulesError as error:  # the same words and exit as opening it in the window
+        print(f"lnl-desktop: {error}", file=sys.stderr)
+        return 2
+    from lnl_desktop.core.rules.registry import get_ruleset
+    from lnl_desktop.core.sim.run import fight_odds
+
+    try:
+        odds = fight_odds(encounter, args.fights, args.seed)
+    except RulesError as error:
+        print(f"lnl-desktop: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(odds.as_json())
+    else:
+        title = get_ruleset(encounter.ruleset).title
+        print(f"{encounter.name} ({title}), {state_words(encounter)}: {odds.seconds:.2f} s")
+        print(odds.text())
+    return 0
