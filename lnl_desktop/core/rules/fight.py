@@ -22,8 +22,9 @@ the table's state (:class:`Battlefield`, built by :mod:`lnl_desktop.core.sim.fie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.lazy import lazy_module
@@ -55,6 +56,11 @@ class Battlefield:
     dist_ft: FloatArray  # [k, k]: the token distance now (RULES §4), for ranged attacks
     sees: BoolArray  # [k, k]: whether i sees j now (walls and closed doors)
     move_ft: FloatArray  # [k]: each one's Move this round
+    # The what-if's pinned plans (:class:`Plan`): a foe to attack first (its index; -1: the nearest), a mode
+    # of the ruleset's own for that attack ("" the default), and who retreats (out at once: no turn, not down).
+    prefer: IntArray | None = None  # [k]
+    modes: tuple[str, ...] | None = None  # [k]
+    retreating: BoolArray | None = None  # [k]
 
     @property
     def size(self) -> int:
@@ -67,6 +73,49 @@ class Battlefield:
         """[k, k]: whether j is i's foe."""
         out: BoolArray = self.side[:, None] != self.side[None, :]
         return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A plan the GM pins for one combatant instead of the default tactic (the odds' what-if):
+    ``attack`` a chosen foe until it drops (then the nearest), in a ruleset's own ``mode`` if given
+    ("sneak attack"); or ``retreat``: it leaves the fight at once (no more turns, neither down nor dead)."""
+
+    combatant: str
+    kind: Literal["attack", "retreat"]
+    target: str = ""
+    mode: str = ""
+
+    def words(self, names: Mapping[str, str]) -> str:
+        """'Tombril retreats', 'Cedryk sneak attacks the Half-orc first'."""
+        who = names.get(self.combatant, self.combatant)
+        if self.kind == "retreat":
+            return f"{who} retreats"
+        how = self.mode or "attacks"
+        how = f"{how}s" if self.mode and not self.mode.endswith("s") else how
+        return f"{who} {how} {names.get(self.target, self.target)} first"
+
+
+def with_plans(field: Battlefield, plans: tuple[Plan, ...]) -> Battlefield:
+    """``field`` with the GM's pinned plans (ValueError naming one that cannot be)."""
+    if not plans:
+        return field
+    k = field.size
+    prefer = np.full(k, -1, dtype=np.int64)
+    modes = [""] * k
+    retreating = np.zeros(k, dtype=np.bool_)
+    for plan in plans:
+        if plan.combatant not in field.ids:
+            raise ValueError(f"{plan.combatant!r} is not on the map")
+        i = field.index(plan.combatant)
+        if plan.kind == "retreat":
+            retreating[i] = True
+            continue
+        if plan.target not in field.ids or field.side[field.index(plan.target)] == field.side[i]:
+            raise ValueError(f"{field.names[i]} cannot attack {plan.target!r}: not a foe on the map")
+        prefer[i] = field.index(plan.target)
+        modes[i] = plan.mode
+    return replace(field, prefer=prefer, modes=tuple(modes), retreating=retreating)
 
 
 @dataclass
@@ -100,12 +149,17 @@ def empty_outcome(fights: int, k: int, health_fields: tuple[str, ...]) -> SimOut
     )
 
 
-def nearest_foes(gap: FloatArray, standing: BoolArray, foes: BoolArray) -> IntArray:
+def nearest_foes(gap: FloatArray, standing: BoolArray, foes: BoolArray, prefer: IntArray | None = None) -> IntArray:
     """[n, k]: each combatant's target in each fight, the standing foe with the smallest gap (ties:
-    the first in the roster); -1 where no foe stands. ``gap`` [n, k, k], ``standing`` [n, k]."""
+    the first in the roster); -1 where no foe stands. ``gap`` [n, k, k], ``standing`` [n, k]; with
+    ``prefer`` (:attr:`Battlefield.prefer`) a pinned foe first, while it stands."""
     candidates = foes[None, :, :] & standing[:, None, :]
     masked = np.where(candidates, gap, np.inf)
     out: IntArray = np.where(candidates.any(axis=2), masked.argmin(axis=2), -1)
+    if prefer is not None and (prefer >= 0).any():
+        pinned = np.where(prefer >= 0, prefer, 0)
+        keep = (prefer >= 0)[None, :] & np.take_along_axis(standing, np.broadcast_to(pinned, standing.shape), axis=1)
+        out = np.where(keep, pinned[None, :], out)
     return out
 
 
