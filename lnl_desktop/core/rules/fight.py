@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 np = lazy_module("numpy")
 
+PATHS_TRIED = 40  # the reference's move: cells tried for a path that provokes nobody
 MAX_ROUNDS = 40  # a fight not over by then counts as neither side's win
 PARTY, OPPONENTS, NEITHER = 0, 1, 2  # SimOutcome.winner
 
@@ -181,16 +182,31 @@ def close_in(gap: FloatArray, mover: IntArray, target: IntArray, feet: FloatArra
 
 
 def approach_cell(engine: Any, cid: str, target: str) -> tuple[int, int] | None:
-    """Where the default tactic moves ``cid`` this turn to close on ``target`` through the engine
-    (the reference): of the cells it can still reach, the one nearest the target (RULES §4's token
-    distance), the cheaper of two equally near; None when it stands as near as it can get."""
+    """Where :func:`approach_path` leads (its last cell), or None."""
+    path = approach_path(engine, cid, target)
+    return path[-1] if path else None
+
+
+def approach_path(engine: Any, cid: str, target: str) -> list[tuple[int, int]] | None:
+    """How the default tactic moves ``cid`` this turn to close on ``target`` through the engine
+    (the reference; apply it as ``Move(cid, path=...)``): of the cells it can still reach, the one
+    nearest the target (RULES §4's token distance), the cheaper of two equally near, by a path that
+    provokes nobody; None when it stands as near as it can get."""
     e = engine.encounter
     c, t = engine.combatant(cid), engine.combatant(target)
     here, there = e.tokens[cid].cell, e.tokens[target].cell
     rule, fpc = e.map.diagonal, e.map.feet_per_cell
-    best: tuple[float, float, tuple[int, int]] = (token_distance_ft(here, c.size, there, t.size, rule, fpc), 0.0, here)
-    for cell, cost in engine.reach(cid).costs_ft().items():
-        key = (token_distance_ft(cell, c.size, there, t.size, rule, fpc), cost, cell)
-        if key < best:
-            best = key
-    return None if best[2] == here else best[2]
+    stay = (token_distance_ft(here, c.size, there, t.size, rule, fpc), 0.0, here)
+    reach = engine.reach(cid)
+    closer = sorted(
+        key
+        for cell, cost in reach.costs_ft().items()
+        if (key := (token_distance_ft(cell, c.size, there, t.size, rule, fpc), cost, cell)) < stay
+    )
+    # The tactic never provokes a counter-attack or a free attack (the fast simulator has none): the
+    # nearest cell whose cheapest path passes out of no foe's reach, of the first few.
+    for key in closer[:PATHS_TRIED]:
+        path = reach.path_to(key[2])
+        if path is not None and not engine.ruleset.provocations(engine, cid, path):
+            return path
+    return None

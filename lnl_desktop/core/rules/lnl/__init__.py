@@ -68,6 +68,7 @@ from lnl_desktop.core.rules.lnl.model import Encounter as LnLEncounter
 if TYPE_CHECKING:
     from lnl_desktop.core.dice.odds import Forecast
     from lnl_desktop.core.rules.base import Table
+    from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 
 from lnl_desktop.core.rules.lnl.rules import (
     _SURPRISE,
@@ -735,6 +736,31 @@ class LnLRuleset(Ruleset):
         result.stamina_after = target.stamina - result.to_sp
         result.injury_after = target.injury - result.to_ip
         return result
+
+    # -- whole-fight odds (core.rules.fight): .sim, and its engine reference .tactic ------------------
+
+    sim_tactic: ClassVar[str] = (
+        "Each standing combatant takes the nearest standing foe (the fewest feet to reach it) and its best "
+        "weapon against it: the intact one with the highest mean damage. If that is a ranged weapon and the "
+        "foe is in sight, in range and far enough, it shoots from where it stands; else it strikes with its "
+        "best melee or reach weapon that reaches, closing in by up to its Move first when none does. Ranged "
+        "attacks cost their exertion; no power attacks, sneak attacks, parries, Dash or Leap."
+    )
+    sim_health_fields: ClassVar[tuple[str, ...]] = ("SP", "IP")
+    sim_tells_death: ClassVar[bool] = False  # at 0 IP a creature is down; dying or dead is the GM's call
+
+    def simulate_fights(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        from lnl_desktop.core.rules.lnl import sim  # numpy: off the app's start path
+
+        return sim.simulate_fights(self, encounter, field, fights, rng)
+
+    def play_fight(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        from lnl_desktop.core.rules.lnl import tactic
+
+        tactic.play_fight(self, engine, field, max_rounds)
+
+    def sim_health(self, c: LnLStats) -> tuple[float, ...]:
+        return (float(c.stamina), float(c.injury))
 
     # -- damage and healing by hand (RULES §10) -------------------------------------------------
 

@@ -34,6 +34,7 @@ from lnl_desktop.core.rules.base import (
     StartProcedure,
 )
 from lnl_desktop.core.rules.common import Opening, RoundOrder
+from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 from lnl_desktop.core.rules.osr import areas, initiative, morale, play, results, views
 from lnl_desktop.core.rules.osr import conditions as cond
 from lnl_desktop.core.rules.osr.by_hand import ByHand
@@ -327,6 +328,31 @@ class OldSchoolRuleset(ByHand, Ruleset):
     def combatant_tools(self, engine: Table, c: OsrCombatant) -> tuple[PromptSpec, ...]:
         """The sheet's saving throw on demand: a category and a DC (11 + a monster's HD, or the GM's)."""
         return views.combatant_tools(engine, c)
+
+    # -- whole-fight odds (core.rules.fight; sim.py and tactic.py) ------------------------------
+
+    sim_tactic: ClassVar[str] = (
+        "Each round in initiative order, a combatant still in the fight takes its nearest standing foe: in "
+        "melee reach, it attacks it with its best melee weapon; else a shooter with the foe in sight, in range "
+        "and at least 10 ft away shoots from where it stands; else it moves up to its Move towards the foe "
+        "and charges if that brings it into reach. Death saves and morale checks are rolled as they fall due."
+    )
+    sim_health_fields: ClassVar[tuple[str, ...]] = ("HP",)
+    sim_tells_death: ClassVar[bool] = True
+
+    def simulate_fights(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        from lnl_desktop.core.rules.osr import sim  # numpy and the tables: off the app's start path
+
+        return sim.simulate_fights(encounter, field, fights, rng)
+
+    def play_fight(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        from lnl_desktop.core.rules.osr import tactic
+
+        tactic.play_fight(engine, field, max_rounds)
+
+    def sim_out(self, c: OsrCombatant) -> bool:
+        """Down (defeated, unconscious or dead), fled or surrendered: out of the fight."""
+        return bool(c.down or c.morale_result is not None)
 
     # -- converting, the bestiary and the demo ------------------------------------------------------
 

@@ -1,0 +1,443 @@
+"""Old-School d20's fight simulator (core.rules.fight): the rest of the fight from the table's state,
+thousands of fights at once, by the default tactic ``tactic.py`` plays through the engine.
+
+The round as RULES §12 has it: initiative every round (by group, d20 + the leader's INIT, or each
+on its own), ties to the side with PCs, then the higher INIT, then a coin; one action a turn; the
+to-hit chance of each attacker, target and weapon exactly as the forecast computes it (``tactic.blow``,
+from ``rules.to_hit``: natural 1 and 20, AC, the bonuses, long range), the damage drawn from its exact
+distribution (the dice, the ability, the minimum damage); a monster's several attacks; a monster or
+NPC defeated at 0 HP, a PC's death save at once (d20 + Poison or Death ≥ 11 + overkill: unconscious,
+else dead); a side's morale (2d6 against each one's score) when its first falls and when half of it is
+out, a failure fleeing. Loops run over rounds, turns and attacks; every fight is a row of the arrays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lnl_desktop.core.encounter.model import Encounter, Phase, Side
+from lnl_desktop.core.rules.fight import (
+    MAX_ROUNDS,
+    NEITHER,
+    OPPONENTS,
+    PARTY,
+    Battlefield,
+    SimOutcome,
+    close_in,
+    empty_outcome,
+)
+from lnl_desktop.core.rules.osr import conditions as cond
+from lnl_desktop.core.rules.osr.model import InitiativeMode, Kind, MoraleResult, OsrCombatant, SaveCategory
+from lnl_desktop.core.rules.osr.rules import ATTACKS, save_bonus
+from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blow, ranked
+
+FAR = 1e300  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe")
+MELEE_FT = 5  # the plan's gaps are to 5 ft melee reach; a reach weapon strikes 5 ft farther
+
+
+@dataclass
+class _Tables:
+    """What does not change during the fight, per combatant (``k``) and attack option (``o``)."""
+
+    side: Any  # [k]
+    foe: Any  # [k, k]
+    pc: Any  # [k]
+    morale: Any  # [k] (0: none)
+    has_morale: Any  # [k]
+    death_save: Any  # [k] the Poison or Death bonus
+    init: Any  # [k]
+    leader: Any  # [k]
+    attacks: Any  # [k]
+    acts: Any  # [k] able to act at all (no helpless condition)
+    move: Any  # [k] feet a turn
+    hit: Any  # [k, k, o, 2] the chance to hit, at short and at long range
+    cdf: Any  # [k, o, d] P(damage <= d)
+    range_ft: Any  # [k, o] a ranged option's maximum range (0: melee)
+    melee_best: Any  # [k, k] the best melee option against each foe
+    reach_extra: Any  # [k, k] how much farther than 5 ft that option reaches
+    ranged_rank: Any  # [k, k, r] ranged options, best first (-1: none)
+    sees: Any  # [k, k]
+    members: tuple[Any, Any]  # each side's indices
+    size: Any  # [2] each side's members, those off the map included
+    off_down: Any  # [2] members off the map who are down
+    off_out: Any  # [2] members off the map who are out of the fight
+    group: bool  # initiative by group
+
+    @property
+    def k(self) -> int:
+        return len(self.side)
+
+
+def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
+    cs: list[OsrCombatant] = [encounter.combatant(cid) for cid in field.ids]  # type: ignore[misc]
+    k = len(cs)
+    opts = [attack_options(c) for c in cs]
+    width = max(len(o) for o in opts)
+    hit = np.zeros((k, k, width, 2))
+    dists: dict[tuple[int, int], dict[int, float]] = {}
+    range_ft = np.zeros((k, width))
+    melee_best = np.zeros((k, k), dtype=np.int64)
+    reach_extra = np.zeros((k, k))
+    ranks = np.full((k, k, max(1, max(sum(s == "ranged" for _, s in o) for o in opts))), -1, dtype=np.int64)
+    foe = field.foes()
+    for i, a in enumerate(cs):
+        for o, (w, style) in enumerate(opts[i]):
+            if style == "ranged":
+                range_ft[i, o] = w.max_range_ft or 0
+        for j, t in enumerate(cs):
+            if not foe[i, j]:
+                continue
+            for o, (w, style) in enumerate(opts[i]):
+                to, damage = blow(encounter, a, t, w, style)
+                dists.setdefault((i, o), damage)
+                short = [term for term in to.terms if term[0] != "long range"]
+                hit[i, j, o, 0] = dataclasses.replace(to, terms=short).chance
+                hit[i, j, o, 1] = dataclasses.replace(to, terms=[*short, ("long range", -1)]).chance
+            best = ranked(encounter, a, t, ranged=False)
+            melee_best[i, j] = best[0]
+            reach_extra[i, j] = opts[i][best[0]][0].reach - MELEE_FT
+            for r, o in enumerate(ranked(encounter, a, t, ranged=True)):
+                ranks[i, j, r] = o
+    top = max((max(d) for d in dists.values()), default=0)
+    cdf = np.ones((k, width, top + 1))
+    for (i, o), damage in dists.items():
+        p = np.zeros(top + 1)
+        for amount, chance in damage.items():
+            p[amount] += chance
+        cdf[i, o] = np.cumsum(p)
+        cdf[i, o, -1] = 2.0  # no draw falls past the largest amount, rounding or not
+    everyone = [c for c in encounter.combatants if isinstance(c, OsrCombatant)]
+    off = [c for c in everyone if c.id not in field.ids]
+    sides = (Side.PARTY, Side.OPPONENTS)
+
+    def move(c: OsrCombatant) -> float:
+        if c.incapacitated_by is not None or c.held_by is not None:
+            return 0.0
+        return c.move_ft / 2 if cond.level(c) >= 3 else float(c.move_ft)
+
+    return _Tables(
+        side=field.side.copy(),
+        foe=foe,
+        pc=np.array([c.kind is Kind.PC for c in cs]),
+        morale=np.array([(c.morale or 0) if c.has_morale else 0 for c in cs], dtype=np.int64),
+        has_morale=np.array([c.has_morale for c in cs]),
+        death_save=np.array([save_bonus(encounter, c, SaveCategory.POISON) for c in cs], dtype=np.int64),
+        init=np.array([c.init_mod for c in cs], dtype=np.int64),
+        leader=np.array([c.leader for c in cs]),
+        attacks=np.array([c.attacks for c in cs], dtype=np.int64),
+        acts=np.array([c.incapacitated_by is None for c in cs]),
+        move=np.array([move(c) for c in cs]),
+        hit=hit,
+        cdf=cdf,
+        range_ft=range_ft,
+        melee_best=melee_best,
+        reach_extra=reach_extra,
+        ranged_rank=ranks,
+        sees=field.sees.copy(),
+        members=(np.flatnonzero(field.side == PARTY), np.flatnonzero(field.side == OPPONENTS)),
+        size=np.array([sum(c.side is s for c in everyone) for s in sides]),
+        off_down=np.array([sum(c.side is s and c.down for c in off) for s in sides]),
+        off_out=np.array([sum(c.side is s and c.out_of_fight for c in off) for s in sides]),
+        group=InitiativeMode(encounter.options.initiative) is InitiativeMode.GROUP,  # type: ignore[attr-defined]
+    )
+
+
+class _Fights:
+    """The fights still under way, a row each; finished ones are written out at the end of a round."""
+
+    def __init__(self, t: _Tables, encounter: Encounter, field: Battlefield, n: int, rng: Any) -> None:
+        cs: list[OsrCombatant] = [encounter.combatant(cid) for cid in field.ids]  # type: ignore[misc]
+        self.t, self.rng = t, rng
+        self.ids = np.arange(n)  # each row's fight
+        self.hp = np.tile(np.array([c.hp for c in cs], dtype=np.int64), (n, 1))
+        self.down = np.tile(np.array([c.down for c in cs]), (n, 1))
+        self.dead = np.tile(np.array([c.dead for c in cs]), (n, 1))
+        self.fled = np.tile(np.array([c.morale_result is MoraleResult.FLEES for c in cs]), (n, 1))
+        self.surrendered = np.tile(np.array([c.morale_result is MoraleResult.SURRENDERS for c in cs]), (n, 1))
+        self.passes = np.tile(np.array([c.morale_passes for c in cs], dtype=np.int64), (n, 1))
+        self.gap = np.tile(np.where(np.isinf(field.gap_ft) & t.foe, FAR, field.gap_ft), (n, 1, 1))
+        self.dist = np.tile(field.dist_ft, (n, 1, 1))
+        self.over = np.zeros(n, dtype=np.bool_)
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+    def keep(self, rows: Any) -> None:
+        for name in ("ids", "hp", "down", "dead", "fled", "surrendered", "passes", "gap", "dist", "over"):
+            setattr(self, name, getattr(self, name)[rows])
+
+    def out(self, idx: Any = slice(None)) -> Any:
+        return self.down[idx] | self.fled[idx] | self.surrendered[idx]
+
+    def out_of(self, idx: Any, a: Any) -> Any:
+        return self.down[idx, a] | self.fled[idx, a] | self.surrendered[idx, a]
+
+    # -- the round --------------------------------------------------------------------------
+
+    def initiative(self) -> Any:
+        """[n, k]: who acts in which place this round (RULES §12's initiative, ties as the engine breaks them)."""
+        t, n, k = self.t, self.n, self.t.k
+        able = ~self.down & ~self.surrendered
+        tiebreak = self.rng.random((n, k)) * 0.5
+        roster = np.arange(k) * 1e-4  # within a side's place, the roster's order
+        if not t.group:
+            total = self.rng.integers(1, 21, (n, k)) + t.init
+            score = total * 1000.0 + t.pc * 100 + (t.init + 30) + tiebreak
+            return np.argsort(-(score - roster), axis=1, kind="stable")
+        score = np.zeros((n, k))
+        for s, members in enumerate(t.members):
+            here = able[:, members]
+            leads = here & t.leader[members]
+            lead = members[np.where(leads.any(axis=1), leads.argmax(axis=1), here.argmax(axis=1))]
+            bonus = t.init[lead]
+            total = self.rng.integers(1, 21, n) + bonus
+            pcs = (here & t.pc[members]).any(axis=1)
+            side_score = total * 1000.0 + pcs * 100 + (bonus + 30) + tiebreak[:, s]
+            score[:, members] = side_score[:, None]
+        return np.argsort(-(score - roster), axis=1, kind="stable")
+
+    def settle(self) -> None:
+        """Mark the fights one side has left."""
+        out = self.out()
+        for members in self.t.members:
+            self.over |= out[:, members].all(axis=1)
+
+    def winner(self) -> Any:
+        out = self.out()
+        party = out[:, self.t.members[0]].all(axis=1)
+        opponents = out[:, self.t.members[1]].all(axis=1)
+        return np.where(party & ~opponents, OPPONENTS, np.where(opponents, PARTY, NEITHER))
+
+    # -- a turn -----------------------------------------------------------------------------
+
+    def nearest(self, idx: Any, a: Any) -> tuple[Any, Any]:
+        """Each actor's nearest standing foe by the plan (ties: the roster's first), and whether one stands."""
+        cand = self.t.foe[a] & ~self.out(idx)
+        gaps = np.where(cand, self.gap[idx, a, :], np.inf)
+        return gaps.argmin(axis=1), cand.any(axis=1)
+
+    def shot(self, idx: Any, a: Any, target: Any) -> Any:
+        """The best ranged option that reaches the target from where the actor stands (-1: none)."""
+        t = self.t
+        d = self.dist[idx, a, target]
+        ok = t.sees[a, target] & (d >= SHOOT_FROM_FT)
+        out = np.full(len(idx), -1)
+        for r in range(t.ranged_rank.shape[2]):
+            o = t.ranged_rank[a, target, r]
+            fit = ok & (out < 0) & (o >= 0) & (t.range_ft[a, np.maximum(o, 0)] >= d)
+            out[fit] = o[fit]
+        return out
+
+    def turn(self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any) -> None:
+        """The rest of actor ``a``'s turn in fights ``idx``: its action (an attack, a shot or a move
+        and a charge), then a monster's further attacks. ``used``: the action taken already."""
+        t = self.t
+        fit = ~self.out_of(idx, a) & t.acts[a]
+        idx, a, feet, moved, strikes, used, shooting = (x[fit] for x in (idx, a, feet, moved, strikes, used, shooting))
+        if not len(idx):
+            return
+        target, has = self.nearest(idx, a)
+        fresh = ~used & has
+        near = fresh & (self.gap[idx, a, target] <= t.reach_extra[a, target])
+        shot = np.full(len(idx), -1)
+        may = fresh & ~near & (moved <= t.move[a] / 2)
+        if may.any():
+            shot[may] = self.shot(idx[may], a[may], target[may])
+        shoot = shot >= 0
+        walk = fresh & ~near & ~shoot
+        if walk.any():
+            w = np.flatnonzero(walk)
+            mover = np.full(self.n, -1)
+            towards = np.full(self.n, -1)
+            budget = np.zeros(self.n)
+            mask = np.zeros(self.n, dtype=np.bool_)
+            mover[idx[w]], towards[idx[w]], budget[idx[w]], mask[idx[w]] = a[w], target[w], feet[w], True
+            steps = close_in(self.gap, mover, towards, budget, mask)[idx[w]]
+            rows, i, j = idx[w], a[w], target[w]
+            reached = self.gap[rows, i, j] <= 0
+            d = np.where(
+                reached,
+                np.minimum(self.dist[rows, i, j], MELEE_FT),
+                np.maximum(self.dist[rows, i, j] - steps, MELEE_FT),
+            )
+            self.dist[rows, i, j] = self.dist[rows, j, i] = d
+            near[w] = self.gap[rows, i, j] <= t.reach_extra[i, j]
+        self.strike(idx[near], a[near], target[near], t.melee_best[a[near], target[near]])
+        self.strike(idx[shoot], a[shoot], target[shoot], shot[shoot])
+        attacking = (used & (strikes > 0)) | near | shoot
+        strikes = np.where(near | shoot, 1, strikes)
+        shooting = shooting | shoot
+        for _ in range(int(t.attacks[a].max()) - 1):
+            more = attacking & (strikes < t.attacks[a]) & ~self.out_of(idx, a)
+            if not more.any():
+                return
+            target, has = self.nearest(idx, a)
+            more &= has
+            hand = more & ~shooting & (self.gap[idx, a, target] <= t.reach_extra[a, target])
+            shot = np.full(len(idx), -1)
+            aim = more & shooting
+            if aim.any():
+                shot[aim] = self.shot(idx[aim], a[aim], target[aim])
+            shoot = shot >= 0
+            self.strike(idx[hand], a[hand], target[hand], t.melee_best[a[hand], target[hand]])
+            self.strike(idx[shoot], a[shoot], target[shoot], shot[shoot])
+            attacking = hand | shoot
+            strikes = strikes + attacking
+
+    def strike(self, idx: Any, a: Any, target: Any, option: Any) -> None:
+        """One blow each: the d20 against the exact chance, the damage from its exact distribution."""
+        if not len(idx):
+            return
+        t = self.t
+        far = self.dist[idx, a, target] > t.range_ft[a, option] / 2
+        long = (t.range_ft[a, option] > 0) & far
+        hits = self.rng.random(len(idx)) < t.hit[a, target, option, long.astype(np.int64)]
+        if not hits.any():
+            return
+        idx, a, target, option = idx[hits], a[hits], target[hits], option[hits]
+        draw = self.rng.random(len(idx))
+        amount = (t.cdf[a, option] <= draw[:, None]).sum(axis=1)
+        self.damage(idx, target, amount)
+
+    def damage(self, idx: Any, target: Any, amount: Any) -> None:
+        """HP lost; at 0 a monster or NPC is defeated and a PC makes its death save; then morale."""
+        t = self.t
+        before = self.hp[idx, target]
+        after = np.maximum(before - amount, 0)
+        self.hp[idx, target] = after
+        falls = (after == 0) & ~self.down[idx, target]
+        if not falls.any():
+            return
+        idx, target, overkill = idx[falls], target[falls], np.maximum(amount - before, 0)[falls]
+        side = t.side[target]
+        mine = t.side[None, :] == side[:, None]
+        down_before = (self.down[idx] & mine).sum(axis=1) + t.off_down[side]
+        out_before = (self.out(idx) & mine).sum(axis=1) + t.off_out[side]
+        self.down[idx, target] = True
+        pc = t.pc[target]
+        if pc.any():
+            face = self.rng.integers(1, 21, len(idx))
+            dies = pc & (face + t.death_save[target] < 11 + overkill)
+            self.dead[idx[dies], target[dies]] = True
+        size = t.size[side]
+        due = (down_before == 0) | ((2 * out_before < size) & (size <= 2 * (out_before + 1)))
+        for s in (PARTY, OPPONENTS):
+            check = due & (side == s)
+            if check.any():
+                self.morale(idx[check], s)
+
+    def morale(self, idx: Any, s: int) -> None:
+        """A side's morale check: one 2d6 against each one's score; above it flees (2 always flees,
+        12 never); a pass counts, and two passes end its checks."""
+        t = self.t
+        members = t.members[s]
+        rows = idx[:, None]
+        eligible = t.has_morale[members] & ~self.out(idx)[:, members] & (self.passes[rows, members] < 2)
+        roll = self.rng.integers(1, 7, len(idx)) + self.rng.integers(1, 7, len(idx))
+        score = t.morale[members]
+        flees = eligible & ((score == 2) | ((score != 12) & (roll[:, None] > score)))
+        stands = eligible & ~flees & (score != 2) & (score != 12)
+        self.fled[rows, members] |= flees
+        self.passes[rows, members] += stands
+
+    def death_save(self, target: int, dc: int) -> None:
+        face = self.rng.integers(1, 21, self.n)
+        self.dead[:, target] |= face + self.t.death_save[target] < dc
+
+
+def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+    t = _tables(encounter, field)
+    k = t.k
+    result = empty_outcome(fights, k, ("HP",))
+    f = _Fights(t, encounter, field, fights, rng)
+    combat = encounter.combat
+    everyone = np.arange(fights)
+    ones = np.ones(fights, dtype=np.int64)
+    order: Any
+    if combat.phase is Phase.FIGHTING:
+        _pending(f, encounter, field)
+        order, acted = _this_round(encounter, field, fights)
+        turn = combat.turn
+        if turn is not None and turn.combatant in field.ids:
+            i = field.index(turn.combatant)
+            left = max(t.move[i] - turn.feet_used, 0.0)
+            f.turn(
+                everyone,
+                i * ones,
+                np.full(fights, left),
+                np.full(fights, turn.feet_used),
+                np.full(fights, turn.attacks if turn.action in ATTACKS else 0),
+                np.full(fights, turn.action is not None),
+                np.full(fights, turn.action == "ranged"),
+            )
+            acted[turn.combatant == np.array(field.ids)] = True
+        f.settle()
+        order = order[:, ~acted[order[0]]] if order.shape[1] else order
+    else:
+        order = None
+    played = 1
+    while True:
+        if order is None:
+            order = f.initiative()
+        for place in range(order.shape[1]):
+            live = np.flatnonzero(~f.over)
+            if not len(live):
+                break
+            a = order[live, place]
+            zero = np.zeros(len(live))
+            no = np.zeros(len(live), dtype=np.bool_)
+            f.turn(live, a, t.move[a], zero, zero.astype(np.int64), no, no)
+            f.settle()
+        done = f.over | (played >= MAX_ROUNDS)
+        _write(result, f, done, played)
+        f.keep(~done)
+        if not f.n:
+            return result
+        played += 1
+        order = None
+
+
+def _write(result: SimOutcome, f: _Fights, rows: Any, played: int) -> None:
+    ids = f.ids[rows]
+    result.winner[ids] = f.winner()[rows]
+    result.rounds[ids] = played
+    result.down[ids] = f.out()[rows]
+    result.dead[ids] = f.dead[rows]
+    result.health[ids, :, 0] = f.hp[rows]
+
+
+def _this_round(encounter: Encounter, field: Battlefield, fights: int) -> tuple[Any, Any]:
+    """The rest of the round under way: the engine's order (its places, then any who joined late),
+    and who may no longer act in it (acted, or surprised)."""
+    combat = encounter.combat
+    listed = [cid for slot in combat.order for cid in slot.members if cid in field.ids]
+    listed += [cid for cid in field.ids if cid not in listed]
+    places = np.array([field.index(cid) for cid in listed], dtype=np.int64)
+    acted = np.array([cid in combat.acted or encounter.combatant(cid).surprised for cid in field.ids])
+    return np.tile(places, (fights, 1)), acted
+
+
+def _pending(f: _Fights, encounter: Encounter, field: Battlefield) -> None:
+    """What the rules had called for when the odds were asked: death saves, morale checks and
+    counter-attacks, rolled first as the reference answers them."""
+    everyone = np.arange(f.n)
+    for item in encounter.combat.pending:
+        if item.kind == "death save" and item.who in field.ids:
+            f.death_save(field.index(item.who), item.number or 11)
+        elif item.kind == "morale" and item.who in (Side.PARTY.value, Side.OPPONENTS.value):
+            f.morale(everyone, PARTY if item.who == Side.PARTY.value else OPPONENTS)
+        elif item.kind == "counter-attack" and item.who in field.ids and (item.target or "") in field.ids:
+            striker: OsrCombatant = encounter.combatant(item.who)  # type: ignore[assignment]
+            i, j = field.index(item.who), field.index(item.target or "")
+            option = next(
+                o
+                for o, (w, s) in enumerate(attack_options(striker))
+                if w.name == striker.best_melee().name and s == "melee"
+            )
+            fit = everyone[~f.out_of(everyone, i) & ~f.out_of(everyone, j)]
+            f.strike(fit, np.full(len(fit), i), np.full(len(fit), j), np.full(len(fit), option))

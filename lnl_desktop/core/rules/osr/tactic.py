@@ -1,0 +1,227 @@
+"""Old-School d20's default tactic (core.rules.fight) played through the engine: the reference the
+fast simulator (``sim.py``) must agree with, and the choice of weapon both share.
+
+Each round, in the engine's initiative order, a combatant still in the fight takes its nearest
+standing foe (by the map's plan of gaps): in melee reach, it attacks it; else, with a missile or
+thrown weapon that reaches it (in sight, in range, at least 10 ft away), it shoots from where it
+stands; else it moves towards it by up to its Move and, if that brings it into reach, charges. A
+monster with several attacks makes the rest on its turn at its nearest standing foe in reach (or
+in range, for a shooter). What the rules call for (death saves, morale checks, a counter-attack)
+is answered at once with the prompt's default choice, the engine's own dice rolling it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lnl_desktop.core.encounter.actions import BeginTurn, EndTurn, Move, NextRound, SkipPending, StartCombat
+from lnl_desktop.core.encounter.model import Encounter, Phase, WeaponKind
+from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.rules.common import failed
+from lnl_desktop.core.rules.fight import Battlefield, approach_path, close_in, nearest_foes
+from lnl_desktop.core.rules.osr.model import MoraleResult, OsrAttack, OsrCombatant, OsrOptions, OsrWeapon
+from lnl_desktop.core.rules.osr.odds import weapon_damage
+from lnl_desktop.core.rules.osr.rules import ATTACKS, Style, attack_checks, damage_term, to_hit
+from lnl_desktop.core.rules.osr.views import NOBODY
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.base import Table
+
+np = lazy_module("numpy")
+
+SHOOT_FROM_FT = 10  # the seam's default tactic: a shooter keeps at least this far from its target
+
+# -- the choice both paths share ----------------------------------------------------------------
+
+
+def sim_out(c: OsrCombatant) -> bool:
+    """Out of the fight: down (defeated, unconscious or dead), fled or surrendered."""
+    return bool(c.down or c.morale_result is not None)
+
+
+def attack_options(c: OsrCombatant) -> list[tuple[OsrWeapon, Style]]:
+    """Every way ``c`` strikes one foe: each melee-capable weapon swung ("melee"; Unarmed last),
+    each missile or thrown weapon shot or thrown ("ranged")."""
+    out: list[tuple[OsrWeapon, Style]] = []
+    for w in c.strikers():
+        if w.melee:
+            out.append((w, "melee"))
+        if w.kind in (WeaponKind.MISSILE, WeaponKind.THROWN):
+            out.append((w, "ranged"))
+    return out
+
+
+def blow(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, w: OsrWeapon, style: Style) -> tuple[Any, dict]:
+    """The exact odds of one blow, as the forecast has them (odds.forecast_strike): the to-hit roll's
+    terms (its ``chance``) and the damage on a hit (amount -> chance)."""
+    options: OsrOptions = encounter.options  # type: ignore[assignment]
+    hit = to_hit(encounter, a, t, w, style)
+    crit = hit.critical_rolls if hit.critical else 0
+    return hit, weapon_damage(w, damage_term(w, hit), options.minimum_damage, crit)
+
+
+def expected(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, w: OsrWeapon, style: Style) -> float:
+    """The damage one blow does on average, misses counted: what makes a weapon the best."""
+    hit, damage = blow(encounter, a, t, w, style)
+    return hit.chance * sum(k * p for k, p in damage.items())
+
+
+def ranked(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, ranged: bool) -> list[int]:
+    """``a``'s attack options (indices into :func:`attack_options`) of one kind, best first against
+    ``t``: the most damage on average; ties keep the sheet's order."""
+    opts = attack_options(a)
+    kind = [i for i, (_, style) in enumerate(opts) if (style == "ranged") == ranged]
+    return sorted(kind, key=lambda i: -expected(encounter, a, t, *opts[i]))
+
+
+# -- the reference: one fight through the engine ------------------------------------------------
+
+
+def play_fight(engine: Table, field: Battlefield, max_rounds: int) -> None:
+    if engine.encounter.combat.phase is not Phase.FIGHTING:
+        engine.apply(StartCombat(situation=NOBODY))
+    start = max(engine.encounter.combat.round, 1)
+    plan = field.gap_ft.copy()[None, :, :]  # the map's plan, moved on as tokens close in
+    _answer(engine)
+    while not _over(engine, field):
+        e = engine.encounter
+        turn = e.combat.turn
+        if turn is not None:
+            _take_turn(engine, field, plan, engine.combatant(turn.combatant))
+            if e.combat.turn is not None:
+                engine.apply(EndTurn())
+            continue
+        ready = engine.waiting()
+        if not ready:
+            if e.combat.round - start + 1 >= max_rounds:
+                return
+            engine.apply(NextRound())
+            _answer(engine)
+            continue
+        engine.apply(BeginTurn(ready[0].id))
+        _answer(engine)
+
+
+def _over(engine: Table, field: Battlefield) -> bool:
+    by_id = engine.encounter.by_id()
+    sides = {int(s): True for s in field.side}
+    for cid, side in zip(field.ids, field.side, strict=True):
+        if not sim_out(by_id[cid]):
+            sides[int(side)] = False
+    return any(sides.values())
+
+
+def _answer(engine: Table) -> None:
+    """Answer what the rules call for, oldest first, with each prompt's default choice."""
+    pending = engine.encounter.combat.pending
+    for _ in range(100):
+        if not pending:
+            return
+        spec = engine.ruleset.prompt(engine, pending[0])
+        values = {s.key: s.default for s in spec.settings}
+        try:
+            engine.apply(spec.choices[0].build(values))
+        except IllegalAction:
+            engine.apply(SkipPending(0, "the default tactic passes"))
+
+
+def _standing_foes(engine: Table, field: Battlefield, c: OsrCombatant) -> Any:
+    by_id = engine.encounter.by_id()
+    return np.array([not sim_out(by_id[cid]) for cid in field.ids], dtype=np.bool_)
+
+
+def _target(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant) -> OsrCombatant | None:
+    """The nearest standing foe by the plan; one already in melee reach comes first."""
+    i = field.index(c.id)
+    standing = _standing_foes(engine, field, c)
+    gap = plan.copy()
+    for j, cid in enumerate(field.ids):
+        if standing[j] and field.side[j] != field.side[i] and _reaches(engine, c, engine.combatant(cid)):
+            gap[0, i, j] = -1.0  # really in reach, whatever the plan says
+    t = int(nearest_foes(gap, standing[None, :], field.foes())[0, i])
+    return None if t < 0 else engine.combatant(field.ids[t])
+
+
+def _reaches(engine: Table, c: OsrCombatant, t: OsrCombatant) -> bool:
+    e = engine.encounter
+    w = attack_options(c)[ranked(e, c, t, ranged=False)[0]][0]
+    return not failed(attack_checks(e, c, t, w, "charge"))
+
+
+def _shot(engine: Table, c: OsrCombatant, t: OsrCombatant) -> OsrWeapon | None:
+    """The best missile or thrown weapon that reaches ``t`` from here, or None."""
+    e = engine.encounter
+    feet = e.distance_between(c, t)
+    if feet is None or feet < SHOOT_FROM_FT:
+        return None
+    opts = attack_options(c)
+    for i in ranked(e, c, t, ranged=True):
+        if not failed(attack_checks(e, c, t, opts[i][0], "ranged")):
+            return opts[i][0]
+    return None
+
+
+def _turn(engine: Table) -> Any:
+    turn = engine.encounter.combat.turn
+    assert turn is not None
+    return turn
+
+
+def _strike(engine: Table, c: OsrCombatant, t: OsrCombatant, w: OsrWeapon, style: str) -> None:
+    engine.apply(OsrAttack(c.id, t.id, w.name, style))  # type: ignore[arg-type]
+    _answer(engine)
+
+
+def _take_turn(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant) -> None:
+    """The rest of ``c``'s turn by the default tactic (it may be under way already)."""
+    e = engine.encounter
+    turn = _turn(engine)
+    if sim_out(c) or c.incapacitated_by is not None or c.morale_result is MoraleResult.FLEES:
+        return
+    if turn.action is None:
+        t = _target(engine, field, plan, c)
+        if t is None:
+            return
+        if not _reaches(engine, c, t):
+            shot = _shot(engine, c, t)
+            if shot is not None:
+                _strike(engine, c, t, shot, "ranged")
+            else:
+                _close_in(engine, field, plan, c, t)
+                if sim_out(c) or sim_out(t) or not _reaches(engine, c, t):
+                    return
+        turn = _turn(engine)
+        if turn.action is None:
+            w = attack_options(c)[ranked(e, c, t, ranged=False)[0]][0]
+            _strike(engine, c, t, w, "charge" if turn.feet_used else "melee")
+    # A monster's further attacks, each at its nearest standing foe it can still strike.
+    while (turn := _turn(engine)).action in ATTACKS and turn.attacks < c.attacks and not sim_out(c):
+        t = _target(engine, field, plan, c)
+        if t is None:
+            return
+        if turn.action == "ranged":
+            shot = _shot(engine, c, t)
+            if shot is None:
+                return
+            _strike(engine, c, t, shot, "ranged")
+        elif _reaches(engine, c, t):
+            _strike(engine, c, t, attack_options(c)[ranked(e, c, t, ranged=False)[0]][0], "melee")
+        else:
+            return
+
+
+def _close_in(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant, t: OsrCombatant) -> None:
+    """Move towards ``t`` by the engine's path to the reachable cell nearest it; the plan's gaps
+    between the two shrink by the feet moved (to 0 when it stands in reach)."""
+    path = approach_path(engine, c.id, t.id)  # one that provokes nobody (the fast path has no counter-attacks)
+    if path is None:
+        return
+    before = _turn(engine).feet_used
+    engine.apply(Move(c.id, path=tuple(path)))
+    moved = np.array([_turn(engine).feet_used - before])
+    _answer(engine)  # a counter-attack the path provoked
+    i, j = field.index(c.id), field.index(t.id)
+    close_in(plan, np.array([i]), np.array([j]), moved, np.array([True]))
+    if _reaches(engine, c, t):
+        plan[0, i, j] = plan[0, j, i] = 0.0

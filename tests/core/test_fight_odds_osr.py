@@ -1,0 +1,119 @@
+"""Whole-fight odds in Old-School d20: the fast simulator (rules/osr/sim.py) against the same tactic
+through the engine (rules/osr/tactic.py), a planted rule change, a mid-fight state with a turn under
+way, and the ruleset's own round pieces (death saves, morale flight)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files.storage import load
+from lnl_desktop.core.rules.fight import OPPONENTS, PARTY
+from lnl_desktop.core.rules.osr import OsrAttack, sim
+from lnl_desktop.core.rules.osr.views import NOBODY
+from lnl_desktop.core.sim import agreement, reference, run
+from lnl_desktop.core.sim.field import battlefield
+from lnl_desktop.paths import resource
+
+DEMO = "goblin-ambush-osr.lnl"
+GOBLINS = ("hobgoblin-chief", "goblin-1", "goblin-2", "goblin-3", "goblin-archer")
+
+
+def demo():  # type: ignore[no-untyped-def]
+    return load(resource("encounters", DEMO))
+
+
+def drop(odds, cid: str) -> float:  # type: ignore[no-untyped-def]
+    return next(c.drop for c in odds.combatants if c.id == cid)
+
+
+@pytest.fixture(scope="module")
+def slow():  # type: ignore[no-untyped-def]
+    # 400 engine fights of the demo take about 15 s.
+    return reference.reference_odds(demo(), 400, seed=7)
+
+
+def test_fast_agrees_with_the_engine(slow) -> None:  # type: ignore[no-untyped-def]
+    fast = run.fight_odds(demo(), 4000, seed=7)
+    assert agreement.disagreements(fast, slow) == []
+
+
+def test_a_planted_rule_change_is_caught(slow, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    original = sim._Fights.damage
+    # Damage doubled in the fast path only.
+    monkeypatch.setattr(
+        sim._Fights, "damage", lambda self, idx, target, amount: original(self, idx, target, 2 * amount)
+    )
+    fast = run.fight_odds(demo(), 4000, seed=7)
+    assert agreement.disagreements(fast, slow) != []
+
+
+def _chief_hits_tombril() -> Engine:
+    """Round 1, the Opponents first (d20 1 for the Party, 20 for them): the chief's longsword hits
+    Tombril for 8 (6 of 14 HP left), and the chief's turn is still under way."""
+    engine = Engine(demo())
+    engine.apply(act.StartCombat(situation=NOBODY), ScriptedDice([1, 20]))
+    engine.apply(act.BeginTurn("hobgoblin-chief"))
+    engine.apply(OsrAttack("hobgoblin-chief", "tombril", "Longsword"), ScriptedDice([19, 8]))
+    return engine
+
+
+def test_mid_fight_odds_are_of_that_state() -> None:
+    start = run.fight_odds(demo(), 4000, seed=3)
+    engine = _chief_hits_tombril()
+    assert engine.encounter.combatant("tombril").hp == 6
+    hurt = run.fight_odds(engine.encounter, 4000, seed=3)
+    assert drop(hurt, "tombril") > drop(start, "tombril") + 0.1
+    again = run.fight_odds(engine.encounter, 4000, seed=3)
+    assert again.as_json() == hurt.as_json()
+    assert run.fight_odds(engine.encounter, 4000, seed=4).as_json() != hurt.as_json()
+
+
+def test_mid_fight_agrees_with_the_engine() -> None:
+    encounter = _chief_hits_tombril().encounter
+    fast = run.fight_odds(encounter, 4000, seed=5)
+    assert agreement.disagreements(fast, reference.reference_odds(encounter, 200, seed=5)) == []
+
+
+def _outcome(encounter, fights: int = 4000, seed: int = 1):  # type: ignore[no-untyped-def]
+    engine = Engine(encounter.model_copy(deep=True))
+    field = battlefield(engine)
+    return field, engine.ruleset.simulate_fights(encounter, field, fights, np.random.default_rng(seed))
+
+
+def test_death_saves_and_morale_show_in_the_outcome() -> None:
+    encounter = demo()
+    field, out = _outcome(encounter)
+    k = {cid: field.index(cid) for cid in field.ids}
+    hp = out.health[:, :, 0]
+    # A PC at 0 HP makes a death save: some die, some lie unconscious at 0 HP.
+    tombril = k["tombril"]
+    assert out.dead[:, tombril].any()
+    assert (out.down[:, tombril] & ~out.dead[:, tombril] & (hp[:, tombril] == 0)).any()
+    # A monster or an NPC at 0 HP is defeated, never dead.
+    for cid in (*GOBLINS, "brannoc"):
+        assert not out.dead[:, k[cid]].any()
+    # Morale: goblins that fled are out of the fight with HP left; the Party wins those fights.
+    fled = np.zeros(out.fights, dtype=np.bool_)
+    for cid in GOBLINS:
+        fled |= out.down[:, k[cid]] & (hp[:, k[cid]] > 0)
+    assert fled.mean() > 0.2
+    assert (out.winner[fled] == PARTY).mean() > 0.9
+    # Hired Brannoc (morale 8) flees now and then; the Party's PCs never do.
+    assert (out.down[:, k["brannoc"]] & (hp[:, k["brannoc"]] > 0)).any()
+    for cid in ("tombril", "cedryk", "janine"):
+        assert not (out.down[:, k[cid]] & (hp[:, k[cid]] > 0)).any()
+
+
+def test_morale_twelve_fights_to_the_death() -> None:
+    encounter = demo()
+    for c in encounter.combatants:
+        if c.morale is not None:  # type: ignore[attr-defined]
+            c.morale = 12  # type: ignore[attr-defined]
+    _, out = _outcome(encounter)
+    hp = out.health[:, :, 0]
+    assert not (out.down & (hp > 0)).any()  # nobody flees: out means at 0 HP
+    assert (out.winner == OPPONENTS).any()
