@@ -66,6 +66,7 @@ from lnl_desktop.core.rules.d10.model import (
 )
 from lnl_desktop.core.rules.d10.rules import damage_after
 from lnl_desktop.core.rules.d10.views import NONE, OPPONENTS, PARTY, STUMBLED
+from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
@@ -363,6 +364,28 @@ class GroupD10Ruleset(ByHand, Ruleset):
             subdual=bool(more.get("subdual", False)),
             on_20=str(more.get("on_20", ON_20[0])),
         )
+
+    # -- whole-fight odds (sim.py fast, tactic.py through the engine) ----------------------------
+
+    sim_tactic: ClassVar[str] = (
+        "Everyone declares Attack each round; the groups act in their d10 order. Each picks the nearest "
+        "standing foe (fewest feet to stand in reach of it): in reach, it strikes with its best melee weapon; "
+        "else, with a ranged weapon and that foe in sight, in range and 10 ft or more away, it shoots from "
+        "where it stands; else it closes on it and strikes if it gets there. No parries, grapples, called "
+        "shots or subdual; a natural 1 has no mishap, a natural 20 doubles the damage die."
+    )
+    sim_health_fields: ClassVar[tuple[str, ...]] = ("HP",)
+    sim_tells_death: ClassVar[bool] = True  # 0 HP is dead; subdual's unconscious is down, not dead
+
+    def simulate_fights(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        from lnl_desktop.core.rules.d10 import sim  # numpy: off the app's start path
+
+        return sim.simulate_fights(encounter, field, fights, rng)
+
+    def play_fight(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        from lnl_desktop.core.rules.d10 import tactic  # the reference: off the app's start path
+
+        tactic.play_fight(engine, field, max_rounds)
 
     # -- what the rules call for, and the GM's tools (views.py) ----------------------------------
 

@@ -1,0 +1,356 @@
+"""Group d10's fight simulator (core.rules.fight): the rest of the fight from the table's state,
+thousands of fights at once (numpy arrays over the fights), by the default tactic tactic.py plays
+through the engine.
+
+Each round everyone declares Attack, the groups roll their d10s (ties: the Party first, GM groups
+in a random order, as their re-rolls make it), and a group's members act in the roster's order. The
+to-hit chances are the forecast's own (odds.kept_face with rules.ToHit): plain, with advantage or
+with disadvantage, at -2 at half HP or not; a natural 20 doubles the damage die (as its tier rolls
+it, odds.weapon_roll), DR comes off, a minion dies on any hit, 0 HP is dead. From a state in the
+middle of a fight it keeps the round's order, who has acted, a turn under way, HP, dropped weapons,
+parries in force, prone, overextended, lost attacks, grapples, exhaustion and round 1's surprise.
+
+Movement is the seam's by gaps (core.rules.fight.close_in: the mover and its target close by the
+feet moved), with one addition for the shooters, who stand and pick the nearest foe they see: a
+mover that covers the fraction ``f`` of its gap is taken to stand ``f`` of the way to its target,
+so everyone's distance to it moves that way too (a foe that reached a Party member is about as far
+from the Party's archers as that member, and seen as that member is)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lnl_desktop.core.encounter.model import Encounter, Phase, Side
+from lnl_desktop.core.rules.d10 import odds, rules
+from lnl_desktop.core.rules.d10.initiative import groups
+from lnl_desktop.core.rules.d10.model import D10Combatant, D10Options, D10Weapon, WeaponKind
+from lnl_desktop.core.rules.d10.tactic import MELEE_FT, SHOOT_FROM_FT, best_weapon, dropped_weapon
+from lnl_desktop.core.rules.fight import MAX_ROUNDS, OPPONENTS, PARTY, Battlefield, SimOutcome, empty_outcome
+
+HEALTH = ("HP",)
+MELEE, RANGED = 0, 1  # a weapon's kind, as the tables index it
+PLAIN, ADVANTAGE, DISADVANTAGE = 0, 1, 2  # the d20s rolled: one, two kept high, two kept low
+EDGES = ((1, True), (2, True), (2, False))  # (dice, keep high) of each
+GRID_FT = 5.0  # distances on the grid come in steps of a cell
+
+
+@dataclass
+class Arms:
+    """A combatant's weapons as the tactic uses them: its best melee and ranged weapon in hand (None:
+    none); one that holds none has the best dropped one here and picks it up on its turn."""
+
+    blade: D10Weapon | None
+    bow: D10Weapon | None
+    armed: bool
+
+
+def _arms(c: D10Combatant, tiers: bool) -> Arms:
+    blade, bow = best_weapon(c, False, tiers), best_weapon(c, True, tiers)
+    if blade is None and bow is None:
+        spare = dropped_weapon(c, tiers)
+        if spare is not None:
+            ranged = spare.kind is WeaponKind.RANGED
+            return Arms(None if ranged else spare, spare if ranged else None, armed=False)
+    return Arms(blade, bow, armed=True)
+
+
+def _die(weapon: D10Weapon | None, options: D10Options) -> tuple[Any, Any]:
+    """The weapon's damage roll as (faces, cumulative chances) to sample by inverse CDF."""
+    if weapon is None:
+        return np.array([0]), np.array([1.0])
+    dist = odds.weapon_roll(weapon, options)
+    faces = np.array(sorted(dist), dtype=np.int64)
+    cum = np.cumsum([dist[f] for f in sorted(dist)])
+    cum[-1] = 1.0
+    return faces, cum
+
+
+def _chances(people: list[D10Combatant], arms: list[Arms]) -> tuple[Any, Any]:
+    """P(hit) and P(natural 20) of each attacker i on each target j, by the weapon's kind, the edge
+    and whether the attacker is at half HP (-2): [k, k, 2, 3, 2], the forecast's exact chances."""
+    k = len(people)
+    hit = np.zeros((k, k, 2, 3, 2))
+    crit = np.zeros((k, k, 2, 3, 2))
+    for e, (dice, high) in enumerate(EDGES):
+        faces = odds.kept_face(dice, high)
+        for i, a in enumerate(people):
+            for kind, weapon in ((MELEE, arms[i].blade), (RANGED, arms[i].bow)):
+                if weapon is None:
+                    continue
+                for j, t in enumerate(people):
+                    for bl in (0, 1):
+                        roll = rules.ToHit(weapon.skill, a.skill(weapon.skill), bool(bl), t.defense, rules.Edge())
+                        hit[i, j, kind, e, bl] = sum(p for f, p in faces.items() if roll.hits(f))
+                        crit[i, j, kind, e, bl] = faces[20]
+    return hit, crit
+
+
+class _Fights:
+    """The fights still on, one row each (compacted as they end), and what is fixed about the fighters."""
+
+    def __init__(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> None:
+        options: D10Options = encounter.options  # type: ignore[assignment]
+        by_id = encounter.by_id()
+        people: list[D10Combatant] = [by_id[cid] for cid in field.ids]  # type: ignore[misc]
+        self.people, self.field, self.rng = people, field, rng
+        self.k = k = field.size
+        self.out = empty_outcome(fights, k, HEALTH)
+        self.index = {cid: i for i, cid in enumerate(field.ids)}
+        tiers = bool(options.weapon_tiers)
+        arms = [_arms(c, tiers) for c in people]
+        self.p_hit, self.p_crit = _chances(people, arms)
+        self.dice = [(_die(a.blade, options), _die(a.bow, options)) for a in arms]
+        self.side = field.side
+        self.party = field.side == PARTY
+        self.foe = field.foes()
+        self.hp_max = np.array([c.hp_max for c in people])
+        self.dr = np.array([c.dr for c in people])
+        self.minion = np.array([c.minion for c in people])
+        self.exhausted = np.array([c.has("exhausted") for c in people])
+        self.able = np.array([c.incapacitated_by is None for c in people])
+        # Held in place with nobody in the app holding it (restrained, a grapple set by hand): Move 0 throughout.
+        self.stuck = np.array([c.held_by is not None and c.holder not in by_id for c in people])
+        self.lost_round = np.array([-1 if c.lost_attack_round is None else c.lost_attack_round for c in people])
+        self.overextended = np.array([-1 if c.overextended_round is None else c.overextended_round for c in people])
+        self.ranges = np.array(
+            [np.inf if a.bow is None or a.bow.max_range_ft is None else a.bow.max_range_ft for a in arms]
+        )
+        self.size = np.array([c.size for c in people])
+        self.has_bow = np.array([a.bow is not None for a in arms])
+        self.has_blade = np.array([a.blade is not None for a in arms])
+        self.cancels = bool(getattr(options, "advantage_cancels", True))
+
+        combat = rules.combat_of(encounter)
+        self.combat = combat
+        self.fighting = combat.phase is Phase.FIGHTING
+        self.first = combat.round if self.fighting else 1
+        ambushers = combat.ambushers if self.fighting else None
+        self.ambush_side = -1 if ambushers is None else (PARTY if ambushers is Side.PARTY else OPPONENTS)
+        self.full_surprise = bool(combat.full_surprise)
+
+        # The table's state, the same in every fight at the start.
+        def tile(row: Any) -> Any:
+            return np.tile(np.asarray(row), (fights,) + (1,) * np.asarray(row).ndim)
+
+        dist = np.where(np.isfinite(field.dist_ft), field.dist_ft, 0.0)  # 0 to itself: no inf in the mixing
+        self.rows = np.arange(fights)  # each fight's place in the outcome
+        self.hp = tile([c.hp for c in people]).astype(np.int64)
+        self.standing = tile(field.standing)
+        self.dead = tile([c.dead for c in people])
+        self.gap = tile(field.gap_ft)
+        self.dist = tile(dist)
+        self.sees = tile(field.sees)
+        self.armed = tile([a.armed for a in arms])
+        self.parrying = tile([c.parrying for c in people])
+        self.prone = tile([c.prone for c in people])
+        self.holder = tile([self.index.get(c.holder or "", -1) for c in people])
+        self.live = np.ones(fights, dtype=np.bool_)
+
+    STATE = ("rows", "hp", "standing", "dead", "gap", "dist", "sees", "armed", "parrying", "prone", "holder", "live")
+
+    def store(self) -> None:
+        """The fights' state as it stands into the outcome (their health, who is down or dead)."""
+        self.out.health[self.rows, :, 0] = self.hp
+        self.out.down[self.rows] = ~self.standing
+        self.out.dead[self.rows] = self.dead
+
+    def compact(self) -> None:
+        """Keep only the fights still on (the others' end state stored first)."""
+        keep = np.nonzero(self.live)[0]
+        if keep.size < self.live.size:
+            self.store()
+            for name in self.STATE:
+                setattr(self, name, getattr(self, name)[keep])
+
+    def settle(self, fights: Any, r: int) -> None:
+        """Of ``fights`` (where someone just fell), those where a side is out: the winner, the rounds."""
+        st = self.standing[fights]
+        party_up = (st & self.party).any(axis=1)
+        opp_up = (st & ~self.party).any(axis=1)
+        over = self.live[fights] & ~(party_up & opp_up)
+        if over.any():
+            ended = fights[over]
+            self.live[ended] = False
+            self.out.winner[self.rows[ended]] = np.where(party_up[over], PARTY, OPPONENTS)
+            self.out.rounds[self.rows[ended]] = r - self.first + 1
+
+    # -- a turn ------------------------------------------------------------------------------------
+
+    def attack(self, i: int, fights: Any, t: Any, kind: Any, r: int) -> None:
+        """``i`` strikes ``t`` with its weapon of ``kind``, one blow in each of ``fights``."""
+        if fights.size == 0:
+            return
+        up = self.prone[fights, t].astype(np.int64) + (self.overextended[t] == r)
+        down = self.parrying[fights, t].astype(np.int64) + int(self.exhausted[i])
+        if self.ambush_side >= 0 and r == self.combat.first_round:
+            if self.side[i] == self.ambush_side:
+                up = up + 1
+            elif not self.full_surprise:
+                down = down + 1
+        if self.cancels:
+            edge = np.where(up > 0, np.where(down > 0, PLAIN, ADVANTAGE), np.where(down > 0, DISADVANTAGE, PLAIN))
+        else:
+            edge = np.where(up > down, ADVANTAGE, np.where(down > up, DISADVANTAGE, PLAIN))
+        bloodied = (self.hp[fights, i] * 2 <= self.hp_max[i]).astype(np.int64)
+        u = self.rng.random(fights.size)
+        hit = u < self.p_hit[i, t, kind, edge, bloodied]
+        crit = u < self.p_crit[i, t, kind, edge, bloodied]
+        if not hit.any():
+            return
+        fights, t, kind, crit = fights[hit], t[hit], kind[hit], crit[hit]
+        (bf, bc), (rf, rc) = self.dice[i]
+        v = self.rng.random(fights.size)
+        rolled = np.where(kind == MELEE, bf[np.searchsorted(bc, v)], rf[np.searchsorted(rc, v)])
+        dealt = np.maximum(0, rolled * (1 + crit) - self.dr[t])
+        left = np.where(self.minion[t], 0, np.maximum(0, self.hp[fights, t] - dealt))  # a minion dies on any hit
+        self.hp[fights, t] = left
+        fell = left == 0
+        if fell.any():
+            ff, ft = fights[fell], t[fell]
+            self.standing[ff, ft] = False
+            self.dead[ff, ft] = True  # 0 HP is dead (no subdual under the default tactic)
+            held = self.holder[ff] == ft[:, None]  # a grappler that goes down lets go (play.release_all)
+            self.holder[ff] = np.where(held, -1, self.holder[ff])
+            self.settle(ff, r)
+
+    def move(self, i: int, fights: Any, t: Any) -> None:
+        """``i`` closes on ``t`` by up to its Move in each of ``fights`` (the seam's close_in), and
+        everyone's distance to it shifts as far along towards ``t`` as it came."""
+        before = self.gap[fights, i, t]
+        moved = np.minimum(before, float(self.field.move_ft[i]))
+        self.gap[fights, i, t] = before - moved
+        self.gap[fights, t, i] = np.maximum(self.gap[fights, t, i] - moved, 0.0)
+        # It ends a cell short of the target's own place, on the side it came from; a bigger token
+        # reaches half a cell nearer to everyone for each cell it is wider, on average (distances
+        # are between the nearest cells).
+        f = (moved / (before + GRID_FT))[:, None]
+        old = self.dist[fights, i, :]
+        wider = (self.size[i] - self.size[t])[:, None]
+        there = np.maximum(self.dist[fights, t, :] - GRID_FT / 2 * wider, GRID_FT)
+        mixed = GRID_FT * np.round(((1 - f) * old + f * there) / GRID_FT)
+        n = np.arange(fights.size)
+        mixed[:, i] = 0.0
+        mixed[n, t] = np.where(moved >= before, MELEE_FT, np.maximum(old[n, t] - moved, 2 * GRID_FT))
+        shift = mixed - old
+        shift[n, t] = 0.0
+        gi = self.gap[fights, i, :]
+        self.gap[fights, i, :] = np.maximum(gi + shift, 0.0)
+        self.gap[fights, :, i] = np.maximum(self.gap[fights, :, i] + shift, 0.0)
+        self.dist[fights, i, :] = mixed
+        self.dist[fights, :, i] = mixed
+        arrived = moved >= before
+        if arrived.any():
+            fa, ta = fights[arrived], t[arrived]
+            seen = self.sees[fa, :, ta]
+            seen[:, i] = False
+            seen[np.arange(fa.size), ta] = True
+            self.sees[fa, :, i] = seen
+            self.sees[fa, i, :] = seen
+
+    def turn(self, i: int, fights: Any, r: int) -> None:
+        """``i``'s turn in each of ``fights``: the default tactic (tactic.take_turn)."""
+        self.parrying[fights, i] = False  # its next action has come
+        stood = self.prone[fights, i].copy()
+        self.prone[fights, i] = False  # standing up is its move
+        if not self.able[i] or not (self.has_blade[i] or self.has_bow[i]):
+            return
+        foes = self.standing[fights] & self.foe[i]
+        some = foes.any(axis=1)
+        armed = self.armed[fights, i]
+        pick = some & ~armed
+        self.armed[fights[pick], i] = True  # a Use / ready an item picks its weapon up (the action)
+        acting = some & armed
+        g = np.where(foes, self.gap[fights, i, :], np.inf)
+        n = np.arange(fights.size)
+        target = g.argmin(axis=1)  # the nearest standing foe, the first in the roster on a tie
+        gap = g[n, target]
+        acting &= np.isfinite(gap)
+        near = acting & (gap <= 0)
+        kind = np.full(fights.size, MELEE if self.has_blade[i] else RANGED)
+        rest = acting & ~near
+        if self.has_bow[i] and rest.any():
+            feet = self.dist[fights, i, target]
+            shoot = rest & self.sees[fights, i, target] & (feet >= SHOOT_FROM_FT) & (feet <= self.ranges[i])
+            kind = np.where(shoot, RANGED, kind)
+            rest &= ~shoot
+        strike = acting & ~rest
+        if rest.any():
+            moving = rest & ~stood & (self.holder[fights, i] < 0) & ~self.stuck[i]
+            if moving.any():
+                self.move(i, fights[moving], target[moving])
+            arrived = rest & (self.gap[fights, i, target] <= 0) & self.has_blade[i]
+            strike |= arrived
+            kind = np.where(arrived, MELEE, kind)
+        target = np.where(strike, target, -1)
+        if self.lost_round[i] != r:
+            go = target >= 0
+            self.attack(i, fights[go], target[go], kind[go], r)
+
+    def finish(self, i: int, r: int) -> None:
+        """A turn the table began (tactic._finish_turn): the attack on the nearest standing foe in
+        reach, if its action is unused."""
+        if not (self.has_blade[i] and self.able[i] and self.lost_round[i] != r):
+            return
+        reach = self.standing & self.foe[i] & (self.gap[:, i, :] <= 0)
+        go = reach.any(axis=1) & self.armed[:, i]
+        fights = np.nonzero(go)[0]
+        self.attack(i, fights, reach[fights].argmax(axis=1), np.full(fights.size, MELEE), r)
+
+
+def _round_order(rng: Any, n: int, party_group: int, g: int, party_first: bool) -> Any:
+    """[n, g]: the groups in the order they act, by a d10 each (ties: the Party first, GM groups in
+    a random order, as their re-rolls make it)."""
+    faces = rng.integers(1, 11, size=(n, g)).astype(np.float64)
+    tie = rng.random((n, g)) * 0.4
+    if party_first and party_group >= 0:
+        tie[:, party_group] = 0.5
+    return np.argsort(-(faces + tie), axis=1)
+
+
+def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+    """The rest of the fight ``fights`` times over from ``encounter``'s state (see the module)."""
+    s = _Fights(encounter, field, fights, rng)
+    options = encounter.options
+    # The groups that roll initiative each round (initiative.groups), by index.
+    named = groups(encounter)
+    members_of = [[s.index[m.id] for m in members if m.id in s.index] for _, members in named]
+    party_group = next((g for g, (name, _) in enumerate(named) if name == Side.PARTY.value), -1)
+    party_first = bool(getattr(options, "party_first_on_ties", True))
+    r = s.first
+    s.settle(np.arange(fights), r)
+    if s.fighting:
+        # The table's round goes on in its order: a turn under way first, then who has not acted yet.
+        combat = s.combat
+        done = set(combat.acted)
+        if combat.turn is not None:
+            if combat.turn.action is None:
+                s.finish(s.index[combat.turn.combatant], r)
+            done.add(combat.turn.combatant)
+        sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
+        sequence += [i for i in range(s.k) if i not in sequence]
+        for i in sequence:
+            if field.ids[i] in done or s.people[i].surprised:
+                continue
+            go = np.nonzero(s.live & s.standing[:, i])[0]
+            if go.size:
+                s.turn(i, go, r)
+        r += 1
+    while r - s.first < MAX_ROUNDS and s.live.any():
+        s.compact()
+        order = _round_order(rng, s.live.size, party_group, len(named), party_first)
+        for slot in range(len(named)):
+            for g, members in enumerate(members_of):
+                at = order[:, slot] == g
+                if not at.any():
+                    continue
+                for i in members:
+                    go = np.nonzero(at & s.live & s.standing[:, i])[0]
+                    if go.size:
+                        s.turn(i, go, r)
+        r += 1
+    s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
+    s.store()
+    return s.out

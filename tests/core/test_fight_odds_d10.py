@@ -1,0 +1,108 @@
+"""Group d10's whole-fight odds (issue 32): the fast simulator (rules/d10/sim.py) agrees with the
+same default tactic played through the engine (rules/d10/tactic.py), notices a rule it gets wrong,
+starts from the table's state in the middle of a fight, and shows the ruleset's own pieces (minions
+die on any hit, DR, 0 HP is dead)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lnl_desktop.core import Engine
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.d10 import Declare, sim
+from lnl_desktop.core.sim import agreement, reference, run
+from lnl_desktop.core.sim.odds import FightOdds
+from lnl_desktop.paths import resource
+
+REFERENCE_FIGHTS = 200  # the engine plays ~20 fights a second here: 200 keeps the test near 10 s
+SEED = 7
+
+
+def demo() -> Any:
+    return storage.load(resource("encounters/bandit-mill-d10.lnl"))
+
+
+@pytest.fixture(scope="module")
+def through_engine() -> FightOdds:
+    return reference.reference_odds(demo(), REFERENCE_FIGHTS, SEED)
+
+
+def drop(odds: FightOdds, cid: str) -> float:
+    return next(c.drop for c in odds.combatants if c.id == cid)
+
+
+def test_the_fast_simulator_agrees_with_the_engine(through_engine: FightOdds) -> None:
+    fast = run.fight_odds(demo(), 4000, SEED)
+    assert agreement.disagreements(fast, through_engine) == []
+
+
+def test_a_rule_changed_in_the_fast_path_only_is_caught(
+    through_engine: FightOdds, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    die = sim._die
+
+    def doubled(weapon: Any, options: Any) -> Any:
+        faces, cum = die(weapon, options)
+        return faces * 2, cum
+
+    monkeypatch.setattr(sim, "_die", doubled)  # every damage die doubled, the engine's untouched
+    fast = run.fight_odds(demo(), 4000, SEED)
+    assert agreement.disagreements(fast, through_engine) != []
+
+
+def fighting() -> Engine:
+    engine = Engine(demo())
+    for c in engine.encounter.combatants:
+        engine.apply(Declare(c.id, "attack"))
+    engine.apply(act.StartCombat(situation="no surprise"))
+    return engine
+
+
+def test_odds_from_the_middle_of_a_fight_are_those_of_that_state() -> None:
+    start = run.fight_odds(demo(), 3000, SEED)
+    engine = fighting()
+    engine.apply(act.DamageByHand("tombril", 11, reason="a trap"))  # after DR 2: 9 of his 14 HP
+    hurt = engine.combatant("tombril").hp
+    assert hurt < 14
+    later = run.fight_odds(engine.encounter, 3000, SEED)
+    assert drop(later, "tombril") > drop(start, "tombril") + 0.03
+    assert later.party_wins < start.party_wins
+    # The same seed, the same odds; the table's round is where the rounds are counted from.
+    again = run.fight_odds(engine.encounter, 3000, SEED)
+    assert again.as_json() == later.as_json()
+
+
+def test_a_turn_under_way_and_who_has_acted_are_kept() -> None:
+    engine = fighting()
+    combat = engine.encounter.combat
+    ready = engine.waiting()[0]
+    engine.apply(act.BeginTurn(ready.id))
+    odds = run.fight_odds(engine.encounter, 500, SEED)
+    assert odds.fights == 500
+    assert odds.party_wins + odds.opponents_win + odds.neither == pytest.approx(1.0)
+    assert combat.turn is not None  # the simulator reads the state, never changes it
+
+
+def test_minions_die_on_any_hit_whatever_their_armor() -> None:
+    encounter = demo()
+    engine = Engine(encounter)
+    for cid in ("bandit-1", "bandit-2", "bandit-3", "bandit-4"):
+        engine.apply(act.EditCombatant(cid, {"dr": 30}))
+    armored = run.fight_odds(engine.encounter, 3000, SEED)
+    plain = run.fight_odds(demo(), 3000, SEED)
+    # Bandit 1 stands next to Tombril: any hit kills it, DR 30 or none.
+    assert drop(armored, "bandit-1") > 0.5
+    assert abs(drop(armored, "bandit-1") - drop(plain, "bandit-1")) < 0.1
+
+
+def test_dr_stops_blows_and_zero_hp_is_dead() -> None:
+    engine = Engine(demo())
+    engine.apply(act.EditCombatant("tombril", {"dr": 30}))  # no blow gets through: d8 doubled is 16
+    odds = run.fight_odds(engine.encounter, 2000, SEED)
+    assert drop(odds, "tombril") == 0.0
+    plain = run.fight_odds(demo(), 2000, SEED)
+    for c in plain.combatants:
+        assert c.die == pytest.approx(c.drop)  # under the default tactic every drop is a death (0 HP)
