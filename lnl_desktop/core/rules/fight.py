@@ -210,3 +210,15 @@ def approach_path(engine: Any, cid: str, target: str) -> list[tuple[int, int]] |
         if path is not None and not engine.ruleset.provocations(engine, cid, path):
             return path
     return None
+
+
+def pin(field: Battlefield, actor: Any, target: IntArray, standing: BoolArray) -> IntArray:
+    """``target`` (each fight's pick for ``actor``: one index, or one per fight) with the GM's pinned
+    foe (:attr:`Battlefield.prefer`) instead while it stands; ``standing`` [n, k] for the same fights."""
+    if field.prefer is None:
+        return target
+    p = np.broadcast_to(field.prefer[actor], target.shape)
+    pj = np.where(p >= 0, p, 0)
+    ok = (p >= 0) & standing[np.arange(target.shape[0]), pj]
+    out: IntArray = np.where(ok, pj, target)
+    return out

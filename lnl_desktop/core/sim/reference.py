@@ -11,9 +11,20 @@ from typing import Any
 from lnl_desktop.core.dice.rolls import RandomDice
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
-from lnl_desktop.core.rules.fight import MAX_ROUNDS, NEITHER, OPPONENTS, PARTY, Battlefield, SimOutcome, empty_outcome
+from lnl_desktop.core.rules.fight import (
+    MAX_ROUNDS,
+    NEITHER,
+    OPPONENTS,
+    PARTY,
+    Battlefield,
+    Plan,
+    SimOutcome,
+    empty_outcome,
+    with_plans,
+)
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.odds import FightOdds, summarise
+from lnl_desktop.core.sim.run import with_retreats, without_retreats
 
 
 def _copy(encounter: Encounter) -> Encounter:
@@ -21,9 +32,13 @@ def _copy(encounter: Encounter) -> Encounter:
     return type(encounter).model_construct(**deepcopy(state), log=[])
 
 
-def play_reference(encounter: Encounter, fights: int, seed: int = 0) -> tuple[Battlefield, SimOutcome]:
-    """``fights`` fights from ``encounter``'s state through the engine, each with its own dice."""
-    field = battlefield(Engine(_copy(encounter)))
+def play_reference(
+    encounter: Encounter, fights: int, seed: int = 0, plans: tuple[Plan, ...] = ()
+) -> tuple[Battlefield, SimOutcome]:
+    """``fights`` fights from ``encounter``'s state through the engine, each with its own dice, by the
+    default tactic and the GM's pinned ``plans`` (those who retreat have left the map)."""
+    encounter, _gone = without_retreats(encounter, plans)
+    field = with_plans(battlefield(Engine(_copy(encounter))), tuple(p for p in plans if p.kind != "retreat"))
     ruleset = Engine(_copy(encounter)).ruleset
     outcome = empty_outcome(fights, field.size, ruleset.sim_health_fields)
     for f in range(fights):
@@ -50,8 +65,9 @@ def _read(engine: Any, field: Battlefield, outcome: SimOutcome, f: int, start_ro
         outcome.health[f, k] = ruleset.sim_health(c)
 
 
-def reference_odds(encounter: Encounter, fights: int, seed: int = 0) -> FightOdds:
+def reference_odds(encounter: Encounter, fights: int, seed: int = 0, plans: tuple[Plan, ...] = ()) -> FightOdds:
     t0 = time.perf_counter()
-    field, outcome = play_reference(encounter, fights, seed)
+    field, outcome = play_reference(encounter, fights, seed, plans)
     ruleset = Engine(_copy(encounter)).ruleset
-    return summarise(field, outcome, ruleset.sim_tells_death, time.perf_counter() - t0)
+    odds = summarise(field, outcome, ruleset.sim_tells_death, time.perf_counter() - t0)
+    return with_retreats(odds, encounter, tuple(p.combatant for p in plans if p.kind == "retreat"), ruleset)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from typing import Any
 
-from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.rules.fight import Battlefield, Plan, with_plans
 from lnl_desktop.core.sim.field import battlefield
-from lnl_desktop.core.sim.odds import FightOdds, summarise
+from lnl_desktop.core.sim.odds import CombatantOdds, FightOdds, summarise
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")
@@ -29,7 +31,39 @@ def fight_odds(
     if fights < 1:
         raise ValueError(f"{fights} fights: play at least one")
     t0 = time.perf_counter()
-    engine = Engine(encounter.model_copy(deep=False))
-    field = with_plans(field or battlefield(engine), plans)
-    outcome = engine.ruleset.simulate_fights(encounter, field, fights, np.random.default_rng(seed))
-    return summarise(field, outcome, engine.ruleset.sim_tells_death, time.perf_counter() - t0)
+    table, gone = without_retreats(encounter, plans)
+    engine = Engine(table.model_copy(deep=False))
+    if gone:
+        field = None  # the map's plan without those who left
+    field = with_plans(field or battlefield(engine), tuple(p for p in plans if p.kind != "retreat"))
+    outcome = engine.ruleset.simulate_fights(table, field, fights, np.random.default_rng(seed))
+    odds = summarise(field, outcome, engine.ruleset.sim_tells_death, time.perf_counter() - t0)
+    return with_retreats(odds, encounter, gone, engine.ruleset)
+
+
+def without_retreats(encounter: Encounter, plans: tuple[Plan, ...]) -> tuple[Encounter, tuple[str, ...]]:
+    """The encounter as the fight goes on once those pinned to retreat have left the map (a copy
+    sharing the rest), and who they are."""
+    gone = tuple(p.combatant for p in plans if p.kind == "retreat")
+    if not gone:
+        return encounter, ()
+    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
+    state["tokens"] = {cid: t for cid, t in encounter.tokens.items() if cid not in gone}
+    return type(encounter).model_construct(**state, log=[]), gone
+
+
+def with_retreats(odds: FightOdds, encounter: Encounter, gone: tuple[str, ...], ruleset: Any) -> FightOdds:
+    """The odds with those who retreated in the roster's order: they never drop, their health kept."""
+    if not gone:
+        return odds
+    kept = {c.id: c for c in odds.combatants}
+    people = []
+    for c in encounter.combatants:
+        if c.id in kept:
+            people.append(kept[c.id])
+        elif c.id in gone:
+            health = dict(zip(ruleset.sim_health_fields, ruleset.sim_health(c), strict=True))
+            side = "Party" if c.side is Side.PARTY else "Opponents"
+            die = 0.0 if ruleset.sim_tells_death else None
+            people.append(CombatantOdds(id=c.id, name=c.name, side=side, drop=0.0, die=die, health_left=health))
+    return replace(odds, combatants=tuple(people))

@@ -28,7 +28,7 @@ from lnl_desktop.core.rules.d10 import odds, rules
 from lnl_desktop.core.rules.d10.initiative import groups
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Options, D10Weapon, WeaponKind
 from lnl_desktop.core.rules.d10.tactic import MELEE_FT, SHOOT_FROM_FT, best_weapon, dropped_weapon
-from lnl_desktop.core.rules.fight import MAX_ROUNDS, OPPONENTS, PARTY, Battlefield, SimOutcome, empty_outcome
+from lnl_desktop.core.rules.fight import MAX_ROUNDS, OPPONENTS, PARTY, Battlefield, SimOutcome, empty_outcome, pin
 
 HEALTH = ("HP",)
 MELEE, RANGED = 0, 1  # a weapon's kind, as the tables index it
@@ -265,7 +265,7 @@ class _Fights:
         acting = some & armed
         g = np.where(foes, self.gap[fights, i, :], np.inf)
         n = np.arange(fights.size)
-        target = g.argmin(axis=1)  # the nearest standing foe, the first in the roster on a tie
+        target = pin(self.field, i, g.argmin(axis=1), foes)  # the nearest standing foe (ties: the roster's first)
         gap = g[n, target]
         acting &= np.isfinite(gap)
         near = acting & (gap <= 0)

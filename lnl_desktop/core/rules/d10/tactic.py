@@ -33,7 +33,7 @@ from lnl_desktop.core.rules.d10.model import (
 )
 from lnl_desktop.core.rules.d10.rules import attack_checks, combat_of
 from lnl_desktop.core.rules.d10.views import NONE
-from lnl_desktop.core.rules.fight import Battlefield, approach_cell
+from lnl_desktop.core.rules.fight import Battlefield, approach_path
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
@@ -92,11 +92,18 @@ def _standing_foes(engine: Table, c: D10Combatant) -> list[D10Combatant]:
     return [f for f in e.combatants if f.side is not c.side and not f.down and f.id in e.tokens]  # type: ignore[misc]
 
 
-def _nearest(engine: Table, c: D10Combatant, foes: list[D10Combatant]) -> tuple[D10Combatant, float] | None:
+def _nearest(
+    engine: Table, c: D10Combatant, foes: list[D10Combatant], field: Battlefield
+) -> tuple[D10Combatant, float] | None:
     gaps = _gaps(engine, c, foes)
     if not foes or min(gaps) == float("inf"):
         return None
     i = gaps.index(min(gaps))
+    if field.prefer is not None and c.id in field.ids:  # the GM's pinned foe first, while it stands
+        pinned = int(field.prefer[field.index(c.id)])
+        ids = [f.id for f in foes]
+        if pinned >= 0 and field.ids[pinned] in ids:
+            i = ids.index(field.ids[pinned])
     return foes[i], gaps[i]
 
 
@@ -119,17 +126,17 @@ def _strike(engine: Table, c: D10Combatant, t: D10Combatant, weapon: D10Weapon) 
     engine.apply(D10Attack(attacker=c.id, target=t.id, weapon=weapon.name, override=override))
 
 
-def take_turn(engine: Table, c: D10Combatant) -> None:
+def take_turn(engine: Table, c: D10Combatant, field: Battlefield) -> None:
     """``c``'s turn by the default tactic, from BeginTurn to EndTurn."""
     e = engine.encounter
     tiers = bool(getattr(e.options, "weapon_tiers", True))
     engine.apply(act.BeginTurn(c.id))
-    able = c.incapacitated_by is None
+    able = c.incapacitated_by is None and c.id in field.ids  # off the map (retreated in the what-if): no part
     lost = c.lost_attack_round is not None and c.lost_attack_round == e.combat.round
     if able and c.prone:
         engine.apply(StandUp(c.id))
     foes = _standing_foes(engine, c)
-    nearest = _nearest(engine, c, foes) if able and foes else None
+    nearest = _nearest(engine, c, foes, field) if able and foes else None
     if nearest is not None:
         target, gap = nearest
         blade = best_weapon(c, ranged=False, tiers=tiers)
@@ -146,9 +153,9 @@ def take_turn(engine: Table, c: D10Combatant) -> None:
                 _strike(engine, c, target, bow)
         else:
             moving = c.held_by is None and engine.ruleset.move_refusal(engine, c) is None  # type: ignore[attr-defined]
-            cell = approach_cell(engine, c.id, target.id) if moving else None
-            if cell is not None:
-                engine.apply(act.Move(c.id, to=cell))
+            path = approach_path(engine, c.id, target.id) if moving else None
+            if path is not None:
+                engine.apply(act.Move(c.id, path=tuple(path)))
             feet = e.distance_between(c, target)
             if blade is not None and feet is not None and feet <= MELEE_FT and not lost:
                 _strike(engine, c, target, blade)
@@ -209,7 +216,7 @@ def play_fight(engine: Table, field: Battlefield, max_rounds: int) -> None:
     while not _over(engine, field):
         ready = engine.waiting()
         if ready:
-            take_turn(engine, ready[0])
+            take_turn(engine, ready[0], field)
             continue
         if engine.encounter.combat.round - first + 1 >= max_rounds:
             break

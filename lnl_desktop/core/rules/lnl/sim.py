@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side, WeaponKind, WeaponState
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.fight import MAX_ROUNDS, NEITHER, OPPONENTS, PARTY, Battlefield, SimOutcome, close_in
+from lnl_desktop.core.rules.fight import MAX_ROUNDS, NEITHER, OPPONENTS, PARTY, Battlefield, SimOutcome, close_in, pin
 from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Weapon
 from lnl_desktop.core.rules.lnl.odds import forecast_with
 from lnl_desktop.lazy import lazy_module
@@ -249,7 +249,7 @@ class Simulator:
         foes = self.foes[i]
         candidates = foes[None, :] & s.up
         masked = np.where(candidates, s.gap[:, i, :], np.inf)
-        target = np.where(candidates.any(axis=1), masked.argmin(axis=1), -1)
+        target = pin(self.field, i, np.where(candidates.any(axis=1), masked.argmin(axis=1), -1), s.up)
         move = np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape)
         if self.held[i]:
             move = np.zeros_like(move)

@@ -29,6 +29,7 @@ from lnl_desktop.core.rules.fight import (
     SimOutcome,
     close_in,
     empty_outcome,
+    pin,
 )
 from lnl_desktop.core.rules.osr import conditions as cond
 from lnl_desktop.core.rules.osr.model import InitiativeMode, Kind, MoraleResult, OsrCombatant, SaveCategory
@@ -150,6 +151,7 @@ class _Fights:
     """The fights still under way, a row each; finished ones are written out at the end of a round."""
 
     def __init__(self, t: _Tables, encounter: Encounter, field: Battlefield, n: int, rng: Any) -> None:
+        self.field = field  # the map's plan, with the GM's pinned plans
         cs: list[OsrCombatant] = [encounter.combatant(cid) for cid in field.ids]  # type: ignore[misc]
         self.t, self.rng = t, rng
         self.ids = np.arange(n)  # each row's fight
@@ -219,7 +221,7 @@ class _Fights:
         """Each actor's nearest standing foe by the plan (ties: the roster's first), and whether one stands."""
         cand = self.t.foe[a] & ~self.out(idx)
         gaps = np.where(cand, self.gap[idx, a, :], np.inf)
-        return gaps.argmin(axis=1), cand.any(axis=1)
+        return pin(self.field, a, gaps.argmin(axis=1), cand), cand.any(axis=1)
 
     def shot(self, idx: Any, a: Any, target: Any) -> Any:
         """The best ranged option that reaches the target from where the actor stands (-1: none)."""

@@ -139,7 +139,7 @@ def _target(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant) -> Os
     for j, cid in enumerate(field.ids):
         if standing[j] and field.side[j] != field.side[i] and _reaches(engine, c, engine.combatant(cid)):
             gap[0, i, j] = -1.0  # really in reach, whatever the plan says
-    t = int(nearest_foes(gap, standing[None, :], field.foes())[0, i])
+    t = int(nearest_foes(gap, standing[None, :], field.foes(), field.prefer)[0, i])
     return None if t < 0 else engine.combatant(field.ids[t])
 
 
@@ -177,6 +177,8 @@ def _take_turn(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant) ->
     """The rest of ``c``'s turn by the default tactic (it may be under way already)."""
     e = engine.encounter
     turn = _turn(engine)
+    if c.id not in field.ids:  # off the map (one who retreated, in the what-if): no part in the fight
+        return
     if sim_out(c) or c.incapacitated_by is not None or c.morale_result is MoraleResult.FLEES:
         return
     if turn.action is None:
