@@ -8,7 +8,7 @@ import os
 from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QEvent, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import (
@@ -43,6 +43,7 @@ from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import PromptsPanel
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.document import Document, ask_read_only
+from lnl_desktop.ui.fight_odds import FightOddsService
 from lnl_desktop.ui.focus import FocusKeeper
 from lnl_desktop.ui.layout import OWN_SPLIT_KEY, SidePanelLayout
 from lnl_desktop.ui.map.view import MapView
@@ -71,6 +72,7 @@ LAZY_PANELS = {
     "Dice": ("lnl_desktop.ui.docks.dice", "DicePanel"),
     "Forecast": ("lnl_desktop.ui.docks.forecast", "ForecastPanel"),
     "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
+    "Fight odds": ("lnl_desktop.ui.docks.odds", "FightOddsPanel"),
 }
 APP_TITLE = "Laurels & Loot Desktop"
 # A dock has one name, on its tab, in the View menu and in its floating title bar. Docks renamed
@@ -125,6 +127,14 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self._add_dock("Forecast", None, side, "Ctrl+6")
         self._add_dock("Bestiary", None, side, "Ctrl+7")
         self._add_dock("History", None, side, "Ctrl+8")
+        self._add_dock("Fight odds", None, side, "Ctrl+Shift+O")
+        # Whole-fight odds (GM only): for the Fight odds dock while it shows, and the Turns dock's verdict in setup.
+        self.fight_odds = FightOddsService(self.controller, self)
+        self.fight_odds.wants.append(lambda: self.controller.encounter.combat.phase is Phase.SETUP)
+        self.fight_odds.ready.connect(self._odds_verdict)
+        self.fight_odds.stale.connect(self._odds_stale)
+        self.fight_odds.failed.connect(lambda words: self.turns_panel.show_odds("", words))
+        self.fight_odds.changed()
         self._build_prompts()
         self._hidden_docks: list[QDockWidget] = []  # what "Map only" put away, to bring back
         self._front_docks: list[QDockWidget] = []  # and which of them were the tabs in front
@@ -232,6 +242,8 @@ class MainWindow(WindowMenus, SidePanelLayout):
         panel: QWidget = getattr(import_module(module), name)(self.controller)
         if hasattr(panel, "folders"):
             panel.folders = self.folders  # "Picture…" and Export open where the last file was
+        if hasattr(panel, "attach"):
+            panel.attach(self.fight_odds)  # the Fight odds dock: the window's one worker
         return panel
 
     @property
@@ -249,6 +261,21 @@ class MainWindow(WindowMenus, SidePanelLayout):
     @property
     def dice_panel(self) -> DicePanel:
         return cast("DicePanel", self._panel("Dice"))
+
+    def _odds_stale(self) -> None:
+        if self.controller.encounter.combat.phase is not Phase.SETUP:
+            self.turns_panel.show_odds("", "")  # in combat the Fight odds dock has them
+
+    def _odds_verdict(self, odds: Any, final: bool) -> None:
+        """The Turns dock's one line in setup: how dangerous is this encounter."""
+        if self.controller.encounter.combat.phase is Phase.SETUP:
+            first = "" if final else " (first estimate)"
+            tip = (
+                f"{odds.fights:,} fights by the default tactic{first}; the Fight odds dock (Ctrl+Shift+O) has the rest"
+            )
+            self.turns_panel.show_odds(odds.verdict(), tip)
+        else:
+            self.turns_panel.show_odds("", "")
 
     @property
     def forecast_panel(self) -> ForecastPanel:

@@ -36,6 +36,7 @@ START_PATH = {
     "lnl_desktop.core.engine.edits",
     "lnl_desktop.core.engine.drawings",
     "lnl_desktop.core.engine.areas",  # area templates and effects: in the engine's dispatch table
+    "lnl_desktop.core.rules.fight",  # the seam's fight odds types (Ruleset's hooks name them)
     "lnl_desktop.core.engine.history",
     "lnl_desktop.core.engine.movement",
     "lnl_desktop.core.engine.words",
@@ -104,6 +105,7 @@ START_PATH = {
     "lnl_desktop.ui.map.templates",  # placed area templates in the scene
     "lnl_desktop.ui.map.template_gestures",  # the Template tool, started from the view
     "lnl_desktop.ui.area_dialog",  # the Action dock's Area effect… button
+    "lnl_desktop.ui.fight_odds",  # the fight odds' worker (its simulator is imported on the worker)
     "lnl_desktop.ui.map.draw_menu",
     "lnl_desktop.ui.map.fog",
     "lnl_desktop.ui.map.geometry",
@@ -134,6 +136,9 @@ LATER = {
     "lnl_desktop.core.rules.d10",
     "lnl_desktop.core.files.uvtt",
     "lnl_desktop.core.rules.lnl.odds",
+    "lnl_desktop.core.sim",
+    "lnl_desktop.core.sim.run",
+    "lnl_desktop.ui.docks.odds",
     "lnl_desktop.ui.docks.combatants",
     "lnl_desktop.ui.docks.sheet",
     "lnl_desktop.ui.docks.sheet_fields",

@@ -168,6 +168,11 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         self.notes_label.setWordWrap(True)
         self.notes_label.setToolTip("What the rules keep track of this round")
         self.notes_label.hide()
+        # In setup, how dangerous the encounter is: the fight odds' one line (the main window's worker).
+        self.odds_label = QLabel(self)
+        self.odds_label.setObjectName("notes")
+        self.odds_label.setWordWrap(True)
+        self.odds_label.hide()
 
         self.turns_model = TurnsModel(self)
         self.tree = TurnsView(self.turns_model, self)
@@ -246,6 +251,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         layout.addWidget(self.notes_label)
         layout.addWidget(self.banner)
         layout.addWidget(self.reading_label)
+        layout.addWidget(self.odds_label)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.settings_bar)
         layout.addLayout(turn_row)
@@ -258,6 +264,12 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         self.refresh()
 
     # -- what the dock shows -------------------------------------------------------------------
+
+    def show_odds(self, verdict: str, tip: str) -> None:
+        """The fight odds' line in setup ("Party wins 64 % · someone drops in 71 % · 3–5 rounds"); empty: none."""
+        self.odds_label.setText(f"Odds: {verdict}" if verdict else "")
+        self.odds_label.setToolTip(tip)
+        self.odds_label.setVisible(bool(verdict))
 
     def state_of(self, cid: str) -> str:
         """This round's state of a combatant: waiting, acting now, acted, surprised, down ('' outside combat)."""

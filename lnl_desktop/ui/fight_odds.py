@@ -1,0 +1,123 @@
+"""Whole-fight odds at the table: worked out on a worker thread a moment after each change, a first
+estimate (500 fights) at once and then the full count (10,000), for the Fight odds dock and the Turns
+dock's one-line verdict in setup. GM only: nothing of it goes to the player view.
+
+The encounter is copied on the GUI thread (the engine may change it the next moment); the worker
+plays the copy's fights (:func:`core.sim.run.fight_odds`) and hands the odds back through a queued
+signal; a result of an older state than the newest asked is dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from copy import deepcopy
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.lazy import load_now
+from lnl_desktop.ui.controller import TableController
+
+FIRST_FIGHTS = 500  # the first estimate, in a blink
+FULL_FIGHTS = 10_000
+SETTLE_MS = 250  # a moment after a change: a burst of changes (an undo of many steps) asks once
+
+
+def snapshot(encounter: Encounter) -> Encounter:
+    """A copy of the encounter's state without its log, the worker's own."""
+    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
+    return type(encounter).model_construct(**deepcopy(state), log=[])
+
+
+class FightOddsService(QObject):
+    """Works the odds out when asked and someone wants them (``wanted``: the dock shows, or setup)."""
+
+    stale = Signal()  # the encounter changed: the odds shown are of an older state
+    started = Signal()  # the odds of the newest state are being worked out
+    ready = Signal(object, bool)  # (FightOdds of the newest state, whether it is the full count)
+    failed = Signal(str)  # a ruleset without a simulator, a bad state: the words
+    _done = Signal(object, int, bool)  # from the worker: (odds, generation, final)
+    _broke = Signal(str, int)
+
+    def __init__(self, controller: TableController, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.generation = 0
+        self.latest: Any = None  # the last odds of the newest state (a FightOdds), or None
+        self.wants: list[Callable[[], bool]] = []  # who wants a first estimate (the Turns dock's line)
+        self.full_wants: list[Callable[[], bool]] = []  # who wants the full count too (the dock, shown)
+        self.running = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(SETTLE_MS)
+        self._timer.timeout.connect(self._start)
+        controller.eventsApplied.connect(lambda _events: self.changed())
+        controller.encounterReplaced.connect(self.changed)
+        self._done.connect(self._on_done)  # queued: the worker's signals land on the GUI thread
+        self._broke.connect(self._on_broke)
+
+    def wanted(self) -> bool:
+        return any(want() for want in (*self.wants, *self.full_wants))
+
+    def changed(self) -> None:
+        """The encounter changed: the odds are stale; worked out again a moment later if wanted."""
+        self.generation += 1
+        self.latest = None
+        self.stale.emit()
+        if self.wanted():
+            self._timer.start()
+
+    def request(self) -> None:
+        """Someone wants the full odds now (the dock shown): work them out unless the latest are current."""
+        if self.latest is None and not self._timer.isActive():
+            self._timer.start(0)
+
+    def _start(self) -> None:
+        load_now("numpy")  # the lazy loader has no lock: numpy is loaded here, on the GUI thread, first
+        generation = self.generation
+        encounter = snapshot(self.controller.encounter)
+        counts = (FIRST_FIGHTS, FULL_FIGHTS) if any(want() for want in self.full_wants) else (FIRST_FIGHTS,)
+        self.started.emit()
+        self.running = True
+        worker = threading.Thread(
+            target=self._work, args=(encounter, generation, counts), name="lnl-fight-odds", daemon=True
+        )
+        worker.start()
+
+    def _work(self, encounter: Encounter, generation: int, counts: tuple[int, ...]) -> None:
+        from lnl_desktop.core.engine.engine import Engine
+        from lnl_desktop.core.sim.field import battlefield
+        from lnl_desktop.core.sim.run import fight_odds
+
+        try:
+            field = battlefield(Engine(encounter))
+            for fights in counts:
+                if generation != self.generation:
+                    return  # a newer state was asked for: this one is of no use
+                odds = fight_odds(encounter, fights, seed=None, field=field)
+                self._tell(self._done, odds, generation, fights == counts[-1])
+        except RulesError as error:
+            self._tell(self._broke, str(error), generation)
+        except Exception as error:  # a worker's crash reaches the GM as words; it must not kill the app
+            self._tell(self._broke, f"the odds could not be worked out: {error}", generation)
+        finally:
+            self.running = False
+
+    def _tell(self, signal: Any, *args: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the window closed meanwhile: nobody to tell
+            signal.emit(*args)
+
+    def _on_done(self, odds: Any, generation: int, final: bool) -> None:
+        if generation != self.generation:
+            return  # of an older state
+        if final and odds.fights >= FULL_FIGHTS:
+            self.latest = odds
+        self.ready.emit(odds, final)
+
+    def _on_broke(self, words: str, generation: int) -> None:
+        if generation == self.generation:
+            self.failed.emit(words)

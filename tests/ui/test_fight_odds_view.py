@@ -1,0 +1,84 @@
+"""The Fight odds dock and the Turns dock's verdict: worked out on a worker from the table's state,
+each side's chance to win with its margin, each combatant's chance to drop as a chart and a table,
+the rounds left; they follow a change (a hit, an undo) and never reach the player view."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import QApplication, QLabel
+from pytestqt.qtbot import QtBot
+
+from lnl_desktop.core.encounter import actions as act
+
+WAIT_S = 30.0  # a loaded test machine: the worker's 10,000 fights take well under a second alone
+
+
+def wait_for(done: Callable[[], bool]) -> None:
+    """Let the worker run: sleeping gives it the interpreter (QTest.qWait would keep it), then the GUI
+    thread takes the worker's queued signals."""
+    deadline = time.monotonic() + WAIT_S
+    while not done():
+        assert time.monotonic() < deadline, "the fight odds never came"
+        time.sleep(0.02)
+        QApplication.processEvents()
+
+
+def odds_dock(window: Any, qtbot: QtBot) -> Any:
+    dock = window.docks["Fight odds"]
+    dock.show()
+    dock.raise_()
+    panel = window._panel("Fight odds")
+    wait_for(lambda: panel.odds is not None and panel.odds.fights == 10_000)
+    return panel
+
+
+def drop_of(odds: Any, cid: str) -> float:
+    return next(c.drop for c in odds.combatants if c.id == cid)
+
+
+def test_the_fight_odds_dock_shows_who_wins_who_drops_and_how_long(laptop_window: Any, qtbot: QtBot) -> None:
+    window = laptop_window()
+    panel = odds_dock(window, qtbot)
+    odds = panel.odds
+    assert panel.headline.text().startswith(f"Party wins {odds.party_wins:.0%} ±")
+    assert "10,000 fights in" in panel.status.text() and "rounds left" in panel.status.text()
+    assert panel.table.rowCount() == 7 and panel.table.item(0, 0).text() == "Tombril"
+    assert panel.table.item(0, 1).text() == f"{drop_of(odds, 'tombril'):.0%}"
+    drops, rounds = panel.plots()
+    bars = drops.listDataItems()[0]  # a bar per combatant, as long as its chance to drop
+    assert list(bars.opts["width"]) == [c.drop for c in odds.combatants]
+    assert len(rounds.listDataItems()) == 1
+    assert "default tactic" in panel.toolTip()
+
+
+def test_in_setup_the_turns_dock_says_how_dangerous_the_encounter_is(laptop_window: Any, qtbot: QtBot) -> None:
+    window = laptop_window()
+    label = window.turns_panel.odds_label
+    wait_for(label.isVisible)
+    assert label.text().startswith("Odds: Party wins") and "someone drops in" in label.text()
+    assert window.controller.do(act.StartCombat(face=4)) is not None
+    wait_for(lambda: not label.isVisible())  # in combat the dock has the odds
+
+
+def test_the_odds_follow_a_hit_and_its_undo_and_never_reach_the_player_view(laptop_window: Any, qtbot: QtBot) -> None:
+    window = laptop_window()
+    controller = window.controller
+    assert controller.do(act.StartCombat(face=5)) is not None
+    panel = odds_dock(window, qtbot)
+    before = panel.odds
+    assert controller.do(act.SetHealth("tombril", "stamina", 2)) is not None
+    assert controller.do(act.SetHealth("tombril", "injury", 4)) is not None
+    wait_for(lambda: panel.odds is not before and panel.odds.fights == 10_000)
+    hurt = panel.odds
+    assert drop_of(hurt, "tombril") > drop_of(before, "tombril") + 0.1
+    controller.undo_stack.undo()
+    controller.undo_stack.undo()
+    wait_for(lambda: panel.odds is not hurt and panel.odds.fights == 10_000)
+    assert abs(drop_of(panel.odds, "tombril") - drop_of(before, "tombril")) < 0.05
+    window.show_player_view(True)
+    player = window.player_view
+    words = " ".join(label.text() for label in player.findChildren(QLabel))
+    assert "wins" not in words and "drops" not in words
