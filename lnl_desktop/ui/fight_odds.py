@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.rules.fight import Plan
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.controller import TableController
 
@@ -40,7 +41,9 @@ class FightOddsService(QObject):
     started = Signal()  # the odds of the newest state are being worked out
     ready = Signal(object, bool)  # (FightOdds of the newest state, whether it is the full count)
     failed = Signal(str)  # a ruleset without a simulator, a bad state: the words
+    whatif = Signal(object)  # the odds with the pinned plans (FightOdds), or None when none is pinned
     _done = Signal(object, int, bool)  # from the worker: (odds, generation, final)
+    _whatif_done = Signal(object, int)
     _broke = Signal(str, int)
 
     def __init__(self, controller: TableController, parent: QObject | None = None) -> None:
@@ -50,6 +53,7 @@ class FightOddsService(QObject):
         self.latest: Any = None  # the last odds of the newest state (a FightOdds), or None
         self.wants: list[Callable[[], bool]] = []  # who wants a first estimate (the Turns dock's line)
         self.full_wants: list[Callable[[], bool]] = []  # who wants the full count too (the dock, shown)
+        self.plans: tuple[Plan, ...] = ()  # the what-if: plans the GM pinned
         self.running = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -58,6 +62,7 @@ class FightOddsService(QObject):
         controller.eventsApplied.connect(lambda _events: self.changed())
         controller.encounterReplaced.connect(self.changed)
         self._done.connect(self._on_done)  # queued: the worker's signals land on the GUI thread
+        self._whatif_done.connect(self._on_whatif)
         self._broke.connect(self._on_broke)
 
     def wanted(self) -> bool:
@@ -71,6 +76,22 @@ class FightOddsService(QObject):
         if self.wanted():
             self._timer.start()
 
+    def set_plans(self, plans: tuple[Plan, ...]) -> None:
+        """Pin the what-if's plans (none: the default tactic only); the odds are worked out again."""
+        self.plans = plans
+        self.whatif.emit(None)
+        self.changed()
+
+    def _valid_plans(self, encounter: Encounter) -> tuple[Plan, ...]:
+        """The pinned plans that still make sense (a combatant gone or a foe down drops its plan)."""
+        on_map = {c.id: c for c in encounter.combatants if c.id in encounter.tokens and not c.down}
+        return tuple(
+            p
+            for p in self.plans
+            if p.combatant in on_map
+            and (p.kind == "retreat" or (p.target in on_map and on_map[p.target].side is not on_map[p.combatant].side))
+        )
+
     def request(self) -> None:
         """Someone wants the full odds now (the dock shown): work them out unless the latest are current."""
         if self.latest is None and not self._timer.isActive():
@@ -80,15 +101,17 @@ class FightOddsService(QObject):
         load_now("numpy")  # the lazy loader has no lock: numpy is loaded here, on the GUI thread, first
         generation = self.generation
         encounter = snapshot(self.controller.encounter)
-        counts = (FIRST_FIGHTS, FULL_FIGHTS) if any(want() for want in self.full_wants) else (FIRST_FIGHTS,)
+        full = any(want() for want in self.full_wants)
+        counts = (FIRST_FIGHTS, FULL_FIGHTS) if full else (FIRST_FIGHTS,)
+        plans = self._valid_plans(encounter) if full else ()
         self.started.emit()
         self.running = True
         worker = threading.Thread(
-            target=self._work, args=(encounter, generation, counts), name="lnl-fight-odds", daemon=True
+            target=self._work, args=(encounter, generation, counts, plans), name="lnl-fight-odds", daemon=True
         )
         worker.start()
 
-    def _work(self, encounter: Encounter, generation: int, counts: tuple[int, ...]) -> None:
+    def _work(self, encounter: Encounter, generation: int, counts: tuple[int, ...], plans: tuple[Plan, ...]) -> None:
         from lnl_desktop.core.engine.engine import Engine
         from lnl_desktop.core.sim.field import battlefield
         from lnl_desktop.core.sim.run import fight_odds
@@ -100,6 +123,8 @@ class FightOddsService(QObject):
                     return  # a newer state was asked for: this one is of no use
                 odds = fight_odds(encounter, fights, seed=None, field=field)
                 self._tell(self._done, odds, generation, fights == counts[-1])
+            if plans and generation == self.generation:
+                self._tell(self._whatif_done, fight_odds(encounter, counts[-1], field=field, plans=plans), generation)
         except RulesError as error:
             self._tell(self._broke, str(error), generation)
         except Exception as error:  # a worker's crash reaches the GM as words; it must not kill the app
@@ -117,6 +142,10 @@ class FightOddsService(QObject):
         if final and odds.fights >= FULL_FIGHTS:
             self.latest = odds
         self.ready.emit(odds, final)
+
+    def _on_whatif(self, odds: Any, generation: int) -> None:
+        if generation == self.generation:
+            self.whatif.emit(odds)
 
     def _on_broke(self, words: str, generation: int) -> None:
         if generation == self.generation:

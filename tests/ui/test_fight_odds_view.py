@@ -82,3 +82,20 @@ def test_the_odds_follow_a_hit_and_its_undo_and_never_reach_the_player_view(lapt
     player = window.player_view
     words = " ".join(label.text() for label in player.findChildren(QLabel))
     assert "wins" not in words and "drops" not in words
+
+
+def test_a_pinned_plan_shows_its_odds_beside_the_odds_without_it(laptop_window: Any, qtbot: QtBot) -> None:
+    window = laptop_window()
+    panel = odds_dock(window, qtbot)
+    base = panel.odds
+    panel.who_combo.setCurrentIndex(panel.who_combo.findData("tombril"))
+    assert panel.plan_combo.itemText(0) == "retreats (leaves the fight)"
+    assert "attacks Hill Giant first" in [panel.plan_combo.itemText(i) for i in range(panel.plan_combo.count())]
+    panel.plan_combo.setCurrentIndex(0)
+    panel.pin_button.click()
+    wait_for(lambda: panel.whatif_odds is not None)
+    assert panel.whatif_label.text().startswith("If Tombril retreats: Party wins")
+    assert not panel.table.isColumnHidden(4) and panel.table.item(0, 4).text() == "0%"
+    assert panel.whatif_odds.party_wins < base.party_wins + 0.02
+    panel.clear_button.click()
+    assert panel.table.isColumnHidden(4) and panel.whatif_label.text() == ""

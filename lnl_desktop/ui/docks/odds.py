@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QColor, QPalette, QShowEvent
 from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -21,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.rules.fight import Plan
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 
@@ -52,21 +56,49 @@ class FightOddsPanel(QWidget):
         self.chart_holder = QWidget(self)
         self.chart_layout = QVBoxLayout(self.chart_holder)
         self.chart_layout.setContentsMargins(0, 0, 0, 0)
-        self.table = QTableWidget(0, 4, self)
-        self.table.setHorizontalHeaderLabels(["Combatant", "Drops", "Dies", "Left"])
+        self.table = QTableWidget(0, 5, self)
+        self.table.setHorizontalHeaderLabels(["Combatant", "Drops", "Dies", "Left", "What if"])
+        self.table.setColumnHidden(4, True)
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2, 3):
+        for col in (1, 2, 3, 4):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        # What if: a plan pinned for one combatant, the odds with it beside the odds without.
+        self.who_combo = QComboBox(self)
+        self.who_combo.setToolTip("Whose plan to pin")
+        self.plan_combo = QComboBox(self)
+        self.plan_combo.setToolTip("Its plan instead of the default tactic: retreat, or a foe to attack first")
+        self.pin_button = QPushButton("&Pin", self)
+        self.pin_button.setToolTip("See the odds with this plan beside the odds without it")
+        self.clear_button = QPushButton("C&lear", self)
+        self.clear_button.setToolTip("Back to the default tactic for everyone")
+        self.whatif_label = QLabel(self)
+        self.whatif_label.setWordWrap(True)
+        self.whatif_label.setObjectName("note")
+        whatif_row = QHBoxLayout()
+        whatif_row.addWidget(QLabel("What if", self))
+        whatif_row.addWidget(self.who_combo, 1)
+        whatif_row.addWidget(self.plan_combo, 2)
+        whatif_row.addWidget(self.pin_button)
+        whatif_row.addWidget(self.clear_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.headline)
         layout.addWidget(self.status)
         layout.addWidget(self.chart_holder, 3)
         layout.addWidget(self.table, 2)
+        layout.addLayout(whatif_row)
+        layout.addWidget(self.whatif_label)
+        self.whatif_odds: FightOdds | None = None
+        self.who_combo.currentIndexChanged.connect(self._fill_plans)
+        self.pin_button.clicked.connect(self.pin)
+        self.clear_button.clicked.connect(self.clear_plans)
+        controller.eventsApplied.connect(lambda _e: self._fill_who())
+        controller.encounterReplaced.connect(self._fill_who)
+        self._fill_who()
         self.drop_plot: pyqtgraph.PlotWidget | None = None
         self.rounds_plot: pyqtgraph.PlotWidget | None = None
 
@@ -76,6 +108,7 @@ class FightOddsPanel(QWidget):
         service.started.connect(self._working)
         service.ready.connect(self.show_odds)
         service.failed.connect(self._failed)
+        service.whatif.connect(self.show_whatif)
         if service.latest is not None:
             self.show_odds(service.latest, True)
 
@@ -114,12 +147,77 @@ class FightOddsPanel(QWidget):
         self._fill_table(odds)
         self._draw(odds)
 
+    # -- what if --------------------------------------------------------------------------------------
+
+    def _fill_who(self) -> None:
+        e = self.controller.encounter
+        chosen = self.who_combo.currentData()
+        with QSignalBlocker(self.who_combo):
+            self.who_combo.clear()
+            for c in e.combatants:
+                if c.id in e.tokens and not c.down:
+                    self.who_combo.addItem(c.name, c.id)
+            self.who_combo.setCurrentIndex(max(0, self.who_combo.findData(chosen)))
+        self._fill_plans()
+
+    def _fill_plans(self) -> None:
+        e = self.controller.encounter
+        cid = self.who_combo.currentData()
+        me = next((c for c in e.combatants if c.id == cid), None)
+        with QSignalBlocker(self.plan_combo):
+            self.plan_combo.clear()
+            if me is not None:
+                self.plan_combo.addItem("retreats (leaves the fight)", ("retreat", ""))
+                for f in e.combatants:
+                    if f.side is not me.side and f.id in e.tokens and not f.down:
+                        self.plan_combo.addItem(f"attacks {f.name} first", ("attack", f.id))
+        self.pin_button.setEnabled(me is not None)
+        self.clear_button.setEnabled(self.service is not None and bool(self.service.plans))
+
+    def pin(self) -> None:
+        """Pin the chosen plan (replacing that combatant's own): the odds with it come beside the rest."""
+        cid, data = self.who_combo.currentData(), self.plan_combo.currentData()
+        if self.service is None or not cid or data is None:
+            return
+        kind, target = data
+        plans = (*(p for p in self.service.plans if p.combatant != cid), Plan(cid, kind, target))
+        self.service.set_plans(plans)
+        self.clear_button.setEnabled(True)
+        self.whatif_label.setText("Working the what-if out…")
+
+    def clear_plans(self) -> None:
+        if self.service is not None:
+            self.service.set_plans(())
+        self.clear_button.setEnabled(False)
+
+    def show_whatif(self, odds: FightOdds | None) -> None:
+        self.whatif_odds = odds
+        self.table.setColumnHidden(4, odds is None)
+        if odds is None or self.service is None:
+            self.whatif_label.setText("")
+            return
+        names = {c.id: c.name for c in self.controller.encounter.combatants}
+        plans = ", ".join(p.words(names) for p in self.service.plans)
+        base = self.odds
+        was = f" (without it {base.party_wins:.0%})" if base is not None else ""
+        self.whatif_label.setText(
+            f"If {plans}: Party wins {odds.party_wins:.0%} ± {odds.margin(odds.party_wins):.1%}{was}"
+        )
+        drops = {c.id: c.drop for c in odds.combatants}
+        for row in range(self.table.rowCount()):
+            cid = self.table.item(row, 0).data(Qt.ItemDataRole.UserRole)
+            item = QTableWidgetItem(f"{drops[cid]:.0%}" if cid in drops else "")
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setToolTip(f"Drops with the plan ({plans})")
+            self.table.setItem(row, 4, item)
+
     def _fill_table(self, odds: FightOdds) -> None:
         tells_death = any(c.die is not None for c in odds.combatants)
         self.table.setColumnHidden(2, not tells_death)
         self.table.setRowCount(len(odds.combatants))
         for row, c in enumerate(odds.combatants):
             name = QTableWidgetItem(c.name)
+            name.setData(Qt.ItemDataRole.UserRole, c.id)
             name.setForeground(style.side_color(Side(c.side)))
             cells = [
                 name,
