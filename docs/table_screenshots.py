@@ -39,6 +39,8 @@ SCREENS = [
     ("area-osr.png", 1366, 768, 100, "area-osr"),
     ("area-d10.png", 1366, 768, 100, "area-d10"),
     ("area-d10-log.png", 1366, 768, 100, "area-d10-log"),
+    ("fight-odds-1366x768.png", 1366, 768, 100, "odds"),
+    ("fight-odds-projector-150.png", 1920, 1080, 150, "odds"),
 ]
 
 # RULES §14 scenes: the demo, the template's shape, its origin and where the drag ends (cells), the
@@ -176,6 +178,8 @@ def inside(out: Path, scale: int, scene: str) -> int:
 
     if scene.startswith("area-"):
         return area(window, out, scene, xdo)
+    if scene == "odds":
+        return odds(window, out, xdo)
     if scene != "round":
         return keep(window, scratch, out, scene, xdo)
     xdo("key", "ctrl+Return", wait=1200)  # Start combat…
@@ -231,6 +235,41 @@ def area(window: Any, out: Path, scene: str, xdo: Any) -> int:
         dialog.apply_faces(faces[: len(asked)])
         window.docks["Round log"].raise_()
         QTest.qWait(1200)
+    subprocess.run(["import", "-window", "root", str(out)], check=True)
+    window.controller.undo_stack.setClean()
+    window.close()
+    return 0
+
+
+def odds(window: Any, out: Path, xdo: Any) -> int:
+    """The Odds dock mid-fight (the seed's first exchange: the Giant at 37 SP, Tombril at 12)
+    with a what-if pinned (Tombril retreats), and the Turns dock above it."""
+    import time as clock
+
+    from PySide6.QtWidgets import QApplication
+
+    from lnl_desktop.core.encounter import actions as act
+
+    controller = window.controller
+    controller.do(act.StartCombat(face=5))
+    controller.do(act.SetHealth("hill-giant", "stamina", 37))
+    controller.do(act.SetHealth("tombril", "stamina", 12))
+    window.docks["Odds"].show()
+    window.docks["Odds"].raise_()
+    panel = window._panel("Odds")
+
+    def settle(done: Any) -> None:  # sleeping lets the worker run (a Qt wait would keep the interpreter)
+        deadline = clock.monotonic() + 30
+        while not done() and clock.monotonic() < deadline:
+            clock.sleep(0.05)
+            QApplication.processEvents()
+
+    settle(lambda: panel.odds is not None and panel.odds.fights == 10_000)
+    panel.who_combo.setCurrentIndex(panel.who_combo.findData("tombril"))
+    panel.plan_combo.setCurrentIndex(0)
+    panel.pin_button.click()
+    settle(lambda: panel.whatif_odds is not None)
+    xdo("mousemove", "5", "5", wait=800)
     subprocess.run(["import", "-window", "root", str(out)], check=True)
     window.controller.undo_stack.setClean()
     window.close()

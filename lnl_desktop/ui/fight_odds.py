@@ -1,5 +1,5 @@
 """Whole-fight odds at the table: worked out on a worker thread a moment after each change, a first
-estimate (500 fights) at once and then the full count (10,000), for the Fight odds dock and the Turns
+estimate (500 fights) at once and then the full count (10,000), for the Odds dock and the Turns
 dock's one-line verdict in setup. GM only: nothing of it goes to the player view.
 
 The encounter is copied on the GUI thread (the engine may change it the next moment); the worker

@@ -93,12 +93,12 @@ class SidePanelLayout(QMainWindow):
     def _arrange_default_layout(self) -> None:
         """Every dock where it starts: one side panel right of the map, the fight's order above
         (Turns, Rules call for, Combatants, Bestiary, Dice) and the work of a turn below (Action,
-        sheet, Round log, Forecast, History), as tabs. The map gets the rest: at 1366 x 768 that is
+        sheet, Round log, Forecast, Fight odds, History), as tabs. The map gets the rest: at 1366 x 768 that is
         over 60 % of the window. Built afresh rather than restored from a saved default:
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         side = Qt.DockWidgetArea.RightDockWidgetArea
         above = ["Turns", "Combatants", "Bestiary", "Dice"]  # the table's tools beside its order
-        below = ["Action", "Sheet", "Round log", "Forecast", "History"]
+        below = ["Action", "Sheet", "Round log", "Forecast", "Odds", "History"]
         for title in above + below:
             dock = self.docks[title]
             dock.setFloating(False)

@@ -72,7 +72,7 @@ LAZY_PANELS = {
     "Dice": ("lnl_desktop.ui.docks.dice", "DicePanel"),
     "Forecast": ("lnl_desktop.ui.docks.forecast", "ForecastPanel"),
     "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
-    "Fight odds": ("lnl_desktop.ui.docks.odds", "FightOddsPanel"),
+    "Odds": ("lnl_desktop.ui.docks.odds", "FightOddsPanel"),
 }
 APP_TITLE = "Laurels & Loot Desktop"
 # A dock has one name, on its tab, in the View menu and in its floating title bar. Docks renamed
@@ -127,8 +127,8 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self._add_dock("Forecast", None, side, "Ctrl+6")
         self._add_dock("Bestiary", None, side, "Ctrl+7")
         self._add_dock("History", None, side, "Ctrl+8")
-        self._add_dock("Fight odds", None, side, "Ctrl+Shift+O")
-        # Whole-fight odds (GM only): for the Fight odds dock while it shows, and the Turns dock's verdict in setup.
+        self._add_dock("Odds", None, side, "Ctrl+Shift+O")
+        # Whole-fight odds (GM only): for the Odds dock while it shows, and the Turns dock's verdict in setup.
         self.fight_odds = FightOddsService(self.controller, self)
         self.fight_odds.wants.append(lambda: self.controller.encounter.combat.phase is Phase.SETUP)
         self.fight_odds.ready.connect(self._odds_verdict)
@@ -243,7 +243,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         if hasattr(panel, "folders"):
             panel.folders = self.folders  # "Picture…" and Export open where the last file was
         if hasattr(panel, "attach"):
-            panel.attach(self.fight_odds)  # the Fight odds dock: the window's one worker
+            panel.attach(self.fight_odds)  # the Odds dock: the window's one worker
         return panel
 
     @property
@@ -264,15 +264,13 @@ class MainWindow(WindowMenus, SidePanelLayout):
 
     def _odds_stale(self) -> None:
         if self.controller.encounter.combat.phase is not Phase.SETUP:
-            self.turns_panel.show_odds("", "")  # in combat the Fight odds dock has them
+            self.turns_panel.show_odds("", "")  # in combat the Odds dock has them
 
     def _odds_verdict(self, odds: Any, final: bool) -> None:
         """The Turns dock's one line in setup: how dangerous is this encounter."""
         if self.controller.encounter.combat.phase is Phase.SETUP:
             first = "" if final else " (first estimate)"
-            tip = (
-                f"{odds.fights:,} fights by the default tactic{first}; the Fight odds dock (Ctrl+Shift+O) has the rest"
-            )
+            tip = f"{odds.fights:,} fights by the default tactic{first}; the Odds dock (Ctrl+Shift+O) has the rest"
             self.turns_panel.show_odds(odds.verdict(), tip)
         else:
             self.turns_panel.show_odds("", "")

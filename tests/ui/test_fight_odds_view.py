@@ -1,4 +1,4 @@
-"""The Fight odds dock and the Turns dock's verdict: worked out on a worker from the table's state,
+"""The Odds dock and the Turns dock's verdict: worked out on a worker from the table's state,
 each side's chance to win with its margin, each combatant's chance to drop as a chart and a table,
 the rounds left; they follow a change (a hit, an undo) and never reach the player view."""
 
@@ -27,10 +27,10 @@ def wait_for(done: Callable[[], bool]) -> None:
 
 
 def odds_dock(window: Any, qtbot: QtBot) -> Any:
-    dock = window.docks["Fight odds"]
+    dock = window.docks["Odds"]
     dock.show()
     dock.raise_()
-    panel = window._panel("Fight odds")
+    panel = window._panel("Odds")
     wait_for(lambda: panel.odds is not None and panel.odds.fights == 10_000)
     return panel
 

@@ -75,6 +75,7 @@ def test_window_shows_map_and_every_dock(make_window: WindowFactory) -> None:
         "Forecast",
         "Bestiary",
         "History",
+        "Odds",
         "Rules call for",
     }
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")

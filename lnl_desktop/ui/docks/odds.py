@@ -1,4 +1,4 @@
-"""The Fight odds dock (GM only): the rest of the fight played thousands of times from the table's
+"""The Odds dock (GM only): the rest of the fight played thousands of times from the table's
 state, at a glance — each side's chance to win with its 95 % margin in words, each combatant's
 chance to drop (and to die, where the ruleset tells them apart) as a bar chart, the rounds left, the
 health left. Worked out on a worker a moment after each change while the dock shows
@@ -17,8 +17,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -78,18 +80,29 @@ class FightOddsPanel(QWidget):
         self.whatif_label = QLabel(self)
         self.whatif_label.setWordWrap(True)
         self.whatif_label.setObjectName("note")
+        for combo in (self.who_combo, self.plan_combo):
+            # Narrow by default: the side panel keeps its width (the map would shrink and re-fit).
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(6)
         whatif_row = QHBoxLayout()
         whatif_row.addWidget(QLabel("What if", self))
-        whatif_row.addWidget(self.who_combo, 1)
-        whatif_row.addWidget(self.plan_combo, 2)
+        whatif_row.addWidget(self.who_combo, 2)
+        whatif_row.addWidget(self.plan_combo, 3)
         whatif_row.addWidget(self.pin_button)
         whatif_row.addWidget(self.clear_button)
+        for button in (self.pin_button, self.clear_button):
+            button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        # The chart and the table share the dock's height as tabs: at 1366 x 768 both would be cramped.
+        self.views = QTabWidget(self)
+        self.views.setDocumentMode(True)
+        self.views.addTab(self.chart_holder, "Chart")
+        self.views.addTab(self.table, "Table")
+        self.views.setTabToolTip(1, "Each one's chance to drop and to die, the health left, and with the what-if")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.headline)
         layout.addWidget(self.status)
-        layout.addWidget(self.chart_holder, 3)
-        layout.addWidget(self.table, 2)
+        layout.addWidget(self.views, 1)
         layout.addLayout(whatif_row)
         layout.addWidget(self.whatif_label)
         self.whatif_odds: FightOdds | None = None
@@ -139,8 +152,12 @@ class FightOddsPanel(QWidget):
         rounds = f"{lo} round{'s' if lo != 1 else ''}" if lo == hi else f"{lo}–{hi} rounds"
         first = "" if final else " (a first estimate; the full count follows)"
         self.status.setText(
-            f"Someone of the Party drops in {odds.someone_drops:.0%} · {rounds} left in 8 fights of 10 · "
-            f"{odds.fights:,} fights in {odds.seconds:.2f} s{first}. The margins: 95 % of such counts fall within them."
+            f"Someone of the Party drops in {odds.someone_drops:.0%} · {rounds} left · {odds.fights:,} fights "
+            f"in {odds.seconds:.2f} s{first}"
+        )
+        self.status.setToolTip(
+            f"Rounds: the middle 8 fights of 10. The ± margins: 95 % of counts of {odds.fights:,} fights fall within "
+            "them of the true chance, by the default tactic (the dock's tooltip)."
         )
         ruleset = self.controller.engine.ruleset
         self.setToolTip(f"The default tactic: {ruleset.sim_tactic}" if ruleset.sim_tactic else "")
@@ -250,7 +267,7 @@ class FightOddsPanel(QWidget):
         self.drop_plot.setLabel("bottom", "chance to drop (darker: to die)")
         self.drop_plot.setXRange(0, 1, padding=0.02)
         self.rounds_plot.setLabel("bottom", "rounds left")
-        self.rounds_plot.setMaximumHeight(140)
+        self.rounds_plot.setMaximumHeight(110)
         self.chart_layout.addWidget(self.drop_plot, 3)
         self.chart_layout.addWidget(self.rounds_plot, 1)
         if self.odds is not None:
@@ -268,6 +285,8 @@ class FightOddsPanel(QWidget):
         self.drop_plot.addItem(
             pg.BarGraphItem(x0=[0] * len(people), y=ys, width=[c.drop for c in people], height=0.7, brushes=colors)
         )
+        tells_death = any(c.die is not None for c in people)
+        self.drop_plot.setLabel("bottom", "chance to drop (darker: to die)" if tells_death else "chance to drop")
         deaths = [c.die or 0.0 for c in people]
         if any(deaths):
             self.drop_plot.addItem(
