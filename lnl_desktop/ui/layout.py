@@ -93,7 +93,7 @@ class SidePanelLayout(QMainWindow):
     def _arrange_default_layout(self) -> None:
         """Every dock where it starts: one side panel right of the map, the fight's order above
         (Turns, Rules call for, Combatants, Bestiary, Dice) and the work of a turn below (Action,
-        sheet, Round log, Forecast, Fight odds, History), as tabs. The map gets the rest: at 1366 x 768 that is
+        sheet, Round log, Forecast, Odds, History), as tabs. The map gets the rest: at 1366 x 768 that is
         over 60 % of the window. Built afresh rather than restored from a saved default:
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         side = Qt.DockWidgetArea.RightDockWidgetArea
@@ -218,6 +218,11 @@ class SidePanelLayout(QMainWindow):
                 bar.hide()
         self.layout().invalidate()
         self.layout().activate()
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self:
+                # Whole names and scroll arrows rather than six names cut to "Acti…" on a laptop.
+                bar.setElideMode(Qt.TextElideMode.ElideNone)
+                bar.setUsesScrollButtons(True)
 
     def _restore_layout(self) -> bool:
         """The window and dock layout of the last run; False when there is none to restore."""

@@ -88,8 +88,10 @@ class FightOddsPanel(QWidget):
         whatif_row.addWidget(QLabel("What if", self))
         whatif_row.addWidget(self.who_combo, 2)
         whatif_row.addWidget(self.plan_combo, 3)
-        whatif_row.addWidget(self.pin_button)
-        whatif_row.addWidget(self.clear_button)
+        pin_row = QHBoxLayout()  # a row of its own: the side panel keeps its width
+        pin_row.addWidget(self.pin_button)
+        pin_row.addWidget(self.clear_button)
+        pin_row.addWidget(self.whatif_label, 1)
         for button in (self.pin_button, self.clear_button):
             button.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         # The chart and the table share the dock's height as tabs: at 1366 x 768 both would be cramped.
@@ -104,7 +106,7 @@ class FightOddsPanel(QWidget):
         layout.addWidget(self.status)
         layout.addWidget(self.views, 1)
         layout.addLayout(whatif_row)
-        layout.addWidget(self.whatif_label)
+        layout.addLayout(pin_row)
         self.whatif_odds: FightOdds | None = None
         self.who_combo.currentIndexChanged.connect(self._fill_plans)
         self.pin_button.clicked.connect(self.pin)
