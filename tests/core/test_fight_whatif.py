@@ -45,3 +45,14 @@ def test_a_plan_that_cannot_be_is_refused_with_the_reason() -> None:
     names = {c.id: c.name for c in encounter.combatants}
     assert Plan("tombril", "retreat").words(names) == "Tombril retreats"
     assert Plan("cedryk", "attack", "half-orc").words(names) == "Cedryk the Sneaky attacks Half-orc first"
+
+
+def test_a_pinned_sneak_attack_strikes_harder_fast_and_through_the_engine() -> None:
+    encounter = load(resource("encounters", "hill-giant.lnl"))
+    plans = (Plan("cedryk", "attack", "half-orc", "sneak attack"),)
+    base = fight_odds(encounter, 6000, seed=9, plans=(Plan("cedryk", "attack", "half-orc"),))
+    sneaky = fight_odds(encounter, 6000, seed=9, plans=plans)
+    assert odds_of(sneaky, "half-orc").drop > odds_of(base, "half-orc").drop
+    assert disagreements(sneaky, reference_odds(encounter, 60, seed=9, plans=plans), z=4, slack=0.12) == []
+    names = {c.id: c.name for c in encounter.combatants}
+    assert plans[0].words(names) == "Cedryk the Sneaky sneak attacks Half-orc first"

@@ -889,6 +889,8 @@ class Ruleset:
     sim_tactic: ClassVar[str] = ""
     # What the odds call a combatant's health, a column each: ("SP", "IP") or ("HP",).
     sim_health_fields: ClassVar[tuple[str, ...]] = ()
+    # The ruleset's own attack modes a what-if may pin on a chosen foe ("sneak attack").
+    sim_modes: ClassVar[tuple[str, ...]] = ()
     # Whether the ruleset tells dying from dropping (the odds show both).
     sim_tells_death: ClassVar[bool] = False
 

@@ -186,10 +186,13 @@ class FightOddsPanel(QWidget):
         with QSignalBlocker(self.plan_combo):
             self.plan_combo.clear()
             if me is not None:
-                self.plan_combo.addItem("retreats (leaves the fight)", ("retreat", ""))
+                self.plan_combo.addItem("retreats (leaves the fight)", ("retreat", "", ""))
+                modes = self.controller.engine.ruleset.sim_modes
                 for f in e.combatants:
                     if f.side is not me.side and f.id in e.tokens and not f.down:
-                        self.plan_combo.addItem(f"attacks {f.name} first", ("attack", f.id))
+                        self.plan_combo.addItem(f"attacks {f.name} first", ("attack", f.id, ""))
+                        for mode in modes:  # the ruleset's own: a sneak attack, on the GM's word
+                            self.plan_combo.addItem(f"{mode}s {f.name} first", ("attack", f.id, mode))
         self.pin_button.setEnabled(me is not None)
         self.clear_button.setEnabled(self.service is not None and bool(self.service.plans))
 
@@ -198,8 +201,8 @@ class FightOddsPanel(QWidget):
         cid, data = self.who_combo.currentData(), self.plan_combo.currentData()
         if self.service is None or not cid or data is None:
             return
-        kind, target = data
-        plans = (*(p for p in self.service.plans if p.combatant != cid), Plan(cid, kind, target))
+        kind, target, mode = data
+        plans = (*(p for p in self.service.plans if p.combatant != cid), Plan(cid, kind, target, mode))
         self.service.set_plans(plans)
         self.clear_button.setEnabled(True)
         self.whatif_label.setText("Working the what-if out…")

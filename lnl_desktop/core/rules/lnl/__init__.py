@@ -747,6 +747,7 @@ class LnLRuleset(Ruleset):
         "attacks cost their exertion; no power attacks, sneak attacks, parries, Dash or Leap."
     )
     sim_health_fields: ClassVar[tuple[str, ...]] = ("SP", "IP")
+    sim_modes: ClassVar[tuple[str, ...]] = (AttackMode.SNEAK.value,)  # a what-if may pin a sneak attack
     sim_tells_death: ClassVar[bool] = False  # at 0 IP a creature is down; dying or dead is the GM's call
 
     def simulate_fights(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:

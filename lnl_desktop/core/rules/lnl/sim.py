@@ -77,16 +77,21 @@ _CACHE_SIZE = 4096
 
 
 def distribution(
-    ruleset: FamilyRuleset, a: LnLStats, t: LnLStats, weapon: Weapon, options: LnLFamilyOptions
+    ruleset: FamilyRuleset,
+    a: LnLStats,
+    t: LnLStats,
+    weapon: Weapon,
+    options: LnLFamilyOptions,
+    mode: AttackMode = AttackMode.ATTACK,
 ) -> tuple[float, Any, Any]:
     """The mean, the amounts and their cumulative chances of ``a``'s blow on ``t`` with ``weapon``:
     :func:`.odds.forecast_with`'s exact distribution, kept by its damage plan."""
-    plan = ruleset.damage_plan(a, t, weapon, AttackMode.ATTACK, options)
+    plan = ruleset.damage_plan(a, t, weapon, mode, options)
     key = (type(ruleset), plan, options.minimum_damage)
     found = _DISTRIBUTIONS.get(key)
     if found is not None:
         return found
-    fc = forecast_with(ruleset, a, t, weapon, AttackMode.ATTACK, options)  # type: ignore[arg-type]
+    fc = forecast_with(ruleset, a, t, weapon, mode, options)  # type: ignore[arg-type]
     amounts = np.array(sorted(fc.damage), dtype=np.int64)
     chances = np.array([fc.damage[int(d)] for d in amounts], dtype=np.float64)
     cdf = np.cumsum(chances)
@@ -98,14 +103,21 @@ def distribution(
     return fc.mean, amounts, cdf
 
 
-def blows(ruleset: FamilyRuleset, a: LnLStats, t: LnLStats, options: LnLFamilyOptions) -> list[Blow]:
-    """Every intact weapon of ``a`` against ``t``, best first (highest mean damage; ties: the first listed)."""
+def blows(
+    ruleset: FamilyRuleset,
+    a: LnLStats,
+    t: LnLStats,
+    options: LnLFamilyOptions,
+    mode: AttackMode = AttackMode.ATTACK,
+) -> list[Blow]:
+    """Every intact weapon of ``a`` against ``t`` in ``mode`` (a what-if's pinned sneak attack), best
+    first (highest mean damage; ties: the first listed)."""
     out: list[tuple[float, int, Blow]] = []
     for w, weapon in enumerate(a.weapons):
         if weapon.state is WeaponState.BROKEN:
             continue
-        mean, amounts, cdf = distribution(ruleset, a, t, weapon, options)
-        plan = ruleset.damage_plan(a, t, weapon, AttackMode.ATTACK, options)
+        mean, amounts, cdf = distribution(ruleset, a, t, weapon, options, mode)
+        plan = ruleset.damage_plan(a, t, weapon, mode, options)
         ranged = weapon.kind is WeaponKind.RANGED
         blow = Blow(
             weapon=w,
@@ -117,7 +129,7 @@ def blows(ruleset: FamilyRuleset, a: LnLStats, t: LnLStats, options: LnLFamilyOp
             cdf=cdf,
             dice=plan.base,
             sides=plan.sides,
-            direct=ruleset.is_direct(weapon, AttackMode.ATTACK),
+            direct=ruleset.is_direct(weapon, mode),
             exertion=ruleset.costs_exertion(weapon, options),
             specialized=weapon.specialized,
         )
@@ -188,6 +200,12 @@ class Simulator:
             [blows(ruleset, self.c[i], self.c[j], self.options) if self.foes[i, j] else [] for j in range(k)]
             for i in range(k)
         ]
+        # A what-if's pinned attack in a mode of the rules' own (a sneak attack) on its chosen foe.
+        if field.prefer is not None and field.modes is not None:
+            for i in range(k):
+                j, mode = int(field.prefer[i]), field.modes[i]
+                if j >= 0 and mode:
+                    self.blows[i][j] = blows(ruleset, self.c[i], self.c[j], self.options, AttackMode(mode))
         self.no_turn = np.array([c.incapacitated_by is not None for c in self.c], dtype=np.bool_)
         self.held = np.array([c.held_by is not None for c in self.c], dtype=np.bool_)
         self.aware = np.array([c.cannot_be_surprised for c in self.c], dtype=np.bool_)

@@ -68,7 +68,10 @@ def _take_turn(ruleset: FamilyRuleset, engine: Table, c: Any, field: Battlefield
     if j < 0:
         return
     target = engine.combatant(field.ids[j])
-    options = blows(ruleset, c, target, engine.encounter.options)  # type: ignore[arg-type]
+    # A what-if's pinned attack in a mode of the rules' own (a sneak attack) on its chosen foe: the GM's word.
+    pinned = field.prefer is not None and field.modes is not None and int(field.prefer[i]) == j and field.modes[i]
+    mode = AttackMode(field.modes[i]) if pinned and field.modes is not None else AttackMode.ATTACK
+    options = blows(ruleset, c, target, engine.encounter.options, mode)  # type: ignore[arg-type]
     if not options:
         return
 
@@ -77,7 +80,8 @@ def _take_turn(ruleset: FamilyRuleset, engine: Table, c: Any, field: Battlefield
         return not failed(checks)
 
     def strike(b: Any) -> None:
-        engine.apply(Attack(attacker=c.id, target=target.id, weapon=c.weapons[b.weapon].name))
+        name = c.weapons[b.weapon].name
+        engine.apply(Attack(attacker=c.id, target=target.id, weapon=name, mode=mode, override=bool(pinned)))
 
     best = options[0]
     if best.ranged and _in_sight(engine, c, target) and usable(best):
