@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from copy import deepcopy
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -29,9 +28,15 @@ SETTLE_MS = 250  # a moment after a change: a burst of changes (an undo of many 
 
 
 def snapshot(encounter: Encounter) -> Encounter:
-    """A copy of the encounter's state without its log, the worker's own."""
+    """A copy of the encounter's state without its log, the worker's own: what the engine changes in
+    place (the combatants, the tokens, the combat state) copied, the parts it only ever replaces
+    (the map, the options, lights, drawings, templates) shared — a big map's copy costs a tenth."""
     state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
-    return type(encounter).model_construct(**deepcopy(state), log=[])
+    state["combatants"] = [c.model_copy(deep=True) for c in encounter.combatants]
+    state["tokens"] = {cid: token.model_copy() for cid, token in encounter.tokens.items()}
+    state["combat"] = encounter.combat.model_copy(deep=True)
+    state["fog"] = encounter.fog.model_copy(deep=True)
+    return type(encounter).model_construct(**state, log=[])
 
 
 class FightOddsService(QObject):

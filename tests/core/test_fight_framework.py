@@ -13,12 +13,16 @@ import numpy as np
 import pytest
 
 from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.fight import NEITHER, OPPONENTS, PARTY, close_in, empty_outcome, nearest_foes
 from lnl_desktop.core.sim.agreement import disagreements
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.odds import margin, summarise
 from lnl_desktop.paths import demo_encounter_path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import big_maps
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +111,10 @@ def test_the_command_line_refuses_a_bad_file_as_opening_it_does(tmp_path: Path) 
         text=True,
     )
     assert few.returncode == 2 and "--fights 0: from 1 to 1,000,000" in few.stderr
+
+
+def test_a_battle_too_big_or_a_side_missing_is_refused_with_the_reason() -> None:
+    with pytest.raises(RulesError, match="41 combatants are on the map: the fight odds are worked out for up to 40"):
+        battlefield(Engine(big_maps.build(size=40, tokens=41, fog=False)))
+    with pytest.raises(RulesError, match="the fight odds need both sides on the map"):
+        battlefield(Engine(big_maps.build(size=20, tokens=3, party=3, fog=False)))

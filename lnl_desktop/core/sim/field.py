@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.map.sight import sees
 from lnl_desktop.core.rules.fight import OPPONENTS, PARTY, Battlefield
@@ -16,6 +17,7 @@ np = lazy_module("numpy")
 
 MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells (a reach weapon's 10 ft is its ruleset's)
 WHOLE_MAP_FT = 100_000.0  # a budget no path on any map reaches: every cell's cost
+MOST_FIGHTERS = 40  # the odds play skirmishes, not battles: beyond this a state's plan alone takes seconds
 
 
 def battlefield(engine: Any) -> Battlefield:
@@ -24,6 +26,13 @@ def battlefield(engine: Any) -> Battlefield:
     ruleset = engine.ruleset
     fighters = [c for c in e.combatants if c.id in e.tokens]
     k = len(fighters)
+    if k > MOST_FIGHTERS:
+        raise RulesError(
+            f"{k} combatants are on the map: the fight odds are worked out for up to {MOST_FIGHTERS} (a skirmish, "
+            "not a battle)"
+        )
+    if not any(c.side is Side.PARTY for c in fighters) or not any(c.side is not Side.PARTY for c in fighters):
+        raise RulesError("the fight odds need both sides on the map")
     grid = e.map
     rule, fpc = grid.diagonal, grid.feet_per_cell
     side = np.array([PARTY if c.side is Side.PARTY else OPPONENTS for c in fighters], dtype=np.int64)
