@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.fight import Plan
+from lnl_desktop.core.rules.fight import MOST_FIGHTERS, Plan
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.controller import TableController
 
@@ -103,8 +103,14 @@ class FightOddsService(QObject):
             self._timer.start(0)
 
     def _start(self) -> None:
-        load_now("numpy")  # the lazy loader has no lock: numpy is loaded here, on the GUI thread, first
         generation = self.generation
+        on_map = len(self.controller.encounter.tokens)
+        if on_map > MOST_FIGHTERS:  # said at once: no copy of a big map's encounter for nothing
+            self.failed.emit(
+                f"{on_map} combatants are on the map: the fight odds are worked out for up to {MOST_FIGHTERS}"
+            )
+            return
+        load_now("numpy")  # the lazy loader has no lock: numpy is loaded here, on the GUI thread, first
         encounter = snapshot(self.controller.encounter)
         full = any(want() for want in self.full_wants)
         counts = (FIRST_FIGHTS, FULL_FIGHTS) if full else (FIRST_FIGHTS,)

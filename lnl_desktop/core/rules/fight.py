@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 np = lazy_module("numpy")
 
+MOST_FIGHTERS = 40  # the odds play skirmishes, not battles: beyond this a state's plan alone takes seconds
 PATHS_TRIED = 40  # the reference's move: cells tried for a path that provokes nobody
 MAX_ROUNDS = 40  # a fight not over by then counts as neither side's win
 PARTY, OPPONENTS, NEITHER = 0, 1, 2  # SimOutcome.winner

@@ -10,14 +10,13 @@ from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.map.sight import sees
-from lnl_desktop.core.rules.fight import OPPONENTS, PARTY, Battlefield
+from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battlefield
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")
 
 MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells (a reach weapon's 10 ft is its ruleset's)
 WHOLE_MAP_FT = 100_000.0  # a budget no path on any map reaches: every cell's cost
-MOST_FIGHTERS = 40  # the odds play skirmishes, not battles: beyond this a state's plan alone takes seconds
 
 
 def battlefield(engine: Any) -> Battlefield:
