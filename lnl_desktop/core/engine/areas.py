@@ -8,14 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.areas import MAX_TEMPLATES, Template, area_words, new_template_id
 from lnl_desktop.core.encounter.events import Event, TemplateChanged, TemplatePlaced, TemplateRemoved
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.encounter.validation import explain
+from lnl_desktop.core.engine.drawings import checked, on_map
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, Strike, grid_feet, strike, under_cover
 
@@ -70,20 +68,6 @@ def struck_by(
     return area, out
 
 
-def _checked(title: str, data: dict[str, Any]) -> Template:
-    try:
-        return Template.model_validate(data)
-    except ValidationError as error:
-        raise IllegalAction(title, explain(error).splitlines()) from None
-
-
-def _on_map(engine: Engine, title: str, origin: tuple[float, float]) -> None:
-    grid = engine.encounter.map
-    x, y = origin
-    if not (0 <= x <= grid.width and 0 <= y <= grid.height):
-        raise IllegalAction(title, [f"({x:g}, {y:g}) is off the {grid.width} x {grid.height} map"])
-
-
 def _find(engine: Engine, title: str, template_id: str) -> tuple[int, Template]:
     for index, template in enumerate(engine.encounter.templates):
         if template.id == template_id:
@@ -106,8 +90,8 @@ def place_template(engine: Engine, a: act.PlaceTemplate, dice: DiceSource) -> li
         "label": a.label,
         "shown": a.shown,
     }
-    template = _checked(title, data)
-    _on_map(engine, title, template.origin)
+    template = checked(Template, title, data)
+    on_map(engine, title, (template.origin,))
     engine.encounter.templates = (*templates, template)
     seen = "" if template.shown else " (GM only)"
     return [
@@ -134,8 +118,8 @@ def edit_template(engine: Engine, a: act.EditTemplate, dice: DiceSource) -> list
     for name in changes:
         data[name] = getattr(a, name)
     area_of(data["shape"], data["origin"], data["size_ft"], data["direction"], title)
-    template = _checked(title, data)
-    _on_map(engine, title, template.origin)
+    template = checked(Template, title, data)
+    on_map(engine, title, (template.origin,))
     templates = list(engine.encounter.templates)
     templates[index] = template
     engine.encounter.templates = tuple(templates)
@@ -195,7 +179,7 @@ def area_effect(engine: Engine, a: act.AreaEffect, dice: DiceSource) -> list[Eve
     """Check the area and its targets, let the ruleset resolve it (§14), lift its template if asked."""
     title = f"{a.name or a.means or 'Area effect'}"
     shape = area_of(a.shape, a.origin, a.size_ft, a.direction, title)
-    _on_map(engine, title, a.origin)
+    on_map(engine, title, (a.origin,))
     encounter = engine.encounter
     ids = {c.id for c in encounter.combatants}
     reasons: list[str] = []

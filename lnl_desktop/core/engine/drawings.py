@@ -4,9 +4,9 @@ history keeps the old tuple by reference (``history._SHARED_PARTS``)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
@@ -15,6 +15,8 @@ from lnl_desktop.core.encounter.events import DrawingAdded, DrawingChanged, Draw
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.errors import IllegalAction
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class Engine(Protocol):
@@ -25,14 +27,16 @@ class Engine(Protocol):
     def _round(self) -> int: ...
 
 
-def _checked(title: str, data: dict[str, Any]) -> Drawing:
+def checked(model: type[M], title: str, data: dict[str, Any]) -> M:
+    """``data`` as a ``model`` (a drawing, a template), or IllegalAction with pydantic's reasons in the game's words."""
     try:
-        return Drawing.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as error:
         raise IllegalAction(title, explain(error).splitlines()) from None
 
 
-def _on_map(engine: Engine, title: str, points: tuple[tuple[float, float], ...]) -> None:
+def on_map(engine: Engine, title: str, points: tuple[tuple[float, float], ...]) -> None:
+    """Refuse a point (in cells) off the encounter's map."""
     grid = engine.encounter.map
     for x, y in points:
         if not (0 <= x <= grid.width and 0 <= y <= grid.height):
@@ -60,8 +64,8 @@ def add_drawing(engine: Engine, a: act.AddDrawing, dice: DiceSource) -> list[Eve
         "text": a.text,
         "shown": a.shown,
     }
-    drawing = _checked(title, data)
-    _on_map(engine, title, drawing.points)
+    drawing = checked(Drawing, title, data)
+    on_map(engine, title, drawing.points)
     engine.encounter.drawings = (*drawings, drawing)
     return [
         DrawingAdded(
@@ -81,7 +85,7 @@ def edit_drawing(engine: Engine, a: act.EditDrawing, dice: DiceSource) -> list[E
     if a.offset is not None and tuple(a.offset) != (0, 0):
         dx, dy = a.offset
         data["points"] = tuple((x + dx, y + dy) for x, y in old.points)
-        _on_map(engine, title, data["points"])
+        on_map(engine, title, data["points"])
         changes.append("offset")
     for name in ("colour", "width", "text", "shown"):
         value = getattr(a, name)
@@ -90,7 +94,7 @@ def edit_drawing(engine: Engine, a: act.EditDrawing, dice: DiceSource) -> list[E
             changes.append(name)
     if not changes:
         raise IllegalAction(title, [f"{old.words} is already so: nothing to change"])
-    drawing = _checked(title, data)
+    drawing = checked(Drawing, title, data)
     if drawing == old:  # a colour written in capitals: the very same drawing
         raise IllegalAction(title, [f"{old.words} is already so: nothing to change"])
     drawings = list(engine.encounter.drawings)

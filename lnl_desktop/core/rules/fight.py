@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 np = lazy_module("numpy")
 
 MOST_FIGHTERS = 40  # the odds play skirmishes, not battles: beyond this a state's plan alone takes seconds
+MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells
+WHOLE_MAP_FT = 100_000.0  # a movement budget no path on any map reaches: every cell's cost
 PATHS_TRIED = 40  # the reference's move: cells tried for a path that provokes nobody
 MAX_ROUNDS = 40  # a fight not over by then counts as neither side's win
 PARTY, OPPONENTS, NEITHER = 0, 1, 2  # SimOutcome.winner
@@ -182,10 +184,34 @@ def close_in(gap: FloatArray, mover: IntArray, target: IntArray, feet: FloatArra
     return out
 
 
-def approach_cell(engine: Any, cid: str, target: str) -> tuple[int, int] | None:
-    """Where :func:`approach_path` leads (its last cell), or None."""
-    path = approach_path(engine, cid, target)
-    return path[-1] if path else None
+def melee_gaps(engine: Any, cid: str, foes: list[Any]) -> list[float]:
+    """How far ``cid`` must move (walls, doors, difficult ground and the tokens in its way counted) to
+    stand in melee reach of each of ``foes``: 0 when in reach now, inf when it cannot get there. The
+    measure :class:`Battlefield` keeps and a reference moving for real asks again."""
+    e = engine.encounter
+    c = engine.combatant(cid)
+    rule, fpc = e.map.diagonal, e.map.feet_per_cell
+    here = e.tokens[cid].cell
+    costs: dict[tuple[int, int], float] | None = None
+    out: list[float] = []
+    for f in foes:
+        there = e.tokens[f.id].cell
+        if token_distance_ft(here, c.size, there, f.size, rule, fpc) <= MELEE_FT:
+            out.append(0.0)
+            continue
+        if costs is None:
+            costs = engine.reach(cid, WHOLE_MAP_FT).costs_ft()
+        out.append(
+            min(
+                (
+                    cost
+                    for a, cost in costs.items()
+                    if token_distance_ft(a, c.size, there, f.size, rule, fpc) <= MELEE_FT
+                ),
+                default=float("inf"),
+            )
+        )
+    return out
 
 
 def approach_path(engine: Any, cid: str, target: str) -> list[tuple[int, int]] | None:

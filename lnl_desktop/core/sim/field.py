@@ -10,13 +10,10 @@ from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.map.sight import sees
-from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battlefield
+from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battlefield, melee_gaps
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")
-
-MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells (a reach weapon's 10 ft is its ruleset's)
-WHOLE_MAP_FT = 100_000.0  # a budget no path on any map reaches: every cell's cost
 
 
 def battlefield(engine: Any) -> Battlefield:
@@ -42,24 +39,12 @@ def battlefield(engine: Any) -> Battlefield:
     seen = np.zeros((k, k), dtype=np.bool_)
     cells = [e.tokens[c.id].cell for c in fighters]
     for i, c in enumerate(fighters):
-        costs: dict[tuple[int, int], float] | None = None
         for j, f in enumerate(fighters):
-            if i == j:
-                continue
-            dist[i, j] = token_distance_ft(cells[i], c.size, cells[j], f.size, rule, fpc)
-            seen[i, j] = sees(grid, cells[i], c.size, cells[j], f.size)
-            if side[i] == side[j]:
-                continue
-            if dist[i, j] <= MELEE_FT:
-                gap[i, j] = 0.0
-                continue
-            if costs is None:
-                costs = engine.reach(c.id, WHOLE_MAP_FT).costs_ft()
-            best = np.inf
-            for anchor, cost in costs.items():
-                if cost < best and token_distance_ft(anchor, c.size, cells[j], f.size, rule, fpc) <= MELEE_FT:
-                    best = cost
-            gap[i, j] = best
+            if i != j:
+                dist[i, j] = token_distance_ft(cells[i], c.size, cells[j], f.size, rule, fpc)
+                seen[i, j] = sees(grid, cells[i], c.size, cells[j], f.size)
+        foes = [j for j in range(k) if side[j] != side[i]]
+        gap[i, foes] = melee_gaps(engine, c.id, [fighters[j] for j in foes])
     return Battlefield(
         ids=tuple(c.id for c in fighters),
         names=tuple(c.name for c in fighters),

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 from lnl_desktop.core.encounter.areas import Template, area_words
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.areas import Struck, struck_by
-from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike
+from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike, strike
 from lnl_desktop.ui.map.drawings import DRAWING_Z
 from lnl_desktop.ui.map.geometry import CellMask, cell_rect
 from lnl_desktop.ui.style import CELL_PX
@@ -290,7 +290,8 @@ class TemplateLayer:
         kept = self._strikes.get(template.id)
         if kept is not None and kept[0] is template:
             return kept[1]
-        strike_ = struck_by(encounter, template.shape, template.origin, template.size_ft, template.direction)[0]
+        grid = encounter.map  # the cells only: who stands on them is the rings' (the selected template's)
+        strike_ = strike(grid, template.shape, template.origin, template.size_ft, template.direction, grid.diagonal)
         self._strikes[template.id] = (template, strike_)
         return strike_
 

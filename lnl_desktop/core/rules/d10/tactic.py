@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Phase
-from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.map.sight import sees
 from lnl_desktop.core.rules.common import failed
 from lnl_desktop.core.rules.d10.model import (
@@ -33,14 +32,12 @@ from lnl_desktop.core.rules.d10.model import (
 )
 from lnl_desktop.core.rules.d10.rules import attack_checks, combat_of
 from lnl_desktop.core.rules.d10.views import NONE
-from lnl_desktop.core.rules.fight import Battlefield, approach_path
+from lnl_desktop.core.rules.fight import MELEE_FT, Battlefield, approach_path, melee_gaps
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
 
-MELEE_FT = 5.0  # the seam's melee reach (core.rules.fight): gaps are counted to it
 SHOOT_FROM_FT = 10.0  # a shot from where it stands needs the foe at least this far
-WHOLE_MAP_FT = 100_000.0  # a budget no path reaches: every cell's cost
 ATTACKING = ("attack", "cast", "grapple", "other")  # declarations an attack keeps to (rules.declaration_check)
 
 
@@ -66,25 +63,8 @@ def dropped_weapon(c: D10Combatant, tiers: bool) -> D10Weapon | None:
 
 
 def _gaps(engine: Table, c: D10Combatant, foes: list[D10Combatant]) -> list[float]:
-    """Feet ``c`` must move to stand in melee reach of each foe (core.sim.field's measure, live)."""
-    e = engine.encounter
-    rule, fpc = e.map.diagonal, e.map.feet_per_cell
-    here = e.tokens[c.id].cell
-    costs: dict[tuple[int, int], float] | None = None
-    out = []
-    for f in foes:
-        there = e.tokens[f.id].cell
-        if token_distance_ft(here, c.size, there, f.size, rule, fpc) <= MELEE_FT:
-            out.append(0.0)
-            continue
-        if costs is None:
-            costs = engine.reach(c.id, WHOLE_MAP_FT).costs_ft()
-        best = float("inf")
-        for anchor, cost in costs.items():
-            if cost < best and token_distance_ft(anchor, c.size, there, f.size, rule, fpc) <= MELEE_FT:
-                best = cost
-        out.append(best)
-    return out
+    """Feet ``c`` must move to stand in melee reach of each foe (the battlefield's measure, live)."""
+    return melee_gaps(engine, c.id, foes)
 
 
 def _standing_foes(engine: Table, c: D10Combatant) -> list[D10Combatant]:
