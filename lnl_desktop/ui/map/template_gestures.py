@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QMouseEvent
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QWidget
 
 from lnl_desktop.core.encounter.actions import Action, EditTemplate, PlaceTemplate, RemoveTemplate
 from lnl_desktop.core.encounter.areas import Template, area_words
@@ -21,6 +21,8 @@ from lnl_desktop.ui.map.templates import PREVIEW_Z, StruckRings, TemplateItem, T
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.events import Event
+    from lnl_desktop.ui.controller import TableController
+    from lnl_desktop.ui.map.scene import MapScene
 
 
 class TemplateSurface(MapSurface, Protocol):
@@ -301,3 +303,86 @@ def template_shapes_menu(parent: QWidget, lay: Callable[[AreaShape], object], st
         action.setChecked(shape is style.shape)
         group.addAction(action)
     return menu
+
+
+class TemplateCommands:
+    """The map view's commands on templates (a mixin of :class:`~lnl_desktop.ui.map.view.MapView`):
+    which one a press is on, selecting it, its menu and name, the Template tool for a caster's own
+    area, and the Area effect dialog."""
+
+    # What the mixin uses of the view it is part of.
+    controller: TableController
+    map_scene: MapScene
+    template_style: TemplateStyle
+    area_dialog: QWidget | None
+    context_menu: QMenu | None
+
+    def pick_within(self) -> float:
+        return self._pick_within()
+
+    def template_at(self, pos: QPointF | QPoint) -> Template | None:
+        """The template a press at the viewport point ``pos`` is on (inside its shape)."""
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return self.map_scene.templates.template_at(point)
+
+    def template_handle_at(self, pos: QPointF | QPoint) -> Template | None:
+        """The selected template when ``pos`` is on its resize handle."""
+        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
+        return self.map_scene.templates.handle_at(point, 2 * self._pick_within())
+
+    def select_template(self, tid: str | None) -> None:
+        if tid is not None:
+            self.controller.select(None)
+            self.map_scene.drawings.select(None)
+        self.map_scene.templates.select(tid, self.controller.encounter)
+
+    def template_context_menu(self, template: Template, where: QPoint) -> QMenu:
+        self.select_template(template.id)
+        self.context_menu = template_menu(
+            self,
+            template,
+            self.do,
+            lambda: self.open_area_effect(template.id),
+            lambda: self.rename_template(template.id),
+        )
+        self.context_menu.popup(where)
+        return self.context_menu
+
+    def rename_template(self, tid: str) -> list[Event] | None:
+        template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
+        if template is None:
+            return None
+        words, ok = QInputDialog.getText(
+            self, "Name the template", "Name (at most 60 characters):", text=template.label
+        )
+        if not ok or words == template.label:
+            return None
+        return self.do(EditTemplate(tid, label=words))
+
+    def lay_template(
+        self, shape: AreaShape, size_ft: int | None = None, label: str = "", caster: str = "", means: str = ""
+    ) -> None:
+        """Take the Template tool for ``shape`` (a caster's means: its own size, name and caster)."""
+        style = self.template_style
+        style.shape, style.fixed_size, style.label, style.caster, style.means = shape, size_ft, label, caster, means
+        self.set_tool("template")
+        what = f"{label}: " if label else ""
+        self.say(f"{what}press where the {shape.value} starts and drag to aim it")
+
+    def open_area_effect(self, tid: str, caster: str = "", means: str = "") -> QWidget | None:
+        """The Area effect dialog on a placed template: the effect, its targets and their odds, the roll."""
+        from lnl_desktop.ui.area_dialog import AreaEffectDialog
+
+        template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
+        if template is None:
+            return None
+        self.select_template(tid)
+        if self.area_dialog is not None:
+            self.area_dialog.close()
+        dialog = AreaEffectDialog(self.controller, template, self.window(), caster=caster, means=means)
+        self.area_dialog = dialog
+        dialog.open()
+        # Beside the map, not over the template: at the window's right, where the docks are.
+        frame = self.window().frameGeometry()
+        dialog.move(max(frame.left(), frame.right() - dialog.width() - 16), frame.top() + 90)
+        return dialog

@@ -58,7 +58,6 @@ from PySide6.QtWidgets import QGraphicsView, QInputDialog, QMenu, QStyleOptionGr
 from lnl_desktop.core.encounter.actions import (
     Action,
     EditDrawing,
-    EditTemplate,
     Face,
     Move,
     PlaceLight,
@@ -69,12 +68,10 @@ from lnl_desktop.core.encounter.actions import (
     SetDoor,
     SetFog,
 )
-from lnl_desktop.core.encounter.areas import Template
 from lnl_desktop.core.encounter.drawings import MAX_TEXT, Drawing
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, WallSegment
 from lnl_desktop.core.map import grid
-from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.lazy import loaded
@@ -110,7 +107,7 @@ from lnl_desktop.ui.map.overlays import (
 from lnl_desktop.ui.map.ruler import Measure
 from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
-from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, template_menu
+from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, TemplateCommands
 from lnl_desktop.ui.map.templates import TemplateStyle
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
@@ -161,7 +158,7 @@ class TargetRing(MarkerItem):
             painter.drawLines(ticks)
 
 
-class MapView(QGraphicsView):
+class MapView(TemplateCommands, QGraphicsView):
     """The battle map. Construct with the table controller; it builds and owns its scene."""
 
     cellHovered = Signal(int, int)  # (-1, -1) off the map
@@ -713,78 +710,6 @@ class MapView(QGraphicsView):
         if words is None or words == drawing.text:
             return None
         return self.do(EditDrawing(did, text=words))
-
-    # -- area templates (RULES §14) ----------------------------------------------------------------
-
-    def pick_within(self) -> float:
-        return self._pick_within()
-
-    def template_at(self, pos: QPointF | QPoint) -> Template | None:
-        """The template a press at the viewport point ``pos`` is on (inside its shape)."""
-        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
-        return self.map_scene.templates.template_at(point)
-
-    def template_handle_at(self, pos: QPointF | QPoint) -> Template | None:
-        """The selected template when ``pos`` is on its resize handle."""
-        point = self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos)
-        return self.map_scene.templates.handle_at(point, 2 * self._pick_within())
-
-    def select_template(self, tid: str | None) -> None:
-        if tid is not None:
-            self.controller.select(None)
-            self.map_scene.drawings.select(None)
-        self.map_scene.templates.select(tid, self.controller.encounter)
-
-    def template_context_menu(self, template: Template, where: QPoint) -> QMenu:
-        self.select_template(template.id)
-        self.context_menu = template_menu(
-            self,
-            template,
-            self.do,
-            lambda: self.open_area_effect(template.id),
-            lambda: self.rename_template(template.id),
-        )
-        self.context_menu.popup(where)
-        return self.context_menu
-
-    def rename_template(self, tid: str) -> list[Event] | None:
-        template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
-        if template is None:
-            return None
-        words, ok = QInputDialog.getText(
-            self, "Name the template", "Name (at most 60 characters):", text=template.label
-        )
-        if not ok or words == template.label:
-            return None
-        return self.do(EditTemplate(tid, label=words))
-
-    def lay_template(
-        self, shape: AreaShape, size_ft: int | None = None, label: str = "", caster: str = "", means: str = ""
-    ) -> None:
-        """Take the Template tool for ``shape`` (a caster's means: its own size, name and caster)."""
-        style = self.template_style
-        style.shape, style.fixed_size, style.label, style.caster, style.means = shape, size_ft, label, caster, means
-        self.set_tool("template")
-        what = f"{label}: " if label else ""
-        self.say(f"{what}press where the {shape.value} starts and drag to aim it")
-
-    def open_area_effect(self, tid: str, caster: str = "", means: str = "") -> QWidget | None:
-        """The Area effect dialog on a placed template: the effect, its targets and their odds, the roll."""
-        from lnl_desktop.ui.area_dialog import AreaEffectDialog
-
-        template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
-        if template is None:
-            return None
-        self.select_template(tid)
-        if self.area_dialog is not None:
-            self.area_dialog.close()
-        dialog = AreaEffectDialog(self.controller, template, self.window(), caster=caster, means=means)
-        self.area_dialog = dialog
-        dialog.open()
-        # Beside the map, not over the template: at the window's right, where the docks are.
-        frame = self.window().frameGeometry()
-        dialog.move(max(frame.left(), frame.right() - dialog.width() - 16), frame.top() + 90)
-        return dialog
 
     # -- wall segments and doors -----------------------------------------------------------------
 
