@@ -60,3 +60,15 @@ def test_recording_dice_keep_every_face_for_a_replay() -> None:
     recorder = RecordingDice(RandomDice(3))
     faces = roll_exploding(recorder, 5, 4, "x")
     assert recorder.faces == [f.face for f in faces]
+
+
+def test_exploding_dice_stop_at_the_most_a_roll_may_roll() -> None:
+    from lnl_desktop.core.dice.rolls import TooManyDice
+
+    faces = roll_exploding(ScriptedDice([6, 6, 6, 1]), 1, 6, "bolt", most=4)
+    assert [f.face for f in faces] == [6, 6, 6, 1]
+    with pytest.raises(TooManyDice, match="went past 3 dice"):
+        roll_exploding(ScriptedDice([6, 6, 6, 1]), 1, 6, "bolt", most=3)
+    with pytest.raises(TooManyDice, match="at most 2 may be rolled"):
+        roll_exploding(ScriptedDice([1, 1, 1]), 3, 6, "bolt", most=2)
+    assert isinstance(TooManyDice("x"), RulesError)

@@ -262,3 +262,171 @@ def test_the_quick_rolls_of_each_ruleset_parse() -> None:
             parse(expression)
     assert all_rulesets()["osr"].quick_rolls()[1] == ("Advantage", "2d20kh1")
     assert ("Initiative d6", "d6") in all_rulesets()["classic"].quick_rolls()
+
+
+# -- only plain ASCII is read ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "code"),
+    [
+        ("2d6\u212a1", 4, "U+212A"),  # the Kelvin sign, which lower() and casefold() make a k
+        ("2d6\u2007+3", 4, "U+2007"),  # figure space
+        ("d20\u3000stealth", 4, "U+3000"),  # ideographic space
+        ("\u00b2d6", 1, "U+00B2"),  # superscript two: isdigit() says yes, int() says no
+        ("2d\u0666", 3, "U+0666"),  # Arabic-Indic six: isdigit() and int() both say yes
+        ("d20+\u0663", 5, "U+0663"),
+        ("\uff12d6", 1, "U+FF12"),  # fullwidth two
+        ("1d\U0001d7dc", 3, "U+1D7DC"),  # mathematical double-struck four
+        ("d20\u00a0stealth", 4, "U+00A0"),  # no-break space
+        ("d20\tstealth", 4, "U+0009"),  # a tab: a control character, not a space
+        ("d20 \x1b[31mred", 5, "U+001B"),  # a terminal escape in the label
+        ("d20 \u202eevil", 5, "U+202E"),  # a right-to-left override in the label
+        ("d20 prüfen", 7, "U+00FC"),
+    ],
+)
+def test_anything_but_plain_ascii_is_refused_at_its_place(text: str, position: int, code: str) -> None:
+    error = refused(text)
+    assert error.position == position
+    assert code in str(error)
+    assert "not allowed in dice notation" in str(error)
+    assert str(error).startswith(f"at {position}: ")
+
+
+@settings(max_examples=300)
+@given(
+    st.text(alphabet="0123456789dkhl!+- ", max_size=12),
+    st.characters(min_codepoint=0x80),
+    st.text(alphabet="0123456789dkhl!+- ", max_size=12),
+)
+def test_a_non_ascii_character_anywhere_is_refused_there(before: str, odd: str, after: str) -> None:
+    error = refused(before + odd + after)  # read before anything else: no other mistake comes first
+    assert error.position == len(before) + 1
+    assert f"U+{ord(odd):04X}" in str(error)
+
+
+# -- limits: what one roll may ask for, and what the log keeps of it ---------------------------------
+
+
+class TopFaces:
+    """Dice that always show their top face: an exploding die that never stops."""
+
+    def roll(self, sides: int, purpose: str) -> int:
+        return sides
+
+
+def test_a_roll_of_more_dice_than_the_limit_is_refused_with_the_limit_named() -> None:
+    from lnl_desktop.core.dice.notation import MOST_DICE_IN_ROLL
+
+    assert MOST_DICE_IN_ROLL == 1000
+    parse("+".join(["100d6"] * 10))  # exactly the limit
+    error = refused("+".join(["100d2!"] * 11))
+    assert "at most 1,000 dice in one roll (this asks for 1,100)" in str(error)
+    assert error.position == 71  # the term that goes past it
+    assert "at most 1,000 dice in one roll (this asks for 2,000)" in str(refused("+".join(["100d2!"] * 20)))
+    # The engine refuses it too, and nothing is logged.
+    engine = Engine()
+    length = len(engine.encounter.log)
+    with pytest.raises(RulesError, match="at most 1,000 dice"):
+        engine.apply(act.RollDice("+".join(["100d2!"] * 20)))
+    assert len(engine.encounter.log) == length
+
+
+def test_explosions_stop_at_the_limit_of_dice_rolled_with_the_limit_named() -> None:
+    from lnl_desktop.core.dice.notation import MOST_ROLLED
+
+    with pytest.raises(RulesError, match=f"at most {MOST_ROLLED:,} dice rolled in one roll"):
+        roll("d6!", TopFaces())
+    with pytest.raises(RulesError, match=f"at most {MOST_ROLLED:,} dice rolled in one roll"):
+        roll("+".join(["100d2!"] * 10), TopFaces())
+    engine = Engine()
+    length = len(engine.encounter.log)
+    with pytest.raises(RulesError, match="explosions"):
+        engine.apply(act.RollDice("10d2!"), TopFaces())
+    assert len(engine.encounter.log) == length
+    # Just under the limit is rolled: every die explodes until the last.
+    faces = [2] * (MOST_ROLLED - 1) + [1]
+    result = roll("d2!", ScriptedDice(faces))
+    assert result.total == 2 * (MOST_ROLLED - 1) + 1
+
+
+def worst_faces(base: int) -> list[int]:
+    """Faces for ``base`` d2! that roll as many dice as one roll may: explosions up to the limit."""
+    from lnl_desktop.core.dice.notation import MOST_ROLLED
+
+    return [2] * (MOST_ROLLED - base) + [1] * base
+
+
+def test_the_biggest_roll_is_logged_compactly() -> None:
+    from lnl_desktop.core.dice.notation import MOST_FACES_SHOWN, MOST_ROLLED
+
+    worst = "+".join(["100d2!"] * 10) + " a label of some length"
+    engine = Engine()
+    (event,) = engine.apply(act.RollDice(worst), ScriptedDice(worst_faces(1000)))
+    assert isinstance(event, DiceRolled)
+    assert sum(t.rolled or len(t.dice) for t in event.terms) == MOST_ROLLED
+    assert event.total == 2 * (MOST_ROLLED - 1000) + 1000
+    assert sum(t.total for t in event.terms) == event.total
+    assert sum(len(t.dice) for t in event.terms) <= MOST_FACES_SHOWN
+    assert len(event.model_dump_json()) < 8_000
+    assert len(event.text) < 1_000
+    assert "on " in event.text and " dice" in event.text
+    # A term too big to list says its sum and its dice; the explosions counted.
+    big = event.terms[0]
+    assert big.dice == [] and big.rolled > 100 and big.explosions == big.rolled - 100
+    assert big.total == big.rolled + (big.rolled - 100)
+    assert f"{big.total} on {big.rolled} dice" in event.text
+    assert f"{big.total} on {big.rolled} dice" in event.table_cells()[0]
+
+
+def test_a_small_term_of_a_big_roll_keeps_its_faces() -> None:
+    engine = Engine()
+    faces = [17] + [3] * 100 + [4, 1]
+    (event,) = engine.apply(act.RollDice("d20+100d6-2d4kh1"), ScriptedDice(faces))
+    assert isinstance(event, DiceRolled)
+    d20, hundred, d4 = event.terms
+    assert [d.face for d in d20.dice] == [17]
+    assert hundred.dice == [] and hundred.rolled == 100 and hundred.total == 300
+    assert [(d.face, d.kept) for d in d4.dice] == [(4, True), (1, False)]
+    assert event.text == "GM rolls d20+100d6-2d4kh1: 17 + 300 on 100 dice - 4 (1 dropped) = 313"
+    # A big keep term says how many it dropped.
+    (event,) = engine.apply(act.RollDice("50d6+60d6kh3"), ScriptedDice([2] * 50 + [6] * 3 + [1] * 57))
+    assert isinstance(event, DiceRolled)
+    assert event.text.endswith(" + 18 on 60 dice (57 dropped) = 118")  # 50 faces written; 60 more would pass 100
+    assert len(event.terms[0].dice) == 50 and event.terms[1].dropped == 57
+
+
+def test_a_compact_roll_is_saved_and_read_back_and_an_old_full_roll_still_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from lnl_desktop.core.files import storage
+
+    engine = Engine()
+    engine.apply(act.RollDice("+".join(["100d2!"] * 10)), ScriptedDice(worst_faces(1000)))
+    path = tmp_path / "big.lnl"
+    storage.save(engine.encounter, path)
+    assert path.stat().st_size < 200_000
+    again = storage.load(path)
+    assert again.log[-1] == engine.encounter.log[-1]
+    # A file written before rolls were kept compactly: every face listed, no counts.
+    old = DiceRolled.model_validate(
+        {
+            "kind": "dice",
+            "text": "GM rolls 3d6!: 6! + 2 + 3 + 4 = 15",
+            "expression": "3d6!",
+            "terms": [
+                {
+                    "text": "3d6!",
+                    "dice": [
+                        {"sides": 6, "face": 6},
+                        {"sides": 6, "face": 2},
+                        {"sides": 6, "face": 3},
+                        {"sides": 6, "face": 4, "explosion": True},
+                    ],
+                    "total": 15,
+                }
+            ],
+            "total": 15,
+            "minimum": 3,
+        }
+    )
+    assert old.terms[0].rolled == 0 and len(old.terms[0].dice) == 4
+    assert old.table_cells()[0] == "6 2 3 4"

@@ -4,8 +4,14 @@ An expression is terms joined by ``+`` and ``-`` (dice or whole numbers), then a
 (``1d20+5 stealth``). A die term is ``[count]d<sides>`` (``d%`` is a d100) with, in any order,
 ``!`` (a die showing its top face adds another, as the rules' exploding dice do) and ``kh<n>`` /
 ``kl<n>`` (``k<n>``: keep the highest n). The parser is a plain left-to-right scan (no regular
-expression that could backtrack), the length is checked before anything else, and a mistake is
-refused with its place: ``at 3: a die needs its sides (2d)``.
+expression that could backtrack), the length is checked before anything else, then that every
+character is plain printable ASCII (a Kelvin sign is not a k, a figure space not a space, an
+Arabic-Indic 6 not a 6), and a mistake is refused with its place: ``at 3: a die needs its sides (2d)``.
+
+One roll is bounded so that it rolls, logs and is described well within 100 ms: at most
+:data:`MOST_DICE_IN_ROLL` dice asked for, at most :data:`MOST_ROLLED` dice rolled with their
+explosions (past that the roll is refused, never cut short), and the faces of at most
+:data:`MOST_FACES_SHOWN` dice written out: a bigger term is said as its sum and its dice.
 
 Rolling takes a dice source like every roll of the program, so typed faces work: each face comes
 from :meth:`DiceSource.roll`, exploding dice from :func:`roll_exploding`.
@@ -15,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lnl_desktop.core.dice.rolls import DiceSource, roll_exploding, roll_plain
+from lnl_desktop.core.dice.rolls import DiceSource, TooManyDice, roll_exploding, roll_plain
 from lnl_desktop.core.errors import RulesError
 
 MOST_CHARACTERS = 200
@@ -23,6 +29,9 @@ MOST_DICE = 100  # in one term
 MOST_SIDES = 1000
 MOST_TERMS = 20
 MOST_NUMBER = 1_000_000  # a constant term
+MOST_DICE_IN_ROLL = 1000  # asked for by the whole expression, explosions aside
+MOST_ROLLED = 4000  # rolled in one roll, explosions included (1,000 d2! roll about 2,000)
+MOST_FACES_SHOWN = 100  # faces written out (and kept in the log) in one roll; a bigger term is summed up
 
 
 class NotationError(RulesError):
@@ -120,10 +129,20 @@ class RolledTerm:
     dice: tuple[RolledDie, ...]
     total: int  # signed: what it adds to the expression's total
 
-    def words(self) -> str:
-        """'4 + 6', '6! + 3 + 2 (1 dropped)', '3' for a constant (no sign)."""
+    @property
+    def sum(self) -> int:
+        """What its kept dice show (or its number), before its sign."""
+        return self.term.sign * self.total
+
+    def words(self, faces: bool = True) -> str:
+        """'4 + 6', '6! + 3 + 2 (1 dropped)', '3' for a constant (no sign); without ``faces``
+        its sum and its dice: '317 on 213 dice', '18 on 60 dice (57 dropped)'."""
         if not self.term.dice:
             return str(self.term.constant)
+        if not faces:
+            dropped = sum(1 for d in self.dice if not d.kept)
+            said = f"{self.sum} on {len(self.dice)} dice" + (f" ({dropped} dropped)" if dropped else "")
+            return f"({said})" if self.term.sign < 0 else said
         kept = [f"{d.face}!" if self.term.explode and d.exploded else str(d.face) for d in self.dice if d.kept]
         said = " + ".join(kept)
         dropped = [str(d.face) for d in self.dice if not d.kept]
@@ -153,12 +172,24 @@ class DiceRoll:
     def maximum(self) -> int | None:
         return self.expression.maximum
 
+    def shown(self) -> tuple[bool, ...]:
+        """Whether each term's faces are written out: in order, while the roll's faces written
+        stay within :data:`MOST_FACES_SHOWN`; a term that would pass it is said as its sum."""
+        budget = MOST_FACES_SHOWN
+        shown: list[bool] = []
+        for t in self.terms:
+            fits = len(t.dice) <= budget
+            budget -= len(t.dice) if fits else 0
+            shown.append(fits)
+        return tuple(shown)
+
     def words(self) -> str:
-        """'4 + 6 + 3 = 13'; a lone die or number is its total alone ('14')."""
-        first, *rest = self.terms
-        said = ("-" if first.term.sign < 0 else "") + first.words()
-        for t in rest:
-            said += (" + " if t.term.sign > 0 else " - ") + t.words()
+        """'4 + 6 + 3 = 13'; a lone die or number is its total alone ('14'); a big term its sum
+        and its dice ('17 + 317 on 213 dice = 334')."""
+        first, *rest = zip(self.terms, self.shown(), strict=True)
+        said = ("-" if first[0].term.sign < 0 else "") + first[0].words(first[1])
+        for t, faces in rest:
+            said += (" + " if t.term.sign > 0 else " - ") + t.words(faces)
         return said if said == str(self.total) else f"{said} = {self.total}"
 
 
@@ -176,7 +207,7 @@ class _Scanner:
         return NotationError((self.at if at is None else at) + 1, words)
 
     def skip_spaces(self) -> None:
-        while self.peek().isspace():
+        while self.peek() == " ":
             self.at += 1
 
     def number(self) -> int | None:
@@ -192,11 +223,16 @@ def parse(text: str) -> DiceExpression:
     """The expression ``text`` is, or a :class:`NotationError` naming where it goes wrong."""
     if len(text) > MOST_CHARACTERS:
         raise NotationError(MOST_CHARACTERS + 1, f"an expression is at most {MOST_CHARACTERS} characters")
+    for at, c in enumerate(text):
+        if not " " <= c <= "~":
+            words = f"character {c!r} (U+{ord(c):04X}) is not allowed in dice notation"
+            raise NotationError(at + 1, f"{words}: type plain ASCII letters, digits and spaces")
     s = _Scanner(text)
     s.skip_spaces()
     if not s.peek():
         raise s.refuse("type dice to roll, such as 2d6+3 or d20")
     terms: list[Term] = []
+    starts: list[int] = []
     sign = 1
     if s.peek() in "+-":
         sign = -1 if s.peek() == "-" else 1
@@ -205,6 +241,7 @@ def parse(text: str) -> DiceExpression:
     while True:
         if len(terms) == MOST_TERMS:
             raise s.refuse(f"at most {MOST_TERMS} terms")
+        starts.append(s.at)
         terms.append(_term(s, sign))
         s.skip_spaces()
         c = s.peek()
@@ -213,9 +250,22 @@ def parse(text: str) -> DiceExpression:
             s.at += 1
             s.skip_spaces()
             continue
-        if not c:
-            return DiceExpression(tuple(terms))
-        return DiceExpression(tuple(terms), _label(s))
+        expression = DiceExpression(tuple(terms), _label(s) if c else "")
+        _check_dice(expression, starts)
+        return expression
+
+
+def _check_dice(expression: DiceExpression, starts: list[int]) -> None:
+    """At most :data:`MOST_DICE_IN_ROLL` dice in all, refused at the term that goes past it."""
+    asked = sum(t.count for t in expression.terms)
+    if asked <= MOST_DICE_IN_ROLL:
+        return
+    running = 0
+    for term, start in zip(expression.terms, starts, strict=True):
+        running += term.count
+        if running > MOST_DICE_IN_ROLL:
+            words = f"at most {MOST_DICE_IN_ROLL:,} dice in one roll (this asks for {asked:,})"
+            raise NotationError(start + 1, words)
 
 
 def _term(s: _Scanner, sign: int) -> Term:
@@ -284,7 +334,7 @@ def _term(s: _Scanner, sign: int) -> Term:
 def _label(s: _Scanner) -> str:
     """What follows the terms after a space: a word that is not itself dice (``stealth``)."""
     start = s.at
-    if start == 0 or not s.text[start - 1].isspace():
+    if start == 0 or s.text[start - 1] != " ":
         raise s.refuse(f"{s.peek()!r} does not belong here: join terms with + or -, a label after a space")
     if s.peek() == "#":
         s.at += 1
@@ -300,15 +350,23 @@ def roll(expression: DiceExpression | str, dice: DiceSource) -> DiceRoll:
     right after its own (as :func:`roll_exploding` rolls them)."""
     e = parse(expression) if isinstance(expression, str) else expression
     rolled: list[RolledTerm] = []
+    count = 0  # dice rolled so far
     for term in e.terms:
         if not term.dice:
             rolled.append(RolledTerm(term, (), term.sign * term.constant))
             continue
         purpose = f"d{term.sides} of {e}"
         if term.explode:
-            faces = roll_exploding(dice, term.count, term.sides, purpose)
+            try:
+                faces = roll_exploding(dice, term.count, term.sides, purpose, most=MOST_ROLLED - count)
+            except TooManyDice as error:
+                raise TooManyDice(
+                    f"{e}: at most {MOST_ROLLED:,} dice rolled in one roll, explosions included, and the "
+                    "explosions went past it; roll fewer exploding dice"
+                ) from error
         else:
             faces = [roll_plain(dice, term.sides, purpose) for _ in range(term.count)]
+        count += len(faces)
         kept = set(range(len(faces)))
         if term.keep is not None:
             how, n = term.keep

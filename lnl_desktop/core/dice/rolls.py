@@ -29,6 +29,10 @@ class DiceExhausted(RulesError):
     """A scripted or typed-in source ran out of faces before the roll was complete."""
 
 
+class TooManyDice(RulesError):
+    """Exploding dice that went on past the most a roll may roll."""
+
+
 class DiceSource(Protocol):
     """Anything that can produce one die face."""
 
@@ -125,15 +129,22 @@ class DieFace:
         return f"{self.face}{'!' if self.exploded else ''}"
 
 
-def roll_exploding(source: DiceSource, count: int, sides: int, purpose: str) -> list[DieFace]:
-    """Roll ``count`` base dice, then one more die for every maximum face, without limit.
+def roll_exploding(
+    source: DiceSource, count: int, sides: int, purpose: str, most: int | None = None
+) -> list[DieFace]:
+    """Roll ``count`` base dice, then one more die for every maximum face, without limit unless
+    ``most`` says how many dice in all may be rolled (:class:`TooManyDice` when one more is earned).
 
     Base dice come first, then explosions in the order they were earned (as a table rolls
     them: the Hill Giant's 6, 5, 3, 6, 2, 6 then 5, 1, 6 then 2).
     """
+    if most is not None and count > most:
+        raise TooManyDice(f"{purpose}: {count} dice asked for, at most {most} may be rolled")
     faces = [DieFace(sides, source.roll(sides, purpose)) for _ in range(count)]
     pending = sum(1 for f in faces if f.face == sides)
     while pending:
+        if most is not None and len(faces) + pending > most:
+            raise TooManyDice(f"{purpose}: the explosions went past {most} dice")
         again = f"{purpose} (explosion)"
         fresh = [DieFace(sides, source.roll(sides, again), True) for _ in range(pending)]
         faces.extend(fresh)

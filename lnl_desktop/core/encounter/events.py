@@ -314,7 +314,12 @@ class RolledDie(BaseModel):
 
 
 class RolledTerm(BaseModel):
-    """One term of a dice roll as written (``4d6kh3``, ``3``), its dice and what it adds (signed)."""
+    """One term of a dice roll as written (``4d6kh3``, ``3``), its dice and what it adds (signed).
+
+    A big term (a roll of more faces than the notation writes out) keeps no faces: ``rolled`` says
+    how many dice it rolled, ``explosions`` how many of them explosions earned, ``dropped`` how
+    many a keep left out; a term that lists its dice leaves them 0 (files from before say nothing).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -322,6 +327,19 @@ class RolledTerm(BaseModel):
     sign: int = 1
     dice: list[RolledDie] = Field(default_factory=list)
     total: int
+    rolled: int = Field(default=0, ge=0)
+    explosions: int = Field(default=0, ge=0)
+    dropped: int = Field(default=0, ge=0)
+
+    @property
+    def summed(self) -> bool:
+        """Its faces are not kept: only its sum and its counts."""
+        return self.rolled > 0 and not self.dice
+
+    def summary(self) -> str:
+        """'317 on 213 dice', '18 on 60 dice (57 dropped)'."""
+        said = f"{self.sign * self.total} on {self.rolled} dice"
+        return said + (f" ({self.dropped} dropped)" if self.dropped else "")
 
 
 class DiceRolled(_Event):
@@ -337,8 +355,13 @@ class DiceRolled(_Event):
     maximum: int | None = None  # None: no greatest (an exploding die)
 
     def table_cells(self) -> tuple[str | int, ...]:
-        """The dice column: every face (a dropped one in brackets); the rest left empty."""
-        faces = " ".join(f"{d.face}" if d.kept else f"[{d.face}]" for t in self.terms for d in t.dice)
+        """The dice column: every face (a dropped one in brackets), a big term's sum and dice
+        ('317 on 213 dice'); the rest left empty."""
+        faces = " ".join(
+            f"({t.summary()})" if t.summed else " ".join(f"{d.face}" if d.kept else f"[{d.face}]" for d in t.dice)
+            for t in self.terms
+            if t.dice or t.summed
+        )
         return (faces, "", "", "", "", "")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lnl_desktop.core.dice import notation
 from lnl_desktop.core.dice.notation import DiceRoll, parse, roll
 from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
 from lnl_desktop.core.encounter.actions import RollDice
@@ -22,7 +23,8 @@ def roll_words(result: DiceRoll, secret: bool) -> str:
 
 
 def dice_rolled(result: DiceRoll, secret: bool, round_: int) -> DiceRolled:
-    """The log's event of a roll: every die, kept or dropped, each term's total, the bounds."""
+    """The log's event of a roll: every die, kept or dropped, each term's total, the bounds; a
+    term too big to write out (``DiceRoll.shown``) keeps its total and its counts, not its faces."""
     expression = result.expression
     return DiceRolled(
         round=round_,
@@ -30,18 +32,24 @@ def dice_rolled(result: DiceRoll, secret: bool, round_: int) -> DiceRolled:
         expression=expression.text,
         label=expression.label,
         secret=secret,
-        terms=[
-            RolledTerm(
-                text=t.term.text,
-                sign=t.term.sign,
-                dice=[RolledDie(sides=d.sides, face=d.face, kept=d.kept, explosion=d.explosion) for d in t.dice],
-                total=t.total,
-            )
-            for t in result.terms
-        ],
+        terms=[_rolled_term(t, shown) for t, shown in zip(result.terms, result.shown(), strict=True)],
         total=result.total,
         minimum=result.minimum,
         maximum=result.maximum,
+    )
+
+
+def _rolled_term(term: notation.RolledTerm, shown: bool) -> RolledTerm:
+    if shown:
+        dice = [RolledDie(sides=d.sides, face=d.face, kept=d.kept, explosion=d.explosion) for d in term.dice]
+        return RolledTerm(text=term.term.text, sign=term.term.sign, dice=dice, total=term.total)
+    return RolledTerm(
+        text=term.term.text,
+        sign=term.term.sign,
+        total=term.total,
+        rolled=len(term.dice),
+        explosions=sum(1 for d in term.dice if d.explosion),
+        dropped=sum(1 for d in term.dice if not d.kept),
     )
 
 
