@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,8 +16,9 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Background, Side, SurpriseSituation
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.files import journal as journal_module
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.files.journal import Journal, action_from_json, action_to_json, recover
+from lnl_desktop.core.files.journal import Journal, Recovered, action_from_json, action_to_json, recover
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl.model import Attack, CastSpell, Dash, Leap, Parry
 from lnl_desktop.paths import demo_encounter_path
@@ -129,6 +132,92 @@ def test_a_corrupt_meta_file_does_not_cost_the_work(tmp_path: Path) -> None:
     found = recover(tmp_path / "w")
     assert found is not None
     assert found.encounter.model_dump() == engine.encounter.model_dump()
+
+
+# -- files that are not files: a pipe, a device or a folder in a recovery folder ---------------------
+
+posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="pipes (FIFOs) are a POSIX thing")
+
+
+def recover_within(folder: Path, seconds: float = 10.0) -> Recovered | None:
+    """``recover(folder)``, failing the test if it has not returned within ``seconds``."""
+    result: list[Recovered | None] = []
+    worker = threading.Thread(target=lambda: result.append(recover(folder)), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        # A reader blocked on a pipe: open its other end so that it returns, and say so.
+        for path in folder.iterdir():
+            if path.is_fifo():
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+        pytest.fail(f"recover() was still reading {folder} after {seconds} s")
+    return result[0]
+
+
+def plant(path: Path, what: str) -> None:
+    """Put ``what`` where a file of the recovery folder was."""
+    path.unlink()
+    if what == "pipe":
+        os.mkfifo(path)
+    elif what == "folder":
+        path.mkdir()
+        (path / "inside.txt").write_text("not a journal", encoding="utf-8")
+    elif what == "link to a pipe":
+        os.mkfifo(path.with_name("elsewhere"))
+        path.symlink_to(path.with_name("elsewhere"))
+    elif what == "link to a device":
+        path.symlink_to(os.devnull)
+
+
+@posix_only
+@pytest.mark.parametrize(
+    ("part", "what", "words"),
+    [
+        ("journal-1.jsonl", "pipe", "a pipe (FIFO)"),
+        ("journal-1.jsonl", "folder", "a folder"),
+        ("journal-1.jsonl", "link to a pipe", "a pipe (FIFO)"),
+        ("journal-1.jsonl", "link to a device", "a device"),
+        ("meta.json", "pipe", "a pipe (FIFO)"),
+        ("meta.json", "folder", "a folder"),
+        ("meta.json", "link to a device", "a device"),
+        ("base-1.lnl", "pipe", "a pipe (FIFO)"),
+        ("base-1.lnl", "link to a device", "a device"),
+    ],
+)
+def test_a_pipe_device_or_folder_in_a_recovery_folder_is_named_with_the_reason_and_never_waited_on(
+    tmp_path: Path, part: str, what: str, words: str
+) -> None:
+    folder = tmp_path / "w"
+    engine, journal = journaled(folder)
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 5))
+    engine.apply(act.BeginTurn("ana"))
+    journal.close(keep=True)
+    plant(folder / part, what)
+
+    found = recover_within(folder)
+
+    assert found is not None
+    assert part in found.unread
+    assert words in found.reasons[part]
+    assert part in found.problem and words in found.problem
+    if part == "meta.json":  # the work itself is whole
+        assert found.encounter is not None and found.encounter.model_dump() == engine.encounter.model_dump()
+    elif part == "journal-1.jsonl":  # the base, without the changes the journal held
+        assert found.encounter is not None and found.changes == 0
+    else:  # an unsaved encounter's only base: nothing to replay the changes on
+        assert found.encounter is None
+
+
+def test_a_journal_over_its_size_limit_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "w"
+    engine, journal = journaled(folder)
+    engine.apply(act.StartCombat(SurpriseSituation.NOBODY, 5))
+    journal.close(keep=True)
+    monkeypatch.setattr(journal_module, "MAX_JOURNAL_BYTES", 10)
+    found = recover(folder)
+    assert found is not None and "journal-1.jsonl" in found.unread
+    assert "10 bytes" in found.reasons["journal-1.jsonl"]
 
 
 def test_a_clean_reset_leaves_nothing_to_recover(tmp_path: Path) -> None:

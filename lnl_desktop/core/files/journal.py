@@ -22,6 +22,10 @@ previous generation whole. A torn last line (a kill in the middle of a write) is
 Recovery never throws away what it cannot read: :func:`recover` says which part could not be read
 (``Recovered.unread``), rebuilds what it can (from a checkpoint, or the journal replayed on the
 saved file ``meta.json`` names when the first base is damaged), and the caller keeps the folder.
+Every file of a recovery folder is read as :func:`storage.load` reads an encounter file: only a
+regular file (a pipe would block the start for ever, a device might never end), opened
+non-blocking, at most a size limit of it; anything else is unread, with the reason
+(``Recovered.reasons``).
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import math
 import os
+import stat
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -50,6 +56,76 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 
 META = "meta.json"
+# What is read of a recovery folder's files at most. A journal line may hold a whole encounter (an
+# undo reaching back before the chain began), so a journal is allowed a few encounter files' worth.
+MAX_JOURNAL_BYTES = 4 * storage.MAX_FILE_BYTES
+MAX_META_BYTES = 64 * 1024  # two numbers and a path
+
+# Non-blocking: a pipe swapped in between the look and the open is not waited on (fstat refuses it).
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+class UnreadableFile(Exception):
+    """A file of a recovery folder that was not read, and why (``reason``: "a pipe (FIFO)...")."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        super().__init__(f"{name}: {reason}")
+        self.name = name
+        self.reason = reason
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file that is not a regular file is, in words; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _check_kept_file(name: str, info: os.stat_result, limit: int) -> None:
+    kind = file_kind(info.st_mode)
+    if kind is not None:
+        raise UnreadableFile(name, f"{kind}, not a regular file")
+    if info.st_size > limit:
+        raise UnreadableFile(name, f"{_size(info.st_size)}, over the {_size(limit)} it may have")
+
+
+def _size(count: int) -> str:
+    return f"{math.ceil(count / 2**20):,} MB" if count >= 2**20 else f"{count:,} bytes"
+
+
+def read_kept_file(path: Path, limit: int) -> bytes:
+    """The bytes of one file of a recovery folder, or :class:`UnreadableFile` saying why not:
+    looked at before it is opened (only a regular file, links followed, of at most ``limit``
+    bytes), opened non-blocking, and at most ``limit`` bytes read even if it grows meanwhile."""
+    name = path.name
+    try:
+        _check_kept_file(name, os.stat(path), limit)  # before opening: opening some devices does things
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise UnreadableFile(name, "missing") from None
+    except OSError as error:
+        raise UnreadableFile(name, f"could not be opened ({error.strerror or error})") from None
+    try:
+        _check_kept_file(name, os.fstat(fd), limit)  # what was opened, in case the path changed meanwhile
+        chunks = bytearray()
+        while len(chunks) <= limit and (chunk := os.read(fd, min(limit + 1 - len(chunks), 2**22))):
+            chunks += chunk
+    except OSError as error:
+        raise UnreadableFile(name, f"could not be read ({error.strerror or error})") from None
+    finally:
+        os.close(fd)
+    if len(chunks) > limit:
+        raise UnreadableFile(name, f"over the {_size(limit)} it may have")
+    return bytes(chunks)
+
 
 _syncer: ThreadPoolExecutor | None = None  # one worker: syncs happen in the order lines were written
 _syncer_lock = threading.Lock()
@@ -166,6 +242,11 @@ class Recovered:
     start: Encounter | None = None
     steps: list[Step] = field(default_factory=list)
     unread: list[str] = field(default_factory=list)  # the files that could not be read
+    reasons: dict[str, str] = field(default_factory=dict)  # why, for those it is known of: "a pipe (FIFO)..."
+
+    def damage(self) -> str:
+        """Which files could not be read, each with its reason where it is known."""
+        return _unread_words(self.unread, self.reasons)
 
     @property
     def summary(self) -> str:
@@ -319,6 +400,7 @@ class _Attempt:
     problem: str  # empty: every journal replayed to its end
     unread: str  # the file that stopped the replay, if one did
     source: str  # "chain" (the first base), "checkpoint" (the newest base) or "file" (the saved file)
+    reasons: dict[str, str] = field(default_factory=dict)  # why a file could not be read, where known
 
 
 def recover(folder: Path) -> Recovered | None:
@@ -331,11 +413,14 @@ def recover(folder: Path) -> Recovered | None:
     replayed on the saved file the meta names; ``unread`` lists what could not be read.
     """
     unread: list[str] = []
+    reasons: dict[str, str] = {}
     meta: dict[str, Any] = {}
-    if (folder / META).exists():
+    if os.path.lexists(folder / META):
         try:
-            loaded = json.loads((folder / META).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            loaded = json.loads(read_kept_file(folder / META, MAX_META_BYTES).decode("utf-8"))
+        except UnreadableFile as error:
+            loaded, reasons[META] = None, error.reason
+        except ValueError:  # not JSON, or not UTF-8
             loaded = None
         if isinstance(loaded, dict):
             meta = loaded
@@ -355,17 +440,17 @@ def recover(folder: Path) -> Recovered | None:
     original = meta.get("original")
     original = Path(original) if isinstance(original, str) and original else None
     last = journals.get(generation) or bases.get(generation)
-    saved_at = last.stat().st_mtime if last is not None else 0.0
+    saved_at = _changed_at(last) if last is not None else 0.0
 
     # The chain from its first base: the encounter and its whole Undo history.
     attempts: list[_Attempt] = []
     first = bases.get(root, folder / f"base-{root}.lnl")
-    start = _load(first, unread)
+    start = _load(first, unread, reasons)
     if start is not None:
         attempts.append(_replay_chain(start, journals, root, generation, "chain"))
     if not _complete(attempts) and generation != root and generation in bases:
         # The newest checkpoint: the encounter as last shown, its history only since then.
-        start = _load(bases[generation], unread)
+        start = _load(bases[generation], unread, reasons)
         if start is not None:
             attempts.append(_replay_chain(start, journals, generation, generation, "checkpoint"))
     if not _complete(attempts) and first.name in unread and original is not None:
@@ -373,32 +458,67 @@ def recover(folder: Path) -> Recovered | None:
         with contextlib.suppress(storage.EncounterFileError):
             attempts.append(_replay_chain(storage.load(original), journals, root, generation, "file"))
     unread += [a.unread for a in attempts if a.unread and a.unread not in unread]
+    for attempt in attempts:
+        reasons.update(attempt.reasons)
     if not attempts:
-        problem = f"{', '.join(unread)} could not be read, and there is no saved file to replay the changes on"
-        return Recovered(None, original, saved_at, 0, problem, unread=unread)
+        problem = f"{_unread_words(unread, reasons)}, and there is no saved file to replay the changes on"
+        return Recovered(None, original, saved_at, 0, problem, unread=unread, reasons=reasons)
     best = max(attempts, key=lambda a: (not a.problem, a.reached, len(a.steps)))
     problems = []
     if best.source == "checkpoint":
-        lost = attempts[0].problem if attempts[0].source == "chain" else f"{first.name} could not be read"
+        chain = attempts[0].problem if attempts[0].source == "chain" else ""
+        lost = chain or _unread_words([first.name], reasons)
         problems.append(f"{lost}: Undo reaches back only to the last automatic copy")
     elif best.source == "file" and original is not None:
-        problems.append(f"{first.name} could not be read: the changes were replayed on the saved {original.name}")
+        problems.append(
+            f"{_unread_words([first.name], reasons)}: the changes were replayed on the saved {original.name}"
+        )
     if best.problem:
         problems.append(best.problem)
     if META in unread:
-        problems.append(f"{META} could not be read: the file this work belongs to is not known")
+        problems.append(f"{_unread_words([META], reasons)}: the file this work belongs to is not known")
     return Recovered(
-        best.encounter, original, saved_at, len(best.steps), "; ".join(problems), best.start, best.steps, unread
+        best.encounter,
+        original,
+        saved_at,
+        len(best.steps),
+        "; ".join(problems),
+        best.start,
+        best.steps,
+        unread,
+        reasons,
     )
 
 
-def _load(path: Path, unread: list[str]) -> Encounter | None:
-    """A base, or None with its name added to ``unread``."""
+def _unread_words(names: list[str], reasons: dict[str, str]) -> str:
+    """ "base-1.lnl could not be read (a pipe (FIFO), not a regular file)" for each name, the reason where known."""
+    return "; ".join(f"{name} could not be read" + (f" ({reasons[name]})" if name in reasons else "") for name in names)
+
+
+def _changed_at(path: Path) -> float:
+    """When a file was last written (the link's own time for a link to nothing)."""
+    for look in (os.stat, os.lstat):
+        with contextlib.suppress(OSError):
+            return look(path).st_mtime
+    return 0.0
+
+
+def _load(path: Path, unread: list[str], reasons: dict[str, str]) -> Encounter | None:
+    """A base, or None with its name added to ``unread`` and the reason to ``reasons``."""
     try:
-        return storage.load(path)
-    except storage.EncounterFileError:
+        return storage.load(path)  # a regular file only, opened non-blocking, its size limited
+    except storage.EncounterFileError as error:
         unread.append(path.name)
+        reasons[path.name] = _reason(path.name, str(error).splitlines()[0])
         return None
+
+
+def _reason(name: str, said: str) -> str:
+    """storage's words about a file, without its name: "base-1.lnl is a pipe (FIFO), ..." -> "a pipe (FIFO), ..."."""
+    rest = said.removeprefix(name).lstrip(":").strip()
+    for lead in ("is ", "could not be read: "):
+        rest = rest.removeprefix(lead)
+    return rest or said
 
 
 def _complete(attempts: list[_Attempt]) -> bool:
@@ -414,7 +534,13 @@ def _replay_chain(start: Encounter, journals: dict[int, Path], first: int, last:
         if path is None:
             name = f"journal-{number}.jsonl"
             return _Attempt(engine.encounter, start, steps, number, f"{name} is missing", name, source)
-        read, problem = _replay_file(engine, path, torn_allowed=number == last)
+        try:
+            read, problem = _replay_file(engine, path, torn_allowed=number == last)
+        except UnreadableFile as error:
+            problem = f"{path.name} could not be read ({error.reason})"
+            return _Attempt(
+                engine.encounter, start, steps, number, problem, path.name, source, {path.name: error.reason}
+            )
         steps += read
         if problem:
             return _Attempt(engine.encounter, start, steps, number, problem, path.name, source)
@@ -448,10 +574,9 @@ def apply_step(engine: Engine, step: Step) -> None:
 
 
 def _replay_file(engine: Engine, journal: Path, *, torn_allowed: bool = True) -> tuple[list[Step], str]:
-    try:
-        lines = journal.read_bytes().split(b"\n")
-    except OSError:
-        return [], f"{journal.name} could not be read"
+    """The steps of one journal replayed onto ``engine``, and why it stopped early ("" if it did not);
+    :class:`UnreadableFile` when the journal is not a file that can be read."""
+    lines = read_kept_file(journal, MAX_JOURNAL_BYTES).split(b"\n")
     entries = [raw for raw in lines if raw.strip()]
     steps: list[Step] = []
     for number, raw in enumerate(entries, 1):
@@ -472,5 +597,8 @@ def _replay_file(engine: Engine, journal: Path, *, torn_allowed: bool = True) ->
 
 def replay(engine: Engine, journal: Path) -> tuple[int, str]:
     """Apply a journal's lines to ``engine``; how many went through, and why it stopped if early."""
-    steps, problem = _replay_file(engine, journal)
+    try:
+        steps, problem = _replay_file(engine, journal)
+    except UnreadableFile as error:
+        return 0, f"{journal.name} could not be read ({error.reason})"
     return len(steps), problem
