@@ -204,3 +204,47 @@ def test_a_secret_roll_never_reaches_the_player_view(qtbot: QtBot, window: MainW
     cid, token = next(iter(window.controller.encounter.tokens.items()))
     assert window.controller.do(Face(cid, (token.facing + 1) % 8)) is not None
     assert "Roll" not in player.banner.text()
+
+
+def test_a_roll_past_the_limit_is_refused_in_the_dock_and_nothing_is_logged(qtbot: QtBot, window: MainWindow) -> None:
+    panel = open_dice(qtbot, window)
+    log_length = len(window.controller.encounter.log)
+    steps = window.controller.undo_stack.count()
+    too_big = "+".join(["100d2!"] * 20)
+    qtbot.keyClicks(panel.field, too_big)
+    qtbot.keyClick(panel.field, Qt.Key.Key_Return)
+    assert panel.error_label.isVisible()
+    assert "at 71: at most 1,000 dice in one roll (this asks for 2,000)" in panel.error_label.text()
+    assert panel.field.cursorPosition() == 70  # at the term that goes past the limit
+    assert len(window.controller.encounter.log) == log_length
+    assert window.controller.undo_stack.count() == steps
+    assert panel.history.count() == 0
+    # A Kelvin sign is not a k: refused at its place.
+    panel.field.setText("2d6\u212a1")
+    panel.roll_button.click()
+    assert "at 4: character" in panel.error_label.text() and "U+212A" in panel.error_label.text()
+    assert len(window.controller.encounter.log) == log_length
+
+
+def test_the_biggest_roll_is_shown_compactly(qtbot: QtBot, window: MainWindow) -> None:
+    from lnl_desktop.core.dice.notation import MOST_ROLLED
+
+    panel = open_dice(qtbot, window)
+    dice_with(window, [1] * 50 + [2] * (MOST_ROLLED - 1000) + [1] * 950)
+    qtbot.keyClicks(panel.field, "50d2!+" + "+".join(["100d2!"] * 9) + " + 50d2!")
+    qtbot.keyClick(panel.field, Qt.Key.Key_Return)
+    assert not panel.error_label.isVisible()
+    (event,) = rolls(window)
+    assert panel.total_label.text() == str(event.total)
+    faces = panel.faces_label.text()
+    assert faces.count("<b>1</b>") == 100  # the first and last terms' faces, each shown
+    assert "100d2!: <b>6100</b> (3,100 dice, 3,000 from explosions)" in faces  # the second's explosions
+    assert "dice, " in faces and "from explosions" in faces
+    assert len(faces) < 5_000
+    assert len(panel.history.item(0).text()) < 1_000
+    # Exploding dice past the most one roll rolls: refused, and nothing logged.
+    dice_with(window, [2] * (MOST_ROLLED + 1))
+    panel.field.setText("d2!")
+    panel.roll_button.click()
+    assert f"at most {MOST_ROLLED:,} dice rolled in one roll" in panel.error_label.text()
+    assert len(rolls(window)) == 1

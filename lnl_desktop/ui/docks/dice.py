@@ -5,7 +5,9 @@ box and the encounter's ruleset's quick rolls.
 A roll is one engine action (``RollDice``): one undo step and one line of the round log. What the
 dock shows is read from the log (the encounter's ``DiceRolled`` events), so undo takes a roll off
 the history and the result. A mistake in the expression is shown under the field with its place
-and changes nothing; typed faces from the GM's own dice go through the typed-faces dialog.
+and changes nothing, as is a roll past the notation's limits (at most 1,000 dice asked for); a big
+roll shows each term past the faces the log keeps as its sum and its dice counted. Typed faces from
+the GM's own dice go through the typed-faces dialog.
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.dice.notation import DiceExpression, NotationError, parse, roll
+from lnl_desktop.core.dice.notation import MOST_FACES_SHOWN, DiceExpression, NotationError, parse, roll
 from lnl_desktop.core.encounter.actions import RollDice
-from lnl_desktop.core.encounter.events import DiceRolled, Event, Undone
+from lnl_desktop.core.encounter.events import DiceRolled, Event, RolledTerm, Undone
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.faces import BAD_COLOR, FacesDialog, check_faces, faces_example
 
@@ -39,11 +41,15 @@ HISTORY_ROLE = Qt.ItemDataRole.UserRole
 
 def faces_html(event: DiceRolled) -> str:
     """Every die of a roll: kept faces bold, dropped ones struck through and grey, a die that
-    exploded marked with !, a die an explosion earned with a +; a number as itself."""
+    exploded marked with !, a die an explosion earned with a +; a number as itself; a term too
+    big to list (the log keeps its sum, not its faces) as its sum bold and its dice counted."""
     parts: list[str] = []
     for n, term in enumerate(event.terms):
         sign = "−" if term.sign < 0 else "+"
         lead = "" if n == 0 and term.sign > 0 else f"{sign} "
+        if term.summed:
+            parts.append(f"{lead}{escape(term.text)}: <b>{term.sign * term.total}</b> {summed_words(term)}")
+            continue
         if not term.dice:
             parts.append(f"{lead}{escape(term.text)}")
             continue
@@ -57,6 +63,16 @@ def faces_html(event: DiceRolled) -> str:
                 shown.append(f'<s style="color:{DROPPED_COLOR}">{face}</s>')
         parts.append(f"{lead}{escape(term.text)}: [ {' '.join(shown)} ]")
     return " ".join(parts)
+
+
+def summed_words(term: RolledTerm) -> str:
+    """'(213 dice, 113 from explosions, 5 dropped)': what a big term rolled, its faces not listed."""
+    said = [f"{term.rolled:,} dice"]
+    if term.explosions:
+        said.append(f"{term.explosions:,} from explosions")
+    if term.dropped:
+        said.append(f"{term.dropped:,} dropped")
+    return f"({', '.join(said)})"
 
 
 def bounds_words(event: DiceRolled) -> str:
@@ -109,7 +125,10 @@ class DicePanel(QWidget):
         self.faces_label = QLabel(self)
         self.faces_label.setWordWrap(True)
         self.faces_label.setTextFormat(Qt.TextFormat.RichText)
-        self.faces_label.setToolTip("Every die: dropped ones struck through, ! a die that exploded, + one it earned")
+        self.faces_label.setToolTip(
+            "Every die: dropped ones struck through, ! a die that exploded, + one it earned; "
+            f"past {MOST_FACES_SHOWN} dice in one roll, a term's sum and its dice counted"
+        )
         self.total_label = QLabel(self)
         self.total_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.total_label.setToolTip("The total")
