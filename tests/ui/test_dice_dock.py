@@ -248,3 +248,14 @@ def test_the_biggest_roll_is_shown_compactly(qtbot: QtBot, window: MainWindow) -
     panel.roll_button.click()
     assert f"at most {MOST_ROLLED:,} dice rolled in one roll" in panel.error_label.text()
     assert len(rolls(window)) == 1
+
+
+def test_typed_faces_for_more_dice_than_the_dialog_takes_are_refused(qtbot: QtBot, window: MainWindow) -> None:
+    panel = open_dice(qtbot, window)
+    qtbot.keyClicks(panel.field, "+".join(["100d2!"] * 4))
+    assert panel.type_faces() is None
+    assert "typed faces are for at most 300 dice (this asks for 400)" in panel.error_label.text()
+    panel.field.setText("+".join(["100d6"] * 3))
+    dialog = panel.type_faces()
+    assert dialog is not None and "300 faces" in dialog.hint_label.text()
+    dialog.reject()

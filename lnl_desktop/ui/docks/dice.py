@@ -33,6 +33,7 @@ from lnl_desktop.core.encounter.actions import RollDice
 from lnl_desktop.core.encounter.events import DiceRolled, Event, RolledTerm, Undone
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.faces import BAD_COLOR, FacesDialog, check_faces, faces_example
+from lnl_desktop.ui.faces import MOST_DICE as MOST_TYPED_DICE
 
 DROPPED_COLOR = "#8a8a8a"
 TOTAL_SCALE = 2.6  # the total's type against the dock's own: read at a glance
@@ -195,6 +196,13 @@ class DicePanel(QWidget):
             return None
         if not any(t.dice for t in expression.terms):
             self._show_error(f"{expression.text} rolls no dice")
+            return None
+        asked = sum(t.count for t in expression.terms)
+        if asked > MOST_TYPED_DICE:
+            self._show_error(
+                f"typed faces are for at most {MOST_TYPED_DICE} dice (this asks for {asked:,}); "
+                "Roll uses the app's dice"
+            )
             return None
 
         def dry_run(dice: object) -> object:
