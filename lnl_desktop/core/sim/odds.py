@@ -122,32 +122,78 @@ class FightOdds:
         )
 
 
-def summarise(field_: Battlefield, outcome: SimOutcome, tells_death: bool, seconds: float = 0.0) -> FightOdds:
-    """The odds of ``outcome``'s fights."""
-    n = outcome.fights
-    winner = outcome.winner
-    counts = np.bincount(outcome.rounds, minlength=1) / max(n, 1)
-    party = field_.side == PARTY
-    people = []
-    for k, cid in enumerate(field_.ids):
-        health = {name: float(outcome.health[:, k, h].mean()) for h, name in enumerate(outcome.health_fields)}
-        people.append(
+class Tally:
+    """The sums :func:`summarise` reads, fed batch by batch: each side's wins, the rounds' counts, who
+    dropped and died how often, the health left in all; never a fight's row, so that any number of
+    fights is summed in the memory of one batch. Batches added in turn sum to the odds of their
+    fights played as one."""
+
+    def __init__(self, field_: Battlefield, health_fields: tuple[str, ...] = ()) -> None:
+        self.field = field_
+        self.health_fields = health_fields
+        self.fights = 0
+        self.wins = [0, 0, 0]  # PARTY, OPPONENTS, NEITHER
+        self.someone_drops = 0
+        self.rounds: list[int] = []  # rounds played -> fights
+        self.down = [0] * field_.size
+        self.dead = [0] * field_.size
+        self.health = [[0.0] * len(health_fields) for _ in range(field_.size)]
+        self._party = field_.side == PARTY
+
+    def add(self, outcome: SimOutcome) -> Tally:
+        """Count ``outcome``'s fights in."""
+        k = self.field.size
+        if outcome.down.shape[1:] != (k,):
+            raise ValueError(f"an outcome of {outcome.down.shape[1]} combatants for a battlefield of {k}")
+        if not self.fights:
+            self.health_fields = outcome.health_fields
+            self.health = [[0.0] * len(outcome.health_fields) for _ in range(k)]
+        elif outcome.health_fields != self.health_fields:
+            raise ValueError(f"health {outcome.health_fields} after {self.health_fields}")
+        self.fights += outcome.fights
+        for side, count in enumerate(np.bincount(outcome.winner, minlength=3)[:3]):
+            self.wins[side] += int(count)
+        if self._party.any():
+            self.someone_drops += int(outcome.down[:, self._party].any(axis=1).sum())
+        counts = np.bincount(outcome.rounds, minlength=1)
+        self.rounds += [0] * (len(counts) - len(self.rounds))
+        for r, count in enumerate(counts):
+            self.rounds[r] += int(count)
+        for c, (down, dead) in enumerate(zip(outcome.down.sum(axis=0), outcome.dead.sum(axis=0), strict=True)):
+            self.down[c] += int(down)
+            self.dead[c] += int(dead)
+            for h in range(len(self.health_fields)):
+                self.health[c][h] += float(outcome.health[:, c, h].sum())
+        return self
+
+    def odds(self, tells_death: bool, seconds: float = 0.0) -> FightOdds:
+        """The odds of the fights added so far."""
+        n = self.fights
+        per = max(n, 1)
+        f = self.field
+        people = tuple(
             CombatantOdds(
                 id=cid,
-                name=field_.names[k],
-                side="Party" if field_.side[k] == PARTY else "Opponents",
-                drop=float(outcome.down[:, k].mean()),
-                die=float(outcome.dead[:, k].mean()) if tells_death else None,
-                health_left=health,
+                name=f.names[c],
+                side="Party" if f.side[c] == PARTY else "Opponents",
+                drop=self.down[c] / per,
+                die=self.dead[c] / per if tells_death else None,
+                health_left={name: self.health[c][h] / per for h, name in enumerate(self.health_fields)},
             )
+            for c, cid in enumerate(f.ids)
         )
-    return FightOdds(
-        fights=n,
-        party_wins=float((winner == PARTY).mean()),
-        opponents_win=float((winner == OPPONENTS).mean()),
-        neither=float((winner == NEITHER).mean()),
-        someone_drops=float(outcome.down[:, party].any(axis=1).mean()) if party.any() else 0.0,
-        rounds={int(k): float(p) for k, p in enumerate(counts) if p > 0},
-        combatants=tuple(people),
-        seconds=seconds,
-    )
+        return FightOdds(
+            fights=n,
+            party_wins=self.wins[PARTY] / per,
+            opponents_win=self.wins[OPPONENTS] / per,
+            neither=self.wins[NEITHER] / per,
+            someone_drops=self.someone_drops / per,
+            rounds={r: count / per for r, count in enumerate(self.rounds) if count},
+            combatants=people,
+            seconds=seconds,
+        )
+
+
+def summarise(field_: Battlefield, outcome: SimOutcome, tells_death: bool, seconds: float = 0.0) -> FightOdds:
+    """The odds of ``outcome``'s fights."""
+    return Tally(field_, outcome.health_fields).add(outcome).odds(tells_death, seconds)
