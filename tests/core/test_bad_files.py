@@ -319,3 +319,102 @@ def test_the_command_line_refuses_a_fifo_and_exits_2(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stderr
     assert "lnl-desktop: pipe.lnl is a pipe (FIFO), not an encounter file" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- a refusal is short ------------------------------------------------------------------------------
+
+
+def test_a_hundred_thousand_log_entries_of_no_kind_are_refused_with_the_first_problems_and_a_count(
+    fought: dict[str, Any], tmp_path: Path
+) -> None:
+    """Every bad entry used to be a line of the message (66 MB, gigabytes to show): now the first
+    problems and one line counting the rest."""
+    fought["encounter"]["log"] += [{"kind": "nonsense", "text": f"entry {i}"} for i in range(100_000)]
+    path = tmp_path / "noise.lnl"
+    path.write_text(json.dumps(fought), encoding="utf-8")
+    with pytest.raises(EncounterFileError) as caught:
+        storage.load(path)
+    lines = str(caught.value).splitlines()
+    assert len(lines) == 21
+    assert lines[0] == "noise.lnl has 100,000 problems:"
+    first = len(fought["encounter"]["log"]) - 100_000  # the fight's own entries are good
+    assert lines[1] == f"encounter.log[{first}]: Log: there is no kind called 'nonsense' (misspelt?)"
+    assert lines[19].startswith(f"encounter.log[{first + 18}]: ")
+    assert lines[20] == "… and 99,981 more problems"
+    assert caught.value.reasons == lines[1:]
+
+
+def _many(encounter: dict[str, Any], path: str, bad: Any, count: int) -> None:
+    *parents, name = path.split(".")
+    at = encounter
+    for parent in parents:
+        at = at.setdefault(parent, {})
+    if name == "tokens":
+        at[name] = {**at[name], **{f"t{i}": bad for i in range(count)}}
+    else:
+        at[name] = [*at.get(name, []), *[bad] * count]
+
+
+@pytest.mark.parametrize(
+    ("path", "bad", "each"),
+    [
+        ("combatants", {"name": "Goblin"}, 6),  # side, and the stat block's five numbers, missing
+        ("tokens", {"cell": "x"}, 1),
+        ("map.walls", [1.5, 2], 1),
+        ("map.difficult", None, 1),
+        ("map.segments", {"a": [0, 0]}, 1),
+        ("map.doors", "door", 1),
+        ("fog.explored", "x", 1),
+        ("lights", {"kind": "sun"}, 2),
+        ("drawings", {"kind": "blob"}, 3),
+        ("templates", 7, 1),
+        ("log", {"kind": "moved"}, 4),
+        ("combat.acted", 5, 1),
+    ],
+)
+def test_every_long_list_is_refused_with_the_first_problems_and_a_count(
+    demo: Encounter, path: str, bad: Any, each: int
+) -> None:
+    document = storage.to_document(demo)
+    _many(document["encounter"], path, bad, 3_000)
+    document["encounter"]["name"] = ""  # and one problem outside the long list
+    lines = refused(document).splitlines()
+    total = 3_000 * each + 1
+    assert lines[0] == f"bad.lnl has {total:,} problems:"
+    assert lines[1] == "encounter.name: Name cannot be empty (got '')"
+    assert lines[2].startswith(f"encounter.{path}")
+    assert len(lines) == 21 and lines[-1] == f"… and {total - 19:,} more problems"
+
+
+def test_a_few_problems_are_all_listed(fought: dict[str, Any]) -> None:
+    fought["encounter"]["combat"]["acted"] = [1] * 20
+    lines = refused(fought).splitlines()
+    assert lines[0] == "bad.lnl has 20 problems:" and len(lines) == 21
+    assert lines[-1] == "encounter.combat.acted[19]: Acted must be text (got 1)"
+    fought["encounter"]["combat"]["acted"] = [1] * 21
+    lines = refused(fought).splitlines()
+    assert lines[0] == "bad.lnl has 21 problems:" and lines[-1] == "… and 2 more problems" and len(lines) == 21
+
+
+def test_a_long_good_log_reads_as_the_whole_encounter_validated_at_once(fought: dict[str, Any]) -> None:
+    fought["encounter"]["log"] *= 500
+    encounter = storage.loads(json.dumps(fought))
+    data = fought["encounter"]
+    whole = type(encounter).model_validate_json(json.dumps(data), strict=True)
+    assert len(encounter.log) == len(data["log"]) > storage.LONG_LIST
+    assert encounter == whole and encounter.model_fields_set == whole.model_fields_set
+    assert storage.dumps(encounter) == storage.dumps(whole)
+
+
+def test_explain_lists_at_most_the_first_problems_and_a_count() -> None:
+    from pydantic import BaseModel, ValidationError
+
+    from lnl_desktop.core.encounter.validation import explain
+
+    class Numbers(BaseModel):
+        values: list[int]
+
+    with pytest.raises(ValidationError) as caught:
+        Numbers.model_validate({"values": ["x"] * 5_000})
+    lines = explain(caught.value).splitlines()
+    assert len(lines) == 20 and lines[-1] == "… and 4,981 more problems"

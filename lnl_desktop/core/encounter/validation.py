@@ -276,14 +276,40 @@ def say(item: Any, label: str, info: FieldInfo | None = None) -> str:
         return f"there is nothing called {label!r} here (misspelt?)"
     if kind == "none_required":
         return f"{label} must be empty (null)"
+    if kind == "union_tag_invalid":  # an entry of a kind there is none of: named, not every kind listed
+        tag = str(ctx.get("tag", ""))
+        shown = repr(tag) if len(tag) <= 40 else repr(tag[:40]) + "…"
+        return f"{label}: there is no kind called {shown} (misspelt?)"
+    if kind == "union_tag_not_found":
+        return f"{label} must say its kind ({ctx.get('discriminator', 'kind')})"
     message = str(item["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
     if message.startswith("Input should be "):  # a check not worded above: pydantic's phrase, in the field's name
         return f"{label} should be {message.removeprefix('Input should be ')}"
     return f"{label}: {message}"
 
 
-def explain(error: ValidationError, prefix: str = "") -> str:
-    """One line per problem, in the game's words.
+# A refusal lists at most this many lines: the first problems and, when there are more, a last line
+# counting the rest. A file with 100,000 bad log entries is refused in a second with a short message.
+MAX_PROBLEMS = 20
+
+
+def more_problems(count: int) -> str:
+    """The line that stands for the problems a refusal leaves out: '… and 99,981 more problems'."""
+    return f"… and {count:,} more problem{'s' if count != 1 else ''}"
+
+
+def capped(lines: list[str], total: int, limit: int = MAX_PROBLEMS) -> list[str]:
+    """At most ``limit`` lines for ``total`` problems whose first lines are ``lines``: all of them when
+    they fit, else the first ``limit - 1`` and a count of the rest."""
+    if total <= limit and len(lines) <= limit:
+        return lines
+    shown = lines[: limit - 1]
+    return [*shown, more_problems(max(total, len(lines)) - len(shown))]
+
+
+def explain(error: ValidationError, prefix: str = "", limit: int = MAX_PROBLEMS) -> str:
+    """One line per problem, in the game's words; past ``limit`` problems, the first ``limit - 1``
+    and a last line counting the rest ("… and 99,981 more problems").
 
     Without ``prefix`` (an edit of one thing: a combatant, the map) a field of the thing itself is
     named by its label alone ("DR cannot be below 0 (got -5)"), a nested one after its container
@@ -291,40 +317,75 @@ def explain(error: ValidationError, prefix: str = "") -> str:
     place in the file comes first, as the file spells it, then the words
     ("encounter.combatants[0].dr: DR cannot be below 0 (got -5)").
     """
-    root = _known_models().get(error.title)
-    lines = []
+    total = error.error_count()
+    return "\n".join(capped(problem_lines(error, prefix, limit=limit), total, limit))
+
+
+def problem_lines(
+    error: ValidationError,
+    prefix: str = "",
+    *,
+    limit: int | None = None,
+    root: type[BaseModel] | None = None,
+    base: tuple[int | str, ...] = (),
+    start: int = 0,
+) -> list[str]:
+    """The first ``limit`` problems of ``error`` (all without one), a line each, as :func:`explain`
+    words them. ``root`` is the model the locations start from (else the one the error names) and
+    ``base`` the place in it where they start: a part of a file validated on its own (a slice of a
+    long log, its first item item ``start`` of the list) is named where it is in the file."""
+    if root is None:
+        root = _known_models().get(error.title)
+    lines: list[str] = []
+    if limit is not None and limit <= 0:
+        return lines
     for item in error.errors(include_url=False):
-        # Unions list every member's complaint; the discriminator tag in loc is noise.
-        loc = tuple(p for p in item["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        message = str(item["msg"]).removeprefix("Value error, ")
-        custom = item["type"] in ("value_error", "assertion_error")
-        if custom and ":" in message:
-            # Model-level checks name their field first ('stamina: 70 SP is above ...').
-            head, rest = message.split(":", 1)
-            if re.fullmatch(r"[\w.\[\]-]+", head):
-                loc = (*loc, *_path_parts(head))
-                message = rest.strip()
-        found = _walk(root, loc)
-        label = found.label or "the value"
-        named = loc[-1] if loc and isinstance(loc[-1], str) else None
-        if item["type"] == "extra_forbidden" and named is not None:
-            text = f"there is nothing called {named!r} here (misspelt?)"
-        elif custom:
-            text = message
-        else:
-            text = say(item, label, found.info)
-        got = ""
-        if item["type"] not in ("missing", "extra_forbidden") and "input" in item:
-            shown = repr(item["input"])
-            if len(shown) <= 40 and not isinstance(item["input"], dict | list):
-                got = f" (got {shown})"
-        if prefix:
-            path = field_path(loc)
-            lines.append(f"{prefix}{'.' if path else ''}{path}: {text}{got}")
-            continue
-        # "Shield armor" says its container already: no "Shield: Shield armor ...".
-        where = ", ".join(w for w in found.where if not label.startswith(w))
-        if custom and loc:
-            where = ", ".join(w for w in (where, label) if w)
-        lines.append(f"{where}: {text}{got}" if where else f"{text}{got}")
-    return "\n".join(lines)
+        loc = item["loc"]
+        if start and loc and isinstance(loc[0], int):
+            item = {**item, "loc": (loc[0] + start, *loc[1:])}
+        lines.append(problem_line(item, prefix, root, base))
+        if limit is not None and len(lines) >= limit:
+            break
+    return lines
+
+
+_MANY = (dict, list, tuple, set, frozenset)  # a value of many parts is never repeated in a line
+
+
+def problem_line(
+    item: Any, prefix: str = "", root: type[BaseModel] | None = None, base: tuple[int | str, ...] = ()
+) -> str:
+    """One problem (an item of ``ValidationError.errors()``) as :func:`explain` words it, its place
+    read from ``root`` (the model the error's locations start from) after ``base``."""
+    # Unions list every member's complaint; the discriminator tag in loc is noise.
+    loc = (*base, *(p for p in item["loc"] if not (isinstance(p, str) and p.startswith("function-"))))
+    message = str(item["msg"]).removeprefix("Value error, ")
+    custom = item["type"] in ("value_error", "assertion_error")
+    if custom and ":" in message:
+        # Model-level checks name their field first ('stamina: 70 SP is above ...').
+        head, rest = message.split(":", 1)
+        if re.fullmatch(r"[\w.\[\]-]+", head):
+            loc = (*loc, *_path_parts(head))
+            message = rest.strip()
+    found = _walk(root, loc)
+    label = found.label or "the value"
+    named = loc[-1] if loc and isinstance(loc[-1], str) else None
+    if item["type"] == "extra_forbidden" and named is not None:
+        text = f"there is nothing called {named!r} here (misspelt?)"
+    elif custom:
+        text = message
+    else:
+        text = say(item, label, found.info)
+    got = ""
+    value = item.get("input")
+    if item["type"] not in ("missing", "extra_forbidden") and "input" in item and not isinstance(value, _MANY):
+        shown = repr(value)
+        got = f" (got {shown})" if len(shown) <= 40 else ""
+    if prefix:
+        path = field_path(loc)
+        return f"{prefix}{'.' if path else ''}{path}: {text}{got}"
+    # "Shield armor" says its container already: no "Shield: Shield armor ...".
+    where = ", ".join(w for w in found.where if not label.startswith(w))
+    if custom and loc:
+        where = ", ".join(w for w in (where, label) if w)
+    return f"{where}: {text}{got}" if where else f"{text}{got}"

@@ -24,12 +24,13 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable
-from itertools import accumulate
+from collections.abc import Callable, Iterator
+from itertools import accumulate, chain
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, NoReturn, Union, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from lnl_desktop.core.encounter.model import (
     MAX_PICTURE_PIXELS,
@@ -41,8 +42,9 @@ from lnl_desktop.core.encounter.model import (
     lines_from_json,
     too_many_lines,
 )
-from lnl_desktop.core.encounter.validation import explain
+from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, capped, problem_line, problem_lines
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 
 FORMAT = "lnl-encounter"
@@ -250,23 +252,186 @@ def _loads(text: str, source: str) -> Encounter:
 
 
 def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Encounter:
+    """The encounter ``data`` holds, or EncounterFileError with its first problems and a count of the rest.
+
+    Long lists (a log of 100,000 entries, a map's million explored cells) are checked first, a slice
+    at a time, so that a file whose every entry is wrong is refused in a second with a short message:
+    validating it whole would make, hold and word 100,000 errors (seconds, gigabytes). A long log
+    found good is kept rather than read a second time."""
+    first, total, log = _long_lists_checked(model, data)
+    if total:
+        rest = _rest_problems(model, data)
+        _refuse(source, [*rest[1], *first], rest[0] + total)
+    if log is not None:
+        data = {**data, "log": []}
     try:
         encounter = _with_lines_aside(model, data)
     except ValidationError:
         encounter = None  # said below, as the whole encounter read the usual way says it
-    if encounter is not None:
-        return encounter
+    if encounter is None:
+        try:
+            # Strict JSON-mode validation: no true for 1 or "5" for 5, while enums still come as their
+            # values, tuples and sets as lists (what dumps writes). The ruleset's own model reads its stat blocks.
+            encounter = model.model_validate_json(json.dumps(data), strict=True)
+        except ValidationError as error:
+            _refuse(source, problem_lines(error, "encounter", limit=MAX_PROBLEMS), error.error_count())
+    if log is not None:
+        encounter.log = log  # no check of the encounter reads its log
+    return encounter
+
+
+def _refuse(source: str, lines: list[str], total: int) -> NoReturn:
+    problems = capped(lines, total)
+    raise EncounterFileError(
+        f"{source} has {total:,} problem{'s' if total != 1 else ''}:\n" + "\n".join(problems), problems
+    )
+
+
+# A list (or a dict) of more than LONG_LIST items is checked a slice of SLICE items at a time before the
+# encounter is validated: the errors of one slice at most are held at once.
+LONG_LIST = 256
+SLICE = 1000
+
+
+def _long_lists(model: type[BaseModel], data: dict[str, Any], base: tuple[str, ...] = ()) -> Iterator[_LongList]:
+    """The long lists and dicts in ``data`` (read as ``model``), in the order of the model's fields,
+    the models inside it (the map, the fog, the combat state) searched too."""
+    for name, info in model.model_fields.items():
+        value = data.get(name)
+        inner = _unwrapped(info.annotation)
+        if isinstance(value, dict) and isinstance(inner, type) and issubclass(inner, BaseModel):
+            yield from _long_lists(inner, value, (*base, name))
+        elif isinstance(value, list | dict) and len(value) > LONG_LIST:
+            item = _item_type(inner, dict_of=isinstance(value, dict))
+            if item is not None:
+                yield _LongList((*base, name), item, value)
+
+
+def _unwrapped(annotation: Any) -> Any:
+    """The type under ``Annotated[...]`` and ``X | None``."""
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation = get_args(annotation)[0]
+        elif get_origin(annotation) in (Union, UnionType) and type(None) in get_args(annotation):
+            members = [a for a in get_args(annotation) if a is not type(None)]
+            if len(members) != 1:
+                return annotation
+            annotation = members[0]
+        else:
+            return annotation
+
+
+def _item_type(annotation: Any, dict_of: bool) -> Any:
+    """What each item of a list, tuple, set or (``dict_of``) dict field is; None for another field."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if dict_of:
+        return args[1] if origin is dict and len(args) == 2 else None
+    if origin in (list, set, frozenset) and len(args) == 1:
+        return args[0]
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return None
+
+
+class _LongList:
+    """A long list or dict of the file: where it is, what its items are, the items."""
+
+    def __init__(self, path: tuple[str, ...], item: Any, items: list[Any] | dict[str, Any]) -> None:
+        self.path = path
+        self.item = item
+        self.items = items
+
+    def looks_right(self) -> bool:
+        """Whether a quick look finds every item as strict validation takes it, so that no slice need
+        be checked here: cells ([x, y] of whole numbers; where they are is the models' check) and a
+        map's wall segments and doors (checked in bulk as the map reads them)."""
+        items = self.items
+        if self.item == Cell and isinstance(items, list):
+            return (
+                set(map(type, items)) == {list}
+                and set(map(len, items)) == {2}
+                and set(map(type, chain.from_iterable(items))) == {int}
+            )
+        if self.path in (("map", "segments"), ("map", "doors")) and isinstance(items, list):
+            return lines_from_json(items, doors=self.path[-1] == "doors") is not None
+        return False
+
+
+def _adapter(item: Any, dict_of: bool) -> TypeAdapter[Any]:
+    key = (id(item), dict_of)
+    adapter = _ADAPTERS.get(key)
+    if adapter is None:
+        adapter = _ADAPTERS[key] = TypeAdapter(dict[str, item] if dict_of else list[item])
+    return adapter
+
+
+_ADAPTERS: dict[tuple[int, bool], TypeAdapter[Any]] = {}
+
+
+def _long_lists_checked(model: type[Encounter], data: dict[str, Any]) -> tuple[list[str], int, list[Any] | None]:
+    """The first MAX_PROBLEMS problems of the file's long lists, how many they have in all, and the
+    log as validated when it is long and good (None otherwise)."""
+    lines: list[str] = []
+    total = 0
+    log: list[Any] | None = None
+    for found in _long_lists(model, data):
+        if found.looks_right():
+            continue
+        dict_of = isinstance(found.items, dict)
+        adapter = _adapter(found.item, dict_of)
+        keep = found.path == ("log",) and not dict_of
+        validated: list[Any] = []
+        items = found.items
+        keys = list(items) if isinstance(items, dict) else None
+        for start in range(0, len(items), SLICE):
+            part: Any = (
+                items[start : start + SLICE]
+                if isinstance(items, list)
+                else {key: items[key] for key in (keys or [])[start : start + SLICE]}
+            )
+            try:
+                checked = adapter.validate_json(json.dumps(part), strict=True)
+            except ValidationError as error:
+                total += error.error_count()
+                keep = False
+                lines += problem_lines(
+                    error,
+                    "encounter",
+                    limit=MAX_PROBLEMS - len(lines),
+                    root=model,
+                    base=found.path,
+                    start=0 if dict_of else start,
+                )
+                continue
+            if keep:
+                validated += checked
+        if keep:
+            log = validated
+    return lines, total, log
+
+
+def _rest_problems(model: type[Encounter], data: dict[str, Any]) -> tuple[int, list[str]]:
+    """How many problems the file has outside its long lists, and the first of them; the checks of
+    the whole encounter (which read the lists left out) are not made."""
+    rest = _without_long_lists(model, data)
     try:
-        # Strict JSON-mode validation: no true for 1 or "5" for 5, while enums still come as their
-        # values, tuples and sets as lists (what dumps writes). The ruleset's own model reads its stat blocks.
-        return model.model_validate_json(json.dumps(data), strict=True)
+        model.model_validate_json(json.dumps(rest), strict=True)
     except ValidationError as error:
-        problems = explain(error, prefix="encounter")
-        count = len(problems.splitlines())
-        raise EncounterFileError(
-            f"{source} has {count} problem{'s' if count > 1 else ''}:\n{problems}",
-            problems.splitlines(),
-        ) from None
+        # A check of the whole encounter (loc ()) read it without its long lists: not a problem of the file.
+        items = [item for item in error.errors(include_url=False) if item["loc"]]
+        return len(items), [problem_line(item, "encounter", model) for item in items[:MAX_PROBLEMS]]
+    return 0, []
+
+
+def _without_long_lists(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    for found in _long_lists(model, data):
+        at = out
+        for name in found.path[:-1]:
+            at[name] = dict(at[name])
+            at = at[name]
+        at[found.path[-1]] = {} if isinstance(found.items, dict) else []
+    return out
 
 
 _PICTURE_HEAD_CHARS = 256 * 1024  # base64 of the picture's first 192 KB: its header says its size
