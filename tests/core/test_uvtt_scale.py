@@ -324,6 +324,50 @@ def test_doors_count_towards_the_line_limit(monkeypatch: pytest.MonkeyPatch) -> 
         read_uvtt(json.dumps(document), "doors.uvtt")
 
 
+def long_lines(count: int, size: int = 100, seed: int = 5) -> list[Line]:
+    """``count`` lines between random points anywhere on a ``size`` x ``size`` map."""
+    rng = random.Random(seed)
+    return [
+        [(rng.uniform(0, size), rng.uniform(0, size)), (rng.uniform(0, size), rng.uniform(0, size))]
+        for _ in range(count)
+    ]
+
+
+def test_a_map_of_long_walls_over_the_length_limit_is_refused_naming_the_limit() -> None:
+    """100,000 lines across a 100 x 100 map measure some 5 million cells: every cell behind hundreds of
+    walls. Refused at once, the length and the limit named."""
+    walls = long_lines(100_000)
+    length = sum(math.dist(a, b) for a, b in walls)
+    assert length > uvtt.MAX_WALL_CELLS
+    with pytest.raises(MapFileError) as caught:
+        read_uvtt(json.dumps(uvtt_document((100, 100), walls)), "long.dd2vtt")
+    assert str(caught.value) == (
+        f"long.dd2vtt: its 100,000 wall segments and doors measure {length:,.0f} cells together "
+        f"({length / 100_000:,.1f} cells each on average); a map's walls and doors may measure at most "
+        f"{uvtt.MAX_WALL_CELLS:,} cells together"
+    )
+
+
+def test_the_length_limit_counts_doors_and_the_parts_on_the_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(uvtt, "MAX_WALL_CELLS", 30)
+    # 10 cells of wall on the map (10 more off its edge are cut away), and a door of 20 cells.
+    inside = uvtt_document((20, 20), [[(-10, 1), (10, 1)]], portals=[((0, 5), (20, 5), True)])
+    assert len(read_uvtt(json.dumps(inside), "fits.uvtt").segments) == 1
+    over = uvtt_document((20, 20), [[(-10, 1), (10, 1), (10, 2)]], portals=[((0, 5), (20, 5), True)])
+    with pytest.raises(MapFileError, match=r"its 3 wall segments and doors measure 31 cells together .* at most 30 "):
+        read_uvtt(json.dumps(over), "over.uvtt")
+
+
+def test_the_length_limit_allows_the_maps_game_masters_use() -> None:
+    """A cave of 180,599 one-cell walls, a dungeon of 100,000 walls on the biggest map, and 10,000
+    lines across a 100 x 100 map all fit."""
+    cave = read_uvtt(json.dumps(grid_map(180_599)), "cave.uvtt")
+    dungeon = read_uvtt(json.dumps(random_map(100_000)), "dungeon.uvtt")
+    lines = read_uvtt(json.dumps(uvtt_document((100, 100), long_lines(10_000))), "lines.uvtt")
+    assert len(cave.segments) == 180_599 and len(lines.segments) == 10_000
+    assert len(dungeon.segments) > 90_000
+
+
 def big_encounter(segments: list[dict[str, Any]], doors: list[dict[str, Any]] = ()) -> dict[str, Any]:  # type: ignore[assignment]
     encounter = Encounter(map=MapGrid(width=1000, height=1000))
     document = storage.to_document(encounter)

@@ -28,9 +28,11 @@ where, and nothing is changed.
 
 Limits (:mod:`lnl_desktop.core.encounter.model` states them): a map has at most :data:`MAX_SIDE` cells a
 side and :data:`MAX_MAP_LINES` wall segments and doors together (after repeated and zero-length
-lines are dropped), and its picture at most :data:`MAX_PICTURE_PIXELS` pixels; a file beyond one is
-refused with the limit named. The walls are read in bulk with numpy, the same segments in the same
-order as reading them one by one gives: a cave map of 100,000 segments takes about a second.
+lines are dropped), and its picture at most :data:`MAX_PICTURE_PIXELS` pixels; here, its walls and
+doors measure at most :data:`MAX_WALL_CELLS` cells together (a line across the whole map costs
+painting and sight in every cell it crosses). A file beyond one is refused with the limit named.
+The walls are read in bulk with numpy, the same segments in the same order as reading them one by
+one gives: a cave map of 100,000 segments takes about a second.
 :func:`read_uvtt` tells its progress and stops when asked to, for a window's progress bar and its
 Cancel.
 """
@@ -224,7 +226,8 @@ def read_uvtt(
     ``objects``: walls round objects (``objects_line_of_sight``, pillars and furniture) are walls
     too; False leaves them out. ``progress(done)`` is told how far the reading is (0 to 1) between
     its steps, and when ``cancelled()`` turns true there it stops with :class:`ImportCancelled`.
-    A map over :data:`MAX_MAP_LINES` wall segments and doors is refused, naming the limit.
+    A map over :data:`MAX_MAP_LINES` wall segments and doors, or whose walls and doors are over
+    :data:`MAX_WALL_CELLS` cells long together, is refused, naming the limit.
     """
     with gc_paused():
         return _read(data, name, objects, progress, cancelled)
@@ -299,6 +302,13 @@ def _read(
             f"{name}: the map has {counted}; the most a map may have is {MAX_MAP_LINES:,} wall segments and doors "
             "together"
         )
+    length = _length(wall_ends) + _length(door_ends)
+    if length > MAX_WALL_CELLS:
+        raise MapFileError(
+            f"{name}: its {lines:,} wall segments and doors measure {length:,.0f} cells together "
+            f"({length / lines:,.1f} cells each on average); a map's walls and doors may measure at most "
+            f"{MAX_WALL_CELLS:,} cells together"
+        )
     step(0.55)
 
     image, image_format, image_size = _picture(document.get("image"), name, foreign)
@@ -334,6 +344,19 @@ def _read(
 
 
 _BUILD_CHUNK = 25_000  # segments made between two looks at Cancel
+
+# The walls' and doors' length together, in cells: what painting them and sight through them cost
+# grows with (every cell a line crosses is a cell to stroke and a cell whose blockers it joins).
+# A dungeon of 100,000 short walls on a 1000 x 1000 map measures about 700,000 cells; 20,000 lines
+# drawn across a whole 100 x 100 map would measure this much, and cover every cell with walls.
+MAX_WALL_CELLS = 1_000_000
+
+
+def _length(ends: Any) -> float:
+    """The rows' lengths (ax, ay, bx, by) added up, in cells."""
+    if len(ends) == 0:
+        return 0.0
+    return float(np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1]).sum())
 
 
 class _NotAllowed(ValueError):
