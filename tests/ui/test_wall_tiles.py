@@ -433,3 +433,135 @@ def test_picking_among_many_lines_measures_them_in_bulk_with_the_same_answer() -
         point = QPointF(x, y)
         for within in (7.0, 40.0, 1e9):
             assert walls.nearest_line(lines, point, within) is walls.nearest_line(list(lines), point, within)
+
+
+# -- long walls across the map ------------------------------------------------------------------
+
+
+def long_lines_encounter(count: int, seed: int = 3, width: int = 30, height: int = 20) -> Encounter:
+    """``count`` walls between random points anywhere on the map: each crosses many tiles."""
+    rng = np.random.default_rng(seed)
+    ends = rng.uniform(0, 1, size=(count, 4)) * (width, height, width, height)
+    segments = tuple(WallSegment(a=(a, b), b=(c, d)) for a, b, c, d in np.round(ends, 3).tolist())
+    found = encounter()
+    return found.model_copy(update={"map": MapGrid(width=width, height=height, segments=segments)})
+
+
+def reference_clip(line: tuple[float, ...], x0: float, y0: float, x1: float, y1: float) -> tuple[float, ...] | None:
+    """One segment's part inside a rect (Liang-Barsky, one line at a time), or None."""
+    ax, ay, bx, by = line
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    if t0 > t1:
+        return None
+    return (ax + t0 * dx, ay + t0 * dy, ax + t1 * dx, ay + t1 * dy)
+
+
+def test_long_walls_are_cut_to_each_tile_and_a_tile_keeps_only_the_pieces_inside_it(qtbot: QtBot) -> None:
+    controller = TableController(long_lines_encounter(40))
+    view = make_view(qtbot, controller)
+    view.zoom_reset()
+    render(view)
+    lines = view.map_scene.lines
+    rows = lines._build()[0].rows
+    scale = view.viewportTransform().m11()
+    pad = walls._pad(scale, scale)
+    tiles = [(c, r) for c, r in tiles_now(view)]
+    assert len(tiles) > 6
+    for col, row in tiles:
+        rect = QRectF(col * TILE_PX / scale, row * TILE_PX / scale, TILE_PX / scale, TILE_PX / scale)
+        box = (rect.left() - pad, rect.top() - pad, rect.right() + pad, rect.bottom() + pad)
+        pieces = LineShapes._pieces(rows, rect, scale, scale)
+        expected = [cut for cut in (reference_clip(tuple(line), *box) for line in rows.tolist()) if cut is not None]
+        # Only the pieces inside the tile (and the ink's reach round it), each once.
+        assert len(pieces) == len(expected) < len(rows)
+        assert np.allclose(pieces, np.array(expected).reshape(-1, 4), atol=1e-6)
+        assert (pieces[:, 0::2] >= box[0] - 1e-6).all() and (pieces[:, 0::2] <= box[2] + 1e-6).all()
+        assert (pieces[:, 1::2] >= box[1] - 1e-6).all() and (pieces[:, 1::2] <= box[3] + 1e-6).all()
+
+
+def test_a_few_long_walls_show_as_a_direct_stroke_of_them_shows(qtbot: QtBot) -> None:
+    """Walls from one side of the map to the other, cut into every tile they cross: the tiles show
+    what stroking the whole walls at once shows, at every zoom."""
+    controller = TableController(long_lines_encounter(6, seed=8))
+    view = make_view(qtbot, controller)
+    for step in (view.zoom_in, view.zoom_in, view.zoom_reset, view.fit_map):
+        step()
+        assert_as_direct(view)
+        new = pixels(render(view))
+        lines = view.map_scene.lines
+        view.map_scene.lines = OnePath(lines)  # type: ignore[assignment]
+        try:
+            old = pixels(render(view))
+        finally:
+            view.map_scene.lines = lines
+        assert np.abs(new - old).max() <= OLD_TOLERANCE
+
+
+def test_strokes_that_could_change_no_pixel_are_left_out_and_the_picture_is_the_same(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hundreds of long walls in a tile cover it wholly long before the last is stroked: the rest are
+    left out (and the casing under lines that cover a pixel wholly), with not one pixel changed."""
+    controller = TableController(long_lines_encounter(2000))
+    view = make_view(qtbot, controller)
+    stroked: list[int] = []
+    stroke = walls._stroke_layer
+
+    def counting(*args: object, **kwargs: object) -> np.ndarray:
+        drawn = stroke(*args, **kwargs)  # type: ignore[arg-type]
+        stroked.append(int(drawn.sum()))
+        stroked.append(-len(drawn))
+        return drawn
+
+    monkeypatch.setattr(walls, "_stroke_layer", counting)
+    skipping = pixels(render(view))
+    drawn, offered = sum(n for n in stroked if n > 0), -sum(n for n in stroked if n < 0)
+    assert drawn < 0.8 * offered
+    tile_cache.clear()
+    monkeypatch.setattr(walls, "_SATURATE_FROM", 10**9)
+    every = pixels(render(view))
+    assert np.array_equal(skipping, every)
+
+
+def test_a_map_over_the_wall_length_limit_is_refused_by_the_import_with_the_reason(
+    qtbot: QtBot, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    from lnl_desktop.core.files import uvtt
+    from lnl_desktop.ui.import_map import import_map_file
+
+    said: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda _parent, title, text, *a: said.append(f"{title}: {text}"))
+    monkeypatch.setattr(uvtt, "MAX_WALL_CELLS", 1_000)
+    rng = np.random.default_rng(1)
+    walls_json = [[{"x": x0, "y": y0}, {"x": x1, "y": y1}] for x0, y0, x1, y1 in rng.uniform(0, 24, (300, 4)).tolist()]
+    document = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 24, "y": 16}, "pixels_per_grid": 50},
+        "line_of_sight": walls_json,
+        "portals": [],
+        "image": "",
+    }
+    path = tmp_path / "lines.dd2vtt"
+    path.write_text(__import__("json").dumps(document), encoding="utf-8")
+    controller = TableController(encounter())
+    view = make_view(qtbot, controller)
+    before = controller.encounter.map
+    assert import_map_file(view, controller, path) is False
+    assert len(said) == 1
+    assert said[0].startswith("Import map: lines.dd2vtt: its 266 wall segments and doors measure ")
+    assert "a map's walls and doors may measure at most 1,000 cells together" in said[0]
+    assert said[0].endswith("\n\nThe map is unchanged.")
+    assert controller.encounter.map is before

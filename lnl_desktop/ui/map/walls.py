@@ -690,22 +690,33 @@ class LineShapes:
         s = CELL_PX
         width_scene = max(WALL_WIDTH * s, 2.5 / scale)
         if len(segments):
-            pad = _pad(scale, sd)
-            ends = _clip(rows[segments], rect.left() - pad, rect.top() - pad, rect.right() + pad, rect.bottom() + pad)
+            ends = self._pieces(rows[segments], rect, scale, sd)
             lengths = np.hypot(ends[:, 2] - ends[:, 0], ends[:, 3] - ends[:, 1])
-            cost += LINE_US * len(ends) + LINE_PX_US * float(lengths.sum()) * sd
-            ends_list = ends.tolist()
-            layer = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+            # The lines first: where they cover a pixel wholly, the casing under it cannot show, and
+            # a casing stroke that would only reach such pixels is left out.
+            lines = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+            drawn = _stroke_layer(lines, to_image, ends, width_scene, WALL_LINE)
+            covered = _covered(lines) if len(ends) > _SATURATE_FROM else None
+            casing = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+            drawn += _stroke_layer(casing, to_image, ends, width_scene + 2.5 / scale, WALL_CASING, covered)
+            cost += (LINE_US * float(drawn.sum()) + LINE_PX_US * float((lengths * drawn).sum()) * sd) / 2
             painter.resetTransform()
-            for color, pen_width in ((WALL_CASING, width_scene + 2.5 / scale), (WALL_LINE, width_scene)):
-                _stroke_layer(layer, to_image, ends_list, pen_width, color)
-                painter.drawImage(0, 0, layer)
+            painter.drawImage(0, 0, casing)
+            painter.drawImage(0, 0, lines)
             painter.setTransform(to_image)
         if len(doors):
             shapes = [self._shape(self._doors[i]) for i in doors.tolist()]
             self._paint_doors(painter, scale, sd, shapes, self._dash_outlines(scale, sd))
         painter.end()
         return image, cost
+
+    @staticmethod
+    def _pieces(rows: np.ndarray, rect: QRectF, scale: float, sd: float) -> np.ndarray:
+        """The parts of the segments ``rows`` (scene ends) inside ``rect`` and the ink's reach round
+        it: what a tile strokes. A line across the whole map is cut to each tile it crosses, once,
+        and a tile keeps none of the lines whose boxes meet it but which pass it by."""
+        pad = _pad(scale, sd)
+        return _clip(rows, rect.left() - pad, rect.top() - pad, rect.right() + pad, rect.bottom() + pad)
 
     def _dash_outlines(self, scale: float, sd: float) -> DashOutlines:
         """Open doors' dash outlines at this zoom, each made once: a long door's arc crosses many tiles."""
@@ -781,31 +792,103 @@ def _dasher(width: float, style: Qt.PenStyle, device_scale: float) -> QPainterPa
     return stroker
 
 
-def _stroke_layer(layer: QImage, to_image: QTransform, ends: list[list[float]], width: float, color: QColor) -> None:
-    """Fill ``layer`` with the segments ``ends`` stroked ``width`` wide (round caps) in ``color``, as one
-    path's stroke would be.
+_SATURATE_FROM = 512  # from this many strokes in a layer, strokes that could change nothing are left out
+_SATURATE_BATCH = 256  # strokes drawn between two looks at what the layer already covers wholly
+
+
+def _stroke_layer(
+    layer: QImage,
+    to_image: QTransform,
+    ends: np.ndarray,
+    width: float,
+    color: QColor,
+    covered: np.ndarray | None = None,
+) -> np.ndarray:
+    """Fill ``layer`` with the segments ``ends`` ((n, 4) scene x1, y1, x2, y2) stroked ``width`` wide
+    (round caps) in ``color``, as one path's stroke would be; which segments were stroked (a bool
+    per row).
 
     Each segment is stroked on its own: Qt fills a path of many overlapping round-capped lines in time
     that grows faster than their number. A path's fill adds up the coverage of its overlapping parts
     (clamped to full), so where strokes overlap their antialiased edges add up, and a translucent
     casing is laid down once. Here each stroke adds half its coverage (the Plus mode: added at full,
     an edge would be blended, not added), the sum is doubled, and the colour put where the coverage
-    is (SourceIn): the same pixels, within a level or two where several edges meet."""
+    is (SourceIn): the same pixels, within a level or two where several edges meet.
+
+    Many strokes (long walls across the map cross every tile, hundreds of them) are drawn in batches,
+    and between two a stroke is left out when every pixel it could reach is already wholly covered
+    (half coverage added up: doubled, full), or ``covered`` (a ``(height, width)`` bool array: pixels
+    whose colour this layer cannot change). The sum is clamped to full, so the pixels are the same."""
     layer.fill(0)
+    drawn = np.zeros(len(ends), dtype=np.bool_)
     painter = QPainter(layer)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Plus)
     painter.setTransform(to_image)
     painter.setPen(QPen(QColor(0, 0, 0, 128), width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
     line = QLineF()  # one line object reset per segment: building 10,000 QLineF costs more
-    for x1, y1, x2, y2 in ends:
-        line.setLine(x1, y1, x2, y2)
-        painter.drawLine(line)
+    if len(ends) <= _SATURATE_FROM:
+        for x1, y1, x2, y2 in ends.tolist():
+            line.setLine(x1, y1, x2, y2)
+            painter.drawLine(line)
+        drawn[:] = True
+    else:
+        boxes = _device_boxes(ends, to_image, width, layer.width(), layer.height())
+        for start in range(0, len(ends), _SATURATE_BATCH):
+            batch = np.arange(start, min(start + _SATURATE_BATCH, len(ends)))
+            if start or covered is not None:
+                done = _full(layer) if covered is None else _full(layer) | covered
+                batch = batch[_open(done, boxes[batch])]
+            for x1, y1, x2, y2 in ends[batch].tolist():
+                line.setLine(x1, y1, x2, y2)
+                painter.drawLine(line)
+            drawn[batch] = True
     painter.resetTransform()
     painter.drawImage(0, 0, layer.copy())
     painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
     painter.fillRect(layer.rect(), color)
     painter.end()
+    return drawn
+
+
+def _alpha(layer: QImage) -> np.ndarray:
+    """The alpha channel of a premultiplied ARGB32 image, ``(height, width)`` (a copy)."""
+    row = layer.bytesPerLine() // 4
+    pixels = np.frombuffer(layer.constBits(), dtype=np.uint32, count=row * layer.height()).reshape(-1, row)
+    return (pixels[:, : layer.width()] >> 24).astype(np.uint8)
+
+
+def _full(layer: QImage) -> np.ndarray:
+    """The pixels of a layer being stroked (half coverage per stroke) that doubling makes full."""
+    return _alpha(layer) >= 128
+
+
+def _covered(lines: QImage) -> np.ndarray:
+    """The pixels a finished, opaque wall-line layer covers wholly: nothing under them shows."""
+    return _alpha(lines) == 255
+
+
+def _device_boxes(ends: np.ndarray, to_image: QTransform, width: float, w: int, h: int) -> np.ndarray:
+    """Each stroke's reach on the image: (n, 4) whole pixels x0, y0, x1, y1 (inclusive), clamped to
+    it; its ink and antialiasing stay inside, round caps and all."""
+    m11, m12, m21, m22 = to_image.m11(), to_image.m12(), to_image.m21(), to_image.m22()
+    xs = ends[:, 0::2] * m11 + ends[:, 1::2] * m21 + to_image.dx()
+    ys = ends[:, 0::2] * m12 + ends[:, 1::2] * m22 + to_image.dy()
+    reach = width / 2 * max(math.hypot(m11, m12), math.hypot(m21, m22)) + 2.0
+    x0 = np.clip(np.floor(xs.min(axis=1) - reach), 0, w - 1)
+    x1 = np.clip(np.ceil(xs.max(axis=1) + reach), 0, w - 1)
+    y0 = np.clip(np.floor(ys.min(axis=1) - reach), 0, h - 1)
+    y1 = np.clip(np.ceil(ys.max(axis=1) + reach), 0, h - 1)
+    return np.column_stack((x0, y0, x1, y1)).astype(np.int64)
+
+
+def _open(done: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Which ``boxes`` hold a pixel not ``done`` (a summed-area table of those not done)."""
+    table = np.zeros((done.shape[0] + 1, done.shape[1] + 1), dtype=np.int64)
+    np.cumsum(np.cumsum(~done, axis=0), axis=1, out=table[1:, 1:])
+    x0, y0, x1, y1 = boxes[:, 0], boxes[:, 1], boxes[:, 2] + 1, boxes[:, 3] + 1
+    count = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+    return count > 0
 
 
 # -- the line tools' previews -----------------------------------------------------------------
