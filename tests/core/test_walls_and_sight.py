@@ -815,3 +815,40 @@ def test_old_school_d20_melee_and_counter_attacks_do_not_reach_through_a_wall() 
     moved = engine.move("tombril", (1, 4))  # leaves the goblin's reach, but the wall is between them
     assert not engine.encounter.combat.pending and len(moved) == 1
     assert OSR.provocations(engine, "tombril", [(1, 4), (2, 4), (1, 4)]) == []
+
+
+def test_barriers_are_filed_in_the_buckets_they_cross_not_every_bucket_of_their_box() -> None:
+    """The single-line index files a barrier where it passes: every point of it is found in its
+    bucket, and a line across the whole map is filed in a few dozen buckets, not its box's hundreds."""
+    import random
+
+    import numpy as np
+
+    from lnl_desktop.core.map import sight
+
+    rng = random.Random(4)
+    size = 100
+    lines = [
+        (rng.uniform(-3, size + 3), rng.uniform(-3, size + 3), rng.uniform(-3, size + 3), rng.uniform(-3, size + 3))
+        for _ in range(300)
+    ]
+    lines += [(10.0, 5.0, 10.0, 90.0), (4.0, 16.0, 95.0, 16.0), (0.0, 0.0, 100.0, 100.0), (8.0, 8.0, 16.0, 8.0)]
+    bar = np.array(lines)
+    starts, items, columns = sight._bucketed(bar, size, size)
+    rows = (len(starts) - 1) // columns
+    filed: dict[int, set[int]] = {}
+    for k in range(len(starts) - 1):
+        for i in items[starts[k] : starts[k + 1]]:
+            filed.setdefault(i, set()).add(k)
+    for i, (ax, ay, bx, by) in enumerate(lines):
+        for t in np.linspace(0.0, 1.0, 2001):
+            x, y = ax + t * (bx - ax), ay + t * (by - ay)
+            col = min(max(int(x // sight._BUCKET), 0), columns - 1)
+            row = min(max(int(y // sight._BUCKET), 0), rows - 1)
+            assert row * columns + col in filed[i], (i, x, y)
+    diagonal = filed[len(lines) - 2]
+    assert len(diagonal) <= 3 * columns  # its box: every bucket of the map
+    # Within a bucket, the barriers keep their order.
+    for k in range(len(starts) - 1):
+        run = items[starts[k] : starts[k + 1]]
+        assert run == sorted(run)

@@ -277,24 +277,57 @@ class _Index:
 
 
 def _bucketed(bar: FloatArray, w: int, h: int) -> tuple[list[int], list[int], int]:
-    """Barrier indices by the 8 x 8 buckets their bounding boxes touch, in barrier order within
-    a bucket: (start of each bucket's run, the runs, buckets per row). With numpy: a few ms for
-    thousands of barriers, so a map with a door opened builds its own rather than patch another's."""
+    """Barrier indices by the 8 x 8 buckets they cross, in barrier order within a bucket: (start of
+    each bucket's run, the runs, buckets per row). With numpy: a few ms for thousands of barriers, so
+    a map with a door opened builds its own rather than patch another's.
+
+    A barrier is filed in the buckets it passes through (column by column, the rows it spans in
+    each), not in every bucket of its box: a line across the whole map crosses two dozen buckets of
+    a 100 x 100 map where its box holds a hundred and fifty, and a thousand of them on the biggest map
+    would otherwise fill the index with millions of entries."""
     columns = (w + _BUCKET - 1) // _BUCKET + 1  # a barrier may end on the map's far edge
     rows = (h + _BUCKET - 1) // _BUCKET + 1
     count = columns * rows
     if bar.shape[0] == 0:
         return [0] * (count + 1), [], columns
-    lo_x = np.clip(np.floor(np.minimum(bar[:, 0], bar[:, 2]) / _BUCKET), 0, columns - 1).astype(np.int64)
-    hi_x = np.clip(np.floor(np.maximum(bar[:, 0], bar[:, 2]) / _BUCKET), 0, columns - 1).astype(np.int64)
-    lo_y = np.clip(np.floor(np.minimum(bar[:, 1], bar[:, 3]) / _BUCKET), 0, rows - 1).astype(np.int64)
-    hi_y = np.clip(np.floor(np.maximum(bar[:, 1], bar[:, 3]) / _BUCKET), 0, rows - 1).astype(np.int64)
-    line, cx, cy = _boxes(lo_x, hi_x, lo_y, hi_y)
+    line, cx, cy = _crossed_buckets(bar / _BUCKET, columns, rows)
     key = cy * columns + cx
     order = np.lexsort((line, key))  # by bucket, then barrier order within it
     starts = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(np.bincount(key, minlength=count), out=starts[1:])
     return starts.tolist(), line[order].tolist(), columns
+
+
+def _crossed_buckets(ends: FloatArray, columns: int, rows: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Every (line index, column, row) of the buckets each line ``ends`` (in bucket units) meets,
+    clamped to the ``columns`` x ``rows`` buckets as its box would be: a superset of the buckets its
+    points lie in (a hair more at each column's edges, against rounding)."""
+    ax, ay, bx, by = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
+    lo_x, hi_x = np.minimum(ax, bx), np.maximum(ax, bx)
+    lo_y, hi_y = np.minimum(ay, by), np.maximum(ay, by)
+    c0 = np.clip(np.floor(lo_x), 0, columns - 1).astype(np.int64)
+    c1 = np.clip(np.floor(hi_x), 0, columns - 1).astype(np.int64)
+    r_lo = np.clip(np.floor(lo_y), 0, rows - 1).astype(np.int64)
+    r_hi = np.clip(np.floor(hi_y), 0, rows - 1).astype(np.int64)
+    counts = c1 - c0 + 1
+    line = np.repeat(np.arange(len(ends)), counts)
+    col = c0[line] + (np.arange(line.size) - np.repeat(np.cumsum(counts) - counts, counts))
+    # The stretch of x in this column (the line's own ends in its first and last), and y there.
+    xs = np.where(col == c0[line], lo_x[line], col)
+    xe = np.where(col == c1[line], hi_x[line], col + 1)
+    dx = (bx - ax)[line]
+    slope = np.divide((by - ay)[line], dx, out=np.zeros(line.size), where=dx != 0)
+    ys = ay[line] + (xs - ax[line]) * slope
+    ye = ay[line] + (xe - ax[line]) * slope
+    flat = dx == 0
+    y_lo = np.where(flat, lo_y[line], np.minimum(ys, ye))
+    y_hi = np.where(flat, hi_y[line], np.maximum(ys, ye))
+    margin = 1e-9 * (1.0 + np.abs(y_lo) + np.abs(y_hi))
+    r0 = np.maximum(np.clip(np.floor(y_lo - margin), 0, rows - 1).astype(np.int64), r_lo[line])
+    r1 = np.minimum(np.clip(np.floor(y_hi + margin), 0, rows - 1).astype(np.int64), r_hi[line])
+    r1 = np.maximum(r1, r0)
+    which, cx, cy = _boxes(col, col, r0, r1)
+    return line[which], cx, cy
 
 
 def _buried(walls: BoolArray) -> BoolArray:
