@@ -96,3 +96,22 @@ def test_a_map_file_with_a_five_thousand_digit_number_is_refused_in_the_files_te
     message = str(refused.value)
     assert message.startswith("huge.dd2vtt") and "longer than 20 digits" in message and "5,000 digits" in message
     assert "sys." not in message and "int_max_str_digits" not in message
+
+
+@pytest.mark.parametrize("cell", [[10, 9223372036854775808], [24, 0], [0, 16], [10**19, 10**19]])
+def test_an_explored_fog_cell_off_the_map_is_refused(tmp_path: Path, cell: list[int]) -> None:
+    """Accepted before, it made the fog's mask raise OverflowError in the player view's every rebuild."""
+    document = demo("lnl")
+    grid = document["encounter"]["map"]
+    assert (grid["width"], grid["height"]) == (24, 16)
+    document["encounter"]["fog"] = {"enabled": True, "explored": [[1, 1], cell]}
+    message = refusal(json.dumps(document), tmp_path)
+    said = f"encounter.fog.explored: cell ({cell[0]}, {cell[1]}) is outside the 24 x 16 map"
+    assert message == f"bad.lnl has 1 problem:\n{said}"
+
+
+def test_explored_cells_past_any_index_leave_the_fogs_mask_as_it_is() -> None:
+    from lnl_desktop.core.map.explored import explored_mask
+
+    mask = explored_mask(frozenset({(10, 2**63), (1, 1), (-3, 2), (2**70, -(2**70))}), 4, 3)
+    assert mask.shape == (3, 4) and mask.sum() == 1 and mask[1, 1]

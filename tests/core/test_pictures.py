@@ -185,3 +185,24 @@ def test_the_size_is_checked_before_anything_is_read(encounter_folder: Path, mon
 
 def test_the_path_found_is_inside_the_folder(encounter_folder: Path) -> None:
     assert picture_beside("maps/cave.png", encounter_folder) == (encounter_folder / "maps" / "cave.png").resolve()
+
+
+@pytest.mark.parametrize("image", ["inside.png\u0000x", "in\u001bside.png", "inside.png\u0085", "inside\u007f.png"])
+def test_a_control_character_in_a_path_is_a_picture_error(encounter_folder: Path, image: str) -> None:
+    """A NUL in the path made the system's calls raise ValueError: now the picture error a missing
+    picture gives, so the encounter opens without its picture and the GM is told."""
+    with pytest.raises(PictureError) as refused:
+        read_picture_beside(image, encounter_folder)
+    assert refused.value.reason == pictures.CONTROL and refused.value.name == repr(image)
+    with pytest.raises(PictureError, match="control character"):
+        picture_beside(image, None)
+    with pytest.raises(PictureError, match="control character"):
+        read_picture_file(encounter_folder / image, "the picture")
+
+
+@pytest.mark.parametrize("image", ["x" * 5_000 + ".png", "a/" * 3_000 + "b.png"])
+def test_a_path_too_long_for_the_system_is_a_picture_error_named_short(encounter_folder: Path, image: str) -> None:
+    with pytest.raises(PictureError) as refused:
+        read_picture_beside(image, encounter_folder)
+    assert refused.value.name.endswith("…") and len(refused.value.name) < 100
+    assert "unreadable" in refused.value.reason or "not found" in refused.value.reason

@@ -747,6 +747,18 @@ class Encounter(_Model):
             raise ValueError(problem)
         return self
 
+    @model_validator(mode="after")
+    def _fog_on_the_map(self) -> Encounter:
+        # Not part of _references_hold: a map made smaller drops the explored cells off it after that check.
+        explored = self.fog.explored
+        if explored:
+            grid = self.map
+            xs, ys = list(map(itemgetter(0), explored)), list(map(itemgetter(1), explored))
+            if min(xs) < 0 or min(ys) < 0 or max(xs) >= grid.width or max(ys) >= grid.height:
+                x, y = min(c for c in explored if not (0 <= c[0] < grid.width and 0 <= c[1] < grid.height))
+                raise ValueError(f"fog.explored: cell ({x}, {y}) is outside the {grid.width} x {grid.height} map")
+        return self
+
     def _combat_references_hold(self, ids: set[str]) -> None:
         """Every id the combat state names is a combatant's, and the turn's cells are on the map.
 

@@ -180,12 +180,25 @@ def _webp_size(raw: bytes) -> tuple[int, int] | None:
 # -- where a picture given by path may come from -----------------------------------------------------
 
 _SEPARATORS = re.compile(r"[\\/]")
+# NUL and the other control characters (C0, DEL, C1): no picture file a GM picks is named with one, and
+# the system refuses a path holding NUL outright.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+CONTROL = "a path with a control character in it (such as NUL); a picture's path is plain text"
+_NAME_CHARS = 80  # of a path, in a message
+
+
+def _named(image: str) -> str:
+    """How a message names the picture path ``image``: quoted, a long one cut short."""
+    return repr(image) if len(image) <= _NAME_CHARS else repr(image[:_NAME_CHARS]) + "…"
 
 
 def picture_beside(image: str, folder: Path | None) -> Path:
     """The file the picture path ``image`` names in ``folder`` (the encounter file's) or a folder
-    under it, links followed; :class:`PictureError` when it is elsewhere or not there."""
-    name = repr(image)
+    under it, links followed; :class:`PictureError` when it is elsewhere, not there, or no path at
+    all (a control character in it, too long for the system)."""
+    name = _named(image)
+    if _CONTROL.search(image):
+        raise PictureError(name, CONTROL)
     if folder is None:
         raise PictureError(name, "not found: the encounter has not been saved, so it has no folder to look in")
     if PurePosixPath(image).is_absolute() or PureWindowsPath(image).drive or PureWindowsPath(image).root:
@@ -195,12 +208,15 @@ def picture_beside(image: str, folder: Path | None) -> Path:
         depth += -1 if part == ".." else 0 if part in ("", ".") else 1
         if depth < 0:
             raise PictureError(name, f"outside the encounter's folder; {CONFINED}")
-    home = Path(folder).resolve()
-    path = (home / Path(*[p for p in _SEPARATORS.split(image) if p not in ("", ".")])).resolve()
-    if not path.is_relative_to(home):
-        raise PictureError(name, f"a link to a file outside the encounter's folder; {CONFINED}")
-    if not path.exists():
-        raise PictureError(name, "not found beside the encounter file")
+    try:
+        home = Path(folder).resolve()
+        path = (home / Path(*[p for p in _SEPARATORS.split(image) if p not in ("", ".")])).resolve()
+        if not path.is_relative_to(home):
+            raise PictureError(name, f"a link to a file outside the encounter's folder; {CONFINED}")
+        if not path.exists():
+            raise PictureError(name, "not found beside the encounter file")
+    except (OSError, ValueError) as error:  # a name too long for the system, a link loop
+        raise PictureError(name, f"unreadable ({getattr(error, 'strerror', None) or error})") from None
     return path
 
 
@@ -209,8 +225,12 @@ def read_picture_file(path: Path, name: str, limit: int = MAX_PICTURE_FILE_BYTES
     ``limit`` bytes, or :class:`PictureError`. The size is checked before anything is read, and
     a link swapped in after the path was checked is not followed."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    if _CONTROL.search(str(path)):
+        raise PictureError(name, CONTROL)
     try:
         fd = os.open(path, flags)  # non-blocking: a pipe in the picture's place cannot hang the table
+    except ValueError:  # not a path the system takes
+        raise PictureError(name, CONTROL) from None
     except FileNotFoundError:
         raise PictureError(name, "not found") from None
     except OSError as error:
@@ -242,6 +262,6 @@ def read_picture_file(path: Path, name: str, limit: int = MAX_PICTURE_FILE_BYTES
 def read_picture_beside(image: str, folder: Path | None) -> bytes:
     """The whole PNG or JPEG the encounter's picture path ``image`` names, read from the
     encounter file's ``folder`` or a folder under it, or :class:`PictureError` saying why not."""
-    raw = read_picture_file(picture_beside(image, folder), repr(image))
-    check_picture(raw, repr(image))
+    raw = read_picture_file(picture_beside(image, folder), _named(image))
+    check_picture(raw, _named(image))
     return raw

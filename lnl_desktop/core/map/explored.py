@@ -59,7 +59,11 @@ def _mark_cells(mask: BoolArray, cells: frozenset[Cell], value: bool) -> None:
     if not cells:
         return
     h, w = mask.shape
-    coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
+    try:
+        coords = np.fromiter((v for c in cells for v in c), dtype=np.intp, count=2 * len(cells)).reshape(-1, 2)
+    except OverflowError:  # a cell past any array's index: not on the map (an encounter never holds one)
+        on = [c for c in cells if 0 <= c[0] < w and 0 <= c[1] < h]
+        coords = np.array(on, dtype=np.intp).reshape(-1, 2)
     coords = coords[(coords[:, 0] >= 0) & (coords[:, 0] < w) & (coords[:, 1] >= 0) & (coords[:, 1] < h)]
     mask[coords[:, 1], coords[:, 0]] = value
 
