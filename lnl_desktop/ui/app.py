@@ -183,8 +183,7 @@ def offer_recovery(recovery: RecoveryStore) -> list[Orphan]:
         when = datetime.fromtimestamp(found.saved_at).strftime("%a %d %b %H:%M:%S")
         kept = ""
         if orphan.kept_at is not None:
-            unread = ", ".join(found.unread)
-            kept = f"\n\n{unread} could not be read: the recovery folder is kept in {orphan.kept_at}."
+            kept = f"\n\n{found.damage()}: the recovery folder is kept in {orphan.kept_at}."
         if found.encounter is None:
             QMessageBox.warning(
                 None,

@@ -5,7 +5,9 @@ window with its :class:`~lnl_desktop.core.files.journal.Journal` and a ``QLockFi
 while it runs. At start, only folders whose lock can be taken belong to no running window: those
 are the work of a window that did not close cleanly, and only those are offered back or removed.
 A folder with a part that could not be read is never removed: once the GM has decided, it moves
-to ``kept/<id>/``, out of the way of the next start, and the GM is told where it is.
+to ``kept/<id>/``, out of the way of the next start, and the GM is told where it is. A folder whose
+lock file is not a file (a pipe would block the lock's read for ever) belongs to no window: it is
+not read at all, and moves whole to ``kept/<id>/`` with the reason.
 ``locks/`` holds one lock per open encounter file, so a second window opening the same file
 learns that it is in use and can only read it.
 """
@@ -43,19 +45,22 @@ class Orphan:
     """The recovery folder of a window that is gone, locked by us while the GM decides."""
 
     folder: Path
-    lock: QLockFile | None  # None for the single-file recovery of earlier versions
+    lock: QLockFile | None  # None for the single-file recovery of earlier versions, or an unlockable folder
     found: Recovered
+    unlockable: bool = False  # its lock file is not a file: the folder was not read, and is kept whole
 
     @property
     def kept_at(self) -> Path | None:
         """Where the folder goes instead of away, when a part of it could not be read."""
-        if self.lock is None or not self.found.unread:
+        if (self.lock is None and not self.unlockable) or not self.found.unread:
             return None
         return self.folder.parent.parent / KEPT / self.folder.name
 
     def discard(self) -> Path | None:
         """The GM declined it, or it now lives in a new window's folder: remove it, unless a
         part of it could not be read; then it is kept, never deleted unread. Where it is kept."""
+        if self.unlockable:
+            return _keep_whole(self.folder, self.folder.parent.parent / KEPT / self.folder.name)
         if self.lock is None:
             _remove_legacy(self.folder)
         elif self.kept_at is not None:
@@ -109,8 +114,14 @@ class RecoveryStore:
         found: list[Orphan] = []
         root = self.folder / WINDOWS
         for folder in sorted(root.iterdir()) if root.is_dir() else []:
+            if not folder.is_dir():
+                continue
+            damaged = _not_a_lock(folder / LOCK_NAME)
+            if damaged:
+                found.append(_unlockable(folder, damaged))
+                continue
             lock = _lock(folder / LOCK_NAME)
-            if not folder.is_dir() or not lock.tryLock(0):
+            if not lock.tryLock(0):
                 continue  # a running window's (or a start deciding about it right now)
             work = journal.recover(folder)
             if work is None:
@@ -138,6 +149,40 @@ class RecoveryStore:
 
     def file_lock(self, path: Path) -> FileLock:
         return FileLock(self.folder / LOCKS, path)
+
+
+def _not_a_lock(path: Path) -> str:
+    """Why ``path`` cannot be a window's lock file ("" if it can, or is not there): Qt reads a lock
+    file it cannot create, and a pipe there would block that read for ever."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ""  # not there (or a link to nothing): Qt's lock creates it, or fails without waiting
+    kind = journal.file_kind(info.st_mode)
+    return f"{kind}, not a regular file" if kind else ""
+
+
+def _unlockable(folder: Path, reason: str) -> Orphan:
+    """A folder no window can hold: listed with the reason, none of its files read."""
+    try:
+        changed = os.lstat(folder).st_mtime
+    except OSError:
+        changed = 0.0
+    problem = f"{LOCK_NAME} could not be read ({reason}), so no file of this folder was read"
+    found = Recovered(None, None, changed, 0, problem, unread=[LOCK_NAME], reasons={LOCK_NAME: reason})
+    return Orphan(folder, None, found, unlockable=True)
+
+
+def _keep_whole(folder: Path, kept: Path) -> Path:
+    """Move a whole recovery folder to ``kept`` (its lock file too, unopened); where it now is."""
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        if kept.exists():
+            return folder
+        os.replace(folder, kept)
+    except OSError:
+        return folder
+    return kept
 
 
 def _remove_folder(folder: Path, lock: QLockFile) -> None:

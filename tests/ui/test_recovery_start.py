@@ -41,11 +41,15 @@ def file_hash(path: Path) -> str:
     return hashlib.sha256(storage.dumps(storage.load(path)).encode()).hexdigest()[:16]
 
 
-def start(root: Path, answer: str, path: Path | None = None) -> dict[str, Any]:
-    """The program started as the GM starts it, after the crash; what its windows show."""
+def start(root: Path, answer: str, path: Path | None = None, *, within: float = 300) -> dict[str, Any]:
+    """The program started as the GM starts it, after the crash; what its windows show (a failure
+    if they are not up within ``within`` seconds: the child is killed)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(root), XDG_CONFIG_HOME=str(root / "config"))
     args = [sys.executable, str(START), str(root), answer] + ([str(path)] if path else [])
-    result = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    try:
+        result = subprocess.run(args, capture_output=True, text=True, env=env, timeout=within)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"the program had not started after {within} s")
     assert result.returncode == 0, result.stdout + result.stderr
     return json.loads(next(line for line in result.stdout.splitlines() if line.startswith("{")))
 
@@ -187,6 +191,39 @@ def test_a_folder_that_cannot_be_rebuilt_at_all_is_kept_and_the_gm_told(tmp_path
     assert "base-1.lnl could not be read" in told and str(kept) in told
     [window] = seen["windows"]  # the demo, as with nothing to recover
     assert not window["modified"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="pipes (FIFOs) are a POSIX thing")
+@pytest.mark.parametrize(
+    ("part", "what"),
+    [("journal-1.jsonl", "pipe"), ("journal-1.jsonl", "folder"), ("meta.json", "pipe"), ("window.lock", "pipe")],
+)
+def test_a_pipe_or_a_folder_in_a_recovery_folder_never_stops_the_start(tmp_path: Path, part: str, what: str) -> None:
+    folder = tmp_path / "recovery" / "windows" / "gone"
+    dead_window_work(folder, None)
+    (folder / part).unlink(missing_ok=True)
+    if what == "pipe":
+        os.mkfifo(folder / part)
+    else:
+        (folder / part).mkdir()
+    names = sorted(p.name for p in folder.iterdir())
+
+    seen = start(tmp_path, "yes", within=60)  # a read of the pipe would wait for ever
+
+    # The folder is kept, untouched (the pipe is still a pipe), and the GM told where and why.
+    [kept] = (tmp_path / "recovery" / "kept").iterdir()
+    assert sorted(p.name for p in kept.iterdir()) == names
+    assert (kept / part).is_fifo() if what == "pipe" else (kept / part).is_dir()
+    [said] = [s["text"] for s in seen["said"] if s["title"] in ("Recover unsaved work?", "Unsaved work not recovered")]
+    kind = "a pipe (FIFO)" if what == "pipe" else "a folder"
+    assert f"{part} could not be read ({kind}, not a regular file)" in said and str(kept) in said
+    [window] = seen["windows"]  # the window is up
+    if part == "meta.json":  # the work itself is whole
+        assert window["modified"] and len(window["undo"]) == 1
+    elif part == "journal-1.jsonl":  # the automatic copy, without the change after it
+        assert window["modified"] and not window["undo"]
+    else:  # no window may hold the folder: none of it is read, the demo opens as with nothing to recover
+        assert not window["modified"]
 
 
 # -- opening never marks a file modified ------------------------------------------------------------
