@@ -66,6 +66,9 @@ class Document(QObject):
         self.path: Path | None = None
         self.file_lock: FileLock | None = None
         self.read_only = False  # the file is open in another window: Save writes elsewhere
+        # Recovered work's file, as a recovery folder named it: the GM has not chosen it, so the
+        # first Save asks in a Save As dialog (the file preselected) rather than write over it.
+        self.recovered_from: Path | None = None
         # The question asked when the file is open in another window: True reads it read-only.
         self.confirm_read_only: Callable[[Path, str], bool] = lambda path, holder: ask_read_only(
             self.host, path, holder
@@ -225,6 +228,7 @@ class Document(QObject):
             if path is not None:
                 self._claim_file(path)
         self._set_path(path)
+        self.recovered_from = None
         self.controller.replace_encounter(encounter)
         # Just opened is just saved: an empty stack's clear() would keep an earlier "never clean".
         self.controller.undo_stack.setClean()
@@ -236,7 +240,9 @@ class Document(QObject):
     def adopt(self, orphan: Orphan) -> None:
         """Take over the work of a window that did not close cleanly: it becomes this window's
         unsaved work (in this window's journal), with its undo history, and the old folder goes
-        (or is kept, when a part of it could not be read)."""
+        (or is kept, when a part of it could not be read). The file the folder names stays the
+        window's file (its folder, its lock, the title), but only a Save As the GM confirms writes
+        to it: a recovery folder is never trusted to say where work is saved."""
         found = orphan.found
         if found.encounter is None:
             return  # nothing could be rebuilt: nothing to take over
@@ -248,12 +254,14 @@ class Document(QObject):
         if not replayed or self.controller.encounter.model_dump() != found.encounter.model_dump():
             self.replace(found.encounter, path)  # the work as it was read, without its history
         self.controller.undo_stack.resetClean()  # recovered work is unsaved work
+        self.recovered_from = path
         if not self.window_recovery.exists():
             self._reset_journal(unsaved=True)
         kept = orphan.discard()
         self.titleChanged.emit()
         note = f" ({found.problem})" if found.problem else ""
         note += f"; the recovery folder is kept in {kept}" if kept else ""
+        note += f"; Save asks where to save it, {path.name} offered" if path is not None else ""
         self.message.emit(f"Recovered the unsaved work on {found.summary}{note}", 15000)
 
     def _replay_steps(self, steps: list[Step]) -> bool:
@@ -294,7 +302,9 @@ class Document(QObject):
     # -- saving ------------------------------------------------------------------------------
 
     def save(self) -> bool:
-        if self.path is None or self.read_only:
+        """Save to the window's file; Save As when it has none, holds it read-only, or has it from
+        a recovery folder (the GM confirms the place once)."""
+        if self.path is None or self.read_only or self.recovered_from is not None:
             return self.save_as()
         return self.save_to(self.path)
 
@@ -335,6 +345,7 @@ class Document(QObject):
             self._release_file()
             self.file_lock = lock
         self._set_path(path)
+        self.recovered_from = None
         self.controller.undo_stack.setClean()
         self.snapshot_timer.stop()
         self._reset_journal(unsaved=False)

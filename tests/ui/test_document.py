@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.document import MAX_RECENT, Document
@@ -136,3 +138,56 @@ def test_the_recent_files_keep_the_newest_few(make_document: DocumentFactory, tm
     assert len(recent) == MAX_RECENT and recent[0] == str((tmp_path / f"fight-{MAX_RECENT + 1}.lnl").resolve())
     document.clear_recent()
     assert document.recent_files() == [] and heard.recent == MAX_RECENT + 3
+
+
+# -- recovered work is saved where the GM says ---------------------------------------------------------
+
+
+def work_left_for(root: Path, original: Path) -> None:
+    """A recovery folder whose meta.json names ``original`` as the file the work belongs to."""
+    engine = Engine(storage.load(demo_encounter_path()))
+    journal = Journal(root / "recovery" / "windows" / "gone")
+    journal.reset(engine.encounter, original, unsaved=False)
+    engine.subscribe_history(lambda step: journal.record(step, engine.encounter))
+    engine.apply(act.EditCombatant("tombril", {"level": 11}))
+    journal.close(keep=True)
+
+
+def test_the_first_save_after_a_recovery_asks_where_with_the_original_preselected(
+    make_document: DocumentFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "elsewhere" / "someone-elses.lnl"
+    outside.parent.mkdir()
+    storage.save(storage.load(demo_encounter_path()), outside)
+    before = outside.read_bytes()
+    work_left_for(tmp_path, outside)
+    [orphan] = RecoveryStore(tmp_path / "recovery").orphans()
+    assert orphan.found.original == outside
+    document = make_document()
+    document.adopt(orphan)
+    assert document.is_dirty() and document.controller.encounter.combatant("tombril").level == 11
+    assert document.recovered_from == outside  # known, and shown, but not yet the GM's choice
+
+    asked: list[str] = []
+
+    def cancel(parent: object, caption: str, start: str, *args: object) -> tuple[str, str]:
+        asked.append(start)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", cancel)
+    assert not document.save()  # Ctrl+S: the Save As dialog, on the original
+    assert asked == [str(outside)]
+    assert outside.read_bytes() == before and document.is_dirty()
+    # The question on closing, answered Save, asks the same way.
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Save)
+    assert not document.confirm_discard()
+    assert asked == [str(outside)] * 2 and outside.read_bytes() == before
+
+    # The GM confirms the place: saved there, and from then on Save saves without asking.
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: asked.append(a[2]) or (a[2], ""))
+    assert document.save()
+    assert storage.load(outside).combatant("tombril").level == 11
+    assert document.path == outside and document.recovered_from is None and not document.is_dirty()
+    document.controller.do(act.EditCombatant("tombril", {"level": 12}))
+    assert document.save()
+    assert len(asked) == 3 and storage.load(outside).combatant("tombril").level == 12

@@ -16,12 +16,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui import app as app_module
 from lnl_desktop.ui import main_window as main_window_module
@@ -236,3 +239,33 @@ def test_recovered_work_opens_unsaved_in_the_new_window_and_leaves_the_old_folde
     assert fingerprint(window.controller.encounter) == child.shown[-1]
     assert window.is_dirty() and window.window_recovery.exists()
     assert not orphan.folder.exists()
+
+
+def test_ctrl_s_after_a_recovery_never_writes_the_file_the_recovery_folder_names(
+    tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A recovery folder whose meta.json names a file outside as the work's original.
+    outside = tmp_path / "outside.lnl"
+    outside.write_bytes(demo_encounter_path().read_bytes())
+    before = outside.read_bytes()
+    engine = Engine(storage.load(demo_encounter_path()))
+    journal = Journal(tmp_path / "recovery" / "windows" / "gone")
+    journal.reset(engine.encounter, outside, unsaved=False)
+    engine.subscribe_history(lambda step: journal.record(step, engine.encounter))
+    engine.apply(act.EditCombatant("tombril", {"level": 11}))
+    journal.close(keep=True)
+    [orphan] = RecoveryStore(tmp_path / "recovery").orphans()
+    assert orphan.found.original == outside
+
+    window = make_window(qtbot, tmp_path)
+    window.adopt(orphan)
+    asked: list[str] = []
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", lambda parent, caption, start, *a: asked.append(start) or ("", "")
+    )
+    window.activateWindow()
+    QTest.qWaitForWindowActive(window.windowHandle())
+    QTest.keyClick(window.windowHandle(), Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # File > Save
+    assert outside.read_bytes() == before
+    assert asked == [str(outside)]  # the Save As dialog, the original preselected
+    assert window.is_dirty()
