@@ -793,7 +793,8 @@ def _dasher(width: float, style: Qt.PenStyle, device_scale: float) -> QPainterPa
 
 
 _SATURATE_FROM = 512  # from this many strokes in a layer, strokes that could change nothing are left out
-_SATURATE_BATCH = 256  # strokes drawn between two looks at what the layer already covers wholly
+_SATURATE_BATCH = 256  # strokes drawn before the first look at what the layer covers wholly, twice as many
+# before each next one
 
 
 def _stroke_layer(
@@ -815,8 +816,8 @@ def _stroke_layer(
     an edge would be blended, not added), the sum is doubled, and the colour put where the coverage
     is (SourceIn): the same pixels, within a level or two where several edges meet.
 
-    Many strokes (long walls across the map cross every tile, hundreds of them) are drawn in batches,
-    and between two a stroke is left out when every pixel it could reach is already wholly covered
+    Many strokes (long walls across the map cross every tile, hundreds of them) are drawn in batches
+    each twice the last, and between two a stroke is left out when every pixel it could reach is already wholly covered
     (half coverage added up: doubled, full), or ``covered`` (a ``(height, width)`` bool array: pixels
     whose colour this layer cannot change). The sum is clamped to full, so the pixels are the same."""
     layer.fill(0)
@@ -834,8 +835,9 @@ def _stroke_layer(
         drawn[:] = True
     else:
         boxes = _device_boxes(ends, to_image, width, layer.width(), layer.height())
-        for start in range(0, len(ends), _SATURATE_BATCH):
-            batch = np.arange(start, min(start + _SATURATE_BATCH, len(ends)))
+        start, size = 0, _SATURATE_BATCH
+        while start < len(ends):
+            batch = np.arange(start, min(start + size, len(ends)))
             if start or covered is not None:
                 done = _full(layer) if covered is None else _full(layer) | covered
                 batch = batch[_open(done, boxes[batch])]
@@ -843,6 +845,7 @@ def _stroke_layer(
                 line.setLine(x1, y1, x2, y2)
                 painter.drawLine(line)
             drawn[batch] = True
+            start, size = start + size, 2 * size  # a few looks a tile, however many lines cross it
     painter.resetTransform()
     painter.drawImage(0, 0, layer.copy())
     painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceIn)
