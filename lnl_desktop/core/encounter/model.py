@@ -616,6 +616,10 @@ class AttackRecord(_Model):
     target: str
 
 
+# Rounds a fight may last: days at the table, and far from what a 64-bit count holds.
+MAX_ROUNDS = 10_000
+
+
 class CombatState(_Model):
     phase: Phase = Phase.SETUP
     round: int = Field(default=0, ge=0)
@@ -641,6 +645,8 @@ class CombatState(_Model):
     @model_validator(mode="after")
     def _possible(self) -> CombatState:
         # States the engine never produces; a file holding one was edited by hand or damaged.
+        if self.round > MAX_ROUNDS:  # the fight odds count rounds on from it in 64-bit arrays
+            raise ValueError(f"round: {self.round:,} is past any fight; a fight lasts at most {MAX_ROUNDS:,} rounds")
         if self.phase is Phase.SETUP:
             if self.round != 0:
                 raise ValueError(f"round: {self.round} before combat has started (it starts in round 1)")
