@@ -4,6 +4,7 @@ as the Fight odds view, plain text a person reads and a script parses, or JSON w
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,20 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 
 MOST_FIGHTS = 1_000_000
+INTERRUPTED = 130  # the shell's exit status for a command stopped by Ctrl+C (128 + SIGINT)
+
+
+def shown(text: str, most: int = 24) -> str:
+    """``text`` as a refusal quotes it: at most ``most`` characters."""
+    return text if len(text) <= most else f"{text[: most - 1]}…"
+
+
+def whole_number(text: str) -> int:
+    """An option's whole number, refused in a short line (the value shortened) when it is none."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{shown(text)!r} is not a whole number") from None
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -21,12 +36,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "(docs/RULESETS.md): each side's chance to win, each combatant's chance to drop, the rounds left.",
     )
     parser.add_argument("file", type=Path, help="an encounter file (.lnl), in setup or mid-fight")
-    parser.add_argument("--fights", type=int, default=10_000, help="how many fights to play (default 10,000)")
-    parser.add_argument("--seed", type=int, default=None, help="the dice's seed, for the same numbers again")
+    parser.add_argument(
+        "--fights", type=whole_number, default=10_000, help="how many fights to play (default 10,000)"
+    )
+    parser.add_argument(
+        "--seed", type=whole_number, default=None, help="the dice's seed (0 or more), for the same numbers again"
+    )
     parser.add_argument("--json", action="store_true", help="print the odds as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.fights <= MOST_FIGHTS:
-        parser.error(f"--fights {args.fights}: from 1 to {MOST_FIGHTS:,}")
+        parser.error(f"--fights {shown(str(args.fights))}: from 1 to {MOST_FIGHTS:,}")
+    if args.seed is not None and args.seed < 0:
+        parser.error(f"--seed {shown(str(args.seed))}: a whole number from 0 up")
     return args
 
 
@@ -43,6 +64,20 @@ def state_words(encounter: Encounter) -> str:
 
 
 def run(argv: list[str]) -> int:
+    """The command: 0 with the odds printed, 2 for a refused file or option, 130 when stopped by Ctrl+C
+    (a short line, no traceback)."""
+    try:
+        return odds_command(argv)
+    except KeyboardInterrupt:
+        print("lnl-desktop: stopped", file=sys.stderr)
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`| head`): the rest goes nowhere, quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def odds_command(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
         encounter = storage.load(args.file)
@@ -63,4 +98,5 @@ def run(argv: list[str]) -> int:
         title = get_ruleset(encounter.ruleset).title
         print(f"{encounter.name} ({title}), {state_words(encounter)}: {odds.seconds:.2f} s")
         print(odds.text())
+    sys.stdout.flush()  # a closed pipe found here, not at the interpreter's exit
     return 0

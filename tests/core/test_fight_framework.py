@@ -1,12 +1,15 @@
 """Whole-fight odds, the shared part: the map's plan both the fast simulator and its engine reference
 move by, the odds summarised from simulated fights (in words, as text and as JSON), the agreement
-check between two samples, movement by gaps, and the command line's refusal of a bad file."""
+check between two samples, movement by gaps, the fights played in batches (the same odds as one run,
+memory that of one batch), and the command line's refusals and interruption in its own words."""
 
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -15,10 +18,19 @@ import pytest
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.fight import NEITHER, OPPONENTS, PARTY, close_in, empty_outcome, nearest_foes
+from lnl_desktop.core.rules.fight import (
+    NEITHER,
+    OPPONENTS,
+    PARTY,
+    SimOutcome,
+    close_in,
+    empty_outcome,
+    nearest_foes,
+)
 from lnl_desktop.core.sim.agreement import disagreements
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.odds import margin, summarise
+from lnl_desktop.core.sim.run import batch_size, fight_odds
 from lnl_desktop.paths import demo_encounter_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -118,3 +130,125 @@ def test_a_battle_too_big_or_a_side_missing_is_refused_with_the_reason() -> None
         battlefield(Engine(big_maps.build(size=40, tokens=41, fog=False)))
     with pytest.raises(RulesError, match="the fight odds need both sides on the map"):
         battlefield(Engine(big_maps.build(size=20, tokens=3, party=3, fog=False)))
+
+
+DEMOS = ("hill-giant.lnl", "hill-giant-classic.lnl", "goblin-ambush-osr.lnl", "bandit-mill-d10.lnl")
+ODDS = [sys.executable, "-m", "lnl_desktop", "odds"]
+
+
+def skirmish(path: Path) -> Path:
+    """A 40-combatant skirmish (20 heroes, 20 goblins on a 20 x 20 map) saved as ``path``."""
+    storage.save(big_maps.build(size=20, tokens=40, party=20, fog=False), path)
+    return path
+
+
+def joined(outcomes: list[SimOutcome]) -> SimOutcome:
+    first = outcomes[0]
+    return SimOutcome(
+        winner=np.concatenate([o.winner for o in outcomes]),
+        rounds=np.concatenate([o.rounds for o in outcomes]),
+        down=np.concatenate([o.down for o in outcomes]),
+        dead=np.concatenate([o.dead for o in outcomes]),
+        health=np.concatenate([o.health for o in outcomes]),
+        health_fields=first.health_fields,
+    )
+
+
+@pytest.mark.parametrize("demo", DEMOS)
+def test_fights_in_batches_sum_to_the_odds_of_the_same_fights_played_as_one(demo: str) -> None:
+    encounter = storage.load(demo_encounter_path().parent / demo)
+    engine = Engine(encounter)
+    field = battlefield(engine)
+    ruleset = engine.ruleset
+    rng = np.random.default_rng(17)
+    outcomes = [ruleset.simulate_fights(encounter, field, n, rng) for n in (64, 64, 64, 64, 44)]
+    whole = summarise(field, joined(outcomes), ruleset.sim_tells_death)
+    batched = fight_odds(encounter, 300, seed=17, field=field, batch=64)
+    assert batched.as_json() == whole.as_json()
+    assert fight_odds(encounter, 300, seed=17, field=field, batch=64).as_json() == batched.as_json()
+    assert batched.fights == 300
+    assert batched.party_wins + batched.opponents_win + batched.neither == pytest.approx(1.0)
+    assert sum(batched.rounds.values()) == pytest.approx(1.0)
+    assert all(0.0 <= c.drop <= 1.0 for c in batched.combatants)
+    # As many fights as fit one batch are played as one, as before batches.
+    assert batch_size(field.size) >= 10_000
+    played = ruleset.simulate_fights(encounter, field, 500, np.random.default_rng(5))
+    one = summarise(field, played, ruleset.sim_tells_death)
+    assert fight_odds(encounter, 500, seed=5, field=field).as_json() == one.as_json()
+
+
+def test_a_batch_of_forty_combatants_stays_within_about_100_mb() -> None:
+    assert 1000 <= batch_size(40) <= 2500 and batch_size(40) * 32 * 40 * 40 <= 100_000_000
+    with pytest.raises(ValueError, match="seed -5"):
+        fight_odds(storage.load(demo_encounter_path()), 10, seed=-5)
+
+
+MEMORY_CHILD = """
+import resource, sys
+sys.path.insert(0, {benchmarks!r})
+import big_maps
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.sim.field import battlefield
+from lnl_desktop.core.sim.run import batch_size, fight_odds
+
+encounter = big_maps.build(size=20, tokens=40, party=20, fog=False)
+field = battlefield(Engine(encounter))
+size = batch_size(field.size)
+fight_odds(encounter, size, seed=1, field=field)
+one = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+odds = fight_odds(encounter, 3 * size, seed=2, field=field)
+three = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(size, odds.fights, one // 1024, three // 1024)
+"""
+
+
+def test_many_fights_of_forty_combatants_take_the_memory_of_one_batch() -> None:
+    child = MEMORY_CHILD.format(benchmarks=str(Path(big_maps.__file__).parent))
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    size, fights, one_mb, three_mb = (int(w) for w in done.stdout.split())
+    assert fights == 3 * size
+    # Three batches' fights at once would take two batches' arrays more (some 160 MB).
+    assert three_mb - one_mb < 40, (one_mb, three_mb)
+    assert three_mb < 400, three_mb
+
+
+def test_the_command_line_refuses_a_negative_seed_and_hostile_numbers_in_its_own_words() -> None:
+    demo = str(demo_encounter_path())
+    negative = subprocess.run([*ODDS, demo, "--seed", "-5", "--fights", "10"], capture_output=True, text=True)
+    assert negative.returncode == 2 and negative.stdout == ""
+    assert negative.stderr.startswith("usage: lnl-desktop odds") and "Traceback" not in negative.stderr
+    assert "--seed -5: a whole number from 0 up" in negative.stderr
+    from lnl_desktop.odds_cli import parse_args
+
+    assert parse_args([demo, "--seed", str(2**200)]).seed == 2**200
+    for argv, words in (
+        (["--seed", "9" * 4301], "is not a whole number"),
+        (["--fights", "9" * 4000], "from 1 to 1,000,000"),
+        (["--fights", "-3"], "--fights -3: from 1 to 1,000,000"),
+        (["--fights", "1e6"], "'1e6' is not a whole number"),
+    ):
+        refused = subprocess.run([*ODDS, demo, *argv], capture_output=True, text=True)
+        assert refused.returncode == 2 and words in refused.stderr and "Traceback" not in refused.stderr
+        assert len(refused.stderr) < 300
+
+
+def test_the_command_line_refuses_a_pipe_a_folder_or_a_device_in_a_line(tmp_path: Path) -> None:
+    import os
+
+    pipe = tmp_path / "pipe.lnl"
+    os.mkfifo(pipe)
+    (tmp_path / "folder.lnl").mkdir()
+    for path in (pipe, tmp_path / "folder.lnl", Path("/dev/zero")):
+        refused = subprocess.run([*ODDS, str(path)], capture_output=True, text=True, timeout=60)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.startswith(f"lnl-desktop: {path.name} is a") and refused.stderr.count("\n") == 1
+
+
+def test_ctrl_c_stops_the_command_line_in_a_line(tmp_path: Path) -> None:
+    field = skirmish(tmp_path / "skirmish.lnl")
+    odds = subprocess.Popen([*ODDS, str(field), "--fights", "1000000"], stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)  # well into the fights (or the map's plan before them)
+    odds.send_signal(signal.SIGINT)
+    _, err = odds.communicate(timeout=60)
+    assert odds.returncode == 130 and err == "lnl-desktop: stopped\n"
