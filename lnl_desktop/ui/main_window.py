@@ -302,7 +302,12 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.drag_label = QLabel()
         self.round_label = QLabel()
         self.ruleset_label = QLabel()
-        for label in (self.drag_label, self.cell_label, self.round_label, self.ruleset_label):
+        # Shown only while the players' window is paused by an error (it shows black meanwhile).
+        self.player_paused_label = QLabel("Player view paused")
+        self.player_paused_label.setObjectName("playerPaused")
+        self.player_paused_label.setStyleSheet("QLabel#playerPaused { color: white; background: #b00020; }")
+        self.player_paused_label.hide()
+        for label in (self.player_paused_label, self.drag_label, self.cell_label, self.round_label, self.ruleset_label):
             label.setContentsMargins(8, 0, 8, 0)
             self.statusBar().addPermanentWidget(label)
         self.map_view.cellHovered.connect(self._show_cell)
@@ -324,9 +329,24 @@ class MainWindow(WindowMenus, SidePanelLayout):
             view.view.set_share_overlays(self.share_overlays_action.isChecked())
             view.set_share_markers(self.share_markers_action.isChecked())
             view.set_blackout(self.blackout_action.isChecked())
+            view.scene.failureChanged.connect(self._player_view_paused)
             self.player_view = view
             self._apply_presentation_to_player()
+            if view.scene.failure is not None:  # it could not even be built
+                self._player_view_paused(view.scene.failure)
         return self.player_view
+
+    def _player_view_paused(self, reason: str) -> None:
+        """The players' window shows black because of an error (``reason``), or works again ("")."""
+        label = self.player_paused_label
+        label.setVisible(bool(reason))
+        if reason:
+            text = f"The player view is paused (the players see black): {reason}"
+            label.setToolTip(text)
+            self.toast.say(text)
+        else:
+            label.setToolTip("")
+            self.statusBar().showMessage("The player view works again", 10000)
 
     def show_player_view(self, on: bool = True) -> None:
         if on:

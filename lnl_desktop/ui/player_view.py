@@ -11,6 +11,8 @@ move slides the token along its path for a moment so the table can follow it.
 
 from __future__ import annotations
 
+import sys
+
 from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QCloseEvent,
@@ -153,6 +155,12 @@ class PlayerMapView(QGraphicsView):
     # -- keeping up ------------------------------------------------------------------------------
 
     def _on_events(self, events: list[Event]) -> None:
+        try:
+            self._follow_events(events)
+        except Exception as error:  # the players' view pauses rather than show a stale map
+            self.map_scene.fail(error)
+
+    def _follow_events(self, events: list[Event]) -> None:
         if self.share_overlays:
             unseen = players_unseen(self.controller)
             if unseen != self._shared_unseen:
@@ -239,7 +247,7 @@ class PlayerMapView(QGraphicsView):
         self.background_cache.paint(self.map_scene, painter, rect)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
-        if self.blackout:
+        if self.blackout or self.map_scene.failure is not None:  # paused: black over everything, render() too
             painter.fillRect(rect, BLACK)
             return
         if self.share_overlays and self.gm_view is not None:
@@ -294,8 +302,26 @@ class PlayerMapView(QGraphicsView):
         event.accept()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        self.map_scene.set_view_scale(self.transform().m11())  # tokens size their words by the zoom
-        super().paintEvent(event)
+        scene = self.map_scene
+        if scene.failure is None:
+            # An error in any item's paint: some Qt bindings hand it back here, others to sys.excepthook.
+            errors: list[BaseException] = []
+            hook = sys.excepthook
+            sys.excepthook = lambda _kind, error, _trace: errors.append(error)
+            try:
+                scene.set_view_scale(self.transform().m11())  # tokens size their words by the zoom
+                super().paintEvent(event)
+            except Exception as error:
+                errors.append(error)
+            finally:
+                sys.excepthook = hook
+            if not errors:
+                return
+            scene.fail(errors[0])
+        # Paused: black over whatever this paint drew, before it ever reaches the screen.
+        painter = QPainter(self.viewport())
+        painter.fillRect(self.viewport().rect(), BLACK)
+        painter.end()
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -331,6 +357,8 @@ class PlayerView(QWidget):
         self.resize(1024, 700)
         controller.eventsApplied.connect(self._refresh_banner)
         controller.encounterReplaced.connect(self._refresh_banner)
+        self.scene.failureChanged.connect(self._show_paused)
+        self._show_paused()
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
             app.screenRemoved.connect(self.on_screen_removed)
@@ -348,7 +376,16 @@ class PlayerView(QWidget):
 
     def set_blackout(self, on: bool) -> None:
         self.view.set_blackout(on)
-        self.banner.setVisible(not on)
+        self._show_paused()
+
+    @property
+    def paused(self) -> bool:
+        """An error paused the players' scene: the window is all black until it works again."""
+        return self.scene.failure is not None
+
+    def _show_paused(self, *_: object) -> None:
+        self.banner.setVisible(not self.blackout and not self.paused)
+        self.view.viewport().update()
 
     def set_scale(self, percent: int) -> None:
         """The UI scale: large type for the banner, readable across a table, and the map's words

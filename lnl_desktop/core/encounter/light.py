@@ -142,9 +142,11 @@ class Encounter(Protocol):
     def options(self) -> Any: ...
 
 
-def shines(encounter: Encounter) -> list[Shine]:
+def shines(encounter: Encounter, players: bool = False) -> list[Shine]:
     """Every light source on the map where it shines from now (a carried one from its carrier's
-    token; one whose carrier is off the map sheds no light)."""
+    token; one whose carrier is off the map sheds no light). ``players``: as the player view shows
+    it, where a light carried by a hidden token lights nothing (RULES §15: it would give the token
+    away); the rules read every light."""
     found: list[Shine] = []
     sizes: dict[str, int] | None = None
     for light in encounter.lights:
@@ -153,7 +155,7 @@ def shines(encounter: Encounter) -> list[Shine]:
             found.append(Shine(light.cell, 1, bright, dim))
             continue
         token = encounter.tokens.get(light.carrier or "")
-        if token is None:
+        if token is None or (players and token.hidden):
             continue
         if sizes is None:
             sizes = {c.id: c.size for c in encounter.combatants}
@@ -165,9 +167,10 @@ def ambient(encounter: Encounter) -> AmbientLight:
     return AmbientLight(getattr(encounter.options, "light", AmbientLight.NORMAL))
 
 
-def light_map(encounter: Encounter) -> NDArray[np.uint8]:
-    """Every cell's light level (:data:`LIGHT_LEVEL`) as a ``(height, width)`` array indexed ``[y, x]``."""
-    return light_levels(encounter.map, LIGHT_LEVEL[ambient(encounter)], shines(encounter))
+def light_map(encounter: Encounter, players: bool = False) -> NDArray[np.uint8]:
+    """Every cell's light level (:data:`LIGHT_LEVEL`) as a ``(height, width)`` array indexed ``[y, x]``;
+    ``players``: as the player view shows it (see :func:`shines`)."""
+    return light_levels(encounter.map, LIGHT_LEVEL[ambient(encounter)], shines(encounter, players))
 
 
 def cell_light(encounter: Encounter, cell: Cell) -> AmbientLight:

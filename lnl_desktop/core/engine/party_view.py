@@ -40,3 +40,32 @@ def party_view(encounter: Encounter) -> frozenset[Cell]:
     neither hidden from the players nor down sees (:func:`lnl_desktop.core.map.sight.visible_cells`),
     within its field of vision where the encounter's ruleset reads facing."""
     return mask_cells(party_sight(encounter).mask)
+
+
+def players_unseen(encounter: Encounter) -> frozenset[str]:
+    """The combatants whose tokens the players must not see: those the GM hid, and, with fog of
+    war on, every one not of the Party that stands where no Party token sees now."""
+    unseen = {cid for cid, token in encounter.tokens.items() if token.hidden}
+    if not encounter.fog.enabled:
+        return frozenset(unseen)
+    mask = party_sight(encounter).mask
+    h, w = mask.shape
+    # Seen when some cell of its footprint is: one array look-up for all the one-cell tokens
+    # (hundreds of them, after every action), a slice for each bigger one.
+    ones: list[tuple[str, int, int]] = []
+    for c in encounter.combatants:
+        token = encounter.tokens.get(c.id)
+        if token is None or c.side is Side.PARTY or c.id in unseen:
+            continue
+        x, y = token.cell
+        if not (0 <= x < w and 0 <= y < h):
+            unseen.add(c.id)
+        elif c.size == 1:
+            ones.append((c.id, x, y))
+        elif not mask[y : y + c.size, x : x + c.size].any():
+            unseen.add(c.id)
+    if ones:
+        ids, xs, ys = zip(*ones, strict=True)
+        seen = mask[list(ys), list(xs)].tolist()
+        unseen.update(cid for cid, visible in zip(ids, seen, strict=True) if not visible)
+    return frozenset(unseen)

@@ -10,9 +10,11 @@ ruleset's notes. The dock only draws the answer.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import ActionSpec, Ruleset
 from lnl_desktop.core.rules.common import AttackMode, Check
@@ -257,13 +259,21 @@ def _sneak_rows(engine: Engine, c: Any, chosen: str, weapon: str, override: bool
     return rows
 
 
-def nearest_foe(encounter: Encounter, c: CombatantBase) -> str | None:
-    """The foe still standing nearest to ``c``'s token (the first of equals), or None (none on the map)."""
-    best: tuple[float, str] | None = None
+def nearest_foe(encounter: Encounter, c: CombatantBase, unseen: AbstractSet[str] = frozenset()) -> str | None:
+    """The foe still standing nearest to ``c``'s token (the first of equals), or None (none on the map).
+
+    ``unseen``: the creatures hidden from the players. A Party member's default is never one of them
+    (with overlays shared, its target marker would be missing and give it away); anyone else takes
+    one only when no other foe stands on the map."""
+    best: tuple[bool, float, str] | None = None
+    party = c.side is Side.PARTY
     for other in encounter.combatants:
         if other.side is c.side or other.down:
             continue
+        hidden = other.id in unseen
+        if hidden and party:
+            continue
         feet = encounter.distance_between(c, other)
-        if feet is not None and (best is None or feet < best[0]):
-            best = (feet, other.id)
-    return best[1] if best else None
+        if feet is not None and (best is None or (hidden, feet) < best[:2]):
+            best = (hidden, feet, other.id)
+    return best[2] if best else None

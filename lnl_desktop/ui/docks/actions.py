@@ -46,6 +46,7 @@ from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.engine.party_view import players_unseen
 from lnl_desktop.core.engine.plan import (
     ActionPlan,
     Checklist,
@@ -531,6 +532,11 @@ class ActionPanel(QWidget):
         if not self._refreshing and not self.spec().allies:
             self._target_by_hand = True
 
+    def _nearest_foe(self, c: Any) -> str | None:
+        """The default target: the nearest foe, never for a Party member one hidden from the players."""
+        encounter = self.controller.encounter
+        return nearest_foe(encounter, c, players_unseen(encounter))
+
     def target_picked_by_hand(self) -> bool:
         """Whether the GM picked this turn's target (then it stays); else the default follows the actor."""
         return self._target_by_hand
@@ -596,7 +602,7 @@ class ActionPanel(QWidget):
         opening = ruleset.opening_action(self.controller.encounter, c)
         self._kind = opening if opening in usable else (targeted or words or usable or list(self.specs))[0]
         self._validate_choices(c)
-        self._target = nearest_foe(self.controller.encounter, c)
+        self._target = self._nearest_foe(c)
         self._default_from = self._cell_of(c)
         self._ally = c.id  # an action aimed at one's own side starts with oneself
 
@@ -655,11 +661,11 @@ class ActionPanel(QWidget):
         elif c is not None and not self._target_by_hand and self._cell_of(c) != self._default_from:
             # The GM has not picked a target and the acting combatant moved (or a move was undone or
             # redone): the default is chosen again, the nearest foe from where it stands now.
-            self._target = nearest_foe(self.controller.encounter, c)
+            self._target = self._nearest_foe(c)
             self._default_from = self._cell_of(c)
         elif c is not None and self._target and self._action_open(c) and self._felled(self._target):
             # The next of several attacks, its last target felled: the nearest foe still standing.
-            self._target, self._target_by_hand = nearest_foe(self.controller.encounter, c), False
+            self._target, self._target_by_hand = self._nearest_foe(c), False
         self.last_result = self.result_box.show_result(last_result(encounter, self.controller.engine.ruleset))
         if c is None:
             self.title.setText("Action")

@@ -27,7 +27,6 @@ from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.map import sight
 from lnl_desktop.core.map.explored import explored_mask
@@ -78,31 +77,7 @@ def players_unseen(controller: TableController) -> frozenset[str]:
 
 
 def _players_unseen(controller: TableController) -> frozenset[str]:
-    encounter = controller.encounter
-    unseen = {cid for cid, token in encounter.tokens.items() if token.hidden}
-    if not encounter.fog.enabled:
-        return frozenset(unseen)
-    mask = party_view.party_sight(encounter).mask
-    h, w = mask.shape
-    # Seen when some cell of its footprint is: one array look-up for all the one-cell tokens
-    # (hundreds of them, after every action), a slice for each bigger one.
-    ones: list[tuple[str, int, int]] = []
-    for c in encounter.combatants:
-        token = encounter.tokens.get(c.id)
-        if token is None or c.side is Side.PARTY or c.id in unseen:
-            continue
-        x, y = token.cell
-        if not (0 <= x < w and 0 <= y < h):
-            unseen.add(c.id)
-        elif c.size == 1:
-            ones.append((c.id, x, y))
-        elif not mask[y : y + c.size, x : x + c.size].any():
-            unseen.add(c.id)
-    if ones:
-        ids, xs, ys = zip(*ones, strict=True)
-        seen = mask[list(ys), list(xs)].tolist()
-        unseen.update(cid for cid, visible in zip(ids, seen, strict=True) if not visible)
-    return frozenset(unseen)
+    return party_view.players_unseen(controller.encounter)
 
 
 def _premultiplied(color: QColor) -> np.uint32:

@@ -102,7 +102,7 @@ class LightItem(QGraphicsItem):
     def _state(self) -> tuple[object, ...]:
         encounter = self.controller.encounter
         carried = tuple(
-            (light.id, token.cell)
+            (light.id, token.cell, token.hidden)
             for light in encounter.lights
             if light.carrier is not None and (token := encounter.tokens.get(light.carrier)) is not None
         )
@@ -121,7 +121,7 @@ class LightItem(QGraphicsItem):
             self._bright = self._dim = []
             self.hide()
             return
-        levels = light_map(encounter)
+        levels = light_map(encounter, players=self.player)
         self.levels = levels
         h, w = levels.shape
         if self.player:

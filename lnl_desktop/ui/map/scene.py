@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import math
 from collections import defaultdict
 from collections.abc import Callable
@@ -43,6 +44,8 @@ from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.map.templates import TemplateLayer
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
 from lnl_desktop.ui.map.walls import LineShapes
+
+log = logging.getLogger(__name__)
 
 OUTSIDE = QColor("#4b525c")  # around the map
 FLOOR = QColor("#efe9da")  # light parchment: dark walls and ink read well on it
@@ -85,6 +88,13 @@ def decode_picture(data: str) -> tuple[QImage, str]:
     return image, unreadable
 
 
+def failure_words(error: BaseException) -> str:
+    """A short reason the GM reads: the error's kind and its first line, at most 200 characters."""
+    first = (str(error).strip().splitlines() or [""])[0]
+    words = f"{type(error).__name__}: {first}" if first else type(error).__name__
+    return words if len(words) <= 200 else words[:199] + "…"
+
+
 def _argb(color: QColor) -> int:
     a = color.alpha()
     r, g, b = (round(v * a / 255) for v in (color.red(), color.green(), color.blue()))
@@ -99,12 +109,16 @@ class MapScene(QGraphicsScene):
     # A shared overlay changed here (the scene rect it covered or covers now): the player view
     # repaints that much of its own map, never the whole of it for a drag step.
     overlaysChanged = Signal(QRectF)
+    # The players' scene failed to build, sync or paint (the reason), or works again (""): the
+    # player view shows black meanwhile, never a stale or half-built map (DESIGN: fails closed).
+    failureChanged = Signal(str)
 
     def __init__(self, controller: TableController, parent: QObject | None = None, *, player: bool = False) -> None:
         super().__init__(parent)
         self.controller = controller
         # The players' scene: no hidden tokens, no selection, Opponents' condition words instead of numbers.
         self.player = player
+        self.failure: str | None = None  # the players' scene: why it is paused, or None
         self.badly_hurt_below = 0.5
         self.share_markers = False  # the players' scene: Opponents' condition markers shown too
         self.outside_color = QColor(OUTSIDE)
@@ -151,6 +165,9 @@ class MapScene(QGraphicsScene):
 
     def rebuild(self) -> None:
         """Start from scratch (a new encounter)."""
+        self._guarded(self._rebuild)
+
+    def _rebuild(self) -> None:
         for item in self.tokens.values():
             self.removeItem(item)
         self.tokens.clear()
@@ -159,7 +176,7 @@ class MapScene(QGraphicsScene):
         self._hatch_tiles.clear()
         self.drawings.reset()
         self.templates.reset()
-        self.sync()
+        self._sync()
 
     def _on_events(self, events: list[Event]) -> None:
         self.sync()
@@ -170,6 +187,34 @@ class MapScene(QGraphicsScene):
         Right after the one engine change the scene has not seen yet (or none), only the tokens it
         touched are looked at, with those whose turn, selection, label or visibility changed; any
         other time (a new encounter, a setting) every token is."""
+        self._guarded(self._sync)
+
+    def _guarded(self, work: Callable[[], None]) -> None:
+        """Do ``work``; in the players' scene an error pauses the player view with its reason, and
+        once paused the next change rebuilds everything (a half-done sync is not trusted)."""
+        if not self.player:
+            work()
+            return
+        if self.failure is not None:
+            work = self._rebuild
+        try:
+            work()
+        except Exception as error:  # anything at all: the players must never see a half-built map
+            self.fail(error)
+            return
+        if self.failure is not None:
+            self.failure = None
+            self.failureChanged.emit("")
+
+    def fail(self, error: BaseException) -> None:
+        """Pause the players' scene: ``error`` is why (logged with its traceback for a bug report)."""
+        reason = failure_words(error)
+        log.error("the player view is paused: %s", reason, exc_info=error)
+        if reason != self.failure:
+            self.failure = reason
+            self.failureChanged.emit(reason)
+
+    def _sync(self) -> None:
         controller = self.controller
         encounter = controller.encounter
         engine = controller.engine
