@@ -43,7 +43,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def run(argv: list[str] | None = None) -> int:
     # The start makes hundreds of thousands of objects that all live on (models, classes, items):
     # the cycle collector would walk them again and again for nothing (0.1-0.2 s on a big map).
-    # It comes back once the window is up (a timer in _run), or when the start ends otherwise.
+    # The window brings it back on the GUI thread only (lnl_desktop.ui.collector: a timer that collects as
+    # the automatic collector would, whose first look comes once the window is up), or when the start ends.
     gc.disable()
     try:
         return _run(argv)
@@ -128,7 +129,6 @@ def _run(argv: list[str] | None) -> int:
     # Once the window is on screen, at an idle moment: what the first hover or drag on the map would
     # otherwise wait a tenth of a second for (numpy, for reach, paths and sight).
     QTimer.singleShot(WARM_UP_MS, lambda: load_now("numpy"))
-    QTimer.singleShot(WARM_UP_MS, gc.enable)
     return app.exec()
 
 

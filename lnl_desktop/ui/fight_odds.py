@@ -2,19 +2,21 @@
 estimate (500 fights) at once and then the full count (10,000), for the Odds dock and the Turns
 dock's one-line verdict in setup. GM only: nothing of it goes to the player view.
 
-The encounter is copied on the GUI thread (the engine may change it the next moment); the worker
-plays the copy's fights (:func:`core.sim.run.fight_odds`) and hands the odds back through a queued
-signal; a result of an older state than the newest asked is dropped.
+The encounter is copied on the GUI thread (the engine may change it the next moment); the worker, a
+plain function given plain data (:func:`play`), plays the copy's fights (:func:`core.sim.run.fight_odds`)
+and puts the odds on a queue the GUI thread reads with a timer: it never touches a Qt object (see
+:mod:`lnl_desktop.ui.collector`). A result of an older state than the newest asked is dropped.
 """
 
 from __future__ import annotations
 
-import contextlib
+import queue
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
 
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
@@ -25,6 +27,44 @@ from lnl_desktop.ui.controller import TableController
 FIRST_FIGHTS = 500  # the first estimate, in a blink
 FULL_FIGHTS = 10_000
 SETTLE_MS = 250  # a moment after a change: a burst of changes (an undo of many steps) asks once
+POLL_MS = 20  # while a worker runs, its results are looked for this often
+
+
+@dataclass(eq=False)
+class OddsJob:
+    """What a worker is given: plain data only (a copy of the encounter, never a Qt object)."""
+
+    encounter: Encounter
+    generation: int
+    counts: tuple[int, ...]
+    plans: tuple[Plan, ...]
+    stop: threading.Event = field(default_factory=threading.Event)  # a newer state was asked for
+
+
+def play(job: OddsJob, results: queue.SimpleQueue[tuple[Any, ...]]) -> None:
+    """The worker: the odds of ``job`` put on ``results`` as plain tuples ``(kind, generation, ...)``,
+    "end" last. It touches no Qt object, so nothing of Qt is ever freed on its thread."""
+    from lnl_desktop.core.engine.engine import Engine
+    from lnl_desktop.core.sim.field import battlefield
+    from lnl_desktop.core.sim.run import fight_odds
+
+    encounter, generation, counts = job.encounter, job.generation, job.counts
+    try:
+        field_plan = battlefield(Engine(encounter))
+        for fights in counts:
+            if job.stop.is_set():
+                return
+            odds = fight_odds(encounter, fights, seed=None, field=field_plan)
+            results.put(("done", generation, odds, fights == counts[-1]))
+        if job.plans and not job.stop.is_set():
+            whatif = fight_odds(encounter, counts[-1], field=field_plan, plans=job.plans)
+            results.put(("whatif", generation, whatif))
+    except RulesError as error:
+        results.put(("broke", generation, str(error)))
+    except Exception as error:  # a worker's crash reaches the GM as words; it must not kill the app
+        results.put(("broke", generation, f"the odds could not be worked out: {error}"))
+    finally:
+        results.put(("end", generation))
 
 
 def snapshot(encounter: Encounter) -> Encounter:
@@ -47,9 +87,6 @@ class FightOddsService(QObject):
     ready = Signal(object, bool)  # (FightOdds of the newest state, whether it is the full count)
     failed = Signal(str)  # a ruleset without a simulator, a bad state: the words
     whatif = Signal(object)  # the odds with the pinned plans (FightOdds), or None when none is pinned
-    _done = Signal(object, int, bool)  # from the worker: (odds, generation, final)
-    _whatif_done = Signal(object, int)
-    _broke = Signal(str, int)
 
     def __init__(self, controller: TableController, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,15 +97,17 @@ class FightOddsService(QObject):
         self.full_wants: list[Callable[[], bool]] = []  # who wants the full count too (the dock, shown)
         self.plans: tuple[Plan, ...] = ()  # the what-if: plans the GM pinned
         self.running = False
+        self._job: OddsJob | None = None  # the odds being worked out now
+        self._results: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()  # from the workers
+        self._poll = QTimer(self)  # reads the results on this, the GUI thread, while a worker runs
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._take_results)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SETTLE_MS)
         self._timer.timeout.connect(self._start)
         controller.eventsApplied.connect(lambda _events: self.changed())
         controller.encounterReplaced.connect(self.changed)
-        self._done.connect(self._on_done)  # queued: the worker's signals land on the GUI thread
-        self._whatif_done.connect(self._on_whatif)
-        self._broke.connect(self._on_broke)
 
     def wanted(self) -> bool:
         return any(want() for want in (*self.wants, *self.full_wants))
@@ -76,6 +115,8 @@ class FightOddsService(QObject):
     def changed(self) -> None:
         """The encounter changed: the odds are stale; worked out again a moment later if wanted."""
         self.generation += 1
+        if self._job is not None:
+            self._job.stop.set()
         self.latest = None
         self.stale.emit()
         if self.wanted():
@@ -116,36 +157,52 @@ class FightOddsService(QObject):
         counts = (FIRST_FIGHTS, FULL_FIGHTS) if full else (FIRST_FIGHTS,)
         plans = self._valid_plans(encounter) if full else ()
         self.started.emit()
+        if self._job is not None:
+            self._job.stop.set()  # of no use any more: a newer state is asked for
+        job = OddsJob(encounter, generation, counts, plans)
+        self._job = job
         self.running = True
-        worker = threading.Thread(
-            target=self._work, args=(encounter, generation, counts, plans), name="lnl-fight-odds", daemon=True
-        )
-        worker.start()
+        # A plain function given plain data: the worker holds nothing of Qt (see lnl_desktop.ui.collector).
+        threading.Thread(target=play, args=(job, self._results), name="lnl-fight-odds", daemon=True).start()
+        self._poll.start()
 
-    def _work(self, encounter: Encounter, generation: int, counts: tuple[int, ...], plans: tuple[Plan, ...]) -> None:
-        from lnl_desktop.core.engine.engine import Engine
-        from lnl_desktop.core.sim.field import battlefield
-        from lnl_desktop.core.sim.run import fight_odds
+    def _take_results(self) -> None:
+        """On the GUI thread: what the workers handed back, said by the service's signals."""
+        while True:
+            try:
+                kind, generation, *rest = self._results.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "done":
+                self._on_done(rest[0], generation, rest[1])
+            elif kind == "whatif":
+                self._on_whatif(rest[0], generation)
+            elif kind == "broke":
+                self._on_broke(rest[0], generation)
+            elif kind == "end" and self._job is not None and self._job.generation == generation:
+                self._job = None
+                self.running = False
+        if self._job is None:
+            self._poll.stop()
 
-        try:
-            field = battlefield(Engine(encounter))
-            for fights in counts:
-                if generation != self.generation:
-                    return  # a newer state was asked for: this one is of no use
-                odds = fight_odds(encounter, fights, seed=None, field=field)
-                self._tell(self._done, odds, generation, fights == counts[-1])
-            if plans and generation == self.generation:
-                self._tell(self._whatif_done, fight_odds(encounter, counts[-1], field=field, plans=plans), generation)
-        except RulesError as error:
-            self._tell(self._broke, str(error), generation)
-        except Exception as error:  # a worker's crash reaches the GM as words; it must not kill the app
-            self._tell(self._broke, f"the odds could not be worked out: {error}", generation)
-        finally:
-            self.running = False
-
-    def _tell(self, signal: Any, *args: object) -> None:
-        with contextlib.suppress(RuntimeError):  # the window closed meanwhile: nobody to tell
-            signal.emit(*args)
+    def wait(self, timeout_s: float = 60.0) -> bool:
+        """Until the odds being worked out are handed back (for a script or a test): events go on
+        meanwhile in an event loop, which lets the worker have the interpreter. False on time-out."""
+        if self._job is None:
+            return True
+        loop = QEventLoop()
+        timer = QTimer()
+        timer.setSingleShot(True)
+        timer.timeout.connect(loop.quit)
+        check = QTimer()
+        check.setInterval(POLL_MS)
+        check.timeout.connect(lambda: loop.quit() if self._job is None else None)
+        timer.start(round(timeout_s * 1000))
+        check.start()
+        loop.exec()
+        check.stop()
+        timer.stop()
+        return self._job is None
 
     def _on_done(self, odds: Any, generation: int, final: bool) -> None:
         if generation != self.generation:

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatStarted, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter, Phase
+from lnl_desktop.ui import collector
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import PromptsPanel
@@ -97,6 +98,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         recovery: RecoveryStore | None = None,
     ) -> None:
         super().__init__()
+        collector.install()  # workers run beside this window: garbage is collected on this thread only
         self.settings = settings if settings is not None else QSettings()
         recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
         self.controller = TableController(encounter, self)
@@ -454,9 +456,11 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.round_label.setText(f"{combat.round_name} · {self.controller.engine.elapsed_seconds} s{who}")
 
     def _refresh_title(self) -> None:
-        name = self.controller.encounter.name
+        from lnl_desktop.core.encounter.words import visible  # the name as typed, its controls as escapes
+
+        name = visible(self.controller.encounter.name)
         path = self.document.path
-        where = path.name if path else "unsaved"
+        where = visible(path.name) if path else "unsaved"
         if self.document.read_only:
             where += " (read-only: open in another window)"
         ruleset = self.controller.engine.ruleset.title

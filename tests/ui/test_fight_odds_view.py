@@ -4,26 +4,18 @@ the rounds left; they follow a change (a hit, an undo) and never reach the playe
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
+from waiting import run_until
 
 from lnl_desktop.core.encounter import actions as act
 
-WAIT_S = 30.0  # a loaded test machine: the worker's 10,000 fights take well under a second alone
-
 
 def wait_for(done: Callable[[], bool]) -> None:
-    """Let the worker run: sleeping gives it the interpreter (QTest.qWait would keep it), then the GUI
-    thread takes the worker's queued signals."""
-    deadline = time.monotonic() + WAIT_S
-    while not done():
-        assert time.monotonic() < deadline, "the fight odds never came"
-        time.sleep(0.02)
-        QApplication.processEvents()
+    run_until(done, what="the fight odds")
 
 
 def odds_dock(window: Any, qtbot: QtBot) -> Any:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
+from waiting import run_until
 
 from lnl_desktop.core.map import sight
 from lnl_desktop.lazy import load_now
@@ -72,7 +73,7 @@ def test_the_first_hover_over_a_foe_works_its_view_out_on_a_worker(
     assert overlays.hovered == foe.id
     assert not overlays.cone.is_empty  # at once
     assert overlays.blind.is_empty  # not yet: its view is being worked out
-    qtbot.waitUntil(lambda: not overlays.blind.is_empty, timeout=10_000)
+    run_until(lambda: not overlays.blind.is_empty, 10.0, "the hovered foe's view")
     assert threads and threads[0] == "lnl-hover-view"
     # The same as worked out at once, on this thread.
     expected = ~real(encounter.map, token.cell, foe.size, token.facing, foe.vision_deg)

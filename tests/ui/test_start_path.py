@@ -106,6 +106,7 @@ START_PATH = {
     "lnl_desktop.ui.map.template_gestures",  # the Template tool, started from the view
     "lnl_desktop.ui.area_dialog",  # the Action dock's Area effect… button
     "lnl_desktop.ui.fight_odds",  # the fight odds' worker (its simulator is imported on the worker)
+    "lnl_desktop.ui.collector",  # the cycle collector on the GUI thread only
     "lnl_desktop.ui.map.draw_menu",
     "lnl_desktop.ui.map.fog",
     "lnl_desktop.ui.map.geometry",

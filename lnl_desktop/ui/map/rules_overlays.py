@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import math
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
-from PySide6.QtCore import QObject, QRectF, Signal
+from PySide6.QtCore import QRectF, QTimer
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from lnl_desktop.core.encounter.model import CombatantBase, MapGrid, Side, WeaponKind
@@ -131,12 +132,7 @@ MAX_SIZE = 4  # the largest footprint, in cells a side (Combatant.size)
 # A hovered creature's view is worked out on a worker when its map has this many cells (below,
 # with thousands of wall lines, a view takes 0.1-5 ms; on 300 x 300, 3-40 ms).
 VIEW_LATER_CELLS = 20_000
-
-
-class _ViewReady(QObject):
-    """Tells the GUI thread that a worker has worked out a hovered creature's view."""
-
-    ready = Signal()
+VIEW_POLL_MS = 15  # while views are being worked out, the workers' results are looked for this often
 
 
 def _unseen_near(near: object) -> bool:
@@ -145,6 +141,17 @@ def _unseen_near(near: object) -> bool:
     if not isinstance(near, tuple) or not isinstance(near[-1], tuple):
         return True
     return any(entry[-1] for entry in near[-1])
+
+
+def _work_view_out(
+    grid_map: MapGrid, cell: Cell, size: int, key: tuple[int, Cell, int], done: queue.SimpleQueue[tuple[int, Cell, int]]
+) -> None:
+    """A worker: the view from ``cell`` worked out into sight's cache, then ``key`` put on ``done``."""
+    try:
+        with contextlib.suppress(ValueError):
+            sight.visible_mask(grid_map, cell, size)
+    finally:
+        done.put(key)
 
 
 class RulesOverlays:
@@ -171,8 +178,12 @@ class RulesOverlays:
         self._state = 0  # bumped whenever the encounter may have changed
         self._mover: tuple[tuple[str, int], MoverInputs] | None = None
         self._views_pending: set[tuple[int, Cell, int]] = set()
-        self._view_ready = _ViewReady()
-        self._view_ready.ready.connect(self._on_view_ready)
+        # The views the workers have worked out, read on the GUI thread by a timer while some are
+        # pending: a worker is given plain data only and touches no Qt object (ui.collector).
+        self._views_done: queue.SimpleQueue[tuple[int, Cell, int]] = queue.SimpleQueue()
+        self._views_poll = QTimer()
+        self._views_poll.setInterval(VIEW_POLL_MS)
+        self._views_poll.timeout.connect(self._take_views)
 
     def items(self) -> list[QGraphicsItem]:
         return [*self._selected_items, self.cone, self.sneak, self.blind]
@@ -192,19 +203,25 @@ class RulesOverlays:
         key = (id(grid_map), cell, size)
         if key not in self._views_pending:
             self._views_pending.add(key)
-
-            def work() -> None:
-                with contextlib.suppress(ValueError):
-                    sight.visible_mask(grid_map, cell, size)
-                self._views_pending.discard(key)
-                self._view_ready.ready.emit()  # queued to the GUI thread: the receiver lives there
-
-            threading.Thread(target=work, name="lnl-hover-view", daemon=True).start()
+            args = (grid_map, cell, size, key, self._views_done)
+            threading.Thread(target=_work_view_out, args=args, name="lnl-hover-view", daemon=True).start()
+            self._views_poll.start()
         return True
 
-    def _on_view_ready(self) -> None:
-        self._hover_key = _STALE
-        self._refresh_hover()
+    def _take_views(self) -> None:
+        """On the GUI thread: views the workers worked out; the hover is looked at again."""
+        done = False
+        while True:
+            try:
+                self._views_pending.discard(self._views_done.get_nowait())
+            except queue.Empty:
+                break
+            done = True
+        if not self._views_pending:
+            self._views_poll.stop()
+        if done:
+            self._hover_key = _STALE
+            self._refresh_hover()
 
     def invalidate(self) -> None:
         """The encounter changed: check on the next refresh what the overlays are made of."""

@@ -1,0 +1,58 @@
+"""Python's cycle collector runs on the GUI thread only.
+
+The automatic collector runs on whichever thread happens to allocate when a generation fills up. On
+a worker thread (the fight odds, a hover's view, a map import) it may free a Python wrapper of a Qt
+object found in a cycle; its destructor then takes Qt's locks from the wrong thread, and the GUI
+thread, which holds the interpreter lock while it deletes widgets, waits on the same locks: both
+wait for ever. So, as PySide and PyQt programs with worker threads do, the automatic collector is
+switched off and a timer on the GUI thread collects with the same thresholds it would have used.
+Workers themselves are given plain data only (see :mod:`lnl_desktop.ui.fight_odds`).
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
+
+INTERVAL_MS = 250  # often enough that garbage between two looks stays small
+
+
+class GuiCollector(QObject):
+    """Collects on the GUI thread every :data:`INTERVAL_MS`, a generation at a time as its count says."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.threshold = gc.get_threshold()
+        self.timer = QTimer(self)
+        self.timer.setInterval(INTERVAL_MS)
+        self.timer.timeout.connect(self.check)
+        gc.disable()
+        self.timer.start()
+
+    def check(self) -> int:
+        """Collect the generations whose counts passed their thresholds; the number of objects found."""
+        counts = gc.get_count()
+        if counts[0] <= self.threshold[0]:
+            return 0
+        generation = 0
+        if counts[1] > self.threshold[1]:
+            generation = 2 if counts[2] > self.threshold[2] else 1
+        return gc.collect(generation)
+
+
+def install() -> GuiCollector:
+    """The application's collector, made once, on the GUI thread (where the QApplication lives)."""
+    app = QCoreApplication.instance()
+    if app is None:
+        raise RuntimeError("make the QApplication before the collector")
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("the collector is installed from the GUI thread only")
+    found = app.findChild(GuiCollector, "lnl-gui-collector")
+    if found is None:
+        found = GuiCollector(app)
+        found.setObjectName("lnl-gui-collector")
+    else:
+        gc.disable()  # something switched it back on: off again
+    return found
