@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QMenu, QStyleOption
 from lnl_desktop.core.encounter.actions import Action, EditDrawing, RemoveDrawing
 from lnl_desktop.core.encounter.drawings import Drawing, DrawingKind
 from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui.style import CELL_PX
 
 DRAWING_Z = 6.0  # over the floor, walls and doors; under the fog's shade, the rules overlays and the tokens
@@ -121,12 +122,17 @@ class DrawingItem(QGraphicsItem):
         self._path = shape_path(drawing.kind, drawing.points)
         if drawing.kind is DrawingKind.TEXT:
             metrics = QFontMetricsF(label_font(drawing.width))
-            size = metrics.size(0, drawing.text)
+            size = metrics.size(0, self.shown_text)
             self._rect = QRectF(to_scene(drawing.points[0]), size).adjusted(-4, -2, 4, 2)
         else:
             half = drawing.width / 2 + 1
             self._rect = self._path.boundingRect().adjusted(-half, -half, half, half)
         self.update()
+
+    @property
+    def shown_text(self) -> str:
+        """A label's words as drawn: its lines kept, any other control or bidi character shown as its escape."""
+        return visible(self.drawing.text, lines=True)
 
     def set_selected(self, on: bool) -> None:
         if on != self.selected:
@@ -160,7 +166,7 @@ class DrawingItem(QGraphicsItem):
                 painter.setPen(QPen(QColor(drawing.colour), 1, Qt.PenStyle.DashLine))
                 painter.drawRect(rect)
             painter.setPen(QColor(drawing.colour))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, drawing.text)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.shown_text)
         else:
             painter.setPen(drawing_pen(drawing, gm_only))
             painter.setBrush(Qt.BrushStyle.NoBrush)

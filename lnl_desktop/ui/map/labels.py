@@ -14,6 +14,9 @@ therefore worked out for every name at once (:func:`token_labels`), not one name
 * Kinds whose letters (with their numbers) would clash take more letters of their words, shortest
   first and the first word first, until they differ: 'Hill Giant' and 'Half Giant' -> 'HiG', 'HaG'.
 
+A label is shown as :func:`visible` writes it: a letter that draws nothing (a Hangul filler) is
+shown as its escape rather than as an empty token.
+
 Pure Python: no Qt.
 """
 
@@ -23,6 +26,8 @@ import itertools
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
+
+from lnl_desktop.core.encounter.words import visible
 
 _SMALL_WORDS = frozenset({"the", "of", "a", "an", "de", "von", "van", "and"})
 _EPITHET = frozenset({"the", "of"})  # 'Cedryk the Sneaky': the name is the part before
@@ -157,7 +162,7 @@ def _token_labels(names: tuple[str, ...]) -> tuple[str, ...]:
             out[i] = f"{label}-{n}"
             taken.add(out[i].casefold())
         seen.add(out[i].casefold())
-    return tuple(out)
+    return tuple(visible(label) for label in out)
 
 
 def assign_labels(names: dict[str, str]) -> dict[str, str]:

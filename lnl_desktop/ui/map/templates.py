@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 
 from lnl_desktop.core.encounter.areas import Template, area_words
 from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.engine.areas import Struck, struck_by
 from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike, strike
 from lnl_desktop.ui.map.drawings import DRAWING_Z
@@ -153,7 +154,7 @@ class TemplateItem(QGraphicsItem):
         self._image = mask.image(colour) if strike.struck.size else None
         self._shade = mask.scene_rect()
         words = area_words(template.shape, template.size_ft).removeprefix("a ")
-        self._text = f"{template.label} · {words}" if template.label else words
+        self._text = f"{visible(template.label)} · {words}" if template.label else words
         end = to_scene(far_end(template.shape, template.origin, template.size_ft, template.direction))
         self._text_at = end + QPointF(8, -8)
         size = QFontMetricsF(_label_font()).size(0, self._text)

@@ -8,6 +8,8 @@ Where the texts go is one function, :func:`token_layout`, of the look, the zoom 
 painting and the item's bounds both read it. A token under :data:`SMALL_TOKEN_PX` on screen (a
 laptop's map) shows its label (unique over the encounter: :mod:`lnl_desktop.ui.map.labels`) on a
 plate of a readable size instead of in letters too small to read; its full name is its tooltip.
+Every text a token shows is :func:`visible`'s: a control or bidi character a name was typed with is
+shown as its escape (``TokenLook.name`` keeps the name as typed).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPainterPath, 
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.encounter.model import Side, Token, WeaponKind, WeaponState
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
@@ -177,7 +180,8 @@ def tooltip(
 
 
 def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """``text`` in a rich-text tooltip: its control and bidi characters as escapes, its markup quoted."""
+    return visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def body_path(side: Side, extent: float, inflate: float = 0.0) -> QPainterPath:
