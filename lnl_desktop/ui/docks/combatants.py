@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.models.combatants import ICON_PX, ID_ROLE, CombatantsModel
 
@@ -156,7 +157,7 @@ class CombatantsPanel(QWidget):
         answer = QMessageBox.question(
             self,
             "Remove combatant",
-            f"Remove {name} from the encounter? Its token leaves the map too.\n(Edit > Undo brings it back.)",
+            f"Remove {visible(name)} from the encounter? Its token leaves the map too.\n(Edit > Undo brings it back.)",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files.export import FORMATS, export_log
 from lnl_desktop.ui.controller import TableController
@@ -164,9 +165,9 @@ class RoundLog(QWidget):
             self._rounds_listed = rounds
             self._refill(self.round_filter, [("All rounds", None), *((round_label(r), r) for r in rounds)])
 
-        names = {c.id: c.name for c in encounter.combatants}
+        names = {c.id: visible(c.name) for c in encounter.combatants}
         for cid in self._log_actors:
-            names.setdefault(cid, f"{cid} (removed)")
+            names.setdefault(cid, f"{visible(cid)} (removed)")
         combatants = [("All combatants", None), *((name, cid) for cid, name in names.items())]
         self._refill(self.combatant_filter, combatants)
         # A choice that vanished (undo, another file) falls back to "All": the filter follows.
@@ -255,7 +256,7 @@ class RoundLog(QWidget):
         except RulesError as error:
             QMessageBox.warning(self, "Cannot export", str(error))
             return None
-        self.controller.message.emit(f"Round log exported to {written.name}")
+        self.controller.message.emit(f"Round log exported to {visible(written.name)}")
         return written
 
     def _refill(self, combo: QComboBox, items: list[tuple[str, object]]) -> None:

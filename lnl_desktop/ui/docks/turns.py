@@ -50,6 +50,7 @@ from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatStarted, Event
 from lnl_desktop.core.encounter.model import Phase, Side
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import DeclareSpec
 from lnl_desktop.ui import style
@@ -457,7 +458,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         return events
 
     def _refuse(self, text: str) -> None:
-        self.message_label.refuse(text)
+        self.message_label.refuse(visible(text, lines=True))
 
     def _clear_message(self) -> None:
         self.message_label.clear_refusal()
@@ -503,7 +504,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         self.end_turn_button.setVisible(fighting)
         why_not = available["end_turn"]
         self.end_turn_button.setEnabled(not why_not)
-        who = encounter.combatant(turn.combatant).name if turn is not None else ""
+        who = visible(encounter.combatant(turn.combatant).name) if turn is not None else ""
         self.end_turn_button.setText(
             self._named(self.end_turn_button, f"End {who}'s turn", "End turn", turn is not None)
         )
@@ -778,17 +779,17 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
             waiting = self.controller.engine.waiting()
             ok = False
             if waiting and self.controller.encounter.combat.order:
-                why = f"Pick who goes next in the list: {', '.join(c.name for c in waiting)}"
+                why = f"Pick who goes next in the list: {', '.join(visible(c.name) for c in waiting)}"
             else:
                 why = "Pick a combatant of the acting side in the list" if waiting else self._no_turn_reason()
             name = ""
         else:
             ok, why = self.may_begin(cid)
             c = self.controller.combatant(cid)
-            name = c.name if c is not None else ""
+            name = visible(c.name) if c is not None else ""
         self.take_turn_button.setEnabled(ok)
         self.take_turn_button.setText(self._named(self.take_turn_button, f"Take {name}'s turn", "Take turn", ok))
-        self.take_turn_button.setToolTip(why if ok else f"Cannot begin a turn: {why}")
+        self.take_turn_button.setToolTip(visible(why if ok else f"Cannot begin a turn: {why}"))
 
     def _named(self, button: QPushButton, named: str, plain_words: str, name_it: bool) -> str:
         """A turn button's words with the combatant's name when they fit a third of the panel: a
@@ -803,7 +804,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         if combat.phase is not Phase.FIGHTING:
             return "combat has not started"
         if combat.turn is not None:
-            return f"{self.controller.encounter.combatant(combat.turn.combatant).name}'s turn is under way"
+            return f"{visible(self.controller.encounter.combatant(combat.turn.combatant).name)}'s turn is under way"
         return "the round is over: roll initiative for the next one"
 
     # -- selection -----------------------------------------------------------------------------

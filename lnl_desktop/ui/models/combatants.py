@@ -7,6 +7,8 @@ keeps only the row ids (to tell a plain refresh from rows coming and going) and 
 row of what it shows (to repaint only the rows an action changed), never the data itself. After
 the one engine change it has not seen, only the rows of the combatants that change touched
 (:attr:`Engine.touched`) and of the turn's holders are looked at again.
+Every text it shows is :func:`visible`'s (a control or bidi character in a name shown as its escape;
+the sheet edits the name as typed through its own binding, not this display).
 It is also a drag source: a row drags as :func:`lnl_desktop.ui.mime.combatant_mime`.
 """
 
@@ -20,6 +22,7 @@ from PySide6.QtGui import QFont, QIcon
 
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import CombatantBase
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.rules.base import Column
 from lnl_desktop.ui import style
 from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime
@@ -118,12 +121,13 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         column = self.COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
             if column in self._columns:
-                return self._columns[column].value(c)
+                value = self._columns[column].value(c)
+                return visible(value) if isinstance(value, str) else value
             return {
-                "Name": c.name,
+                "Name": visible(c.name),
                 "Side": c.side.value,
                 "Move": f"{c.move_ft} ft",
-                "Status": status_of(c),
+                "Status": visible(status_of(c)),
             }[column]
         if role == ID_ROLE:
             return c.id
@@ -170,11 +174,12 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
 
     def _tooltip(self, c: Any, column: str) -> str:
         if column == "Name":
-            return f"{c.name} ({c.side.value})\n{self._controller.engine.ruleset.stat_line(c)}".rstrip()
+            stats = visible(self._controller.engine.ruleset.stat_line(c))
+            return f"{visible(c.name)} ({c.side.value})\n{stats}".rstrip()
         if column == "AP" and getattr(c, "shield", None) is not None:
-            return f"Armor {c.armor} + {c.shield.name} {c.shield.armor} ({c.shield.state.value})"
+            return f"Armor {c.armor} + {visible(c.shield.name)} {c.shield.armor} ({c.shield.state.value})"
         if column == "Status":
-            return status_of(c) or "ready"
+            return visible(status_of(c)) or "ready"
         return self._header_tip(column)
 
     def _row_key(self, c: Any) -> tuple[object, ...]:

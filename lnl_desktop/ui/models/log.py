@@ -4,6 +4,8 @@ An adapter over the encounter's log that keeps the events its rows show (referen
 engine appends events (a plain action adds rows at the bottom) or cuts the log back and appends an
 "undone" line (undo): the model removes the rows cut and inserts the new ones, so neither costs
 more as a long fight's log grows. Only another encounter resets it.
+The log keeps its lines as the engine wrote them; the rows show them as :func:`visible` does (a
+control or bidi character a name was typed with, shown as its escape).
 :class:`LogFilter` narrows it to one round and/or one combatant.
 """
 
@@ -22,6 +24,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QFont
 
 from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.words import visible
 
 if TYPE_CHECKING:
     from lnl_desktop.ui.controller import TableController
@@ -92,7 +95,7 @@ class LogModel(QAbstractTableModel):
         in_surprise = e.round == 0 and self._surprise is not None and index.row() >= self._surprise
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 1:
-                return e.text
+                return visible(e.text)
             return ("S" if in_surprise else "–") if e.round == 0 else e.round
         if role == KIND_ROLE:
             return e.kind
@@ -103,8 +106,8 @@ class LogModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             details = e.details()  # a blow's every term, where the ruleset's event has them
             if details:
-                return details
-            return f"{'Surprise round' if in_surprise else round_label(e.round)}: {e.text}"
+                return visible(details, lines=True)
+            return f"{'Surprise round' if in_surprise else round_label(e.round)}: {visible(e.text)}"
         if e.kind == "undone":
             if role == Qt.ItemDataRole.ForegroundRole:
                 return UNDONE

@@ -6,7 +6,8 @@ this round and whether its turn may begin, as the engine answers them) and hands
 :meth:`TurnsModel.show`. The model tells its views only what changed: ``dataChanged`` for lines
 whose look changed, ``layoutChanged`` when the same lines moved (a new round's order), a reset
 only when lines come or go or the columns change. :class:`LineView` reads a line as a tree widget
-item is read (``text``, ``toolTip``, ``font``, ``data``, ``child``...).
+item is read (``text``, ``toolTip``, ``font``, ``data``, ``child``...). Texts and tooltips are
+shown as :func:`visible` writes them (a control or bidi character in a name, as its escape).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
+
+from lnl_desktop.core.encounter.words import visible
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -262,9 +265,10 @@ class TurnsModel(QAbstractItemModel):
             return None
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return line.texts[column] if column < len(line.texts) else None
+            return visible(line.texts[column]) if column < len(line.texts) else None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return line.tips.get(column)
+            tip = line.tips.get(column)
+            return None if tip is None else visible(tip)
         if role == Qt.ItemDataRole.FontRole:
             return line.fonts.get(column)
         if role == Qt.ItemDataRole.ForegroundRole:
