@@ -4,11 +4,13 @@ as the Fight odds view, plain text a person reads and a script parses, or JSON w
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from pathlib import Path
 
 from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 
@@ -82,7 +84,7 @@ def odds_command(argv: list[str]) -> int:
     try:
         encounter = storage.load(args.file)
     except RulesError as error:  # the same words and exit as opening it in the window
-        print(f"lnl-desktop: {error}", file=sys.stderr)
+        print(visible(f"lnl-desktop: {error}", lines=True), file=sys.stderr)
         return 2
     from lnl_desktop.core.rules.registry import get_ruleset
     from lnl_desktop.core.sim.run import fight_odds
@@ -90,13 +92,18 @@ def odds_command(argv: list[str]) -> int:
     try:
         odds = fight_odds(encounter, args.fights, args.seed)
     except RulesError as error:
-        print(f"lnl-desktop: {error}", file=sys.stderr)
+        print(visible(f"lnl-desktop: {error}", lines=True), file=sys.stderr)
         return 2
     if args.json:
         print(odds.as_json())
     else:
+        # Names as a terminal may show them: an ESC or a right-to-left override in a name is
+        # printed as its escape, never obeyed (the table's widths are the escaped names').
         title = get_ruleset(encounter.ruleset).title
-        print(f"{encounter.name} ({title}), {state_words(encounter)}: {odds.seconds:.2f} s")
-        print(odds.text())
+        shown_odds = dataclasses.replace(
+            odds, combatants=tuple(dataclasses.replace(c, name=visible(c.name)) for c in odds.combatants)
+        )
+        print(visible(f"{encounter.name} ({title}), {state_words(encounter)}: {odds.seconds:.2f} s"))
+        print(visible(shown_odds.text(), lines=True))
     sys.stdout.flush()  # a closed pipe found here, not at the interpreter's exit
     return 0

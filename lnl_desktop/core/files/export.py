@@ -2,7 +2,9 @@
 
 The whole log, undo lines included, grouped by round ("Setup" for what happened before the
 first round, "Surprise round" for a ruleset's surprise round); attacks keep their numbers in
-the CSV so a spreadsheet can add them up.
+the CSV so a spreadsheet can add them up. Names and log lines are written as :func:`visible` shows
+them: a terminal, a browser or a spreadsheet never obeys an ESC or a right-to-left override a name
+was typed with (the encounter keeps the name as typed).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
 
 FORMATS = {".md": "Markdown", ".html": "HTML", ".htm": "HTML", ".csv": "CSV"}
@@ -43,15 +46,15 @@ def _by_round(log: list[Event]) -> Iterator[tuple[int, list[Event]]]:
 
 def _names(encounter: Encounter, event: Event) -> str:
     by_id = encounter.by_id()
-    return ", ".join(by_id[a].name if a in by_id else a for a in event.actors)
+    return visible(", ".join(by_id[a].name if a in by_id else a for a in event.actors))
 
 
 def to_markdown(encounter: Encounter) -> str:
-    lines = [f"# Round log: {encounter.name}", ""]
+    lines = [f"# Round log: {visible(encounter.name)}", ""]
     for number, events in _by_round(encounter.log):
         lines += [f"## {_round_title(number, events)}", ""]
         for event in events:
-            text = event.text.replace("*", r"\*")
+            text = visible(event.text).replace("*", r"\*")
             lines.append(f"- _{text}_" if event.kind == "undone" else f"- {text}")
         lines.append("")
     if not encounter.log:
@@ -60,7 +63,7 @@ def to_markdown(encounter: Encounter) -> str:
 
 
 def to_html(encounter: Encounter) -> str:
-    title = html.escape(f"Round log: {encounter.name}")
+    title = html.escape(f"Round log: {visible(encounter.name)}")
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -73,7 +76,7 @@ def to_html(encounter: Encounter) -> str:
     for number, events in _by_round(encounter.log):
         parts.append(f"<h2>{_round_title(number, events)}</h2><ul>")
         for event in events:
-            parts.append(f'<li class="{html.escape(event.kind)}">{html.escape(event.text)}</li>')
+            parts.append(f'<li class="{html.escape(event.kind)}">{html.escape(visible(event.text))}</li>')
         parts.append("</ul>")
     if not encounter.log:
         parts.append("<p>Nothing has happened yet.</p>")
@@ -88,7 +91,7 @@ def to_csv(encounter: Encounter) -> str:
         ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]
     )
     for event in encounter.log:
-        row = [event.round, event.kind, _names(encounter, event), event.text]
+        row = [event.round, visible(event.kind), _names(encounter, event), visible(event.text)]
         cells = event.table_cells()  # a blow's dice and damage (the ruleset's event says)
         row += list(cells) if cells else [""] * (len(CSV_COLUMNS) - len(row))
         writer.writerow(row)
