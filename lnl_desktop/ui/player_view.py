@@ -50,11 +50,14 @@ BLACK = QColor(0, 0, 0)
 
 def banner_text(controller: TableController) -> str:
     """ "Round 2 · Tombril's turn" — never the name of a combatant hidden from the players (by the
-    GM, or in the fog of war where the Party does not see it)."""
+    GM, or in the fog of war where the Party does not see it). A name's control and bidi characters
+    are shown as escapes (the players' screen obeys none of them)."""
+    from lnl_desktop.core.encounter.words import visible
+
     encounter = controller.encounter
     combat = encounter.combat
     if combat.phase is Phase.SETUP:
-        return encounter.name
+        return visible(encounter.name)
     turn = combat.turn
     if turn is None:
         return combat.round_name
@@ -65,14 +68,16 @@ def banner_text(controller: TableController) -> str:
     if token is not None and (token.hidden or turn.combatant in players_unseen(controller)):
         who = "the Party's" if c.side is Side.PARTY else "the Opponents'"
         return f"{combat.round_name} · {who} turn"
-    return f"{combat.round_name} · {c.name}'s turn"
+    return f"{combat.round_name} · {visible(c.name)}'s turn"
 
 
 def roll_banner(controller: TableController) -> str:
     """ " · Roll 2d20kh1: 17 (4 dropped) = 17": the GM's last roll made for all to see, while it is the
-    last thing done; never a secret roll."""
+    last thing done; never a secret roll. Shown as :func:`visible` writes it."""
+    from lnl_desktop.core.encounter.words import visible
+
     shared = last_shared_roll(controller.encounter.log)
-    return f" · {shared_roll_words(shared)}" if shared is not None else ""
+    return f" · {visible(shared_roll_words(shared))}" if shared is not None else ""
 
 
 class PlayerMapView(QGraphicsView):
