@@ -1120,7 +1120,9 @@ def part_kills(args: argparse.Namespace, scratch: Path) -> Part:
         else:
             part.refused += 1 if back is None else 0
             part.accepted += 1 if back is not None else 0
-            verdict = f"back: {back} (not a shown state; orphans {got['orphans']}, problem {got['problem']})"
+            # A state no line named: the change under way when it was killed (applied and journaled,
+            # not yet printed), or damage; the folder's problem says which.
+            verdict = f"back: {back}, a state not yet printed (orphans {got['orphans']}, problem {got['problem']})"
             if back is None and shown:
                 lost += len(shown)
         print(
