@@ -418,3 +418,23 @@ def test_explain_lists_at_most_the_first_problems_and_a_count() -> None:
         Numbers.model_validate({"values": ["x"] * 5_000})
     lines = explain(caught.value).splitlines()
     assert len(lines) == 20 and lines[-1] == "… and 4,981 more problems"
+
+
+def test_walls_measuring_past_the_limit_are_refused_at_once_and_short_ones_read() -> None:
+    """Walls drawn across the whole map cost painting and sight as much as their length: an encounter
+    whose walls and doors measure over MAX_WALL_CELLS cells together is refused, the limit named."""
+    from lnl_desktop.core.encounter.model import MAX_WALL_CELLS
+
+    document = json.loads(demo_encounter_path().read_text(encoding="utf-8"))
+    grid = document["encounter"]["map"]
+    grid["width"] = grid["height"] = 100
+    diagonal = {"a": [0.0, 0.0], "b": [100.0, 100.0]}  # 141.4 cells
+    count = MAX_WALL_CELLS // 141 + 10
+    grid["segments"] = [diagonal] * count
+    with pytest.raises(EncounterFileError) as refused:
+        storage.loads(json.dumps(document), "across.lnl")
+    words = str(refused.value)
+    assert f"{count:,} wall segments and doors measure" in words and f"at most {MAX_WALL_CELLS:,} cells" in words
+    assert len(words.splitlines()) == 2
+    grid["segments"] = [{"a": [1.0, 1.0], "b": [2.0, 1.0]}] * count  # a cell each: fine
+    assert len(storage.loads(json.dumps(document), "short.lnl").map.segments) == count

@@ -8,6 +8,7 @@ data and derived read-only properties; changes go through :mod:`lnl_desktop.core
 from __future__ import annotations
 
 import gc
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -416,6 +417,32 @@ def too_many_lines(segments: int, doors: int) -> str:
     )
 
 
+# The walls' and doors' length together, in cells: what painting them and sight through them cost
+# grows with (every cell a line crosses is a cell to stroke and a cell whose blockers it joins).
+# A dungeon of 100,000 short walls on a 1000 x 1000 map measures about 700,000 cells; 20,000 lines
+# drawn across a whole 100 x 100 map would measure this much, and cover every cell with walls.
+MAX_WALL_CELLS = 1_000_000
+
+
+def wall_length(lines: tuple[WallSegment, ...]) -> float:
+    """The lines' lengths added up, in cells (in bulk for many)."""
+    if not in_bulk(len(lines)):
+        return sum(math.hypot(line.b[0] - line.a[0], line.b[1] - line.a[1]) for line in lines)
+    xy = np.fromiter(chain.from_iterable(chain(line.a, line.b) for line in lines), np.float64, 4 * len(lines))
+    return float(np.hypot(xy[2::4] - xy[0::4], xy[3::4] - xy[1::4]).sum())
+
+
+def too_long_walls(segments: tuple[WallSegment, ...], doors: tuple[WallSegment, ...]) -> str:
+    """What is wrong with walls and doors longer together than :data:`MAX_WALL_CELLS`, or ""."""
+    length = wall_length(segments) + wall_length(doors)
+    if length <= MAX_WALL_CELLS:
+        return ""
+    return (
+        f"{'segments' if segments else 'doors'}: the map's {len(segments) + len(doors):,} wall segments and doors "
+        f"measure {length:,.0f} cells together; they may measure at most {MAX_WALL_CELLS:,} cells together"
+    )
+
+
 def _off_map(lines: tuple[WallSegment, ...], width: int, height: int) -> bool:
     """Whether any end of ``lines`` is off a ``width`` x ``height`` map (or not a number), in bulk."""
     xy = np.fromiter(chain.from_iterable(chain(line.a, line.b) for line in lines), np.float64, 4 * len(lines))
@@ -496,6 +523,9 @@ class MapGrid(BaseModel):
                         raise ValueError(
                             f"{name}[{index}]: point ({x:g}, {y:g}) is outside the {self.width} x {self.height} map"
                         )
+        problem = too_long_walls(self.segments, self.doors)
+        if problem:
+            raise ValueError(problem)
         return self
 
     @field_serializer("walls", "difficult")

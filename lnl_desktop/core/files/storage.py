@@ -40,6 +40,7 @@ from lnl_desktop.core.encounter.model import (
     gc_paused,
     in_bulk,
     lines_from_json,
+    too_long_walls,
     too_many_lines,
 )
 from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, capped, problem_line, problem_lines
@@ -265,7 +266,7 @@ def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Enc
     if log is not None:
         data = {**data, "log": []}
     try:
-        encounter = _with_lines_aside(model, data)
+        encounter = _with_lines_aside(model, data, source)
     except ValidationError:
         encounter = None  # said below, as the whole encounter read the usual way says it
     if encounter is None:
@@ -471,7 +472,7 @@ def _refuse_too_many_lines(data: dict[str, Any], source: str) -> None:
             raise EncounterFileError(f"{source} has 1 problem:\nencounter.map.{problem}", [f"encounter.map.{problem}"])
 
 
-def _with_lines_aside(model: type[Encounter], data: dict[str, Any]) -> Encounter | None:
+def _with_lines_aside(model: type[Encounter], data: dict[str, Any], source: str) -> Encounter | None:
     """The encounter, its map's many wall segments and doors checked in bulk (numpy) rather than
     one model at a time; None for a map with few lines (or lines not as the program writes them),
     and ValidationError when anything is wrong: the file is then read the usual way to say what."""
@@ -487,6 +488,10 @@ def _with_lines_aside(model: type[Encounter], data: dict[str, Any]) -> Encounter
                 aside[name] = tuple(lines)
     if not aside:
         return None
+    # Said at once: read the usual way, a map of 100,000 lines across it takes seconds to refuse.
+    problem = too_long_walls(aside.get("segments", ()), aside.get("doors", ()))  # type: ignore[arg-type]
+    if problem:
+        raise EncounterFileError(f"{source} has 1 problem:\nencounter.map.{problem}", [f"encounter.map.{problem}"])
     without = {**data, "map": {**grid, **{name: [] for name in aside}}}
     encounter = model.model_validate_json(json.dumps(without), strict=True)
     # The map again with its lines: the same fields given (so the same fields set), each value as

@@ -57,6 +57,7 @@ from lnl_desktop.core.encounter.model import (
     MAX_MAP_LINES,
     MAX_MAP_SIDE,
     MAX_PICTURE_PIXELS,
+    MAX_WALL_CELLS,
     Background,
     Door,
     WallSegment,
@@ -345,11 +346,6 @@ def _read(
 
 _BUILD_CHUNK = 25_000  # segments made between two looks at Cancel
 
-# The walls' and doors' length together, in cells: what painting them and sight through them cost
-# grows with (every cell a line crosses is a cell to stroke and a cell whose blockers it joins).
-# A dungeon of 100,000 short walls on a 1000 x 1000 map measures about 700,000 cells; 20,000 lines
-# drawn across a whole 100 x 100 map would measure this much, and cover every cell with walls.
-MAX_WALL_CELLS = 1_000_000
 
 
 def _length(ends: Any) -> float:
