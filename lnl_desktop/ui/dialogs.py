@@ -151,6 +151,8 @@ class BackgroundDialog(QDialog):
             # Named by an encounter file: read only from beside it, as the map does.
             raw = pictures.read_picture_beside(text, self._base_dir)
             return PureWindowsPath(text).name, self._whole(raw, repr(text))  # either separator
+        if pictures.has_control(text):  # resolve() below would raise on a NUL
+            raise pictures.PictureError(repr(text[:80]), pictures.CONTROL)
         path = Path(text).expanduser()
         if not path.is_absolute():
             if self._base_dir is None:

@@ -345,7 +345,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         if reason:
             text = f"The player view is paused (the players see black): {reason}"
             label.setToolTip(text)
-            self.toast.say(text)
+            self.statusBar().showMessage(text, 30000)
         else:
             label.setToolTip("")
             self.statusBar().showMessage("The player view works again", 10000)
@@ -463,6 +463,9 @@ class MainWindow(WindowMenus, SidePanelLayout):
         where = visible(path.name) if path else "unsaved"
         if self.document.read_only:
             where += " (read-only: open in another window)"
+        recovered = self.document.recovered_from
+        if recovered is not None:  # Save asks where: the recovery folder named this file, the GM did not
+            where = f"recovered from {visible(recovered.name)}, not saved yet"
         ruleset = self.controller.engine.ruleset.title
         self.setWindowTitle(f"{name} — {where}[*] — {ruleset} — {APP_TITLE}")
         self.setWindowModified(not self.controller.undo_stack.isClean())
@@ -818,6 +821,9 @@ class StatusBar(QStatusBar):
         self._fit_height()
 
     def _show_words(self, text: str) -> None:
+        from lnl_desktop.core.encounter.words import visible
+
+        text = visible(text)  # a name's control or bidi characters shown as escapes, never obeyed
         self.words.setText(text)
         self.words.setToolTip(text)
 

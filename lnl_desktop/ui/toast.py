@@ -8,6 +8,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui.style import keep_scaled
 
 SHOWN_MS = 8000
@@ -32,7 +33,7 @@ class Toast(QLabel):
         over.installEventFilter(self)
 
     def say(self, text: str) -> None:
-        self.setText(f"Not done: {text}")
+        self.setText(f"Not done: {visible(text, lines=True)}")
         self._place()
         self.show()
         self.raise_()

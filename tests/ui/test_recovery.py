@@ -259,6 +259,7 @@ def test_ctrl_s_after_a_recovery_never_writes_the_file_the_recovery_folder_names
 
     window = make_window(qtbot, tmp_path)
     window.adopt(orphan)
+    assert "recovered from outside.lnl, not saved yet" in window.windowTitle()
     asked: list[str] = []
     monkeypatch.setattr(
         QFileDialog, "getSaveFileName", lambda parent, caption, start, *a: asked.append(start) or ("", "")

@@ -143,3 +143,16 @@ def test_the_odds_command_prints_names_escaped(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert_escaped(done.stdout)
     assert SHOWN in done.stdout
+
+
+def test_the_status_bar_and_a_refusal_show_a_hostile_name_escaped(window: MainWindow) -> None:
+    """Every message that names a combatant reaches the status bar or the refusal toast: both escape."""
+    controller = window.controller
+    controller.do(act.Move("tombril", (8, 8), forced=True))
+    window.statusBar().showMessage(f"{TYPED} moves 10 ft")
+    words = window.statusBar().words.text()
+    assert SHOWN in words
+    assert_escaped(words)
+    window.toast.say(f"{TYPED} has no action left")
+    assert SHOWN in window.toast.text()
+    assert_escaped(window.toast.text())

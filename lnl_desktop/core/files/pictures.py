@@ -187,6 +187,11 @@ CONTROL = "a path with a control character in it (such as NUL); a picture's path
 _NAME_CHARS = 80  # of a path, in a message
 
 
+def has_control(path: str) -> bool:
+    """Whether a path holds a control character (no path to a picture does)."""
+    return _CONTROL.search(path) is not None
+
+
 def _named(image: str) -> str:
     """How a message names the picture path ``image``: quoted, a long one cut short."""
     return repr(image) if len(image) <= _NAME_CHARS else repr(image[:_NAME_CHARS]) + "…"
