@@ -521,6 +521,7 @@ def part_files(args: argparse.Namespace, scratch: Path, findings: Findings) -> P
                 else:
                     part.crashed += 1
                     kind = "died"
+                    detail = f"the worker {status}; its stderr (faulthandler's stacks) in {worker.log}"
                     crashes.append(f"case {index} ({how}): the worker {status} while {stage}")
                 by_result[kind] += 1
             elif last.get("result") == "refused":
@@ -1179,8 +1180,8 @@ def main() -> int:
             how = p.with_suffix(".txt").read_text(encoding="utf-8").splitlines()[0][:200]
             print(f"  {p.name} ({p.stat().st_size:,} B): {how}")
     print(f"\n{time.monotonic() - t0:.0f} s in all")
-    for p in scratch.iterdir():
-        if p.is_fifo() or p.is_symlink() or p.is_file():
+    for p in scratch.iterdir():  # the workers' logs stay: a worker's death is told there
+        if p.suffix != ".log" and (p.is_fifo() or p.is_symlink() or p.is_file()):
             p.unlink()
     return 0
 
