@@ -18,6 +18,9 @@ import pytest
 
 from lnl_desktop.paths import demo_encounter_path, resource, resources_dir
 
+# Longer than the suite's one minute a test (a wheel built, installed and run): five minutes still ends a hang.
+pytestmark = pytest.mark.timeout(300)
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))

@@ -345,7 +345,8 @@ class MainWindow(WindowMenus, SidePanelLayout):
         if reason:
             text = f"The player view is paused (the players see black): {reason}"
             label.setToolTip(text)
-            self.statusBar().showMessage(text, 30000)
+            # After the action's own words (said once the change is applied), not under them.
+            QTimer.singleShot(0, lambda: self.statusBar().showMessage(text, 30000))
         else:
             label.setToolTip("")
             self.statusBar().showMessage("The player view works again", 10000)

@@ -17,6 +17,9 @@ from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.odds import FightOdds
 from lnl_desktop.paths import resource
 
+# Thousands of fights played through the engine: longer than the suite's minute; five still end a hang.
+pytestmark = pytest.mark.timeout(300)
+
 REFERENCE_FIGHTS = 200  # the engine plays ~20 fights a second here: 200 keeps the test near 10 s
 SEED = 7
 

@@ -17,6 +17,9 @@ from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.paths import resource
 
+# Thousands of fights played through the engine: longer than the suite's minute; five still end a hang.
+pytestmark = pytest.mark.timeout(300)
+
 # Both demos: the fast simulator and the engine reference pick targets by the same gaps (core.rules.fight).
 DEMOS = (
     "hill-giant.lnl",

@@ -18,6 +18,9 @@ from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.paths import resource
 
+# Thousands of fights played through the engine: longer than the suite's minute; five still end a hang.
+pytestmark = pytest.mark.timeout(300)
+
 DEMO = "goblin-ambush-osr.lnl"
 GOBLINS = ("hobgoblin-chief", "goblin-1", "goblin-2", "goblin-3", "goblin-archer")
 

@@ -12,6 +12,9 @@ from lnl_desktop.core.sim.reference import reference_odds
 from lnl_desktop.core.sim.run import fight_odds
 from lnl_desktop.paths import resource
 
+# Thousands of fights played through the engine: longer than the suite's minute; five still end a hang.
+pytestmark = pytest.mark.timeout(300)
+
 
 def odds_of(odds, cid: str):  # type: ignore[no-untyped-def]
     return next(c for c in odds.combatants if c.id == cid)

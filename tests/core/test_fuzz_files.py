@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lnl_desktop.core.dice.rolls import RandomDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter, Phase
@@ -31,6 +33,9 @@ from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import forecast_attack
 from lnl_desktop.paths import demo_encounter_path
+
+# Longer than the suite's one minute a test (thousands of damaged files read): five minutes still ends a hang.
+pytestmark = pytest.mark.timeout(300)
 
 COUNT = int(os.environ.get("LNL_FUZZ_COUNT", "2400"))
 Path_ = tuple[str | int, ...]

@@ -405,12 +405,11 @@ def test_an_encounter_over_the_line_limit_is_refused_naming_the_limit(
 
 def test_a_big_encounter_loads_as_the_usual_validation_reads_it(tmp_path: Path) -> None:
     rng = random.Random(9)
+    # Walls as maps have them, a few cells long each (lines across the whole map are refused by length).
+    starts = [(rng.uniform(0, 1000), float(rng.randrange(1000))) for _ in range(100_000)]
     segments = [
-        {
-            "a": [rng.uniform(0, 1000), float(rng.randrange(1000))],
-            "b": [float(rng.randrange(1000)), rng.uniform(0, 1000)],
-        }
-        for _ in range(100_000)
+        {"a": [x, y], "b": [float(min(999, max(0, round(x) + rng.randint(-4, 4)))), min(1000.0, y + rng.uniform(0, 4))]}
+        for x, y in starts
     ]
     doors = [{"a": [float(i), 3.0], "b": [float(i + 1), 3.0], "open": i % 2 == 0} for i in range(600)]
     document = big_encounter(segments, doors)

@@ -71,6 +71,7 @@ START_PATH = {
     "lnl_desktop.core.engine.party_view",
     "lnl_desktop.core.files.storage",
     "lnl_desktop.core.encounter.validation",
+    "lnl_desktop.core.encounter.words",  # names and labels shown with their control characters escaped
     "lnl_desktop.lazy",
     "lnl_desktop.paths",
     "lnl_desktop.ui",

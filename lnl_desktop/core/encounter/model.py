@@ -425,8 +425,9 @@ MAX_WALL_CELLS = 1_000_000
 
 
 def wall_length(lines: tuple[WallSegment, ...]) -> float:
-    """The lines' lengths added up, in cells (in bulk for many)."""
-    if not in_bulk(len(lines)):
+    """The lines' lengths added up, in cells (in bulk for many, once numpy is loaded: a map of a few
+    thousand walls opens without it)."""
+    if not (in_bulk(len(lines)) and loaded("numpy")):
         return sum(math.hypot(line.b[0] - line.a[0], line.b[1] - line.a[1]) for line in lines)
     xy = np.fromiter(chain.from_iterable(chain(line.a, line.b) for line in lines), np.float64, 4 * len(lines))
     return float(np.hypot(xy[2::4] - xy[0::4], xy[3::4] - xy[1::4]).sum())

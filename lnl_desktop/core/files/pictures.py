@@ -220,6 +220,8 @@ def picture_beside(image: str, folder: Path | None) -> Path:
             raise PictureError(name, f"a link to a file outside the encounter's folder; {CONFINED}")
         if not path.exists():
             raise PictureError(name, "not found beside the encounter file")
+    except PictureError:
+        raise
     except (OSError, ValueError) as error:  # a name too long for the system, a link loop
         raise PictureError(name, f"unreadable ({getattr(error, 'strerror', None) or error})") from None
     return path
