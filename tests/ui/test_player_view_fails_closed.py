@@ -8,8 +8,9 @@ the Hill Giant (Opponents, 2 x 2) at (15, 6).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from conftest import WindowFactory
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -22,6 +23,8 @@ from lnl_desktop.ui.map import fog as fog_module
 from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.theme import Presentation
+
+WindowFactory = Callable[..., MainWindow]
 
 
 @pytest.fixture
