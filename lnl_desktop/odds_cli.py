@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -23,11 +24,18 @@ def shown(text: str, most: int = 24) -> str:
     return text if len(text) <= most else f"{text[: most - 1]}…"
 
 
+_PLAIN_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
 def whole_number(text: str) -> int:
-    """An option's whole number, refused in a short line (the value shortened) when it is none."""
+    """An option's whole number: plain ASCII digits, a minus before them at most (no spaces, no
+    underscores, no other script's digits, all of which int() reads). Anything else is refused in a
+    short line, the value shortened."""
     try:
+        if _PLAIN_WHOLE_NUMBER.fullmatch(text) is None:
+            raise ValueError(text)
         return int(text)
-    except ValueError:
+    except ValueError:  # not plain digits, or more of them than int() reads
         raise argparse.ArgumentTypeError(f"{shown(text)!r} is not a whole number") from None
 
 

@@ -438,3 +438,109 @@ def test_walls_measuring_past_the_limit_are_refused_at_once_and_short_ones_read(
     assert len(words.splitlines()) == 2
     grid["segments"] = [{"a": [1.0, 1.0], "b": [2.0, 1.0]}] * count  # a cell each: fine
     assert len(storage.loads(json.dumps(document), "short.lnl").map.segments) == count
+
+
+# -- long lists inside the encounter's parts -----------------------------------------------------------
+
+
+def _refused_within(document: dict[str, Any], most_mb: float) -> list[str]:
+    """The refusal's lines, the Python memory taken while reading the file at most ``most_mb``: the
+    problems of a long list are made and held a slice at a time."""
+    import tracemalloc
+
+    text = json.dumps(document)
+    tracemalloc.start()
+    try:
+        with pytest.raises(EncounterFileError) as caught:
+            storage.loads(text, "bad.lnl")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < most_mb * 1024 * 1024, f"{peak / 1024 / 1024:.0f} MB"
+    lines = str(caught.value).splitlines()
+    assert len(lines) <= 21 and caught.value.reasons == lines[1:]
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("field", "bad", "each"),
+    [
+        ("traits", "x", 1),
+        ("traits", 7, 1),
+        ("weapons", {"name": "Sword", "die": "d8", "kind": "catapult"}, 1),
+        ("conditions", ["x"], 1),
+    ],
+    ids=["trait-words", "trait-numbers", "weapons", "conditions"],
+)
+def test_a_long_list_inside_a_combatant_is_refused_a_slice_at_a_time(
+    demo: Encounter, field: str, bad: Any, each: int
+) -> None:
+    document = storage.to_document(demo)
+    combatant = document["encounter"]["combatants"][1]
+    count = 60_000
+    combatant[field] = [bad] * count
+    lines = _refused_within(document, 40)
+    total = count * each
+    assert lines[0] == f"bad.lnl has {total:,} problems:"
+    assert lines[1].startswith(f"encounter.combatants[1].{field}[0]")
+    assert lines[19].startswith(f"encounter.combatants[1].{field}[18]")
+    assert lines[20] == f"… and {total - 19:,} more problems"
+
+
+def test_a_long_list_inside_a_long_log_is_refused_with_the_rest_counted(fought: dict[str, Any]) -> None:
+    log = fought["encounter"]["log"]
+    fought["encounter"]["log"] = log * (storage.LONG_LIST // len(log) + 1)
+    rolled = next(i for i, entry in enumerate(fought["encounter"]["log"]) if entry.get("faces"))
+    entry = fought["encounter"]["log"][rolled] = dict(fought["encounter"]["log"][rolled])
+    entry["faces"] = ["x"] * 100_000
+    fought["encounter"]["name"] = ""
+    lines = _refused_within(fought, 40)
+    assert lines[0] == "bad.lnl has 100,001 problems:"
+    assert lines[1] == "encounter.name: Name cannot be empty (got '')"
+    assert lines[2].startswith(f"encounter.log[{rolled}].faces[0]")
+    assert lines[20] == "… and 99,982 more problems"
+
+
+def test_an_object_of_many_unknown_names_is_refused_a_few_named(demo: Encounter) -> None:
+    document = storage.to_document(demo)
+    combatant = document["encounter"]["combatants"][0]
+    combatant.update({f"extra{i}": i for i in range(50_000)})
+    lines = _refused_within(document, 40)
+    assert lines[0] == "bad.lnl has 50,000 problems:"
+    assert lines[1] == "encounter.combatants[0].extra0: there is nothing called 'extra0' here (misspelt?)"
+    assert lines[20] == "… and 49,981 more problems"
+
+
+def test_a_long_good_list_inside_a_combatant_reads_as_validated_whole(demo: Encounter) -> None:
+    document = storage.to_document(demo)
+    combatant = document["encounter"]["combatants"][0]
+    combatant["conditions"] = [*combatant.get("conditions", []), *["prone"] * 1_000]
+    text = json.dumps(document)
+    model = type(demo)
+    try:
+        whole = model.model_validate_json(json.dumps(document["encounter"]), strict=True)
+    except Exception:  # a check of the combatants refuses so many: the file says the same
+        with pytest.raises(EncounterFileError):
+            storage.loads(text)
+        return
+    assert storage.dumps(storage.loads(text)) == storage.dumps(whole)
+
+
+def test_a_long_file_name_is_cut_short_in_a_refusal(tmp_path: Path) -> None:
+    long = "x" * 200
+    missing = tmp_path / f"{long}.lnl"
+    with pytest.raises(EncounterFileError) as caught:
+        storage.load(missing)
+    assert str(caught.value) == f"{'x' * storage.MAX_NAME_CHARS}…: no such file"
+    with pytest.raises(EncounterFileError) as caught:
+        storage.loads("[", "y" * 100_000)
+    assert str(caught.value).startswith(f"{'y' * storage.MAX_NAME_CHARS}… is not valid JSON")
+    done = subprocess.run(
+        [sys.executable, "-m", "lnl_desktop", "odds", "z" * 100_000],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2 and done.stderr.startswith(f"lnl-desktop: {'z' * storage.MAX_NAME_CHARS}…")
+    assert len(done.stderr) < 200 and done.stderr.count("\n") == 1

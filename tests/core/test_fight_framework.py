@@ -227,6 +227,10 @@ def test_the_command_line_refuses_a_negative_seed_and_hostile_numbers_in_its_own
         (["--fights", "9" * 4000], "from 1 to 1,000,000"),
         (["--fights", "-3"], "--fights -3: from 1 to 1,000,000"),
         (["--fights", "1e6"], "'1e6' is not a whole number"),
+        (["--fights", " 5 "], "' 5 ' is not a whole number"),  # int() reads all three
+        (["--fights", "\u0665"], "is not a whole number"),  # an Arabic-Indic five
+        (["--fights", "1_000"], "'1_000' is not a whole number"),
+        (["--seed", "+7"], "'+7' is not a whole number"),
     ):
         refused = subprocess.run([*ODDS, demo, *argv], capture_output=True, text=True)
         assert refused.returncode == 2 and words in refused.stderr and "Traceback" not in refused.stderr

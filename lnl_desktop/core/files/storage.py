@@ -24,11 +24,12 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from enum import Enum
 from itertools import accumulate, chain
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, NoReturn, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, NoReturn, Union, get_args, get_origin
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -197,7 +198,17 @@ def loads(text: str, source: str = "file") -> Encounter:
         return _loads(text, source)
 
 
+# A file's name as a refusal shows it: a name of 100,000 characters is not a message.
+MAX_NAME_CHARS = 80
+
+
+def short_name(name: str) -> str:
+    """``name`` as a message shows it: at most MAX_NAME_CHARS characters, then "…"."""
+    return name if len(name) <= MAX_NAME_CHARS else f"{name[:MAX_NAME_CHARS]}…"
+
+
 def _loads(text: str, source: str) -> Encounter:
+    source = short_name(source)
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE_BYTES:  # characters: each is at least one byte
         raise EncounterFileError(f"{source} is over {MAX_FILE_BYTES // _MB} MB; {_limit_text()}")
@@ -255,13 +266,13 @@ def _loads(text: str, source: str) -> Encounter:
 def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Encounter:
     """The encounter ``data`` holds, or EncounterFileError with its first problems and a count of the rest.
 
-    Long lists (a log of 100,000 entries, a map's million explored cells) are checked first, a slice
-    at a time, so that a file whose every entry is wrong is refused in a second with a short message:
-    validating it whole would make, hold and word 100,000 errors (seconds, gigabytes). A long log
-    found good is kept rather than read a second time."""
-    first, total, log = _long_lists_checked(model, data)
+    Long lists and dicts at any depth (a log of 100,000 entries, a map's million explored cells, a
+    combatant's 300,000 traits) are checked first, a slice at a time, so that a file whose every entry
+    is wrong is refused in a second with a short message: validating it whole would make, hold and
+    word 100,000 errors (seconds, gigabytes). A long log found good is kept rather than read a second time."""
+    first, total, log, emptied = _long_lists_checked(model, data)
     if total:
-        rest = _rest_problems(model, data)
+        rest = _rest_problems(model, data, emptied)
         _refuse(source, [*rest[1], *first], rest[0] + total)
     if log is not None:
         data = {**data, "log": []}
@@ -288,24 +299,79 @@ def _refuse(source: str, lines: list[str], total: int) -> NoReturn:
     )
 
 
-# A list (or a dict) of more than LONG_LIST items is checked a slice of SLICE items at a time before the
-# encounter is validated: the errors of one slice at most are held at once.
+# A list (or a dict) of more than LONG_LIST items, wherever it is in the encounter, is checked a slice of
+# SLICE items at a time before the encounter is validated: the errors of one slice at most are held at once.
+# A model's fields are far fewer: an object of more names than LONG_LIST is a long list of unknown names.
 LONG_LIST = 256
 SLICE = 1000
 
+Path_ = tuple[str | int, ...]
 
-def _long_lists(model: type[BaseModel], data: dict[str, Any], base: tuple[str, ...] = ()) -> Iterator[_LongList]:
-    """The long lists and dicts in ``data`` (read as ``model``), in the order of the model's fields,
-    the models inside it (the map, the fog, the combat state) searched too."""
-    for name, info in model.model_fields.items():
-        value = data.get(name)
-        inner = _unwrapped(info.annotation)
-        if isinstance(value, dict) and isinstance(inner, type) and issubclass(inner, BaseModel):
-            yield from _long_lists(inner, value, (*base, name))
-        elif isinstance(value, list | dict) and len(value) > LONG_LIST:
-            item = _item_type(inner, dict_of=isinstance(value, dict))
-            if item is not None:
-                yield _LongList((*base, name), item, value)
+
+def _long_lists(model: type[BaseModel], data: dict[str, Any]) -> list[_LongList]:
+    """The long lists and dicts in ``data`` (read as ``model``) outside any other long list, each before
+    the ones inside it, in the order of the models' fields: the models inside it (the map, a combatant, a
+    short log's entries) searched too. What a long list's items hold is looked for as it is checked."""
+    found: list[_LongList] = []
+    _find_long(model, data, (), found)
+    return found
+
+
+def _find_long(annotation: Any, value: Any, path: Path_, found: list[_LongList]) -> None:
+    model = _model_for(annotation, value)
+    if model is not None:
+        if not isinstance(value, dict):
+            return
+        if len(value) > LONG_LIST:  # more names than any model has: most are unknown
+            found.append(_LongList(path, None, value, model))
+        for name, info in model.model_fields.items():
+            inner = value.get(name)
+            if isinstance(inner, list | dict):
+                _find_long(info.annotation, inner, (*path, name), found)
+        return
+    if not isinstance(value, list | dict):
+        return
+    dict_of = isinstance(value, dict)
+    item = _item_type(_unwrapped(annotation), dict_of=dict_of)
+    if item is None:
+        return  # a fixed tuple (a cell), a value of any shape, or a list where one value belongs: one problem
+    if len(value) > LONG_LIST:
+        found.append(_LongList(path, item, value))
+        return
+    for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
+        if isinstance(inner, list | dict):
+            _find_long(item, inner, (*path, key), found)
+
+
+_TAGGED: dict[int, tuple[str, dict[Any, type[BaseModel]]] | None] = {}
+
+
+def _model_for(annotation: Any, value: Any) -> type[BaseModel] | None:
+    """The model ``value`` is read as: the field's model, or the member of a tagged union (a log
+    entry's kind) its tag names; None for anything else."""
+    if get_origin(annotation) is Annotated:
+        union = _tagged_union(annotation)
+        if union is not None:
+            tag, members = union
+            return members.get(value.get(tag)) if isinstance(value, dict) else None
+    inner = _unwrapped(annotation)
+    return inner if isinstance(inner, type) and issubclass(inner, BaseModel) else None
+
+
+def _tagged_union(annotation: Any) -> tuple[str, dict[Any, type[BaseModel]]] | None:
+    key = id(annotation)
+    if key not in _TAGGED:
+        union, *extra = get_args(annotation)
+        tag = next((getattr(e, "discriminator", None) for e in extra if getattr(e, "discriminator", None)), None)
+        members: dict[Any, type[BaseModel]] = {}
+        if isinstance(tag, str) and get_origin(union) in (Union, UnionType):
+            for member in get_args(union):
+                info = getattr(member, "model_fields", {}).get(tag)
+                if info is not None:
+                    for value in get_args(info.annotation) or (info.default,):
+                        members.setdefault(getattr(value, "value", value), member)
+        _TAGGED[key] = (tag, members) if isinstance(tag, str) and members else None
+    return _TAGGED[key]
 
 
 def _unwrapped(annotation: Any) -> Any:
@@ -335,17 +401,27 @@ def _item_type(annotation: Any, dict_of: bool) -> Any:
 
 
 class _LongList:
-    """A long list or dict of the file: where it is, what its items are, the items."""
+    """A long list or dict of the file: where it is, what its items are, the items; or (``model``
+    given) an object of more names than its model has fields."""
 
-    def __init__(self, path: tuple[str, ...], item: Any, items: list[Any] | dict[str, Any]) -> None:
+    def __init__(
+        self, path: Path_, item: Any, items: list[Any] | dict[str, Any], model: type[BaseModel] | None = None
+    ) -> None:
         self.path = path
         self.item = item
         self.items = items
+        self.model = model
+        self._looks_right: bool | None = None
 
     def looks_right(self) -> bool:
         """Whether a quick look finds every item as strict validation takes it, so that no slice need
         be checked here: cells ([x, y] of whole numbers; where they are is the models' check) and a
-        map's wall segments and doors (checked in bulk as the map reads them)."""
+        map's wall segments and doors (checked in bulk as the map reads them). Looked at once."""
+        if self._looks_right is None:
+            self._looks_right = self._look()
+        return self._looks_right
+
+    def _look(self) -> bool:
         items = self.items
         if self.item == Cell and isinstance(items, list):
             return (
@@ -369,69 +445,197 @@ def _adapter(item: Any, dict_of: bool) -> TypeAdapter[Any]:
 _ADAPTERS: dict[tuple[int, bool], TypeAdapter[Any]] = {}
 
 
-def _long_lists_checked(model: type[Encounter], data: dict[str, Any]) -> tuple[list[str], int, list[Any] | None]:
-    """The first MAX_PROBLEMS problems of the file's long lists, how many they have in all, and the
-    log as validated when it is long and good (None otherwise)."""
-    lines: list[str] = []
-    total = 0
-    log: list[Any] | None = None
-    for found in _long_lists(model, data):
-        if found.looks_right():
-            continue
-        dict_of = isinstance(found.items, dict)
-        adapter = _adapter(found.item, dict_of)
-        keep = found.path == ("log",) and not dict_of
-        validated: list[Any] = []
-        items = found.items
-        keys = list(items) if isinstance(items, dict) else None
-        for start in range(0, len(items), SLICE):
-            part: Any = (
-                items[start : start + SLICE]
-                if isinstance(items, list)
-                else {key: items[key] for key in (keys or [])[start : start + SLICE]}
-            )
-            try:
-                checked = adapter.validate_json(json.dumps(part), strict=True)
-            except ValidationError as error:
-                total += error.error_count()
-                keep = False
-                lines += problem_lines(
-                    error,
-                    "encounter",
-                    limit=MAX_PROBLEMS - len(lines),
-                    root=model,
-                    base=found.path,
-                    start=0 if dict_of else start,
-                )
+def _counting(item: Any) -> Any:
+    """The item type that finds the same number of problems quicker, once none need be worded: an
+    enumeration's values as a Literal (pydantic words each enum error at length, about 3 µs)."""
+    if isinstance(item, type) and issubclass(item, Enum):
+        return Literal[tuple(member.value for member in item)]  # type: ignore[valid-type]
+    return item
+
+
+_COUNTING: dict[int, Any] = {}
+
+
+# A slice whose JSON has more commas than this (more values than SLICE_VALUES) is looked into for long
+# lists in its items, then cut smaller: a slice's problems are at most about as many as its values.
+SLICE_VALUES = 64 * SLICE
+
+Order = tuple[int, ...]
+
+
+class _Checked:
+    """The check of the long lists: the first problems of each, how many in all, the places of the
+    long lists the rest of the file is read without, and the file as read without its bad long lists
+    (each emptied, or an object's unknown names left out)."""
+
+    def __init__(self, root: type[Encounter], data: dict[str, Any]) -> None:
+        self.root = root
+        self.work = dict(data)
+        self.lines: dict[Order, list[str]] = {}
+        self.total = 0
+        self.emptied: list[Path_] = []
+        self.log: list[Any] | None = None
+
+    def check(self, found: list[_LongList], order: Order = ()) -> None:
+        # The innermost first: a bad long list inside another's item is taken out before that item is read.
+        for index in reversed(range(len(found))):
+            long = found[index]
+            long.items = _at(self.work, long.path)
+            if long.model is not None:
+                _put(self.work, long.path, self.unknown_names(long, (*order, index)))
                 continue
-            if keep:
-                validated += checked
-        if keep:
-            log = validated
-    return lines, total, log
+            self.emptied.append(long.path)
+            if long.looks_right():
+                continue
+            before = self.total
+            validated = self.slices(long, (*order, index))
+            if self.total > before:
+                _put(self.work, long.path, {} if isinstance(long.items, dict) else [])
+            elif long.path == ("log",) and validated is not None:
+                self.log = validated
+
+    def unknown_names(self, long: _LongList, order: Order) -> dict[str, Any]:
+        """An object of more names than its model has fields: each unknown name a problem. The object
+        with its known names only."""
+        assert long.model is not None and isinstance(long.items, dict)
+        fields = long.model.model_fields
+        unknown = [name for name in long.items if name not in fields]
+        self.total += len(unknown)
+        self.lines[order] = [
+            problem_line(
+                {"type": "extra_forbidden", "loc": (name,), "msg": "Extra inputs are not permitted"},
+                "encounter",
+                self.root,
+                long.path,
+            )
+            for name in unknown[:MAX_PROBLEMS]
+        ]
+        return {name: value for name, value in long.items.items() if name in fields}
+
+    def slices(self, long: _LongList, order: Order) -> list[Any] | None:
+        """Check a long list a slice at a time, counting its problems and wording the first; the items
+        as validated when it is the log and good. A slice of many values is looked into first: the
+        long lists inside its items are checked on their own (and taken out when bad)."""
+        dict_of = isinstance(long.items, dict)
+        adapter = _adapter(long.item, dict_of)
+        key = id(long.item)
+        if key not in _COUNTING:
+            _COUNTING[key] = _counting(long.item)
+        counter = _adapter(_COUNTING[key], dict_of) if _COUNTING[key] is not long.item else adapter
+        keep = long.path == ("log",) and not dict_of
+        lines: list[str] = []
+        validated: list[Any] = []
+        keys = list(long.items) if dict_of else None
+        start, step, looked = 0, SLICE, -1
+        while start < len(long.items):
+            items = long.items
+            names = (keys or [])[start : start + step]
+            part: Any = {name: items[name] for name in names} if dict_of else items[start : start + step]
+            text = json.dumps(part)
+            if step > 1 and text.count(",") > SLICE_VALUES:
+                if looked < start:  # once for these items: the long lists inside them
+                    looked = start + step
+                    if self.look_into(long, part, start, order):
+                        continue  # read again, its bad long lists taken out
+                step = max(1, step * SLICE_VALUES // text.count(","))
+                continue
+            wording = len(lines) < MAX_PROBLEMS
+            try:
+                done = (adapter if wording else counter).validate_json(text, strict=True)
+            except ValidationError as error:
+                self.total += error.error_count()
+                keep = False
+                if wording:
+                    lines += problem_lines(
+                        error,
+                        "encounter",
+                        limit=MAX_PROBLEMS - len(lines),
+                        root=self.root,
+                        base=long.path,
+                        start=0 if dict_of else start,
+                    )
+            else:
+                if keep:
+                    validated += done
+            start += len(part)
+            step = SLICE
+        if lines:
+            self.lines[order] = lines
+        return validated if keep else None
+
+    def look_into(self, long: _LongList, part: Any, start: int, order: Order) -> bool:
+        """Check the long lists inside the items of ``part`` (of ``long``, from item ``start``); True if
+        there were any (``long.items`` is then the list as the file is read now)."""
+        inner: list[_LongList] = []
+        pairs = part.items() if isinstance(part, dict) else enumerate(part, start)
+        for key, item in pairs:
+            if isinstance(item, list | dict):
+                _find_long(long.item, item, (*long.path, key), inner)
+        if not inner:
+            return False
+        self.check(inner, (*order, start))
+        long.items = _at(self.work, long.path)
+        return True
 
 
-def _rest_problems(model: type[Encounter], data: dict[str, Any]) -> tuple[int, list[str]]:
+def _long_lists_checked(
+    model: type[Encounter], data: dict[str, Any]
+) -> tuple[list[str], int, list[Any] | None, list[Path_]]:
+    """The first problems of the file's long lists, how many they have in all, the log as validated
+    when it is long and good (None otherwise), and the places of the long lists the rest of the file
+    is read without."""
+    checked = _Checked(model, data)
+    checked.check(_long_lists(model, data))
+    lines = [line for order in sorted(checked.lines) for line in checked.lines[order]]
+    return lines, checked.total, None if checked.total else checked.log, checked.emptied
+
+
+def _at(data: dict[str, Any], path: Path_) -> Any:
+    at: Any = data
+    for part in path:
+        at = at[part]
+    return at
+
+
+def _put(data: dict[str, Any], path: Path_, value: Any) -> None:
+    """Set the value at ``path`` in ``data``, copying the lists and dicts on the way (the file's own are
+    left as read)."""
+    at: Any = data
+    for part in path[:-1]:
+        inner = at[part]
+        inner = dict(inner) if isinstance(inner, dict) else list(inner)
+        at[part] = inner
+        at = inner
+    at[path[-1]] = value
+
+
+def _rest_problems(model: type[Encounter], data: dict[str, Any], emptied: list[Path_]) -> tuple[int, list[str]]:
     """How many problems the file has outside its long lists, and the first of them; the checks of
-    the whole encounter (which read the lists left out) are not made."""
+    whatever holds a long list (which read it left out) are not made."""
     rest = _without_long_lists(model, data)
     try:
         model.model_validate_json(json.dumps(rest), strict=True)
     except ValidationError as error:
-        # A check of the whole encounter (loc ()) read it without its long lists: not a problem of the file.
-        items = [item for item in error.errors(include_url=False) if item["loc"]]
+        # A check of the whole encounter (loc ()) or of a combatant holding a long list read it without
+        # that list: not a problem of the file.
+        holders = {path[:end] for path in emptied for end in range(len(path) + 1)}
+        items = [item for item in error.errors(include_url=False) if item["loc"] not in holders]
         return len(items), [problem_line(item, "encounter", model) for item in items[:MAX_PROBLEMS]]
     return 0, []
 
 
 def _without_long_lists(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
     out = dict(data)
-    for found in _long_lists(model, data):
-        at = out
-        for name in found.path[:-1]:
-            at[name] = dict(at[name])
-            at = at[name]
-        at[found.path[-1]] = {} if isinstance(found.items, dict) else []
+    emptied: list[Path_] = []
+    for found in _long_lists(model, data):  # each before the ones inside it
+        if any(found.path[: len(path)] == path for path in emptied):
+            continue  # inside a long list left out already
+        if found.model is not None:
+            items = _at(out, found.path)
+            _put(out, found.path, {name: items[name] for name in items if name in found.model.model_fields})
+        else:
+            _put(out, found.path, {} if isinstance(found.items, dict) else [])
+            emptied.append(found.path)
     return out
 
 
@@ -546,7 +750,7 @@ def load(path: str | os.PathLike[str]) -> Encounter:
     at most MAX_FILE_BYTES of it are read, and a UTF-8 BOM some editors add is accepted.
     """
     path = Path(path)
-    name = path.name or str(path)
+    name = short_name(path.name or str(path))
     try:
         _check_file(name, os.stat(path))  # before opening: opening some devices does things
         fd = os.open(path, _OPEN_FLAGS)
