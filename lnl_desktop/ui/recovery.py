@@ -24,7 +24,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile
 
-from lnl_desktop.core.files import journal
+from lnl_desktop.core.files import journal, storage
 from lnl_desktop.core.files.journal import Journal, Recovered
 
 WINDOWS = "windows"
@@ -158,7 +158,7 @@ def _not_a_lock(path: Path) -> str:
         info = os.stat(path)
     except OSError:
         return ""  # not there (or a link to nothing): Qt's lock creates it, or fails without waiting
-    kind = journal.file_kind(info.st_mode)
+    kind = storage.file_kind(info.st_mode)
     return f"{kind}, not a regular file" if kind else ""
 
 

@@ -35,7 +35,6 @@ import dataclasses
 import json
 import math
 import os
-import stat
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -74,23 +73,8 @@ class UnreadableFile(Exception):
         self.reason = reason
 
 
-def file_kind(mode: int) -> str | None:
-    """What a file that is not a regular file is, in words; None for a regular file."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def _check_kept_file(name: str, info: os.stat_result, limit: int) -> None:
-    kind = file_kind(info.st_mode)
+    kind = storage.file_kind(info.st_mode)
     if kind is not None:
         raise UnreadableFile(name, f"{kind}, not a regular file")
     if info.st_size > limit:

@@ -430,6 +430,8 @@ class _LongList:
                 and set(map(type, chain.from_iterable(items))) == {int}
             )
         if self.path in (("map", "segments"), ("map", "doors")) and isinstance(items, list):
+            if not in_bulk(len(items)):  # a few thousand: read one by one, without numpy
+                return False
             return lines_from_json(items, doors=self.path[-1] == "doors") is not None
         return False
 
@@ -705,7 +707,7 @@ def _with_lines_aside(model: type[Encounter], data: dict[str, Any], source: str)
     return encounter
 
 
-def _kind_of(mode: int) -> str | None:
+def file_kind(mode: int) -> str | None:
     """What a non-regular file is, in words; None for a regular file."""
     if stat.S_ISREG(mode):
         return None
@@ -721,7 +723,7 @@ def _kind_of(mode: int) -> str | None:
 
 
 def _check_file(name: str, info: os.stat_result) -> None:
-    kind = _kind_of(info.st_mode)
+    kind = file_kind(info.st_mode)
     if kind is not None:
         raise EncounterFileError(f"{name} is {kind}, not an encounter file")
     if info.st_size > MAX_FILE_BYTES:
