@@ -544,3 +544,15 @@ def test_a_long_file_name_is_cut_short_in_a_refusal(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and done.stderr.startswith(f"lnl-desktop: {'z' * storage.MAX_NAME_CHARS}…")
     assert len(done.stderr) < 200 and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("kind", [{"a": 1}, [1, 2], 7, None])
+def test_a_log_entry_whose_kind_is_no_word_is_refused_in_words(kind: Any) -> None:
+    """A long log is looked into entry by entry by its kind: one whose kind is an object, a list or a
+    number is refused with the reason, never a TypeError."""
+    document = json.loads(demo_encounter_path().read_text(encoding="utf-8"))
+    entry = {"kind": "nonsense", "round": 1}
+    document["encounter"]["log"] = [entry] * 300 + [{**entry, "kind": kind}]
+    with pytest.raises(EncounterFileError) as refused:
+        storage.loads(json.dumps(document), "kinds.lnl")
+    assert "encounter.log[300]" in str(refused.value) or "more problems" in str(refused.value)

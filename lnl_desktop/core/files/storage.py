@@ -353,7 +353,8 @@ def _model_for(annotation: Any, value: Any) -> type[BaseModel] | None:
         union = _tagged_union(annotation)
         if union is not None:
             tag, members = union
-            return members.get(value.get(tag)) if isinstance(value, dict) else None
+            kind = value.get(tag) if isinstance(value, dict) else None
+            return members.get(kind) if isinstance(kind, str) else None  # a kind that is no word: validation says so
     inner = _unwrapped(annotation)
     return inner if isinstance(inner, type) and issubclass(inner, BaseModel) else None
 
