@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.encounter.model import MOST_CONDITIONS, MOST_TRAITS, MOST_WEAPONS, Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import MAX_FILE_BYTES, EncounterFileError
@@ -463,28 +463,34 @@ def _refused_within(document: dict[str, Any], most_mb: float) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("field", "bad", "each"),
+    ("field", "bad", "most"),
     [
-        ("traits", "x", 1),
-        ("traits", 7, 1),
-        ("weapons", {"name": "Sword", "die": "d8", "kind": "catapult"}, 1),
-        ("conditions", ["x"], 1),
+        ("traits", "x", MOST_TRAITS),
+        ("traits", 7, MOST_TRAITS),
+        ("weapons", {"name": "Sword", "die": "d8", "kind": "catapult"}, MOST_WEAPONS),
+        ("conditions", ["x"], MOST_CONDITIONS),
     ],
     ids=["trait-words", "trait-numbers", "weapons", "conditions"],
 )
-def test_a_long_list_inside_a_combatant_is_refused_a_slice_at_a_time(
-    demo: Encounter, field: str, bad: Any, each: int
+def test_a_combatants_list_past_its_limit_is_refused_before_its_items_are_read(
+    demo: Encounter, field: str, bad: Any, most: int
 ) -> None:
     document = storage.to_document(demo)
     combatant = document["encounter"]["combatants"][1]
-    count = 60_000
-    combatant[field] = [bad] * count
+    combatant[field] = [bad] * 60_000
     lines = _refused_within(document, 40)
-    total = count * each
-    assert lines[0] == f"bad.lnl has {total:,} problems:"
-    assert lines[1].startswith(f"encounter.combatants[1].{field}[0]")
-    assert lines[19].startswith(f"encounter.combatants[1].{field}[18]")
-    assert lines[20] == f"… and {total - 19:,} more problems"
+    assert lines == [
+        "bad.lnl has 1 problem:",
+        f"encounter.combatants[1].{field}: 60,000 items, more than the {most:,} it may hold",
+    ]
+
+
+def test_a_combatants_list_within_its_limit_says_each_bad_item(demo: Encounter) -> None:
+    document = storage.to_document(demo)
+    document["encounter"]["combatants"][1]["traits"] = [7] * MOST_TRAITS
+    lines = _refused_within(document, 40)
+    assert lines[0] == f"bad.lnl has {MOST_TRAITS} problems:"
+    assert lines[1].startswith("encounter.combatants[1].traits[0]")
 
 
 def test_a_long_list_inside_a_long_log_is_refused_with_the_rest_counted(fought: dict[str, Any]) -> None:

@@ -42,6 +42,12 @@ from lnl_desktop.lazy import lazy_module, loaded
 
 np = lazy_module("numpy")  # only big maps use it, and the first window must not wait for it
 
+# A combatant's lists, far past any stat block: a file holding more is refused with the limit named.
+MOST_WEAPONS = 50
+MOST_SPELLS = 100
+MOST_TRAITS = 100
+MOST_CONDITIONS = 50
+
 
 class _Model(BaseModel):
     # Unknown keys in a file are a mistake worth reporting, not something to drop silently.
@@ -125,8 +131,9 @@ class CombatantBase(_Model):
     move_ft: int = Field(default=30, ge=0, le=500)
     size: int = Field(default=1, ge=1, le=4, description="cells per side on the grid")
     vision_deg: int = Field(default=120, ge=1, le=360)
-    traits: list[Trait] = Field(default_factory=list)
-    conditions: list[str] = Field(default_factory=list)
+    # Bounds no stat block comes near; a file with 100,000 of them is refused before each is read.
+    traits: list[Trait] = Field(default_factory=list, max_length=MOST_TRAITS)
+    conditions: list[str] = Field(default_factory=list, max_length=MOST_CONDITIONS)
     concealed: bool = False
     distracted: bool = False  # GM toggle: absorbed in conversation or study
     surprised: bool = False  # takes no turn in the first round of combat

@@ -44,7 +44,7 @@ from lnl_desktop.core.encounter.model import (
     too_long_walls,
     too_many_lines,
 )
-from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, capped, problem_line, problem_lines
+from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, capped, field_path, problem_line, problem_lines
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
@@ -270,7 +270,10 @@ def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Enc
     combatant's 300,000 traits) are checked first, a slice at a time, so that a file whose every entry
     is wrong is refused in a second with a short message: validating it whole would make, hold and
     word 100,000 errors (seconds, gigabytes). A long log found good is kept rather than read a second time."""
-    first, total, log, emptied = _long_lists_checked(model, data)
+    try:
+        first, total, log, emptied = _long_lists_checked(model, data)
+    except _TooMany as many:
+        _refuse(source, [str(many)], 1)
     if total:
         rest = _rest_problems(model, data, emptied)
         _refuse(source, [*rest[1], *first], rest[0] + total)
@@ -317,6 +320,13 @@ def _long_lists(model: type[BaseModel], data: dict[str, Any]) -> list[_LongList]
     return found
 
 
+class _TooMany(Exception):
+    """A list longer than its field may be (a combatant's 100,000 weapons), found before its items are read."""
+
+    def __init__(self, path: Path_, count: int, most: int) -> None:
+        super().__init__(f"encounter.{field_path(path)}: {count:,} items, more than the {most:,} it may hold")
+
+
 def _find_long(annotation: Any, value: Any, path: Path_, found: list[_LongList]) -> None:
     model = _model_for(annotation, value)
     if model is not None:
@@ -327,6 +337,9 @@ def _find_long(annotation: Any, value: Any, path: Path_, found: list[_LongList])
         for name, info in model.model_fields.items():
             inner = value.get(name)
             if isinstance(inner, list | dict):
+                most = next((m.max_length for m in info.metadata if getattr(m, "max_length", None) is not None), None)
+                if most is not None and len(inner) > most:  # refused at once: its items need no reading
+                    raise _TooMany((*path, name), len(inner), most)
                 _find_long(info.annotation, inner, (*path, name), found)
         return
     if not isinstance(value, list | dict):

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.model import (
+    MOST_WEAPONS,
     CombatantBase,
     CombatState,
     OptionsBase,
@@ -122,7 +123,7 @@ class D10Combatant(CombatantBase):
     perception: Skill = 0
     strength: Skill = Field(default=0, description="feats of strength")
     minion: bool = False
-    weapons: list[D10Weapon] = Field(default_factory=list)
+    weapons: list[D10Weapon] = Field(default_factory=list, max_length=MOST_WEAPONS)
     dead: bool = False
     parrying: bool = False  # until its next action: to-hit rolls against it at disadvantage
     disengaged: bool = False  # this turn: it moves freely, no free attacks

@@ -18,6 +18,8 @@ from lnl_desktop.core.dice.rolls import DieFace, DieName
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.events import EventBase, PrecisionCheck, event_union
 from lnl_desktop.core.encounter.model import (
+    MOST_SPELLS,
+    MOST_WEAPONS,
     CombatantBase,
     OptionsBase,
     ShieldState,
@@ -167,9 +169,9 @@ class LnLStats(CombatantBase):
     stamina_max: int = Field(ge=0, le=10_000)
     injury: int = Field(ge=0, le=10_000, description="current IP")
     injury_max: int = Field(ge=1, le=10_000)
-    weapons: list[Weapon] = Field(default_factory=list)
+    weapons: list[Weapon] = Field(default_factory=list, max_length=MOST_WEAPONS)
     shield: Shield | None = None
-    spells: list[Spell] = Field(default_factory=list)
+    spells: list[Spell] = Field(default_factory=list, max_length=MOST_SPELLS)
     parry: ParryState | None = None
 
     @model_validator(mode="before")

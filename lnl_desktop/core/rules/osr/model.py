@@ -19,7 +19,7 @@ from pydantic import Field, field_validator, model_validator
 
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.light import AmbientLight
-from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, WeaponKind, _Model, kinds_among
+from lnl_desktop.core.encounter.model import MOST_WEAPONS, CombatantBase, OptionsBase, WeaponKind, _Model, kinds_among
 from lnl_desktop.core.errors import RulesError
 
 Modifier = Annotated[int, Field(ge=-10, le=30)]
@@ -191,7 +191,7 @@ class OsrCombatant(CombatantBase):
     save_breath: Modifier = 0
     save_spells: Modifier = 0
     attacks: int = Field(default=1, ge=1, le=10, description="attacks per round")
-    weapons: list[OsrWeapon] = Field(default_factory=list)
+    weapons: list[OsrWeapon] = Field(default_factory=list, max_length=MOST_WEAPONS)
     leader: bool = Field(default=False, description="rolls group initiative for its side")
     subdual: int = Field(default=0, ge=0, le=10_000, description="subdual damage taken")
     defending: str | None = Field(default=None, description="+2 AC to this combatant (itself or a guarded ally)")
