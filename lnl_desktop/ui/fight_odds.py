@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
@@ -184,25 +184,6 @@ class FightOddsService(QObject):
                 self.running = False
         if self._job is None:
             self._poll.stop()
-
-    def wait(self, timeout_s: float = 60.0) -> bool:
-        """Until the odds being worked out are handed back (for a script or a test): events go on
-        meanwhile in an event loop, which lets the worker have the interpreter. False on time-out."""
-        if self._job is None:
-            return True
-        loop = QEventLoop()
-        timer = QTimer()
-        timer.setSingleShot(True)
-        timer.timeout.connect(loop.quit)
-        check = QTimer()
-        check.setInterval(POLL_MS)
-        check.timeout.connect(lambda: loop.quit() if self._job is None else None)
-        timer.start(round(timeout_s * 1000))
-        check.start()
-        loop.exec()
-        check.stop()
-        timer.stop()
-        return self._job is None
 
     def _on_done(self, odds: Any, generation: int, final: bool) -> None:
         if generation != self.generation:

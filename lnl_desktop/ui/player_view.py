@@ -39,6 +39,7 @@ from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.engine.dice_rolls import last_shared_roll, shared_roll_words
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.fog import party_sight, players_unseen
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, fit_scale
 from lnl_desktop.ui.map.overlays import Overlay
@@ -166,6 +167,8 @@ class PlayerMapView(QGraphicsView):
             self.map_scene.fail(error)
 
     def _follow_events(self, events: list[Event]) -> None:
+        if self.map_scene.try_paint:
+            self.viewport().update()  # paused by a paint, rebuilt since: the whole of it tried again
         if self.share_overlays:
             unseen = players_unseen(self.controller)
             if unseen != self._shared_unseen:
@@ -248,11 +251,14 @@ class PlayerMapView(QGraphicsView):
 
     # -- painting --------------------------------------------------------------------------------
 
+    @fails_closed
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         self.background_cache.paint(self.map_scene, painter, rect)
 
+    @fails_closed
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
-        if self.blackout or self.map_scene.failure is not None:  # paused: black over everything, render() too
+        scene = self.map_scene
+        if self.blackout or (scene.failure is not None and not scene.try_paint):  # paused: black, render() too
             painter.fillRect(rect, BLACK)
             return
         if self.share_overlays and self.gm_view is not None:
@@ -308,8 +314,10 @@ class PlayerMapView(QGraphicsView):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         scene = self.map_scene
-        if scene.failure is None:
-            # An error in any item's paint: some Qt bindings hand it back here, others to sys.excepthook.
+        if scene.failure is None or scene.try_paint:
+            # The scene's items and this view's own layers catch their errors and count them
+            # (ui.map.failsafe); one that still reaches here, by any way a binding may hand it, counts too.
+            before = scene.paint_errors
             errors: list[BaseException] = []
             hook = sys.excepthook
             sys.excepthook = lambda _kind, error, _trace: errors.append(error)
@@ -320,9 +328,12 @@ class PlayerMapView(QGraphicsView):
                 errors.append(error)
             finally:
                 sys.excepthook = hook
-            if not errors:
+            if errors:
+                scene.paint_failed(errors[0])
+            if scene.paint_errors == before:
+                if scene.failure is not None:
+                    scene.resume()  # paused by a paint, and this one worked
                 return
-            scene.fail(errors[0])
         # Paused: black over whatever this paint drew, before it ever reaches the screen.
         painter = QPainter(self.viewport())
         painter.fillRect(self.viewport().rect(), BLACK)

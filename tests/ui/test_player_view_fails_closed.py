@@ -20,6 +20,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import fog as fog_module
+from lnl_desktop.ui.map import light as light_module
 from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.theme import Presentation
@@ -132,19 +133,31 @@ def test_an_error_while_syncing_blanks_the_player_view_and_tells_the_gm(
 def test_an_error_while_painting_blanks_the_player_view(
     window: MainWindow, player: PlayerView, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    painted = LightItem.paint
+    class BrokenMath:
+        """What the players' light reads its cells with, failing (the GM's light paints without it)."""
 
-    def broken(self: LightItem, painter: object, option: object, widget: object = None) -> None:
-        if self.player:  # the players' light only: the GM's map paints as ever
+        @staticmethod
+        def floor(value: float) -> int:
             raise ValueError("a picture path with a NUL in it")
-        painted(self, painter, option, widget)
 
-    window.controller.do(act.SetAmbientLight("dark"))
-    monkeypatch.setattr(LightItem, "paint", broken)
-    image = picture(player)
-    assert all_black(image)
-    assert player.paused
-    assert "ValueError" in window.player_paused_label.toolTip()
+        ceil = floor
+
+    controller = window.controller
+    controller.do(act.SetAmbientLight("dark"))
+    with monkeypatch.context() as patch:
+        patch.setattr(light_module, "math", BrokenMath)
+        image = picture(player)
+        assert all_black(image)
+        assert player.paused
+        assert "ValueError" in window.player_paused_label.toolTip()
+        # A change while the paint still fails: still black, no flicker of the GM's notice.
+        controller.do(act.Move("tombril", (8, 8), forced=True))
+        assert all_black(picture(player)) and player.paused
+        assert window.player_paused_label.isVisible()
+    # Painting works again: the next change shows the players their map.
+    controller.do(act.Move("tombril", (8, 7), forced=True))
+    assert not all_black(picture(player))
+    assert not player.paused and not window.player_paused_label.isVisible()
 
 
 def test_a_player_view_that_cannot_be_built_opens_black(

@@ -28,6 +28,7 @@ from lnl_desktop.core.encounter.actions import Action, EditDrawing, RemoveDrawin
 from lnl_desktop.core.encounter.drawings import Drawing, DrawingKind
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.words import visible
+from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.style import CELL_PX
 
 DRAWING_Z = 6.0  # over the floor, walls and doors; under the fog's shade, the rules overlays and the tokens
@@ -154,6 +155,7 @@ class DrawingItem(QGraphicsItem):
         stroker.setWidth(max(self.drawing.width, 2 * within))
         return stroker.createStroke(self._path).contains(point)
 
+    @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         drawing = self.drawing

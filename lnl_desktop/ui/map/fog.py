@@ -33,6 +33,7 @@ from lnl_desktop.core.map.explored import explored_mask
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.style import CELL_PX
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
@@ -209,6 +210,7 @@ class FogItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._rect
 
+    @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self._image.isNull():
             return

@@ -32,6 +32,7 @@ from lnl_desktop.core.encounter.light import (
 )
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.style import CELL_PX
 
 np = lazy_module("numpy")  # imported at first use
@@ -141,6 +142,7 @@ class LightItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._rect
 
+    @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self.player:
             if self._image.isNull():

@@ -119,6 +119,9 @@ class MapScene(QGraphicsScene):
         # The players' scene: no hidden tokens, no selection, Opponents' condition words instead of numbers.
         self.player = player
         self.failure: str | None = None  # the players' scene: why it is paused, or None
+        self._paint_failed = False  # paused by a paint (not a build or a sync)
+        self.try_paint = False  # paused by a paint, and rebuilt since: the view may try to paint again
+        self.paint_errors = 0  # how many paints of its items failed (the view looks after each of its paints)
         self.badly_hurt_below = 0.5
         self.share_markers = False  # the players' scene: Opponents' condition markers shown too
         self.outside_color = QColor(OUTSIDE)
@@ -191,7 +194,8 @@ class MapScene(QGraphicsScene):
 
     def _guarded(self, work: Callable[[], None]) -> None:
         """Do ``work``; in the players' scene an error pauses the player view with its reason, and
-        once paused the next change rebuilds everything (a half-done sync is not trusted)."""
+        once paused the next change rebuilds everything (a half-done sync is not trusted). Paused by
+        a paint, a rebuild that works only lets the view try its paint again (:attr:`try_paint`)."""
         if not self.player:
             work()
             return
@@ -202,17 +206,34 @@ class MapScene(QGraphicsScene):
         except Exception as error:  # anything at all: the players must never see a half-built map
             self.fail(error)
             return
-        if self.failure is not None:
-            self.failure = None
-            self.failureChanged.emit("")
+        if self.failure is None:
+            return
+        if self._paint_failed:
+            self.try_paint = True
+        else:
+            self.resume()
 
-    def fail(self, error: BaseException) -> None:
-        """Pause the players' scene: ``error`` is why (logged with its traceback for a bug report)."""
+    def fail(self, error: BaseException, painting: bool = False) -> None:
+        """Pause the players' scene: ``error`` is why (logged with its traceback for a bug report);
+        ``painting``: it came from painting the scene, so only a paint that works resumes it."""
         reason = failure_words(error)
         log.error("the player view is paused: %s", reason, exc_info=error)
+        self._paint_failed = painting
+        self.try_paint = False
         if reason != self.failure:
             self.failure = reason
             self.failureChanged.emit(reason)
+
+    def paint_failed(self, error: BaseException) -> None:
+        """An item of the players' scene could not paint itself (:mod:`lnl_desktop.ui.map.failsafe`)."""
+        self.paint_errors += 1
+        self.fail(error, painting=True)
+
+    def resume(self) -> None:
+        """The players' scene works again: shown."""
+        self.failure = None
+        self._paint_failed = self.try_paint = False
+        self.failureChanged.emit("")
 
     def _sync(self) -> None:
         controller = self.controller

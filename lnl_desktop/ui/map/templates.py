@@ -33,6 +33,7 @@ from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.engine.areas import Struck, struck_by
 from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike, strike
 from lnl_desktop.ui.map.drawings import DRAWING_Z
+from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.geometry import CellMask, cell_rect
 from lnl_desktop.ui.style import CELL_PX
 
@@ -173,6 +174,7 @@ class TemplateItem(QGraphicsItem):
     def hit(self, point: QPointF) -> bool:
         return self._path.contains(point)
 
+    @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         template = self.template
         if template is None:
@@ -250,6 +252,7 @@ class StruckRings(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._rect
 
+    @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setBrush(Qt.BrushStyle.NoBrush)

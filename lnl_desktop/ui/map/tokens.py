@@ -29,6 +29,7 @@ from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
 from lnl_desktop.ui import style
+from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.markers import Marker, marker_at, marker_height, markers_tooltip, paint_markers, place_markers
 from lnl_desktop.ui.portraits import pixmap_bucket, portrait_pixmap
 
@@ -550,6 +551,7 @@ class TokenItem(QGraphicsRectItem):
 
     # -- painting ------------------------------------------------------------------------------
 
+    @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         look = self._look
         s = self.extent
