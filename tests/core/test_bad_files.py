@@ -364,10 +364,6 @@ def _many(encounter: dict[str, Any], path: str, bad: Any, count: int) -> None:
         ("map.difficult", None, 1),
         ("map.segments", {"a": [0, 0]}, 1),
         ("map.doors", "door", 1),
-        ("fog.explored", "x", 1),
-        ("lights", {"kind": "sun"}, 2),
-        ("drawings", {"kind": "blob"}, 3),
-        ("templates", 7, 1),
         ("log", {"kind": "moved"}, 4),
         ("combat.acted", 5, 1),
     ],
@@ -562,3 +558,29 @@ def test_a_log_entry_whose_kind_is_no_word_is_refused_in_words(kind: Any) -> Non
     with pytest.raises(EncounterFileError) as refused:
         storage.loads(json.dumps(document), "kinds.lnl")
     assert "encounter.log[300]" in str(refused.value) or "more problems" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("where", "says"),
+    [
+        ("drawings", "encounter.drawings: 20,000 items, more than the 500 it may hold"),
+        ("lights", "encounter.lights: 20,000 items, more than the 500 it may hold"),
+        ("templates", "encounter.templates: 20,000 items, more than the 100 it may hold"),
+        ("explored", "encounter.fog.explored: 100,000 items, more than the 384 cells of a 24 x 16 map"),
+        ("cell", "encounter.fog.explored[0]: 100,000 items, more than the 2 it may hold"),
+    ],
+)
+def test_the_encounters_own_lists_past_their_limits_are_refused_before_their_items_are_read(
+    demo: Encounter, where: str, says: str
+) -> None:
+    document = storage.to_document(demo)
+    encounter = document["encounter"]
+    grid = encounter["map"]
+    assert (grid["width"], grid["height"]) == (24, 16)
+    if where in ("drawings", "lights", "templates"):  # each item wrong too: none of them is read
+        encounter[where] = [{"kind": "blob"}] * 20_000
+    elif where == "explored":
+        encounter["fog"] = {"enabled": True, "explored": [[x % 24, x // 24 % 16] for x in range(100_000)]}
+    else:
+        encounter["fog"] = {"enabled": True, "explored": [list(range(100_000))]}
+    assert _refused_within(document, 40) == ["bad.lnl has 1 problem:", says]

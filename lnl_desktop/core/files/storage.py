@@ -33,6 +33,9 @@ from typing import Annotated, Any, Literal, NoReturn, Union, get_args, get_origi
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from lnl_desktop.core.encounter.areas import MAX_TEMPLATES
+from lnl_desktop.core.encounter.drawings import MAX_DRAWINGS
+from lnl_desktop.core.encounter.light import MAX_LIGHTS
 from lnl_desktop.core.encounter.model import (
     MAX_PICTURE_PIXELS,
     Encounter,
@@ -315,16 +318,32 @@ def _long_lists(model: type[BaseModel], data: dict[str, Any]) -> list[_LongList]
     """The long lists and dicts in ``data`` (read as ``model``) outside any other long list, each before
     the ones inside it, in the order of the models' fields: the models inside it (the map, a combatant, a
     short log's entries) searched too. What a long list's items hold is looked for as it is checked."""
+    _refuse_past_limits(data)
     found: list[_LongList] = []
     _find_long(model, data, (), found)
     return found
 
 
+def _refuse_past_limits(data: dict[str, Any]) -> None:
+    """The encounter's own lists past what they may hold (drawings, templates, lights, explored cells
+    beyond the map's), refused before a single item is read: their checks would read every item first."""
+    for name, most in (("drawings", MAX_DRAWINGS), ("templates", MAX_TEMPLATES), ("lights", MAX_LIGHTS)):
+        items = data.get(name)
+        if isinstance(items, list) and len(items) > most:
+            raise _TooMany((name,), len(items), most)
+    fog, grid = data.get("fog"), data.get("map")
+    explored = fog.get("explored") if isinstance(fog, dict) else None
+    if isinstance(explored, list) and isinstance(grid, dict):
+        width, height = grid.get("width"), grid.get("height")
+        if isinstance(width, int) and isinstance(height, int) and 0 < width * height < len(explored):
+            raise _TooMany(("fog", "explored"), len(explored), width * height, f"cells of a {width} x {height} map")
+
+
 class _TooMany(Exception):
     """A list longer than its field may be (a combatant's 100,000 weapons), found before its items are read."""
 
-    def __init__(self, path: Path_, count: int, most: int) -> None:
-        super().__init__(f"encounter.{field_path(path)}: {count:,} items, more than the {most:,} it may hold")
+    def __init__(self, path: Path_, count: int, most: int, what: str = "it may hold") -> None:
+        super().__init__(f"encounter.{field_path(path)}: {count:,} items, more than the {most:,} {what}")
 
 
 def _find_long(annotation: Any, value: Any, path: Path_, found: list[_LongList]) -> None:
@@ -347,6 +366,9 @@ def _find_long(annotation: Any, value: Any, path: Path_, found: list[_LongList])
     dict_of = isinstance(value, dict)
     item = _item_type(_unwrapped(annotation), dict_of=dict_of)
     if item is None:
+        fixed = _fixed_length(_unwrapped(annotation))
+        if fixed is not None and not dict_of and len(value) > LONG_LIST:  # a cell of a million numbers
+            raise _TooMany(path, len(value), fixed)
         return  # a fixed tuple (a cell), a value of any shape, or a list where one value belongs: one problem
     if len(value) > LONG_LIST:
         found.append(_LongList(path, item, value))
@@ -400,6 +422,14 @@ def _unwrapped(annotation: Any) -> Any:
             annotation = members[0]
         else:
             return annotation
+
+
+def _fixed_length(annotation: Any) -> int | None:
+    """How many items a fixed tuple field (a cell: two) holds; None for another field."""
+    args = get_args(annotation)
+    if get_origin(annotation) is tuple and args and Ellipsis not in args:
+        return len(args)
+    return None
 
 
 def _item_type(annotation: Any, dict_of: bool) -> Any:
