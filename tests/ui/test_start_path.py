@@ -109,6 +109,7 @@ START_PATH = {
     "lnl_desktop.ui.fight_odds",  # the fight odds' worker (its simulator is imported on the worker)
     "lnl_desktop.ui.collector",  # the cycle collector on the GUI thread only
     "lnl_desktop.ui.map.draw_menu",
+    "lnl_desktop.ui.map.failsafe",  # the players' paints catch their own errors
     "lnl_desktop.ui.map.fog",
     "lnl_desktop.ui.map.geometry",
     "lnl_desktop.ui.map.gestures",
