@@ -182,13 +182,6 @@ def _parse_constant(token: str) -> Any:
     raise _BadNumber(f"{token} is not a number JSON allows")
 
 
-def _parse_int(token: str) -> int:
-    # _check_structure has refused long digit runs already; this guards the conversion anyway.
-    if len(token.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise _BadNumber(f"a number longer than {MAX_NUMBER_DIGITS} digits ({token[:12]}…)")
-    return int(token)
-
-
 def loads(text: str, source: str = "file") -> Encounter:
     """Read an encounter from JSON text, or raise :class:`EncounterFileError` saying why.
 
@@ -219,7 +212,6 @@ def _loads(text: str, source: str) -> Encounter:
     try:
         document = json.loads(
             text,
-            parse_int=_parse_int,
             parse_float=_parse_float if big_floats else float,
             parse_constant=_parse_constant,
         )
