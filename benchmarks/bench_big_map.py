@@ -27,7 +27,6 @@ the GM's map and the player view have painted what changed, as on screen. The 2,
 from __future__ import annotations
 
 import compileall
-import json
 import os
 import random
 import statistics
@@ -238,18 +237,6 @@ def open_file_s(path: Path, repeat: int = 3) -> tuple[float, float]:
     return statistics.median(file_times), statistics.median(bare_times)
 
 
-def uvtt_file(count: int, kind: str, size: int) -> bytes:
-    """A Universal VTT map with ``count`` wall segments of ``kind`` on a ``size`` x ``size`` grid."""
-    lines, doors = big_maps.segments_for(size, count, kind, seed=5)
-    walls = [[{"x": s.a[0], "y": s.a[1]}, {"x": s.b[0], "y": s.b[1]}] for s in (*lines, *doors)]
-    data = {
-        "format": 0.3,
-        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": size, "y": size}, "pixels_per_grid": 50},
-        "line_of_sight": walls,
-        "portals": [],
-        "image": "",
-    }
-    return json.dumps(data).encode()
 
 
 # -- printing ---------------------------------------------------------------------------------
@@ -436,7 +423,7 @@ def main() -> int:
     from lnl_desktop.core.files.uvtt import read_uvtt
 
     for count, kind, size in ((100_000, "short", 1000), (180_599, "unit", 300)):
-        data = uvtt_file(count, kind, size)
+        data = big_maps.uvtt_file(count, kind, size)
         t0 = time.perf_counter()
         imported = read_uvtt(data, f"{count}.dd2vtt")
         seconds = time.perf_counter() - t0

@@ -37,19 +37,6 @@ FRAME_MS = 1000 / 60
 CASES = (("long", 10_000, 100), ("long", 100_000, 100), ("short", 100_000, 1000))
 
 
-def uvtt_file(count: int, kind: str, size: int) -> bytes:
-    import big_maps
-
-    lines, doors = big_maps.segments_for(size, count, kind, seed=5)
-    walls = [[{"x": s.a[0], "y": s.a[1]}, {"x": s.b[0], "y": s.b[1]}] for s in (*lines, *doors)]
-    data = {
-        "format": 0.3,
-        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": size, "y": size}, "pixels_per_grid": 50},
-        "line_of_sight": walls,
-        "portals": [],
-        "image": "",
-    }
-    return json.dumps(data).encode()
 
 
 def one_case(kind: str, count: int, size: int) -> dict[str, object]:
@@ -66,7 +53,7 @@ def one_case(kind: str, count: int, size: int) -> dict[str, object]:
     load_now("numpy")
     scratch = Path(tempfile.mkdtemp(prefix="lnl-bench-uvtt-"))
     path = scratch / f"{kind}-{count}.dd2vtt"
-    path.write_bytes(uvtt_file(count, kind, size))
+    path.write_bytes(big_maps.uvtt_file(count, kind, size))
     refusals: list[str] = []
     QMessageBox.warning = lambda _parent, _title, text, *a, **k: refusals.append(text)  # type: ignore[method-assign]
     table = Table(big_maps.build(size=size, tokens=10, segments=0), scratch)

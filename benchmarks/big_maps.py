@@ -14,6 +14,7 @@ Opponents. Fog of war is on when asked for.
 
 from __future__ import annotations
 
+import json
 import random
 
 from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment, WeaponKind
@@ -104,3 +105,17 @@ def build(
         tokens=placed,
         fog=Fog(enabled=fog),
     )
+
+
+def uvtt_file(count: int, kind: str, size: int) -> bytes:
+    """A Universal VTT map with ``count`` wall segments of ``kind`` on a ``size`` x ``size`` grid."""
+    lines, doors = segments_for(size, count, kind, seed=5)
+    walls = [[{"x": s.a[0], "y": s.a[1]}, {"x": s.b[0], "y": s.b[1]}] for s in (*lines, *doors)]
+    data = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": size, "y": size}, "pixels_per_grid": 50},
+        "line_of_sight": walls,
+        "portals": [],
+        "image": "",
+    }
+    return json.dumps(data).encode()

@@ -641,7 +641,7 @@ def part_files(args: argparse.Namespace, scratch: Path, findings: Findings) -> P
 
 def uvtt_cases(quick: bool) -> list[tuple[str, Any]]:
     sys.path.insert(0, str(HERE))
-    from bench_uvtt_long import uvtt_file
+    from big_maps import uvtt_file
 
     def plain(data: dict[str, Any]) -> bytes:
         base = {

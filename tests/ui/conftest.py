@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter.model import Encounter
@@ -16,6 +16,7 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.theme import Presentation
 
 WindowFactory = Callable[..., MainWindow]
 
@@ -52,3 +53,11 @@ def warnings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(QMessageBox, "warning", warning)
     return said
+
+
+@pytest.fixture
+def demo_window(laptop_window: WindowFactory) -> Iterator[MainWindow]:
+    """The laptop-sized window on the demo; the application's theme and scale put back afterwards."""
+    yield laptop_window()
+    Presentation().apply(QApplication.instance())
+

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from players import open_player_view
 from PySide6.QtCore import QEvent, QRect, QRectF, QSettings
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMessageBox, QToolTip
@@ -53,10 +54,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
 
 @pytest.fixture
 def player(qtbot: QtBot, window: MainWindow) -> PlayerView:
-    window.player_view_action.trigger()
-    view = window.player_view
-    assert view is not None and view.isVisible()
-    qtbot.waitExposed(view)
+    view = open_player_view(qtbot, window)
     return view
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from players import open_player_view
 from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter
 from PySide6.QtTest import QTest
@@ -50,10 +51,7 @@ def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
 
 @pytest.fixture
 def player(qtbot: QtBot, window: MainWindow) -> PlayerView:
-    window.player_view_action.trigger()
-    view = window.player_view
-    assert view is not None and view.isVisible()
-    qtbot.waitExposed(view)
+    view = open_player_view(qtbot, window)
     return view
 
 

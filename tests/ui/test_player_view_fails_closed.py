@@ -8,11 +8,9 @@ the Hill Giant (Opponents, 2 x 2) at (15, 6).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
+from players import open_player_view
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
@@ -23,24 +21,16 @@ from lnl_desktop.ui.map import fog as fog_module
 from lnl_desktop.ui.map import light as light_module
 from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.theme import Presentation
-
-WindowFactory = Callable[..., MainWindow]
 
 
 @pytest.fixture
-def window(laptop_window: WindowFactory) -> MainWindow:
-    yield laptop_window()
-    Presentation().apply(QApplication.instance())
+def window(demo_window: MainWindow) -> MainWindow:
+    return demo_window  # the laptop window on the demo (tests/ui/conftest.py)
 
 
 @pytest.fixture
-def player(qtbot: QtBot, window: MainWindow) -> PlayerView:
-    window.player_view_action.trigger()
-    view = window.player_view
-    assert view is not None and view.isVisible()
-    qtbot.waitExposed(view)
-    return view
+def player(qtbot: QtBot, demo_window: MainWindow) -> PlayerView:
+    return open_player_view(qtbot, demo_window)
 
 
 def picture(player: PlayerView) -> QImage:

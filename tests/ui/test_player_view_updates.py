@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from players import open_player_view
 from PySide6.QtCore import SIGNAL, QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QMouseEvent
 from PySide6.QtTest import QTest
@@ -26,17 +27,13 @@ WindowFactory = Callable[..., MainWindow]
 
 
 @pytest.fixture
-def window(laptop_window: WindowFactory) -> MainWindow:
-    yield laptop_window()
-    Presentation().apply(QApplication.instance())
+def window(demo_window: MainWindow) -> MainWindow:
+    return demo_window
 
 
 @pytest.fixture
 def player(qtbot: QtBot, window: MainWindow) -> PlayerView:
-    window.player_view_action.trigger()
-    view = window.player_view
-    assert view is not None
-    qtbot.waitExposed(view)
+    view = open_player_view(qtbot, window)
     window.share_overlays_action.trigger()
     settle()
     return view
