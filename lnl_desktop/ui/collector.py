@@ -1,4 +1,4 @@
-"""Python's cycle collector runs on the GUI thread only.
+"""Python's cycle collector runs on the GUI thread only, and workers hand back plain values (:class:`Inbox`).
 
 The automatic collector runs on whichever thread happens to allocate when a generation fills up. On
 a worker thread (the fight odds, a hover's view, a map import) it may free a Python wrapper of a Qt
@@ -12,7 +12,10 @@ Workers themselves are given plain data only (see :mod:`lnl_desktop.ui.fight_odd
 from __future__ import annotations
 
 import gc
+import queue
 import threading
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
@@ -56,3 +59,34 @@ def install() -> GuiCollector:
     else:
         gc.disable()  # something switched it back on: off again
     return found
+
+
+class Inbox:
+    """What workers hand back: plain values a worker puts on :attr:`queue` (no Qt object touched off
+    the GUI thread), taken here on the GUI thread by a timer that runs only while :meth:`waiting` says
+    some are still to come, each handed to ``take`` in order."""
+
+    def __init__(
+        self, take: Callable[[Any], None], waiting: Callable[[], bool], interval_ms: int, parent: QObject | None = None
+    ) -> None:
+        self.queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._take = take
+        self._waiting = waiting
+        self._timer = QTimer(parent)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.take_all)
+
+    def expect(self) -> None:
+        """A worker was started: look for what it hands back."""
+        self._timer.start()
+
+    def take_all(self) -> None:
+        """Hand everything waiting on the queue to ``take``; stop looking once nothing more is to come."""
+        while True:
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            self._take(item)
+        if not self._waiting():
+            self._timer.stop()

@@ -22,6 +22,7 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.fight import MOST_FIGHTERS, Plan
 from lnl_desktop.lazy import load_now
+from lnl_desktop.ui.collector import Inbox
 from lnl_desktop.ui.controller import TableController
 
 FIRST_FIGHTS = 500  # the first estimate, in a blink
@@ -98,10 +99,8 @@ class FightOddsService(QObject):
         self.plans: tuple[Plan, ...] = ()  # the what-if: plans the GM pinned
         self.running = False
         self._job: OddsJob | None = None  # the odds being worked out now
-        self._results: queue.SimpleQueue[tuple[Any, ...]] = queue.SimpleQueue()  # from the workers
-        self._poll = QTimer(self)  # reads the results on this, the GUI thread, while a worker runs
-        self._poll.setInterval(POLL_MS)
-        self._poll.timeout.connect(self._take_results)
+        # The workers' results, read on this, the GUI thread, while a worker runs.
+        self._inbox = Inbox(self._take, lambda: self._job is not None, POLL_MS, self)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(SETTLE_MS)
@@ -163,27 +162,21 @@ class FightOddsService(QObject):
         self._job = job
         self.running = True
         # A plain function given plain data: the worker holds nothing of Qt (see lnl_desktop.ui.collector).
-        threading.Thread(target=play, args=(job, self._results), name="lnl-fight-odds", daemon=True).start()
-        self._poll.start()
+        threading.Thread(target=play, args=(job, self._inbox.queue), name="lnl-fight-odds", daemon=True).start()
+        self._inbox.expect()
 
-    def _take_results(self) -> None:
-        """On the GUI thread: what the workers handed back, said by the service's signals."""
-        while True:
-            try:
-                kind, generation, *rest = self._results.get_nowait()
-            except queue.Empty:
-                break
-            if kind == "done":
-                self._on_done(rest[0], generation, rest[1])
-            elif kind == "whatif":
-                self._on_whatif(rest[0], generation)
-            elif kind == "broke":
-                self._on_broke(rest[0], generation)
-            elif kind == "end" and self._job is not None and self._job.generation == generation:
-                self._job = None
-                self.running = False
-        if self._job is None:
-            self._poll.stop()
+    def _take(self, result: tuple[Any, ...]) -> None:
+        """On the GUI thread: one thing a worker handed back, said by the service's signals."""
+        kind, generation, *rest = result
+        if kind == "done":
+            self._on_done(rest[0], generation, rest[1])
+        elif kind == "whatif":
+            self._on_whatif(rest[0], generation)
+        elif kind == "broke":
+            self._on_broke(rest[0], generation)
+        elif kind == "end" and self._job is not None and self._job.generation == generation:
+            self._job = None
+            self.running = False
 
     def _on_done(self, odds: Any, generation: int, final: bool) -> None:
         if generation != self.generation:

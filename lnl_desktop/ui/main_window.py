@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatStarted, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter, Phase
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui import collector
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
@@ -457,8 +458,6 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.round_label.setText(f"{combat.round_name} · {self.controller.engine.elapsed_seconds} s{who}")
 
     def _refresh_title(self) -> None:
-        from lnl_desktop.core.encounter.words import visible  # the name as typed, its controls as escapes
-
         name = visible(self.controller.encounter.name)
         path = self.document.path
         where = visible(path.name) if path else "unsaved"
@@ -822,8 +821,6 @@ class StatusBar(QStatusBar):
         self._fit_height()
 
     def _show_words(self, text: str) -> None:
-        from lnl_desktop.core.encounter.words import visible
-
         text = visible(text)  # a name's control or bidi characters shown as escapes, never obeyed
         self.words.setText(text)
         self.words.setToolTip(text)

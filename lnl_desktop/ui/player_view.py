@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core.encounter.events import Event, Moved
 from lnl_desktop.core.encounter.model import Phase, Side
+from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.engine.dice_rolls import last_shared_roll, shared_roll_words
 from lnl_desktop.ui import style, theme
 from lnl_desktop.ui.controller import TableController
@@ -53,8 +54,6 @@ def banner_text(controller: TableController) -> str:
     """ "Round 2 · Tombril's turn" — never the name of a combatant hidden from the players (by the
     GM, or in the fog of war where the Party does not see it). A name's control and bidi characters
     are shown as escapes (the players' screen obeys none of them)."""
-    from lnl_desktop.core.encounter.words import visible
-
     encounter = controller.encounter
     combat = encounter.combat
     if combat.phase is Phase.SETUP:
@@ -75,8 +74,6 @@ def banner_text(controller: TableController) -> str:
 def roll_banner(controller: TableController) -> str:
     """ " · Roll 2d20kh1: 17 (4 dropped) = 17": the GM's last roll made for all to see, while it is the
     last thing done; never a secret roll. Shown as :func:`visible` writes it."""
-    from lnl_desktop.core.encounter.words import visible
-
     shared = last_shared_roll(controller.encounter.log)
     return f" · {visible(shared_roll_words(shared))}" if shared is not None else ""
 

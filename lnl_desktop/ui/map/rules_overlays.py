@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
-from PySide6.QtCore import QRectF, QTimer
+from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from lnl_desktop.core.encounter.model import CombatantBase, MapGrid, Side, WeaponKind
@@ -28,6 +28,7 @@ from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import Terrain
 from lnl_desktop.lazy import loaded
 from lnl_desktop.ui import style
+from lnl_desktop.ui.collector import Inbox
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import players_unseen
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre, within_ft
@@ -180,10 +181,7 @@ class RulesOverlays:
         self._views_pending: set[tuple[int, Cell, int]] = set()
         # The views the workers have worked out, read on the GUI thread by a timer while some are
         # pending: a worker is given plain data only and touches no Qt object (ui.collector).
-        self._views_done: queue.SimpleQueue[tuple[int, Cell, int]] = queue.SimpleQueue()
-        self._views_poll = QTimer()
-        self._views_poll.setInterval(VIEW_POLL_MS)
-        self._views_poll.timeout.connect(self._take_views)
+        self._views_done = Inbox(self._view_done, lambda: bool(self._views_pending), VIEW_POLL_MS)
 
     def items(self) -> list[QGraphicsItem]:
         return [*self._selected_items, self.cone, self.sneak, self.blind]
@@ -203,25 +201,16 @@ class RulesOverlays:
         key = (id(grid_map), cell, size)
         if key not in self._views_pending:
             self._views_pending.add(key)
-            args = (grid_map, cell, size, key, self._views_done)
+            args = (grid_map, cell, size, key, self._views_done.queue)
             threading.Thread(target=_work_view_out, args=args, name="lnl-hover-view", daemon=True).start()
-            self._views_poll.start()
+            self._views_done.expect()
         return True
 
-    def _take_views(self) -> None:
-        """On the GUI thread: views the workers worked out; the hover is looked at again."""
-        done = False
-        while True:
-            try:
-                self._views_pending.discard(self._views_done.get_nowait())
-            except queue.Empty:
-                break
-            done = True
-        if not self._views_pending:
-            self._views_poll.stop()
-        if done:
-            self._hover_key = _STALE
-            self._refresh_hover()
+    def _view_done(self, key: tuple[int, Cell, int]) -> None:
+        """On the GUI thread: a worker has worked a view out; the hover is looked at again."""
+        self._views_pending.discard(key)
+        self._hover_key = _STALE
+        self._refresh_hover()
 
     def invalidate(self) -> None:
         """The encounter changed: check on the next refresh what the overlays are made of."""
