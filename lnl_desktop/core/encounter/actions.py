@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from lnl_desktop.core.encounter.model import MapGrid, Side, SurpriseSituation
+from lnl_desktop.core.encounter.model import ConditionDuration, MapGrid, Side, SurpriseSituation
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import barriers_ahead
 
@@ -79,6 +79,17 @@ class SetHidden:
 
     combatant: str
     hidden: bool = True
+
+
+@dataclass(frozen=True)
+class SetCondition:
+    """Give a combatant a condition (with how long it lasts; None: until removed), or take it away
+    (``on`` False). Giving a condition it has changes only its duration."""
+
+    combatant: str
+    condition: str
+    on: bool = True
+    duration: ConditionDuration | None = None
 
 
 @dataclass(frozen=True)

@@ -118,6 +118,40 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "combatant"
 
 
+class DurationKind(StrEnum):
+    """How long a condition lasts (RULES §10 "How long a condition lasts")."""
+
+    ROUNDS = "rounds"  # counted at the end of the affected creature's turns
+    END_OF_NEXT_TURN = "end of next turn"
+    START_OF_TURN_OF = "start of turn of"  # a named creature's next turn (a spell's caster)
+    SAVE = "save"  # a save at the end of each of its turns
+
+
+class ConditionDuration(_Model):
+    """When a condition ends by itself. A condition with no duration lasts *until removed*.
+
+    ``rounds`` is what is left for ROUNDS; ``creature`` the id whose next turn ends it for
+    START_OF_TURN_OF; ``save`` the save to roll at the end of each turn for SAVE (Old-School d20:
+    its save category; Group d10: ``dc`` against a d20 roll; L&L: the ability a d20 goes under).
+    """
+
+    kind: DurationKind
+    rounds: int | None = Field(default=None, ge=1, le=1000)
+    creature: str | None = Field(default=None, min_length=1, max_length=64)
+    save: str | None = Field(default=None, min_length=1, max_length=40)
+    dc: int | None = Field(default=None, ge=1, le=100)
+
+    @model_validator(mode="after")
+    def _what_it_needs(self) -> ConditionDuration:
+        if self.kind is DurationKind.ROUNDS and self.rounds is None:
+            raise ValueError("a duration in rounds needs how many rounds")
+        if self.kind is DurationKind.START_OF_TURN_OF and self.creature is None:
+            raise ValueError("say whose turn ends it")
+        if self.kind is DurationKind.SAVE and self.save is None and self.dc is None:
+            raise ValueError("say which save ends it")
+        return self
+
+
 class CombatantBase(_Model):
     """What every ruleset's combatant has (RULES §10): who it is, its side, how it moves and sees.
 
@@ -134,6 +168,10 @@ class CombatantBase(_Model):
     # Bounds no stat block comes near; a file with 100,000 of them is refused before each is read.
     traits: list[Trait] = Field(default_factory=list, max_length=MOST_TRAITS)
     conditions: list[str] = Field(default_factory=list, max_length=MOST_CONDITIONS)
+    # A condition's duration, by its name as spelt in ``conditions``; one not listed lasts until removed.
+    durations: dict[str, ConditionDuration] = Field(default_factory=dict, max_length=MOST_CONDITIONS)
+    # RULES §15 [D]: dark cells within this many feet and in its sight count as dim for it.
+    darkvision_ft: int = Field(default=0, ge=0, le=500)
     concealed: bool = False
     distracted: bool = False  # GM toggle: absorbed in conversation or study
     surprised: bool = False  # takes no turn in the first round of combat
