@@ -140,6 +140,9 @@ class ConditionDuration(_Model):
     creature: str | None = Field(default=None, min_length=1, max_length=64)
     save: str | None = Field(default=None, min_length=1, max_length=40)
     dc: int | None = Field(default=None, ge=1, le=100)
+    # Given during the affected creature's own turn: the end of that turn does not count ("1 round"
+    # and "until the end of its next turn" mean its NEXT turn). The engine sets and clears it.
+    given_in_its_turn: bool = False
 
     @model_validator(mode="after")
     def _what_it_needs(self) -> ConditionDuration:
@@ -201,6 +204,16 @@ class CombatantBase(_Model):
     @classmethod
     def _conditions_spelt(cls, value: list[str]) -> list[str]:
         return normalised_conditions(value)
+
+    @model_validator(mode="after")
+    def _durations_of_its_conditions(self) -> CombatantBase:
+        # Keys spelt as ``conditions`` spells them; a duration whose condition is gone (taken off the
+        # sheet's line) goes with it, so a condition given again later does not end by an old count.
+        spelt = {c.casefold(): c for c in self.conditions}
+        kept = {spelt[k]: d for name, d in self.durations.items() if (k := condition_key(name).casefold()) in spelt}
+        if kept != self.durations:
+            self.durations = kept
+        return self
 
     def has_condition(self, name: str) -> bool:
         """Whether ``name`` is among its conditions, whatever the case of either."""
