@@ -63,10 +63,17 @@ def within_reach(encounter: Encounter, mover: Any, cell: Cell, reach_of: ReachOf
 
 
 def provocations(
-    encounter: Encounter, mover: Any, path: list[Cell], reach_of: ReachOf, may_strike: MayStrike
+    encounter: Encounter,
+    mover: Any,
+    path: list[Cell],
+    reach_of: ReachOf,
+    may_strike: MayStrike,
+    leaving: bool = False,
 ) -> list[Provocation]:
     """Each step of ``path`` that leaves an enemy's reach-covered cell, with the enemies it provokes
-    (each once, at its first such step). The last cell is where the move ends: it provokes nothing."""
+    (each once, at its first such step). The last cell is where the move ends: it provokes nothing.
+    ``leaving`` (Group d10, RULES §13): only a step from within the enemy's reach to a cell outside
+    it provokes; stepping round a foe while staying within its reach does not."""
     left = _strikers(encounter, mover, reach_of, may_strike)
     if not left:
         return []
@@ -89,7 +96,9 @@ def provocations(
             for dx in (-1, 0, 1)
             for dy in (-1, 0, 1)
             for striker in buckets.get((bx + dx, by + dy), ())
-            if striker[0] not in named and _reaches(cell, size, striker, fpc, rule, grid)
+            if striker[0] not in named
+            and _reaches(cell, size, striker, fpc, rule, grid)
+            and not (leaving and _reaches(path[index + 1], size, striker, fpc, rule, grid))
         ]
         if fresh:
             named.update(fresh)

@@ -79,9 +79,15 @@ def _c(engine: Table, cid: str) -> D10Combatant:
     return engine.combatant(cid)  # type: ignore[no-any-return]
 
 
+def melee_reach(c: D10Combatant) -> float:
+    """A foe's reach (RULES §13): that of its longest melee weapon in hand, 5 ft (10 ft with a reach weapon)."""
+    return float(max((w.reach for w in c.weapons if w.skill == "melee" and not w.dropped), default=5))
+
+
 def provocations(engine: Table, mover: D10Combatant, path: list[tuple[int, int]]) -> list:
+    """The steps of ``path`` that leave a foe's reach (RULES §13): stepping round it within reach is free."""
     e = engine.encounter
-    return engagement.provocations(e, mover, path, lambda c: 5.0, lambda s, m: may_free_attack(e, s, m))
+    return engagement.provocations(e, mover, path, melee_reach, lambda s, m: may_free_attack(e, s, m), leaving=True)
 
 
 def after_move(engine: Table, mover: D10Combatant, path: list[tuple[int, int]], forced: bool) -> list[Event]:
