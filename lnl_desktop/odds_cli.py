@@ -46,9 +46,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "(docs/RULESETS.md): each side's chance to win, each combatant's chance to drop, the rounds left.",
     )
     parser.add_argument("file", type=Path, help="an encounter file (.lnl), in setup or mid-fight")
-    parser.add_argument(
-        "--fights", type=whole_number, default=10_000, help="how many fights to play (default 10,000)"
-    )
+    parser.add_argument("--fights", type=whole_number, default=10_000, help="how many fights to play (default 10,000)")
     parser.add_argument(
         "--seed", type=whole_number, default=None, help="the dice's seed (0 or more), for the same numbers again"
     )
@@ -71,6 +69,11 @@ def state_words(encounter: Encounter) -> str:
         name = next((c.name for c in encounter.combatants if c.id == turn.combatant), turn.combatant)
         return f"from round {combat.round}, {name}'s turn"
     return f"from round {combat.round}"
+
+
+def heading(name: str, title: str) -> str:
+    """'Bandits at the Mill (Group d10)': the ruleset named once, not again after a name that has it."""
+    return name if title.casefold() in name.casefold() else f"{name} ({title})"
 
 
 def run(argv: list[str]) -> int:
@@ -111,7 +114,7 @@ def odds_command(argv: list[str]) -> int:
         shown_odds = dataclasses.replace(
             odds, combatants=tuple(dataclasses.replace(c, name=visible(c.name)) for c in odds.combatants)
         )
-        print(visible(f"{encounter.name} ({title}), {state_words(encounter)}: {odds.seconds:.2f} s"))
+        print(visible(f"{heading(encounter.name, title)}, {state_words(encounter)}: {odds.seconds:.2f} s"))
         print(visible(shown_odds.text(), lines=True))
     sys.stdout.flush()  # a closed pipe found here, not at the interpreter's exit
     return 0

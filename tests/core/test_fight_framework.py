@@ -82,7 +82,7 @@ def test_the_odds_of_simulated_fights_in_words_as_text_and_as_json(field) -> Non
     odds = summarise(field, outcome, tells_death=False)
     assert (odds.party_wins, odds.opponents_win, odds.neither) == (0.64, 0.35, 0.01)
     assert odds.someone_drops == 0.71 and odds.rounds_range() == (2, 6)
-    assert odds.verdict() == "Party wins 64% · someone drops in 71% · 2–6 rounds"
+    assert odds.verdict() == "Party wins 64% ± 3.0% · someone drops in 71% · 2–6 rounds"
     text = odds.text().splitlines()
     assert text[1].startswith("Party wins       64.0 % ± 3.0") and text[2].startswith("Opponents win    35.0 %")
     assert any(line.startswith("Tombril") and "drops  71.0 %" in line for line in text)

@@ -9,12 +9,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from lnl_desktop.core.rules.fight import NEITHER, OPPONENTS, PARTY, Battlefield, SimOutcome
+from lnl_desktop.core.rules.fight import MAX_ROUNDS, NEITHER, OPPONENTS, PARTY, Battlefield, SimOutcome
 from lnl_desktop.lazy import lazy_module
 
 np = lazy_module("numpy")
 
 Z95 = 1.96  # a 95 % confidence interval's half-width in standard errors
+LEFT_MEANS = "the health on average over the fights it stood at the end"
 
 
 def margin(p: float, n: int) -> float:
@@ -29,7 +30,14 @@ class CombatantOdds:
     side: str
     drop: float  # the chance it drops (out of the fight) before the end
     die: float | None  # the chance it dies, where the ruleset tells dying from dropping; else None
-    health_left: dict[str, float]  # the mean of each health field at the end
+    health_left: dict[str, float]  # each health field's mean over the fights it stood at the end
+    stood: float = 1.0  # the share of fights it stood at the end (the fights health_left is the mean of)
+
+    def left_words(self, digits: int = 1) -> str:
+        """'SP 6.0, IP 4.0 left' (the mean over the fights it stood at the end), or that it never stood."""
+        if not self.stood:
+            return "down at the end of every fight"
+        return ", ".join(f"{k} {v:.{digits}f}" for k, v in self.health_left.items()) + " left"
 
 
 @dataclass(frozen=True)
@@ -69,31 +77,58 @@ class FightOdds:
                 break
         return (lo, hi)
 
+    @property
+    def drop_is_death(self) -> bool:
+        """Whether dropping and dying came to the same in every fight (Group d10: 0 HP is dead): one
+        number then says both. False where the ruleset does not tell dying apart at all."""
+        return all(c.die is not None and c.die == c.drop for c in self.combatants) and bool(self.combatants)
+
+    @property
+    def tells_death(self) -> bool:
+        """Whether dying is worth a number of its own beside dropping."""
+        return any(c.die is not None for c in self.combatants) and not self.drop_is_death
+
+    @property
+    def drop_words(self) -> str:
+        """What a combatant's one number is: 'drops', or 'drops & dies' where the two are the same."""
+        return "drops & dies" if self.drop_is_death else "drops"
+
+    def undecided_words(self) -> str:
+        """'neither side wins within 40 rounds: 3 %' (what the two sides' wins leave)."""
+        return f"neither side wins within {MAX_ROUNDS} rounds: {self.neither:.0%}"
+
     def verdict(self) -> str:
-        """'Party wins 64 % · someone drops in 71 % · 3–5 rounds': the one line for the Turns dock."""
+        """'Party wins 64 % ± 3.0 % · someone drops in 71 % · 3–5 rounds': the one line for the Turns dock."""
         lo, hi = self.rounds_range()
         rounds = f"{lo} round{'s' if lo != 1 else ''}" if lo == hi else f"{lo}–{hi} rounds"
-        return f"Party wins {self.party_wins:.0%} · someone drops in {self.someone_drops:.0%} · {rounds}"
+        party = f"Party wins {self.party_wins:.0%} ± {self.margin(self.party_wins):.1%}"
+        return f"{party} · someone drops in {self.someone_drops:.0%} · {rounds}"
 
     def text(self) -> str:
-        """The table as plain text: a line per side, then each combatant's chance to drop."""
+        """The table as plain text: a line per side (and the undecided), then each combatant's chance
+        to drop and the health it has left where it stands."""
         lines = [
             f"{self.fights:,} fights, 95 % margins",
             f"Party wins      {100 * self.party_wins:5.1f} % ± {100 * self.margin(self.party_wins):.1f}",
             f"Opponents win   {100 * self.opponents_win:5.1f} % ± {100 * self.margin(self.opponents_win):.1f}",
         ]
         if self.neither:
-            lines.append(f"Not over        {100 * self.neither:5.1f} % ± {100 * self.margin(self.neither):.1f}")
+            lines.append(
+                f"Undecided       {100 * self.neither:5.1f} % ± {100 * self.margin(self.neither):.1f}"
+                f"  (neither side wins within {MAX_ROUNDS} rounds)"
+            )
         lo, hi = self.rounds_range()
         mean = sum(k * p for k, p in self.rounds.items())
         lines.append(f"Rounds left     {mean:5.1f} on average, {lo}-{hi} in 8 fights of 10")
         lines.append("")
+        chance = "chance to drop (dropping is dying in these fights)" if self.drop_is_death else "chance to drop"
+        lines.append(f"Each one's {chance}{' and to die' if self.tells_death else ''}")
+        lines.append(f"Left: {LEFT_MEANS}")
         width = max((len(c.name) for c in self.combatants), default=4)
         for c in self.combatants:
-            die = f"  dies {100 * c.die:5.1f} %" if c.die is not None else ""
-            health = ", ".join(f"{k} {v:.1f}" for k, v in c.health_left.items())
-            drop = f"drops {100 * c.drop:5.1f} % ± {100 * self.margin(c.drop):.1f}"
-            lines.append(f"{c.name:<{width}}  {drop}{die}  ({health} left)")
+            die = f"  dies {100 * c.die:5.1f} %" if self.tells_death and c.die is not None else ""
+            drop = f"{self.drop_words} {100 * c.drop:5.1f} % ± {100 * self.margin(c.drop):.1f}"
+            lines.append(f"{c.name:<{width}}  {drop}{die}  ({c.left_words()})")
         return "\n".join(lines)
 
     def as_json(self) -> str:
@@ -103,9 +138,12 @@ class FightOdds:
                 "party_wins": self.party_wins,
                 "opponents_win": self.opponents_win,
                 "neither": self.neither,
+                "neither_means": f"neither side wins within {MAX_ROUNDS} rounds",
                 "someone_drops": self.someone_drops,
                 "margin_95": {"party_wins": self.margin(self.party_wins)},
                 "rounds": {str(k): v for k, v in sorted(self.rounds.items())},
+                "drop_is_death": self.drop_is_death,
+                "health_left_means": LEFT_MEANS,
                 "combatants": [
                     {
                         "id": c.id,
@@ -114,6 +152,7 @@ class FightOdds:
                         "drop": c.drop,
                         "die": c.die,
                         "health_left": c.health_left,
+                        "stood": c.stood,
                     }
                     for c in self.combatants
                 ],
@@ -138,6 +177,7 @@ class Tally:
         self.down = [0] * field_.size
         self.dead = [0] * field_.size
         self.health = [[0.0] * len(health_fields) for _ in range(field_.size)]
+        self.stood = [0] * field_.size  # the fights each stood at the end: health is summed over those
         self._party = field_.side == PARTY
 
     def add(self, outcome: SimOutcome) -> Tally:
@@ -162,8 +202,10 @@ class Tally:
         for c, (down, dead) in enumerate(zip(outcome.down.sum(axis=0), outcome.dead.sum(axis=0), strict=True)):
             self.down[c] += int(down)
             self.dead[c] += int(dead)
+            standing = ~outcome.down[:, c]
+            self.stood[c] += int(standing.sum())
             for h in range(len(self.health_fields)):
-                self.health[c][h] += float(outcome.health[:, c, h].sum())
+                self.health[c][h] += float(outcome.health[standing, c, h].sum())
         return self
 
     def odds(self, tells_death: bool, seconds: float = 0.0) -> FightOdds:
@@ -178,7 +220,10 @@ class Tally:
                 side="Party" if f.side[c] == PARTY else "Opponents",
                 drop=self.down[c] / per,
                 die=self.dead[c] / per if tells_death else None,
-                health_left={name: self.health[c][h] / per for h, name in enumerate(self.health_fields)},
+                health_left={
+                    name: self.health[c][h] / max(self.stood[c], 1) for h, name in enumerate(self.health_fields)
+                },
+                stood=self.stood[c] / per,
             )
             for c, cid in enumerate(f.ids)
         )
