@@ -54,6 +54,7 @@ from lnl_desktop.ui.mime import FileDrops
 from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore, WindowRecovery
 from lnl_desktop.ui.theme import Presentation, outside_color
 from lnl_desktop.ui.toast import Toast
+from lnl_desktop.ui.widgets import ElidedLabel
 
 if TYPE_CHECKING:
     from lnl_desktop.core.files.journal import Journal
@@ -301,12 +302,14 @@ class MainWindow(WindowMenus, SidePanelLayout):
 
     def _build_status_bar(self) -> None:
         self.setStatusBar(StatusBar(self))  # its message wraps rather than being cut off
-        self.cell_label = QLabel()
-        self.drag_label = QLabel()
-        self.round_label = QLabel()
-        self.ruleset_label = QLabel()
+        # No words of theirs may widen the window (a ruler's reading did, past the screen): each
+        # is cut to its room with "…", the whole on hover.
+        self.cell_label = ElidedLabel()
+        self.drag_label = ElidedLabel()
+        self.round_label = ElidedLabel()
+        self.ruleset_label = ElidedLabel()
         # Shown only while the players' window is paused by an error (it shows black meanwhile).
-        self.player_paused_label = QLabel("Player view paused")
+        self.player_paused_label = ElidedLabel("Player view paused")
         self.player_paused_label.setObjectName("playerPaused")
         self.player_paused_label.setStyleSheet("QLabel#playerPaused { color: white; background: #b00020; }")
         self.player_paused_label.hide()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QEasingCurve, QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
@@ -28,7 +28,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsView,
-    QLabel,
+    QSizePolicy,
     QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
@@ -45,6 +45,7 @@ from lnl_desktop.ui.map.fog import party_sight, players_unseen
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, fit_scale
 from lnl_desktop.ui.map.overlays import Overlay
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
+from lnl_desktop.ui.widgets import ElidedLabel
 
 MOVE_ANIMATION_MS = 300
 BLACK = QColor(0, 0, 0)
@@ -356,7 +357,10 @@ class PlayerView(QWidget):
         self.controller = controller
         self.setWindowTitle("Laurels & Loot — Player view")
         self.setObjectName("player_view")
-        self.banner = QLabel()
+        # One line whatever it says: a long roll label or name loses its middle (the turn and the
+        # result stay) rather than widen the window past its screen or re-fit the map under it.
+        self.banner = ElidedLabel(mode=Qt.TextElideMode.ElideMiddle)
+        self.banner.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.banner.setAutoFillBackground(True)
         self.banner.setContentsMargins(12, 6, 12, 6)
@@ -367,7 +371,7 @@ class PlayerView(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.view, 1)
         self.set_scale(round(theme.ui_scale() * 100))
-        self.resize(1024, 700)
+        self.resize(self._first_size(parent))
         controller.eventsApplied.connect(self._refresh_banner)
         controller.encounterReplaced.connect(self._refresh_banner)
         self.scene.failureChanged.connect(self._show_paused)
@@ -376,6 +380,15 @@ class PlayerView(QWidget):
         if isinstance(app, QGuiApplication):
             app.screenRemoved.connect(self.on_screen_removed)
         self._refresh_banner()
+
+    @staticmethod
+    def _first_size(parent: QWidget | None) -> QSize:
+        """1024 x 700, or less on a smaller screen (the GM's window's): never off its edge."""
+        screen = parent.screen() if parent is not None else QGuiApplication.primaryScreen()
+        if screen is None:
+            return QSize(1024, 700)
+        area = screen.availableGeometry()
+        return QSize(min(1024, area.width()), min(700, area.height()))
 
     @property
     def scene(self) -> MapScene:

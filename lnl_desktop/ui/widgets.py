@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from lnl_desktop.ui.style import keep_scaled
 
@@ -37,3 +38,64 @@ class RefusalLabel(QLabel):
         parent = self.parentWidget()
         visible = self.isVisibleTo(parent) if parent is not None else self.isVisible()
         return self.text() if visible else ""
+
+
+class ElidedLabel(QLabel):
+    """One line of words that never widens its window: what does not fit ends in "…" (or loses its
+    middle), and the whole text shows on hover. ``text()`` is always the whole text.
+
+    A plain QLabel asks for its whole text's width as its minimum: in a status bar or a window's
+    banner a long ruler reading or roll label then raised the window's minimum width past the screen."""
+
+    def __init__(
+        self, text: str = "", parent: QWidget | None = None, mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight
+    ) -> None:
+        super().__init__(text, parent)
+        self.mode = mode
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def minimumSizeHint(self) -> QSize:
+        """A few letters' width, whatever the text: the layout may squeeze it down to its "…"."""
+        hint = super().minimumSizeHint()
+        margins = self.contentsMargins()
+        few = self.fontMetrics().horizontalAdvance("MM…") + margins.left() + margins.right()
+        return QSize(min(hint.width(), few), hint.height())
+
+    def shown_text(self) -> str:
+        """The words as drawn at the label's present width."""
+        width = self.contentsRect().width()
+        return self.fontMetrics().elidedText(self.text(), self.mode, max(0, width))
+
+    def is_elided(self) -> bool:
+        return self.shown_text() != self.text()
+
+    def hover_text(self) -> str:
+        """The tooltip: the whole text when it is cut, before the label's own tip (if any)."""
+        own = self.toolTip()
+        if not self.is_elided() or self.text() in own:
+            return own
+        return f"{self.text()}\n\n{own}" if own else self.text()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            tip = self.hover_text()
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        self.drawFrame(painter)
+        self.style().drawItemText(
+            painter,
+            self.contentsRect(),
+            int(self.alignment()),
+            self.palette(),
+            self.isEnabled(),
+            self.shown_text(),
+            self.foregroundRole(),
+        )
