@@ -1,8 +1,9 @@
 """File ▸ Import map…: a Universal VTT map (.dd2vtt, .uvtt, .df2vtt) becomes the encounter's map.
 
 :func:`import_map_file` reads the file (:mod:`lnl_desktop.core.files.uvtt` says what it holds), readies
-its picture for the map and applies the whole new map — size, walls, doors, picture — as one
-``EditMap``, so one Undo gives the old map back. A file that cannot be used, or a map the encounter
+its picture for the map and applies the whole new map — size, walls, doors, picture, and the file's
+lights as light sources in place of those placed on the old map — as one ``EditMap``, so one Undo
+gives the old map back. A file that cannot be used, or a map the encounter
 refuses (tokens that would be off it), is said in a message box and changes nothing.
 
 The picture is kept inside the encounter as PNG or JPEG. It is always decoded in full first, so
@@ -422,7 +423,7 @@ def _import(parent: QWidget, controller: TableController, path: Path, dialog: QP
         background = None if picture is None else imported.background(picture.data, picture.image_format, picture.scale)
     except RulesError as error:
         return _refuse(parent, error, path)
-    changes = imported.changes(background)
+    changes = imported.changes(background, controller.encounter.map.feet_per_cell)
     lines = len(imported.segments) + len(imported.doors)
     action = act.EditMap(changes)
     if lines >= SAY_APPLYING_LINES:

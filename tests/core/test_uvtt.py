@@ -156,7 +156,7 @@ def test_a_format_0_2_map_gives_size_walls_doors_and_picture() -> None:
     assert imported.image_size == (96, 64)
     assert imported.image_bytes == picture
     assert imported.object_walls == 0
-    assert imported.summary == "Imported keep.dd2vtt: 12 x 8 cells, 53 walls, 2 doors"
+    assert imported.summary == "Imported keep.dd2vtt: 12 x 8 cells, 53 walls, 2 doors, 1 light"
 
 
 def test_a_format_0_3_map_moves_everything_by_its_origin() -> None:
@@ -182,7 +182,9 @@ def test_a_format_0_3_map_moves_everything_by_its_origin() -> None:
     assert [(d.a, d.b, d.open) for d in imported.doors] == [((7, 3.5), (7, 4.5), True), ((3, 6), (4, 6), False)]
     # The picture's corner is the map's corner: no offset.
     assert (imported.cell_px, imported.offset_x, imported.offset_y) == (8.0, 0.0, 0.0)
-    assert imported.summary == ("Imported cave.uvtt: 12 x 8 cells, 129 walls, 2 doors (4 of the walls around objects)")
+    assert imported.summary == (
+        "Imported cave.uvtt: 12 x 8 cells, 129 walls, 2 doors (4 of the walls around objects), 1 light"
+    )
     without = read_uvtt(text(doc), "cave.uvtt", objects=False)
     assert ends(without.segments) == expected
     assert without.object_walls == 0
@@ -211,7 +213,7 @@ def test_a_file_without_format_or_origin_or_picture_is_read() -> None:
     assert imported.format is None
     assert imported.image_base64 is None and imported.image_format is None
     assert imported.background() is None
-    assert imported.summary == "Imported bare.uvtt: 12 x 8 cells, 6 walls, 0 doors, no picture"
+    assert imported.summary == "Imported bare.uvtt: 12 x 8 cells, 6 walls, 0 doors, 1 light, no picture"
 
 
 def test_bytes_with_a_byte_order_mark_and_wrapped_base64_are_read() -> None:
@@ -239,7 +241,7 @@ def test_walls_outside_the_map_are_cut_or_left_off_and_said() -> None:
     assert ends(imported.segments) == [((0, 2), (3, 2)), ((2, 4), (2, 8)), ((12, 0), (12, 8))]
     assert imported.doors == ()
     assert imported.summary == (
-        "Imported spill.uvtt: 12 x 8 cells, 3 walls, 0 doors; 1 wall outside the map left off; "
+        "Imported spill.uvtt: 12 x 8 cells, 3 walls, 0 doors, 1 light; 1 wall outside the map left off; "
         "2 walls cut at the map's edge; 1 door outside the map left off"
     )
     MapGrid(width=imported.width, height=imported.height, segments=imported.segments)  # every point is on the map
@@ -338,6 +340,9 @@ def test_the_changes_make_a_valid_map_and_survive_the_journal() -> None:
     imported = imported_room()
     changes = imported.changes(imported.background())
     old = MapGrid(width=20, height=15, walls=frozenset({(18, 14)}), difficult=frozenset({(1, 1)}))
+    assert changes.pop("lights") == [
+        {"id": "map-light-1", "kind": "custom", "bright_ft": 10, "dim_ft": 10, "cell": [1, 2], "colour": "#eccd8b"}
+    ]  # the map's own lights, which the engine places (not the map's fields)
     new = MapGrid.model_validate({**old.model_dump(), **changes})
     assert (new.width, new.height) == (13, 8)  # half a cell of picture reaches into a 13th column
     assert new.segments == imported.segments and new.doors == imported.doors
@@ -505,3 +510,76 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_parsed(monkeypatch: 
 def test_map_file_names_are_known_by_suffix() -> None:
     assert all(uvtt.is_map_name(n) for n in ("a.dd2vtt", "B.UVTT", "c.d.df2vtt"))
     assert not any(uvtt.is_map_name(n) for n in ("a.lnl", "a.json", "uvtt", "a.png"))
+
+
+# -- lights ----------------------------------------------------------------------------------------
+
+
+def lit(*lights: dict[str, Any], origin: tuple[float, float] = (0, 0)) -> dict[str, Any]:
+    doc = document(0.3, origin=origin)
+    doc["lights"] = list(lights)
+    return doc
+
+
+def light(x: float, y: float, reach: float, color: str = "ffeccd8b", intensity: float = 1.0) -> dict[str, Any]:
+    return {"position": {"x": x, "y": y}, "range": reach, "intensity": intensity, "color": color, "shadows": True}
+
+
+def test_a_files_lights_become_light_sources_with_their_colour_in_one_step_undo_takes_back() -> None:
+    doc = lit(
+        light(5.5, 4.5, 4),  # a brazier: 4 cells of light, 20 ft on a 5 ft grid
+        light(10.2, 2.7, 12, color="ff3355ff"),  # a glowing pool: 60 ft
+        light(40, 40, 4),  # off the map
+        light(2, 2, 3, intensity=0),  # turned off in the maker
+        origin=(1, 0),  # the file's grid starts a cell right of the picture: its x 5.5 is cell 4
+    )
+    imported = read_uvtt(text(doc), "crypt.dd2vtt")
+    assert imported.summary == (
+        "Imported crypt.dd2vtt: 12 x 8 cells, 0 walls, 0 doors, 2 lights; 1 light outside the map left off; "
+        "1 light turned off (no range or intensity) left off"
+    )
+    ana = Combatant(id="ana", name="Ana", side=Side.PARTY, level=3, stamina_max=20, injury_max=10)
+    encounter = Encounter(
+        map=MapGrid(width=20, height=15), combatants=[ana], tokens={"ana": Token(cell=(1, 1))}, lights=()
+    )
+    engine = Engine(encounter)
+    engine.apply(act.PlaceLight("torch", cell=(18, 14)))  # on the old map: goes with it
+    engine.apply(act.PlaceLight("lantern", carrier="ana"))  # carried: stays with Ana
+    engine.apply(act.EditMap(imported.changes(imported.background(), engine.encounter.map.feet_per_cell)))
+    lights = {x.id: x for x in engine.encounter.lights}
+    assert set(lights) == {"lantern", "map-light-1", "map-light-2"}
+    brazier, pool = lights["map-light-1"], lights["map-light-2"]
+    assert (brazier.cell, brazier.radii, brazier.colour) == ((4, 4), (10, 10), "#eccd8b")
+    assert (pool.cell, pool.radii, pool.colour) == ((9, 2), (30, 30), "#3355ff")
+    assert engine.encounter.log[-1].text.endswith("2 lights")
+    engine.undo()
+    assert {x.id for x in engine.encounter.lights} == {"torch", "lantern"}
+
+
+def test_a_light_reaching_past_120_ft_is_held_to_it_and_a_10_ft_grid_doubles_the_feet() -> None:
+    imported = read_uvtt(text(lit(light(1, 1, 60), light(2, 2, 3))), "hall.dd2vtt")
+    far, near = imported.light_sources(10)
+    assert (far["bright_ft"], far["dim_ft"]) == (120, 120)
+    assert (near["bright_ft"], near["dim_ft"]) == (15, 15)
+
+
+def test_too_many_lights_or_a_light_that_is_no_light_is_refused_in_words() -> None:
+    many = lit(*[light(1, 1, 2) for _ in range(501)])
+    with pytest.raises(MapFileError, match="the map has 501 lights; a map holds at most 500 light sources"):
+        read_uvtt(text(many), "fair.dd2vtt")
+    bad = lit({"position": {"x": 1}, "range": 2})
+    with pytest.raises(MapFileError, match=r"lights\[0\]\.position\.y must be a number"):
+        read_uvtt(text(bad), "bad.dd2vtt")
+    with pytest.raises(MapFileError, match="lights must be a list"):
+        read_uvtt(text({**lit(), "lights": {"x": 1}}), "bad.dd2vtt")
+
+
+def test_the_engine_refuses_more_lights_than_a_map_holds_and_changes_nothing() -> None:
+    imported = read_uvtt(text(lit(*[light(1 + i % 10, 1 + i // 100, 2) for i in range(500)])), "fair.dd2vtt")
+    ana = Combatant(id="ana", name="Ana", side=Side.PARTY, level=3, stamina_max=20, injury_max=10)
+    engine = Engine(Encounter(map=MapGrid(width=20, height=15), combatants=[ana], tokens={"ana": Token(cell=(1, 1))}))
+    engine.apply(act.PlaceLight("torch", carrier="ana"))
+    old = engine.encounter.map
+    with pytest.raises(RulesError, match="500 on the map and 1 carried; a map holds at most 500"):
+        engine.apply(act.EditMap(imported.changes(imported.background())))
+    assert engine.encounter.map is old and [x.id for x in engine.encounter.lights] == ["torch"]

@@ -63,6 +63,8 @@ class LightSource(BaseModel):
     dim_ft: int | None = Field(default=None, ge=0, le=MAX_LIGHT_FT, description="dim light beyond the bright radius")
     cell: tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]] | None = None
     carrier: str | None = Field(default=None, min_length=1, max_length=64)
+    # A map file's light keeps its maker's colour (#rrggbb); the rules read only the radii.
+    colour: str | None = Field(default=None, pattern=r"^#[0-9a-f]{6}$", description="the light's colour, #rrggbb")
 
     @model_validator(mode="before")
     @classmethod

@@ -122,6 +122,26 @@ def set_ambient(engine: Engine, a: act.SetAmbientLight, dice: DiceSource) -> lis
     return [LightChanged(round=_round(engine), text=f"Ambient light {a.light}", change="ambient")]
 
 
+def map_lights(encounter: Encounter, lights: object) -> None:
+    """A new map's own lights (an imported map file's, ``EditMap``'s ``lights``): they take the place
+    of the lights placed on the old map; those carried stay with their carriers. Checked whole first:
+    a light that is no light, or too many, is refused in words and nothing changes."""
+    title = "Edit map"
+    if not isinstance(lights, list | tuple):
+        raise IllegalAction(title, ["lights: a list of light sources"])
+    carried = tuple(x for x in encounter.lights if x.carrier is not None)
+    if len(carried) + len(lights) > MAX_LIGHTS:
+        raise IllegalAction(
+            title,
+            [f"lights: {len(lights):,} on the map and {len(carried):,} carried; a map holds at most {MAX_LIGHTS:,}"],
+        )
+    try:
+        placed = tuple(x if isinstance(x, LightSource) else LightSource.model_validate(x) for x in lights)
+    except ValidationError as error:
+        raise IllegalAction(title, explain(error).split("\n")) from None
+    encounter.lights = (*carried, *placed)
+
+
 HANDLERS = {
     act.PlaceLight: place_light,
     act.RemoveLight: remove_light,

@@ -12,8 +12,14 @@ Dungeondraft, Dungeon Alchemist, DungeonFog, Arkenforge and others write one JSO
     polylines ``[[{x, y}, ...], ...]`` in grid units, in the maker's coordinates.
 ``portals``
     doors and windows: ``bounds`` (the two ends), ``closed``, ``position``, ``rotation``...
-``lights``, ``environment``
-    not read: the table has no lighting.
+``lights``
+    ``position`` {x, y} in grid units, ``range`` (grid units: the light's whole reach),
+    ``intensity`` (0 is a light turned off), ``color`` (ARGB hex, ``ffeccd8b``), ``shadows``. Each
+    becomes a custom light source on its cell (RULES §15): bright light for the first half of its
+    range, dim light for the second half (the proportions Foundry's importer gives them), its
+    colour kept. At most :data:`MAX_LIGHTS`; a light off the map or turned off is left out, with a note.
+``environment``
+    not read: the ambient light is the GM's (Map ▸ Light).
 ``image``
     the picture, base64 PNG, JPEG or WEBP.
 
@@ -53,6 +59,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from lnl_desktop.core.encounter.light import MAX_LIGHT_FT, MAX_LIGHTS, LightKind, LightSource
 from lnl_desktop.core.encounter.model import (
     MAX_MAP_LINES,
     MAX_MAP_SIDE,
@@ -89,6 +96,25 @@ _EPS = 1e-6
 Point = tuple[float, float]
 
 
+@dataclass(frozen=True)
+class MapLight:
+    """A light of a map file on the table's grid: its cell, its reach in cells, its colour (#rrggbb)."""
+
+    cell: tuple[int, int]
+    range_cells: float
+    colour: str | None = None
+
+    def source(self, lid: str, feet_per_cell: int) -> LightSource:
+        """The light source it becomes on a map of ``feet_per_cell``: bright light for half its range,
+        dim light for the other half, each at most :data:`MAX_LIGHT_FT` (at least 1 ft of light)."""
+        reach = max(1, round(self.range_cells * feet_per_cell))
+        bright = min(MAX_LIGHT_FT, reach // 2)
+        dim = min(MAX_LIGHT_FT, reach - reach // 2)
+        return LightSource(
+            id=lid, kind=LightKind.CUSTOM, cell=self.cell, bright_ft=bright, dim_ft=dim, colour=self.colour
+        )
+
+
 class MapFileError(RulesError):
     """A file that is not a Universal VTT map the table can use; nothing was changed."""
 
@@ -119,6 +145,8 @@ class ImportedMap:
     image_size: tuple[int, int] | None  # pixels, read from the picture's header
     object_walls: int = 0  # how many of the segments come from objects_line_of_sight
     notes: tuple[str, ...] = ()
+    # The file's lights on the map; None when the file lists none (the map's placed lights then stay).
+    lights: tuple[MapLight, ...] | None = None
 
     @property
     def summary(self) -> str:
@@ -129,6 +157,8 @@ class ImportedMap:
         )
         if self.object_walls:
             text += f" ({self.object_walls} of the walls around objects)"
+        if self.lights:
+            text += f", {_count(len(self.lights), 'light')}"
         if self.image_base64 is None:
             text += ", no picture"
         return "; ".join([text, *self.notes])
@@ -178,10 +208,12 @@ class ImportedMap:
         except ValueError as error:  # a cell of a pixel or less after scaling
             raise MapFileError(f"{self.name}: the picture cannot be lined up with the grid: {error}") from None
 
-    def changes(self, background: Background | None) -> dict[str, Any]:
+    def changes(self, background: Background | None, feet_per_cell: int = 5) -> dict[str, Any]:
         """The ``EditMap`` changes that make the encounter's map this one (plain JSON values, as
         the recovery journal writes them): the size, the walls and doors, no painted wall or
-        difficult cells of the old map, and ``background``."""
+        difficult cells of the old map, and ``background``; when the file lists lights, they take
+        the place of the lights placed on the old map (``lights``, measured on cells of ``feet_per_cell``)."""
+        lights = {} if self.lights is None else {"lights": self.light_sources(feet_per_cell)}
         return {
             "width": self.width,
             "height": self.height,
@@ -190,7 +222,14 @@ class ImportedMap:
             "segments": list(self.lines_json[0]),
             "doors": list(self.lines_json[1]),
             "background": None if background is None else background.model_dump(mode="json"),
-        }
+        } | lights
+
+    def light_sources(self, feet_per_cell: int) -> list[dict[str, Any]]:
+        """The file's lights as light sources (``model_dump(mode="json")``), ids ``map-light-1``..."""
+        return [
+            light.source(f"map-light-{i}", feet_per_cell).model_dump(mode="json", exclude_none=True)
+            for i, light in enumerate(self.lights or (), start=1)
+        ]
 
     @cached_property
     def lines_json(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -312,6 +351,8 @@ def _read(
         )
     step(0.55)
 
+    lights, light_notes = _lights(document.get("lights"), foreign, name, width, height, shift)
+    notes += light_notes
     image, image_format, image_size = _picture(document.get("image"), name, foreign)
     if image_size is not None:
         wanted = (round(size[0] * ppg), round(size[1] * ppg))
@@ -341,11 +382,11 @@ def _read(
         image_size=image_size,
         object_walls=object_walls,
         notes=tuple(notes),
+        lights=lights,
     )
 
 
 _BUILD_CHUNK = 25_000  # segments made between two looks at Cancel
-
 
 
 def _length(ends: Any) -> float:
@@ -545,6 +586,57 @@ def _portals(value: Any, foreign: str) -> list[tuple[Point, Point, bool]]:
         # Two ends make a door; a maker that lists more gives them in pairs.
         doors.extend((ends[k], ends[k + 1], closed) for k in range(0, len(ends) - 1, 2))
     return doors
+
+
+def _colour(value: Any) -> str | None:
+    """A maker's colour as #rrggbb: ARGB hex (``ffeccd8b``) or RGB hex, with or without '#'; None
+    when it is neither (the light still shines, uncoloured)."""
+    if not isinstance(value, str):
+        return None
+    digits = value.strip().lstrip("#").lower()
+    if len(digits) == 8:
+        digits = digits[2:]
+    return f"#{digits}" if re.fullmatch(r"[0-9a-f]{6}", digits) else None
+
+
+def _lights(
+    value: Any, foreign: str, name: str, width: int, height: int, shift: tuple[int, int]
+) -> tuple[tuple[MapLight, ...] | None, list[str]]:
+    """The file's lights on the table's cells, and notes on those left out; None when it lists none."""
+    if value is None:
+        return None, []
+    if not isinstance(value, list):
+        raise MapFileError(f"{foreign}: lights must be a list, got {_json_kind(value)}")
+    if not value:
+        return None, []
+    if len(value) > MAX_LIGHTS:
+        raise MapFileError(
+            f"{name}: the map has {len(value):,} lights; a map holds at most {MAX_LIGHTS:,} light sources"
+        )
+    found: list[MapLight] = []
+    off_map = off = 0
+    for i, light in enumerate(value):
+        where = f"lights[{i}]"
+        if not isinstance(light, dict):
+            raise MapFileError(f"{foreign}: {where} must be an object, got {_json_kind(light)}")
+        x, y = _point(light.get("position"), f"{where}.position", foreign)
+        reach = _number(light.get("range"), f"{where}.range", foreign)
+        intensity = light.get("intensity", 1)
+        intensity = 1 if intensity is None else _number(intensity, f"{where}.intensity", foreign)
+        if reach <= 0 or intensity <= 0:
+            off += 1
+            continue
+        cx, cy = math.floor(x - shift[0]), math.floor(y - shift[1])
+        if not (0 <= cx < width and 0 <= cy < height):
+            off_map += 1
+            continue
+        found.append(MapLight((cx, cy), reach, _colour(light.get("color"))))
+    notes = []
+    if off_map:
+        notes.append(f"{_count(off_map, 'light')} outside the map left off")
+    if off:
+        notes.append(f"{_count(off, 'light')} turned off (no range or intensity) left off")
+    return tuple(found), notes
 
 
 class _Edges:
