@@ -205,7 +205,7 @@ class WindowMenus(QMainWindow):
         )
         self.damage_heal_action = self._action(
             "&Damage / Heal…",
-            lambda: self.sheet.open_damage_heal(self.controller.selected),
+            self.damage_heal_selected,
             "Ctrl+Shift+D",
             "Damage or healing by hand for the selected combatant (a trap, a potion), with a reason",
         )
@@ -407,6 +407,16 @@ class WindowMenus(QMainWindow):
             self.hide_token_action,
             self.turns_panel.end_turn_action,
         ]
+
+    def damage_heal_selected(self) -> None:
+        """Ctrl+Shift+D: Damage / Heal for the selected combatant, or why not (never nothing)."""
+        from lnl_desktop.ui.map.token_menu import hand_refusal  # the menus' module, loaded at first use
+
+        why = hand_refusal(self.controller, self.controller.selected)
+        if why:
+            self.map_view.refuse(why)
+            return
+        self.sheet.open_damage_heal(self.controller.selected)
 
     def _share_markers(self, on: bool) -> None:
         self.settings.setValue(SHARE_MARKERS_KEY, bool(on))

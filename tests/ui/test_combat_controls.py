@@ -182,7 +182,7 @@ def test_the_rules_example_tombril_and_the_hill_giant(table: Table) -> None:
     click(view, (16, 7))  # any cell of the 2 x 2 Giant
     assert controller.plan is not None and controller.plan.target == "hill-giant"
     assert panel.target() == "hill-giant" and panel.target_combo.currentData() == "hill-giant"
-    assert controller.selected == "tombril"  # the click targeted, it did not select
+    assert controller.selected == "hill-giant"  # the click targeted and selected: the keys act on it
     assert view.target_ring.isVisible()
     assert controller.plan == AttackPlan("tombril", "hill-giant", "Shortsword", AttackMode.ATTACK, False)
     assert all(status in (OK, NA) for status in statuses(panel).values())
@@ -516,7 +516,7 @@ def test_clicks_on_the_map_begin_turns_and_pick_targets(table: Table) -> None:
     assert turns.state_of("tombril") == ACTING
     click(view, (13, 9))
     assert controller.plan is not None and controller.plan.target == "half-orc"
-    assert controller.selected == "tombril"
+    assert controller.selected == "half-orc"  # one selection: the token clicked last
     click(view, (8, 6))  # the active combatant: selected, the target stays
     assert controller.selected == "tombril" and controller.plan.target == "half-orc"
     ring = view.target_ring.sceneBoundingRect()

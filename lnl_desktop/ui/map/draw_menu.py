@@ -4,16 +4,24 @@ layer on the GM's map."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QAction, QActionGroup, QColor
 from PySide6.QtWidgets import QColorDialog, QMenu, QWidget
 
 from lnl_desktop.core.encounter.drawings import DrawingKind
-from lnl_desktop.ui.map.drawings import COLOURS, WIDTHS
+from lnl_desktop.ui.map.drawings import COLOURS, WIDTHS, DrawStyle
+from lnl_desktop.ui.map.scene import MapScene
 
-if TYPE_CHECKING:
-    from lnl_desktop.ui.map.view import MapView
+
+class MapView(Protocol):
+    """What the Drawing menu needs of the map view (which opens it on a right-click itself)."""
+
+    draw_style: DrawStyle
+    map_scene: MapScene
+
+    def set_tool(self, name: str) -> None: ...
+
 
 SHAPES = {
     DrawingKind.FREEHAND: ("&Freehand", "Draw a freehand line where the mouse goes"),
@@ -25,7 +33,7 @@ SHAPES = {
 
 
 def _group(menu: QMenu, parent: QWidget) -> QActionGroup:
-    group = QActionGroup(parent)
+    group = QActionGroup(menu)  # goes with its menu (a right-click builds one each time)
     group.setExclusive(True)
     return group
 

@@ -29,7 +29,7 @@ its token.
 In combat a click (no drag) on a token does what the table needs next: between turns, on a
 combatant who may act now, it begins that turn; during a turn whose attack is being set up
 (``controller.plan``), on another combatant, it makes that one the target (drawn with a target
-ring) instead of selecting it.
+ring) and selects it too: the keys (Ctrl+H, Ctrl+Shift+D, Delete) act on the token the GM clicked last.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from PySide6.QtGui import (
     QDragMoveEvent,
     QDropEvent,
     QKeyEvent,
-    QKeySequence,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -79,6 +78,7 @@ from lnl_desktop.ui import theme
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.bestiary import creature_for
 from lnl_desktop.ui.map.drag import DragLayer
+from lnl_desktop.ui.map.draw_menu import draw_menu
 from lnl_desktop.ui.map.drawings import DrawStyle, drawing_menu
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, cell_at, fit_scale, footprint_centre
 from lnl_desktop.ui.map.gestures import (
@@ -95,7 +95,7 @@ from lnl_desktop.ui.map.gestures import (
     Pan,
     TurnToken,
 )
-from lnl_desktop.ui.map.light import LightChoice, add_light_commands
+from lnl_desktop.ui.map.light import LightChoice
 from lnl_desktop.ui.map.overlays import (
     FOG_STYLES,
     MARKER_Z,
@@ -107,7 +107,7 @@ from lnl_desktop.ui.map.overlays import (
 from lnl_desktop.ui.map.ruler import Measure
 from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
-from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, TemplateCommands
+from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, TemplateCommands, template_shapes_menu
 from lnl_desktop.ui.map.templates import TemplateStyle
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
@@ -532,9 +532,10 @@ class MapView(TemplateCommands, QGraphicsView):
                 elif cid is None:
                     self._begin(Pan(self, event.position().toPoint(), deselect=True))
                 else:
+                    # One selection: the token clicked is the one the keys act on, even when the
+                    # click also makes it the attack's target.
                     targets = MoveToken.targets_on_click(self.controller, cid)
-                    if not targets:
-                        self.controller.select(cid)
+                    self.controller.select(cid)
                     self._begin(MoveToken.pressed(self, cid, cell, event.position().toPoint(), targets))
             elif button == Qt.MouseButton.RightButton and cid is not None:
                 self._begin(TurnToken.pressed(self, cid))
@@ -542,14 +543,16 @@ class MapView(TemplateCommands, QGraphicsView):
                 self.drawing_context_menu(drawing, event.globalPosition().toPoint())
             elif button == Qt.MouseButton.RightButton and (template := self.template_at(pos)) is not None:
                 self.template_context_menu(template, event.globalPosition().toPoint())
+            elif button == Qt.MouseButton.RightButton:
+                self.right_click_floor(pos, event.globalPosition().toPoint())
         elif self._tool == "template" and button == Qt.MouseButton.LeftButton:
             self._begin(LayTemplate(self, pos))
         elif self._tool == "template" and button == Qt.MouseButton.RightButton:
-            template = self.template_at(pos)
-            if template is not None:
-                self.template_context_menu(template, event.globalPosition().toPoint())
+            self.right_click_template(pos, event.globalPosition().toPoint())
         elif self._tool == "draw" and button == Qt.MouseButton.LeftButton:
             self._begin(DrawShape(self, pos))
+        elif self._tool == "draw" and button == Qt.MouseButton.RightButton:
+            self.right_click_draw(pos, event.globalPosition().toPoint())
         elif self._tool in ("wall_lines", "doors") and button == Qt.MouseButton.LeftButton:
             self._begin(DrawLine(self, pos, door=self._tool == "doors"))
         elif self._tool in LINE_TOOLS and left_or_right:
@@ -561,6 +564,10 @@ class MapView(TemplateCommands, QGraphicsView):
         elif self._tool == "measure":
             if button == Qt.MouseButton.LeftButton:  # measures only: no button paints or erases
                 self._begin(Measure.pressed(self, self.cell_of(pos)))
+            elif button == Qt.MouseButton.RightButton:  # a waypoint needs a ruler under way: say how
+                self.controller.message.emit(
+                    "Measure: drag from a cell or a token; while dragging, right-click or W pins a waypoint"
+                )
         elif left_or_right:
             self._begin(PaintStroke(self, button, self.cell_of(pos)))
         event.accept()
@@ -662,22 +669,44 @@ class MapView(TemplateCommands, QGraphicsView):
     # -- a token's menu --------------------------------------------------------------------------
 
     def token_menu(self, cid: str) -> QMenu:
-        """The commands on a token: damage or healing by hand (RULES §10)."""
-        from lnl_desktop.ui.docks.sheet import open_damage_heal
+        """The commands on a token: its conditions, hide or show, Damage / Heal, a light, off the map."""
+        from lnl_desktop.ui.map.token_menu import token_menu  # at the first right-click, not at the start
 
-        menu = QMenu(self)
-        c = self.controller.combatant(cid)
-        name = c.name if c is not None else cid
-        hand = menu.addAction(f"Damage / Heal {name}…")
-        hand.setShortcut(QKeySequence("Ctrl+Shift+D"))
-        hand.setEnabled(bool(self.controller.engine.ruleset.hand_kinds(False)))
+        return self._keep_menu(token_menu(self, cid))
 
-        def open_hand() -> None:
-            self.hand_dialog = open_damage_heal(self.controller, cid, self.window())
-
-        hand.triggered.connect(open_hand)
-        add_light_commands(menu, self.controller, cid)
+    def _keep_menu(self, menu: QMenu) -> QMenu:
+        """Hold ``menu`` as the last one shown; the one before it goes (a right-click each time)."""
+        if self.context_menu is not None and self.context_menu is not menu:
+            self.context_menu.deleteLater()
+        self.context_menu = menu
         return menu
+
+    def popup_menu(self, menu: QMenu, where: QPoint) -> QMenu:
+        self._keep_menu(menu).popup(where)
+        return menu
+
+    def right_click_floor(self, pos: QPointF, where: QPoint) -> QMenu:
+        """A right-click on the floor with the Select tool: the door there, a light, the fit."""
+        from lnl_desktop.ui.map.token_menu import floor_menu
+
+        cell = self.cell_of(pos)
+        return self.popup_menu(floor_menu(self, cell if self.on_map(cell) else None, self.door_at(pos)), where)
+
+    def right_click_draw(self, pos: QPointF, where: QPoint) -> QMenu:
+        """A right-click with the Draw tool: the menu of the drawing under it, else the tool's own
+        choices (shape, colour, width)."""
+        drawing = self.drawing_at(pos)
+        if drawing is not None:
+            return self.drawing_context_menu(drawing, where)
+        return self.popup_menu(draw_menu(self, self), where)
+
+    def right_click_template(self, pos: QPointF, where: QPoint) -> QMenu:
+        """A right-click with the Template tool: the menu of the template under it, else the shapes."""
+        template = self.template_at(pos)
+        if template is not None:
+            return self.template_context_menu(template, where)
+        menu = template_shapes_menu(self, lambda shape: self.lay_template(shape), self.template_style)
+        return self.popup_menu(menu, where)
 
     def light_to_place(self) -> PlaceLight | None:
         """The Light tool's light (its cell set by the click)."""
@@ -693,9 +722,7 @@ class MapView(TemplateCommands, QGraphicsView):
     def drawing_context_menu(self, drawing: Drawing, where: QPoint) -> QMenu:
         self.controller.select(None)
         self.map_scene.drawings.select(drawing.id)
-        self.context_menu = drawing_menu(self, drawing, self.do, lambda: self.edit_words(drawing.id))
-        self.context_menu.popup(where)
-        return self.context_menu
+        return self.popup_menu(drawing_menu(self, drawing, self.do, lambda: self.edit_words(drawing.id)), where)
 
     def ask_text(self, title: str, text: str = "") -> str | None:
         """A label's words from the GM (None: cancelled)."""
