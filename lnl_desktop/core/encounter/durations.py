@@ -47,6 +47,13 @@ def duration_words(d: ConditionDuration, names: Mapping[str, str] | None = None)
     return f"save each turn ({save_words(d)})"
 
 
+def given_words(d: ConditionDuration, names: Mapping[str, str] | None = None) -> str:
+    """A duration as it was given ("3 rounds" however many are left), for the line that ends it."""
+    if d.kind is DurationKind.ROUNDS:
+        return _rounds(d.rounds_given or d.rounds or 1)
+    return duration_words(d, names)
+
+
 def left_words(d: ConditionDuration, names: Mapping[str, str] | None = None) -> str:
     """What is left of a duration: "1 round left", else as :func:`duration_words`."""
     if d.kind is DurationKind.ROUNDS:

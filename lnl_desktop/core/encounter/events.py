@@ -130,6 +130,21 @@ class CombatantChanged(_Event):
     new: str
 
 
+class ConditionChanged(_Event):
+    """A condition given, its duration changed, or taken away: by the GM, or by the app when its
+    duration ran out or a save each turn decided it (RULES §10 "How long a condition lasts")."""
+
+    kind: Literal["condition"] = "condition"
+    combatant: str
+    condition: str
+    # "given", "changed" (its duration), "removed" (by the GM), "counted" (a round less), "ended"
+    # (its duration ran out), "kept" (a save each turn failed).
+    change: Literal["given", "changed", "removed", "counted", "ended", "kept"]
+    duration: str = ""  # how long it lasts (or lasted), in words; "" until removed
+    roll: str = ""  # the save's roll in words, where a save decided it
+    face: int | None = None  # that save's d20
+
+
 class CombatantAdded(_Event):
     kind: Literal["added"] = "added"
     combatant: str
@@ -416,6 +431,7 @@ SHARED_EVENTS: tuple[type[_Event], ...] = (
     WentDown,
     ActionTaken,
     CombatantChanged,
+    ConditionChanged,
     CombatantAdded,
     CombatantRemoved,
     TokenPlaced,
@@ -462,6 +478,7 @@ Event = Annotated[
     | WentDown
     | ActionTaken
     | CombatantChanged
+    | ConditionChanged
     | CombatantAdded
     | CombatantRemoved
     | TokenPlaced

@@ -143,6 +143,7 @@ class ConditionDuration(_Model):
     # Given during the affected creature's own turn: the end of that turn does not count ("1 round"
     # and "until the end of its next turn" mean its NEXT turn). The engine sets and clears it.
     given_in_its_turn: bool = False
+    rounds_given: int | None = Field(default=None, ge=1, le=1000)  # ROUNDS as given, for the line that ends it
 
     @model_validator(mode="after")
     def _what_it_needs(self) -> ConditionDuration:

@@ -38,6 +38,7 @@ from lnl_desktop.core.encounter.model import (
     Token,
     TurnState,
 )
+from lnl_desktop.core.engine import conditions
 from lnl_desktop.core.engine.areas import HANDLERS as AREA_HANDLERS
 from lnl_desktop.core.engine.dice_rolls import roll_dice
 from lnl_desktop.core.engine.drawings import HANDLERS as DRAWING_HANDLERS
@@ -404,9 +405,14 @@ class Engine(Movement, Edits):
         order = self.ruleset.round_order(self, a, dice)
         events: list[Event] = []
         name = combat.round_name
-        skipped = [c.name for c in e.combatants if self.may_act(c)]
-        if skipped:
-            events.append(Override(round=combat.round, text=f"{name} ended before {', '.join(skipped)} acted"))
+        passed = [c for c in e.combatants if self.may_act(c)]
+        if passed:
+            skipped = ", ".join(c.name for c in passed)
+            events.append(Override(round=combat.round, text=f"{name} ended before {skipped} acted"))
+        for c in passed:
+            # A turn passed over still counts its conditions down: a stunned creature the GM skips
+            # would otherwise stay stunned for ever.
+            events += conditions.turn_ended(self, c, dice, skipped=True)
         events.append(RoundEnded(round=combat.round, text=f"{name} ends"))
         combat.round += 1
         combat.initiative_face = order.face
@@ -494,6 +500,8 @@ class Engine(Movement, Edits):
             path=[token.cell] if token else [],
         )
         events: list[Event] = [TurnStarted(round=combat.round, text=f"{c.name}'s turn", actors=(c.id,), combatant=c.id)]
+        # Conditions lasting "until the start of its next turn" end as it begins (RULES §10).
+        events += conditions.turn_started(self, c)
         events += self.ruleset.on_turn_start(self, c)
         # "Hit by a ranged attack since its last turn" ends when that turn comes.
         combat.ranged_hits.pop(c.id, None)
@@ -517,6 +525,8 @@ class Engine(Movement, Edits):
                 feet_used=turn.feet_used,
             )
         ]
+        # Its conditions' durations count at the end of its turn, in this same undo step (RULES §10).
+        events += conditions.turn_ended(self, c, dice)
         if self.acting_side() is None:
             events.append(RoundEnded(round=combat.round, text=f"Everyone has acted: {combat.round_phrase} is over"))
         return events
@@ -614,6 +624,7 @@ class Engine(Movement, Edits):
         act.Move: Movement._move,
         act.Face: Movement._face,
         act.SetHidden: Edits._set_hidden,
+        act.SetCondition: conditions.set_condition,
         act.OtherAction: _other,
         act.ConvertRuleset: _convert,
         act.EditCombatant: Edits._edit,

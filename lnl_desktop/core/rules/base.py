@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import Field, create_model
 
-from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.events import Event, EventBase, Override, Turned, event_union
@@ -456,6 +456,27 @@ class AreaOdds:
     words: str = ""  # a line for the tooltip
 
 
+@dataclass(frozen=True)
+class DurationSave:
+    """What a condition's "save at the end of each of its turns" names in a ruleset (RULES §10), for
+    the dialogs that set one: the saves it may name (value kept in the file, words), whether it must
+    name one, whether it needs a DC, and a line saying how the save is rolled."""
+
+    saves: tuple[tuple[str, str], ...] = ()
+    needs_save: bool = False
+    needs_dc: bool = True
+    words: str = "a d20 at the end of each of its turns, the DC or more ends it"
+
+
+@dataclass(frozen=True)
+class SaveRoll:
+    """A save each turn, rolled: whether it ended the condition, the d20, and the roll in words."""
+
+    saved: bool
+    face: int
+    words: str  # "d20 14 +2 = 16 vs DC 12"
+
+
 # -- the ruleset -----------------------------------------------------------------------------------
 
 
@@ -545,6 +566,33 @@ class Ruleset:
     def conditions(self) -> tuple[str, ...]:
         """The sheet's menu of common conditions (free-text labels the GM adds to a combatant)."""
         return CONDITIONS
+
+    # -- how long a condition lasts (RULES §10) --------------------------------------------------
+
+    def duration_save(self) -> DurationSave:
+        """What a "save at the end of each of its turns" names here (the default: a d20 against a DC)."""
+        return DurationSave()
+
+    def duration_save_problem(self, c: Any, save: str | None, dc: int | None) -> str | None:
+        """Why a save each turn naming ``save`` and ``dc`` cannot be rolled for ``c``, or None."""
+        spec = self.duration_save()
+        known = [value for value, _ in spec.saves]
+        if save is not None and save not in known:
+            offered = f" (one of {', '.join(known)})" if known else ""
+            return f"{self.title} has no save {save!r}{offered}"
+        if spec.needs_save and save is None:
+            return f"say which save ends it ({', '.join(known)})"
+        if spec.needs_dc and dc is None:
+            return "give the save's DC"
+        return None
+
+    def condition_save(
+        self, encounter: Encounter, c: Any, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll:
+        """Roll ``c``'s save each turn against a condition (the default: d20 against the DC)."""
+        face = roll_plain(dice, 20, purpose).face
+        target = dc or 0
+        return SaveRoll(face >= target, face, f"d20 {face} vs DC {target}")
 
     def new_combatant(self) -> dict[str, Any]:
         """What the Combatants dock's "Add combatant" creates, for the GM to edit on the sheet:

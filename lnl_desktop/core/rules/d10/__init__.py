@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.events import Event, Override
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side
@@ -25,12 +25,14 @@ from lnl_desktop.core.rules.base import (
     AreaSpec,
     Column,
     DeclareSpec,
+    DurationSave,
     Gauge,
     Handler,
     PromptSpec,
     Provocation,
     RowAction,
     Ruleset,
+    SaveRoll,
     SheetSpec,
     StartProcedure,
 )
@@ -42,6 +44,8 @@ from lnl_desktop.core.rules.d10.model import (
     D10_DICE,
     DECLARED_LABEL,
     ON_20,
+    SKILL_NAMES,
+    SKILLS,
     BreakFree,
     D10Attack,
     D10Combat,
@@ -131,6 +135,25 @@ class GroupD10Ruleset(ByHand, Ruleset):
 
     def conditions(self) -> tuple[str, ...]:
         return CONDITIONS
+
+    def duration_save(self) -> DurationSave:
+        # RULES §10 and §13: a d20 against the DC the GM sets, plus the fitting skill where one is named.
+        return DurationSave(
+            saves=tuple((skill, f"{SKILL_NAMES[skill]}: its bonus adds to the d20") for skill in SKILLS),
+            needs_save=False,
+            needs_dc=True,
+            words="a d20 at the end of each of its turns (+ the fitting skill, if named): the DC or more ends it",
+        )
+
+    def condition_save(
+        self, encounter: Encounter, c: D10Combatant, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll:
+        bonus = c.skill(save) if save else 0
+        face = roll_plain(dice, 20, purpose).face
+        total = face + bonus
+        target = dc or 0
+        added = f" {bonus:+d} {SKILL_NAMES[save]} = {total}" if save else ""
+        return SaveRoll(total >= target, face, f"d20 {face}{added} vs DC {target}")
 
     def condition_tip(self, condition: str) -> str:
         tip = super().condition_tip(condition)

@@ -25,9 +25,11 @@ from lnl_desktop.core.rules.base import (
     AreaOdds,
     AreaSpec,
     Column,
+    DurationSave,
     Gauge,
     Handler,
     Ruleset,
+    SaveRoll,
     SheetSpec,
     Situation,
     StartProcedure,
@@ -129,6 +131,27 @@ class LnLRuleset(Ruleset):
         Dash: play.dash,
         Leap: play.leap,
     }
+
+    # -- a condition's save each turn (RULES §10) ----------------------------------------------
+
+    def duration_save(self) -> DurationSave:
+        # RULES §10: a d20 under the named ability. The family's abilities are bonuses; the score a d20
+        # goes under is 10 + the bonus (Knave's reading), so STR +2 is a score of 12.
+        abilities = self.stat_block.abilities()
+        return DurationSave(
+            saves=tuple((a.value, f"{a.value}: a d20 at or under 10 + its {a.value} bonus") for a in abilities),
+            needs_save=True,
+            needs_dc=False,
+            words="a d20 at the end of each of its turns: at or under 10 + the ability's bonus ends it",
+        )
+
+    def condition_save(
+        self, encounter: Encounter, c: Any, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll:
+        ability = Ability(save or Ability.STR.value)
+        score = 10 + c.bonus(ability)
+        face = roll_plain(dice, 20, purpose).face
+        return SaveRoll(face <= score, face, f"d20 {face} under {ability.value} {score}")
 
     # -- what the views show ------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from lnl_desktop.core.dice.rolls import DiceSource
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.events import Event, Override
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side
@@ -24,11 +24,13 @@ from lnl_desktop.core.rules.base import (
     AreaOdds,
     AreaSpec,
     Column,
+    DurationSave,
     Gauge,
     Handler,
     PromptSpec,
     Provocation,
     Ruleset,
+    SaveRoll,
     Setting,
     SheetSpec,
     StartProcedure,
@@ -53,12 +55,13 @@ from lnl_desktop.core.rules.osr.model import (
     OsrCombatant,
     OsrOptions,
     OsrWeapon,
+    SaveCategory,
     SavingThrow,
     StandUp,
     TakeMove,
     parse_dice,
 )
-from lnl_desktop.core.rules.osr.rules import attacks_left, death_save_dc, to_hit
+from lnl_desktop.core.rules.osr.rules import attacks_left, death_save_dc, save_bonus, to_hit
 from lnl_desktop.core.rules.osr.views import BOTH, INITIATIVE, LIGHT, NOBODY, OPPONENTS, PARTY
 
 if TYPE_CHECKING:
@@ -109,6 +112,26 @@ class OldSchoolRuleset(ByHand, Ruleset):
     def conditions(self) -> tuple[str, ...]:
         """Every condition of the table in RULES §12, each applied by the app."""
         return cond.TABLE
+
+    def duration_save(self) -> DurationSave:
+        # RULES §10 and §12: the creature's saving throw in a category, d20 + its bonus against the DC.
+        return DurationSave(
+            saves=tuple((s.value, areas.SAVE_LABELS[s]) for s in SaveCategory),
+            needs_save=True,
+            needs_dc=True,
+            words="a saving throw at the end of each of its turns: d20 + its bonus in the category, "
+            "the DC or more ends it (11 + the HD of the monster behind it)",
+        )
+
+    def condition_save(
+        self, encounter: Encounter, c: OsrCombatant, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll:
+        category = SaveCategory(save or SaveCategory.SPELLS.value)
+        bonus = save_bonus(encounter, c, category)
+        face = roll_plain(dice, 20, purpose).face
+        total = face + bonus
+        target = dc or 11
+        return SaveRoll(total >= target, face, f"d20 {face} {bonus:+d} = {total} vs DC {target}")
 
     def condition_tip(self, condition: str) -> str:
         return views.condition_tip(condition)
