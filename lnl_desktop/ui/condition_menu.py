@@ -22,14 +22,25 @@ QUICK_ROUNDS = (1, 2, 3)  # the counts offered at once; any other through "N rou
 MOST_ROUNDS = 1000  # as ConditionDuration allows
 _ORDINALS = {2: "second", 3: "third"}
 
-# Asks for a whole number (title, label, lowest, highest) -> the number, or None when cancelled.
-AskNumber = Callable[[QWidget | None, str, str, int, int], int | None]
+MOST_DC = 100
+FIRST_DC = 12  # where the DC's box starts: a middling save
+
+# Asks for a whole number (parent, title, label, lowest, highest, start) -> it, or None when cancelled.
+AskNumber = Callable[[QWidget | None, str, str, int, int, int], int | None]
 
 
-def ask_number(parent: QWidget | None, title: str, label: str, lowest: int, highest: int) -> int | None:
+def ask_number(parent: QWidget | None, title: str, label: str, lowest: int, highest: int, start: int) -> int | None:
     """A whole number from the GM; the spin box keeps it within ``lowest``..``highest``."""
-    value, ok = QInputDialog.getInt(parent, title, label, lowest, lowest, highest, 1)
+    value, ok = QInputDialog.getInt(parent, title, label, start, lowest, highest, 1)
     return value if ok else None
+
+
+def _over(menu: QMenu) -> QWidget | None:
+    """The window a dialog asked from a menu opens over (a menu closes as its entry is picked)."""
+    widget = menu.parentWidget()
+    while isinstance(widget, QMenu):
+        widget = widget.parentWidget()
+    return widget.window() if widget is not None else None
 
 
 def names_of(controller: TableController) -> dict[str, str]:
@@ -115,9 +126,7 @@ def _fill_durations(
         )
 
     def some_rounds() -> None:
-        n = ask(
-            menu.parentWidget(), f"{condition.capitalize()}: how many rounds", "Rounds (1 to 1000):", 1, MOST_ROUNDS
-        )
+        n = ask(_over(menu), f"{condition.capitalize()}: how many rounds", "Rounds (1 to 1000):", 1, MOST_ROUNDS, 1)
         if n is not None:
             give(ConditionDuration(kind=DurationKind.ROUNDS, rounds=n))
 
@@ -130,7 +139,7 @@ def _fill_durations(
         ConditionDuration(kind=DurationKind.END_OF_NEXT_TURN),
     )
 
-    start = menu.addMenu("Until the &start of…")
+    start = menu.addMenu("Until the &start of a creature's turn")
     start.setToolTipsVisible(True)
     start.menuAction().setToolTip("Ends when the creature you pick begins its next turn (a spell's caster)")
     for other, name in names.items():
@@ -140,3 +149,49 @@ def _fill_durations(
         action.triggered.connect(
             lambda _=False, o=other: give(ConditionDuration(kind=DurationKind.START_OF_TURN_OF, creature=o))
         )
+
+    _fill_saves(menu, controller, who, condition, give, ask)
+
+
+def _fill_saves(
+    menu: QMenu,
+    controller: TableController,
+    who: str,
+    condition: str,
+    give: Callable[[ConditionDuration], None],
+    ask: AskNumber,
+) -> None:
+    """A save at the end of each turn: the saves the ruleset names (an Old-School d20 category, a
+    Group d10 skill, an L&L ability), and the DC asked for where the ruleset rolls against one."""
+    spec = controller.engine.ruleset.duration_save()
+    saves = menu.addMenu("A save at the end of each &turn")
+    saves.setToolTipsVisible(True)
+    saves.menuAction().setToolTip(f"{who} rolls {spec.words}")
+
+    def with_dc(save: str | None) -> None:
+        dc: int | None = None
+        if spec.needs_dc:
+            named = f" ({save})" if save else ""
+            dc = ask(
+                _over(menu),
+                f"{condition.capitalize()}: the save's DC{named}",
+                "DC (1 to 100):",
+                1,
+                MOST_DC,
+                FIRST_DC,
+            )
+            if dc is None:
+                return  # cancelled: nothing given
+        give(ConditionDuration(kind=DurationKind.SAVE, save=save, dc=dc))
+
+    dots = "…" if spec.needs_dc else ""
+    if not spec.needs_save:
+        plain = saves.addAction(f"A d20 against a DC{dots}")
+        plain.setToolTip(f"{who} rolls a d20 at the end of each of its turns: the DC or more ends it")
+        plain.triggered.connect(lambda _=False: with_dc(None))
+        if spec.saves:
+            saves.addSeparator()
+    for value, words in spec.saves:
+        action = saves.addAction(f"{value}{dots}".replace("&", "&&"))
+        action.setToolTip(words)
+        action.triggered.connect(lambda _=False, v=value: with_dc(v))

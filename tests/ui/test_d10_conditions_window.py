@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QStandardItemModel
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QMessageBox, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QMenu, QMessageBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.dice.rolls import ScriptedDice
@@ -130,14 +130,16 @@ def test_a_grapple_and_a_break_free_from_the_action_dock(window: MainWindow) -> 
 def test_the_sheets_condition_menu_and_a_saving_throw_against_a_dc(window: MainWindow) -> None:
     controller, sheet = window.controller, window.sheet
     controller.select("janine")
-    menu = sheet.conditions_button.menu()
-    assert menu is not None
-    words = [a.text() for a in menu.actions()]
+    assert sheet.conditions_button.menu() is sheet.fill_conditions_menu()
+    add = next(a.menu() for a in sheet.conditions_menu.actions() if a.text() == "&Add condition")
+    assert isinstance(add, QMenu)
+    words = [a.text() for a in add.actions()]
     for word in ("prone", "grappled", "exhausted", "unconscious", "wounded"):
         assert word in words
-    exhausted = next(a for a in menu.actions() if a.text() == "exhausted")
+    exhausted = next(a for a in add.actions() if a.text() == "exhausted")
     assert "disadvantage" in exhausted.toolTip()
-    exhausted.trigger()
+    assert isinstance(exhausted.menu(), QMenu)
+    next(a for a in exhausted.menu().actions() if a.text() == "Until &removed").trigger()
     assert controller.combatant("janine").conditions == ["exhausted"]
     controller.undo_stack.undo()
     assert controller.combatant("janine").conditions == []

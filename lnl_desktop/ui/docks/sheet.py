@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QDragEnterEvent, QDragMoveEvent, QDropEvent, QPixmap
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -42,10 +42,12 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.durations import condition_label, duration_of
 from lnl_desktop.core.encounter.model import ShieldState, Side, Trait
 from lnl_desktop.core.encounter.validation import humanize
 from lnl_desktop.core.rules.base import ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui import style
+from lnl_desktop.ui.condition_menu import fill_condition_menu, names_of
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
 from lnl_desktop.ui.docks.sheet_fields import (
@@ -434,6 +436,8 @@ class CombatantSheet(QWidget):
         self._row(form, "Size", size.widget, tip=self.tips["size"])
         vision = self._bind("vision_deg", int_binding("vision_deg", "Field of vision"))
         self._row(form, "Field of vision", vision.widget, "degrees", tip=self.tips["vision_deg"])
+        darkvision = self._bind("darkvision_ft", int_binding("darkvision_ft", "Darkvision"))
+        self._row(form, "Darkvision", darkvision.widget, "ft", tip=self.tips["darkvision_ft"])
         return box
 
     def _build_status(self) -> QGroupBox:
@@ -464,16 +468,12 @@ class CombatantSheet(QWidget):
         )
         assert isinstance(conditions, LineBinding)
         conditions.edit.setPlaceholderText("none, or e.g. prone, poisoned")
-        self.conditions_button = QPushButton("Add", box)
+        self.conditions_button = QPushButton("Add / end", box)
         self.conditions_button.setToolTip(self.tips["conditions_menu"])
-        menu = QMenu(self.conditions_button)
-        menu.setToolTipsVisible(True)
-        for condition in self.controller.engine.ruleset.conditions():
-            action = QAction(condition, menu)
-            action.setToolTip(self.controller.engine.ruleset.condition_tip(condition) or condition)
-            action.triggered.connect(lambda checked=False, word=condition: self.add_condition(word))
-            menu.addAction(action)
-        self.conditions_button.setMenu(menu)
+        # Filled as it opens: the conditions and what is left of them as they are now.
+        self.conditions_menu = QMenu(self.conditions_button)
+        self.conditions_menu.aboutToShow.connect(self.fill_conditions_menu)
+        self.conditions_button.setMenu(self.conditions_menu)
         caption = QLabel("Conditions")
         caption.setToolTip(self.tips["conditions"])
         grid.addWidget(caption, 2, 0, 1, 2)
@@ -481,7 +481,32 @@ class CombatantSheet(QWidget):
         line.addWidget(conditions.widget, 1)
         line.addWidget(self.conditions_button)
         grid.addLayout(line, 3, 0, 1, 2)
+        # What is left of each condition that ends by itself; the line above keeps the bare words,
+        # so typing there never touches a duration of a condition kept.
+        self.conditions_left = QLabel(box)
+        self.conditions_left.setWordWrap(True)
+        self.conditions_left.setToolTip("What is left of each condition that ends by itself (RULES §10)")
+        self.conditions_left.hide()
+        grid.addWidget(self.conditions_left, 4, 0, 1, 2)
         return box
+
+    def fill_conditions_menu(self) -> QMenu:
+        """The conditions button's menu made afresh for the combatant shown (its old entries dropped)."""
+        menu = self.conditions_menu
+        for old in menu.findChildren(QMenu, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            old.deleteLater()  # the last opening's sub-menus, which clear() leaves
+        menu.clear()
+        if self.combatant_id is not None:
+            fill_condition_menu(menu, self.controller, self.combatant_id)
+        return menu
+
+    def _refresh_conditions_left(self, c: Any) -> None:
+        names = names_of(self.controller) if c.durations else {}
+        left = [condition_label(c, word, names) for word in c.conditions if duration_of(c, word) is not None]
+        text = "\n".join(left)  # one a line: a duration may hold a comma or a semicolon
+        if text != self.conditions_left.text():
+            self.conditions_left.setText(text)
+        self.conditions_left.setVisible(bool(text))
 
     def _build_list(self, item_list: ItemList) -> QGroupBox:
         """A table of the ruleset's list (weapons, spells...); ``<key>_table``/``_model`` name it for scripts."""
@@ -584,6 +609,7 @@ class CombatantSheet(QWidget):
         self._refresh_portrait(c)
         self._refresh_tools(c)
         self.mapper.show_row(self.combatants.row_of(c.id), force)
+        self._refresh_conditions_left(c)
         has_shield = getattr(c, "shield", None) is not None
         for name, binding in self.bindings.items():
             if name.startswith("shield."):

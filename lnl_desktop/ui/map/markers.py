@@ -10,11 +10,15 @@ so they are cached with it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen, QTransform
+
+from lnl_desktop.core.encounter.durations import condition_label
+from lnl_desktop.core.encounter.model import CombatantBase
 
 MAX_MARKERS = 6  # beyond this, the last place holds a "+N" badge
 MARKER_HEIGHT = 0.22  # of a cell, at a UI scale of 100 %
@@ -232,12 +236,19 @@ def marker_at(markers: tuple[Marker, ...], point: QPointF) -> Marker | None:
     return None
 
 
-def markers_tooltip(words: tuple[str, ...]) -> str:
-    """A line for the token's tooltip that names each badge: "Markers: P prone · St stunned"."""
+def markers_tooltip(
+    words: tuple[str, ...], c: CombatantBase | None = None, names: Mapping[str, str] | None = None
+) -> str:
+    """A line for the token's tooltip that names each badge: "Markers: P prone · St stunned"; given
+    the combatant ``c``, a condition that ends by itself says what is left of it, one badge a line
+    ("St stunned · 1 round left"). ``names`` maps ids to names (whose turn ends one)."""
     if not words:
         return ""
-    named = [f"<b>{_html(marker_style(w)[0])}</b> {_html(w)}" for w in words]
-    return "Markers: " + " &middot; ".join(named)
+    shown = [condition_label(c, w, names) if c is not None else w for w in words]
+    named = [f"<b>{_html(marker_style(w)[0])}</b> {_html(text)}" for w, text in zip(words, shown, strict=True)]
+    if shown == list(words):
+        return "Markers: " + " &middot; ".join(named)
+    return "Markers:<br>" + "<br>".join(named)  # "·" already parts a condition from what is left
 
 
 def _html(text: str) -> str:
