@@ -199,7 +199,9 @@ def mutate(rng: random.Random, document: dict[str, Any]) -> str:
         parent[key] = new
         return f"{where} = {json.dumps(new)[:60]}"
     if kind == "nudge" and isinstance(value, int | float) and not isinstance(value, bool):
-        new = rng.choice([value + 1, value - 1, 0, -value, value * 2, value + 0.5])
+        # A half only where a float holds the number: 2**63 + 0.5 is an OverflowError, not a damaged file.
+        half = value + 0.5 if abs(value) < 2**53 else value + 1
+        new = rng.choice([value + 1, value - 1, 0, -value, value * 2, half])
         parent[key] = new
         return f"{where}: {value} -> {new}"
     if kind in ("id", "unknown id") and isinstance(value, str):
