@@ -50,7 +50,7 @@ TIPS = {
     "(being engaged in melee or hit by a ranged attack counts without it)",
     "surprised": "Surprised: takes no turn in the first round. The surprise roll sets it",
     "conditions": "Conditions in free text, separated by commas (prone, poisoned...). They show in the Status column",
-    "conditions_menu": "Add a common condition",
+    "conditions_menu": "Add a condition and how long it lasts, or change or end one it has",
     "notes": "Anything the GM wants to remember about this combatant. Saved when you leave the box",
     "shield": "Has a shield: while carried it adds its armor value to AP; parrying with it "
     "absorbs double damage against its durability",
