@@ -44,6 +44,8 @@ TIPS = {
     "size": "Cells the combatant covers on the grid: 1 × 1 default, 2 × 2 large, 3 × 3 huge",
     "vision_deg": "Field of vision in degrees, centred on the facing (default 120). An attacker whose whole "
     "path stays outside it comes from an unexpected direction; 360 = cannot be flanked",
+    "darkvision_ft": "Darkvision in feet (0 = none): dark cells this near and in its sight count as dim for it "
+    "(RULES §15; a Party member's shows the players what stands there; Rules options can switch it off)",
     "cannot_be_surprised": "Trait: when its side is surprised, this combatant still acts",
     "concealed": "Hiding, invisible or unseen; the flag ends after a sneak attack",
     "distracted": "GM toggle: absorbed in conversation or study, so open to a sneak attack "
