@@ -6,6 +6,8 @@ durations of the conditions kept."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -14,8 +16,12 @@ from waiting import run_until
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import DurationKind
+from lnl_desktop.core.files import storage
+from lnl_desktop.paths import resource
 from lnl_desktop.ui import condition_menu
 from lnl_desktop.ui.main_window import MainWindow
+
+WindowFactory = Callable[..., MainWindow]
 
 
 def entry(menu: QMenu, *path: str) -> QAction:
@@ -177,3 +183,22 @@ def test_typing_on_the_conditions_line_keeps_the_durations_of_the_conditions_kep
     tombril = controller.combatant("tombril")
     assert tombril is not None and tombril.durations == {}
     assert not shown(sheet.conditions_left)
+
+
+def test_a_save_each_turn_offers_the_rulesets_saves_and_asks_the_dc(
+    laptop_window: WindowFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = laptop_window(storage.load(resource("encounters", "goblin-ambush-osr.lnl")))
+    controller, sheet = window.controller, window.sheet
+    dcs = iter([None, 13])  # the first DC asked is cancelled: nothing given
+    monkeypatch.setattr(condition_menu, "ask_number", lambda *a: next(dcs))
+    paralysis = ("Add condition", "paralyzed", "A save at the end of each turn", "Paralysis or Petrification…")
+    steps = controller.undo_stack.index()
+    entry(sheet_menu(window, "goblin-1"), *paralysis).trigger()
+    assert controller.undo_stack.index() == steps and controller.combatant("goblin-1").conditions == []  # type: ignore[union-attr]
+    entry(sheet_menu(window, "goblin-1"), *paralysis).trigger()
+    goblin = controller.combatant("goblin-1")
+    assert goblin is not None and goblin.conditions == ["paralyzed"]
+    save = goblin.durations["paralyzed"]
+    assert (save.kind, save.save, save.dc) == (DurationKind.SAVE, "Paralysis or Petrification", 13)
+    assert sheet.conditions_left.text() == "paralyzed · save each turn (paralysis or petrification, DC 13)"
