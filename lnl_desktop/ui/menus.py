@@ -100,21 +100,43 @@ class WindowMenus(QMainWindow):
         self.tool_group = QActionGroup(self)
         self.tool_actions: dict[str, QAction] = {}
         for name, text, shortcut, tip in (
-            ("select", "&Select and move", "V", "Select tokens and drag them to move (Shift-drag: forced move)"),
+            (
+                "select",
+                "&Select and move",
+                "V",
+                "Select tokens and drag them to move (Shift-drag: forced move); right-click: the menu of the token,"
+                " drawing, template or floor there, right-drag: turn a token",
+            ),
             ("walls", "Paint &walls", "W", "Drag to paint walls (right-drag erases)"),
             ("difficult", "Paint &difficult terrain", "T", "Drag to paint difficult terrain (right-drag erases)"),
-            ("erase", "&Erase terrain", "X", "Drag to erase walls and difficult terrain"),
+            ("erase", "&Erase terrain", "X", "Drag to erase walls and difficult terrain (either button)"),
             (
                 "wall_lines",
                 "Draw wall &lines",
                 "L",
                 "Drag between cell corners to draw a wall line (right-click: remove)",
             ),
-            ("doors", "Draw d&oors", "O", "Drag between cell corners to draw a door; click a door to open or close it"),
-            ("erase_lines", "Erase wall lines and doors", "Shift+L", "Click a wall line or door to remove it"),
+            (
+                "doors",
+                "Draw d&oors",
+                "O",
+                "Drag between cell corners to draw a door (right-click: remove); the Select tool opens and closes it",
+            ),
+            (
+                "erase_lines",
+                "Erase wall lines and doors",
+                "Shift+L",
+                "Click a wall line or door to remove it (either button)",
+            ),
             ("fog", "Reveal or hide &fog", "F", "Drag over cells to show them to the players (right-drag: hide)"),
             ("light", "Place l&ights", "I", "Click a cell to place a light (Map ▸ Light: which); right-click: remove"),
-            ("draw", "Dra&w on the map", "P", "Drag to draw on the map; the shape, colour and width in Map ▸ Drawing"),
+            (
+                "draw",
+                "Dra&w on the map",
+                "P",
+                "Drag to draw on the map; right-click: a drawing's menu (colour, erase), elsewhere the shape, colour"
+                " and width",
+            ),
             (
                 "measure",
                 "&Measure distance",
@@ -125,7 +147,8 @@ class WindowMenus(QMainWindow):
                 "template",
                 "Lay an &area template",
                 "A",
-                "Drag from where an area effect starts to lay a circle, cone, line or square (Map ▸ Area template)",
+                "Drag from where an area effect starts to lay a circle, cone, line or square; right-click: a"
+                " template's menu, elsewhere the shapes",
             ),
         ):
             action = self._action(text, lambda _=False, n=name: self.map_view.set_tool(n), shortcut, tip)
@@ -134,6 +157,8 @@ class WindowMenus(QMainWindow):
             self.tool_actions[name] = action
         self.tool_actions["select"].setChecked(True)
         self.map_view.toolChanged.connect(lambda name: self.tool_actions[name].setChecked(True))
+        # A tool taken by its key says what its buttons do, right-click included.
+        self.map_view.toolChanged.connect(lambda name: self.controller.message.emit(self.tool_hint(name)))
         self.draw_menu = draw_menu(self, self.map_view)
         self.drawings_action = drawings_layer_action(self, self.map_view)
         self.template_menu = template_shapes_menu(
@@ -407,6 +432,10 @@ class WindowMenus(QMainWindow):
             self.hide_token_action,
             self.turns_panel.end_turn_action,
         ]
+
+    def tool_hint(self, name: str) -> str:
+        """What the map tool ``name`` does with each button (its status tip)."""
+        return self.tool_actions[name].statusTip()
 
     def damage_heal_selected(self) -> None:
         """Ctrl+Shift+D: Damage / Heal for the selected combatant, or why not (never nothing)."""

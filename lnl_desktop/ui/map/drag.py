@@ -25,7 +25,7 @@ import copy
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -51,6 +51,7 @@ from lnl_desktop.ui.map.overlays import (
     ProvocationItem,
 )
 from lnl_desktop.ui.map.rules_overlays import MoverInputs, hidden_cells
+from lnl_desktop.ui.style import CELL_PX
 
 # Past the budget the route is still searched this much farther, so the GM sees how far over
 # a cell is; beyond that a straight dotted line says "out of reach" without a whole-map search.
@@ -428,6 +429,57 @@ class _Look:
     mood: str
 
 
+class DragLabel(LabelItem):
+    """The drag's label at the destination, clear of the footprint there: above it (below it near the
+    top of the view), slid left to stay in the view; beside it when neither above nor below has room.
+    It never covers the token the GM is about to drop (nor the one standing there)."""
+
+    GAP = 4.0  # screen pixels between the footprint and the box
+
+    def __init__(self, z: float = LABEL_Z) -> None:
+        super().__init__(z)
+        self.half_side = 0.0  # half the footprint's side, in scene units
+
+    def set_footprint(self, size: int) -> None:
+        self.half_side = size * CELL_PX / 2
+
+    def keep_in_view(self) -> None:
+        scene = self.scene()
+        if not self.text or scene is None or not scene.views():
+            return
+        view = scene.views()[0]
+        at = view.mapFromScene(self.pos())
+        room = QRectF(view.viewport().rect())
+        clear = self.half_side * view.transform().m11()
+        own = self._clear_of(self, at.x(), at.y(), room, clear)
+        twin = self._players
+        seen = self._clear_of(twin, at.x(), at.y(), room, clear) if twin is not None else None
+        if own == (self._text, self._rect) and (twin is None or seen == (twin._text, twin._rect)):
+            return
+        self.prepareGeometryChange()
+        self._text, self._rect = own
+        if twin is not None and seen is not None:
+            twin._text, twin._rect = seen
+        self.update()
+
+    def _clear_of(self, label: LabelItem, x0: float, y0: float, room: QRectF, clear: float) -> tuple[str, QRectF]:
+        """``label``'s text and box for an anchor (the footprint's centre) at (x0, y0) in a view of
+        ``room``, outside the square of half side ``clear`` round the anchor."""
+        text, rect = label._fitted(x0, y0, int(room.width()))  # its words broken to fit, its x slid in view
+        width, height = rect.width(), rect.height()
+        gap = self.GAP * self._ui_scale
+        above = -clear - gap - height
+        below = clear + gap
+        if y0 + above >= room.top():
+            return text, QRectF(rect.x(), above, width, height)
+        if y0 + below + height <= room.bottom():
+            return text, QRectF(rect.x(), below, width, height)
+        # A footprint nearly as tall as the view: beside it, right if there is room, else left.
+        y = min(max(-height / 2, room.top() - y0), room.bottom() - y0 - height)
+        x = clear + gap if x0 + clear + gap + width <= room.right() else -clear - gap - width
+        return text, QRectF(x, y, width, height)
+
+
 class DragLayer:
     """The items that show a token drag; hidden between drags."""
 
@@ -440,7 +492,7 @@ class DragLayer:
         self.reach = CellsItem(REACH_STYLE, REACH_Z)
         self.blocked = CellsItem(BLOCKED_STYLE, BLOCKED_Z)
         self.path = PathItem()
-        self.label = LabelItem(LABEL_Z)
+        self.label = DragLabel(LABEL_Z)
         self.start = MarkerItem(QColor("#1a1a1a"), Qt.PenStyle.DashLine)
         self.provoke = ProvocationItem()
         for item in self.items():
@@ -486,6 +538,7 @@ class DragLayer:
         self.provoke.set_marks(look.rings, drag.size, players=None if seen.rings == look.rings else seen.rings)
         self.provoke.setVisible(bool(look.rings or seen.rings))
         self.label.setPos(footprint_centre(route.target, drag.size))
+        self.label.set_footprint(drag.size)
         same = (seen.label, seen.mood) == (look.label, look.mood)
         self.label.set_text(
             look.label,

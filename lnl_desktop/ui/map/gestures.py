@@ -20,6 +20,9 @@ under way. Escape, a tool change or an encounter changed under a preview cancel 
 - :class:`FogRect`: a rectangle of cells shown to the players, or hidden from them again.
 - :class:`DrawShape`: a freehand line, a line, a rectangle, an ellipse or a label drawn on the map.
 - :class:`MoveDrawing`: a drawing picked (a click) and dragged to a new place.
+
+A right-click during a left-button gesture cancels it (:meth:`Gesture.press`), except where the right
+button has a use of its own there (a drag's or a ruler's waypoint).
 """
 
 from __future__ import annotations
@@ -118,7 +121,12 @@ class Gesture:
         """The view holds the gesture now: show its first preview."""
 
     def press(self, event: QMouseEvent) -> None:
-        """Another button pressed during the gesture."""
+        """Another button pressed during the gesture: a right-click cancels it, nothing applied (a
+        gesture that uses the right button itself, a drag's waypoint, says otherwise)."""
+        if event.button() == Qt.MouseButton.RightButton:
+            self.cancel()
+            self.view.update_cursor()
+            self.view.controller.message.emit("Cancelled with a right-click: nothing changed")
 
     def move(self, event: QMouseEvent, cell: Cell) -> None:
         """The cursor moved to ``cell`` (of the view's point ``event.position()``)."""
@@ -502,9 +510,15 @@ class PaintStroke(Gesture):
             changed = self.cells - current if self.on else self.cells & current
             if changed:
                 actions.append(PaintTerrain(layer, tuple(sorted(self.cells)), on=self.on))  # type: ignore[arg-type]
-        if len(actions) == 1:
+        if not actions:  # said, so a stroke that changes nothing is not a click that did nothing
+            words = {"walls": "walls", "difficult": "difficult terrain"}
+            if self.on:
+                view.refuse(f"Those cells are {words[self.layers[0]]} already: nothing to paint")
+            else:
+                view.refuse(f"No {' or '.join(words[layer] for layer in self.layers)} there to erase")
+        elif len(actions) == 1:
             view.do(actions[0])
-        elif actions:
+        else:
             stack = view.controller.undo_stack
             stack.beginMacro("Erase terrain")  # one stroke, one undo step
             try:
