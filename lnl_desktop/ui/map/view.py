@@ -15,11 +15,15 @@ erases both layers. Wall lines / doors tools: a left drag draws a wall (a door) 
 corners nearest the press and the release; a right click (or drag) erases the segments or doors
 under it; erase lines tool: either button erases them. Fog tool: a left drag over a rectangle
 shows its cells to the players, a right drag hides them again. Draw tool: a left drag draws the
-shape of ``draw_style`` (a click places a label). Measure tool: a left drag measures from the
-cell or token pressed to the cursor, with the drag's waypoint keys; it changes nothing. With the
-select tool a press on a drawing's line (or a label) selects it and a drag moves it; Delete
-erases it, a right click opens its menu, a double click edits a label's words. Middle button
-pans in every tool; the wheel zooms about the cursor.
+shape of ``draw_style`` (a click places a label); a right click opens the menu of the drawing under
+it, elsewhere the tool's shape, colour and width. Template tool: a right click opens the template's
+menu, elsewhere its shapes. Measure tool: a left drag measures from the cell or token pressed to
+the cursor, with the drag's waypoint keys; it changes nothing (a right click without a ruler says
+how). With the select tool a press on a drawing's line (or a label) selects it and a drag moves it;
+Delete erases it, a right click opens its menu, a double click edits a label's words; a right click
+on a token opens the token's menu (:mod:`~lnl_desktop.ui.map.token_menu`), on bare floor the
+floor's. A right click during a left drag cancels it. No right click does nothing: it acts, opens
+a menu or says why not. Middle button pans in every tool; the wheel zooms about the cursor.
 
 The map fits the view (on show, on a resize, when the map changes size, for another encounter)
 until the GM zooms or pans by hand; :meth:`MapView.fit_map` (Ctrl+F) fits it again. Whatever
