@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from lnl_desktop.core.map.grid import Cell, footprint
-from lnl_desktop.core.map.light import Shine, light_at, light_levels
+from lnl_desktop.core.map.light import DARK, DIM, Shine, light_at, light_levels
 from lnl_desktop.core.map.terrain import GridMap
 
 if TYPE_CHECKING:
@@ -197,3 +197,38 @@ def target_light(encounter: Encounter, cid: str) -> tuple[AmbientLight, Cell | N
             if lit > best:
                 best, where = lit, cell
     return LEVEL_LIGHT[max(best, 0)], where
+
+
+def darkvision_counts(encounter: Encounter) -> bool:
+    """Whether the encounter's darkvision option is on (RULES §15 [D]; on in older files)."""
+    return bool(getattr(encounter.options, "darkvision", True))
+
+
+def darkvision_shine(encounter: Encounter, viewer: Any) -> Shine | None:
+    """``viewer``'s darkvision as a light only it sees by (RULES §15 [D]): dark cells within its
+    feet, walls stopping it as they stop sight, count as dim for it. None when it has none, the
+    option is off or its token is off the map."""
+    feet = int(getattr(viewer, "darkvision_ft", 0) or 0)
+    token = encounter.tokens.get(viewer.id) if feet > 0 else None
+    if token is None or not darkvision_counts(encounter):
+        return None
+    return Shine(token.cell, viewer.size, 0, feet)
+
+
+def attack_light(encounter: Encounter, attacker: Any, target_id: str) -> tuple[AmbientLight, Cell | None, bool]:
+    """The light an attack reads (RULES §15, Old-School d20): the target's (:func:`target_light`),
+    where dark cells within the attacker's darkvision and in its sight count as dim. The third
+    value says darkvision made the difference."""
+    light, where = target_light(encounter, target_id)
+    if light is not AmbientLight.DARK:
+        return light, where, False
+    shine = darkvision_shine(encounter, attacker)
+    token = encounter.tokens.get(target_id)
+    if shine is None or token is None:
+        return light, where, False
+    size = next((c.size for c in encounter.combatants if c.id == target_id), 1)
+    w, h = encounter.map.width, encounter.map.height
+    for cell in footprint(token.cell, size):
+        if 0 <= cell[0] < w and 0 <= cell[1] < h and light_at(encounter.map, DARK, [shine], cell) >= DIM:
+            return AmbientLight.DIM, cell, True
+    return light, where, False

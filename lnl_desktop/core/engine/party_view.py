@@ -3,19 +3,30 @@
 The map's sight (:func:`lnl_desktop.core.map.sight.eyes_sight`) works out and caches what a group of
 creatures sees; this names the group (the Party's tokens) and asks the encounter's ruleset whether
 creatures see only within their field of vision (``Ruleset.sight_uses_facing``).
+
+Darkness hides too (RULES §15): in a dark cell a creature not of the Party is not on the players'
+map, fog of war on or off, unless a Party member's darkvision reaches the cell (:func:`party_light`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from lnl_desktop.core.encounter.light import AmbientLight, ambient, darkvision_shine, light_map
 from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.light import DARK, DIM, light_levels
 from lnl_desktop.core.map.sight import Eye, PartyView, eyes_sight, mask_cells
 from lnl_desktop.core.rules.registry import get_ruleset
+from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from lnl_desktop.core.map.grid import BoolArray
+else:
+    np = lazy_module("numpy")
 
 
 def party_sight(encounter: Encounter) -> PartyView:
@@ -28,6 +39,44 @@ def party_sight(encounter: Encounter) -> PartyView:
         if token is not None and c.side is Side.PARTY:
             eyes.append((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg))
     return eyes_sight(encounter.map, tuple(eyes), get_ruleset(encounter.ruleset).sight_uses_facing)
+
+
+def _party_eyes(encounter: Encounter) -> list[tuple[Eye, Any]]:
+    """Each Party member's eyes that see for the group (on the map, shown, not down), with its combatant."""
+    found = []
+    for c in encounter.combatants:
+        token = encounter.tokens.get(c.id)
+        if token is not None and c.side is Side.PARTY and not token.hidden and not c.down:
+            found.append(((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg), c))
+    return found
+
+
+def darkvision_key(encounter: Encounter) -> tuple[object, ...]:
+    """What :func:`party_light`'s darkvision reads beyond the lights: a view that shows it redraws
+    when this changes (a Party member with darkvision moved or turned, the option switched)."""
+    eyes = tuple((eye, c.darkvision_ft) for eye, c in _party_eyes(encounter) if getattr(c, "darkvision_ft", 0))
+    return (eyes, getattr(encounter.options, "darkvision", True), encounter.ruleset)
+
+
+def party_light(encounter: Encounter) -> NDArray[np.uint8] | None:
+    """Every cell's light as the Party sees it (RULES §15), a ``(height, width)`` array of levels
+    (0 dark, 1 dim, 2 bright) indexed ``[y, x]``: the players' lights (:func:`light_map`), where
+    dark cells within a Party member's darkvision and in its sight count as dim. None when no cell
+    can be dark (the ambient light is dim or normal): then darkness hides nobody."""
+    if ambient(encounter) is not AmbientLight.DARK:
+        return None
+    levels = light_map(encounter, players=True)
+    cones = get_ruleset(encounter.ruleset).sight_uses_facing
+    for eye, c in _party_eyes(encounter):
+        shine = darkvision_shine(encounter, c)
+        if shine is None:
+            continue
+        # Within its feet and not behind a wall (as light is), and, where facing counts, in its field of vision.
+        seen = light_levels(encounter.map, DARK, [shine])
+        if cones:
+            seen[~eyes_sight(encounter.map, (eye,), True).mask] = DARK
+        np.maximum(levels, seen, out=levels)
+    return levels
 
 
 def party_view_mask(encounter: Encounter) -> BoolArray:
@@ -43,12 +92,18 @@ def party_view(encounter: Encounter) -> frozenset[Cell]:
 
 
 def players_unseen(encounter: Encounter) -> frozenset[str]:
-    """The combatants whose tokens the players must not see: those the GM hid, and, with fog of
-    war on, every one not of the Party that stands where no Party token sees now."""
+    """The combatants whose tokens the players must not see: those the GM hid; with fog of war on,
+    every one not of the Party that stands where no Party token sees now; and, fog on or off, every
+    one not of the Party whose cells are all dark for the Party (RULES §15: :func:`party_light`)."""
     unseen = {cid for cid, token in encounter.tokens.items() if token.hidden}
-    if not encounter.fog.enabled:
+    levels = party_light(encounter)
+    if not encounter.fog.enabled and levels is None:
         return frozenset(unseen)
-    mask = party_sight(encounter).mask
+    mask = party_sight(encounter).mask if encounter.fog.enabled else None
+    if levels is not None:
+        lit = levels >= DIM
+        mask = lit if mask is None else mask & lit
+    assert mask is not None  # the fog's, the light's or both
     h, w = mask.shape
     # Seen when some cell of its footprint is: one array look-up for all the one-cell tokens
     # (hundreds of them, after every action), a slice for each bigger one.

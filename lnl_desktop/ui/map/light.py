@@ -3,11 +3,14 @@
 :class:`LightItem` is one item whatever the map's size, painted from the core's levels of every cell
 (:func:`lnl_desktop.core.encounter.light.light_map`: the best of the ambient light and each source,
 walls stopping it). In the players' scene it is an image of one pixel per cell drawn scaled without
-smoothing, over the fog of war and under the tokens: dark cells nearly black, dim ones dimmed. On the
-GM's map it is the boundary of the bright and of the dim areas, as lines along cell edges.
+smoothing, over the fog of war and under the tokens: dark cells nearly black, dim ones dimmed (a dark
+cell within a Party member's darkvision and in its sight is dim for the players:
+:func:`lnl_desktop.core.engine.party_view.party_light`). On the GM's map it is the boundary of the
+bright and of the dim areas, as lines along cell edges.
 
-It works the levels out again only when the map, the sources, the ambient light or a carrier's cell
-changed; a drag changes none of them, so a carried torch lights where its token is dropped.
+It works the levels out again only when the map, the sources, the ambient light, a carrier's cell or
+(for the players) a Party member's darkvision changed; a drag changes none of them, so a carried
+torch lights where its token is dropped.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from lnl_desktop.core.encounter.light import (
     ambient,
     light_map,
 )
+from lnl_desktop.core.engine.party_view import darkvision_key, party_light
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.failsafe import fails_closed
@@ -107,7 +111,8 @@ class LightItem(QGraphicsItem):
             for light in encounter.lights
             if light.carrier is not None and (token := encounter.tokens.get(light.carrier)) is not None
         )
-        return (encounter.map, encounter.lights, ambient(encounter), carried)
+        seen_by = darkvision_key(encounter) if self.player else ()
+        return (encounter.map, encounter.lights, ambient(encounter), carried, seen_by)
 
     def refresh(self) -> None:
         """Bring the light in line with the encounter (nothing to do when none of what it reads changed)."""
@@ -122,7 +127,9 @@ class LightItem(QGraphicsItem):
             self._bright = self._dim = []
             self.hide()
             return
-        levels = light_map(encounter, players=self.player)
+        levels = party_light(encounter) if self.player else None
+        if levels is None:
+            levels = light_map(encounter, players=self.player)
         self.levels = levels
         h, w = levels.shape
         if self.player:

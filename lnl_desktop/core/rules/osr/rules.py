@@ -12,7 +12,7 @@ from typing import Literal
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.events import ActionTaken, TurnStarted
-from lnl_desktop.core.encounter.light import target_light
+from lnl_desktop.core.encounter.light import attack_light
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.map.grid import footprint_center, outside_cone
 from lnl_desktop.core.map.sight import blocker, reach_blocker
@@ -162,10 +162,14 @@ def to_hit(
         feet = encounter.distance_between(attacker, target)
         if feet is not None and feet > weapon.max_range_ft / 2:
             result.terms.append(("long range", -1))
-    # RULES §15: the light where the target stands; with no source on the map, the ambient light.
-    light, where = target_light(encounter, target.id)
+    # RULES §15: the light where the target stands; with no source on the map, the ambient light;
+    # dark cells within the attacker's darkvision count as dim.
+    light, where, darkvision = attack_light(encounter, attacker, target.id)
     if LIGHT_PENALTY[light]:
-        at = "" if where is None else f" (target at ({where[0]}, {where[1]}))"
+        said = [] if where is None else [f"target at ({where[0]}, {where[1]})"]
+        if darkvision:
+            said.append(f"{attacker.name}'s darkvision {attacker.darkvision_ft} ft")
+        at = f" ({', '.join(said)})" if said else ""
         result.terms.append((f"{light.value} light{at}", LIGHT_PENALTY[light]))
     if cover in ("-2", "-3", "-4"):
         result.terms.append(("cover", int(cover)))
