@@ -1,17 +1,20 @@
 """Darkness hides on the player view (RULES §15), fog of war off: an archer in pitch dark is not
 drawn for the players (no token item, and the pixels where it stands are the darkness's), a torch's
 light shows it, and a Party member with 60 ft darkvision shows it within 60 ft and not beyond; the
-darkvision's cells are dimmed for the players, not black. The GM always sees the archer.
+darkvision's cells are dimmed for the players, not black. The GM always sees the archer. The GM
+types a darkvision on the Sheet (one undo step) and finds the rule among the Rules options.
 
 A 30 x 8 map, ambient light dark: Ana (Party) at (2, 3), the archer at (12, 3), 50 ft from her.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QCheckBox, QGraphicsView
 from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
@@ -19,7 +22,9 @@ from lnl_desktop.core.encounter.actions import EditCombatant, Move, PlaceLight, 
 from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.options_dialog import RulesOptionsDialog
 from lnl_desktop.ui.player_view import PlayerView
 from lnl_desktop.ui.style import CELL_PX
 
@@ -94,3 +99,26 @@ def test_darkvision_shows_the_archer_within_60_ft_and_not_beyond(table: Table) -
     controller.undo_stack.undo()  # no darkvision
     assert controller.encounter.combatant("ana").darkvision_ft == 0
     assert not drawn(players, "archer")
+
+
+def test_the_gm_gives_darkvision_on_the_sheet_and_finds_the_rule_among_the_rules_options(
+    laptop_window: Callable[..., MainWindow], qtbot: QtBot
+) -> None:
+    window = laptop_window()
+    hero = next(c for c in window.controller.encounter.combatants if c.side is Side.PARTY)
+    window.docks["Sheet"].raise_()
+    window.controller.select(hero.id)
+    steps = window.controller.undo_stack.count()
+    edit = window.sheet.editor("darkvision_ft")
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "60")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    assert window.controller.encounter.combatant(hero.id).darkvision_ft == 60
+    assert window.controller.undo_stack.count() == steps + 1
+    assert "darkvision" in window.controller.encounter.log[-1].text.lower()
+    window.controller.undo_stack.undo()
+    assert window.controller.encounter.combatant(hero.id).darkvision_ft == 0
+    dialog = RulesOptionsDialog(window.controller.encounter.options, "L&L", window)
+    box = dialog.editors["darkvision"]
+    assert isinstance(box, QCheckBox) and box.isChecked() and box.text().startswith("Darkvision counts")
