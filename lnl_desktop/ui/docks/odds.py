@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtGui import QColor, QPalette, QShowEvent
+from PySide6.QtCore import QEvent, QObject, QPointF, QSignalBlocker, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
@@ -26,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.core.rules.fight import Plan
+from lnl_desktop.core.rules.fight import MAX_ROUNDS, Plan
+from lnl_desktop.core.sim.odds import LEFT_MEANS
 from lnl_desktop.ui import style
 from lnl_desktop.ui.controller import TableController
 
@@ -39,6 +42,12 @@ if TYPE_CHECKING:  # pyqtgraph only once the dock shows
 DROP_COLOR = QColor("#EE7733")
 DIE_COLOR = QColor("#CC3311")
 ROUNDS_COLOR = QColor("#0077BB")
+# The charts' room in lines of the dock's text: a combatant's bar and name each, the rounds at least;
+# the dock scrolls rather than squash them (a projector's 150 % leaves it a few hundred pixels).
+ROW_LINES = 1.5
+AXIS_LINES = 3.0  # the bottom axis: its numbers and its name
+ROUNDS_LINES = 6.0
+NAME_SHARE = 0.4  # the names' part of the chart's width at most: a longer one is elided (full on hover)
 
 
 class FightOddsPanel(QWidget):
@@ -100,13 +109,23 @@ class FightOddsPanel(QWidget):
         self.views.addTab(self.chart_holder, "Chart")
         self.views.addTab(self.table, "Table")
         self.views.setTabToolTip(1, "Each one's chance to drop and to die, the health left, and with the what-if")
-        layout = QVBoxLayout(self)
+        # Everything scrolls as one: a short dock (a projector at 150 %) keeps the charts readable and
+        # What if, Pin and Clear within reach, never drawn over the status bar.
+        self.content = QWidget(self)
+        layout = QVBoxLayout(self.content)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.headline)
         layout.addWidget(self.status)
-        layout.addWidget(self.views, 1)
-        layout.addLayout(whatif_row)
+        layout.addLayout(whatif_row)  # above the charts: in view without scrolling
         layout.addLayout(pin_row)
+        layout.addWidget(self.views, 1)
+        self.scroll = QScrollArea(self)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidget(self.content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
         self.whatif_odds: FightOdds | None = None
         self.who_combo.currentIndexChanged.connect(self._fill_plans)
         self.pin_button.clicked.connect(self.pin)
@@ -116,6 +135,8 @@ class FightOddsPanel(QWidget):
         self._fill_who()
         self.drop_plot: pyqtgraph.PlotWidget | None = None
         self.rounds_plot: pyqtgraph.PlotWidget | None = None
+        self._row_names: list[str] = []  # the drop chart's rows, top first, by their full names
+        self.chart_holder.installEventFilter(self)  # a new width: the names elided and the rounds ticked anew
 
     def attach(self, service: FightOddsService) -> None:
         self.service = service
@@ -149,7 +170,11 @@ class FightOddsPanel(QWidget):
         self.odds = odds
         party, opponents = odds.party_wins, odds.opponents_win
         margins = f"± {odds.margin(party):.1%}", f"± {odds.margin(opponents):.1%}"
-        self.headline.setText(f"Party wins {party:.0%} {margins[0]} · Opponents {opponents:.0%} {margins[1]}")
+        # What the two wins leave is named: fights still undecided when the simulation stops.
+        undecided = f" · {odds.undecided_words()}" if odds.neither >= 0.005 else ""
+        self.headline.setText(
+            f"Party wins {party:.0%} {margins[0]} · Opponents {opponents:.0%} {margins[1]}{undecided}"
+        )
         lo, hi = odds.rounds_range()
         rounds = f"{lo} round{'s' if lo != 1 else ''}" if lo == hi else f"{lo}–{hi} rounds"
         first = "" if final else " (a first estimate; the full count follows)"
@@ -159,7 +184,8 @@ class FightOddsPanel(QWidget):
         )
         self.status.setToolTip(
             f"Rounds: the middle 8 fights of 10. The ± margins: 95 % of counts of {odds.fights:,} fights fall within "
-            "them of the true chance, by the default tactic (the dock's tooltip)."
+            "them of the true chance, by the default tactic (the dock's tooltip). A fight neither side has won "
+            f"within {MAX_ROUNDS} rounds counts for neither ({odds.neither:.1%})."
         )
         ruleset = self.controller.engine.ruleset
         self.setToolTip(f"The default tactic: {ruleset.sim_tactic}" if ruleset.sim_tactic else "")
@@ -234,8 +260,16 @@ class FightOddsPanel(QWidget):
             self.table.setItem(row, 4, item)
 
     def _fill_table(self, odds: FightOdds) -> None:
-        tells_death = any(c.die is not None for c in odds.combatants)
-        self.table.setColumnHidden(2, not tells_death)
+        self.table.setColumnHidden(2, not odds.tells_death)
+        # One column where dropping is dying (Group d10: 0 HP is dead), not two of the same numbers.
+        drops = self.table.horizontalHeaderItem(1)
+        drops.setText("Drops & dies" if odds.drop_is_death else "Drops")
+        drops.setToolTip(
+            "Each one's chance to drop, which in these fights is dying"
+            if odds.drop_is_death
+            else "Each one's chance to drop"
+        )
+        self.table.horizontalHeaderItem(3).setToolTip(f"Left: {LEFT_MEANS}")
         self.table.setRowCount(len(odds.combatants))
         for row, c in enumerate(odds.combatants):
             name = QTableWidgetItem(c.name)
@@ -245,12 +279,18 @@ class FightOddsPanel(QWidget):
                 name,
                 QTableWidgetItem(f"{c.drop:.0%}"),
                 QTableWidgetItem(f"{c.die:.0%}" if c.die is not None else ""),
-                QTableWidgetItem(", ".join(f"{k} {v:.0f}" for k, v in c.health_left.items())),
+                QTableWidgetItem(", ".join(f"{k} {v:.0f}" for k, v in c.health_left.items()) if c.stood else "—"),
             ]
+            left = (
+                f"{c.left_words()} on average over the {c.stood:.0%} of fights it stood at the end"
+                if c.stood
+                else "down at the end of every fight"
+            )
+            tip = f"{c.name}: {odds.drop_words} in {c.drop:.1%} ± {odds.margin(c.drop):.1%} of the fights; {left}"
             for col, item in enumerate(cells):
                 if col:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                item.setToolTip(f"{c.name}: drops in {c.drop:.1%} ± {odds.margin(c.drop):.1%} of the fights")
+                item.setToolTip(tip)
                 self.table.setItem(row, col, item)
 
     # -- the charts --------------------------------------------------------------------------------
@@ -269,14 +309,27 @@ class FightOddsPanel(QWidget):
             for axis in ("left", "bottom"):
                 plot.getAxis(axis).setPen(pg.mkPen(text))
                 plot.getAxis(axis).setTextPen(pg.mkPen(text))
-        self.drop_plot.setLabel("bottom", "chance to drop (darker: to die)")
+        self.drop_plot.setLabel("bottom", "chance to drop")
         self.drop_plot.setXRange(0, 1, padding=0.02)
         self.rounds_plot.setLabel("bottom", "rounds left")
-        self.rounds_plot.setMaximumHeight(110)
+        self.drop_plot.scene().sigMouseMoved.connect(self._hover_drop)
         self.chart_layout.addWidget(self.drop_plot, 3)
         self.chart_layout.addWidget(self.rounds_plot, 1)
         if self.odds is not None:
             self._draw(self.odds)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and self.odds is not None:
+            self._draw(self.odds)  # a new UI scale: the rows' room and the labels measured again
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.chart_holder and event.type() == QEvent.Type.Resize and self.odds is not None:
+            self._set_ticks(self.odds)
+        return super().eventFilter(watched, event)
+
+    def _line(self) -> int:
+        return QFontMetrics(self.font()).height()
 
     def _draw(self, odds: FightOdds) -> None:
         if self.drop_plot is None or self.rounds_plot is None:
@@ -290,20 +343,84 @@ class FightOddsPanel(QWidget):
         self.drop_plot.addItem(
             pg.BarGraphItem(x0=[0] * len(people), y=ys, width=[c.drop for c in people], height=0.7, brushes=colors)
         )
-        tells_death = any(c.die is not None for c in people)
-        self.drop_plot.setLabel("bottom", "chance to drop (darker: to die)" if tells_death else "chance to drop")
-        deaths = [c.die or 0.0 for c in people]
-        if any(deaths):
+        if odds.tells_death:
+            label = "chance to drop (darker: to die)"
+        else:
+            label = "chance to drop and die (the same here)" if odds.drop_is_death else "chance to drop"
+        self.drop_plot.setLabel("bottom", label)
+        if odds.tells_death:
+            deaths = [c.die or 0.0 for c in people]
             self.drop_plot.addItem(
                 pg.BarGraphItem(x0=[0] * len(people), y=ys, width=deaths, height=0.35, brush=pg.mkBrush(DIE_COLOR))
             )
-        self.drop_plot.getAxis("left").setTicks([[(y, c.name) for y, c in zip(ys, people, strict=True)]])
         self.drop_plot.setYRange(-0.6, len(people) - 0.4, padding=0)
+        self._row_names = [c.name for c in people]
+        # A line and a half of text a row, and room for the axis below: never squashed, the dock scrolls.
+        line = self._line()
+        self.drop_plot.setMinimumHeight(round(line * (ROW_LINES * max(len(people), 2) + AXIS_LINES)))
+        self.rounds_plot.setMinimumHeight(round(line * ROUNDS_LINES))
+        self.rounds_plot.setMaximumHeight(round(line * ROUNDS_LINES * 1.5))
         self.rounds_plot.clear()
         keys = sorted(odds.rounds)
         self.rounds_plot.addItem(
             pg.BarGraphItem(x=keys, height=[odds.rounds[k] for k in keys], width=0.8, brush=pg.mkBrush(ROUNDS_COLOR))
         )
+        self._set_ticks(odds)
+
+    def _set_ticks(self, odds: FightOdds) -> None:
+        """Every axis's labels set here, as few as fit side by side at the chart's width: names elided to
+        a share of it (the full one on hover), percentages at quarters, rounds every so many."""
+        if self.drop_plot is None or self.rounds_plot is None:
+            return
+        font = self.font()
+        metrics = QFontMetrics(font)
+        for plot in (self.drop_plot, self.rounds_plot):
+            for axis in ("left", "bottom"):
+                plot.getAxis(axis).setTickFont(font)
+        people = list(odds.combatants)
+        width = max(self.chart_holder.width(), 8 * metrics.horizontalAdvance("M"))
+        room = max(metrics.horizontalAdvance("Mmmm…"), round(width * NAME_SHARE))
+        names = [metrics.elidedText(c.name, Qt.TextElideMode.ElideRight, room) for c in people]
+        ys = list(range(len(people)))[::-1]
+        name_width = max((metrics.horizontalAdvance(n) for n in names), default=0)
+        left = self.drop_plot.getAxis("left")
+        left.setWidth(name_width + metrics.horizontalAdvance("MM"))  # the names and the tick's gap
+        left.setTicks([list(zip(ys, names, strict=True))])
+        # Quarters (0 and 100 % would stand past the chart's ends), the middle alone on a narrow chart.
+        percents = [(p / 4, f"{25 * p}%") for p in (1, 2, 3)]
+        if width - name_width < 4 * metrics.horizontalAdvance("75% "):
+            percents = percents[1:2]
+        self.drop_plot.getAxis("bottom").setTicks([percents])
+        # The rounds: a label every 1, 2, 5, 10… rounds, as many as fit with a gap between them.
+        keys = sorted(odds.rounds) or [1]
+        lo, hi = keys[0], keys[-1]
+        label = metrics.horizontalAdvance(f"{hi} ") + metrics.horizontalAdvance("M")
+        fit = max(1, (width - metrics.horizontalAdvance("100% ")) // label)
+        step = next(s for s in (1, 2, 5, 10, 20, 50, 100) if (hi - lo) / s < fit or s == 100)
+        self.rounds_plot.getAxis("bottom").setTicks([[(r, str(r)) for r in range(lo - lo % step, hi + 1, step)]])
+        most = max(odds.rounds.values(), default=0.0)
+        shares = [(0.0, "0%")] + ([(most, f"{most:.0%}")] if most else [])
+        self.rounds_plot.getAxis("left").setTicks([shares])
+        self.rounds_plot.getAxis("left").setWidth(left.width())  # the two charts' bars start alike
+        self.drop_plot.setToolTip("Point at a bar or a name: the combatant's full name and chances")
+
+    def _hover_drop(self, scene_pos: QPointF) -> None:
+        """The full name (a long one is elided on the axis) and the chances of the row under the mouse."""
+        if self.drop_plot is None or self.odds is None or not self._row_names:
+            return
+        y = self.drop_plot.getViewBox().mapSceneToView(scene_pos).y()
+        row = len(self._row_names) - 1 - round(y)
+        if 0 <= row < len(self.odds.combatants):
+            self.drop_plot.setToolTip(self.row_words(row))
+
+    def row_words(self, row: int) -> str:
+        """'Cedryk the Sneaky: drops in 68 % ± 0.9 %, dies in 20 %': the chart's row in words."""
+        odds = self.odds
+        if odds is None:
+            return ""
+        c = odds.combatants[row]
+        dies = f", dies in {c.die:.0%}" if odds.tells_death and c.die is not None else ""
+        return f"{c.name}: {odds.drop_words} in {c.drop:.0%} ± {odds.margin(c.drop):.1%}{dies}"
 
     def plots(self) -> tuple[Any, Any]:
         return self.drop_plot, self.rounds_plot
