@@ -629,6 +629,11 @@ class OptionsBase(_Model):
     face_target_on_attack: bool = Field(default=True, description="an attacker turns to face its target")
     # RULES §15: Old-School d20's light consideration is this value, so its older files keep theirs.
     light: AmbientLight = Field(default=AmbientLight.NORMAL, description="the ambient light: normal, dim or dark")
+    # RULES §15 [D]: each combatant's darkvision_ft; off, a dark cell hides a creature from everyone.
+    darkvision: bool = Field(
+        default=True,
+        description="darkvision counts: dark cells within a combatant's darkvision and in its sight are dim for it",
+    )
 
 
 class SurpriseSituation(StrEnum):

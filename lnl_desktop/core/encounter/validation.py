@@ -27,6 +27,7 @@ COMBATANT_LABELS = {
     "move_ft": "Move",
     "size": "Size",
     "vision_deg": "Field of vision",
+    "darkvision_ft": "Darkvision",
     "traits": "Traits",
     "conditions": "Conditions",
     "concealed": "Concealed",

@@ -38,6 +38,7 @@ from lnl_desktop.core.encounter.events import (
 )
 from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, CombatantBase, Door, Encounter, Token, WallSegment
 from lnl_desktop.core.encounter.validation import explain
+from lnl_desktop.core.engine.lights import map_lights
 from lnl_desktop.core.engine.words import describe_change, describe_map_change, describe_option, describe_value
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.grid import Cell
@@ -359,6 +360,7 @@ class Edits:
             "difficult",
             "segments",
             "doors",
+            "lights",
         }
         unknown = set(a.changes) - allowed
         if unknown:
@@ -367,10 +369,12 @@ class Edits:
         new = a.ahead_of(e.map)
         if new is None:
             try:
-                new = e.map.edited(a.changes)
+                new = e.map.edited({k: v for k, v in a.changes.items() if k != "lights"})
             except ValidationError as error:
                 raise RulesError(f"Map: {explain(error)}", explain(error).split("\n")) from None
         e.map = new
+        if "lights" in a.changes:  # an imported map's own lights (RULES §15)
+            map_lights(e, a.changes["lights"])
         map_terrain(new)
         self._check_encounter("Edit map")
         explored = e.fog.explored

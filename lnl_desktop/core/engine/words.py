@@ -19,6 +19,8 @@ def describe_map_change(key: str, value: Any) -> str:
     if key in ("segments", "doors") and isinstance(value, list | tuple):
         noun = ("wall segment" if key == "segments" else "door") + ("" if len(value) == 1 else "s")
         return f"{len(value)} {noun}"
+    if key == "lights" and isinstance(value, list | tuple):
+        return f"{len(value)} light{'' if len(value) == 1 else 's'}"
     if key == "background":
         if value is None:
             return "background removed"
