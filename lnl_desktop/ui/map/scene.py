@@ -356,6 +356,7 @@ class MapScene(QGraphicsScene):
             self.badly_hurt_below,
             ruleset,
             self.share_markers,
+            self._names,  # "until the start of Hill Giant's next turn" on a marker's tooltip
         )
         item = self.tokens.get(cid)
         if item is None:

@@ -94,6 +94,7 @@ class TokenLook:
         badly_hurt_below: float = 0.5,
         ruleset: Ruleset | None = None,
         share_markers: bool = False,
+        names: dict[str, str] | None = None,
     ) -> TokenLook:
         """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers
         and shows an Opponent's condition markers only when ``share_markers``."""
@@ -104,7 +105,7 @@ class TokenLook:
         markers = ruleset.markers(c) if not secret or share_markers else ()
         tip = player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges, ruleset)
         if markers:
-            tip += "<br>" + markers_tooltip(markers)
+            tip += "<br>" + markers_tooltip(markers, None if secret else c, names)  # what is left: the GM's
         return cls(
             cid=c.id,
             name=c.name,
