@@ -12,6 +12,8 @@ from pytestqt.qtbot import QtBot
 from waiting import run_until
 
 from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import storage
+from lnl_desktop.paths import resource
 
 
 def wait_for(done: Callable[[], bool]) -> None:
@@ -51,6 +53,7 @@ def test_in_setup_the_turns_dock_says_how_dangerous_the_encounter_is(laptop_wind
     label = window.turns_panel.odds_label
     wait_for(label.isVisible)
     assert label.text().startswith("Odds: Party wins") and "someone drops in" in label.text()
+    assert " ± " in label.text() and "95 %" in label.toolTip()  # the margin, and what it is
     assert window.controller.do(act.StartCombat(face=4)) is not None
     wait_for(lambda: not label.isVisible())  # in combat the dock has the odds
 
@@ -91,3 +94,18 @@ def test_a_pinned_plan_shows_its_odds_beside_the_odds_without_it(laptop_window: 
     assert panel.whatif_odds.party_wins < base.party_wins + 0.02
     panel.clear_button.click()
     assert panel.table.isColumnHidden(4) and panel.whatif_label.text() == ""
+
+
+def test_the_odds_dock_says_what_left_is_and_one_column_where_dropping_is_dying(
+    laptop_window: Any, qtbot: QtBot
+) -> None:
+    """Group d10: 0 HP is dead, so the dock shows one "Drops & dies" column, not two of the same numbers."""
+    window = laptop_window(storage.load(resource("encounters", "bandit-mill-d10.lnl")))
+    panel = odds_dock(window, qtbot)
+    table = panel.table
+    assert panel.odds.drop_is_death
+    assert table.horizontalHeaderItem(1).text() == "Drops & dies" and table.isColumnHidden(2)
+    assert "stood at the end" in table.horizontalHeaderItem(3).toolTip()
+    assert "stood at the end" in table.item(0, 3).toolTip() or "every fight" in table.item(0, 3).toolTip()
+    drops, _rounds = panel.plots()
+    assert len(drops.listDataItems()) == 1  # no second, identical bar for dying

@@ -267,9 +267,12 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
     # -- what the dock shows -------------------------------------------------------------------
 
     def show_odds(self, verdict: str, tip: str) -> None:
-        """The fight odds' line in setup ("Party wins 64 % · someone drops in 71 % · 3–5 rounds"); empty: none."""
+        """The fight odds' line in setup ("Party wins 64 % ± 1.0 % · someone drops in 71 % · 3–5 rounds");
+        empty: none."""
         self.odds_label.setText(f"Odds: {verdict}" if verdict else "")
-        self.odds_label.setToolTip(tip)
+        # The ± on the line is the margin: said where the GM points at it.
+        margin = "± : 95 % of counts of so many fights fall within it of the true chance"
+        self.odds_label.setToolTip(f"{tip}\n{margin}" if verdict and "±" in verdict else tip)
         self.odds_label.setVisible(bool(verdict))
 
     def state_of(self, cid: str) -> str:
