@@ -39,7 +39,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatStarted, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.ui import collector
+from lnl_desktop.ui import collector, wheel
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import PromptsPanel
@@ -101,6 +101,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
     ) -> None:
         super().__init__()
         collector.install()  # workers run beside this window: garbage is collected on this thread only
+        wheel.install()  # the wheel scrolls the panels, never edits a field the GM has not clicked
         self.settings = settings if settings is not None else QSettings()
         recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
         self.controller = TableController(encounter, self)

@@ -103,7 +103,6 @@ def test_the_odds_dock_says_what_left_is_and_one_column_where_dropping_is_dying(
     window = laptop_window(storage.load(resource("encounters", "bandit-mill-d10.lnl")))
     panel = odds_dock(window, qtbot)
     table = panel.table
-    assert panel.odds.drop_is_death
     assert table.horizontalHeaderItem(1).text() == "Drops & dies" and table.isColumnHidden(2)
     assert "stood at the end" in table.horizontalHeaderItem(3).toolTip()
     assert "stood at the end" in table.item(0, 3).toolTip() or "every fight" in table.item(0, 3).toolTip()

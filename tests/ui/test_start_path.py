@@ -131,6 +131,7 @@ START_PATH = {
     "lnl_desktop.ui.theme",
     "lnl_desktop.ui.toast",
     "lnl_desktop.ui.widgets",
+    "lnl_desktop.ui.wheel",  # the wheel scrolls, never edits (an application event filter)
 }
 # Built or imported on first use, never for the first window.
 LATER = {
