@@ -314,11 +314,15 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.player_paused_label.setObjectName("playerPaused")
         self.player_paused_label.setStyleSheet("QLabel#playerPaused { color: white; background: #b00020; }")
         self.player_paused_label.hide()
+        # A drag's or a ruler's words take what room the others leave (the cell, the round and the
+        # ruleset stay whole), shared with the message; shown only while there are some.
+        self.drag_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.drag_label.hide()
         for label in (self.player_paused_label, self.drag_label, self.cell_label, self.round_label, self.ruleset_label):
             label.setContentsMargins(8, 0, 8, 0)
-            self.statusBar().addPermanentWidget(label)
+            self.statusBar().addPermanentWidget(label, 2 if label is self.drag_label else 0)
         self.map_view.cellHovered.connect(self._show_cell)
-        self.map_view.dragInfo.connect(self.drag_label.setText)
+        self.map_view.dragInfo.connect(self._show_drag_info)
         self.controller.eventsApplied.connect(lambda events: self._refresh_round())
         self.controller.encounterReplaced.connect(self._refresh_round)
         self._refresh_round()
@@ -441,6 +445,10 @@ class MainWindow(WindowMenus, SidePanelLayout):
             action.setEnabled(not reason)
             action.setToolTip(reason or tip)
             action.setStatusTip(reason or tip)
+
+    def _show_drag_info(self, text: str) -> None:
+        self.drag_label.setText(text)
+        self.drag_label.setVisible(bool(text))
 
     def _show_cell(self, x: int, y: int) -> None:
         if x < 0:

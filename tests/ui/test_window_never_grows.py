@@ -124,10 +124,13 @@ def test_measuring_with_a_long_reading_leaves_the_window_its_side_panel_and_the_
         assert window.docks["Turns"].geometry() == side  # the side panel stays on screen, where it was
     last = readings[-1]
     assert LONG_NAME in last and "via 2 waypoints" in last
-    # Cut to the room it has: the GM reads the whole on hover.
+    # Cut to the room it has: the GM reads the whole on hover. The cell, the round and the ruleset
+    # beside it stay whole.
     label = window.drag_label
     assert label.is_elided() and label.shown_text().endswith("…")
     assert last in label.hover_text()
+    for beside in (window.cell_label, window.round_label, window.ruleset_label):
+        assert beside.text() and not beside.is_elided(), beside.shown_text()
     QTest.mouseRelease(view.viewport(), LEFT, NONE, at(view, (20, 14)).toPoint())
 
 
