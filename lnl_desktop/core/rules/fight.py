@@ -249,3 +249,159 @@ def pin(field: Battlefield, actor: Any, target: IntArray, standing: BoolArray) -
     ok = (p >= 0) & standing[np.arange(target.shape[0]), pj]
     out: IntArray = np.where(ok, pj, target)
     return out
+
+
+# -- conditions that end by themselves (RULES §10 "How long a condition lasts") ----------------------
+
+ROUNDS, NEXT_TURN_END, TURN_START_OF, SAVE = 0, 1, 2, 3  # Timed.kind
+# Timed conditions a simulator follows per combatant: its tables are worked out for each set of them
+# that may have ended (2**4 = 16 at most); a fifth one and more last the whole fight in the odds.
+MOST_TIMED = 4
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A condition of combatant ``owner`` (its index) that ends by itself, as the simulator counts it."""
+
+    owner: int
+    condition: str  # as written in its conditions
+    kind: int  # ROUNDS, NEXT_TURN_END, TURN_START_OF or SAVE
+    rounds: int = 0  # ROUNDS: how many ends of its turns are left
+    skip: bool = False  # given during its own turn: the end of that turn does not count
+    ender: int = -1  # TURN_START_OF: whose turn's start ends it (its index; -1: the next turn's, whoever's)
+    save: float = 0.0  # SAVE: the chance its save at the end of a turn ends it
+
+
+def timed_conditions(
+    field: Battlefield, people: list[Any], matters: Any, save_chance: Any
+) -> tuple[list[list[str]], list[Timed]]:
+    """The conditions of ``people`` (the field's combatants, in its order) that have a duration and
+    that the simulator reads (``matters(word)``), at most :data:`MOST_TIMED` each: each one's names,
+    and all of them as :class:`Timed`. ``save_chance(c, duration)``: the ruleset's chance a save ends it.
+
+    As the engine counts them (core.engine.conditions): "until the start of X's next turn" ends when
+    X's turn starts, or at any turn's start once X is down. X off the map (or down already) is taken
+    to end it at the next turn's start: the simulator plays no turn of one off the map."""
+    from lnl_desktop.core.encounter.model import DurationKind
+
+    names: list[list[str]] = []
+    out: list[Timed] = []
+    for i, c in enumerate(people):
+        mine: list[str] = []
+        for condition in c.conditions:
+            d = c.durations.get(condition)
+            if d is None or not matters(condition) or len(mine) >= MOST_TIMED:
+                continue
+            mine.append(condition)
+            skip = bool(getattr(d, "given_in_its_turn", False))
+            if d.kind is DurationKind.ROUNDS:
+                out.append(Timed(i, condition, ROUNDS, rounds=int(d.rounds or 1), skip=skip))
+            elif d.kind is DurationKind.END_OF_NEXT_TURN:
+                out.append(Timed(i, condition, NEXT_TURN_END, skip=skip))
+            elif d.kind is DurationKind.START_OF_TURN_OF:
+                ender = field.ids.index(d.creature) if d.creature in field.ids else -1
+                out.append(
+                    Timed(i, condition, TURN_START_OF, ender=ender if ender >= 0 and field.standing[ender] else -1)
+                )
+            else:
+                out.append(Timed(i, condition, SAVE, skip=skip, save=float(save_chance(c, d))))
+        names.append(mine)
+    return names, out
+
+
+def variants(c: Any, timed: list[str]) -> list[Any]:
+    """``c`` as it stands once each set of its ``timed`` conditions has ended: entry ``v`` lacks the
+    conditions whose bit is set in ``v`` (entry 0 is ``c`` itself)."""
+    out = [c]
+    for v in range(1, 2 ** len(timed)):
+        gone = {timed[b] for b in range(len(timed)) if v >> b & 1}
+        out.append(c.model_copy(update={"conditions": [w for w in c.conditions if w not in gone]}))
+    return out
+
+
+class Timers:
+    """Each fight's timed conditions (:class:`Timed`), a row per fight: counted at the end of their
+    owner's turns, rolled for, ended at the start of a named creature's turn. :meth:`variant` tells
+    which of a combatant's timed conditions have ended in each fight (the bits of :func:`variants`).
+    With no timed conditions every method returns at once: the fights cost what they did."""
+
+    def __init__(self, timed: list[Timed], k: int, n: int) -> None:
+        self.timed = timed
+        self.any = bool(timed)
+        self.owner = np.array([t.owner for t in timed], dtype=np.int64)
+        self.bit = np.zeros(len(timed), dtype=np.int64)
+        self.mine: list[list[int]] = [[] for _ in range(k)]
+        self.starts = [x for x, t in enumerate(timed) if t.kind == TURN_START_OF]
+        for x, t in enumerate(timed):
+            self.bit[x] = len(self.mine[t.owner])
+            self.mine[t.owner].append(x)
+        self.count = max((len(m) for m in self.mine), default=0)
+        self.width = 2**self.count  # variants per combatant in a ruleset's tables
+        self.left = np.tile(np.array([t.rounds for t in timed], dtype=np.int64), (n, 1))
+        self.skip = np.tile(np.array([t.skip for t in timed], dtype=np.bool_), (n, 1))
+        self.on = np.ones((n, len(timed)), dtype=np.bool_)
+
+    def keep(self, rows: Any) -> None:
+        if self.any:
+            self.left, self.skip, self.on = self.left[rows], self.skip[rows], self.on[rows]
+
+    def variant(self, rows: Any, who: Any) -> IntArray:
+        """[len(rows)]: the ended bits of ``who``'s timed conditions (one index, or one per row)."""
+        n = self.on[rows].shape[0]
+        out = np.zeros(n, dtype=np.int64)
+        if not self.any:
+            return out
+        for x, t in enumerate(self.timed):
+            owned = who == t.owner
+            if np.ndim(owned) == 0 and not owned:
+                continue
+            out += (owned & ~self.on[rows, x]).astype(np.int64) << self.bit[x]
+        return out
+
+    def turn_starts(self, rows: Any, who: Any, down: BoolArray) -> None:
+        """``who``'s turn starts in ``rows``: the conditions that last until then end, and those
+        lasting until the start of the turn of one who is down (``down`` [n, k], all rows)."""
+        if not self.any:
+            return
+        idx = np.flatnonzero(rows) if np.asarray(rows).dtype == np.bool_ else np.asarray(rows)
+        for x in self.starts:
+            ender = self.timed[x].ender
+            if ender < 0:
+                self.on[idx, x] = False
+                continue
+            ends = (np.asarray(who) == ender) | down[idx, ender]
+            self.on[idx[ends], x] = False
+
+    def turn_ends(self, rows: Any, who: Any, rng: Any) -> None:
+        """``who``'s turn ends in ``rows``: its rounds counted down, its next turn's end reached, its saves rolled."""
+        if not self.any:
+            return
+        for x in self._of(self.mine, who):
+            t = self.timed[x]
+            sel = self._rows(rows, who, t.owner)
+            if sel.size == 0:
+                continue
+            counts = self.on[sel, x] & ~self.skip[sel, x]
+            if t.kind == ROUNDS:
+                self.left[sel, x] -= counts
+                self.on[sel, x] &= self.left[sel, x] > 0
+            elif t.kind == NEXT_TURN_END:
+                self.on[sel, x] &= ~counts
+            elif t.kind == SAVE:
+                self.on[sel, x] &= ~(counts & (rng.random(sel.size) < t.save))
+            self.skip[sel, x] = False
+
+    @staticmethod
+    def _of(table: list[list[int]], who: Any) -> list[int]:
+        if np.ndim(who) == 0:
+            return table[int(who)]
+        return [x for i in np.unique(who) for x in table[int(i)]]
+
+    @staticmethod
+    def _rows(rows: Any, who: Any, owner: int) -> IntArray:
+        """The fights of ``rows`` (indices or a mask) whose turn is ``owner``'s, as indices."""
+        idx = np.flatnonzero(rows) if np.asarray(rows).dtype == np.bool_ else np.asarray(rows)
+        if np.ndim(who) == 0:
+            return idx if int(who) == owner else idx[:0]
+        out: IntArray = idx[np.asarray(who) == owner]
+        return out

@@ -23,12 +23,25 @@ from typing import Any
 
 import numpy as np
 
-from lnl_desktop.core.encounter.model import Encounter, Phase, Side
+from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key
+from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.d10 import odds, rules
 from lnl_desktop.core.rules.d10.initiative import groups
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Options, D10Weapon, WeaponKind
 from lnl_desktop.core.rules.d10.tactic import MELEE_FT, SHOOT_FROM_FT, best_weapon, dropped_weapon
-from lnl_desktop.core.rules.fight import MAX_ROUNDS, OPPONENTS, PARTY, Battlefield, SimOutcome, empty_outcome, pin
+from lnl_desktop.core.rules.fight import (
+    MAX_ROUNDS,
+    OPPONENTS,
+    PARTY,
+    Battlefield,
+    SimOutcome,
+    Timers,
+    empty_outcome,
+    pin,
+    timed_conditions,
+    variants,
+)
 
 HEALTH = ("HP",)
 MELEE, RANGED = 0, 1  # a weapon's kind, as the tables index it
@@ -109,10 +122,19 @@ class _Fights:
         self.hp_max = np.array([c.hp_max for c in people])
         self.dr = np.array([c.dr for c in people])
         self.minion = np.array([c.minion for c in people])
-        self.exhausted = np.array([c.has("exhausted") for c in people])
-        self.able = np.array([c.incapacitated_by is None for c in people])
-        # Held in place with nobody in the app holding it (restrained, a grapple set by hand): Move 0 throughout.
-        self.stuck = np.array([c.held_by is not None and c.holder not in by_id for c in people])
+        # Per combatant and per set of its timed conditions ended (RULES §10): exhausted, able to act, and
+        # held in place with nobody in the app holding it (restrained, a grapple set by hand): Move 0.
+        names, timed = timed_conditions(field, people, _matters, save_chance)
+        self.timers = Timers(timed, k, fights)
+        width = self.timers.width
+        self.exhausted = np.zeros((k, width), dtype=np.bool_)
+        self.able = np.ones((k, width), dtype=np.bool_)
+        self.stuck = np.zeros((k, width), dtype=np.bool_)
+        for i, person in enumerate(people):
+            for v, c in enumerate(variants(person, names[i])):
+                self.exhausted[i, v] = c.has("exhausted")
+                self.able[i, v] = c.incapacitated_by is None
+                self.stuck[i, v] = c.held_by is not None and c.holder not in by_id
         self.lost_round = np.array([-1 if c.lost_attack_round is None else c.lost_attack_round for c in people])
         self.overextended = np.array([-1 if c.overextended_round is None else c.overextended_round for c in people])
         self.ranges = np.array(
@@ -164,6 +186,7 @@ class _Fights:
             self.store()
             for name in self.STATE:
                 setattr(self, name, getattr(self, name)[keep])
+            self.timers.keep(keep)
 
     def settle(self, fights: Any, r: int) -> None:
         """Of ``fights`` (where someone just fell), those where a side is out: the winner, the rounds."""
@@ -184,7 +207,7 @@ class _Fights:
         if fights.size == 0:
             return
         up = self.prone[fights, t].astype(np.int64) + (self.overextended[t] == r)
-        down = self.parrying[fights, t].astype(np.int64) + int(self.exhausted[i])
+        down = self.parrying[fights, t].astype(np.int64) + self.exhausted[i, self.timers.variant(fights, i)]
         if self.ambush_side >= 0 and r == self.combat.first_round:
             if self.side[i] == self.ambush_side:
                 up = up + 1
@@ -251,11 +274,25 @@ class _Fights:
             self.sees[fa, i, :] = seen
 
     def turn(self, i: int, fights: Any, r: int) -> None:
-        """``i``'s turn in each of ``fights``: the default tactic (tactic.take_turn)."""
+        """``i``'s turn in each of ``fights``: the default tactic (tactic.take_turn), and at its end its
+        timed conditions counted."""
         self.parrying[fights, i] = False  # its next action has come
         stood = self.prone[fights, i].copy()
         self.prone[fights, i] = False  # standing up is its move
-        if not self.able[i] or not (self.has_blade[i] or self.has_bow[i]):
+        timers = self.timers
+        if not timers.any:
+            if self.able[i, 0]:
+                self._act(i, fights, r, stood, self.stuck[i, 0])
+            return
+        timers.turn_starts(fights, i, ~self.standing)
+        v = timers.variant(fights, i)
+        able = self.able[i, v]
+        self._act(i, fights[able], r, stood[able], self.stuck[i, v][able])
+        timers.turn_ends(fights, i, self.rng)
+
+    def _act(self, i: int, fights: Any, r: int, stood: Any, stuck: Any) -> None:
+        """What ``i`` does in its turn in ``fights``: pick up its weapon, shoot, close in, strike."""
+        if fights.size == 0 or not (self.has_blade[i] or self.has_bow[i]):
             return
         foes = self.standing[fights] & self.foe[i]
         some = foes.any(axis=1)
@@ -278,7 +315,7 @@ class _Fights:
             rest &= ~shoot
         strike = acting & ~rest
         if rest.any():
-            moving = rest & ~stood & (self.holder[fights, i] < 0) & ~self.stuck[i]
+            moving = rest & ~stood & (self.holder[fights, i] < 0) & ~stuck
             if moving.any():
                 self.move(i, fights[moving], target[moving])
             arrived = rest & (self.gap[fights, i, target] <= 0) & self.has_blade[i]
@@ -289,13 +326,17 @@ class _Fights:
             go = target >= 0
             self.attack(i, fights[go], target[go], kind[go], r)
 
-    def finish(self, i: int, r: int) -> None:
+    def finish(self, i: int, r: int, action_left: bool) -> None:
         """A turn the table began (tactic._finish_turn): the attack on the nearest standing foe in
-        reach, if its action is unused."""
-        if not (self.has_blade[i] and self.able[i] and self.lost_round[i] != r):
-            return
+        reach, if its action is unused; then the turn's end counts its timed conditions."""
+        able = self.able[i, self.timers.variant(slice(None), i)]
+        if action_left and self.has_blade[i] and self.lost_round[i] != r:
+            self._finish(i, r, able)
+        self.timers.turn_ends(np.nonzero(self.live & self.standing[:, i])[0], i, self.rng)
+
+    def _finish(self, i: int, r: int, able: Any) -> None:
         reach = self.standing & self.foe[i] & (self.gap[:, i, :] <= 0)
-        go = reach.any(axis=1) & self.armed[:, i]
+        go = reach.any(axis=1) & self.armed[:, i] & able
         fights = np.nonzero(go)[0]
         self.attack(i, fights, reach[fights].argmax(axis=1), np.full(fights.size, MELEE), r)
 
@@ -326,8 +367,8 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         combat = s.combat
         done = set(combat.acted)
         if combat.turn is not None:
-            if combat.turn.action is None:
-                s.finish(s.index[combat.turn.combatant], r)
+            if combat.turn.combatant in s.index:
+                s.finish(s.index[combat.turn.combatant], r, combat.turn.action is None)
             done.add(combat.turn.combatant)
         sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
         sequence += [i for i in range(s.k) if i not in sequence]
@@ -354,3 +395,20 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
     s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
     s.store()
     return s.out
+
+
+def _matters(condition: str) -> bool:
+    """Whether the simulator reads ``condition``: it takes a turn, holds in place, or is exhaustion."""
+    key = condition_key(condition).casefold()
+    return any(key == word or key.startswith(word + " ") for word in (*INCAPACITATING, *HOLDING, "exhausted"))
+
+
+def save_chance(c: D10Combatant, duration: ConditionDuration) -> float:
+    """The chance a save at the end of ``c``'s turn ends a condition, as the ruleset rolls it (RULES §10,
+    §13): d20 + the named skill (none when it names none) ≥ the duration's DC."""
+    try:
+        bonus = c.skill(duration.save) if duration.save else 0
+    except RulesError:
+        return 0.0  # not one of its skills: the engine cannot roll it, the GM removes it by hand
+    dc = duration.dc or 0
+    return sum(face + bonus >= dc for face in range(1, 21)) / 20

@@ -21,10 +21,24 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Encounter, Phase, Side, WeaponKind, WeaponState
+from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key
+from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side, WeaponKind, WeaponState
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.fight import MAX_ROUNDS, NEITHER, OPPONENTS, PARTY, Battlefield, SimOutcome, close_in, pin
-from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Weapon
+from lnl_desktop.core.rules.fight import (
+    MAX_ROUNDS,
+    NEITHER,
+    OPPONENTS,
+    PARTY,
+    Battlefield,
+    SimOutcome,
+    Timers,
+    close_in,
+    pin,
+    timed_conditions,
+    variants,
+)
+from lnl_desktop.core.rules.lnl.model import Ability, LnLFamilyOptions, LnLStats, Weapon
 from lnl_desktop.core.rules.lnl.odds import forecast_with
 from lnl_desktop.lazy import lazy_module
 
@@ -178,6 +192,7 @@ class _State:
     broken: list[npt.NDArray[Any]]  # per combatant, [n, weapons]
     active: npt.NDArray[Any]  # [n] the fight goes on
     end_round: npt.NDArray[Any]  # [n]
+    timers: Timers  # the conditions that end by themselves, per fight
 
 
 class Simulator:
@@ -206,8 +221,15 @@ class Simulator:
                 j, mode = int(field.prefer[i]), field.modes[i]
                 if j >= 0 and mode:
                     self.blows[i][j] = blows(ruleset, self.c[i], self.c[j], self.options, AttackMode(mode))
-        self.no_turn = np.array([c.incapacitated_by is not None for c in self.c], dtype=np.bool_)
-        self.held = np.array([c.held_by is not None for c in self.c], dtype=np.bool_)
+        # Who loses its turn or its Move, per combatant and per set of its timed conditions ended (RULES §10).
+        self.timed_names, self.timed = timed_conditions(field, self.c, _matters, save_chance)
+        width = 2 ** max((len(t) for t in self.timed_names), default=0)
+        self.no_turn = np.zeros((k, width), dtype=np.bool_)
+        self.held = np.zeros((k, width), dtype=np.bool_)
+        for i, c in enumerate(self.c):
+            for v, w in enumerate(variants(c, self.timed_names[i])):
+                self.no_turn[i, v] = w.incapacitated_by is not None
+                self.held[i, v] = w.held_by is not None
         self.aware = np.array([c.cannot_be_surprised for c in self.c], dtype=np.bool_)
         self.minimum_ft = float(ruleset.ranged_minimum_ft)
 
@@ -247,6 +269,7 @@ class Simulator:
             broken=broken,
             active=self._going_on(up),
             end_round=np.full(n, -1, dtype=np.int64),  # -1: not over yet
+            timers=Timers(self.timed, k, n),
         )
 
     def _going_on(self, up: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -256,21 +279,34 @@ class Simulator:
 
     # -- one turn --------------------------------------------------------------------------------
 
-    def turn(self, s: _State, i: int, acting: npt.NDArray[Any], feet: npt.NDArray[Any] | float) -> None:
-        """``i``'s turn in the fights where ``acting`` is set, with ``feet`` of movement."""
+    def turn(
+        self, s: _State, i: int, acting: npt.NDArray[Any], feet: npt.NDArray[Any] | float, begun: bool = False
+    ) -> None:
+        """``i``'s turn in the fights where ``acting`` is set, with ``feet`` of movement; ``begun``: the
+        table's turn under way (its start has passed: the conditions that ended then are gone)."""
         acting = acting & s.up[:, i] & s.active
         if not acting.any():
             return
         s.parry[acting, i] = False  # a parry in force ends as the parrier's turn begins
-        if self.no_turn[i]:
+        timers = s.timers
+        if not begun:
+            timers.turn_starts(acting, i, ~s.up)
+        if timers.any:
+            v = timers.variant(slice(None), i)
+            self._act(s, i, acting & ~self.no_turn[i, v], feet, self.held[i, v])
+            timers.turn_ends(acting, i, self.rng)
+        elif not self.no_turn[i, 0]:
+            self._act(s, i, acting, feet, self.held[i, 0])
+
+    def _act(self, s: _State, i: int, acting: npt.NDArray[Any], feet: npt.NDArray[Any] | float, held: Any) -> None:
+        """What ``i`` does in its turn by the default tactic: its nearest foe, a shot, a move, a blow."""
+        if not acting.any():
             return
         foes = self.foes[i]
         candidates = foes[None, :] & s.up
         masked = np.where(candidates, s.gap[:, i, :], np.inf)
         target = pin(self.field, i, np.where(candidates.any(axis=1), masked.argmin(axis=1), -1), s.up)
-        move = np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape)
-        if self.held[i]:
-            move = np.zeros_like(move)
+        move = np.where(held, 0.0, np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape))
         rows = np.arange(acting.shape[0])
         for j in np.nonzero(foes)[0]:
             mine = acting & (target == j)
@@ -428,12 +464,14 @@ class Simulator:
             if turn is not None and turn.combatant in self.field.ids:
                 i = self.field.index(turn.combatant)
                 acted.add(turn.combatant)
+                everyone = s.active.copy()
                 if turn.action is None:
                     c = self.c[i]
                     left = max(0.0, float(c.move_ft) + turn.extra_ft - turn.feet_used)
-                    everyone = s.active.copy()
-                    self.turn(s, i, everyone, left)
+                    self.turn(s, i, everyone, left, begun=True)
                     s.end_round[everyone & ~s.active & (s.end_round < 0)] = rnd
+                else:
+                    s.timers.turn_ends(everyone & s.up[:, i], i, rng)  # its action taken: the turn's end is next
             may = np.array([cid not in acted and not self.c[x].surprised for x, cid in enumerate(self.field.ids)])
             self.side_turns(s, first, np.tile(may, (n, 1)), rnd, s.active.copy())
         last = max(start_round, 1) + MAX_ROUNDS - 1
@@ -472,6 +510,7 @@ class Simulator:
 
     @staticmethod
     def _keep(s: _State, keep: npt.NDArray[Any]) -> _State:
+        s.timers.keep(keep)
         return _State(
             sp=s.sp[keep],
             ip=s.ip[keep],
@@ -484,6 +523,7 @@ class Simulator:
             broken=[b[keep] for b in s.broken],
             active=s.active[keep],
             end_round=s.end_round[keep],
+            timers=s.timers,
         )
 
 
@@ -495,3 +535,19 @@ def simulate_fights(
 
 
 __all__ = ["Blow", "Simulator", "blows", "openings", "sample", "simulate_fights"]
+
+
+def _matters(condition: str) -> bool:
+    """Whether the simulator reads ``condition``: one that takes a turn or holds in place ("grappled by Ogre" too)."""
+    key = condition_key(condition).casefold()
+    return any(key == word or key.startswith(word + " ") for word in (*INCAPACITATING, *HOLDING))
+
+
+def save_chance(c: LnLStats, duration: ConditionDuration) -> float:
+    """The chance a save at the end of ``c``'s turn ends a condition, as the ruleset rolls it (RULES §10):
+    a d20 at or under 10 + the named ability's bonus (STR when none is named)."""
+    try:
+        score = 10 + c.bonus(Ability(duration.save or Ability.STR.value))
+    except (ValueError, RulesError):
+        return 0.0  # an ability this edition lacks: the engine cannot roll it, the GM removes it by hand
+    return sum(face <= score for face in range(1, 21)) / 20

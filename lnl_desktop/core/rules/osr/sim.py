@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from lnl_desktop.core.encounter.model import Encounter, Phase, Side
+from lnl_desktop.core.encounter.conditions import condition_key
+from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side
 from lnl_desktop.core.rules.fight import (
     MAX_ROUNDS,
     NEITHER,
@@ -27,9 +28,13 @@ from lnl_desktop.core.rules.fight import (
     PARTY,
     Battlefield,
     SimOutcome,
+    Timed,
+    Timers,
     close_in,
     empty_outcome,
     pin,
+    timed_conditions,
+    variants,
 )
 from lnl_desktop.core.rules.osr import conditions as cond
 from lnl_desktop.core.rules.osr.model import InitiativeMode, Kind, MoraleResult, OsrCombatant, SaveCategory
@@ -38,11 +43,31 @@ from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blo
 
 FAR = 1e300  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe")
 MELEE_FT = 5  # the plan's gaps are to 5 ft melee reach; a reach weapon strikes 5 ft farther
+# The conditions the simulator reads (RULES §12's table): they take the turn, hold in place, or change
+# a to-hit roll, a save or the Move. Only these are followed when they end by themselves.
+READ = (
+    "blinded",
+    "exhausted",
+    "frightened",
+    "grappled",
+    "incapacitated",
+    "invisible",
+    "paralyzed",
+    "petrified",
+    "poisoned",
+    "prone",
+    "restrained",
+    "stunned",
+    "unconscious",
+    "wounded",
+)
 
 
 @dataclass
 class _Tables:
-    """What does not change during the fight, per combatant (``k``) and attack option (``o``)."""
+    """What does not change during the fight, per combatant (``k``) and attack option (``o``). The
+    tables marked ``u`` are by combatant and set of its timed conditions ended (RULES §10): row
+    ``i * width + v`` is combatant ``i`` with the conditions of bits ``v`` gone (:func:`.fight.variants`)."""
 
     side: Any  # [k]
     foe: Any  # [k, k]
@@ -53,20 +78,22 @@ class _Tables:
     init: Any  # [k]
     leader: Any  # [k]
     attacks: Any  # [k]
-    acts: Any  # [k] able to act at all (no helpless condition)
-    move: Any  # [k] feet a turn
-    hit: Any  # [k, k, o, 2] the chance to hit, at short and at long range
+    acts: Any  # [u] able to act at all (no helpless condition)
+    move: Any  # [u] feet a turn
+    hit: Any  # [u, u, o, 2] the chance to hit, at short and at long range
     cdf: Any  # [k, o, d] P(damage <= d)
     range_ft: Any  # [k, o] a ranged option's maximum range (0: melee)
-    melee_best: Any  # [k, k] the best melee option against each foe
-    reach_extra: Any  # [k, k] how much farther than 5 ft that option reaches
-    ranged_rank: Any  # [k, k, r] ranged options, best first (-1: none)
+    melee_best: Any  # [u, u] the best melee option against each foe
+    reach_extra: Any  # [u, u] how much farther than 5 ft that option reaches
+    ranged_rank: Any  # [u, u, r] ranged options, best first (-1: none)
     sees: Any  # [k, k]
     members: tuple[Any, Any]  # each side's indices
     size: Any  # [2] each side's members, those off the map included
     off_down: Any  # [2] members off the map who are down
     off_out: Any  # [2] members off the map who are out of the fight
     group: bool  # initiative by group
+    timed: list[Timed]  # the conditions that end by themselves
+    width: int  # variants per combatant in the ``u`` tables (1: no timed condition)
 
     @property
     def k(self) -> int:
@@ -76,33 +103,41 @@ class _Tables:
 def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
     cs: list[OsrCombatant] = [encounter.combatant(cid) for cid in field.ids]  # type: ignore[misc]
     k = len(cs)
+    names, timed = timed_conditions(field, cs, _reads, lambda c, d: save_chance(encounter, c, d))
+    forms = [variants(c, names[i]) for i, c in enumerate(cs)]
+    v_width = 2 ** max(len(n) for n in names)
+    u = k * v_width
     opts = [attack_options(c) for c in cs]
     width = max(len(o) for o in opts)
-    hit = np.zeros((k, k, width, 2))
+    hit = np.zeros((u, u, width, 2))
     dists: dict[tuple[int, int], dict[int, float]] = {}
     range_ft = np.zeros((k, width))
-    melee_best = np.zeros((k, k), dtype=np.int64)
-    reach_extra = np.zeros((k, k))
-    ranks = np.full((k, k, max(1, max(sum(s == "ranged" for _, s in o) for o in opts))), -1, dtype=np.int64)
+    melee_best = np.zeros((u, u), dtype=np.int64)
+    reach_extra = np.zeros((u, u))
+    ranks = np.full((u, u, max(1, max(sum(s == "ranged" for _, s in o) for o in opts))), -1, dtype=np.int64)
     foe = field.foes()
-    for i, a in enumerate(cs):
+    for i in range(k):
         for o, (w, style) in enumerate(opts[i]):
             if style == "ranged":
                 range_ft[i, o] = w.max_range_ft or 0
-        for j, t in enumerate(cs):
+        for j in range(k):
             if not foe[i, j]:
                 continue
-            for o, (w, style) in enumerate(opts[i]):
-                to, damage = blow(encounter, a, t, w, style)
-                dists.setdefault((i, o), damage)
-                short = [term for term in to.terms if term[0] != "long range"]
-                hit[i, j, o, 0] = dataclasses.replace(to, terms=short).chance
-                hit[i, j, o, 1] = dataclasses.replace(to, terms=[*short, ("long range", -1)]).chance
-            best = ranked(encounter, a, t, ranged=False)
-            melee_best[i, j] = best[0]
-            reach_extra[i, j] = opts[i][best[0]][0].reach - MELEE_FT
-            for r, o in enumerate(ranked(encounter, a, t, ranged=True)):
-                ranks[i, j, r] = o
+            for va, a in enumerate(forms[i]):
+                for vt, t in enumerate(forms[j]):
+                    x, y = i * v_width + va, j * v_width + vt
+                    for o, (w, style) in enumerate(opts[i]):
+                        to, damage = blow(encounter, a, t, w, style)
+                        if va == vt == 0:
+                            dists.setdefault((i, o), damage)
+                        short = [term for term in to.terms if term[0] != "long range"]
+                        hit[x, y, o, 0] = dataclasses.replace(to, terms=short).chance
+                        hit[x, y, o, 1] = dataclasses.replace(to, terms=[*short, ("long range", -1)]).chance
+                    best = ranked(encounter, a, t, ranged=False)
+                    melee_best[x, y] = best[0]
+                    reach_extra[x, y] = opts[i][best[0]][0].reach - MELEE_FT
+                    for r, o in enumerate(ranked(encounter, a, t, ranged=True)):
+                        ranks[x, y, r] = o
     top = max((max(d) for d in dists.values()), default=0)
     cdf = np.ones((k, width, top + 1))
     for (i, o), damage in dists.items():
@@ -126,12 +161,14 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
         pc=np.array([c.kind is Kind.PC for c in cs]),
         morale=np.array([(c.morale or 0) if c.has_morale else 0 for c in cs], dtype=np.int64),
         has_morale=np.array([c.has_morale for c in cs]),
-        death_save=np.array([save_bonus(encounter, c, SaveCategory.POISON) for c in cs], dtype=np.int64),
+        death_save=np.array(
+            _each(forms, v_width, lambda c: save_bonus(encounter, c, SaveCategory.POISON)), dtype=np.int64
+        ),
         init=np.array([c.init_mod for c in cs], dtype=np.int64),
         leader=np.array([c.leader for c in cs]),
         attacks=np.array([c.attacks for c in cs], dtype=np.int64),
-        acts=np.array([c.incapacitated_by is None for c in cs]),
-        move=np.array([move(c) for c in cs]),
+        acts=np.array(_each(forms, v_width, lambda c: c.incapacitated_by is None), dtype=np.bool_),
+        move=np.array(_each(forms, v_width, move)),
         hit=hit,
         cdf=cdf,
         range_ft=range_ft,
@@ -144,7 +181,32 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
         off_down=np.array([sum(c.side is s and c.down for c in off) for s in sides]),
         off_out=np.array([sum(c.side is s and c.out_of_fight for c in off) for s in sides]),
         group=InitiativeMode(encounter.options.initiative) is InitiativeMode.GROUP,  # type: ignore[attr-defined]
+        timed=timed,
+        width=v_width,
     )
+
+
+def _each(forms: list[list[OsrCombatant]], width: int, value: Any) -> list[Any]:
+    """``value`` of each combatant in each of its forms, a ``u`` row each (a form it lacks: its own)."""
+    return [value(f[v] if v < len(f) else f[0]) for f in forms for v in range(width)]
+
+
+def _reads(condition: str) -> bool:
+    key = condition_key(condition).casefold()
+    return any(key == word or key.startswith(word + " ") or key.startswith(word + "(") for word in READ)
+
+
+def save_chance(encounter: Encounter, c: OsrCombatant, duration: ConditionDuration) -> float:
+    """The chance a save at the end of ``c``'s turn ends a condition, as the ruleset rolls it (RULES §10,
+    §12): d20 + its bonus in the save category (Spells when none is named; exhaustion counted) ≥ the
+    duration's DC (11 when it gives none)."""
+    try:
+        category = SaveCategory(duration.save or SaveCategory.SPELLS.value)
+    except ValueError:
+        return 0.0  # a category this ruleset lacks: the engine cannot roll it, the GM removes it by hand
+    bonus = save_bonus(encounter, c, category)
+    dc = duration.dc if duration.dc is not None else 11
+    return sum(face + bonus >= dc for face in range(1, 21)) / 20
 
 
 class _Fights:
@@ -164,6 +226,7 @@ class _Fights:
         self.gap = np.tile(np.where(np.isinf(field.gap_ft) & t.foe, FAR, field.gap_ft), (n, 1, 1))
         self.dist = np.tile(field.dist_ft, (n, 1, 1))
         self.over = np.zeros(n, dtype=np.bool_)
+        self.timers = Timers(t.timed, t.k, n)
 
     @property
     def n(self) -> int:
@@ -172,6 +235,13 @@ class _Fights:
     def keep(self, rows: Any) -> None:
         for name in ("ids", "hp", "down", "dead", "fled", "surrendered", "passes", "gap", "dist", "over"):
             setattr(self, name, getattr(self, name)[rows])
+        self.timers.keep(rows)
+
+    def u(self, idx: Any, who: Any) -> Any:
+        """The ``u`` rows of the tables for ``who`` (one per fight of ``idx``): its timed conditions ended so far."""
+        if not self.timers.any:
+            return who
+        return who * self.t.width + self.timers.variant(idx, who)
 
     def out(self, idx: Any = slice(None)) -> Any:
         return self.down[idx] | self.fled[idx] | self.surrendered[idx]
@@ -229,25 +299,40 @@ class _Fights:
         d = self.dist[idx, a, target]
         ok = t.sees[a, target] & (d >= SHOOT_FROM_FT)
         out = np.full(len(idx), -1)
+        ua, ut = self.u(idx, a), self.u(idx, target)
         for r in range(t.ranged_rank.shape[2]):
-            o = t.ranged_rank[a, target, r]
+            o = t.ranged_rank[ua, ut, r]
             fit = ok & (out < 0) & (o >= 0) & (t.range_ft[a, np.maximum(o, 0)] >= d)
             out[fit] = o[fit]
         return out
 
-    def turn(self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any) -> None:
-        """The rest of actor ``a``'s turn in fights ``idx``: its action (an attack, a shot or a move
-        and a charge), then a monster's further attacks. ``used``: the action taken already."""
+    def turn(
+        self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any, begun: bool = False
+    ) -> None:
+        """Actor ``a``'s turn in fights ``idx`` (``begun``: the rest of the table's turn under way), with
+        ``feet`` of Move (None: its whole Move), then its end: its timed conditions counted."""
+        present = ~self.out_of(idx, a)
+        rows, who = idx[present], a[present]
+        if not begun:
+            self.timers.turn_starts(rows, who, self.down)
+        ua = self.u(idx, a)
+        feet = self.t.move[ua] if feet is None else feet
+        fit = present & self.t.acts[ua]
+        self._act(*(x[fit] for x in (idx, a, feet, moved, strikes, used, shooting)))
+        self.timers.turn_ends(rows, who, self.rng)
+
+    def _act(self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any) -> None:
+        """Its action (an attack, a shot or a move and a charge), then a monster's further attacks.
+        ``used``: the action taken already."""
         t = self.t
-        fit = ~self.out_of(idx, a) & t.acts[a]
-        idx, a, feet, moved, strikes, used, shooting = (x[fit] for x in (idx, a, feet, moved, strikes, used, shooting))
         if not len(idx):
             return
         target, has = self.nearest(idx, a)
         fresh = ~used & has
-        near = fresh & (self.gap[idx, a, target] <= t.reach_extra[a, target])
+        ua = self.u(idx, a)
+        near = fresh & (self.gap[idx, a, target] <= t.reach_extra[ua, self.u(idx, target)])
         shot = np.full(len(idx), -1)
-        may = fresh & ~near & (moved <= t.move[a] / 2)
+        may = fresh & ~near & (moved <= t.move[ua] / 2)
         if may.any():
             shot[may] = self.shot(idx[may], a[may], target[may])
         shoot = shot >= 0
@@ -268,8 +353,8 @@ class _Fights:
                 np.maximum(self.dist[rows, i, j] - steps, MELEE_FT),
             )
             self.dist[rows, i, j] = self.dist[rows, j, i] = d
-            near[w] = self.gap[rows, i, j] <= t.reach_extra[i, j]
-        self.strike(idx[near], a[near], target[near], t.melee_best[a[near], target[near]])
+            near[w] = self.gap[rows, i, j] <= t.reach_extra[ua[w], self.u(rows, j)]
+        self._melee(idx[near], a[near], target[near])
         self.strike(idx[shoot], a[shoot], target[shoot], shot[shoot])
         attacking = (used & (strikes > 0)) | near | shoot
         strikes = np.where(near | shoot, 1, strikes)
@@ -280,16 +365,20 @@ class _Fights:
                 return
             target, has = self.nearest(idx, a)
             more &= has
-            hand = more & ~shooting & (self.gap[idx, a, target] <= t.reach_extra[a, target])
+            hand = more & ~shooting & (self.gap[idx, a, target] <= t.reach_extra[ua, self.u(idx, target)])
             shot = np.full(len(idx), -1)
             aim = more & shooting
             if aim.any():
                 shot[aim] = self.shot(idx[aim], a[aim], target[aim])
             shoot = shot >= 0
-            self.strike(idx[hand], a[hand], target[hand], t.melee_best[a[hand], target[hand]])
+            self._melee(idx[hand], a[hand], target[hand])
             self.strike(idx[shoot], a[shoot], target[shoot], shot[shoot])
             attacking = hand | shoot
             strikes = strikes + attacking
+
+    def _melee(self, idx: Any, a: Any, target: Any) -> None:
+        """One blow each with the best melee option against the target."""
+        self.strike(idx, a, target, self.t.melee_best[self.u(idx, a), self.u(idx, target)])
 
     def strike(self, idx: Any, a: Any, target: Any, option: Any) -> None:
         """One blow each: the d20 against the exact chance, the damage from its exact distribution."""
@@ -298,7 +387,7 @@ class _Fights:
         t = self.t
         far = self.dist[idx, a, target] > t.range_ft[a, option] / 2
         long = (t.range_ft[a, option] > 0) & far
-        hits = self.rng.random(len(idx)) < t.hit[a, target, option, long.astype(np.int64)]
+        hits = self.rng.random(len(idx)) < t.hit[self.u(idx, a), self.u(idx, target), option, long.astype(np.int64)]
         if not hits.any():
             return
         idx, a, target, option = idx[hits], a[hits], target[hits], option[hits]
@@ -324,7 +413,7 @@ class _Fights:
         pc = t.pc[target]
         if pc.any():
             face = self.rng.integers(1, 21, len(idx))
-            dies = pc & (face + t.death_save[target] < 11 + overkill)
+            dies = pc & (face + t.death_save[self.u(idx, target)] < 11 + overkill)
             self.dead[idx[dies], target[dies]] = True
         size = t.size[side]
         due = (down_before == 0) | ((2 * out_before < size) & (size <= 2 * (out_before + 1)))
@@ -349,7 +438,7 @@ class _Fights:
 
     def death_save(self, target: int, dc: int) -> None:
         face = self.rng.integers(1, 21, self.n)
-        self.dead[:, target] |= face + self.t.death_save[target] < dc
+        self.dead[:, target] |= face + self.t.death_save[target * self.t.width] < dc  # before any condition ends
 
 
 def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
@@ -367,7 +456,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         turn = combat.turn
         if turn is not None and turn.combatant in field.ids:
             i = field.index(turn.combatant)
-            left = max(t.move[i] - turn.feet_used, 0.0)
+            left = max(t.move[i * t.width] - turn.feet_used, 0.0)
             f.turn(
                 everyone,
                 i * ones,
@@ -376,6 +465,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
                 np.full(fights, turn.attacks if turn.action in ATTACKS else 0),
                 np.full(fights, turn.action is not None),
                 np.full(fights, turn.action == "ranged"),
+                begun=True,
             )
             acted[turn.combatant == np.array(field.ids)] = True
         f.settle()
@@ -393,7 +483,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             a = order[live, place]
             zero = np.zeros(len(live))
             no = np.zeros(len(live), dtype=np.bool_)
-            f.turn(live, a, t.move[a], zero, zero.astype(np.int64), no, no)
+            f.turn(live, a, None, zero, zero.astype(np.int64), no, no)
             f.settle()
         done = f.over | (played >= MAX_ROUNDS)
         _write(result, f, done, played)
