@@ -18,6 +18,9 @@ the table's state (:class:`Battlefield`, built by :mod:`lnl_desktop.core.sim.fie
   towards ``j`` both ``gap[i, j]`` and ``gap[j, i]`` shrink by ``m``; the gaps to everyone else stay.
   The engine reference moves a token for real, to the reachable cell nearest its target: on the
   demo maps, where foes meet in a round or two, the two agree within the test's tolerance.
+- **Conditions that end by themselves** (RULES §10): each fight counts the durations of the
+  conditions a simulator reads as the engine does (:class:`Timers`), and the simulator reads a
+  combatant's tables for the set of them ended so far in that fight (:func:`variants`).
 """
 
 from __future__ import annotations
