@@ -116,8 +116,19 @@ class TableController(QObject):
             self.pushing = False
         self.refusal = None
         if events:
-            self.message.emit(events[-1].text)
+            self.message.emit(self.result_words(events))
         return events
+
+    def result_words(self, events: list[Event]) -> str:
+        """What the status bar says of an action's events: its result (the hit or miss and the
+        damage, an area effect's roll) in the round log's words, not what came with it (the attacker
+        turning to face its target, the template lifted after the effect, a fallen foe's morale);
+        for an action with no result (a move, an edit), its last event."""
+        ruleset = self.engine.ruleset
+        for i in range(len(events) - 1, -1, -1):
+            if ruleset.action_result(self.encounter, events[i], events[i + 1 :]) is not None:
+                return events[i].text
+        return events[-1].text
 
     def add_combatant(self, data: dict[str, Any], cell: Cell | None = None, facing: int = 0) -> str | None:
         """Add a combatant (on ``cell`` if given) and select it; its id, or None if refused."""

@@ -51,12 +51,11 @@ def _line_html(line: tuple[Span, ...]) -> str:
 
 
 def last_result(encounter: Encounter, ruleset: Ruleset) -> ActionResult | None:
-    """The last result since the last turn began (an attack, a counter-attack, a save...), with what
-    followed it, from the round log, in the ruleset's words."""
+    """The last result since the last turn began (an attack, a counter-attack, a save, an area
+    effect...), with what followed it, from the round log, in the ruleset's words. Before any turn
+    (a trap's area effect before combat) the whole log counts."""
     log = encounter.log
-    start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], TurnStarted)), None)
-    if start is None:
-        return None
+    start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], TurnStarted)), -1)
     for i in range(len(log) - 1, start, -1):
         found = ruleset.action_result(encounter, log[i], log[i + 1 :])
         if found is not None:

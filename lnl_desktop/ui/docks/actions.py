@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QPoint, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QStandardItemModel, QTextDocument
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QFormLayout,
@@ -368,6 +369,23 @@ class ActionPanel(QWidget):
         document.setHtml(self.result_label.text())
         return document.toPlainText()
 
+    def bring_result_into_view(self) -> None:
+        """Scroll the set-up so the result box shows whole, or from its headline down when it is
+        taller than the dock: the Roll button is at the foot, the result would be below the fold."""
+        box = self.result_box
+        if not box.isVisibleTo(self):
+            return
+        # The box was just filled and the set-up above it changed: lay the column out first.
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        body = self.scroll.widget()
+        top = box.mapTo(body, QPoint(0, 0)).y()
+        bar = self.scroll.verticalScrollBar()
+        room = self.scroll.viewport().height()
+        if box.height() <= room:
+            bar.setValue(min(max(bar.value(), top + box.height() - room), top))
+        else:
+            bar.setValue(top)
+
     def _rescaled(self) -> None:
         """The UI scale changed: the checklist is built again (its marks' sizes are in points)."""
         self.checklist_box.forget()
@@ -666,7 +684,11 @@ class ActionPanel(QWidget):
         elif c is not None and self._target and self._action_open(c) and self._felled(self._target):
             # The next of several attacks, its last target felled: the nearest foe still standing.
             self._target, self._target_by_hand = self._nearest_foe(c), False
-        self.last_result = self.result_box.show_result(last_result(encounter, self.controller.engine.ruleset))
+        shown = self.result_box.show_result(last_result(encounter, self.controller.engine.ruleset))
+        if shown is not None and shown is not self.last_result:
+            # A new result (a roll, an area effect, a save): brought into view once the column is laid out.
+            QTimer.singleShot(0, self, self.bring_result_into_view)
+        self.last_result = shown
         if c is None:
             self.title.setText("Action")
             self.movement_label.hide()
