@@ -14,7 +14,8 @@ eligibility with a GM override: the core works them out from the action as set u
 and :mod:`.action_checklist` draws them. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
 box shows the last result of the turn (an attack, a counter-attack, a save...), read from the round
-log in the ruleset's words (:meth:`Ruleset.action_result`), so undo takes it away again; a formula
+log in the ruleset's words (:meth:`Ruleset.action_result`), so undo takes it away again, and each
+new one is scrolled into view (the set-up of a monster's next attack stays above it); a formula
 wraps between its terms, never inside one (:mod:`.action_result`). A turn opens on the action the rules already name for
 it (:meth:`Ruleset.opening_action`: a declared one), else on the first attack. Roll is disabled with
 the reasons while the action may not be taken, and a refusal goes as soon as the encounter changes.
