@@ -65,6 +65,8 @@ from lnl_desktop.ui.models.turns import ID_ROLE, Line, LineView, TurnsModel
 from lnl_desktop.ui.widgets import RefusalLabel
 
 SECONDS_PER_ROUND = 6
+START = "Start combat…"
+START_DECLARE_FIRST = "Start combat… (declare first)"  # a declare phase's missing declarations
 
 # The states a combatant shows this round (Engine.turn_state's words).
 WAITING = "waiting"
@@ -250,12 +252,14 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.round_label)
         layout.addWidget(self.notes_label)
+        # The buttons right under the round's heading: lines below that come and go (the declare
+        # banner's names, the odds) and the side panel's split would move them from under the mouse.
+        layout.addLayout(turn_row)
         layout.addWidget(self.banner)
         layout.addWidget(self.reading_label)
         layout.addWidget(self.odds_label)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.settings_bar)
-        layout.addLayout(turn_row)
         layout.addLayout(round_row)
         layout.addWidget(self.message_label)
 
@@ -324,6 +328,17 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         scroll = self.tree.horizontalScrollBar()
         below = scroll.sizeHint().height() if scroll.isVisible() else 0
         return header + rows + 2 * self.tree.frameWidth() + below + 2
+
+    def _keep_start_width(self) -> None:
+        """With a declare phase, Start combat is as wide as its longer words: once everyone has declared
+        it keeps its place (right-aligned, a narrower button would move under the GM's mouse)."""
+        button = self.start_button
+        metrics = button.fontMetrics()
+        if self.declare_spec is None:
+            button.setMinimumWidth(0)
+            return
+        padding = button.sizeHint().width() - metrics.horizontalAdvance(button.text())
+        button.setMinimumWidth(padding + max(metrics.horizontalAdvance(t) for t in (START, START_DECLARE_FIRST)))
 
     def height_for_every_row(self, width: int | None = None) -> int:
         """The dock's height at ``width`` (its own by default) with every line of the turn order in
@@ -492,7 +507,8 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         self.start_button.setVisible(combat.phase is not Phase.FIGHTING)
         self.start_button.setEnabled(not available["start"])
         undeclared = self._missing_words("start the combat", limit=len(encounter.combatants))
-        self.start_button.setText("Start combat… (declare first)" if undeclared and not fighting else "Start combat…")
+        self.start_button.setText(START_DECLARE_FIRST if undeclared and not fighting else START)
+        self._keep_start_width()
         if available["start"]:
             self.start_button.setToolTip(available["start"])
         elif undeclared:
