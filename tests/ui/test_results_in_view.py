@@ -192,8 +192,8 @@ def lay_and_roll(window: MainWindow, shape: AreaShape, points: list[tuple[float,
     dialog.dc_spin.setValue(12)
     QTest.mouseClick(dialog.roll_button, LEFT)
     assert not dialog.isVisible(), dialog.refusal.text()
-    resolved = window.controller.encounter.log[-2]
-    assert isinstance(resolved, AreaEffectResolved)
+    # The app's dice: whatever they show, the effect is in the log (a fall or a morale check may follow).
+    resolved = next(e for e in reversed(window.controller.encounter.log) if isinstance(e, AreaEffectResolved))
     return resolved
 
 
