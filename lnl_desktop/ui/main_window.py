@@ -41,6 +41,7 @@ from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui import collector, wheel
 from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.dock_toggle import bring_to_front_on_toggle
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import PromptsPanel
 from lnl_desktop.ui.docks.turns import TurnsPanel
@@ -225,6 +226,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         dock.topLevelChanged.connect(lambda floating, d=dock: self._title_bar_for(d, floating))
         self._title_bar_for(dock, False)
         toggle.setShortcut(QKeySequence(shortcut))
+        bring_to_front_on_toggle(dock)  # a tab behind comes to the front, not hidden
         toggle.setStatusTip(f"Show or hide the {title} dock")
         self.docks[title] = dock
 

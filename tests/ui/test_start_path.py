@@ -34,6 +34,8 @@ START_PATH = {
     "lnl_desktop.core.engine.dice_rolls",
     "lnl_desktop.core.engine.plan",
     "lnl_desktop.core.engine.edits",
+    "lnl_desktop.core.engine.conditions",  # conditions given and their durations counted: in the dispatch table
+    "lnl_desktop.core.encounter.durations",  # a condition's duration in words
     "lnl_desktop.core.engine.drawings",
     "lnl_desktop.core.engine.areas",  # area templates and effects: in the engine's dispatch table
     "lnl_desktop.core.rules.fight",  # the seam's fight odds types (Ruleset's hooks name them)
@@ -94,6 +96,7 @@ START_PATH = {
     "lnl_desktop.ui.docks.turns_list",
     "lnl_desktop.ui.models",
     "lnl_desktop.ui.models.turns",
+    "lnl_desktop.ui.dock_toggle",
     "lnl_desktop.ui.document",
     "lnl_desktop.ui.faces",
     "lnl_desktop.ui.focus",
