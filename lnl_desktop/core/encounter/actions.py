@@ -412,6 +412,7 @@ Action = (
     | Move
     | Face
     | SetHidden
+    | SetCondition
     | OtherAction
     | ConvertRuleset
     | EditCombatant
