@@ -246,3 +246,29 @@ def test_a_trap_before_combat_shows_its_result_in_the_action_dock_and_on_the_sta
     # Undo takes the result away again: it is read from the round log.
     window.controller.undo_stack.undo()
     assert not panel.result_box.isVisibleTo(panel)
+
+
+def test_the_result_stays_in_view_while_the_column_settles_until_the_gm_scrolls(laptop_window: Any) -> None:
+    # A real window lays the next attack's set-up out again after the roll: the column grows above
+    # the box once it was scrolled to, and the box slid below the fold (seen under X11, not offscreen).
+    window = open_window(laptop_window, "goblin-ambush-osr.lnl")
+    controller, panel = window.controller, window.action_panel
+    owlbear = next(c for c in get_ruleset("osr").bestiary() if c["name"] == "Owlbear")
+    assert controller.do(act.AddCombatant({**owlbear, "side": "Opponents"}, cell=(5, 6), facing=90)) is not None
+    assert controller.do(act.StartCombat("nobody surprised"), ScriptedDice([2, 19])) is not None, controller.refusal
+    assert window.turns_panel.begin_turn("owlbear")
+    attack(window, "melee", "Claws and beak", "tombril", [2])
+    wait_in_view(panel, "the first attack")
+    bar = panel.scroll.verticalScrollBar()
+    longest = bar.maximum()
+    # Lines above the box, after the scroll to it: the column grows as the next set-up's does.
+    panel.used_label.setText("<br>".join(["a line the set-up gained"] * 12))
+    panel.used_label.show()
+    run_until(lambda: bar.maximum() > longest + 100, WAIT_S, "the column grown")
+    assert result_in_view(panel)
+    # The GM scrolls up to the set-up: it stays there, the column's next change does not pull it back.
+    bar.triggerAction(bar.SliderAction.SliderToMinimum)
+    longest = bar.maximum()
+    panel.used_label.setText("<br>".join(["a line the set-up gained"] * 16))
+    run_until(lambda: bar.maximum() > longest + 40, WAIT_S, "the column grown again")
+    assert bar.value() == 0 and not result_in_view(panel)

@@ -226,6 +226,14 @@ class ActionPanel(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(body)
         self.scroll = scroll
+        # A new result stays in view while the column settles (a real window lays the set-up out again
+        # after the roll, growing the column under the box), until the GM scrolls for themselves.
+        self._keep_result_in_view = False
+        bar = scroll.verticalScrollBar()
+        bar.rangeChanged.connect(self._column_changed)
+        bar.sliderPressed.connect(self._scrolled_by_hand)
+        bar.actionTriggered.connect(self._scrolled_by_hand)
+        scroll.viewport().installEventFilter(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(scroll, 1)
@@ -370,14 +378,16 @@ class ActionPanel(QWidget):
         document.setHtml(self.result_label.text())
         return document.toPlainText()
 
-    def bring_result_into_view(self) -> None:
+    def bring_result_into_view(self, settle: bool = True) -> None:
         """Scroll the set-up so the result box shows whole, or from its headline down when it is
         taller than the dock: the Roll button is at the foot, the result would be below the fold."""
         box = self.result_box
         if not box.isVisibleTo(self):
             return
-        # The box was just filled and the set-up above it changed: lay the column out first.
-        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        self._keep_result_in_view = True
+        if settle:
+            # The box was just filled and the set-up above it changed: lay the column out first.
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         body = self.scroll.widget()
         top = box.mapTo(body, QPoint(0, 0)).y()
         bar = self.scroll.verticalScrollBar()
@@ -386,6 +396,18 @@ class ActionPanel(QWidget):
             bar.setValue(min(max(bar.value(), top + box.height() - room), top))
         else:
             bar.setValue(top)
+
+    def _column_changed(self, *_: int) -> None:
+        if self._keep_result_in_view:
+            self.bring_result_into_view(settle=False)
+
+    def _scrolled_by_hand(self, *_: object) -> None:
+        self._keep_result_in_view = False
+
+    def eventFilter(self, watched: Any, event: QEvent) -> bool:
+        if event.type() in (QEvent.Type.Wheel, QEvent.Type.MouseButtonPress) and watched is self.scroll.viewport():
+            self._keep_result_in_view = False  # the GM looks elsewhere in the column
+        return super().eventFilter(watched, event)
 
     def _rescaled(self) -> None:
         """The UI scale changed: the checklist is built again (its marks' sizes are in points)."""
@@ -676,6 +698,7 @@ class ActionPanel(QWidget):
         key = (combat.round, c.id) if c is not None and combat.phase is Phase.FIGHTING else None
         if key != self._turn_key:
             self._turn_key = key
+            self._keep_result_in_view = False
             self._reset_choices(c)
         elif c is not None and not self._target_by_hand and self._cell_of(c) != self._default_from:
             # The GM has not picked a target and the acting combatant moved (or a move was undone or
