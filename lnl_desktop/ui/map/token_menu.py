@@ -10,6 +10,7 @@ a line in the round log); an entry that cannot act now is shown disabled, its to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
@@ -73,6 +74,21 @@ def _entry(menu: QMenu, text: str, slot: object, tip: str, why_not: str = "") ->
     return action
 
 
+def _light_entries(
+    menu: QMenu, words: str, place: Callable[[str], object], tip: Callable[[str, int, int], str], why: str
+) -> None:
+    """One entry a light a token carries or a cell holds (torch, lantern, candle), its radii in the tooltip."""
+    for kind in CARRIED_KINDS:
+        bright, dim = LIGHT_RADII[kind]
+        _entry(
+            menu,
+            words.format(kind=kind.value),
+            lambda _=False, k=kind.value: place(k),
+            tip(kind.value, bright, dim),
+            why,
+        )
+
+
 def _fill_conditions(menu: QMenu, controller: TableController, cid: str) -> None:
     """The token's conditions with their durations (add, remove), as the Sheet's conditions button has them."""
     conditions = menu.addMenu("&Conditions")
@@ -115,15 +131,13 @@ def token_menu(host: MenuHost, cid: str) -> QMenu:
 
     menu.addSeparator()
     full = f"the map holds at most {MAX_LIGHTS:,} light sources" if len(encounter.lights) >= MAX_LIGHTS else ""
-    for kind in CARRIED_KINDS:
-        bright, dim = LIGHT_RADII[kind]
-        _entry(
-            menu,
-            f"Carry a {kind.value}",
-            lambda _=False, k=kind: host.do(PlaceLight(k.value, carrier=cid)),
-            f"{name} carries a {kind.value}: {bright} ft bright light, {dim} ft dim beyond (undoable)",
-            full,
-        )
+    _light_entries(
+        menu,
+        "Carry a {kind}",
+        lambda kind: host.do(PlaceLight(kind, carrier=cid)),
+        lambda kind, bright, dim: f"{name} carries a {kind}: {bright} ft bright light, {dim} ft dim beyond (undoable)",
+        full,
+    )
     carried = [x for x in encounter.lights if x.carrier == cid]
     for light in carried:
         _entry(
@@ -177,15 +191,13 @@ def floor_menu(host: MenuHost, cell: Cell | None, door: Door | None) -> QMenu:
     why = "" if on_map else "Right-click on the map to place a light there"
     if on_map and len(encounter.lights) >= MAX_LIGHTS:
         why = f"The map holds at most {MAX_LIGHTS:,} light sources"
-    for kind in CARRIED_KINDS:
-        bright, dim = LIGHT_RADII[kind]
-        _entry(
-            menu,
-            f"Place a {kind.value} here",
-            lambda _=False, k=kind: host.do(PlaceLight(k.value, cell=cell)),
-            f"A {kind.value} on this cell: {bright} ft bright light, {dim} ft dim beyond (undoable)",
-            why,
-        )
+    _light_entries(
+        menu,
+        "Place a {kind} here",
+        lambda kind: host.do(PlaceLight(kind, cell=cell)),
+        lambda kind, bright, dim: f"A {kind} on this cell: {bright} ft bright light, {dim} ft dim beyond (undoable)",
+        why,
+    )
     menu.addSeparator()
     _entry(menu, "&Fit map to window", host.fit_map, "Show the whole map (Ctrl+F)")
     return menu
