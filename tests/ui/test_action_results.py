@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from action_steps import attack, start_classic, start_d10, start_lnl, start_osr
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
@@ -38,42 +39,6 @@ def open_demo(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nam
     w.show()
     qtbot.waitExposed(w)
     return w
-
-
-def attack(window: MainWindow, kind: str, weapon: str, target: str, faces: list[int]) -> None:
-    """Set up an attack in the Action dock and roll it with typed faces."""
-    panel = window.action_panel
-    panel.set_kind(kind)
-    panel.set_means(weapon)
-    panel.set_target(target)
-    assert panel.allowed()[0], panel.allowed()[1]
-    assert panel.faces_refusal(faces) is None, panel.faces_refusal(faces)
-    assert panel.apply_faces(faces), window.controller.refusal
-
-
-def start_lnl(window: MainWindow) -> None:
-    assert window.controller.do(act.StartCombat("nobody ambushes", 5)) is not None, window.controller.refusal
-
-
-def start_classic(window: MainWindow) -> None:
-    done = window.controller.do(act.StartCombat("no surprise", None, initiative_face=5))
-    assert done is not None, window.controller.refusal
-
-
-def start_osr(window: MainWindow) -> None:
-    # Party d20 15 + 1 = 16, Opponents d20 5 + 1 = 6: the Party first.
-    done = window.controller.do(act.StartCombat("nobody surprised"), ScriptedDice([15, 5]))
-    assert done is not None, window.controller.refusal
-
-
-def start_d10(window: MainWindow, parry: tuple[str, ...] = ()) -> None:
-    """Everyone declares an attack (those in ``parry`` a parry / dodge); the Party ambushes: d20 12
-    against 8, then a d10 per group: Party 9, the captain 4, the Opponents 2."""
-    controller = window.controller
-    for c in controller.encounter.combatants:
-        assert controller.do(Declare(c.id, "parry" if c.id in parry else "attack")) is not None
-    done = controller.do(act.StartCombat("Party ambushes"), ScriptedDice([12, 8, 9, 4, 2]))
-    assert done is not None, controller.refusal
 
 
 def lnl_attack(window: MainWindow) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from action_steps import attack as roll_attack
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
@@ -48,15 +49,7 @@ def start(window: MainWindow, faces: str) -> None:
 
 
 def attack(window: MainWindow, weapon: str, target: str, faces: list[int]) -> str:
-    panel = window.action_panel
-    panel.set_kind("melee")
-    panel.set_means(weapon)
-    panel.set_target(target)
-    assert panel.allowed()[0], panel.allowed()[1]
-    assert panel.faces_refusal(faces) is None, panel.faces_refusal(faces)
-    events = panel.apply_faces(faces)
-    assert events, window.controller.refusal
-    return events[0].text
+    return roll_attack(window, "melee", weapon, target, faces)[0].text
 
 
 def add_owlbear(window: MainWindow) -> None:

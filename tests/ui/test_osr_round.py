@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from action_steps import attack as roll_attack
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
@@ -38,15 +39,7 @@ def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Mai
 
 def attack(window: MainWindow, kind: str, weapon: str, target: str, faces: list[int]) -> str:
     """Set up an attack in the Action dock and roll it with typed faces; the log line."""
-    panel = window.action_panel
-    panel.set_kind(kind)
-    panel.set_means(weapon)
-    panel.set_target(target)
-    assert panel.allowed()[0], panel.allowed()[1]
-    assert panel.faces_refusal(faces) is None, panel.faces_refusal(faces)
-    events = panel.apply_faces(faces)
-    assert events, window.controller.refusal
-    return events[0].text
+    return roll_attack(window, kind, weapon, target, faces)[0].text
 
 
 def start(window: MainWindow, faces: str, initiative: str = "group") -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from action_steps import START, attack
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
@@ -58,17 +59,6 @@ def status(window: MainWindow) -> str:
 def open_window(laptop_window: Any, demo: str) -> MainWindow:
     window: MainWindow = laptop_window(storage.load(resource("encounters", demo)))
     return window
-
-
-def attack(window: MainWindow, kind: str, weapon: str, target: str, faces: list[int]) -> None:
-    """Set up an attack in the Action dock and roll it with faces typed from the table's dice."""
-    panel = window.action_panel
-    panel.set_kind(kind)
-    panel.set_means(weapon)
-    panel.set_target(target)
-    assert panel.allowed()[0], panel.allowed()[1]
-    assert panel.faces_refusal(faces) is None, panel.faces_refusal(faces)
-    assert panel.apply_faces(faces), window.controller.refusal
 
 
 # -- each ruleset's attack: a blow that fells the foe (its fall comes after the hit in the log) ------
@@ -199,19 +189,8 @@ def lay_and_roll(window: MainWindow, shape: AreaShape, points: list[tuple[float,
 
 def begin_first_party_turn(window: MainWindow, ruleset: str) -> None:
     """Combat started and the first Party member's turn begun: its set-up open, nothing done yet."""
-    controller = window.controller
-    if ruleset == "lnl":
-        done = controller.do(act.StartCombat("nobody ambushes", 5))
-    elif ruleset == "classic":
-        done = controller.do(act.StartCombat("no surprise", None, initiative_face=5))
-    elif ruleset == "osr":
-        done = controller.do(act.StartCombat("nobody surprised"), ScriptedDice([15, 5]))
-    else:
-        for c in controller.encounter.combatants:
-            assert controller.do(Declare(c.id, "attack")) is not None
-        done = controller.do(act.StartCombat("Party ambushes"), ScriptedDice([12, 8, 9, 4, 2]))
-    assert done is not None, controller.refusal
-    assert controller.do(act.BeginTurn("tombril")) is not None
+    START[ruleset](window)
+    assert window.controller.do(act.BeginTurn("tombril")) is not None
 
 
 @pytest.mark.parametrize("ruleset", list(BLOWS))
