@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lnl_desktop.ui.widgets import nearest_ancestor
+
 # The focus reasons that are the GM's own doing: a click, Tab, Shift+Tab, a label's Alt+letter.
 _BY_HAND = (
     Qt.FocusReason.MouseFocusReason,
@@ -58,12 +60,7 @@ def text_field(widget: QWidget | None) -> QWidget | None:
 
 def _in_item_view(widget: QWidget) -> bool:
     """An item view's cell editor: the view's delegate already cancels it on Escape."""
-    parent = widget.parentWidget()
-    while parent is not None:
-        if isinstance(parent, QAbstractItemView):
-            return True
-        parent = parent.parentWidget()
-    return False
+    return nearest_ancestor(widget, QAbstractItemView) is not None
 
 
 def _value(field: QWidget) -> Any:

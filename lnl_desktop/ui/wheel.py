@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from lnl_desktop.ui.widgets import nearest_ancestor
+
 # What a wheel would edit. Not QScrollBar: scrolling is what a wheel is for.
 EDITORS = (QComboBox, QAbstractSpinBox, QSlider)
 
@@ -67,12 +69,7 @@ def up_and_down(event: QWheelEvent) -> bool:
 
 def outer_area(widget: QWidget) -> QAbstractScrollArea | None:
     """The nearest scroll area ``widget`` sits in (not ``widget`` itself)."""
-    parent = widget.parentWidget()
-    while parent is not None:
-        if isinstance(parent, QAbstractScrollArea):
-            return parent
-        parent = parent.parentWidget()
-    return None
+    return nearest_ancestor(widget, QAbstractScrollArea)
 
 
 def scroll_panel(widget: QWidget, event: QWheelEvent) -> None:

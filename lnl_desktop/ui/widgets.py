@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from lnl_desktop.ui.style import keep_scaled
+
+W = TypeVar("W", bound=QWidget)
+
+
+def nearest_ancestor(widget: QWidget, kind: type[W]) -> W | None:
+    """The nearest widget of ``kind`` that ``widget`` sits in (not ``widget`` itself), or None."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, kind):
+            return parent
+        parent = parent.parentWidget()
+    return None
 
 
 class RefusalLabel(QLabel):
