@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.events import CombatStarted, TurnStarted
+from lnl_desktop.core.encounter.events import AreaEffectResolved, CombatStarted, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui import collector, wheel
@@ -650,14 +650,17 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.dice_panel.focus_field()
 
     def _bring_action_forward(self, events: list[object]) -> None:
-        """A turn began: the Action tab comes forward, it is what the GM works in now. The combat
-        began: the Turns tab does (the Bestiary or the Combatants may be in front from setting up)."""
+        """A turn began or an area effect was rolled: the Action tab comes forward, it is what the GM
+        works in now (or where the result is). The combat began: the Turns tab does (the Bestiary
+        or the Combatants may be in front from setting up)."""
         combat = self.controller.encounter.combat
         if any(isinstance(e, CombatStarted) for e in events) and combat.phase is Phase.FIGHTING:
             dock = self.docks["Turns"]
             if dock.toggleViewAction().isChecked() and not self.docks["Rules call for"].isVisible():
                 dock.raise_()
-        if any(isinstance(e, TurnStarted) for e in events) and combat.turn is not None:
+        started = any(isinstance(e, TurnStarted) for e in events) and combat.turn is not None
+        # An area effect is rolled from the map or its dialog: its result box is in the Action tab.
+        if started or any(isinstance(e, AreaEffectResolved) for e in events):
             dock = self.docks["Action"]
             if dock.toggleViewAction().isChecked():  # open, if perhaps behind another tab
                 dock.raise_()

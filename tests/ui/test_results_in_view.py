@@ -203,6 +203,7 @@ def test_an_area_effect_during_a_turn_shows_its_result_in_view_and_on_the_status
     assert panel.setup.isVisible()  # Tombril has not acted: the set-up fills the dock above the result
     foe = next(c for c in encounter.combatants if c.side.value == "Opponents" and c.id in encounter.tokens)
     x, y = encounter.tokens[foe.id].cell
+    window.docks["Sheet"].raise_()  # the GM was reading a sheet: the Action tab behind
     resolved = lay_and_roll(window, AreaShape.CIRCLE, [(x + 0.5, y + 0.5), (x + 1.5, y + 0.5), (x + 2.5, y + 0.5)])
     wait_in_view(panel, f"{ruleset} area effect")
     assert panel.damage_label.text().startswith("Oil flask:"), panel.damage_label.text()
