@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QGraphicsScene,
     QInputDialog,
-    QLabel,
     QMessageBox,
     QSizePolicy,
     QStatusBar,
@@ -55,7 +54,7 @@ from lnl_desktop.ui.mime import FileDrops
 from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore, WindowRecovery
 from lnl_desktop.ui.theme import Presentation, outside_color
 from lnl_desktop.ui.toast import Toast
-from lnl_desktop.ui.widgets import ElidedLabel
+from lnl_desktop.ui.widgets import ElidedLabel, LinesLabel
 
 if TYPE_CHECKING:
     from lnl_desktop.core.files.journal import Journal
@@ -826,11 +825,9 @@ class StatusBar(QStatusBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.words = QLabel(self)
+        self.words = LinesLabel(MESSAGE_LINES, self)  # a longer message ends its last line in "…"
         self.words.setObjectName("statusWords")
-        self.words.setWordWrap(True)
         self.words.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.words.setTextFormat(Qt.TextFormat.PlainText)
         self.words.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.words.setContentsMargins(4, 0, 4, 0)
         self.addPermanentWidget(self.words, 1)
@@ -839,8 +836,7 @@ class StatusBar(QStatusBar):
 
     def _show_words(self, text: str) -> None:
         text = visible(text)  # a name's control or bidi characters shown as escapes, never obeyed
-        self.words.setText(text)
-        self.words.setToolTip(text)
+        self.words.set_whole(text)
 
     def _fit_height(self) -> None:
         lines = self.words.fontMetrics().lineSpacing() * MESSAGE_LINES

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtGui import QFont, QHelpEvent, QPainter, QPaintEvent, QResizeEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from lnl_desktop.ui.style import keep_scaled
@@ -113,3 +114,61 @@ class ElidedLabel(QLabel):
             self.shown_text(),
             self.foregroundRole(),
         )
+
+
+class LinesLabel(QLabel):
+    """Words wrapped onto at most ``lines`` lines: what does not fit ends the last one in "…", the
+    whole text on hover. A wrapping QLabel of a fixed height centres a longer text and cuts its
+    first and last lines in half (the status bar's tool hints did). ``whole()`` is the whole text."""
+
+    def __init__(self, lines: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lines = lines
+        self._whole = ""
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def whole(self) -> str:
+        return self._whole
+
+    def set_whole(self, text: str) -> None:
+        self._whole = text
+        self.setToolTip(text)
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit()
+
+    def _fit(self) -> None:
+        width = self.contentsRect().width() - 2 * self.margin() - 2  # a hair less: QLabel wraps no sooner
+        shown = self._whole
+        if width > 0:
+            starts = _line_starts(shown, self.font(), width)
+            if len(starts) > self.lines:
+                last = starts[self.lines - 1]
+                kept = [shown[a:b].rstrip() for a, b in pairwise(starts[: self.lines])]
+                tail = self.fontMetrics().elidedText(shown[last:], Qt.TextElideMode.ElideRight, width)
+                shown = "\n".join([*kept, tail])
+        if shown != self.text():
+            self.setText(shown)
+
+
+def _line_starts(text: str, font: QFont, width: int) -> list[int]:
+    """Where each line of ``text`` wrapped at ``width`` pixels begins, as a QLabel wraps it."""
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    starts: list[int] = []
+    layout.beginLayout()
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(width)
+        starts.append(line.textStart())
+    layout.endLayout()
+    return starts

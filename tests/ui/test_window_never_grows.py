@@ -147,3 +147,24 @@ def test_long_words_in_every_status_bar_label_leave_the_window_as_it_was(demo_wi
     assert window.width() == width and window.minimumSizeHint().width() == minimum
     assert window.player_paused_label.isVisible()
     assert long in window.player_paused_label.hover_text()
+
+
+def test_a_message_longer_than_the_status_bar_s_two_lines_ends_in_an_ellipsis_not_cut_in_half(
+    laptop_window,  # type: ignore[no-untyped-def]
+) -> None:
+    # A long tool hint beside a drag's words wrapped onto three lines in a bar two lines high: the
+    # label centred them and cut the first and the last in half.
+    window: MainWindow = laptop_window()
+    bar = window.statusBar()
+    long = " ".join(["Select tokens and drag them to move (Shift-drag: forced move); right-click: its menu"] * 8)
+    bar.showMessage(long)
+    words = bar.words
+    run_until(lambda: words.text() != long, 5, "the message fitted to its lines")
+    shown = words.text()
+    assert shown.endswith("…") and shown.count("\n") == 1
+    assert words.whole() == long and words.toolTip() == long and bar.currentMessage() == long
+    width = words.contentsRect().width()
+    needed = words.fontMetrics().boundingRect(0, 0, width, 10_000, Qt.TextFlag.TextWordWrap, shown)
+    assert needed.height() <= words.height(), "both lines whole within the bar"
+    bar.showMessage("Tombril moves 10 ft")  # a short one is shown as it is
+    assert words.text() == "Tombril moves 10 ft"
