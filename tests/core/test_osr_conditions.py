@@ -334,11 +334,13 @@ def test_a_charmed_caster_may_not_aim_a_harmful_spell_at_its_charmer() -> None:
 def test_the_condition_menu_lists_every_condition_of_the_table_with_what_the_app_does() -> None:
     table_words = [
         "blinded",
+        "bound",
         "burning",
         "charmed",
         "confused",
         "exhausted",
         "frightened",
+        "gagged",
         "grappled",
         "incapacitated",
         "invisible",

@@ -200,7 +200,7 @@ class OldSchoolRuleset(ByHand, Ruleset):
             return f"{c.name} is down"
         if c.morale_result is MoraleResult.SURRENDERS:
             return f"{c.name} has surrendered"
-        if c.surprised:
+        if cond.surprised(encounter, c):
             return f"{c.name} is surprised in {encounter.combat.round_phrase}"
         return None
 

@@ -16,33 +16,39 @@ from lnl_desktop.core.rules.common import CONDITIONS_TABLE
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.model import Encounter
 
-# The table's conditions, as the sheet's menu spells them (Group d10 shares the list).
-TABLE = CONDITIONS_TABLE
+# The table's conditions, as the sheet's menu spells them (shared with Group d10), and the two that
+# only stop spells here (RULES §12 "Also applied").
+TABLE = tuple(sorted((*CONDITIONS_TABLE, "bound", "gagged")))
+# No spell is cast by a creature with one of these (RULES §12 "Also applied").
+NO_SPELLS = ("silenced", "restrained", "bound", "gagged")
 # No action, no move, no counter-attack; attacks against it have advantage.
 HELPLESS = INCAPACITATING
 
 # What the app does with each one in this ruleset (the condition's tooltip ends with it).
 APPLIED = {
     "blinded": "its attacks at disadvantage, attacks on it at advantage; no spell at a creature (it needs sight)",
+    "bound": "no spells (its hands are tied)",
     "burning": "1d6 fire damage asked for at the start of its turn, until removed",
     "charmed": "write 'charmed by NAME': it cannot attack NAME or aim a harmful spell at it",
     "confused": "a d6 asked for at the start of its turn: 1 attack the nearest, 2-4 move randomly, 5-6 nothing",
     "exhausted": "write 'exhausted 2' for level 2: -1 per level to attack rolls and saves; level 3+ half Move",
     "frightened": "write 'frightened of NAME': its attacks at disadvantage; a move may not end closer to NAME",
+    "gagged": "no spells (it cannot speak)",
     "grappled": "Move 0",
     "incapacitated": "no action, no move, no counter-attack; attacks on it at advantage",
-    "invisible": "its attacks at advantage, attacks on it at disadvantage",
+    "invisible": "its attacks at advantage, attacks on it at disadvantage; no spell aimed at it",
     "paralyzed": "no action, no move, no counter-attack; attacks on it at advantage, melee hits automatically",
     "petrified": "no action, no move, no counter-attack; attacks on it at advantage",
     "poisoned": "its attacks at disadvantage",
     "prone": "its melee attacks at disadvantage; melee on it from within 5 ft at advantage, from farther "
     "(or shots) at disadvantage; Stand up costs half its Move",
-    "restrained": "Move 0; its attacks at disadvantage, attacks on it at advantage",
+    "restrained": "Move 0; no spells; its attacks at disadvantage, attacks on it at advantage",
     "silenced": "no spells",
     "stunned": "no action, no move, no counter-attack; attacks on it at advantage",
-    "surprised": "no action in round 1",
-    "unconscious": "no action, no move, no counter-attack; attacks on it at advantage, a hit from within "
-    "5 ft is a critical hit (the damage dice rolled twice)",
+    "surprised": "no action and no counter-attack in round 1",
+    "unconscious": "no action, no move, no counter-attack; also prone: attacks on it from within 5 ft at "
+    "advantage and a hit there is a critical hit (the damage dice rolled twice), from farther (or shots) "
+    "a plain roll",
     "wounded": "-2 to its attack rolls",
 }
 
@@ -65,6 +71,15 @@ def has(c: Any, word: str) -> bool:
 def helpless(c: Any) -> str | None:
     """The condition that takes its turn and its counter-attacks, or None."""
     return next((word for word in HELPLESS if has(c, word)), None)
+
+
+def surprised(encounter: Encounter, c: Any) -> bool:
+    """Whether ``c`` is surprised now: marked so at Start combat, or carrying the *surprised*
+    condition in the fight's first round (no action in round 1)."""
+    if c.surprised:
+        return True
+    combat = encounter.combat
+    return has(c, "surprised") and combat.round == combat.first_round
 
 
 def level(c: Any, word: str = "exhausted") -> int:

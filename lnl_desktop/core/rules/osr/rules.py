@@ -217,6 +217,9 @@ def _edges(encounter: Encounter, attacker: OsrCombatant, target: OsrCombatant, s
         (hit.advantage if melee and close else hit.disadvantage).append(
             "target prone" if melee and close else "target prone, not within 5 ft"
         )
+    elif cond.has(target, "unconscious") and not (melee and close):
+        # RULES §12: an unconscious creature is also prone; from afar that cancels its advantage.
+        hit.disadvantage.append("target unconscious, so prone, not within 5 ft")
     if cond.has(target, "unconscious") and close:
         hit.critical = (
             f"{target.name} is unconscious and within 5 ft: a critical hit, "
@@ -334,11 +337,15 @@ def sight_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant) ->
 
 def spell_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant | None, harmful: bool) -> list[Check]:
     """What the conditions table and the line of sight allow of a spell (RULES §12): none when
-    silenced; none at a creature when blinded (it needs sight); not a harmful one at the charmer."""
-    checks = [Check("Not silenced", not cond.has(c, "silenced"), f"{c.name} is silenced: no spells")]
+    silenced, restrained, bound or gagged; none at a creature it cannot see (blinded, an invisible
+    target, out of sight); not a harmful one at the charmer."""
+    stopped = next((word for word in cond.NO_SPELLS if cond.has(c, word)), None)
+    checks = [Check("Free to cast", stopped is None, f"{c.name} is {stopped}: no spells" if stopped else "")]
     if target is None or target.id == c.id:
         return checks
     checks.append(Check("Can see", not cond.has(c, "blinded"), f"{c.name} is blinded: no spell that needs sight"))
+    if cond.has(target, "invisible"):
+        checks.append(Check("Target seen", False, f"{target.name} is invisible: {c.name} cannot aim a spell at it"))
     charmer = cond.source(encounter, c, "charmed")
     if harmful and charmer is not None and charmer.id == target.id:
         checks.append(
@@ -422,7 +429,7 @@ def may_counter(encounter: Encounter, striker: OsrCombatant, target: OsrCombatan
     combat = encounter.combat
     if striker.down or striker.morale_result is not None:
         return False
-    if striker.surprised and combat.round == combat.first_round:
+    if cond.surprised(encounter, striker) and combat.round == combat.first_round:
         return False
     if cond.helpless(striker):
         return False

@@ -1,0 +1,152 @@
+"""Old-School d20 (RULES §12 "Also applied") in the core, with typed faces: the *surprised*
+condition honoured in round 1, initiative groups within a side, spells refused to a bound, gagged or
+restrained caster and at a target it cannot see, the unconscious also prone, and the exhausted PC's
+death save prompted with the bonus it rolls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lnl_desktop.core import Engine, IllegalAction, ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.rules.osr import Cast, DeathSave, OsrAttack, to_hit
+from lnl_desktop.core.rules.registry import get_ruleset
+
+OSR = get_ruleset("osr")
+
+
+def pc(name: str, **more: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "side": "Party",
+        "kind": "PC",
+        "hp_max": 14,
+        "armor_bonus": 2,
+        "attack_bonus": 3,
+        "str_mod": 2,
+        "save_poison": 2,
+        "weapons": [
+            {"name": "Longsword", "damage": "1d8"},
+            {"name": "Bow", "damage": "1d6", "kind": "missile", "max_range_ft": 60},
+        ],
+    } | more
+
+
+def goblin(name: str, **more: Any) -> dict[str, Any]:
+    return {
+        "name": name,
+        "side": "Opponents",
+        "kind": "monster",
+        "level": 1,
+        "hp_max": 6,
+        "ac_typed": 13,
+        "attack_bonus": 1,
+        "morale": 7,
+        "weapons": [{"name": "Spear", "damage": "1d6"}],
+    } | more
+
+
+def table(combatants: list[dict[str, Any]], cells: dict[str, tuple[int, int]]) -> Engine:
+    encounter = OSR.new_encounter(
+        name="test",
+        combatants=combatants,
+        tokens={cid: {"cell": cell, "facing": 90} for cid, cell in cells.items()},
+    )
+    return Engine(encounter)
+
+
+# -- surprised ------------------------------------------------------------------------------------
+
+
+def test_a_sentry_given_the_surprised_condition_takes_no_turn_and_no_counter_attack_in_round_1() -> None:
+    engine = table(
+        [pc("Ann"), goblin("Sentry", conditions=["surprised"]), goblin("Boss")],
+        {"ann": (2, 2), "sentry": (3, 2), "boss": (9, 9)},
+    )
+    # The Opponents win initiative (20 against 1), nobody is surprised by the side choice.
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([1, 20]))
+    assert engine.turn_refusals("sentry") == ["Sentry is surprised in round 1"]
+    with pytest.raises(IllegalAction, match="Sentry is surprised"):
+        engine.begin_turn("sentry")
+    assert [c.name for c in engine.waiting()] == ["Boss"]
+    engine.begin_turn("boss")
+    engine.end_turn()
+    # Ann walks away from the sentry: no counter-attack from a surprised creature.
+    engine.begin_turn("ann")
+    engine.apply(act.Move("ann", to=(0, 2)))
+    assert engine.encounter.combat.pending == []
+    engine.end_turn()
+    engine.apply(act.NextRound(), ScriptedDice([1, 20]))
+    assert engine.turn_refusals("sentry") == []  # round 2: it acts
+
+
+# -- spells ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("word", ["bound", "gagged", "restrained"])
+def test_a_bound_gagged_or_restrained_caster_casts_no_spell(word: str) -> None:
+    engine = table([pc("Ann", conditions=[word]), goblin("Gob")], {"ann": (2, 2), "gob": (6, 2)})
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([20, 1]))
+    engine.begin_turn("ann")
+    before = engine.encounter.model_dump()
+    with pytest.raises(IllegalAction, match=f"Ann is {word}: no spells"):
+        engine.apply(Cast("ann", "Magic missile", "gob"))
+    with pytest.raises(IllegalAction, match=f"Ann is {word}: no spells"):
+        engine.apply(Cast("ann", "Shield"))
+    assert engine.encounter.model_dump() == before
+
+
+def test_bound_and_gagged_are_in_the_condition_menu_with_what_they_do() -> None:
+    assert {"bound", "gagged"} <= set(OSR.conditions())
+    assert "no spells" in OSR.condition_tip("bound")
+    assert "no spells" in OSR.condition_tip("Gagged")
+
+
+def test_no_spell_is_aimed_at_an_invisible_target_but_the_caster_may_cast_on_itself() -> None:
+    engine = table([pc("Ann"), goblin("Gob", conditions=["invisible"])], {"ann": (2, 2), "gob": (6, 2)})
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([20, 1]))
+    engine.begin_turn("ann")
+    with pytest.raises(IllegalAction, match="Gob is invisible: Ann cannot aim a spell at it"):
+        engine.apply(Cast("ann", "Magic missile", "gob"))
+    events = engine.apply(Cast("ann", "Shield"))
+    assert events[-1].text.startswith("Ann casts Shield")
+
+
+# -- the unconscious is also prone ------------------------------------------------------------------
+
+
+def test_a_shot_at_an_unconscious_creature_from_afar_rolls_one_d20() -> None:
+    engine = table([pc("Ann"), goblin("Gob", conditions=["unconscious"])], {"ann": (2, 2), "gob": (6, 2)})
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([20, 1]))
+    engine.begin_turn("ann")
+    ann, gob = engine.combatant("ann"), engine.combatant("gob")
+    shot = to_hit(engine.encounter, ann, gob, ann.weapon("Bow"), "ranged")
+    assert shot.edge == 0
+    assert shot.edge_text() == (
+        "advantage (target unconscious) and disadvantage (target unconscious, so prone, not within 5 ft)"
+        " cancel: a plain roll"
+    )
+    # One d20 typed: 12 + 3 attack bonus + 0 PER = 15 vs AC 13 hits; the next face is the damage.
+    events = engine.apply(OsrAttack("ann", "gob", "Bow", style="ranged"), ScriptedDice([12, 4]))
+    assert "cancel: a plain roll: d20 12 +3 attack bonus = 15 vs AC 13: hit" in events[0].text
+
+
+# -- the exhausted PC's death save -------------------------------------------------------------------
+
+
+def test_an_exhausted_pcs_death_save_prompt_shows_the_bonus_the_roll_uses() -> None:
+    engine = table(
+        [pc("Ann", hp=3, conditions=["exhausted 2"]), goblin("Gob")],
+        {"ann": (2, 2), "gob": (3, 2)},
+    )
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([1, 20]))
+    engine.begin_turn("gob")
+    # d20 15 + 1 = 16 hits AC 12; the Spear rolls 5: Ann 3 → 0, 2 overkill.
+    engine.apply(OsrAttack("gob", "ann", "Spear"), ScriptedDice([15, 5]))
+    (prompt,) = [p for p in engine.encounter.combat.pending if p.kind == "death save"]
+    # save_poison +2, exhausted 2: -2 → +0.
+    assert "death save d20 +0 (Poison or Death) against DC 13" in prompt.text
+    events = engine.apply(DeathSave(engine.encounter.combat.pending.index(prompt)), ScriptedDice([13]))
+    assert "d20 13 +0 = 13 vs DC 13: success" in events[-1].text
