@@ -472,7 +472,9 @@ def test_subdual_damage_is_tracked_apart_and_at_hp_the_foe_surrenders() -> None:
     engine = table([fighter(), goblin("Goblin", hp_max=6)], {"tombril": ((2, 2), 90), "goblin": ((3, 2), 270)})
     fight(engine, [20, 1])
     engine.begin_turn("tombril")
-    events = engine.apply(OsrAttack("tombril", "goblin", "Longsword", subdual=True), ScriptedDice([15, 5]))
+    subdue = OsrAttack("tombril", "goblin", "Longsword", subdual=True, flat_of_blade=True)
+    events = engine.apply(subdue, ScriptedDice([15, 5]))
+    assert "with Longsword (the flat of the blade)" in events[0].text
     goblin_ = engine.combatant("goblin")
     assert (goblin_.hp, goblin_.subdual, goblin_.morale_result) == (6, 7, "surrenders")
     assert events[-1].text == "Goblin is subdued (7 subdual ≥ 6 HP) and surrenders"

@@ -76,6 +76,7 @@ from lnl_desktop.core.rules.lnl.rules import (
     _SURPRISE,
     MELEE_ENGAGED_FT,
     RANGED_MINIMUM_FT,
+    SEES_INVISIBLE,
     SITUATION_TIPS,
     DamagePlan,
     _feet,
@@ -479,17 +480,19 @@ class LnLRuleset(Ruleset):
 
     def concealment_details(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> list[Check]:
         """The three ways to meet RULES §7 point 2, each with its reason: hidden, unseen approach, distracted."""
-        hidden = self.concealed_at_start(encounter, attacker)
+        hidden = self.concealed_at_start(encounter, attacker, target)
         approach, approach_reason = self._approach_unseen(encounter, attacker, target)
         distracted, distracted_reason = self._distracted(encounter, attacker, target)
+        if self.invisible_to(attacker, target):
+            hidden_reason = f"{attacker.name} is invisible and {target.name} cannot see invisible creatures"
+        elif hidden:
+            hidden_reason = f"{attacker.name} was concealed at the start of the turn"
+        elif attacker.has_condition("invisible"):
+            hidden_reason = f"{attacker.name} is invisible, but {target.name} sees invisible creatures"
+        else:
+            hidden_reason = f"{attacker.name} was in plain view"
         return [
-            Check(
-                "Concealed at the start of the turn",
-                hidden,
-                f"{attacker.name} was concealed at the start of the turn"
-                if hidden
-                else f"{attacker.name} was in plain view",
-            ),
+            Check("Concealed at the start of the turn", hidden, hidden_reason),
             Check("Approach from an unexpected direction", approach, approach_reason),
             Check(
                 "Target distracted",
@@ -556,10 +559,20 @@ class LnLRuleset(Ruleset):
                 return other
         return None
 
-    def concealed_at_start(self, encounter: Encounter, attacker: LnLStats) -> bool:
-        """Whether the attacker was concealed when its turn began (now, outside its turn)."""
+    def concealed_at_start(self, encounter: Encounter, attacker: LnLStats, target: Any = None) -> bool:
+        """Whether the attacker was concealed when its turn began (now, outside its turn): the GM's
+        flag, or invisible to ``target`` (to any target when none is named)."""
         turn = encounter.combat.turn
-        return turn.concealed_at_start if turn is not None and turn.combatant == attacker.id else attacker.concealed
+        flagged = turn.concealed_at_start if turn is not None and turn.combatant == attacker.id else attacker.concealed
+        return flagged or self.invisible_to(attacker, target)
+
+    @staticmethod
+    def invisible_to(attacker: Any, target: Any = None) -> bool:
+        """An invisible attacker counts as concealed (RULES §7) from every target that cannot see
+        invisible creatures: one with the condition "sees invisible" sees it."""
+        if not attacker.has_condition("invisible"):
+            return False
+        return target is None or not target.has_condition(SEES_INVISIBLE)
 
     def _start_distance(self, encounter: Encounter, attacker: Combatant, target: Combatant) -> float | None:
         tt = encounter.tokens.get(target.id)

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 RANGED_MINIMUM_FT = 10
 MELEE_ENGAGED_FT = 5
+# A target's condition (the GM's words): an invisible attacker is not concealed from it (RULES §7).
+SEES_INVISIBLE = "sees invisible"
 
 PTY, OPP = Side.PARTY, Side.OPPONENTS
 
