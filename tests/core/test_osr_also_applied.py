@@ -150,3 +150,41 @@ def test_an_exhausted_pcs_death_save_prompt_shows_the_bonus_the_roll_uses() -> N
     assert "death save d20 +0 (Poison or Death) against DC 13" in prompt.text
     events = engine.apply(DeathSave(engine.encounter.combat.pending.index(prompt)), ScriptedDice([13]))
     assert "d20 13 +0 = 13 vs DC 13: success" in events[-1].text
+
+
+# -- initiative groups within a side ---------------------------------------------------------------
+
+
+def test_a_boss_in_its_own_initiative_group_rolls_apart_from_its_goblins_with_its_own_init() -> None:
+    engine = table(
+        [
+            pc("Ann", init_mod=1, leader=True),
+            goblin("Gob", init_mod=-1),
+            goblin("Snik", init_mod=0),
+            goblin("Chief", init_mod=3, initiative_group="Boss"),
+        ],
+        {"ann": (2, 2), "gob": (8, 2), "snik": (8, 3), "chief": (9, 9)},
+    )
+    # Party d20 10 +1 = 11; the goblins 12 -1 = 11 (a tie: the PCs first); the chief 9 +3 = 12.
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([10, 12, 9]))
+    order = engine.encounter.combat.order
+    assert [(slot.title, slot.members, slot.total) for slot in order] == [
+        ("Boss (Chief leads)", ["chief"], 12),
+        ("Party (Ann leads)", ["ann"], 11),
+        ("Opponents (Gob leads)", ["gob", "snik"], 11),
+    ]
+    assert "Boss d20 9 +3 INIT = 12" in engine.encounter.log[-1].text
+    assert [c.name for c in engine.waiting()] == ["Chief"]
+    with pytest.raises(IllegalAction, match="Chief acts before Gob"):
+        engine.begin_turn("gob")
+
+
+def test_the_initiative_group_is_an_edit_undone_and_a_file_without_it_rolls_one_group_per_side() -> None:
+    engine = table([pc("Ann"), goblin("Gob"), goblin("Chief")], {"ann": (2, 2), "gob": (8, 2), "chief": (9, 9)})
+    assert engine.combatant("chief").initiative_group == ""  # an older file: the side's own group
+    engine.apply(act.EditCombatant("chief", {"initiative_group": "Boss"}))
+    assert engine.combatant("chief").initiative_group == "Boss"
+    engine.undo()
+    engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([10, 12]))
+    assert [slot.title for slot in engine.encounter.combat.order] == ["Opponents (Gob leads)", "Party (Ann leads)"]
+    assert any(row.keys == ("initiative_group",) for row in OSR.sheet().numbers)

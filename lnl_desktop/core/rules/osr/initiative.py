@@ -51,23 +51,25 @@ def roll_initiative(engine: Table, dice: DiceSource) -> tuple[list[TurnSlot], st
     group = InitiativeMode(options.initiative) is InitiativeMode.GROUP
     if group:
         for side in (Side.PARTY, Side.OPPONENTS):
-            members = [c for c in able if c.side is side]
-            if not members:
-                continue
-            leader = next((c for c in members if c.leader), members[0])
-            face = roll_plain(
-                dice, 20, f"initiative d20 for the {side.value} ({leader.name}, INIT {leader.init_mod:+d})"
-            ).face
-            entries.append(
-                _Entry(
-                    f"{side.value} ({leader.name} leads)",
-                    [c.id for c in e.combatants if c.side is side],
-                    face,
-                    leader.init_mod,
-                    any(c.kind is Kind.PC for c in members),
-                    side.value,
+            for name, ids in groups(e.combatants, side):
+                members = [c for c in able if c.id in ids]
+                if not members:
+                    continue
+                leader = next((c for c in members if c.leader), members[0])
+                who = name or side.value
+                face = roll_plain(
+                    dice, 20, f"initiative d20 for the {who} ({leader.name}, INIT {leader.init_mod:+d})"
+                ).face
+                entries.append(
+                    _Entry(
+                        f"{who} ({leader.name} leads)",
+                        ids,
+                        face,
+                        leader.init_mod,
+                        any(c.kind is Kind.PC for c in members),
+                        who,
+                    )
                 )
-            )
     else:
         for c in able:
             face = roll_plain(dice, 20, f"initiative d20 for {c.name} (INIT {c.init_mod:+d})").face
@@ -96,6 +98,18 @@ def roll_initiative(engine: Table, dice: DiceSource) -> tuple[list[TurnSlot], st
     how = "by group" if group else "individually"
     listed = "; ".join(f"{s.title.split(' (')[0]} {s.roll}" for s in slots)
     return slots, f"initiative {how}: {listed}"
+
+
+def groups(combatants: list[OsrCombatant], side: Side) -> list[tuple[str, list[str]]]:
+    """A side's initiative groups in the order first met: ("", ids) for the side's own group, then
+    each group the GM named (a boss apart from its goblins), spelt as first written."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for c in combatants:
+        if c.side is not side:
+            continue
+        name = " ".join(c.initiative_group.split())
+        found.setdefault(name.casefold(), (name, []))[1].append(c.id)
+    return sorted(found.values(), key=lambda g: g[0] != "")
 
 
 def considerations(options: OsrOptions) -> str:

@@ -193,6 +193,10 @@ class OsrCombatant(CombatantBase):
     attacks: int = Field(default=1, ge=1, le=10, description="attacks per round")
     weapons: list[OsrWeapon] = Field(default_factory=list, max_length=MOST_WEAPONS)
     leader: bool = Field(default=False, description="rolls group initiative for its side")
+    # RULES §12: with group initiative a side may be split into groups that roll apart (a boss).
+    initiative_group: str = Field(
+        default="", max_length=40, description="the initiative group it rolls with; empty: its side's"
+    )
     subdual: int = Field(default=0, ge=0, le=10_000, description="subdual damage taken")
     defending: str | None = Field(default=None, description="+2 AC to this combatant (itself or a guarded ally)")
     morale_passes: int = Field(default=0, ge=0, le=2)
