@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BeforeValidator, Field, field_validator, model_validator
 
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.light import AmbientLight
@@ -93,7 +93,29 @@ SAVE_FIELDS = {
 }
 
 UNARMED = "Unarmed"
+# RULES §12 "Also applied": the properties the source names; the GM may type any other word.
+MAGIC, SILVER = "magic", "silver"
+
+
+def read_properties(value: Any) -> Any:
+    """A weapon's properties or what harms a monster, as a list of words: the sheet hands
+    ``"silver, magic"``, a file a list; each word trimmed and lower-case, each once."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = value.split(",")
+    if isinstance(value, (list, tuple)):
+        words = [str(v).strip().lower() for v in value]
+        return list(dict.fromkeys(w for w in words if w))
+    return value
+
+
+Properties = Annotated[
+    list[Annotated[str, Field(max_length=30)]], BeforeValidator(read_properties), Field(max_length=8)
+]
 DEFAULT_RANGE = {WeaponKind.MISSILE: 150, WeaponKind.THROWN: 30}  # a shortbow's, a dagger's
+# The blunt weapons' words: a weapon so named is bludgeoning unless the sheet says otherwise.
+BLUNT = re.compile(r"\b(club|mace|hammer|warhammer|maul|staff|quarterstaff|flail|morningstar|cudgel|sap)s?\b", re.I)
 
 
 class OsrWeapon(_Model):
@@ -102,6 +124,8 @@ class OsrWeapon(_Model):
     kind: OsrWeaponKind = WeaponKind.MELEE
     max_range_ft: int | None = Field(default=None, ge=10, le=5000, description="missile and thrown weapons")
     dex: bool = Field(default=False, description="melee: DEX instead of STR to hit and to damage")
+    # RULES §12: subdual only with a bludgeoning weapon (or a blade's flat, ticked on the attack).
+    bludgeoning: bool = Field(default=False, description="a blunt weapon (club, mace, staff): it may subdue")
     # RULES §14: a breath, a thrown flask, a bomb strikes an area rather than one foe: one roll of
     # the damage dice, each target's saving throw (an Area effect, not an attack).
     area: Area | None = Field(
@@ -115,6 +139,11 @@ class OsrWeapon(_Model):
     save: SaveCategory = Field(
         default=SaveCategory.BREATH, description="the saving throw its area calls for (Dragon Breath for area attacks)"
     )
+    properties: Properties = Field(
+        default_factory=list,
+        description="what it is made of or carries (magic, silver, or a word the GM types): "
+        "a monster harmed only by one of them takes damage from it",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -122,6 +151,8 @@ class OsrWeapon(_Model):
         # Changing a weapon's kind on the sheet is one edit: a missile or thrown weapon gets a usual
         # range to start from (the GM corrects it), a melee or reach weapon loses the range it had.
         if isinstance(data, dict):
+            if "bludgeoning" not in data and BLUNT.search(str(data.get("name", ""))):
+                data = {**data, "bludgeoning": True}  # an older file's mace or club may subdue as before
             kind = str(data.get("kind", WeaponKind.MELEE.value))
             if kind in (WeaponKind.MISSILE.value, WeaponKind.THROWN.value) and data.get("max_range_ft") is None:
                 data = {**data, "max_range_ft": DEFAULT_RANGE[WeaponKind(kind)]}
@@ -165,7 +196,7 @@ class OsrWeapon(_Model):
         return f"{self.name} ({self.damage}, {self.kind.value}{where}{area})"
 
 
-UNARMED_WEAPON = OsrWeapon(name=UNARMED, damage="1d2")
+UNARMED_WEAPON = OsrWeapon(name=UNARMED, damage="1d2", bludgeoning=True)
 
 
 class OsrCombatant(CombatantBase):
@@ -203,6 +234,11 @@ class OsrCombatant(CombatantBase):
     morale_result: MoraleResult | None = None
     dead: bool = False
     casting: str | None = Field(default=None, max_length=60, description="a spell that takes time, under way")
+    harmed_only_by: Properties = Field(
+        default_factory=list,
+        description="an invulnerable monster: only weapons and spells with one of these properties "
+        "(magic, silver, or a word the GM types) harm it; empty: anything does",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -326,6 +362,11 @@ class OsrOptions(OptionsBase):
     area_save_halves: bool = Field(
         default=True, description="a passed saving throw against an area effect halves its damage (off: none)"
     )
+    strong_harm_invulnerable: bool = Field(
+        default=True,
+        description="another invulnerable monster or a monster of 5+ HD harms an invulnerable monster "
+        "whatever it strikes with",
+    )
 
 
 # -- the actions (what the Action dock and the prompts hand the engine) ----------------------------
@@ -344,6 +385,10 @@ class OsrAttack:
     second: str = ""  # a dual attack: the other hand's weapon (one roll at -1, the higher damage)
     subdual: bool = False  # declared: the damage is tracked apart from HP
     ability: str = "best"  # a thrown weapon: STR, DEX or PER (the best by default)
+    flat_of_blade: bool = False  # a blade struck flat: it may subdue (RULES §12)
+    gm_modifier: int = 0  # the GM's situational modifier to hit, -10 to +10 (fighting in water)
+    gm_edge: str = "none"  # the GM's advantage or disadvantage (an unstable surface)
+    gm_reason: str = ""  # why, for the forecast and the log
 
 
 @dataclass(frozen=True)
@@ -352,6 +397,9 @@ class CounterAttack:
 
     index: int
     weapon: str = ""
+    gm_modifier: int = 0
+    gm_edge: str = "none"
+    gm_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -416,6 +464,9 @@ class SavingThrow:
     category: str
     dc: int
     reason: str = ""
+    gm_modifier: int = 0  # the GM's situational modifier and edge, as on an attack (RULES §12)
+    gm_edge: str = "none"
+    gm_reason: str = ""
 
 
 @dataclass(frozen=True)

@@ -64,9 +64,24 @@ def forecast_strike(
     second: str = "",
     subdual: bool = False,
     ability: str = "best",
+    gm_modifier: int = 0,
+    gm_edge: str = "none",
+    gm_reason: str = "",
 ) -> Forecast:
     options: OsrOptions = encounter.options  # type: ignore[assignment]
-    hit = rules.to_hit(encounter, attacker, target, weapon, style, cover=cover, second=second, ability=ability)
+    hit = rules.to_hit(
+        encounter,
+        attacker,
+        target,
+        weapon,
+        style,
+        cover=cover,
+        second=second,
+        ability=ability,
+        gm_modifier=gm_modifier,
+        gm_edge=gm_edge,
+        gm_reason=gm_reason,
+    )
     p_hit = hit.chance
     if cover == "full" and style == "ranged":
         p_hit = 0.0

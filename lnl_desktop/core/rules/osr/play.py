@@ -8,6 +8,7 @@ journal replays them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
@@ -45,6 +46,8 @@ from lnl_desktop.core.rules.osr.rules import (
     attack_checks,
     attacks_left,
     death_save_dc,
+    gm_checks,
+    gm_words,
     may_counter,
     movement_checks,
     reach_of,
@@ -59,6 +62,15 @@ if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
 
 # -- the engine's handlers ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GmCall:
+    """The GM's situational modifier and advantage or disadvantage, with the reason (RULES §12)."""
+
+    modifier: int = 0
+    edge: str = "none"
+    reason: str = ""
 
 
 def _osr(engine: Table, cid: str) -> OsrCombatant:
@@ -101,7 +113,19 @@ def attack(engine: Table, a: OsrAttack, dice: DiceSource) -> list[Event]:
     checks = engine.turn_checks(c, needs_action=True, kind=a.style)
     # The next of several attacks: the movement was judged at the first (a charge's claws follow it).
     style = a.style if not following or a.style == "ranged" or turn.action != "charge" else "counter"  # type: ignore[union-attr]
-    checks += attack_checks(e, c, t, weapon, style, cover=a.cover, second=a.second)
+    checks += attack_checks(
+        e,
+        c,
+        t,
+        weapon,
+        style,
+        cover=a.cover,
+        second=a.second,
+        subdual=a.subdual,
+        flat_of_blade=a.flat_of_blade,
+        gm_modifier=a.gm_modifier,
+        gm_edge=a.gm_edge,
+    )
     if following and a.style == "charge":
         checks.append(Check("Not a second charge", False, "the next attack is a melee or a ranged attack"))
     engine.require(title, checks)
@@ -116,8 +140,21 @@ def attack(engine: Table, a: OsrAttack, dice: DiceSource) -> list[Event]:
     turn.attacks += 1
     weapons = [weapon] + ([c.weapon(a.second)] if a.second else [])
     numbered = f"attack {turn.attacks} of {c.attacks}" if c.attacks > 1 else ""
+    gm = GmCall(a.gm_modifier, a.gm_edge, a.gm_reason)
+    flat = a.subdual and a.flat_of_blade and not weapon.bludgeoning
     events = strike(
-        engine, c, t, weapons, a.style, dice, cover=a.cover, subdual=a.subdual, ability=a.ability, numbered=numbered
+        engine,
+        c,
+        t,
+        weapons,
+        a.style,
+        dice,
+        cover=a.cover,
+        subdual=a.subdual,
+        ability=a.ability,
+        numbered=numbered,
+        gm=gm,
+        flat=flat,
     )
     if a.style == "ranged" and engaged:
         events += queue_counters(engine, c, engaged, "shoots while engaged")
@@ -134,12 +171,13 @@ def counter_attack(engine: Table, a: CounterAttack, dice: DiceSource) -> list[Ev
             Check("Able to strike", not c.down and not cond.helpless(c), f"{c.name} cannot attack now"),
             Check("A melee weapon", weapon.melee, f"{weapon.name} is a missile weapon"),
             Check("A foe standing", not t.down, f"{t.name} is down already"),
+            *gm_checks(a.gm_modifier, a.gm_edge),
         ]
     )
     if reasons:
         raise IllegalAction(f"{c.name}: counter-attack", reasons)
     pending.pop(a.index)
-    return strike(engine, c, t, [weapon], "counter", dice)
+    return strike(engine, c, t, [weapon], "counter", dice, gm=GmCall(a.gm_modifier, a.gm_edge, a.gm_reason))
 
 
 def strike(
@@ -154,15 +192,31 @@ def strike(
     subdual: bool = False,
     ability: str = "best",
     numbered: str = "",
+    gm: GmCall | None = None,
+    flat: bool = False,
 ) -> list[Event]:
     """Roll to hit and, on a hit, the damage; apply it and what 0 HP sets off. ``numbered`` says
-    which of a monster's several attacks this is ("attack 2 of 3")."""
+    which of a monster's several attacks this is ("attack 2 of 3"); ``gm`` the GM's modifier and
+    edge; ``flat`` a blade struck flat to subdue."""
     e = engine.encounter
     options: OsrOptions = e.options  # type: ignore[assignment]
     second = weapons[1].name if len(weapons) > 1 else ""
-    hit = to_hit(e, c, t, weapons[0], style, cover=cover, second=second, ability=ability)
+    gm = gm or GmCall()
+    hit = to_hit(
+        e,
+        c,
+        t,
+        weapons[0],
+        style,
+        cover=cover,
+        second=second,
+        ability=ability,
+        gm_modifier=gm.modifier,
+        gm_edge=gm.edge,
+        gm_reason=gm.reason,
+    )
     what = {"counter": "counter-attacks", "charge": "charges", "ranged": "shoots at"}.get(style, "attacks")
-    means = " and ".join(w.name for w in weapons)
+    means = " and ".join(w.name for w in weapons) + (" (the flat of the blade)" if flat else "")
     if hit.auto_hit:
         face = None
         roll_text = hit.auto_hit
@@ -315,19 +369,34 @@ def saving_throw(engine: Table, a: SavingThrow, dice: DiceSource) -> list[Event]
         raise IllegalAction(f"{c.name}: saving throw", [f"no category {a.category!r} (one of {known})"]) from None
     if not 1 <= a.dc <= 40:
         raise IllegalAction(f"{c.name}: saving throw", [f"DC {a.dc}: give a DC from 1 to 40"])
-    bonus = save_bonus(engine.encounter, c, category)
-    face = roll_plain(dice, 20, f"saving throw d20 for {c.name} ({category.value}, DC {a.dc})").face
+    wrong = failed(gm_checks(a.gm_modifier, a.gm_edge))
+    if wrong:
+        raise IllegalAction(f"{c.name}: saving throw", wrong)
+    bonus = save_bonus(engine.encounter, c, category) + a.gm_modifier
+    said = f" ({category.value}, DC {a.dc})"
+    gm = gm_words(a.gm_reason)
+    if a.gm_edge in ("advantage", "disadvantage"):
+        # The GM's advantage or disadvantage: 2d20, the higher or the lower kept (RULES §12).
+        edge = f"{a.gm_edge} ({gm})"
+        first = roll_plain(dice, 20, f"saving throw d20 for {c.name}{said}, {edge}").face
+        other = roll_plain(dice, 20, f"second saving throw d20 for {c.name}{said}, {edge}").face
+        face = max(first, other) if a.gm_edge == "advantage" else min(first, other)
+        dice_words = f"{edge}: 2d20 [{first}, {other}] keeps {face}"
+    else:
+        face = roll_plain(dice, 20, f"saving throw d20 for {c.name}{said}").face
+        dice_words = f"d20 {face}"
     total = face + bonus
     outcome = "saved" if total >= a.dc else "failed"
     why = f" ({a.reason.strip()})" if a.reason.strip() else ""
-    text = f"{c.name} saves against {category.value}{why}: d20 {face} {bonus:+d} = {total} vs DC {a.dc}: {outcome}"
+    terms = f"{bonus - a.gm_modifier:+d}" + (f" {a.gm_modifier:+d} {gm}" if a.gm_modifier else "")
+    text = f"{c.name} saves against {category.value}{why}: {dice_words} {terms} = {total} vs DC {a.dc}: {outcome}"
     detail: dict[str, int | float | str | bool | None] = {
         "combatant": c.id,
         "category": category.value,
         "d20": face,
         "dc": a.dc,
         "success": total >= a.dc,
-        "roll": f"d20 {face} {bonus:+d} = {total}",
+        "roll": f"{dice_words} {terms} = {total}",
     }
     events: list[Event] = [
         RulesEvent(

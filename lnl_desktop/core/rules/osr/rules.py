@@ -51,6 +51,7 @@ class ToHit:
     critical: str = ""  # why a hit is a critical hit (an unconscious target within 5 ft)
     critical_rolls: int = 2  # [D] a critical hit rolls the damage dice this many times
     cancels: bool = True  # [D] any advantage and any disadvantage cancel; off: the more sources win
+    unharmed: dict[str, str] = field(default_factory=dict)  # a weapon's name -> why its hit does nothing
 
     @property
     def edge(self) -> int:
@@ -193,7 +194,12 @@ def to_hit(
         result.ac_terms.append((f"guarded by {guards[0].name}", 2))
     if not ranged and cond.has(target, "paralyzed"):
         result.auto_hit = f"{target.name} is paralyzed: hit automatically in melee"
+    result.unharmed = harm_refusals(encounter, attacker, target, [weapon, *_seconds(attacker, second)])
     return result
+
+
+def _seconds(attacker: OsrCombatant, second: str) -> list[OsrWeapon]:
+    return [w for w in attacker.all_weapons() if second and w.name == second]
 
 
 def _edges(encounter: Encounter, attacker: OsrCombatant, target: OsrCombatant, style: Style, hit: ToHit) -> None:
@@ -385,13 +391,47 @@ def movement_checks(encounter: Encounter, c: OsrCombatant, action: str) -> list[
 # -- damage ---------------------------------------------------------------------------------------
 
 
+def petrified_immune(target: OsrCombatant) -> str:
+    """Why ``target`` takes no damage at all ("" when it does): a petrified creature is stone (RULES §12)."""
+    return f"{target.name} is petrified: it takes no damage" if cond.has(target, "petrified") else ""
+
+
+def unharmed(
+    encounter: Encounter, attacker: OsrCombatant | None, target: OsrCombatant, properties: list[str], means: str
+) -> str:
+    """Why a hit by ``means`` (with ``properties``) does nothing to ``target`` ("" when it harms it):
+    the target is petrified, or harmed only by properties ``means`` lacks (RULES §12 "Also applied").
+    [D] As the source allows, another invulnerable monster or a monster of 5+ HD harms it anyway."""
+    stone = petrified_immune(target)
+    if stone:
+        return stone
+    needed = target.harmed_only_by
+    if not needed or set(properties) & set(needed):
+        return ""
+    strong = attacker is not None and attacker.kind is Kind.MONSTER and (attacker.harmed_only_by or attacker.level >= 5)
+    if strong and getattr(encounter.options, "strong_harm_invulnerable", True):
+        return ""
+    return f"{target.name} is unharmed: {means} is not {' or '.join(needed)}"
+
+
+def harm_refusals(
+    encounter: Encounter, attacker: OsrCombatant, target: OsrCombatant, weapons: list[OsrWeapon]
+) -> dict[str, str]:
+    """Each weapon whose hit would do nothing to ``target``, with the reason."""
+    refused = {w.name: unharmed(encounter, attacker, target, w.properties, w.name) for w in weapons}
+    return {name: why for name, why in refused.items() if why}
+
+
 @dataclass
 class Damage:
     rolls: list[tuple[str, list[int], int, int]]  # per weapon: name, faces, flat + ability, total
     amount: int
     kept: str  # the weapon whose damage counts (the higher of a dual attack)
+    unharmed: str = ""  # why the hit did nothing, its damage not rolled (an invulnerable or petrified target)
 
     def text(self) -> str:
+        if not self.rolls:
+            return f"not rolled ({self.unharmed})"
         parts = []
         for name, faces, extra, total in self.rolls:
             shown = "+".join(str(f) for f in faces)
@@ -408,8 +448,13 @@ def damage_term(weapon: OsrWeapon, hit: ToHit) -> int:
 
 
 def roll_damage(dice: DiceSource, attacker: OsrCombatant, weapons: list[OsrWeapon], hit: ToHit, minimum: int) -> Damage:
+    """Each weapon's damage dice, the higher total counting; a weapon that cannot harm the target
+    rolls nothing, and a hit where none can deals 0 (RULES §12: its damage is not rolled)."""
+    able = [w for w in weapons if w.name not in hit.unharmed]
+    if not able:
+        return Damage([], 0, "", unharmed=hit.unharmed[weapons[0].name])
     rolls = []
-    for weapon in weapons:
+    for weapon in able:
         count, sides, _ = weapon.dice
         count *= hit.critical_rolls if hit.critical else 1  # a critical hit rolls the damage dice again
         faces = [roll_plain(dice, sides, f"{weapon.name} damage d{sides}").face for _ in range(count)]

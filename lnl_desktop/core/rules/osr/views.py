@@ -126,6 +126,35 @@ LASTING = Setting(
     "bool",
     False,
 )
+GM_MODIFIER = Setting(
+    "gm_modifier",
+    "GM modifier",
+    "The GM's situational modifier to the roll, -10 to +10 (fighting in water); say why in Why",
+    "int",
+    0,
+    -rules.GM_MODIFIER,
+    rules.GM_MODIFIER,
+)
+GM_EDGE = Setting(
+    "gm_edge",
+    "GM edge",
+    "Advantage (2d20, the higher) or disadvantage (2d20, the lower) the GM gives (an unstable surface); "
+    "say why in Why. It cancels against the other sources as usual",
+    "choice",
+    "none",
+    choices=rules.GM_EDGES,
+)
+GM_REASON = Setting(
+    "gm_reason", "Why", "The reason for the GM's modifier or edge, for the forecast and the log", "text", ""
+)
+GM = (GM_MODIFIER, GM_EDGE, GM_REASON)
+FLAT = Setting(
+    "flat_of_blade",
+    "Flat of blade",
+    "A blade struck flat: it may subdue (a weapon not marked bludgeoning may not otherwise)",
+    "bool",
+    False,
+)
 ABILITY = Setting(
     "ability",
     "Adds",
@@ -148,8 +177,25 @@ def _strike(style: str) -> Any:
         second: str = "",
         subdual: bool = False,
         ability: str = "best",
+        flat_of_blade: bool = False,
+        gm_modifier: int = 0,
+        gm_edge: str = "none",
+        gm_reason: str = "",
     ) -> OsrAttack:
-        return OsrAttack(c, target, means, style, cover, second or "", subdual, ability)  # type: ignore[arg-type]
+        return OsrAttack(
+            c,
+            target,
+            means,
+            style,  # type: ignore[arg-type]
+            cover,
+            second or "",
+            bool(subdual),
+            ability,
+            bool(flat_of_blade),
+            int(gm_modifier or 0),
+            str(gm_edge or "none"),
+            str(gm_reason or ""),
+        )
 
     return build
 
@@ -247,6 +293,12 @@ def sheet() -> SheetSpec:
                 "Missile and thrown weapons: the maximum range in feet (long range past half: -1)",
             ),
             ItemColumn("dex", "DEX", "bool", "A melee weapon used with DEX instead of STR, to hit and to damage"),
+            ItemColumn(
+                "bludgeoning",
+                "Blunt",
+                "bool",
+                "A bludgeoning weapon (club, mace, staff): it may subdue; a blade only struck flat",
+            ),
             ItemColumn(
                 "area",
                 "Area",
@@ -410,7 +462,7 @@ def action_kinds() -> tuple[ActionSpec, ...]:
             "Melee attack",
             "d20 + attack bonus + STR against AC, a target within 5 ft (10 ft with reach); no move this turn",
             "Roll the attack",
-            (COVER, SECOND, SUBDUAL),
+            (*GM, COVER, SECOND, SUBDUAL, FLAT),
         ),
         strike(
             "ranged",
@@ -418,14 +470,14 @@ def action_kinds() -> tuple[ActionSpec, ...]:
             "d20 + attack bonus + PER (thrown: best of STR/DEX/PER); long range -1; half a Move before or after. "
             "Shooting while engaged provokes counter-attacks",
             "Roll the shot",
-            (COVER, ABILITY, SECOND),
+            (*GM, COVER, ABILITY, SECOND),
         ),
         strike(
             "charge",
             "Charge",
             "Move up to the full Move, then a melee attack (no move after)",
             "Roll the charge",
-            (COVER, SECOND, SUBDUAL),
+            (*GM, COVER, SECOND, SUBDUAL, FLAT),
         ),
         ActionSpec(
             "move",
@@ -542,6 +594,10 @@ def action_checks(
             "counter" if following else spec.key,  # type: ignore[arg-type]
             cover=str(more.get("cover", "none")),
             second=str(more.get("second", "") or ""),
+            subdual=bool(more.get("subdual", False)),
+            flat_of_blade=bool(more.get("flat_of_blade", False)),
+            gm_modifier=int(more.get("gm_modifier", 0) or 0),
+            gm_edge=str(more.get("gm_edge", "none") or "none"),
         )
     if spec.key in ("defend", "cast", "cast-here"):
         checks = rules.movement_checks(encounter, c, "cast" if spec.key.startswith("cast") else spec.key)
@@ -589,6 +645,9 @@ def action_notes(
             cover=str(more.get("cover", "none")),
             second=str(more.get("second", "") or ""),
             ability=str(more.get("ability", "best")),
+            gm_modifier=int(more.get("gm_modifier", 0) or 0),
+            gm_edge=str(more.get("gm_edge", "none") or "none"),
+            gm_reason=str(more.get("gm_reason", "") or ""),
         )
         chance = round(hit.chance * 100)
         how = hit.auto_hit or f"d20 {hit.terms_text()} vs {hit.ac_text()}"
@@ -634,12 +693,12 @@ def prompt(engine: Table, item: Any) -> PromptSpec | None:
         return PromptSpec(
             "Counter-attack",
             item.text,
-            (weapon,),
+            (weapon, *GM),
             (
                 PromptChoice(
                     "Roll the counter-attack",
                     "d20 to hit, damage on a hit",
-                    lambda v: CounterAttack(index, str(v.get("weapon") or "")),
+                    lambda v: CounterAttack(index, str(v.get("weapon") or ""), *_gm_of(v)),
                     rolls=True,
                 ),
             ),
@@ -756,10 +815,21 @@ def combatant_tools(engine: Table, c: OsrCombatant) -> tuple[PromptSpec, ...]:
     )
     choice = PromptChoice(
         "Roll the save",
-        "d20 + the category's bonus ≥ DC",
-        lambda v: SavingThrow(c.id, str(v.get("category")), int(v.get("dc", 11))),
+        "d20 + the category's bonus (+ the GM's modifier) ≥ DC",
+        lambda v: SavingThrow(c.id, str(v.get("category")), int(v.get("dc", 11)), "", *_gm_of(v)),
         rolls=True,
     )
     return (
-        PromptSpec(f"Saving throw: {c.name}", "d20 + the category's bonus against a DC", (category, dc), (choice,)),
+        PromptSpec(
+            f"Saving throw: {c.name}", "d20 + the category's bonus against a DC", (category, dc, *GM), (choice,)
+        ),
+    )
+
+
+def _gm_of(values: Mapping[str, Any]) -> tuple[int, str, str]:
+    """The GM's modifier, edge and reason from a prompt's inputs."""
+    return (
+        int(values.get("gm_modifier", 0) or 0),
+        str(values.get("gm_edge", "none") or "none"),
+        str(values.get("gm_reason", "") or ""),
     )
