@@ -33,6 +33,7 @@ _WHITE = "#FFFFFF"
 # letters and colour, and the letters alone tell them apart for those who do not see the colours.
 MARKERS: dict[str, tuple[str, str, str]] = {
     "blinded": ("Bl", "#3B3B3B", _WHITE),
+    "bound": ("Bd", "#5D4037", _WHITE),
     "burning": ("Bu", "#D55E00", _WHITE),
     "casting": ("Ca", "#1F4E9E", _WHITE),
     "charmed": ("Ch", "#CC79A7", _BLACK),
@@ -43,6 +44,7 @@ MARKERS: dict[str, tuple[str, str, str]] = {
     "dropped weapon": ("DW", "#8C564B", _WHITE),
     "exhausted": ("Ex", "#E69F00", _BLACK),
     "frightened": ("Fr", "#7B2CBF", _WHITE),
+    "gagged": ("Gg", "#2F4F4F", _WHITE),
     "grappled": ("G", "#0072B2", _WHITE),
     "incapacitated": ("In", "#882255", _WHITE),
     "invisible": ("Iv", "#88CCEE", _BLACK),
