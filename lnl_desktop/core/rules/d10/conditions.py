@@ -8,13 +8,17 @@ from lnl_desktop.core.rules.d10.model import D10Combatant
 
 # The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
 # "surprised" is not a word on the sheet here: the ambush roll decides surprise.
-CONDITIONS = tuple(word for word in CONDITIONS_TABLE if word != "surprised")
+CONDITIONS = (*(word for word in CONDITIONS_TABLE if word != "surprised"), "hidden")
+# Set by a Stealth action won; an attack gives it away (the GM removes it when a foe spots it).
+HIDDEN = "hidden"
 APPLIED = {
     "prone": "Group d10: attackers have advantage against it until it stands (Stand up: its move action)",
     "grappled": "Group d10: Move 0 until it breaks free (an opposed roll on its turn) or its grappler lets go",
     "exhausted": "Group d10: its to-hit rolls are at disadvantage",
     "unconscious": "Group d10: incapacitated, it takes no turns",
     "wounded": "Group d10: the lasting wound of exactly 1 HP; its lasting effect is the GM's",
+    "hidden": "Group d10: unseen after a Stealth action: its attack on an unsuspecting foe has advantage, "
+    "and gives it away",
 }
 
 

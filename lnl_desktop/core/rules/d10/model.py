@@ -273,6 +273,7 @@ DECLARE = (
     ("disengage", "Disengage"),
     ("item", "Use / ready an item"),
     ("sprint", "Sprint / flee"),
+    ("stealth", "Stealth"),
     ("other", "Something else"),
 )
 DECLARED_LABEL = dict(DECLARE)
@@ -352,6 +353,16 @@ class UseItem:
     text: str
     override: bool = False
     pick_up: str = ""
+
+
+@dataclass(frozen=True)
+class Stealth:
+    """The Stealth action in place of the attack (RULES §13): d20 + stealth against d20 + the best
+    perception of the foes who could see it; higher, it is hidden and its next attack on an
+    unsuspecting foe has advantage. The move stays free."""
+
+    combatant: str
+    override: bool = False
 
 
 @dataclass(frozen=True)

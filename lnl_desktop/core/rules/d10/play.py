@@ -12,9 +12,10 @@ from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, RulesEvent, WentDown
 from lnl_desktop.core.encounter.model import Pending, Phase, Side
 from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.map.sight import sees
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, pending_item
-from lnl_desktop.core.rules.d10.conditions import disarm, release, set_grapple
+from lnl_desktop.core.rules.d10.conditions import HIDDEN, disarm, release, set_grapple
 from lnl_desktop.core.rules.d10.model import (
     AS_DECLARED,
     DECLARED_LABEL,
@@ -42,6 +43,7 @@ from lnl_desktop.core.rules.d10.model import (
     SetTimer,
     Sprint,
     StandUp,
+    Stealth,
     Tier,
     Timer,
     TimerNoted,
@@ -57,6 +59,7 @@ from lnl_desktop.core.rules.d10.rules import (
     declaration_check,
     edge_of,
     grapple_checks,
+    helpless,
     item_checks,
     may_free_attack,
     roll_d20s,
@@ -65,6 +68,7 @@ from lnl_desktop.core.rules.d10.rules import (
     stand_checks,
     tier_of,
     to_hit,
+    tripped,
     turn_attack_checks,
 )
 
@@ -179,8 +183,10 @@ def attack(engine: Table, a: D10Attack, dice: DiceSource) -> list[Event]:
     weapon = c.weapon(a.weapon)
     skill = a.skill or weapon.skill
     checks = turn_attack_checks(engine.encounter, c) + attack_checks(engine.encounter, c, t, weapon, skill)
+    if a.subdual and helpless(t):
+        checks.append(Check("Awake", False, f"{t.name} is unconscious already: a plain attack finishes it"))
     key = "cast" if skill == "casting" else "attack"
-    events = take_action(
+    events: list[Event] = take_action(
         engine, c, key, f"{c.name}: attack", checks, a.override, "attacks", f"{weapon.name} at {t.name}"
     )
     edge = edge_of(
@@ -194,9 +200,60 @@ def attack(engine: Table, a: D10Attack, dice: DiceSource) -> list[Event]:
         extreme_range=a.extreme_range,
         subdual=a.subdual,
     )
-    return events + strike(
-        engine, c, t, weapon, skill, edge, dice, subdual=a.subdual, on_20=a.on_20, ignores_dr=a.ignores_dr
-    )
+    events += strike(engine, c, t, weapon, skill, edge, dice, subdual=a.subdual, on_20=a.on_20, ignores_dr=a.ignores_dr)
+    if c.drop_condition(HIDDEN):
+        text = f"{c.name} is seen: its attack gave it away (no longer hidden)"
+        events.append(Override(round=engine.encounter.combat.round, text=text, actors=(c.id,)))
+    return events
+
+
+def could_see(engine: Table, watcher: D10Combatant, c: D10Combatant) -> bool:
+    """Whether ``watcher`` has a line of sight to ``c`` (no wall or closed door on every line);
+    off the map, it is taken to see it."""
+    tokens = engine.encounter.tokens
+    tw, tc = tokens.get(watcher.id), tokens.get(c.id)
+    if tw is None or tc is None:
+        return True
+    return sees(engine.encounter.map, tw.cell, watcher.size, tc.cell, c.size)
+
+
+def stealth(engine: Table, a: Stealth, dice: DiceSource) -> list[Event]:
+    """The Stealth action (RULES §13): d20 + stealth against d20 + the best perception of the foes
+    who could see it; higher (a tie is seen), it is hidden until its attack gives it away."""
+    c = _c(engine, a.combatant)
+    e = engine.encounter
+    events = take_action(engine, c, "stealth", f"{c.name}: stealth", [], a.override, "uses Stealth")
+    face = roll_plain(dice, 20, f"d20 for {c.name} ({SKILL_NAMES['stealth']})").face
+    total = face + c.stealth
+    said = f"{c.name} uses Stealth: d20 {face} {c.stealth:+d} Stealth = {total}"
+    foes: list[D10Combatant] = [f for f in e.combatants if f.side is not c.side and not f.down]  # type: ignore[misc]
+    watchers = [f for f in foes if could_see(engine, f, c)]
+    detail: dict[str, int | float | str | bool | None] = {"combatant": c.id, "d20": face, "total": total}
+    if watchers:
+        best = max(watchers, key=lambda f: f.perception)
+        fw = roll_plain(dice, 20, f"d20 for {best.name} ({SKILL_NAMES['perception']}, the best)").face
+        seen_total = fw + best.perception
+        hidden = total > seen_total
+        said += (
+            f" against {best.name} d20 {fw} {best.perception:+d} Perception = {seen_total}"
+            " (the best of the foes who could see it)"
+        )
+        detail.update(watcher=best.id, perception=seen_total)
+    else:
+        hidden = True
+        said += " (no foe could see it)"
+    detail.update(hidden=hidden)
+    if hidden:
+        c.add_condition(HIDDEN)
+        result = "hidden: its next attack on an unsuspecting foe has advantage; its move is still free"
+    else:
+        c.drop_condition(HIDDEN)
+        result = "seen" + (" (a tie: it must roll higher)" if watchers and total == seen_total else "")
+    text = f"{said}: {result}"
+    return [
+        *events,
+        RulesEvent(round=e.combat.round, text=text, actors=(c.id,), ruleset=NAME, name="stealth", detail=detail),
+    ]
 
 
 def strike(
@@ -276,6 +333,7 @@ def strike(
     formula = f"{dice_text}{' x2 critical' if double else ''}{armor} = {amount}"
     detail.update(damage=amount, critical=critical, damage_roll=formula, dr=dr, ignores_dr=ignores_dr)
     events = []
+    finishing = helpless(t) and not subdual
     before, minion_died = hit_hp(t, amount, any_hit=True)
     outcome = f"{t.name} is a minion: dies on any hit" if minion_died else f"{t.name} {t.hp}/{t.hp_max} HP"
     detail.update(outcome=outcome)
@@ -288,7 +346,13 @@ def strike(
         t.add_condition("prone")
         words = "attackers have advantage against it until it stands (its move action)"
         events.append(Override(round=rnd, text=f"Critical: {t.name} is knocked prone: {words}", actors=(t.id,)))
-    return events + after_hit(engine, t, before, minion_died, subdual)
+    events += after_hit(engine, t, before, minion_died, subdual)
+    if finishing and amount > 0 and t.hp == 0 and not t.dead:
+        # Knocked out at 0 HP by subdual: a damaging blow finishes it.
+        t.dead = True
+        text = f"{t.name} is finished off: unconscious at 0 HP, it dies"
+        events.append(WentDown(round=rnd, text=text, actors=(t.id,), combatant=t.id, overkill=0))
+    return events
 
 
 def hit_hp(t: D10Combatant, dealt: int, *, any_hit: bool = False) -> tuple[int, bool]:
@@ -430,9 +494,12 @@ def stand_up(engine: Table, a: StandUp, dice: DiceSource) -> list[Event]:
     engine.require(
         f"{c.name}: stand up", [*engine.turn_checks(c, needs_action=False), *stand_checks(engine.encounter, c)]
     )
+    # Tripped: getting up is part of the attack the trip cost it, so its move stays.
+    trip = tripped(c) and c.lost_attack_round == engine.encounter.combat.round
     c.drop_condition("prone")
-    c.stood_up = True
-    text = f"{c.name} stands up: no longer prone; standing takes its move this turn"
+    c.stood_up = not trip
+    said = "getting up is part of the attack its trip cost, its move stays" if trip else "standing takes its move"
+    text = f"{c.name} stands up: no longer prone; {said} this turn"
     return [
         RulesEvent(
             round=engine.encounter.combat.round, text=text, actors=(c.id,), ruleset=NAME, name="stand up", detail={}

@@ -40,6 +40,17 @@ def full_surprised(encounter: Encounter, c: D10Combatant) -> bool:
     )
 
 
+def tripped(c: D10Combatant) -> bool:
+    """Prone from its own natural-1 trip (RULES §13): it loses its next attack, and getting up is part
+    of that, so standing costs it no move; a parry / dodge takes away its foes' advantage."""
+    return c.prone and c.lost_attack_round is not None and not c.has("dropped weapon")
+
+
+def helpless(c: D10Combatant) -> bool:
+    """Knocked out but alive (a subdual blow's 0 HP): a weapon may still finish it (RULES §13)."""
+    return c.has("unconscious") and not c.dead
+
+
 def may_free_attack(encounter: Encounter, striker: D10Combatant, mover: D10Combatant) -> bool:
     """A foe next to the mover strikes when it moves away: not down, not taken by full surprise,
     not against a combatant that disengaged; once per mover per round."""
@@ -145,8 +156,11 @@ def edge_of(
             edge.disadvantage.append("surprised")
     if target.parrying:
         edge.disadvantage.append(f"{target.name} parries / dodges")
-    if target.prone:
+    if target.prone and not (target.parrying and tripped(target)):
         edge.advantage.append(f"{target.name} is prone")
+    if attacker.has("hidden") and target.side is not attacker.side:
+        # RULES §13's sneak attack: unseen after its Stealth action, on a foe that does not expect it.
+        edge.advantage.append(f"{attacker.name} unseen (Stealth)")
     if target.overextended_round is not None and target.overextended_round == combat.round:
         edge.advantage.append(f"{target.name} overextended")
     if cover:
@@ -233,7 +247,7 @@ def attack_checks(encounter: Encounter, c: D10Combatant, t: D10Combatant, weapon
     checks = [
         Check(
             "A foe to strike",
-            t.id != c.id and not t.down,
+            t.id != c.id and (not t.down or helpless(t)),
             f"{c.name} cannot attack itself" if t.id == c.id else f"{t.name} is down",
         )
     ]

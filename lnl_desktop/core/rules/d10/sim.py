@@ -136,6 +136,8 @@ class _Fights:
                 self.able[i, v] = c.incapacitated_by is None
                 self.stuck[i, v] = c.held_by is not None and c.holder not in by_id
         self.lost_round = np.array([-1 if c.lost_attack_round is None else c.lost_attack_round for c in people])
+        trips = zip(people, self.lost_round, strict=True)
+        self.trip_round = np.array([r if rules.tripped(c) else -1 for c, r in trips])
         self.overextended = np.array([-1 if c.overextended_round is None else c.overextended_round for c in people])
         self.ranges = np.array(
             [np.inf if a.bow is None or a.bow.max_range_ft is None else a.bow.max_range_ft for a in arms]
@@ -206,7 +208,9 @@ class _Fights:
         """``i`` strikes ``t`` with its weapon of ``kind``, one blow in each of ``fights``."""
         if fights.size == 0:
             return
-        up = self.prone[fights, t].astype(np.int64) + (self.overextended[t] == r)
+        # A tripped foe that parries / dodges gives no advantage for lying prone (RULES §13).
+        prone = self.prone[fights, t] & ~(self.parrying[fights, t] & (self.trip_round[t] >= 0))
+        up = prone.astype(np.int64) + (self.overextended[t] == r)
         down = self.parrying[fights, t].astype(np.int64) + self.exhausted[i, self.timers.variant(fights, i)]
         if self.ambush_side >= 0 and r == self.combat.first_round:
             if self.side[i] == self.ambush_side:
@@ -277,8 +281,9 @@ class _Fights:
         """``i``'s turn in each of ``fights``: the default tactic (tactic.take_turn), and at its end its
         timed conditions counted."""
         self.parrying[fights, i] = False  # its next action has come
-        stood = self.prone[fights, i].copy()
-        self.prone[fights, i] = False  # standing up is its move
+        # Standing up is its move, unless its trip's lost attack pays for it (RULES §13).
+        stood = self.prone[fights, i] & (self.trip_round[i] != r)
+        self.prone[fights, i] = False
         timers = self.timers
         if not timers.any:
             if self.able[i, 0]:

@@ -1,14 +1,14 @@
 """Group d10's default tactic played through the engine (the fight odds' reference, core.rules.fight):
 one fight, action by action, with the engine's own dice, as the fast simulator (sim.py) plays it.
 
-Every standing combatant declares Attack for each round (the GM's default); the groups act in the
-order their d10s give, a group's members in the roster's order. On its turn a combatant stands up if
-prone (its move), then picks the nearest standing foe (the fewest feet of movement to stand in
-melee reach of it, the first in the roster on a tie): in reach, it strikes it with its best melee
-weapon; else, holding a ranged weapon with that foe in sight, in range and at least 10 ft away, it
-shoots it from where it stands; else it closes on it by its Move and strikes it if it gets there.
-A natural 1's mishap is the GM's "none"; a free attack the rules offer is taken (the tactic never
-provokes one: nobody leaves a foe's reach)."""
+Every standing combatant declares Attack for each round (the GM's default); the groups act in the order
+their d10s give, a group's members in the roster's order. On its turn a combatant stands up if prone
+(its move, unless a trip's lost attack pays for it), then picks the nearest standing foe (the fewest
+feet of movement to stand in melee reach of it, the first in the roster on a tie): in reach, it strikes
+it with its best melee weapon; else, holding a ranged weapon with that foe in sight, in range and at
+least 10 ft away, it shoots it from where it stands; else it closes on it by its Move and strikes it if
+it gets there. A natural 1's mishap is the GM's "none"; a free attack the rules offer is taken (the
+tactic never provokes one: nobody leaves a foe's reach)."""
 
 from __future__ import annotations
 

@@ -408,7 +408,8 @@ def action_kinds() -> tuple[ActionSpec, ...]:
         ActionSpec(
             "stand up",
             "Stand up",
-            "A prone creature gets up: it takes its move this turn; its attack is still free",
+            "A prone creature gets up: it takes its move this turn, its attack still free (tripped: its "
+            "lost attack, the move stays)",
             "none",
             lambda c: model.StandUp(c),
             button="Stand up",
@@ -453,6 +454,18 @@ def action_kinds() -> tuple[ActionSpec, ...]:
             "none",
             lambda c, override=False: model.Sprint(c, override),
             button="Sprint",
+            gm_override=True,
+            override_label=OVERRIDE,
+        ),
+        ActionSpec(
+            "stealth",
+            "Stealth",
+            "Replaces the attack: d20 + stealth against d20 + the best perception of the foes who could see "
+            "it; higher, it is hidden: its next attack on an unsuspecting foe has advantage. The move stays free",
+            "none",
+            lambda c, override=False: model.Stealth(c, override),
+            button="Roll Stealth",
+            rolls=True,
             gm_override=True,
             override_label=OVERRIDE,
         ),
@@ -611,8 +624,9 @@ def prompt(engine: Table, item: Any) -> PromptSpec | None:
         choice = Setting(
             "choice",
             "Mishap",
-            "drops weapon: loses its attack next round; trips prone: loses its attack, attackers gain "
-            "advantage; overextended: its foes gain advantage next round",
+            "drops weapon: loses its attack next round; trips prone: loses its next attack (getting up is "
+            "part of it, its move stays), attackers gain advantage until it is up unless it parries / "
+            "dodges; overextended: its foes gain advantage next round",
             "choice",
             "none",
             choices=model.MISHAPS,
