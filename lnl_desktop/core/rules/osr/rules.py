@@ -34,6 +34,24 @@ NAME = "osr"
 Style = Literal["melee", "ranged", "charge", "counter"]
 COVER = ("none", "-2", "-3", "-4", "full")  # RULES §12: partial cover -2 to -4 set by the GM; full: cannot be shot
 ABILITIES = ("best", "STR", "DEX", "PER")  # a thrown weapon adds the best of the three unless the GM says
+GM_EDGES = ("none", "advantage", "disadvantage")  # the GM's own on an attack or a save, with a reason
+GM_MODIFIER = 10  # the GM's situational modifier: -10 to +10
+
+
+def gm_words(reason: str) -> str:
+    """How the GM's modifier or edge is named in the terms and the log: ``GM: fighting in water``."""
+    return f"GM: {reason.strip()}" if reason.strip() else "GM"
+
+
+def gm_checks(modifier: int, edge: str) -> list[Check]:
+    """The GM's modifier and edge must be ones the rules know (RULES §12: a number and a reason)."""
+    checks = []
+    if not -GM_MODIFIER <= modifier <= GM_MODIFIER:
+        checks.append(Check("The GM's modifier", False, f"{modifier:+d}: give -{GM_MODIFIER} to +{GM_MODIFIER}"))
+    if edge not in GM_EDGES:
+        checks.append(Check("The GM's edge", False, f"{edge!r}: none, advantage or disadvantage"))
+    return checks
+
 
 # -- to hit --------------------------------------------------------------------------------------
 
@@ -143,9 +161,13 @@ def to_hit(
     cover: str = "none",
     second: str = "",
     ability: str = "best",
+    gm_modifier: int = 0,
+    gm_edge: str = "none",
+    gm_reason: str = "",
 ) -> ToHit:
     """Every term of the roll (RULES §12): attack bonus, the ability, long range, light, cover, dual
-    attack; and the target's AC: shield negated from behind, +2 defending or guarded."""
+    attack, the GM's modifier; and the target's AC: shield negated from behind, +2 defending or
+    guarded. The GM's advantage or disadvantage joins the other sources (they cancel as usual)."""
     options: OsrOptions = encounter.options  # type: ignore[assignment]
     result = ToHit(terms=[("attack bonus", attacker.attack_bonus)])
     ranged = style == "ranged"
@@ -176,6 +198,8 @@ def to_hit(
         result.terms.append(("cover", int(cover)))
     if second:
         result.terms.append(("dual attack", -1))
+    if gm_modifier:
+        result.terms.append((gm_words(gm_reason), gm_modifier))
     exhausted = cond.level(attacker)
     if exhausted:
         result.terms.append((f"exhausted {exhausted}", -exhausted * options.exhaustion_penalty))
@@ -184,6 +208,10 @@ def to_hit(
     result.cancels = bool(getattr(options, "advantage_cancels", True))
     result.critical_rolls = int(getattr(options, "critical_dice_rolls", 2))
     _edges(encounter, attacker, target, style, result)
+    if gm_edge == "advantage":
+        result.advantage.append(gm_words(gm_reason))
+    elif gm_edge == "disadvantage":
+        result.disadvantage.append(gm_words(gm_reason))
     result.ac_terms.append(("AC", target.ac))
     if target.shield and from_behind(encounter, attacker, target):
         result.ac_terms.append(("shield negated from behind", -target.shield_ac))
@@ -256,6 +284,10 @@ def attack_checks(
     *,
     cover: str = "none",
     second: str = "",
+    subdual: bool = False,
+    flat_of_blade: bool = False,
+    gm_modifier: int = 0,
+    gm_edge: str = "none",
 ) -> list[Check]:
     """What must hold for the attack, each with its reason (the turn's own checks apart)."""
     gone = attackable(target)
@@ -326,9 +358,21 @@ def attack_checks(
                     "a dual attack rolls two weapons of the same kind, each in one hand",
                 )
             )
+    if subdual:
+        checks.append(subdual_check(weapon, flat_of_blade))
+    checks += gm_checks(gm_modifier, gm_edge)
     if style != "counter":
         checks += movement_checks(encounter, attacker, style)
     return checks
+
+
+def subdual_check(weapon: OsrWeapon, flat_of_blade: bool) -> Check:
+    """Subdual needs a bludgeoning weapon or a blade struck flat (RULES §12)."""
+    return Check(
+        "A blunt blow to subdue",
+        weapon.bludgeoning or flat_of_blade,
+        f"{weapon.name} is not a bludgeoning weapon: subdue with a blunt one, or tick Flat of blade",
+    )
 
 
 def sight_checks(encounter: Encounter, c: OsrCombatant, target: OsrCombatant) -> list[Check]:
