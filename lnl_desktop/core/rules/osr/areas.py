@@ -29,6 +29,7 @@ from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import AreaMeans, AreaOdds, AreaSpec
 from lnl_desktop.core.rules.osr.model import (
+    MAGIC,
     Kind,
     OsrCombatant,
     OsrOptions,
@@ -40,7 +41,7 @@ from lnl_desktop.core.rules.osr.model import (
 from lnl_desktop.core.rules.osr.morale import morale_triggers, side_counts
 from lnl_desktop.core.rules.osr.odds import _pct, dice_sum
 from lnl_desktop.core.rules.osr.play import at_zero, interrupt
-from lnl_desktop.core.rules.osr.rules import death_save_dc, movement_checks, save_bonus, spell_checks
+from lnl_desktop.core.rules.osr.rules import death_save_dc, movement_checks, save_bonus, spell_checks, unharmed
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
@@ -141,6 +142,15 @@ def plan(encounter: Encounter, action: AreaEffect) -> Plan:
 # -- the resolution ----------------------------------------------------------------------------------
 
 
+def area_unharmed(encounter: Encounter, p: Plan, t: OsrCombatant) -> str:
+    """Why the effect does nothing to ``t`` ("" when it may): petrified, or harmed only by what it
+    lacks (RULES §12). A weapon's properties are its own; a spell the caster names is magic; a
+    free effect has none."""
+    named_spell = [MAGIC] if p.caster is not None else []
+    properties = p.weapon.properties if p.weapon is not None else named_spell
+    return unharmed(encounter, p.caster, t, properties, p.effect)
+
+
 def resolve_area(engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
     """§14: the caster's action, a bomb's d20, one damage roll, each target's save in order, one
     :class:`AreaEffectResolved`, then what the damage sets off (a PC's death save, morale)."""
@@ -192,6 +202,11 @@ def resolve_area(engine: Table, action: AreaEffect, dice: DiceSource) -> list[Ev
         if t.dead or (t.hp == 0 and t.kind is not Kind.PC):
             gone = "dead already" if t.dead else "defeated already (0 HP)"
             struck.append(AreaTarget(combatant=t.id, name=t.name, result=f"{gone}: untouched"))
+            continue
+        spared = area_unharmed(e, p, t)
+        if spared:
+            # RULES §12: nothing to save against; the damage does not touch it.
+            struck.append(AreaTarget(combatant=t.id, name=t.name, result=f"untouched ({spared})"))
             continue
         bonus = save_bonus(e, t, p.category)
         face = roll_plain(dice, 20, f"{t.name}'s save vs {p.category.value} (DC {p.dc})").face
@@ -298,6 +313,10 @@ def area_forecast(encounter: Encounter, action: AreaEffect) -> dict[str, AreaOdd
     for t in targets:
         if t.dead or (t.hp == 0 and t.kind is not Kind.PC):
             out[t.id] = AreaOdds(words=f"{t.name} is {'dead' if t.dead else 'defeated'} already: untouched")
+            continue
+        spared = area_unharmed(encounter, p, t)
+        if spared:
+            out[t.id] = AreaOdds(damage="0", drop=0.0, words=f"{spared}: untouched")
             continue
         bonus = save_bonus(encounter, t, p.category)
         p_save = sum(face + bonus >= p.dc for face in range(1, 21)) / 20

@@ -13,6 +13,7 @@ from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.osr import play
 from lnl_desktop.core.rules.osr.model import MoraleResult, OsrCombatant
 from lnl_desktop.core.rules.osr.morale import morale_triggers, side_counts
+from lnl_desktop.core.rules.osr.rules import petrified_immune
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
@@ -27,6 +28,16 @@ def damage(engine: Table, t: OsrCombatant, amount: int, subdual: bool) -> list[E
     rnd = e.combat.round
     if t.dead:
         raise IllegalAction(f"Damage {t.name}", [f"{t.name} is dead"])
+    stone = petrified_immune(t)
+    if stone:
+        # RULES §12: stone takes no damage; logged, so the GM sees why nothing changed.
+        field, now = ("subdual", t.subdual) if subdual else ("hp", t.hp)
+        text = f"{amount} damage to {t.name}: none taken ({stone})"
+        return [
+            CombatantChanged(
+                round=rnd, text=text, actors=(t.id,), combatant=t.id, field=field, old=str(now), new=str(now)
+            )
+        ]
     if subdual:
         before = t.subdual
         t.subdual = min(10_000, t.subdual + amount)

@@ -128,6 +128,8 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
                     x, y = i * v_width + va, j * v_width + vt
                     for o, (w, style) in enumerate(opts[i]):
                         to, damage = blow(encounter, a, t, w, style)
+                        if w.name in to.unharmed:
+                            continue  # RULES §12: it cannot harm this foe, as good as a miss (the chance stays 0)
                         if va == vt == 0:
                             dists.setdefault((i, o), damage)
                         short = [term for term in to.terms if term[0] != "long range"]

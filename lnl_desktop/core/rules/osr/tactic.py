@@ -57,6 +57,8 @@ def blow(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, w: OsrWeapon, s
     terms (its ``chance``) and the damage on a hit (amount -> chance)."""
     options: OsrOptions = encounter.options  # type: ignore[assignment]
     hit = to_hit(encounter, a, t, w, style)
+    if w.name in hit.unharmed:
+        return hit, {0: 1.0}  # RULES §12: a hit does nothing (invulnerable, petrified): the tactic looks elsewhere
     crit = hit.critical_rolls if hit.critical else 0
     return hit, weapon_damage(w, damage_term(w, hit), options.minimum_damage, crit)
 
