@@ -382,6 +382,7 @@ def test_old_school_melee_inputs_reach_the_attack(osr_table: Table) -> None:
     panel.set_target("goblin-1")
     assert set(panel.extra_editors) >= {"cover", "second", "subdual"}
     panel.set_extra("subdual", True)
+    panel.set_extra("flat_of_blade", True)  # a Longsword subdues only struck flat
     action = panel.action()
     assert action is not None and action.subdual is True
     assert panel.apply_faces([18, 3]) is not None, panel.message
