@@ -156,6 +156,37 @@ def test_a_stealth_roll_that_only_ties_the_best_perception_is_seen() -> None:
     assert "advantage" not in events[0].text
 
 
+# -- the declared target ------------------------------------------------------------------------------
+
+
+def test_a_declared_target_is_recorded_and_attacking_another_is_a_logged_change_of_plan() -> None:
+    tokens = {
+        "tombril": {"cell": (2, 2), "facing": 90},
+        "ogre": {"cell": (3, 2), "facing": 270},
+        "goblin": {"cell": (3, 3), "facing": 270},
+    }
+    engine = Engine(D10.new_encounter(name="t", combatants=[hero(), ogre(), ogre("Goblin")], tokens=tokens))
+    events = engine.apply(Declare("tombril", "attack", target="ogre"))
+    assert events[0].text == "Tombril declares for round 1: Attack on Ogre"
+    with pytest.raises(IllegalAction, match="already declared Attack on Ogre"):
+        engine.apply(Declare("tombril", "attack", target="ogre"))
+    with pytest.raises(IllegalAction, match="it cannot declare against itself"):
+        engine.apply(Declare("tombril", "attack", target="tombril"))
+    engine.apply(Declare("ogre", "attack"))
+    engine.apply(Declare("goblin", "attack"))
+    engine.apply(act.StartCombat(situation="no surprise"), ScriptedDice([9, 1]))
+    assert engine.encounter.combat.declared_targets == {"tombril": "ogre"}
+
+    events = engine.begin_turn("tombril")
+    assert "Tombril declared: Attack on Ogre" in [e.text for e in events]
+    events = engine.apply(D10Attack("tombril", "goblin", "Sword"), ScriptedDice([14, 4]))
+    assert events[0].text == "Change of plan: Tombril declared an attack on Ogre and attacks Goblin instead"
+    assert any(e.text.startswith("Tombril attacks Goblin with Sword") for e in events)  # no GM override needed
+    engine.undo()
+    events = engine.apply(D10Attack("tombril", "ogre", "Sword"), ScriptedDice([14, 4]))
+    assert not any("Change of plan" in e.text for e in events)
+
+
 # -- a foe knocked out by subdual ------------------------------------------------------------------
 
 

@@ -240,9 +240,14 @@ class GroupD10Ruleset(ByHand, Ruleset):
             events.append(Override(round=rnd, text=f"{c.name} has no attack this round (its mishap)", actors=(c.id,)))
         if c.has("dropped weapon") and c.lost_attack_round is None:
             c.drop_condition("dropped weapon")
-        declared = engine.encounter.combat.declared.get(c.id)  # type: ignore[attr-defined]
+        combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
+        declared = combat.declared.get(c.id)
         if declared:
-            events.append(Override(round=rnd, text=f"{c.name} declared: {DECLARED_LABEL[declared]}", actors=(c.id,)))
+            target = engine.encounter.by_id().get(combat.declared_targets.get(c.id, ""))
+            on = f" on {target.name}" if target is not None else ""
+            events.append(
+                Override(round=rnd, text=f"{c.name} declared: {DECLARED_LABEL[declared]}{on}", actors=(c.id,))
+            )
         return events
 
     def on_combat_end(self, engine: Table) -> None:

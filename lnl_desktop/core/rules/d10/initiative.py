@@ -112,6 +112,8 @@ def lock_declarations(engine: Table) -> list[str]:
         return missing
     combat.declared = dict(combat.declaring)
     combat.declaring = {}
+    combat.declared_targets = dict(combat.declaring_targets)
+    combat.declaring_targets = {}
     return []
 
 

@@ -255,6 +255,9 @@ class D10Combat(CombatState):
 
     declaring: dict[str, str] = Field(default_factory=dict, description="declared for the coming round")
     declared: dict[str, str] = Field(default_factory=dict, description="this round's declarations, locked")
+    # RULES §13: a declaration may name its target; attacking another is a change of plan, logged.
+    declaring_targets: dict[str, str] = Field(default_factory=dict, description="the coming round's declared targets")
+    declared_targets: dict[str, str] = Field(default_factory=dict, description="this round's declared targets")
     ambushers: Side | None = None  # who won round 1's surprise
     full_surprise: bool = False
     timers: list[Timer] = Field(default_factory=list)
@@ -299,6 +302,7 @@ class Declare:
 
     combatant: str
     action: str
+    target: str = ""  # whom it means to strike (RULES §13), or "" for no one named
 
 
 @dataclass(frozen=True)

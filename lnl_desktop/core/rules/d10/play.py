@@ -147,12 +147,24 @@ def declare(engine: Table, a: Declare, dice: DiceSource) -> list[Event]:
     c = _c(engine, a.combatant)
     if a.action not in DECLARED_LABEL:
         raise IllegalAction(f"{c.name}: declare", [f"{a.action!r} is not an action to declare"])
-    label = DECLARED_LABEL[a.action]
+    target = e.by_id().get(a.target) if a.target else None
+    if a.target and (target is None or target.id == c.id):
+        said = "itself" if a.target == c.id else f"{a.target!r}, who is not in the encounter"
+        raise IllegalAction(f"{c.name}: declare", [f"it cannot declare against {said}"])
+    label = DECLARED_LABEL[a.action] + (f" on {target.name}" if target is not None else "")
     under_way = combat.phase is Phase.FIGHTING and not engine.round_over
+    actions, targets = (
+        (combat.declared, combat.declared_targets) if under_way else (combat.declaring, combat.declaring_targets)
+    )
+    old, old_target = actions.get(c.id), targets.get(c.id, "")
+    if old == a.action and old_target == a.target:
+        raise IllegalAction(f"{c.name}: declare", [f"already declared {label}"])
+    actions[c.id] = a.action
+    if a.target:
+        targets[c.id] = a.target
+    else:
+        targets.pop(c.id, None)
     if not under_way:
-        if combat.declaring.get(c.id) == a.action:
-            raise IllegalAction(f"{c.name}: declare", [f"already declared {label}"])
-        combat.declaring[c.id] = a.action
         coming = "round 1" if combat.phase is not Phase.FIGHTING else f"round {combat.round + 1}"
         return [
             ActionTaken(
@@ -164,11 +176,9 @@ def declare(engine: Table, a: Declare, dice: DiceSource) -> list[Event]:
                 detail=a.action,
             )
         ]
-    old = combat.declared.get(c.id)
-    if old == a.action:
-        raise IllegalAction(f"{c.name}: declare", [f"already declared {label}"])
-    combat.declared[c.id] = a.action
     was = DECLARED_LABEL.get(old, "nothing") if old else "nothing"
+    if old_target in e.by_id():
+        was += f" on {e.combatant(old_target).name}"
     return [
         Override(
             round=combat.round,
@@ -176,6 +186,16 @@ def declare(engine: Table, a: Declare, dice: DiceSource) -> list[Event]:
             actors=(c.id,),
         )
     ]
+
+
+def change_of_plan(engine: Table, c: D10Combatant, t: D10Combatant) -> list[Event]:
+    """Attacking another than the declared target is allowed (RULES §13): the log says so."""
+    e = engine.encounter
+    planned = combat_of(e).declared_targets.get(c.id)
+    if not planned or planned == t.id or planned not in e.by_id():
+        return []
+    text = f"Change of plan: {c.name} declared an attack on {e.combatant(planned).name} and attacks {t.name} instead"
+    return [Override(round=e.combat.round, text=text, actors=(c.id, t.id))]
 
 
 def attack(engine: Table, a: D10Attack, dice: DiceSource) -> list[Event]:
@@ -189,6 +209,7 @@ def attack(engine: Table, a: D10Attack, dice: DiceSource) -> list[Event]:
     events: list[Event] = take_action(
         engine, c, key, f"{c.name}: attack", checks, a.override, "attacks", f"{weapon.name} at {t.name}"
     )
+    events += change_of_plan(engine, c, t)
     edge = edge_of(
         engine.encounter,
         c,

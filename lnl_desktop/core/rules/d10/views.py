@@ -292,14 +292,26 @@ def declarations(engine: Table) -> DeclareSpec | None:
     combat: D10Combat = engine.encounter.combat  # type: ignore[assignment]
     open_ = combat.phase is not Phase.FIGHTING or engine.round_over
     declared = combat.declaring if open_ else combat.declared
+    targets = combat.declaring_targets if open_ else combat.declared_targets
     missing = tuple(c.id for c in engine.encounter.combatants if not c.down and c.id not in combat.declaring)
+    # An attack may name its target (RULES §13): "Attack Ogre" after the plain choices.
+    aimed = tuple((f"attack{AT}{c.id}", f"Attack {c.name}") for c in engine.encounter.combatants if not c.down)
     return DeclareSpec(
-        choices=model.DECLARE,
+        choices=(*model.DECLARE, *aimed),
         open=open_,
-        declared=dict(declared),
+        declared={cid: key + (f"{AT}{targets[cid]}" if cid in targets else "") for cid, key in declared.items()},
         missing=missing if open_ else (),
-        build=lambda cid, key: model.Declare(cid, key),
+        build=_declaration,
     )
+
+
+AT = "@"  # a declared choice's key and its target's id: "attack@ogre"
+
+
+def _declaration(cid: str, key: str) -> model.Declare:
+    """The Declare a choice makes; "Attack <itself>" (one list serves every row) is a plain Attack."""
+    action, _, target = key.partition(AT)
+    return model.Declare(cid, action, "" if target == cid else target)
 
 
 def row_actions(engine: Table, c: D10Combatant) -> tuple[RowAction, ...]:
