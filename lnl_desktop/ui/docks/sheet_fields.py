@@ -165,6 +165,13 @@ def optional_int_binding(key: str, label: str, width: int = 70) -> LineBinding:
     return binding
 
 
+def words(value: Any) -> str:
+    """A text row's value as typed: a list of words (what harms a monster) comma-separated."""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value or "")
+
+
 def row_binding(row: SheetRow, key: str, label: str) -> Binding:
     """The editor a ruleset's sheet row asks for (:attr:`SheetRow.kind`): a whole number, one that
     may be left empty, one of its choices, a check box, or words (a group's name)."""
@@ -173,7 +180,7 @@ def row_binding(row: SheetRow, key: str, label: str) -> Binding:
     if row.kind == "choice":
         return ComboBinding(key, label, [(choice, choice) for choice in row.choices])
     if row.kind == "text":
-        binding = LineBinding(key, label, lambda c: str(getattr(c, key) or ""), lambda text, c: text.strip(), 160)
+        binding = LineBinding(key, label, lambda c: words(getattr(c, key)), lambda text, c: text.strip(), 160)
         binding.edit.setPlaceholderText("none")
         return binding
     if row.kind == "bool":

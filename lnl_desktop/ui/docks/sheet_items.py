@@ -111,6 +111,8 @@ class ItemListModel(QAbstractTableModel):
                 return f"+{value}"
             if role == Qt.ItemDataRole.DisplayRole and column.key.endswith("_ft"):
                 return f"{value} ft"
+            if isinstance(value, list):  # words (a weapon's properties), typed back the same way
+                return ", ".join(str(v) for v in value)
             return str(value)
         if role == Qt.ItemDataRole.ToolTipRole:
             return column.tip
