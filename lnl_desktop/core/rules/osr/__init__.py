@@ -322,6 +322,9 @@ class OldSchoolRuleset(ByHand, Ruleset):
             second=str(extras.get("second", "") or ""),
             subdual=bool(extras.get("subdual", False)),
             ability=str(extras.get("ability", "best")),
+            gm_modifier=int(extras.get("gm_modifier", 0) or 0),
+            gm_edge=str(extras.get("gm_edge", "none") or "none"),
+            gm_reason=str(extras.get("gm_reason", "") or ""),
         )
 
     # -- area effects (RULES §14; areas.py) ---------------------------------------------------------

@@ -95,6 +95,14 @@ def forecast_strike(
             f"{rules.damage_term(other, hit):+d}" if rules.damage_term(other, hit) else ""
         )
         formula += ", the higher"
+    if hit.unharmed:
+        # RULES §12: a weapon that cannot harm the target rolls no damage; with none that can, 0.
+        hands = [weapon, *(w for w in attacker.all_weapons() if second and w.name == second)]
+        able = [w for w in hands if w.name not in hit.unharmed]
+        damage = {0: 1.0}
+        for w in able:
+            damage = higher_of(damage, weapon_damage(w, rules.damage_term(w, hit), options.minimum_damage, crit))
+        formula = formula if able else f"none ({hit.unharmed[weapon.name]})"
     damage = dict(sorted(damage.items()))
     mean = math.fsum(k * p for k, p in damage.items())
     room = max(target.hp - target.subdual, 0) if subdual else target.hp
@@ -110,7 +118,8 @@ def forecast_strike(
     summary = (
         f"To hit: {how}. "
         f"On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
-        f"{target.name} ({target.hp} HP) {drop}: {_pct(p_down)}"
+        + "".join(f"{why}. " for why in dict.fromkeys(hit.unharmed.values()))
+        + f"{target.name} ({target.hp} HP) {drop}: {_pct(p_down)}"
     )
     return Forecast(
         damage=damage,

@@ -316,7 +316,7 @@ def at_zero(engine: Table, t: OsrCombatant, overkill: int, before: int) -> list[
             WentDown(round=rnd, text=f"{t.name} is defeated (0 HP)", actors=(t.id,), combatant=t.id, overkill=overkill)
         ]
     dc = death_save_dc(overkill)
-    bonus = t.save_bonus(SaveCategory.POISON)
+    bonus = save_bonus(e, t, SaveCategory.POISON)
     text = (
         f"{t.name} drops to 0 HP: death save d20 {bonus:+d} (Poison or Death) against DC {dc} "
         f"(11 + {overkill} overkill)"

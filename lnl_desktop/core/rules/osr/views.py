@@ -272,6 +272,20 @@ def sheet() -> SheetSpec:
         ),
         SheetRow("Subdual taken", ("subdual",), "Subdual damage, tracked apart from HP; at subdual ≥ HP it surrenders"),
         SheetRow("Group leader", ("leader",), "Rolls its side's group initiative with its INIT", kind="bool"),
+        SheetRow(
+            "Initiative group",
+            ("initiative_group",),
+            "Group initiative: a name to roll apart from its side (a boss apart from its goblins), "
+            "its group's leader's INIT counts; empty: its side's group",
+            kind="text",
+        ),
+        SheetRow(
+            "Harmed only by",
+            ("harmed_only_by",),
+            "An invulnerable monster: only weapons and spells with one of these properties harm it, "
+            "comma-separated (silver, magic); a hit by anything else does nothing; empty: anything does",
+            kind="text",
+        ),
     )
     weapons = ItemList(
         "weapons",
@@ -314,6 +328,13 @@ def sheet() -> SheetSpec:
                 tuple(c.value for c in SaveCategory),
             ),
             ItemColumn("bomb", "Bomb", "bool", "Dropped or hurled: the bomber's d20 of 16+ hits the aimed square"),
+            ItemColumn(
+                "properties",
+                "Properties",
+                "text",
+                "What it is or carries, comma-separated (silver, magic, or your own word): "
+                "a monster harmed only by one of them takes its damage",
+            ),
         ),
         "The combatant's weapons; double-click a cell to change it",
         {"damage": "1d6"},
