@@ -176,7 +176,7 @@ class ClassicRuleset(LnLRuleset):
 
     def concealment_details(self, encounter: Encounter, attacker: Any, target: Any) -> list[Check]:
         """Hidden (the flag), out of sight behind walls, the target engaged, the approach unseen."""
-        flagged = self.concealed_at_start(encounter, attacker)
+        flagged = self.concealed_at_start(encounter, attacker, target)
         ta, tt = encounter.tokens.get(attacker.id), encounter.tokens.get(target.id)
         if ta is None or tt is None:
             sight, sight_reason = False, "line of sight not checked: a token is not on the map"
