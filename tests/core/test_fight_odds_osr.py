@@ -120,3 +120,16 @@ def test_morale_twelve_fights_to_the_death() -> None:
     hp = out.health[:, :, 0]
     assert not (out.down & (hp > 0)).any()  # nobody flees: out means at 0 HP
     assert (out.winner == OPPONENTS).any()
+
+
+def test_opponents_given_the_surprised_condition_sit_out_round_one_as_the_engine_has_them() -> None:
+    # RULES §12: the *surprised* condition, given before combat, takes the creature's round-1 turn.
+    engine = Engine(demo())
+    for c in engine.encounter.combatants:
+        if c.side.value == "Opponents":
+            engine.apply(act.SetCondition(c.id, "surprised"))
+    encounter = engine.encounter
+    fast = run.fight_odds(encounter, 4000, seed=3)
+    # Fewer blows land on the Party: someone of it drops in far fewer fights.
+    assert fast.someone_drops < run.fight_odds(demo(), 4000, seed=3).someone_drops - 0.05
+    assert agreement.disagreements(fast, reference.reference_odds(encounter, 200, seed=3)) == []

@@ -474,6 +474,12 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         order = order[:, ~acted[order[0]]] if order.shape[1] else order
     else:
         order = None
+    # RULES §12: a creature given the *surprised* condition takes no turn in the first round.
+    sits_out = (
+        np.array([cond.has(encounter.combatant(cid), "surprised") for cid in field.ids])
+        if combat.phase is not Phase.FIGHTING
+        else None
+    )
     played = 1
     while True:
         if order is None:
@@ -483,6 +489,11 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             if not len(live):
                 break
             a = order[live, place]
+            if sits_out is not None and played == 1 and sits_out.any():
+                keep = ~sits_out[a]
+                live, a = live[keep], a[keep]
+                if not len(live):
+                    continue
             zero = np.zeros(len(live))
             no = np.zeros(len(live), dtype=np.bool_)
             f.turn(live, a, None, zero, zero.astype(np.int64), no, no)
@@ -512,7 +523,7 @@ def _this_round(encounter: Encounter, field: Battlefield, fights: int) -> tuple[
     listed = [cid for slot in combat.order for cid in slot.members if cid in field.ids]
     listed += [cid for cid in field.ids if cid not in listed]
     places = np.array([field.index(cid) for cid in listed], dtype=np.int64)
-    acted = np.array([cid in combat.acted or encounter.combatant(cid).surprised for cid in field.ids])
+    acted = np.array([cid in combat.acted or cond.surprised(encounter, encounter.combatant(cid)) for cid in field.ids])
     return np.tile(places, (fights, 1)), acted
 
 
