@@ -109,3 +109,46 @@ def test_dr_stops_blows_and_zero_hp_is_dead() -> None:
     plain = run.fight_odds(demo(), 2000, SEED)
     for c in plain.combatants:
         assert c.die == pytest.approx(c.drop)  # under the default tactic every drop is a death (0 HP)
+
+
+# -- reach (RULES §13: a reach weapon strikes from 10 ft) -------------------------------------------
+
+
+def pikeman_in_the_mill() -> Any:
+    """The demo with the bandit captain's sword a pike: a reach weapon among the bandits."""
+    engine = Engine(demo())
+    engine.apply(act.EditCombatant("bandit-captain", {"weapons": [{"name": "Pike", "die": "d8", "kind": "reach"}]}))
+    return engine.encounter
+
+
+def test_the_fast_simulator_agrees_with_the_engine_with_a_pikeman_in_play() -> None:
+    slow = reference.reference_odds(pikeman_in_the_mill(), REFERENCE_FIGHTS, SEED)
+    fast = run.fight_odds(pikeman_in_the_mill(), 4000, SEED)
+    assert agreement.disagreements(fast, slow) == []
+
+
+def duel(kind: str) -> Any:
+    """Tombril and the ogre, 2 HP each, 40 ft apart on open ground: the first blow to land wins. The
+    ogre's spear is a reach weapon (a pike) or a plain one."""
+    engine = Engine(demo())
+    for cid in ("cedryk", "janine", "bandit-captain", "bandit-1", "bandit-2", "bandit-3", "bandit-4"):
+        engine.apply(act.RemoveCombatant(cid))
+    engine.apply(act.EditCombatant("tombril", {"hp": 2, "dr": 0}))
+    spear = {"name": "Spear", "die": "d6", "kind": kind}
+    engine.apply(act.EditCombatant("ogre", {"size": 1, "hp": 2, "dr": 0, "weapons": [spear]}))
+    for cid, cell in (("tombril", (1, 7)), ("ogre", (9, 7))):
+        engine.apply(act.RemoveToken(cid))
+        engine.apply(act.PlaceToken(cid, cell))
+    return engine.encounter
+
+
+def test_a_pikeman_strikes_first_from_ten_feet() -> None:
+    # The ogre acting first moves 30 ft and stands 10 ft from Tombril: with a pike it strikes from
+    # there; with a plain spear it cannot, and Tombril closes in and strikes first.
+    pike = run.fight_odds(duel("reach"), 4000, SEED)
+    spear = run.fight_odds(duel("melee"), 4000, SEED)
+    assert drop(pike, "tombril") > drop(spear, "tombril") + 0.1
+    # The engine plays the pike the same way.
+    slow = reference.reference_odds(duel("reach"), REFERENCE_FIGHTS, SEED)
+    assert agreement.disagreements(pike, slow) == []
+    assert drop(slow, "tombril") > drop(spear, "tombril") + 0.05

@@ -217,22 +217,24 @@ def melee_gaps(engine: Any, cid: str, foes: list[Any]) -> list[float]:
     return out
 
 
-def approach_path(engine: Any, cid: str, target: str) -> list[tuple[int, int]] | None:
+def approach_path(engine: Any, cid: str, target: str, reach_ft: float = MELEE_FT) -> list[tuple[int, int]] | None:
     """How the default tactic moves ``cid`` this turn to close on ``target`` through the engine
     (the reference; apply it as ``Move(cid, path=...)``): of the cells it can still reach, the one
     nearest the target (RULES §4's token distance), the cheaper of two equally near, by a path that
-    provokes nobody; None when it stands as near as it can get."""
+    provokes nobody; None when it stands as near as it can get. Any cell within ``reach_ft`` (a reach
+    weapon's 10 ft) counts as near as the target: the cheapest of those, so a pike stops at its reach."""
     e = engine.encounter
     c, t = engine.combatant(cid), engine.combatant(target)
     here, there = e.tokens[cid].cell, e.tokens[target].cell
     rule, fpc = e.map.diagonal, e.map.feet_per_cell
-    stay = (token_distance_ft(here, c.size, there, t.size, rule, fpc), 0.0, here)
+
+    def near(cell: tuple[int, int]) -> float:
+        feet = token_distance_ft(cell, c.size, there, t.size, rule, fpc)
+        return max(feet, float(reach_ft)) if reach_ft > MELEE_FT else feet
+
+    stay = (near(here), 0.0, here)
     reach = engine.reach(cid)
-    closer = sorted(
-        key
-        for cell, cost in reach.costs_ft().items()
-        if (key := (token_distance_ft(cell, c.size, there, t.size, rule, fpc), cost, cell)) < stay
-    )
+    closer = sorted(key for cell, cost in reach.costs_ft().items() if (key := (near(cell), cost, cell)) < stay)
     # The tactic never provokes a counter-attack or a free attack (the fast simulator has none): the
     # nearest cell whose cheapest path passes out of no foe's reach, of the first few.
     for key in closer[:PATHS_TRIED]:

@@ -11,10 +11,11 @@ middle of a fight it keeps the round's order, who has acted, a turn under way, H
 parries in force, prone, overextended, lost attacks, grapples, exhaustion and round 1's surprise.
 
 Movement is the seam's by gaps (core.rules.fight.close_in: the mover and its target close by the
-feet moved), with one addition for the shooters, who stand and pick the nearest foe they see: a
-mover that covers the fraction ``f`` of its gap is taken to stand ``f`` of the way to its target,
-so everyone's distance to it moves that way too (a foe that reached a Party member is about as far
-from the Party's archers as that member, and seen as that member is)."""
+feet moved; a reach weapon strikes 5 ft farther and its holder stops that far short), with one
+addition for the shooters, who stand and pick the nearest foe they see: a mover that covers the
+fraction ``f`` of its gap is taken to stand ``f`` of the way to its target, so everyone's distance
+to it moves that way too (a foe that reached a Party member is about as far from the Party's archers
+as that member, and seen as that member is)."""
 
 from __future__ import annotations
 
@@ -145,6 +146,8 @@ class _Fights:
         self.size = np.array([c.size for c in people])
         self.has_bow = np.array([a.bow is not None for a in arms])
         self.has_blade = np.array([a.blade is not None for a in arms])
+        # How much farther than 5 ft its melee weapon strikes (a reach weapon: 5 ft more, RULES §13).
+        self.reach_extra = np.array([0.0 if a.blade is None else float(a.blade.reach - MELEE_FT) for a in arms])
         self.cancels = bool(getattr(options, "advantage_cancels", True))
 
         combat = rules.combat_of(encounter)
@@ -244,10 +247,14 @@ class _Fights:
             self.settle(ff, r)
 
     def move(self, i: int, fights: Any, t: Any) -> None:
-        """``i`` closes on ``t`` by up to its Move in each of ``fights`` (the seam's close_in), and
-        everyone's distance to it shifts as far along towards ``t`` as it came."""
+        """``i`` closes on ``t`` by up to its Move in each of ``fights`` (the seam's close_in) until
+        ``t`` is in its reach (a reach weapon stops 10 ft away), and everyone's distance to it shifts
+        as far along towards ``t`` as it came."""
         before = self.gap[fights, i, t]
-        moved = np.minimum(before, float(self.field.move_ft[i]))
+        extra = self.reach_extra[i]
+        need = np.maximum(before - extra, 0.0)
+        moved = np.minimum(need, float(self.field.move_ft[i]))
+        arrived = moved >= need
         self.gap[fights, i, t] = before - moved
         self.gap[fights, t, i] = np.maximum(self.gap[fights, t, i] - moved, 0.0)
         # It ends a cell short of the target's own place, on the side it came from; a bigger token
@@ -260,7 +267,7 @@ class _Fights:
         mixed = GRID_FT * np.round(((1 - f) * old + f * there) / GRID_FT)
         n = np.arange(fights.size)
         mixed[:, i] = 0.0
-        mixed[n, t] = np.where(moved >= before, MELEE_FT, np.maximum(old[n, t] - moved, 2 * GRID_FT))
+        mixed[n, t] = np.where(arrived, MELEE_FT + extra, np.maximum(old[n, t] - moved, MELEE_FT + extra + GRID_FT))
         shift = mixed - old
         shift[n, t] = 0.0
         gi = self.gap[fights, i, :]
@@ -268,7 +275,6 @@ class _Fights:
         self.gap[fights, :, i] = np.maximum(self.gap[fights, :, i] + shift, 0.0)
         self.dist[fights, i, :] = mixed
         self.dist[fights, :, i] = mixed
-        arrived = moved >= before
         if arrived.any():
             fa, ta = fights[arrived], t[arrived]
             seen = self.sees[fa, :, ta]
@@ -310,7 +316,7 @@ class _Fights:
         target = pin(self.field, i, g.argmin(axis=1), foes)  # the nearest standing foe (ties: the roster's first)
         gap = g[n, target]
         acting &= np.isfinite(gap)
-        near = acting & (gap <= 0)
+        near = acting & (gap <= self.reach_extra[i])
         kind = np.full(fights.size, MELEE if self.has_blade[i] else RANGED)
         rest = acting & ~near
         if self.has_bow[i] and rest.any():
@@ -323,7 +329,7 @@ class _Fights:
             moving = rest & ~stood & (self.holder[fights, i] < 0) & ~stuck
             if moving.any():
                 self.move(i, fights[moving], target[moving])
-            arrived = rest & (self.gap[fights, i, target] <= 0) & self.has_blade[i]
+            arrived = rest & (self.gap[fights, i, target] <= self.reach_extra[i]) & self.has_blade[i]
             strike |= arrived
             kind = np.where(arrived, MELEE, kind)
         target = np.where(strike, target, -1)
@@ -340,7 +346,7 @@ class _Fights:
         self.timers.turn_ends(np.nonzero(self.live & self.standing[:, i])[0], i, self.rng)
 
     def _finish(self, i: int, r: int, able: Any) -> None:
-        reach = self.standing & self.foe[i] & (self.gap[:, i, :] <= 0)
+        reach = self.standing & self.foe[i] & (self.gap[:, i, :] <= self.reach_extra[i])
         go = reach.any(axis=1) & self.armed[:, i] & able
         fights = np.nonzero(go)[0]
         self.attack(i, fights, reach[fights].argmax(axis=1), np.full(fights.size, MELEE), r)

@@ -1,14 +1,16 @@
 """Group d10's default tactic played through the engine (the fight odds' reference, core.rules.fight):
 one fight, action by action, with the engine's own dice, as the fast simulator (sim.py) plays it.
 
-Every standing combatant declares Attack for each round (the GM's default); the groups act in the order
-their d10s give, a group's members in the roster's order. On its turn a combatant stands up if prone
-(its move, unless a trip's lost attack pays for it), then picks the nearest standing foe (the fewest
-feet of movement to stand in melee reach of it, the first in the roster on a tie): in reach, it strikes
-it with its best melee weapon; else, holding a ranged weapon with that foe in sight, in range and at
-least 10 ft away, it shoots it from where it stands; else it closes on it by its Move and strikes it if
-it gets there. A natural 1's mishap is the GM's "none"; a free attack the rules offer is taken (the
-tactic never provokes one: nobody leaves a foe's reach)."""
+Every standing combatant declares Attack for each round (the GM's default); the groups act in the
+order their d10s give, a group's members in the roster's order. On its turn a combatant stands up if
+prone (its move, unless a trip's lost attack pays for it), then picks the nearest standing foe (the
+fewest feet of movement to stand in melee reach of it, the first in the roster on a tie): in reach,
+it strikes it with its best melee weapon; else, holding a ranged weapon with that foe in sight, in
+range and at least 10 ft away, it shoots it from where it stands; else it closes on it by its Move
+and strikes it if it gets there. Reach is the weapon's (RULES §13): a reach weapon strikes from 10
+ft and closing in stops there, so a foe with a plain blade must come the last 5 ft itself. A natural
+1's mishap is the GM's "none"; a free attack the rules offer is taken (the tactic never provokes
+one: nobody leaves a foe's reach)."""
 
 from __future__ import annotations
 
@@ -51,9 +53,10 @@ def mean_damage(weapon: D10Weapon, tiers: bool) -> float:
 
 
 def best_weapon(c: D10Combatant, ranged: bool, tiers: bool) -> D10Weapon | None:
-    """Its best weapon in hand of the kind: the highest mean damage, the first listed on a tie."""
+    """Its best weapon in hand of the kind: the highest mean damage, then the longest reach (RULES §13:
+    a reach weapon strikes from 10 ft), the first listed on a tie."""
     found = [w for w in c.weapons if not w.dropped and (w.kind is WeaponKind.RANGED) == ranged and w.area is None]
-    return max(found, key=lambda w: mean_damage(w, tiers), default=None)
+    return max(found, key=lambda w: (mean_damage(w, tiers), w.reach), default=None)
 
 
 def dropped_weapon(c: D10Combatant, tiers: bool) -> D10Weapon | None:
@@ -96,6 +99,12 @@ def _may_shoot(engine: Table, c: D10Combatant, target: D10Combatant, bow: D10Wea
     return sees(e.map, e.tokens[c.id].cell, c.size, e.tokens[target.id].cell, target.size)
 
 
+def _within(e: Any, c: D10Combatant, target: D10Combatant, feet: float) -> bool:
+    """Whether ``target`` stands within ``feet`` of ``c`` (a weapon's reach)."""
+    apart = e.distance_between(c, target)
+    return apart is not None and apart <= feet
+
+
 def _strike(engine: Table, c: D10Combatant, t: D10Combatant, weapon: D10Weapon) -> None:
     """The attack, if the rules let it through now (a wall between, out of range: no attack)."""
     e = engine.encounter
@@ -125,7 +134,7 @@ def take_turn(engine: Table, c: D10Combatant, field: Battlefield) -> None:
             spare = dropped_weapon(c, tiers)
             if spare is not None:
                 engine.apply(UseItem(c.id, text="", pick_up=spare.name, override=True))
-        elif gap <= 0:
+        elif gap <= 0 or (blade is not None and _within(e, c, target, blade.reach)):
             if not lost:
                 _strike(engine, c, target, blade or bow)  # type: ignore[arg-type]
         elif bow is not None and _may_shoot(engine, c, target, bow):
@@ -133,11 +142,12 @@ def take_turn(engine: Table, c: D10Combatant, field: Battlefield) -> None:
                 _strike(engine, c, target, bow)
         else:
             moving = c.held_by is None and engine.ruleset.move_refusal(engine, c) is None  # type: ignore[attr-defined]
-            path = approach_path(engine, c.id, target.id) if moving else None
+            # A reach weapon stops at its reach: the foe must close in past it (RULES §13).
+            reach = blade.reach if blade is not None else MELEE_FT
+            path = approach_path(engine, c.id, target.id, reach) if moving else None
             if path is not None:
                 engine.apply(act.Move(c.id, path=tuple(path)))
-            feet = e.distance_between(c, target)
-            if blade is not None and feet is not None and feet <= MELEE_FT and not lost:
+            if blade is not None and _within(e, c, target, blade.reach) and not lost:
                 _strike(engine, c, target, blade)
     answer_pending(engine)
     engine.apply(act.EndTurn())
@@ -192,7 +202,7 @@ def play_fight(engine: Table, field: Battlefield, max_rounds: int) -> None:
     if engine.encounter.combat.turn is not None:
         # A turn under way: the tactic finishes it as it would have begun it (its action may be spent).
         c = engine.combatant(engine.encounter.combat.turn.combatant)
-        _finish_turn(engine, c)
+        _finish_turn(engine, c, field)
     while not _over(engine, field):
         ready = engine.waiting()
         if ready:
@@ -204,7 +214,7 @@ def play_fight(engine: Table, field: Battlefield, max_rounds: int) -> None:
         engine.apply(act.NextRound())
 
 
-def _finish_turn(engine: Table, c: D10Combatant) -> None:
+def _finish_turn(engine: Table, c: D10Combatant, field: Battlefield) -> None:
     """A turn the table began: the attack if its action is unused and a standing foe is in reach, then EndTurn."""
     e = engine.encounter
     turn = e.combat.turn
@@ -214,8 +224,8 @@ def _finish_turn(engine: Table, c: D10Combatant) -> None:
     foes = _standing_foes(engine, c)
     blade = best_weapon(c, ranged=False, tiers=tiers)
     if turn.action is None and not lost and foes and c.incapacitated_by is None and blade is not None:
-        close = [f for f in foes if (e.distance_between(c, f) or float("inf")) <= MELEE_FT]
-        target = _nearest(engine, c, close) if close else None
+        close = [f for f in foes if _within(e, c, f, blade.reach)]
+        target = _nearest(engine, c, close, field) if close else None
         if target is not None:
             _strike(engine, c, target[0], blade)
     answer_pending(engine)
