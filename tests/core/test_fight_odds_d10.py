@@ -12,7 +12,10 @@ import pytest
 from lnl_desktop.core import Engine
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.bestiary import read_bestiary
 from lnl_desktop.core.rules.d10 import Declare, sim
+from lnl_desktop.core.rules.d10.tactic import best_weapon
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.odds import FightOdds
 from lnl_desktop.paths import resource
@@ -152,3 +155,14 @@ def test_a_pikeman_strikes_first_from_ten_feet() -> None:
     slow = reference.reference_odds(duel("reach"), REFERENCE_FIGHTS, SEED)
     assert agreement.disagreements(pike, slow) == []
     assert drop(slow, "tombril") > drop(spear, "tombril") + 0.05
+
+
+def test_the_bestiary_has_a_pikeman_who_fights_with_his_pike() -> None:
+    d10 = get_ruleset("d10")
+    creatures, problems = read_bestiary(d10)
+    assert problems == []
+    pikeman = d10.stat_block.model_validate(
+        next(c for c in creatures if c["name"] == "Pikeman") | {"side": "Opponents"}
+    )
+    pike = best_weapon(pikeman, ranged=False, tiers=True)
+    assert pike is not None and (pike.name, pike.reach) == ("Pike", 10)
