@@ -219,7 +219,14 @@ def test_the_sheets_saving_throw_with_a_typed_face_and_undo(osr: MainWindow) -> 
     from lnl_desktop.core.dice.rolls import ScriptedDice
 
     osr.controller.engine.dice = ScriptedDice([3])
-    assert dialog.card is not None and dialog.card.values() == {"category": "Spells", "dc": 15}
+    # The choices kept for the next save, the GM's modifier and edge (RULES §12) still at none.
+    assert dialog.card is not None and dialog.card.values() == {
+        "category": "Spells",
+        "dc": 15,
+        "gm_modifier": 0,
+        "gm_edge": "none",
+        "gm_reason": "",
+    }
     dialog.card.choice_buttons[0].click()
     assert dialog.result == "Janine saves against Spells: d20 3 +4 = 7 vs DC 15: failed"
     osr.controller.undo_stack.undo()

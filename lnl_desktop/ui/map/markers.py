@@ -46,6 +46,7 @@ MARKERS: dict[str, tuple[str, str, str]] = {
     "frightened": ("Fr", "#7B2CBF", _WHITE),
     "gagged": ("Gg", "#2F4F4F", _WHITE),
     "grappled": ("G", "#0072B2", _WHITE),
+    "hidden": ("Hd", "#4B5563", _WHITE),
     "incapacitated": ("In", "#882255", _WHITE),
     "invisible": ("Iv", "#88CCEE", _BLACK),
     "paralyzed": ("Pa", "#332288", _WHITE),
