@@ -12,8 +12,9 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files.storage import load
 from lnl_desktop.core.rules.fight import OPPONENTS, PARTY
-from lnl_desktop.core.rules.osr import OsrAttack, sim
+from lnl_desktop.core.rules.osr import OsrAttack, sim, tactic
 from lnl_desktop.core.rules.osr.views import NOBODY
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.paths import resource
@@ -133,3 +134,65 @@ def test_opponents_given_the_surprised_condition_sit_out_round_one_as_the_engine
     # Fewer blows land on the Party: someone of it drops in far fewer fights.
     assert fast.someone_drops < run.fight_odds(demo(), 4000, seed=3).someone_drops - 0.05
     assert agreement.disagreements(fast, reference.reference_odds(encounter, 200, seed=3)) == []
+
+
+def test_a_wight_only_silver_harms_in_the_fight_agrees_with_the_engine() -> None:
+    # RULES §12: the Party's plain blades do nothing to the wight; Cedryk's silver dagger does.
+    engine = Engine(demo())
+    wight = next(c for c in get_ruleset("osr").bestiary() if c["name"] == "Wight")
+    engine.apply(act.AddCombatant({**wight, "side": "Opponents"}, cell=(7, 6), facing=180))
+    cedryk = engine.encounter.combatant("cedryk")
+    silver = {"name": "Silver dagger", "damage": "1d4", "kind": "melee", "properties": ["silver"]}
+    weapons = [w.model_dump(mode="json") for w in cedryk.weapons] + [silver]
+    engine.apply(act.EditCombatant("cedryk", {"weapons": weapons}))
+    encounter = engine.encounter
+    fast = run.fight_odds(encounter, 4000, seed=11)
+    assert 0 < drop(fast, "wight") < 1
+    assert agreement.disagreements(fast, reference.reference_odds(encounter, 300, seed=11)) == []
+
+
+def _wight_in_the_demo() -> Engine:
+    """The demo with the bestiary's wight (harmed only by silver or magic) at (7, 6), behind Tombril,
+    and a silver dagger for Cedryk."""
+    engine = Engine(demo())
+    wight = next(c for c in get_ruleset("osr").bestiary() if c["name"] == "Wight")
+    engine.apply(act.AddCombatant({**wight, "side": "Opponents"}, cell=(7, 6), facing=180))
+    cedryk = engine.encounter.combatant("cedryk")
+    silver = {"name": "Silver dagger", "damage": "1d4", "kind": "melee", "properties": ["silver"]}
+    engine.apply(
+        act.EditCombatant("cedryk", {"weapons": [w.model_dump(mode="json") for w in cedryk.weapons] + [silver]})
+    )
+    return engine
+
+
+def test_the_engine_played_wight_walks_round_the_fallen_to_its_foe() -> None:
+    # RULES §12: moving while engaged provokes. The fallen lie in a row between the wight and Brannoc;
+    # the cheapest way past them steps along Brannoc's reach, a longer one keeps clear until its end.
+    engine = _wight_in_the_demo()
+    engine.apply(act.RemoveToken("janine"))
+    engine.apply(act.PlaceToken("janine", (6, 7)))
+    engine.apply(act.RemoveToken("cedryk"))  # Brannoc is the wight's one foe on the map
+    for cid in ("tombril", "janine", "hobgoblin-chief", "goblin-1"):
+        engine.apply(act.DamageByHand(cid, 50))
+    engine.apply(act.StartCombat(situation=NOBODY), ScriptedDice([1, 20]))
+    tactic._answer(engine)
+    engine.apply(act.BeginTurn("wight"))
+    field = battlefield(engine)
+    tactic._take_turn(engine, field, field.gap_ft.copy()[None, :, :], engine.combatant("wight"))
+    e = engine.encounter
+    assert e.distance_between(e.combatant("wight"), e.combatant("brannoc")) == 5
+    assert e.combat.turn is not None and e.combat.turn.attacks == 1
+    assert not e.combat.pending  # nobody was provoked
+
+
+def test_a_shot_that_cannot_harm_is_not_taken_when_a_blade_can() -> None:
+    # RULES §12: Cedryk's shortbow does the wight nothing; his silver dagger does, so he closes in.
+    engine = _wight_in_the_demo()
+    cedryk, wight = engine.combatant("cedryk"), engine.combatant("wight")
+    assert tactic._shot(engine, cedryk, wight) is None
+    # Brannoc, whose blades cannot harm it, turns to a goblin even with the wight nearer.
+    engine.apply(act.StartCombat(situation=NOBODY), ScriptedDice([20, 1]))
+    field = battlefield(engine)
+    brannoc = engine.combatant("brannoc")
+    target = tactic._target(engine, field, field.gap_ft.copy()[None, :, :], brannoc)
+    assert target is not None and target.id != "wight"

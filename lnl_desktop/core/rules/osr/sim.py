@@ -84,6 +84,7 @@ class _Tables:
     cdf: Any  # [k, o, d] P(damage <= d)
     range_ft: Any  # [k, o] a ranged option's maximum range (0: melee)
     melee_best: Any  # [u, u] the best melee option against each foe
+    harms: Any  # [u, u] some option harms that foe (RULES §12): one it harms is picked before one it cannot
     reach_extra: Any  # [u, u] how much farther than 5 ft that option reaches
     ranged_rank: Any  # [u, u, r] ranged options, best first (-1: none)
     sees: Any  # [k, k]
@@ -113,6 +114,7 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
     dists: dict[tuple[int, int], dict[int, float]] = {}
     range_ft = np.zeros((k, width))
     melee_best = np.zeros((u, u), dtype=np.int64)
+    harms = np.zeros((u, u), dtype=np.bool_)
     reach_extra = np.zeros((u, u))
     ranks = np.full((u, u, max(1, max(sum(s == "ranged" for _, s in o) for o in opts))), -1, dtype=np.int64)
     foe = field.foes()
@@ -130,6 +132,7 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
                         to, damage = blow(encounter, a, t, w, style)
                         if w.name in to.unharmed:
                             continue  # RULES §12: it cannot harm this foe, as good as a miss (the chance stays 0)
+                        harms[x, y] = True
                         if va == vt == 0:
                             dists.setdefault((i, o), damage)
                         short = [term for term in to.terms if term[0] != "long range"]
@@ -175,6 +178,7 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
         cdf=cdf,
         range_ft=range_ft,
         melee_best=melee_best,
+        harms=harms,
         reach_extra=reach_extra,
         ranged_rank=ranks,
         sees=field.sees.copy(),
@@ -290,9 +294,13 @@ class _Fights:
     # -- a turn -----------------------------------------------------------------------------
 
     def nearest(self, idx: Any, a: Any) -> tuple[Any, Any]:
-        """Each actor's nearest standing foe by the plan (ties: the roster's first), and whether one stands."""
+        """Each actor's nearest standing foe by the plan (ties: the roster's first) of those it can harm
+        (any, when it harms none), and whether one stands."""
         cand = self.t.foe[a] & ~self.out(idx)
-        gaps = np.where(cand, self.gap[idx, a, :], np.inf)
+        ua = self.u(idx, a)
+        harmed = cand & np.stack([self.t.harms[ua, self.u(idx, j)] for j in range(self.t.k)], axis=1)
+        pick = np.where(harmed.any(axis=1)[:, None], harmed, cand)
+        gaps = np.where(pick, self.gap[idx, a, :], np.inf)
         return pin(self.field, a, gaps.argmin(axis=1), cand), cand.any(axis=1)
 
     def shot(self, idx: Any, a: Any, target: Any) -> Any:

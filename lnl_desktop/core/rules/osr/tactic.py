@@ -2,9 +2,11 @@
 fast simulator (``sim.py``) must agree with, and the choice of weapon both share.
 
 Each round, in the engine's initiative order, a combatant still in the fight takes its nearest
-standing foe (by the map's plan of gaps): in melee reach, it attacks it; else, with a missile or
-thrown weapon that reaches it (in sight, in range, at least 10 ft away), it shoots from where it
-stands; else it moves towards it by up to its Move and, if that brings it into reach, charges. A
+standing foe (by the map's plan of gaps) of those it can harm (RULES §12; any, when it harms none):
+in melee reach, it attacks it; else, with a missile or thrown weapon that reaches and harms it (in
+sight, in range, at least 10 ft away), it shoots from where it stands; else it moves towards it by
+up to its Move (round the fallen, if need be, never provoking) and, if that brings it into reach,
+charges. A
 monster with several attacks makes the rest on its turn at its nearest standing foe in reach (or
 in range, for a shooter). What the rules call for (death saves, morale checks, a counter-attack)
 is answered at once with the prompt's default choice, the engine's own dice rolling it.
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from lnl_desktop.core.encounter.actions import BeginTurn, EndTurn, Move, NextRound, SkipPending, StartCombat
 from lnl_desktop.core.encounter.model import Encounter, Phase, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.rules.common import failed
 from lnl_desktop.core.rules.fight import Battlefield, approach_path, close_in, nearest_foes
 from lnl_desktop.core.rules.osr.model import MoraleResult, OsrAttack, OsrCombatant, OsrOptions, OsrWeapon
@@ -31,6 +34,7 @@ if TYPE_CHECKING:
 np = lazy_module("numpy")
 
 SHOOT_FROM_FT = 10  # the seam's default tactic: a shooter keeps at least this far from its target
+AROUND_TRIED = 8  # the reference's way round: cells tried for a path kept out of every foe's reach
 
 # -- the choice both paths share ----------------------------------------------------------------
 
@@ -69,11 +73,24 @@ def expected(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, w: OsrWeapo
     return hit.chance * sum(k * p for k, p in damage.items())
 
 
+def harms(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, w: OsrWeapon, style: Style) -> bool:
+    """Whether a hit of ``w`` does ``t`` any harm (RULES §12: not an invulnerable or petrified foe's)."""
+    return w.name not in to_hit(encounter, a, t, w, style).unharmed
+
+
+def can_harm(encounter: Encounter, a: OsrCombatant, t: OsrCombatant) -> bool:
+    """Whether some attack option of ``a`` harms ``t``: a foe none harms is the last the tactic picks."""
+    return any(harms(encounter, a, t, w, style) for w, style in attack_options(a))
+
+
 def ranked(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, ranged: bool) -> list[int]:
     """``a``'s attack options (indices into :func:`attack_options`) of one kind, best first against
-    ``t``: the most damage on average; ties keep the sheet's order."""
+    ``t``: the most damage on average; ties keep the sheet's order. A shot that cannot harm ``t`` is
+    left out when some option harms it (better close in with the silver dagger than shoot the wight)."""
     opts = attack_options(a)
     kind = [i for i, (_, style) in enumerate(opts) if (style == "ranged") == ranged]
+    if ranged and can_harm(encounter, a, t):
+        kind = [i for i in kind if harms(encounter, a, t, *opts[i])]
     return sorted(kind, key=lambda i: -expected(encounter, a, t, *opts[i]))
 
 
@@ -134,14 +151,22 @@ def _standing_foes(engine: Table, field: Battlefield, c: OsrCombatant) -> Any:
 
 
 def _target(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant) -> OsrCombatant | None:
-    """The nearest standing foe by the plan; one already in melee reach comes first."""
+    """The nearest standing foe by the plan; one already in melee reach comes first; one it can harm
+    before one it cannot (when it can harm any)."""
     i = field.index(c.id)
     standing = _standing_foes(engine, field, c)
     gap = plan.copy()
+    foes = field.foes().copy()
+    harmed = np.zeros(len(field.ids), dtype=np.bool_)
     for j, cid in enumerate(field.ids):
-        if standing[j] and field.side[j] != field.side[i] and _reaches(engine, c, engine.combatant(cid)):
-            gap[0, i, j] = -1.0  # really in reach, whatever the plan says
-    t = int(nearest_foes(gap, standing[None, :], field.foes(), field.prefer)[0, i])
+        if standing[j] and foes[i, j]:
+            foe = engine.combatant(cid)
+            harmed[j] = can_harm(engine.encounter, c, foe)
+            if _reaches(engine, c, foe):
+                gap[0, i, j] = -1.0  # really in reach, whatever the plan says
+    if harmed.any():
+        foes[i] &= harmed
+    t = int(nearest_foes(gap, standing[None, :], foes, field.prefer)[0, i])
     return None if t < 0 else engine.combatant(field.ids[t])
 
 
@@ -220,6 +245,8 @@ def _close_in(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant, t: 
     between the two shrink by the feet moved (to 0 when it stands in reach)."""
     path = approach_path(engine, c.id, t.id)  # one that provokes nobody (the fast path has no counter-attacks)
     if path is None:
+        path = _way_round(engine, c, t)
+    if path is None:
         return
     before = _turn(engine).feet_used
     engine.apply(Move(c.id, path=tuple(path)))
@@ -229,3 +256,31 @@ def _close_in(engine: Table, field: Battlefield, plan: Any, c: OsrCombatant, t: 
     close_in(plan, np.array([i]), np.array([j]), moved, np.array([True]))
     if _reaches(engine, c, t):
         plan[0, i, j] = plan[0, j, i] = 0.0
+
+
+def _way_round(engine: Table, c: OsrCombatant, t: OsrCombatant) -> list[tuple[int, int]] | None:
+    """A path to a cell nearer ``t`` that keeps out of every foe's reach until its last step, when each
+    cheapest path passes through one (RULES §12: moving while engaged provokes): round a row of the
+    fallen, say, as the fast path's plan of gaps takes for granted. None when there is none."""
+    e = engine.encounter
+    here, there = e.tokens[c.id].cell, e.tokens[t.id].cell
+    rule, fpc = e.map.diagonal, e.map.feet_per_cell
+    calm: dict[tuple[int, int], bool] = {}
+
+    def unengaged(cell: tuple[int, int]) -> bool:  # a step from here provokes nobody
+        if cell not in calm:
+            calm[cell] = not engine.ruleset.provocations(engine, c.id, [cell, (cell[0] + 1, cell[1])])
+        return calm[cell]
+
+    def near(cell: tuple[int, int]) -> float:
+        return token_distance_ft(cell, c.size, there, t.size, rule, fpc)
+
+    stay = near(here)
+    closer = sorted((near(cell), cost, cell) for cell, cost in engine.reach(c.id).costs_ft().items())
+    for feet, _, end in closer[:AROUND_TRIED]:
+        if feet >= stay:
+            return None
+        path = engine.reach(c.id, allowed=lambda cell, end=end: cell == end or unengaged(cell)).path_to(end)
+        if path is not None and not engine.ruleset.provocations(engine, c.id, path):
+            return path
+    return None
