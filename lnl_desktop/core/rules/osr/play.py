@@ -274,7 +274,8 @@ def strike(
     events: list[Event] = [
         RulesEvent(round=e.combat.round, text=text, actors=(c.id, t.id), ruleset=NAME, name="attack", detail=detail)
     ]
-    events += interrupt(engine, t, f"{damage.amount} damage")
+    if damage.amount > 0:  # a hit that cannot harm (RULES §12) deals no damage to break a spell
+        events += interrupt(engine, t, f"{damage.amount} damage")
     if t.hp == 0:
         events += at_zero(engine, t, overkill, before)
         events += engagement.lapse(engine.encounter, "counter-attack", t)
