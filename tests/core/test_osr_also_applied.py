@@ -8,30 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_osr_conditions import pc, table  # the same Party member and table
 
-from lnl_desktop.core import Engine, IllegalAction, ScriptedDice
+from lnl_desktop.core import IllegalAction, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.rules.osr import Cast, DeathSave, OsrAttack, to_hit
 from lnl_desktop.core.rules.registry import get_ruleset
 
 OSR = get_ruleset("osr")
-
-
-def pc(name: str, **more: Any) -> dict[str, Any]:
-    return {
-        "name": name,
-        "side": "Party",
-        "kind": "PC",
-        "hp_max": 14,
-        "armor_bonus": 2,
-        "attack_bonus": 3,
-        "str_mod": 2,
-        "save_poison": 2,
-        "weapons": [
-            {"name": "Longsword", "damage": "1d8"},
-            {"name": "Bow", "damage": "1d6", "kind": "missile", "max_range_ft": 60},
-        ],
-    } | more
 
 
 def goblin(name: str, **more: Any) -> dict[str, Any]:
@@ -46,15 +30,6 @@ def goblin(name: str, **more: Any) -> dict[str, Any]:
         "morale": 7,
         "weapons": [{"name": "Spear", "damage": "1d6"}],
     } | more
-
-
-def table(combatants: list[dict[str, Any]], cells: dict[str, tuple[int, int]]) -> Engine:
-    encounter = OSR.new_encounter(
-        name="test",
-        combatants=combatants,
-        tokens={cid: {"cell": cell, "facing": 90} for cid, cell in cells.items()},
-    )
-    return Engine(encounter)
 
 
 # -- surprised ------------------------------------------------------------------------------------
