@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_rules_d10 import hero as rules_hero
+from test_rules_d10 import ogre as rules_ogre
 
 from lnl_desktop.core import Engine, IllegalAction, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
@@ -16,30 +18,12 @@ from lnl_desktop.core.rules.registry import get_ruleset
 D10 = get_ruleset("d10")
 
 
-def hero(**more: Any) -> dict[str, Any]:
-    return {
-        "name": "Tombril",
-        "side": "Party",
-        "hp_max": 14,
-        "dr": 2,
-        "defense": 13,
-        "melee": 3,
-        "stealth": 4,
-        "weapons": [{"name": "Sword", "die": "d6"}],
-    } | more
+def hero(name: str = "Tombril", **more: Any) -> dict[str, Any]:
+    return rules_hero(name, stealth=4, **more)  # Stealth reads its skill
 
 
 def ogre(name: str = "Ogre", **more: Any) -> dict[str, Any]:
-    return {
-        "name": name,
-        "side": "Opponents",
-        "hp_max": 15,
-        "dr": 2,
-        "defense": 12,
-        "melee": 4,
-        "perception": 1,
-        "weapons": [{"name": "Club", "die": "d6"}],
-    } | more
+    return rules_ogre(name, perception=1, **more)  # and the foes' perception
 
 
 def pair(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from test_rules_osr import ogre as rules_ogre
 
 from lnl_desktop.core import Engine, IllegalAction, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
@@ -32,17 +33,7 @@ def fighter(**more: Any) -> dict[str, Any]:
 
 
 def ogre(**more: Any) -> dict[str, Any]:
-    return {
-        "name": "Ogre",
-        "side": "Opponents",
-        "kind": "monster",
-        "level": 4,
-        "hp_max": 22,
-        "ac_typed": 14,
-        "attack_bonus": 4,
-        "morale": 12,
-        "weapons": [{"name": "Club", "damage": "2d6"}],
-    } | more
+    return rules_ogre(**({"str_mod": 0, "morale": 12} | more))  # the rules tests' Ogre, no STR, never flees
 
 
 def tombril_turn(**ogre_more: Any) -> Engine:
