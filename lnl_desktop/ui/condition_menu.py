@@ -43,11 +43,6 @@ def _over(menu: QMenu) -> QWidget | None:
     return widget.window() if widget is not None else None
 
 
-def names_of(controller: TableController) -> dict[str, str]:
-    """Each combatant's id -> its name, for "until the start of Mirela's next turn"."""
-    return {c.id: c.name for c in controller.encounter.combatants}
-
-
 def fill_condition_menu(
     menu: QMenu, controller: TableController, combatant_id: str, ask: AskNumber | None = None
 ) -> None:
@@ -61,7 +56,7 @@ def fill_condition_menu(
         return
     menu.setToolTipsVisible(True)
     ask = ask or ask_number
-    names = names_of(controller)
+    names = controller.encounter.names()
     ruleset = controller.engine.ruleset
 
     for condition in c.conditions:

@@ -914,6 +914,10 @@ class Encounter(_Model):
                     raise ValueError(f"combat.ranged_hits.{target}[{i}]: {cid!r} is listed twice")
                 listed.add(cid)
 
+    def names(self) -> dict[str, str]:
+        """Each combatant's id -> its name ("until the start of Mirela's next turn")."""
+        return {c.id: c.name for c in self.combatants}
+
     def combatant(self, cid: str) -> CombatantBase:
         for combatant in self.combatants:
             if combatant.id == cid:

@@ -23,10 +23,6 @@ from lnl_desktop.core.rules.base import Table as Engine  # the engine, as the ru
 MAX_NAME = 60  # a condition's name, as the sheet's line holds it
 
 
-def _names(engine: Engine) -> dict[str, str]:
-    return {c.id: c.name for c in engine.encounter.combatants}
-
-
 def _written(c: CombatantBase, key: str) -> str | None:
     """How ``c``'s conditions spell ``key`` (any case), or None when it does not have it."""
     wanted = key.casefold()
@@ -63,7 +59,7 @@ def duration_problems(engine: Engine, c: CombatantBase, d: ConditionDuration) ->
     """Why ``d`` cannot be counted for ``c`` in this encounter (a creature that is not in it, a save
     the ruleset cannot roll), in words; empty when it can."""
     problems: list[str] = []
-    if d.kind is DurationKind.START_OF_TURN_OF and d.creature not in _names(engine):
+    if d.kind is DurationKind.START_OF_TURN_OF and d.creature not in engine.encounter.names():
         problems.append(f"no combatant {d.creature!r} to end it at the start of its turn")
     if d.kind is DurationKind.SAVE:
         problem = engine.ruleset.duration_save_problem(c, d.save, d.dc)
@@ -96,7 +92,7 @@ def set_condition(engine: Engine, a: act.SetCondition, dice: DiceSource) -> list
     if len(key) > MAX_NAME:
         raise IllegalAction(title, [f"a condition's name is at most {MAX_NAME} characters"])
     d = a.duration
-    names = _names(engine)
+    names = engine.encounter.names()
     if d is not None:
         problems = duration_problems(engine, c, d)
         if problems:
@@ -147,7 +143,7 @@ def turn_ended(engine: Engine, c: CombatantBase, dice: DiceSource, skipped: bool
     if not c.durations:
         return []
     events: list[Event] = []
-    names = _names(engine)
+    names = engine.encounter.names()
     kept: dict[str, ConditionDuration] = {}
     gone: list[str] = []
     why = " (its turn passed)" if skipped else ""

@@ -244,7 +244,7 @@ class FightOddsPanel(QWidget):
         if odds is None or self.service is None:
             self.whatif_label.setText("")
             return
-        names = {c.id: c.name for c in self.controller.encounter.combatants}
+        names = self.controller.encounter.names()
         plans = ", ".join(p.words(names) for p in self.service.plans)
         base = self.odds
         was = f" (without it {base.party_wins:.0%})" if base is not None else ""

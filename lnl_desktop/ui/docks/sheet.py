@@ -47,7 +47,7 @@ from lnl_desktop.core.encounter.model import ShieldState, Side, Trait
 from lnl_desktop.core.encounter.validation import humanize
 from lnl_desktop.core.rules.base import ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui import style
-from lnl_desktop.ui.condition_menu import fill_condition_menu, names_of
+from lnl_desktop.ui.condition_menu import fill_condition_menu
 from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
 from lnl_desktop.ui.docks.sheet_fields import (
@@ -501,7 +501,7 @@ class CombatantSheet(QWidget):
         return menu
 
     def _refresh_conditions_left(self, c: Any) -> None:
-        names = names_of(self.controller) if c.durations else {}
+        names = self.controller.encounter.names() if c.durations else {}
         left = [condition_label(c, word, names) for word in c.conditions if duration_of(c, word) is not None]
         text = "\n".join(left)  # one a line: a duration may hold a comma or a semicolon
         if text != self.conditions_left.text():

@@ -55,7 +55,7 @@ class _Preview:
         self.item.set_template(template, strike_)
         cover = self.view.controller.engine.ruleset.area_spec().cover  # only where cover changes anything
         self.rings.set_rings(encounter, struck, cover)
-        names = {c.id: c.name for c in encounter.combatants}
+        names = encounter.names()
         who = ", ".join(names.get(s.combatant, s.combatant) + (" (cover)" if s.cover and cover else "") for s in struck)
         words = area_words(template.shape, template.size_ft)
         self.view.say(f"{words[0].upper()}{words[1:]}: {who or 'nobody inside'}")
