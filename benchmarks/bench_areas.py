@@ -33,8 +33,8 @@ from big_maps import build
 from lnl_desktop.core.encounter.actions import PlaceTemplate
 from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.lazy import load_now
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.view import MapView
+from lnl_desktop.ui.plumbing.controller import TableController
 
 SIZE, TOKENS, SEGMENTS = 200, 500, 2000
 BUDGET_MS = 4.0

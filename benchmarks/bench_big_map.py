@@ -78,8 +78,8 @@ class Table:
     """A main window and a player view on one encounter."""
 
     def __init__(self, encounter: Encounter, scratch: Path) -> None:
-        from lnl_desktop.ui.main_window import MainWindow
-        from lnl_desktop.ui.recovery import RecoveryStore
+        from lnl_desktop.ui.window.main_window import MainWindow
+        from lnl_desktop.ui.window.recovery import RecoveryStore
 
         self.app = QApplication.instance()
         settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
@@ -235,8 +235,6 @@ def open_file_s(path: Path, repeat: int = 3) -> tuple[float, float]:
         done = subprocess.run([sys.executable, "-c", bare], env=env, check=True, capture_output=True, text=True)
         bare_times.append(float(done.stdout.split("shown at:", 1)[1]) - launched)
     return statistics.median(file_times), statistics.median(bare_times)
-
-
 
 
 # -- printing ---------------------------------------------------------------------------------

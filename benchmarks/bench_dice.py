@@ -73,8 +73,8 @@ def bench_window() -> None:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     app = QApplication.instance() or QApplication(sys.argv)
     folder = Path(tempfile.mkdtemp())

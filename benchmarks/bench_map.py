@@ -29,8 +29,8 @@ from PySide6.QtWidgets import QApplication
 from lnl_desktop.core.encounter.model import MapGrid, Side, Token, WeaponKind
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 from lnl_desktop.lazy import load_now
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.plumbing.controller import TableController
 
 SIZE = 200
 TOKENS = 500

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import QApplication
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 BUDGET_MS = 16.0
 SAMPLES = 60

@@ -186,7 +186,7 @@ class WindowTable(Table):
     """The same steps through the window: the Turns dock, the Action dock, the controller."""
 
     def __init__(self, window: object, process: Callable[[], None]) -> None:
-        from lnl_desktop.ui.main_window import MainWindow
+        from lnl_desktop.ui.window.main_window import MainWindow
 
         assert isinstance(window, MainWindow)
         super().__init__(window.controller.engine)
@@ -233,8 +233,8 @@ def run_window(rounds: int) -> None:
     from PySide6.QtCore import QCoreApplication, QEvent, QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     # The offscreen platform says so at every size change; it says nothing about the app.
     qInstallMessageHandler(lambda kind, context, text: None if "propagateSizeHints" in text else print(text))
@@ -302,8 +302,8 @@ def run_big() -> None:
     from PySide6.QtCore import QCoreApplication, QEvent, QSettings, qInstallMessageHandler
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     qInstallMessageHandler(lambda kind, context, text: None)
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -37,8 +37,6 @@ FRAME_MS = 1000 / 60
 CASES = (("long", 10_000, 100), ("long", 100_000, 100), ("short", 100_000, 1000))
 
 
-
-
 def one_case(kind: str, count: int, size: int) -> dict[str, object]:
     """Import, paint and drag one map in this process; the figures as a dict."""
     import big_maps
@@ -46,7 +44,7 @@ def one_case(kind: str, count: int, size: int) -> dict[str, object]:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from lnl_desktop.lazy import load_now
-    from lnl_desktop.ui import import_map
+    from lnl_desktop.ui.dialogs import import_map
     from lnl_desktop.ui.map import walls
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -72,8 +72,8 @@ class Scenes:
         error), the exceptions raised inside Qt's calls meanwhile, and an exception its building raised."""
         from PySide6.QtGui import QImage
 
-        from lnl_desktop.ui.controller import TableController
-        from lnl_desktop.ui.player_view import PlayerView
+        from lnl_desktop.ui.plumbing.controller import TableController
+        from lnl_desktop.ui.window.player_view import PlayerView
 
         before = len(ERRORS)
         controller = view = None
@@ -273,8 +273,8 @@ class Worker:
             if op == "ping":
                 if request.get("qt"):
                     self.scenes = self.scenes or Scenes()
-                    import lnl_desktop.ui.controller  # imported before the first file is timed
-                    import lnl_desktop.ui.player_view  # noqa: F401
+                    import lnl_desktop.ui.plumbing.controller  # imported before the first file is timed
+                    import lnl_desktop.ui.window.player_view  # noqa: F401
                 self.say(stage="done", result="ready", peak_mb=peak_mb())
             elif op == "file":
                 self.file(request["path"], request.get("noise", False))
@@ -306,7 +306,7 @@ def uvtt(path: str) -> dict[str, Any]:
 
 def recover(root: str) -> dict[str, Any]:
     from lnl_desktop.core.files import storage
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     orphans = RecoveryStore(Path(root) / "recovery").orphans()
     out: dict[str, Any] = {"orphans": len(orphans), "shown": None, "problem": None}

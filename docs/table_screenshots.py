@@ -152,8 +152,8 @@ def inside(out: Path, scale: int, scene: str) -> int:
 
     from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     app = QApplication([sys.argv[0]])
     scratch = Path(tempfile.mkdtemp(prefix="lnl-shots-"))
@@ -206,7 +206,7 @@ def area(window: Any, out: Path, scene: str, xdo: Any) -> int:
     from PySide6.QtTest import QTest
 
     from lnl_desktop.core.map.areas import AreaShape
-    from lnl_desktop.ui.faces import dice_asked, engine_dry_run
+    from lnl_desktop.ui.dialogs.faces import dice_asked, engine_dry_run
 
     ruleset = scene.split("-")[1]
     _, shape, start, end, name, dice = AREAS[ruleset]
@@ -303,7 +303,7 @@ def keep(window: Any, scratch: Path, out: Path, scene: str, xdo: Any) -> int:
     from PySide6.QtWidgets import QApplication, QFileDialog
 
     from lnl_desktop.core.encounter import actions as act
-    from lnl_desktop.ui.import_map import IMPORT_FILTER
+    from lnl_desktop.ui.dialogs.import_map import IMPORT_FILTER
 
     path = keep_map(scratch / "The Keep.dd2vtt")
     QFileDialog.getOpenFileName = lambda *a, **k: (str(path), IMPORT_FILTER)  # the file the GM picks

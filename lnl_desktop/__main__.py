@@ -10,7 +10,7 @@ def main() -> int:
         from lnl_desktop.odds_cli import run as odds
 
         return odds(sys.argv[2:])
-    from lnl_desktop.ui.app import run
+    from lnl_desktop.ui.window.app import run
 
     return run()
 

@@ -55,9 +55,9 @@ def check_chart() -> str | None:
 
     from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
-    from lnl_desktop.ui.controller import AttackPlan
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.plumbing.controller import AttackPlan
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     scratch = Path(tempfile.mkdtemp(prefix="lnl-self-check-"))
     settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
@@ -109,8 +109,8 @@ def check_parts_made_on_first_use() -> str:
 
     from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
-    from lnl_desktop.ui.main_window import LAZY_PANELS, MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import LAZY_PANELS, MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     scratch = Path(tempfile.mkdtemp(prefix="lnl-self-check-"))
     settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
@@ -124,7 +124,7 @@ def check_parts_made_on_first_use() -> str:
         assert dock.widget() is not None, f"the {title} tab was not made when shown"
     window.demo_menu.aboutToShow.emit()
     assert len(window.demo_menu.actions()) == 4, "the demo menu does not list the four rulesets"
-    for module in ("dialogs", "ruleset_dialogs", "import_map", "player_view", "about"):
+    for module in ("dialogs.map_settings", "dialogs.rulesets", "dialogs.import_map", "window.player_view", "dialogs.about"):
         import_module(f"lnl_desktop.ui.{module}")
     window.close()
     return f"{len(LAZY_PANELS) + 1} tabs, 4 demos, 5 modules"
@@ -241,9 +241,9 @@ def check_map_import() -> str:
 
     from lnl_desktop.core.files import storage
     from lnl_desktop.paths import demo_encounter_path
-    from lnl_desktop.ui.import_map import import_map_file
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.dialogs.import_map import import_map_file
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     picture = QImage(120, 80, QImage.Format.Format_RGB32)
     picture.fill(QColor("#6a8f3c"))
@@ -337,10 +337,10 @@ def main() -> int:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.ui import app as lnl_app
+    from lnl_desktop.ui.window import app as lnl_app
 
     application = QApplication.instance() or QApplication(sys.argv[:1])
-    application.setWindowIcon(lnl_app.application_icon())  # as lnl_desktop.ui.app.run() does
+    application.setWindowIcon(lnl_app.application_icon())  # as lnl_desktop.ui.window.app.run() does
     return run(list(CHECKS))
 
 

@@ -42,7 +42,7 @@ _spec = importlib.util.spec_from_file_location("lnl_bundle_config", HERE / "bund
 config = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(config)  # type: ignore[union-attr]
 
-BLUE = QColor("#0072B2")  # Party (lnl_desktop/ui/style.py)
+BLUE = QColor("#0072B2")  # Party (lnl_desktop/ui/plumbing/style.py)
 VERMILLION = QColor("#D55E00")  # Opponents
 CREAM = QColor("#FBF3E0")
 INK = QColor("#1B2430")

@@ -58,6 +58,8 @@ def test_the_contracts_hold() -> None:
         ("core/rules/osr/model.py", "import lnl_desktop.core.rules.lnl.rules", "The rulesets are independent"),
         ("core/rules/base.py", "import lnl_desktop.core.engine.engine", "Layers"),
         ("ui/docks/log.py", "import lnl_desktop.core.rules.d10", "The Qt layer reads rulesets through the seam"),
+        ("ui/map/view.py", "import lnl_desktop.ui.docks.sheet", "The Qt layer's rooms"),
+        ("ui/dialogs/area.py", "import lnl_desktop.ui.window.main_window", "The Qt layer's rooms"),
     ],
 )
 def test_a_planted_violation_breaks_its_contract(

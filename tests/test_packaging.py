@@ -420,7 +420,7 @@ def test_make_icons_writes_what_is_committed() -> None:
 
 
 def test_the_app_sets_its_window_icon_from_resources() -> None:
-    text = (ROOT / "lnl_desktop" / "ui" / "app.py").read_text(encoding="utf-8")
+    text = (ROOT / "lnl_desktop" / "ui" / "window" / "app.py").read_text(encoding="utf-8")
     assert "app.setWindowIcon(application_icon())" in text
     assert 'resource("icons").glob("lnl-desktop-*.png")' in text
 

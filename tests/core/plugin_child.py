@@ -213,8 +213,8 @@ def window() -> dict[str, Any]:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication, QLabel
 
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     app = QApplication.instance() or QApplication([])
     scratch = Path(tempfile.mkdtemp(prefix="lnl-duel-"))

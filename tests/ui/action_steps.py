@@ -7,7 +7,7 @@ from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.rules.d10 import Declare
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.window.main_window import MainWindow
 
 
 def attack(window: MainWindow, kind: str, weapon: str, target: str, faces: list[int]) -> list[Event]:

@@ -14,9 +14,9 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 WindowFactory = Callable[..., MainWindow]
 
@@ -60,4 +60,3 @@ def demo_window(laptop_window: WindowFactory) -> Iterator[MainWindow]:
     """The laptop-sized window on the demo; the application's theme and scale put back afterwards."""
     yield laptop_window()
     Presentation().apply(QApplication.instance())
-

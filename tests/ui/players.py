@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
 
 
 def open_player_view(qtbot: QtBot, window: MainWindow) -> PlayerView:

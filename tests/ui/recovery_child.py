@@ -24,8 +24,8 @@ from lnl_desktop.core.encounter.model import SurpriseSituation
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 def fingerprint(window: MainWindow) -> str:

@@ -1,6 +1,6 @@
 """The program started as the GM starts it, for the tests to look at: ``python start_child.py ROOT ANSWER [FILE]``.
 
-Runs ``lnl_desktop.ui.app.run([FILE])`` with the app data folder ROOT/recovery (the one
+Runs ``lnl_desktop.ui.window.app.run([FILE])`` with the app data folder ROOT/recovery (the one
 ``recovery_child.py`` writes to) and answers "Recover unsaved work?" with ANSWER ("yes" or "no").
 Once the windows are up it prints one JSON line: what each window shows (file, title, whether
 it is modified, its Undo history, the encounter's hash, and the table's after undoing every step) and
@@ -22,9 +22,9 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from lnl_desktop.core.files import storage
-from lnl_desktop.ui import app as lnl_app
-from lnl_desktop.ui import main_window as main_window_module
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.window import app as lnl_app
+from lnl_desktop.ui.window import main_window as main_window_module
+from lnl_desktop.ui.window.main_window import MainWindow
 
 Button = QMessageBox.StandardButton
 

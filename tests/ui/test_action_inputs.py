@@ -33,9 +33,9 @@ from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.plumbing.controller import TableController
 
 NAME = "extras-test"
 

@@ -20,10 +20,10 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import Declare
 from lnl_desktop.core.rules.osr import SavingThrow
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog
-from lnl_desktop.ui.faces import FacesDialog, check_faces, parse_faces
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.dialogs.combat import StartCombatDialog
+from lnl_desktop.ui.dialogs.faces import FacesDialog, check_faces, parse_faces
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 def open_demo(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> MainWindow:

@@ -23,13 +23,13 @@ from lnl_desktop.core.encounter.events import AreaEffectResolved, TemplatePlaced
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.area_dialog import AreaEffectDialog
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.faces import dice_asked, engine_dry_run
+from lnl_desktop.ui.dialogs.area import AreaEffectDialog
+from lnl_desktop.ui.dialogs.faces import dice_asked, engine_dry_run
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.fog import PLAYERS_FOG_Z
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.KeyboardModifier.NoModifier

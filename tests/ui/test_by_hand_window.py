@@ -15,8 +15,8 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.docks.sheet import DamageHealDialog
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog
+from lnl_desktop.ui.window.main_window import MainWindow
 
 LEFT, RIGHT, NONE = Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier
 

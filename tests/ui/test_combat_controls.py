@@ -25,14 +25,14 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl.model import AttackResolved, ExertionSpent, WeaponBroken
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog
-from lnl_desktop.ui.controller import AttackPlan, TableController
+from lnl_desktop.ui.dialogs.combat import StartCombatDialog
+from lnl_desktop.ui.dialogs.faces import FacesDialog, check_d6
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import ACTED, ACTING, DOWN, SURPRISED, WAITING, TurnsPanel
-from lnl_desktop.ui.faces import FacesDialog, check_d6
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.models.log import LogModel
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.KeyboardModifier.NoModifier

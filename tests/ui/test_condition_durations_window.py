@@ -18,8 +18,8 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import DurationKind
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui import condition_menu
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.plumbing import condition_menu
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 

@@ -21,13 +21,13 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import tokens as tokens_module
 from lnl_desktop.ui.map.markers import MARKERS, MAX_MARKERS, marker_style, place_markers
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook, token_layout
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 DEMOS = ("hill-giant.lnl", "hill-giant-classic.lnl", "goblin-ambush-osr.lnl", "bandit-mill-d10.lnl")
 

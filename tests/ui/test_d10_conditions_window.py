@@ -19,8 +19,8 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import Declare
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.prompts import ToolDialog
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 @pytest.fixture

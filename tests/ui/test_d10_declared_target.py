@@ -11,8 +11,8 @@ from lnl_desktop.core import get_ruleset
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.turns import TurnsPanel
+from lnl_desktop.ui.plumbing.controller import TableController
 
 
 def test_a_gm_declares_an_attack_on_a_named_foe_from_the_declared_combo(qtbot: QtBot) -> None:

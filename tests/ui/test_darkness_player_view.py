@@ -21,12 +21,12 @@ from qt_pictures import render
 from lnl_desktop.core.encounter.actions import EditCombatant, Move, PlaceLight, SetAmbientLight
 from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs.options import RulesOptionsDialog
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.options_dialog import RulesOptionsDialog
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
 
 Table = tuple[TableController, MapView, PlayerView]
 

@@ -35,9 +35,9 @@ from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui import style
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.turns import DECLARED, TurnsPanel
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import TableController
 
 NAME = "declare-test"
 CHOICES = (("attack", "Attack"), ("parry", "Parry / dodge"), ("move", "Move only"))

@@ -19,10 +19,10 @@ from lnl_desktop.core.encounter.events import DiceRolled
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.docks.dice import DicePanel
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 @pytest.fixture

@@ -23,14 +23,14 @@ from lnl_desktop.core.encounter.model import Phase, SurpriseSituation
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui import style, theme
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.forecast import COMBAT_OVER, NO_COMBAT, NO_TURN, ForecastPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing import style, theme
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.theme import Presentation
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.KeyboardModifier.NoModifier

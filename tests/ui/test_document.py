@@ -15,9 +15,9 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.document import MAX_RECENT, Document
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.document import MAX_RECENT, Document
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 DocumentFactory = Callable[..., Document]
 

@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map.view import MapView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.main_window import MainWindow
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 

@@ -30,10 +30,10 @@ from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10.model import Declare
 from lnl_desktop.paths import resources_dir
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.overlays import PathItem
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
 
 WindowFactory = Callable[..., MainWindow]
 Cell = tuple[int, int]

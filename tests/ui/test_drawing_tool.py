@@ -20,14 +20,14 @@ from lnl_desktop.core.encounter.actions import AddDrawing, EditDrawing
 from lnl_desktop.core.encounter.drawings import DrawingKind
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.drawings import DrawingItem
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.style import CELL_PX
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.KeyboardModifier.NoModifier

@@ -17,8 +17,8 @@ from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.files import storage
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.player_view import PlayerView
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from test_extreme_fields import EXTREMES, _parts, demo_document, mutated

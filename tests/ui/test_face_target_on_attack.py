@@ -13,7 +13,7 @@ from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Override
 from lnl_desktop.core.encounter.model import SurpriseSituation
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 

@@ -18,7 +18,7 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.registry import BUILT_IN, get_ruleset
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.sheet import CombatantSheet
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 

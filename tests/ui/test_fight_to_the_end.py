@@ -20,8 +20,8 @@ from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.examples import demo_line_up_actions
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 @pytest.mark.parametrize("seed", [3, 11])

@@ -20,11 +20,11 @@ from lnl_desktop.core.encounter.actions import BeginTurn, SetFog, StartCombat
 from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.overlays import ConeItem
-from lnl_desktop.ui.player_view import PlayerView, banner_text
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView, banner_text
 
 LEFT = Qt.MouseButton.LeftButton
 RIGHT = Qt.MouseButton.RightButton

@@ -21,11 +21,11 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.fog import FogItem
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 W, H = 20, 14
 DOOR = ((10.0, 6.0), (10.0, 8.0))

@@ -13,8 +13,8 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import forecast_attack
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.forecast import NO_COMBAT, ForecastPanel
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 SHORTSWORD = AttackPlan(attacker="tombril", target="hill-giant", means="Shortsword")
 

@@ -26,9 +26,9 @@ from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LnLRuleset, forecast_attack
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.forecast import ForecastPanel
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 NAME = "to-hit-test"
 

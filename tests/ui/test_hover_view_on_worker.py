@@ -17,9 +17,9 @@ from waiting import run_until
 
 from lnl_desktop.core.map import sight
 from lnl_desktop.lazy import load_now
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map import rules_overlays as overlays_module
+from lnl_desktop.ui.plumbing.controller import TableController
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import big_maps

@@ -20,9 +20,9 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.map import terrain
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
-from lnl_desktop.ui import import_map
-from lnl_desktop.ui.import_map import import_map_file
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs import import_map
+from lnl_desktop.ui.dialogs.import_map import import_map_file
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 

@@ -19,9 +19,9 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter.model import MapGrid
 from lnl_desktop.core.files import uvtt
 from lnl_desktop.core.rules.lnl.model import Encounter
-from lnl_desktop.ui import import_map
-from lnl_desktop.ui.import_map import IMPORT_FILTER, import_map_dialog, import_map_file, is_map_file
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs import import_map
+from lnl_desktop.ui.dialogs.import_map import IMPORT_FILTER, import_map_dialog, import_map_file, is_map_file
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 

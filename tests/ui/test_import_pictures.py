@@ -19,11 +19,11 @@ from test_import_map import encoded, two_colour, write_map
 from lnl_desktop.core.encounter.model import Background, MapGrid
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Encounter
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.dialogs import BackgroundDialog
-from lnl_desktop.ui.import_map import import_map_file
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs.import_map import import_map_file
+from lnl_desktop.ui.dialogs.map_settings import BackgroundDialog
 from lnl_desktop.ui.map.scene import MapScene
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 

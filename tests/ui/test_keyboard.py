@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication, QCheckBox, QPushButton, QWidget
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Phase
-from lnl_desktop.ui.focus import text_field
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.plumbing.focus import text_field
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 LEFT = Qt.MouseButton.LeftButton

@@ -19,10 +19,10 @@ from qt_pictures import render
 from lnl_desktop.core.encounter.actions import SetAmbientLight
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 LEFT = Qt.MouseButton.LeftButton
 RIGHT = Qt.MouseButton.RightButton

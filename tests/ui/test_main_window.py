@@ -15,11 +15,11 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui import app as app_module
-from lnl_desktop.ui.controller import AttackPlan
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import AttackPlan
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window import app as app_module
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 WindowFactory = Callable[..., MainWindow]
 

@@ -24,12 +24,12 @@ from lnl_desktop.core.map.grid import DiagonalRule, token_distance_ft
 from lnl_desktop.core.map.movement import cells_outside_cone
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.geometry import within_ft
 from lnl_desktop.ui.map.labels import assign_labels
 from lnl_desktop.ui.map.rules_overlays import MoverInputs
-from lnl_desktop.ui.mime import combatant_mime, creature_mime
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.mime import combatant_mime, creature_mime
 
 LEFT = Qt.MouseButton.LeftButton
 RIGHT = Qt.MouseButton.RightButton
@@ -633,7 +633,7 @@ def test_a_background_picture_kept_in_the_file_is_drawn_and_decoded_once(qtbot: 
 
     from lnl_desktop.core.encounter.actions import PaintTerrain
     from lnl_desktop.ui.map.scene import decode_picture
-    from lnl_desktop.ui.player_view import PlayerView
+    from lnl_desktop.ui.window.player_view import PlayerView
 
     picture = QImage(64, 64, QImage.Format.Format_RGB32)
     picture.fill(QColor("#c02040"))

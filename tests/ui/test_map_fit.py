@@ -20,10 +20,10 @@ from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.player_view import PlayerView
 
 NONE = Qt.KeyboardModifier.NoModifier
 

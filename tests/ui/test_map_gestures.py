@@ -15,7 +15,6 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.gestures import (
     DrawLine,
@@ -27,6 +26,7 @@ from lnl_desktop.ui.map.gestures import (
     Pan,
     TurnToken,
 )
+from lnl_desktop.ui.plumbing.controller import TableController
 
 LEFT = Qt.MouseButton.LeftButton
 RIGHT = Qt.MouseButton.RightButton

@@ -21,8 +21,8 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.docks.prompts import ToolDialog
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 WindowFactory = Callable[[Encounter], MainWindow]
 

@@ -38,11 +38,11 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import footprint, token_distance_ft
 from lnl_desktop.core.map.movement import cells_outside_cone
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.overlays import CellsItem
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 LEFT = Qt.MouseButton.LeftButton
 NOBUTTON = Qt.MouseButton.NoButton

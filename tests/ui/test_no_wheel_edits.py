@@ -29,16 +29,16 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.area_dialog import AreaEffectDialog
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.dialogs import BackgroundDialog, MapSettingsDialog
+from lnl_desktop.ui.dialogs.area import AreaEffectDialog
+from lnl_desktop.ui.dialogs.combat import StartCombatDialog
+from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog
+from lnl_desktop.ui.dialogs.faces import FacesDialog
+from lnl_desktop.ui.dialogs.map_settings import BackgroundDialog, MapSettingsDialog
+from lnl_desktop.ui.dialogs.options import RulesOptionsDialog
+from lnl_desktop.ui.dialogs.rulesets import ConvertDialog, NewEncounterDialog
 from lnl_desktop.ui.docks.prompts import ToolDialog
-from lnl_desktop.ui.docks.sheet import DamageHealDialog
-from lnl_desktop.ui.faces import FacesDialog
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.options_dialog import RulesOptionsDialog
-from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.main_window import MainWindow
 
 DEMOS = ["hill-giant.lnl", "goblin-ambush-osr.lnl", "bandit-mill-d10.lnl"]
 EDITORS = (QComboBox, QAbstractSpinBox, QSlider)

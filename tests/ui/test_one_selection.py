@@ -8,8 +8,8 @@ from PySide6.QtTest import QTest
 from waiting import run_until
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.ui.docks.sheet import DamageHealDialog
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog
+from lnl_desktop.ui.window.main_window import MainWindow
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 CTRL, CTRL_SHIFT = (

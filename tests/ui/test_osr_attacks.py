@@ -19,8 +19,8 @@ from lnl_desktop.core.encounter.events import RulesEvent
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.actions import ActionPanel
+from lnl_desktop.ui.plumbing.controller import TableController
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 @pytest.fixture

@@ -21,13 +21,13 @@ from lnl_desktop.core.encounter.events import VisibilityChanged
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import AttackPlan
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map.tokens import TokenItem, condition_word
-from lnl_desktop.ui.player_view import PlayerView, banner_text
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.style import CELL_PX
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.controller import AttackPlan
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView, banner_text
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 
 @pytest.fixture(autouse=True)

@@ -16,11 +16,11 @@ from qt_pictures import render
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import fog as fog_module
 from lnl_desktop.ui.map import light as light_module
 from lnl_desktop.ui.map.light import LightItem
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
 
 
 @pytest.fixture

@@ -18,10 +18,10 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
 
 WindowFactory = Callable[..., MainWindow]
 

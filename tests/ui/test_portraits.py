@@ -17,12 +17,11 @@ from qt_pictures import render
 from lnl_desktop.core.encounter.actions import SetPortrait
 from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, MapGrid, Side, Token
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.combatants import CombatantsPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.portraits import (
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.portraits import (
     MAX_FILE_BYTES,
     PORTRAIT_PX,
     PictureRefused,
@@ -30,7 +29,8 @@ from lnl_desktop.ui.portraits import (
     portrait_image,
     portrait_pixmap,
 )
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 GREEN = QColor(0, 200, 0)
 MAGENTA = QColor(230, 0, 230)

@@ -29,10 +29,10 @@ from lnl_desktop.core.rules.base import Handler, PromptChoice, PromptSpec, Setti
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.registry import get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompts import NOTHING_WAITING, PromptDialog, PromptsPanel
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 # -- a ruleset with a queue -------------------------------------------------------------------------
 

@@ -32,8 +32,8 @@ from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.registry import get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.plumbing.controller import TableController
 
 LEFT = Qt.MouseButton.LeftButton
 NONE = Qt.KeyboardModifier.NoModifier

@@ -26,10 +26,10 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui import app as app_module
-from lnl_desktop.ui import main_window as main_window_module
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window import app as app_module
+from lnl_desktop.ui.window import main_window as main_window_module
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 CHILD = Path(__file__).with_name("recovery_child.py")
 

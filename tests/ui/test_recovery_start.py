@@ -29,9 +29,9 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui import app as app_module
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
+from lnl_desktop.ui.window import app as app_module
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 START = Path(__file__).with_name("start_child.py")
 DEMOS = sorted(resource("encounters").glob("*.lnl"))

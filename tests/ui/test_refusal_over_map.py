@@ -13,8 +13,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]
 Cell = tuple[int, int]

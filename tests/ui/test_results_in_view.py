@@ -26,10 +26,10 @@ from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.core.rules.d10 import Declare
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.area_dialog import AreaEffectDialog
+from lnl_desktop.ui.dialogs.area import AreaEffectDialog
 from lnl_desktop.ui.docks.actions import ActionPanel
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.main_window import MainWindow
 
 LEFT, NONE = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
 WAIT_S = 5.0

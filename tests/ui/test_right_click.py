@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map.view import TOOLS
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.main_window import MainWindow
 
 LEFT, RIGHT, NONE = Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier
 FLOOR = (1.5, 14.5)  # bare floor in the demo: no token, wall, line, drawing, template, light or shown fog

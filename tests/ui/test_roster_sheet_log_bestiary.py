@@ -14,14 +14,14 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Attack, Combatant
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.bestiary import BestiaryPanel, load_bestiary
 from lnl_desktop.ui.docks.combatants import CombatantsPanel
 from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.sheet import CombatantSheet
-from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
 from lnl_desktop.ui.models.combatants import ID_ROLE
 from lnl_desktop.ui.models.log import LogModel
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.mime import MIME_COMBATANT, MIME_CREATURE, read_combatant, read_creature
 
 
 @pytest.fixture

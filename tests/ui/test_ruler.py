@@ -25,12 +25,12 @@ from lnl_desktop.core.map.grid import Cell, DiagonalRule
 from lnl_desktop.core.map.movement import MoveRules, diagonal_steps, path_cost_ft
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.overlays import LabelItem
 from lnl_desktop.ui.map.ruler import Measure, grid_feet, grid_line, reading, straight_feet
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 LEFT = Qt.MouseButton.LeftButton
 RIGHT = Qt.MouseButton.RightButton

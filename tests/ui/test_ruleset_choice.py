@@ -20,11 +20,11 @@ from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.classic import ClassicCombatant
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.about import about_text
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.ruleset_dialogs import NAME_ROLE, ConvertDialog, NewEncounterDialog
+from lnl_desktop.ui.dialogs.about import about_text
+from lnl_desktop.ui.dialogs.combat import StartCombatDialog
+from lnl_desktop.ui.dialogs.rulesets import NAME_ROLE, ConvertDialog, NewEncounterDialog
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 CLASSIC_DEMO = resource("encounters", "hill-giant-classic.lnl")
 

@@ -36,15 +36,15 @@ from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.model import Attack, RulesOptions
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.dialogs.combat import StartCombatDialog
+from lnl_desktop.ui.dialogs.setting_editors import setting_editor, setting_value
 from lnl_desktop.ui.docks.action_checklist import SNEAK_OVERRIDE, SNEAK_OVERRIDE_TIP
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import ToolCard, ToolDialog
 from lnl_desktop.ui.docks.turns import TurnsPanel
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.setting_editors import setting_editor, setting_value
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 NAME = "override-text-test"
 OATH = "GM override: strike against the oath"

@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.sheet import CombatantSheet
+from lnl_desktop.ui.plumbing.controller import TableController
 
 
 @pytest.fixture

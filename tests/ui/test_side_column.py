@@ -23,9 +23,9 @@ from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.docks.bestiary import load_bestiary
-from lnl_desktop.ui.main_window import MainWindow
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 # (width, height less the window frame, UI scale %): a laptop, and a large screen at 150 %.
 LAPTOP = (1366, 740, 100)

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from lnl_desktop.ui.about import about_text
+from lnl_desktop.ui.dialogs.about import about_text
 
 
 def test_smoke_test_flag_starts_renders_and_exits_zero() -> None:

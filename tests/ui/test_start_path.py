@@ -77,10 +77,13 @@ START_PATH = {
     "lnl_desktop.lazy",
     "lnl_desktop.paths",
     "lnl_desktop.ui",
-    "lnl_desktop.ui.app",
-    "lnl_desktop.ui.combat_dialogs",
-    "lnl_desktop.ui.commands",
-    "lnl_desktop.ui.controller",
+    "lnl_desktop.ui.dialogs",
+    "lnl_desktop.ui.plumbing",
+    "lnl_desktop.ui.window",
+    "lnl_desktop.ui.window.app",
+    "lnl_desktop.ui.dialogs.combat",
+    "lnl_desktop.ui.plumbing.commands",
+    "lnl_desktop.ui.plumbing.controller",
     "lnl_desktop.ui.docks",
     "lnl_desktop.ui.docks.action_checklist",
     "lnl_desktop.ui.docks.action_inputs",
@@ -96,21 +99,21 @@ START_PATH = {
     "lnl_desktop.ui.docks.turns_list",
     "lnl_desktop.ui.models",
     "lnl_desktop.ui.models.turns",
-    "lnl_desktop.ui.dock_toggle",
-    "lnl_desktop.ui.document",
-    "lnl_desktop.ui.faces",
-    "lnl_desktop.ui.focus",
-    "lnl_desktop.ui.folders",
-    "lnl_desktop.ui.layout",
-    "lnl_desktop.ui.main_window",
+    "lnl_desktop.ui.window.dock_toggle",
+    "lnl_desktop.ui.window.document",
+    "lnl_desktop.ui.dialogs.faces",
+    "lnl_desktop.ui.plumbing.focus",
+    "lnl_desktop.ui.plumbing.folders",
+    "lnl_desktop.ui.window.layout",
+    "lnl_desktop.ui.window.main_window",
     "lnl_desktop.ui.map",
     "lnl_desktop.ui.map.drag",
     "lnl_desktop.ui.map.drawings",
     "lnl_desktop.ui.map.templates",  # placed area templates in the scene
     "lnl_desktop.ui.map.template_gestures",  # the Template tool, started from the view
-    "lnl_desktop.ui.area_dialog",  # the Action dock's Area effect… button
-    "lnl_desktop.ui.fight_odds",  # the fight odds' worker (its simulator is imported on the worker)
-    "lnl_desktop.ui.collector",  # the cycle collector on the GUI thread only
+    "lnl_desktop.ui.dialogs.area",  # the Action dock's Area effect… button
+    "lnl_desktop.ui.plumbing.fight_odds",  # the fight odds' worker (its simulator is imported on the worker)
+    "lnl_desktop.ui.plumbing.collector",  # the cycle collector on the GUI thread only
     "lnl_desktop.ui.map.draw_menu",
     "lnl_desktop.ui.map.failsafe",  # the players' paints catch their own errors
     "lnl_desktop.ui.map.fog",
@@ -125,16 +128,16 @@ START_PATH = {
     "lnl_desktop.ui.map.tokens",
     "lnl_desktop.ui.map.view",
     "lnl_desktop.ui.map.walls",
-    "lnl_desktop.ui.menus",
-    "lnl_desktop.ui.mime",
-    "lnl_desktop.ui.portraits",
-    "lnl_desktop.ui.recovery",
-    "lnl_desktop.ui.setting_editors",
-    "lnl_desktop.ui.style",
-    "lnl_desktop.ui.theme",
-    "lnl_desktop.ui.toast",
-    "lnl_desktop.ui.widgets",
-    "lnl_desktop.ui.wheel",  # the wheel scrolls, never edits (an application event filter)
+    "lnl_desktop.ui.window.menus",
+    "lnl_desktop.ui.plumbing.mime",
+    "lnl_desktop.ui.plumbing.portraits",
+    "lnl_desktop.ui.window.recovery",
+    "lnl_desktop.ui.dialogs.setting_editors",
+    "lnl_desktop.ui.plumbing.style",
+    "lnl_desktop.ui.plumbing.theme",
+    "lnl_desktop.ui.plumbing.toast",
+    "lnl_desktop.ui.plumbing.widgets",
+    "lnl_desktop.ui.plumbing.wheel",  # the wheel scrolls, never edits (an application event filter)
 }
 # Built or imported on first use, never for the first window.
 LATER = {
@@ -153,11 +156,11 @@ LATER = {
     "lnl_desktop.ui.docks.log",
     "lnl_desktop.ui.docks.dice",
     "lnl_desktop.ui.docks.forecast",
-    "lnl_desktop.ui.import_map",
-    "lnl_desktop.ui.player_view",
-    "lnl_desktop.ui.about",
-    "lnl_desktop.ui.dialogs",
-    "lnl_desktop.ui.ruleset_dialogs",
+    "lnl_desktop.ui.dialogs.import_map",
+    "lnl_desktop.ui.window.player_view",
+    "lnl_desktop.ui.dialogs.about",
+    "lnl_desktop.ui.dialogs.map_settings",
+    "lnl_desktop.ui.dialogs.rulesets",
 }
 
 
@@ -209,7 +212,7 @@ def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
         "from PySide6.QtCore import QTimer\n"
         "from PySide6.QtWidgets import QApplication\n"
         "from lnl_desktop.lazy import loaded\n"
-        "from lnl_desktop.ui import app as lnl_app\n"
+        "from lnl_desktop.ui.window import app as lnl_app\n"
         "qt = QApplication(sys.argv[:1])\n"
         "def look():\n"
         "    print('numpy:', 'yes' if loaded('numpy') else 'no', flush=True)\n"

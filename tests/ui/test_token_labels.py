@@ -26,12 +26,12 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.encounter.actions import EditCombatant, SetHidden
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.labels import split_name, token_labels
 from lnl_desktop.ui.map.tokens import SMALL_TOKEN_PX, TokenItem, TokenLook, token_layout
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 DEMOS = ("hill-giant.lnl", "goblin-ambush-osr.lnl", "bandit-mill-d10.lnl")
 

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QMenu
 
 from lnl_desktop.core.encounter.durations import duration_of
 from lnl_desktop.core.encounter.model import DurationKind
-from lnl_desktop.ui.docks.sheet import DamageHealDialog
-from lnl_desktop.ui.main_window import MainWindow
+from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog
+from lnl_desktop.ui.window.main_window import MainWindow
 
 RIGHT, NONE = Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier
 

@@ -20,13 +20,13 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import Combatant, Encounter, MapGrid, Side, Token, Weapon
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.log import RoundLog
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.map import scene as scene_module
 from lnl_desktop.ui.map.scene import MapScene
 from lnl_desktop.ui.map.tokens import TokenItem
 from lnl_desktop.ui.models.combatants import CombatantsModel
+from lnl_desktop.ui.plumbing.controller import TableController
 
 GOBLINS = 40
 GHOST = {"name": "Ghost", "side": "Opponents", "level": 1, "stamina_max": 5, "injury_max": 3}

@@ -19,12 +19,12 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import export, storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map.drawings import DrawingItem
 from lnl_desktop.ui.map.labels import token_labels
-from lnl_desktop.ui.player_view import banner_text
-from lnl_desktop.ui.recovery import RecoveryStore
-from lnl_desktop.ui.theme import Presentation
+from lnl_desktop.ui.plumbing.theme import Presentation
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import banner_text
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 TYPED = "Tom\u202ebril\x1b[2J"  # a right-to-left override, then a terminal's "clear the screen"
 SHOWN = "Tom\\u202ebril\\x1b[2J"

@@ -9,8 +9,8 @@ from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSeg
 from lnl_desktop.core.map.terrain import Terrain, map_terrain
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.lazy import load_now
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView
+from lnl_desktop.ui.plumbing.controller import TableController
 
 
 def walled() -> Encounter:

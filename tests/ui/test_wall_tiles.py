@@ -23,10 +23,10 @@ from qt_pictures import render
 from lnl_desktop.core.encounter.actions import AddWall, RemoveWall, SetDoor
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import MapView, walls
 from lnl_desktop.ui.map.walls import TILE_PX, WALL_LINE, LineShapes, tile_cache
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 TOLERANCE = 6  # levels of 255, per channel
 OLD_TOLERANCE = 12  # against the old one-path painting: rounding where several strokes overlap
@@ -540,7 +540,7 @@ def test_a_map_over_the_wall_length_limit_is_refused_by_the_import_with_the_reas
     from PySide6.QtWidgets import QMessageBox
 
     from lnl_desktop.core.files import uvtt
-    from lnl_desktop.ui.import_map import import_map_file
+    from lnl_desktop.ui.dialogs.import_map import import_map_file
 
     said: list[str] = []
     monkeypatch.setattr(QMessageBox, "warning", lambda _parent, title, text, *a: said.append(f"{title}: {text}"))

@@ -17,11 +17,11 @@ from lnl_desktop.core.encounter.actions import AddWall, Face, RemoveToken, Remov
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.map import sight
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map import TOOLS, MapView
 from lnl_desktop.ui.map.walls import DOOR_WIDTH, LinesPreview
-from lnl_desktop.ui.player_view import PlayerView
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
+from lnl_desktop.ui.window.player_view import PlayerView
 
 LEFT = Qt.MouseButton.LeftButton
 RIGHT = Qt.MouseButton.RightButton

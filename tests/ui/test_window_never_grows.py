@@ -17,9 +17,9 @@ from waiting import run_until
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.ui.main_window import MainWindow
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.player_view import PlayerView
 
 LAPTOP_WIDTH = 1366
 LONG_ROLL = "1d20+5 perception check for everyone standing near the old tower gate"

@@ -31,11 +31,11 @@ from lnl_desktop.core.engine.words import describe_change
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.dialogs.faces import check_faces, faces_hint, parse_faces
 from lnl_desktop.ui.docks.action_result import NBSP, formula_html
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.turns import TurnsPanel
-from lnl_desktop.ui.faces import check_faces, faces_hint, parse_faces
+from lnl_desktop.ui.plumbing.controller import TableController
 
 LEFT = Qt.MouseButton.LeftButton
 SEPARATORS = "+-−=→"

@@ -3,7 +3,7 @@
 Python's automatic collector runs on whichever thread allocates; on a worker it may free a Qt
 wrapper, whose destructor waits on Qt's locks while the GUI thread, holding the interpreter lock,
 waits on the same: the window freezes for good. So the automatic collector is off once a window
-exists and a timer on the GUI thread collects (lnl_desktop.ui.collector), and the workers are plain
+exists and a timer on the GUI thread collects (lnl_desktop.ui.plumbing.collector), and the workers are plain
 functions given plain data. These tests open and close windows and dialogs while the fight odds
 are worked out, and wait on the worker with an event loop, never a sleep.
 """
@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout
 from waiting import run_until
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.ui import collector
-from lnl_desktop.ui import fight_odds as fight_odds_module
-from lnl_desktop.ui.player_view import PlayerView
+from lnl_desktop.ui.plumbing import collector
+from lnl_desktop.ui.plumbing import fight_odds as fight_odds_module
+from lnl_desktop.ui.window.player_view import PlayerView
 
 
 @pytest.fixture

@@ -129,9 +129,7 @@ class DieFace:
         return f"{self.face}{'!' if self.exploded else ''}"
 
 
-def roll_exploding(
-    source: DiceSource, count: int, sides: int, purpose: str, most: int | None = None
-) -> list[DieFace]:
+def roll_exploding(source: DiceSource, count: int, sides: int, purpose: str, most: int | None = None) -> list[DieFace]:
     """Roll ``count`` base dice, then one more die for every maximum face, without limit unless
     ``most`` says how many dice in all may be rolled (:class:`TooManyDice` when one more is earned).
 

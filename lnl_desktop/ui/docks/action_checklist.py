@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QWidget
 
 from lnl_desktop.core.engine.plan import FAIL, HEAD, NA, NO, OK, OVERRIDDEN, YES, CheckRow
 from lnl_desktop.core.rules.base import ActionSpec
-from lnl_desktop.ui import style
+from lnl_desktop.ui.plumbing import style
 
 # The GM override of a sneak attack's eligibility (an ActionSpec with gm_override and no override_label).
 SNEAK_OVERRIDE = "GM override: allow the sneak attack anyway"

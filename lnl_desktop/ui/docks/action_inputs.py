@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QLineEdit, QSpinBox, QWidget
 
 from lnl_desktop.core.rules.base import ActionSpec, Ruleset, Setting
-from lnl_desktop.ui.setting_editors import setting_default, text_placeholder
+from lnl_desktop.ui.dialogs.setting_editors import setting_default, text_placeholder
 
 
 class ActionInputs(QWidget):

@@ -60,14 +60,14 @@ from lnl_desktop.core.engine.plan import (
 )
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
-from lnl_desktop.ui import style
-from lnl_desktop.ui.area_dialog import AreaEffectButton
-from lnl_desktop.ui.controller import AttackPlan, TableController
+from lnl_desktop.ui.dialogs.area import AreaEffectButton
+from lnl_desktop.ui.dialogs.faces import DryRun, FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
 from lnl_desktop.ui.docks.action_checklist import ChecklistBox, escape, override_label
 from lnl_desktop.ui.docks.action_inputs import ActionInputs
 from lnl_desktop.ui.docks.action_result import ResultBox, last_result
-from lnl_desktop.ui.faces import DryRun, FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
-from lnl_desktop.ui.widgets import RefusalLabel
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
+from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 if TYPE_CHECKING:  # for the type checker only: the forecast's modules load with the first turn
     from lnl_desktop.ui.docks.forecast import ForecastLine

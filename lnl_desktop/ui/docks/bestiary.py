@@ -2,7 +2,7 @@
 
 The creatures are the encounter's ruleset's (``resources/bestiary.json`` for L&L,
 ``bestiary-classic.json`` for L&L Classic): stat-block fields without ``id`` and ``side``. An
-item drags as :func:`lnl_desktop.ui.mime.creature_mime` (the map places it); "Add to encounter"
+item drags as :func:`lnl_desktop.ui.plumbing.mime.creature_mime` (the map places it); "Add to encounter"
 or a double-click adds it to the Opponents without a token.
 """
 
@@ -34,8 +34,8 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.rules.bestiary import read_bestiary
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.mime import MIME_CREATURE, RowDragSource, creature_mime
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.mime import MIME_CREATURE, RowDragSource, creature_for, creature_mime
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -49,11 +49,6 @@ def bestiary_path() -> Path:
 def load_bestiary(path: Path | None = None, ruleset: Ruleset | None = None) -> tuple[list[dict[str, Any]], list[str]]:
     """The valid creatures of a bestiary (the ruleset's own, L&L's by default), and a line per problem."""
     return read_bestiary(ruleset or get_ruleset(DEFAULT_RULESET), path)
-
-
-def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, Any]:
-    """The data to add ``entry`` on ``side``; the engine numbers a name that is taken ("Goblin 2")."""
-    return entry | {"side": side}
 
 
 def creature_summary(entry: dict[str, Any], ruleset: Ruleset | None = None) -> str:

@@ -1,6 +1,6 @@
 """The Combatants dock: everyone in the encounter at a glance, selection, add and remove.
 
-Rows drag onto the map as :func:`lnl_desktop.ui.mime.combatant_mime` (placing a token).
+Rows drag onto the map as :func:`lnl_desktop.ui.plumbing.mime.combatant_mime` (placing a token).
 Selecting a row selects the combatant everywhere (``controller.select``); the table follows the
 controller's selection in turn.
 """
@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.models.combatants import ICON_PX, ID_ROLE, CombatantsModel
+from lnl_desktop.ui.plumbing.controller import TableController
 
 
 class CombatantsPanel(QWidget):

@@ -20,12 +20,12 @@ from PySide6.QtWidgets import QComboBox, QMenu, QMessageBox, QToolButton
 
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import DeclareSpec
-from lnl_desktop.ui.faces import engine_dry_run
+from lnl_desktop.ui.dialogs.faces import engine_dry_run
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.events import Event
-    from lnl_desktop.ui.controller import TableController
     from lnl_desktop.ui.docks.turns_list import TurnsView
+    from lnl_desktop.ui.plumbing.controller import TableController
 
 DECLARED = "Declared"  # the column of a ruleset with a declare phase
 MISSING_MARK = QColor("#fff3c4")  # the cell of a combatant who must still declare

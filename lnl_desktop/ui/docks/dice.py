@@ -31,9 +31,9 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.dice.notation import MOST_FACES_SHOWN, DiceExpression, NotationError, parse, roll
 from lnl_desktop.core.encounter.actions import RollDice
 from lnl_desktop.core.encounter.events import DiceRolled, Event, RolledTerm, Undone
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.faces import BAD_COLOR, FacesDialog, check_faces, faces_example
-from lnl_desktop.ui.faces import MOST_DICE as MOST_TYPED_DICE
+from lnl_desktop.ui.dialogs.faces import BAD_COLOR, FacesDialog, check_faces, faces_example
+from lnl_desktop.ui.dialogs.faces import MOST_DICE as MOST_TYPED_DICE
+from lnl_desktop.ui.plumbing.controller import TableController
 
 DROPPED_COLOR = "#8a8a8a"
 TOTAL_SCALE = 2.6  # the total's type against the dock's own: read at a glance

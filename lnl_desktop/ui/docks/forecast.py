@@ -28,7 +28,7 @@ from lnl_desktop.core.dice.odds import Forecast
 from lnl_desktop.core.encounter.model import Phase, WeaponState
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.ui.controller import AttackPlan, TableController
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 if TYPE_CHECKING:  # only for the type checker: importing pyqtgraph here would load it at start-up
     import pyqtgraph

@@ -30,9 +30,9 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files.export import FORMATS, export_log
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.folders import Folders
 from lnl_desktop.ui.models.log import LogFilter, LogModel, common_start, round_label
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.folders import Folders
 
 EXPORT_FILTERS = "Markdown (*.md);;HTML (*.html);;CSV spreadsheet (*.csv)"
 EXPORT_SUFFIX = {"Markdown (*.md)": ".md", "HTML (*.html)": ".html", "CSV spreadsheet (*.csv)": ".csv"}

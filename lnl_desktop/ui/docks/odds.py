@@ -2,7 +2,7 @@
 state, at a glance — each side's chance to win with its 95 % margin in words, each combatant's
 chance to drop (and to die, where the ruleset tells them apart) as a bar chart, the rounds left, the
 health left. Worked out on a worker a moment after each change while the dock shows
-(:class:`lnl_desktop.ui.fight_odds.FightOddsService`); pyqtgraph is imported when it first shows.
+(:class:`lnl_desktop.ui.plumbing.fight_odds.FightOddsService`); pyqtgraph is imported when it first shows.
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.fight import MAX_ROUNDS, Plan
 from lnl_desktop.core.sim.odds import LEFT_MEANS
-from lnl_desktop.ui import style
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import TableController
 
 if TYPE_CHECKING:  # pyqtgraph only once the dock shows
     import pyqtgraph
 
     from lnl_desktop.core.sim.odds import FightOdds
-    from lnl_desktop.ui.fight_odds import FightOddsService
+    from lnl_desktop.ui.plumbing.fight_odds import FightOddsService
 
 DROP_COLOR = QColor("#EE7733")
 DIE_COLOR = QColor("#CC3311")

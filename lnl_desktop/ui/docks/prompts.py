@@ -43,9 +43,9 @@ from lnl_desktop.core.encounter.events import Event, Undone
 from lnl_desktop.core.encounter.model import Pending
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import PromptSpec
-from lnl_desktop.ui import style
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.docks.prompt_card import SpecCard
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import TableController
 
 NOTHING_WAITING = "Nothing waiting: the rules call for nothing now."
 URGENT = "Now"  # the words that mark an urgent item (not only its colour)

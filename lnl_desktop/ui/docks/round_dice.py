@@ -19,7 +19,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import InitiativeRolled
 from lnl_desktop.core.encounter.model import TurnSlot
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.ui.faces import (
+from lnl_desktop.ui.dialogs.faces import (
     DieAsked,
     FaceProbe,
     FacesRefused,
@@ -30,11 +30,17 @@ from lnl_desktop.ui.faces import (
     parse_faces,
     rollers,
 )
-from lnl_desktop.ui.setting_editors import plain, set_setting_value, setting_changed, setting_editor, setting_value
+from lnl_desktop.ui.dialogs.setting_editors import (
+    plain,
+    set_setting_value,
+    setting_changed,
+    setting_editor,
+    setting_value,
+)
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.events import Event
-    from lnl_desktop.ui.controller import TableController
+    from lnl_desktop.ui.plumbing.controller import TableController
 
 
 def slot_title(place: int, slot: TurnSlot) -> str:

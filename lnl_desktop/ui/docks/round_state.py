@@ -16,11 +16,11 @@ from PySide6.QtWidgets import QLabel
 from lnl_desktop.core.encounter.events import CombatStarted, InitiativeRolled, Override
 from lnl_desktop.core.encounter.model import Phase, Side, TurnSlot
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.ui import style
+from lnl_desktop.ui.plumbing import style
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import DeclareSpec
-    from lnl_desktop.ui.controller import TableController
+    from lnl_desktop.ui.plumbing.controller import TableController
 
 PALE = {Side.PARTY: "#e3f0fa", Side.OPPONENTS: "#fbe9dc"}  # a side's colour behind its words
 

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.rules.base import SheetRow
+from lnl_desktop.ui.dialogs.setting_editors import plain
 from lnl_desktop.ui.models.combatants import ID_ROLE
-from lnl_desktop.ui.setting_editors import plain
 
 Index = QModelIndex | QPersistentModelIndex
 

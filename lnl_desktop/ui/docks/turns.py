@@ -53,16 +53,16 @@ from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import DeclareSpec
-from lnl_desktop.ui import style
-from lnl_desktop.ui.combat_dialogs import StartCombatDialog
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.dialogs.combat import StartCombatDialog
+from lnl_desktop.ui.dialogs.faces import DieAsked, dice_asked
 from lnl_desktop.ui.docks.declare import DECLARED, MISSING_MARK, DeclarePhase
 from lnl_desktop.ui.docks.round_dice import RoundDice, slot_title
 from lnl_desktop.ui.docks.round_state import PALE, RoundState
 from lnl_desktop.ui.docks.turns_list import TurnsView
-from lnl_desktop.ui.faces import DieAsked, dice_asked
 from lnl_desktop.ui.models.turns import ID_ROLE, Line, LineView, TurnsModel
-from lnl_desktop.ui.widgets import RefusalLabel
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 SECONDS_PER_ROUND = 6
 START = "Start combat…"

@@ -35,7 +35,6 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map import movement
 from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.base import Provocation
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import players_unseen
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre
 from lnl_desktop.ui.map.overlays import (
@@ -51,7 +50,8 @@ from lnl_desktop.ui.map.overlays import (
     ProvocationItem,
 )
 from lnl_desktop.ui.map.rules_overlays import MoverInputs, hidden_cells
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 # Past the budget the route is still searched this much farther, so the GM sees how far over
 # a cell is; beyond that a straight dotted line says "out of reach" without a whole-map search.

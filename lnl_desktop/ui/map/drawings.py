@@ -29,7 +29,7 @@ from lnl_desktop.core.encounter.drawings import Drawing, DrawingKind
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.ui.map.failsafe import fails_closed
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 DRAWING_Z = 6.0  # over the floor, walls and doors; under the fog's shade, the rules overlays and the tokens
 SELECTED_COLOR = QColor("#0077BB")

@@ -32,9 +32,9 @@ from lnl_desktop.core.map import sight
 from lnl_desktop.core.map.explored import explored_mask
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import lazy_module
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.failsafe import fails_closed
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 

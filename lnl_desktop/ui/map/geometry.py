@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QImage, QPainterPath
 
 from lnl_desktop.core.map.grid import Cell, DiagonalRule, distance_ft
 from lnl_desktop.lazy import lazy_module
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 if TYPE_CHECKING:
     import numpy as _numpy

@@ -53,8 +53,6 @@ from lnl_desktop.core.encounter.model import Door, Phase, WallSegment
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map import grid
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.ui import style
-from lnl_desktop.ui.controller import AttackPlan, TableController
 from lnl_desktop.ui.map.drag import DragLayer, MoveDrag, Route, chebyshev_line
 from lnl_desktop.ui.map.drawings import DrawingPreview, DrawStyle, far_enough, offset_between, to_cells
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre
@@ -62,6 +60,8 @@ from lnl_desktop.ui.map.overlays import FOG_STYLES, PAINT_STYLES, CellsItem
 from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import MapScene
 from lnl_desktop.ui.map.walls import LinesPreview, scene_line, scene_point, snap_corner
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 PAINT_Z = 45.0  # the gestures' previews: over the cells and tokens' shading, under the drag's route
 

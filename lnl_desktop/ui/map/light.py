@@ -35,9 +35,9 @@ from lnl_desktop.core.encounter.light import (
 )
 from lnl_desktop.core.engine.party_view import darkvision_key, party_light
 from lnl_desktop.lazy import lazy_module
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.failsafe import fails_closed
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 np = lazy_module("numpy")  # imported at first use
 

@@ -19,13 +19,13 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPaint
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.ui import style
 from lnl_desktop.ui.map.geometry import (
     CellMask,
     cell_rect,
     cross_path,
     hatch_path,
 )
+from lnl_desktop.ui.plumbing import style
 
 # z values: under the tokens (20) go the shadings; above them the drag's path and labels.
 SIGHT_Z = 7.5

@@ -27,9 +27,6 @@ from lnl_desktop.core.map import grid, movement, sight
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import Terrain
 from lnl_desktop.lazy import loaded
-from lnl_desktop.ui import style
-from lnl_desktop.ui.collector import Inbox
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.fog import players_unseen
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre, within_ft
 from lnl_desktop.ui.map.overlays import (
@@ -45,6 +42,9 @@ from lnl_desktop.ui.map.overlays import (
     CellsItem,
     ConeItem,
 )
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.collector import Inbox
+from lnl_desktop.ui.plumbing.controller import TableController
 
 _hidden: WeakKeyDictionary[TableController, tuple[tuple[int, str | None], frozenset[Cell]]] = WeakKeyDictionary()
 

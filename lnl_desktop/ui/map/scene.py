@@ -34,8 +34,6 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Background, Encounter, MapGrid
 from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.registry import Ruleset
-from lnl_desktop.ui import style, theme
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.drawings import DrawingLayer
 from lnl_desktop.ui.map.fog import FogItem, players_unseen
 from lnl_desktop.ui.map.geometry import hatch_path
@@ -44,6 +42,8 @@ from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.map.templates import TemplateLayer
 from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
 from lnl_desktop.ui.map.walls import LineShapes
+from lnl_desktop.ui.plumbing import style, theme
+from lnl_desktop.ui.plumbing.controller import TableController
 
 log = logging.getLogger(__name__)
 

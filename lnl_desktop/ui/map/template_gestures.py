@@ -21,8 +21,8 @@ from lnl_desktop.ui.map.templates import PREVIEW_Z, StruckRings, TemplateItem, T
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.events import Event
-    from lnl_desktop.ui.controller import TableController
     from lnl_desktop.ui.map.scene import MapScene
+    from lnl_desktop.ui.plumbing.controller import TableController
 
 
 class TemplateSurface(MapSurface, Protocol):
@@ -371,7 +371,7 @@ class TemplateCommands:
 
     def open_area_effect(self, tid: str, caster: str = "", means: str = "") -> QWidget | None:
         """The Area effect dialog on a placed template: the effect, its targets and their odds, the roll."""
-        from lnl_desktop.ui.area_dialog import AreaEffectDialog
+        from lnl_desktop.ui.dialogs.area import AreaEffectDialog
 
         template = next((t for t in self.controller.encounter.templates if t.id == tid), None)
         if template is None:

@@ -35,7 +35,7 @@ from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike, strike
 from lnl_desktop.ui.map.drawings import DRAWING_Z
 from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.geometry import CellMask, cell_rect
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 if TYPE_CHECKING:
     pass

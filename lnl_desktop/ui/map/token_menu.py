@@ -21,11 +21,11 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.light import LIGHT_RADII, MAX_LIGHTS, LightKind
 from lnl_desktop.core.encounter.model import Door
 from lnl_desktop.core.map.grid import Cell, footprint
-from lnl_desktop.ui.condition_menu import fill_condition_menu
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.plumbing.condition_menu import fill_condition_menu
+from lnl_desktop.ui.plumbing.controller import TableController
 
 if TYPE_CHECKING:
-    from lnl_desktop.ui.docks.sheet import DamageHealDialog
+    from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog
 
 CARRIED_KINDS = (LightKind.TORCH, LightKind.LANTERN, LightKind.CANDLE)
 
@@ -53,7 +53,7 @@ def hand_refusal(controller: TableController, cid: str | None) -> str:
 def open_hand(controller: TableController, cid: str | None, parent: QWidget | None) -> DamageHealDialog | None:
     """The Damage / Heal dialog for ``cid``, or None with the reason said (status bar and the plate
     over the map) when it cannot open."""
-    from lnl_desktop.ui.docks.sheet import open_damage_heal
+    from lnl_desktop.ui.dialogs.damage_heal import open_damage_heal
 
     why = hand_refusal(controller, cid)
     if why:

@@ -28,10 +28,10 @@ from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
-from lnl_desktop.ui import style
 from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.markers import Marker, marker_at, marker_height, markers_tooltip, paint_markers, place_markers
-from lnl_desktop.ui.portraits import pixmap_bucket, portrait_pixmap
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.portraits import pixmap_bucket, portrait_pixmap
 
 TOKEN_Z = 20.0
 FRAMED_Z = 19.5  # a token with a turn ring or selection marks: under its neighbours, whose labels stay read

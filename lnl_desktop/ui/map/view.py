@@ -78,9 +78,6 @@ from lnl_desktop.core.map import grid
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.lazy import loaded
-from lnl_desktop.ui import theme
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.docks.bestiary import creature_for
 from lnl_desktop.ui.map.drag import DragLayer
 from lnl_desktop.ui.map.draw_menu import draw_menu
 from lnl_desktop.ui.map.drawings import DrawStyle, drawing_menu
@@ -115,7 +112,16 @@ from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, Tem
 from lnl_desktop.ui.map.templates import TemplateStyle
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
-from lnl_desktop.ui.mime import MIME_COMBATANT, MIME_CREATURE, FileDrops, read_combatant, read_creature
+from lnl_desktop.ui.plumbing import theme
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.mime import (
+    MIME_COMBATANT,
+    MIME_CREATURE,
+    FileDrops,
+    creature_for,
+    read_combatant,
+    read_creature,
+)
 
 # The map's tools, by the names set_tool takes and toolChanged says.
 TOOLS = (

@@ -55,7 +55,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.encounter.model import Door, MapGrid, Point, WallSegment
 from lnl_desktop.lazy import lazy_module
-from lnl_desktop.ui.style import CELL_PX
+from lnl_desktop.ui.plumbing.style import CELL_PX
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 

@@ -9,7 +9,7 @@ the one engine change it has not seen, only the rows of the combatants that chan
 (:attr:`Engine.touched`) and of the turn's holders are looked at again.
 Every text it shows is :func:`visible`'s (a control or bidi character in a name shown as its escape;
 the sheet edits the name as typed through its own binding, not this display).
-It is also a drag source: a row drags as :func:`lnl_desktop.ui.mime.combatant_mime`.
+It is also a drag source: a row drags as :func:`lnl_desktop.ui.plumbing.mime.combatant_mime`.
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import CombatantBase
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.rules.base import Column
-from lnl_desktop.ui import style
-from lnl_desktop.ui.mime import MIME_COMBATANT, RowDragSource, combatant_mime
-from lnl_desktop.ui.portraits import portrait_pixmap
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.mime import MIME_COMBATANT, RowDragSource, combatant_mime
+from lnl_desktop.ui.plumbing.portraits import portrait_pixmap
 
 if TYPE_CHECKING:
-    from lnl_desktop.ui.controller import TableController
+    from lnl_desktop.ui.plumbing.controller import TableController
 
 Index = QModelIndex | QPersistentModelIndex
 

@@ -27,7 +27,7 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.words import visible
 
 if TYPE_CHECKING:
-    from lnl_desktop.ui.controller import TableController
+    from lnl_desktop.ui.plumbing.controller import TableController
 
 Index = QModelIndex | QPersistentModelIndex
 

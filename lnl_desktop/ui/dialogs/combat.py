@@ -1,7 +1,7 @@
 """The Start-combat dialog: the first round as the encounter's ruleset opens a combat.
 
 Its dice come from the app or from the GM's own: a typed face is checked with a dry run of the
-very rules code that will use it (:mod:`lnl_desktop.ui.faces`), so a face off the die or faces
+very rules code that will use it (:mod:`lnl_desktop.ui.dialogs.faces`), so a face off the die or faces
 left over are refused with the reason before anything is applied.
 """
 
@@ -34,7 +34,7 @@ from lnl_desktop.core.encounter.events import CombatStarted
 from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.registry import Ruleset, get_ruleset
-from lnl_desktop.ui.faces import (
+from lnl_desktop.ui.dialogs.faces import (
     BAD_COLOR,
     DieAsked,
     DryRun,
@@ -50,7 +50,7 @@ from lnl_desktop.ui.faces import (
     parse_faces,
     rollers,
 )
-from lnl_desktop.ui.setting_editors import (
+from lnl_desktop.ui.dialogs.setting_editors import (
     plain,
     set_setting_value,
     setting_changed,

@@ -18,7 +18,7 @@ from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.ui.theme import ui_scale
+from lnl_desktop.ui.plumbing.theme import ui_scale
 
 CELL_PX = 64  # scene units per grid cell
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.ui.widgets import nearest_ancestor
+from lnl_desktop.ui.plumbing.widgets import nearest_ancestor
 
 # What a wheel would edit. Not QScrollBar: scrolling is what a wheel is for.
 EDITORS = (QComboBox, QAbstractSpinBox, QSlider)

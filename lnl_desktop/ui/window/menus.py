@@ -1,6 +1,6 @@
 """The main window's actions, menus and toolbar: every menu entry with its shortcut and tips, the
 recent files and demos listed in the File menu, and the ruleset's rolls on demand at the end of the
-Combat menu. A part of :class:`~lnl_desktop.ui.main_window.MainWindow`, whose slots they call."""
+Combat menu. A part of :class:`~lnl_desktop.ui.window.main_window.MainWindow`, whose slots they call."""
 
 from __future__ import annotations
 
@@ -17,15 +17,15 @@ from lnl_desktop.ui.docks.prompts import ToolDialog, table_tools, tool_label
 from lnl_desktop.ui.map.draw_menu import draw_menu, drawings_layer_action
 from lnl_desktop.ui.map.light import light_menu
 from lnl_desktop.ui.map.template_gestures import template_shapes_menu
-from lnl_desktop.ui.theme import SCALES, THEMES
+from lnl_desktop.ui.plumbing.theme import SCALES, THEMES
 
 if TYPE_CHECKING:
-    from lnl_desktop.ui.controller import TableController
     from lnl_desktop.ui.docks.turns import TurnsPanel
-    from lnl_desktop.ui.document import Document
     from lnl_desktop.ui.map.view import MapView
-    from lnl_desktop.ui.player_view import PlayerView
-    from lnl_desktop.ui.theme import Presentation
+    from lnl_desktop.ui.plumbing.controller import TableController
+    from lnl_desktop.ui.plumbing.theme import Presentation
+    from lnl_desktop.ui.window.document import Document
+    from lnl_desktop.ui.window.player_view import PlayerView
 
 SHARE_MARKERS_KEY = "player_view/opponent_conditions"  # QSettings: the players see Opponents' markers
 

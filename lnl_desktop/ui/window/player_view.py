@@ -38,14 +38,14 @@ from lnl_desktop.core.encounter.events import Event, Moved
 from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.engine.dice_rolls import last_shared_roll, shared_roll_words
-from lnl_desktop.ui import style, theme
-from lnl_desktop.ui.controller import TableController
 from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.fog import party_sight, players_unseen
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, fit_scale
 from lnl_desktop.ui.map.overlays import Overlay
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
-from lnl_desktop.ui.widgets import ElidedLabel
+from lnl_desktop.ui.plumbing import style, theme
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.widgets import ElidedLabel
 
 MOVE_ANIMATION_MS = 300
 BLACK = QColor(0, 0, 0)

@@ -9,7 +9,7 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.ui.style import keep_scaled
+from lnl_desktop.ui.plumbing.style import keep_scaled
 
 SHOWN_MS = 8000
 

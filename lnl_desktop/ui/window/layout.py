@@ -1,7 +1,7 @@
 """The main window's layout: the side panel right of the map (the fight's order above, the work of
 a turn below), its width and its split following the work until the GM moves a splitter, Map only,
 full screen, Reset layout, and the layout kept in the settings between runs. A part of
-:class:`~lnl_desktop.ui.main_window.MainWindow`."""
+:class:`~lnl_desktop.ui.window.main_window.MainWindow`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar, QTabWidget
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from lnl_desktop.ui.controller import TableController
     from lnl_desktop.ui.docks.actions import ActionPanel
     from lnl_desktop.ui.docks.turns import TurnsPanel
-    from lnl_desktop.ui.theme import Presentation
+    from lnl_desktop.ui.plumbing.controller import TableController
+    from lnl_desktop.ui.plumbing.theme import Presentation
 
 # The side panel's width at 100 %: the Turns dock's columns and the Action dock's inputs fit.
 SIDE_PANEL_PX = 390

@@ -38,34 +38,34 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import AreaEffectResolved, CombatStarted, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.ui import collector, wheel
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.dock_toggle import bring_to_front_on_toggle
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import PromptsPanel
 from lnl_desktop.ui.docks.turns import TurnsPanel
-from lnl_desktop.ui.document import Document, ask_read_only
-from lnl_desktop.ui.fight_odds import FightOddsService
-from lnl_desktop.ui.focus import FocusKeeper
-from lnl_desktop.ui.layout import OWN_SPLIT_KEY, SidePanelLayout
 from lnl_desktop.ui.map.view import MapView
-from lnl_desktop.ui.menus import WindowMenus
-from lnl_desktop.ui.mime import FileDrops
-from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore, WindowRecovery
-from lnl_desktop.ui.theme import Presentation, outside_color
-from lnl_desktop.ui.toast import Toast
-from lnl_desktop.ui.widgets import ElidedLabel, LinesLabel
+from lnl_desktop.ui.plumbing import collector, wheel
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.fight_odds import FightOddsService
+from lnl_desktop.ui.plumbing.focus import FocusKeeper
+from lnl_desktop.ui.plumbing.mime import FileDrops
+from lnl_desktop.ui.plumbing.theme import Presentation, outside_color
+from lnl_desktop.ui.plumbing.toast import Toast
+from lnl_desktop.ui.plumbing.widgets import ElidedLabel, LinesLabel
+from lnl_desktop.ui.window.dock_toggle import bring_to_front_on_toggle
+from lnl_desktop.ui.window.document import Document, ask_read_only
+from lnl_desktop.ui.window.layout import OWN_SPLIT_KEY, SidePanelLayout
+from lnl_desktop.ui.window.menus import WindowMenus
+from lnl_desktop.ui.window.recovery import FileLock, Orphan, RecoveryStore, WindowRecovery
 
 if TYPE_CHECKING:
     from lnl_desktop.core.files.journal import Journal
+    from lnl_desktop.ui.dialogs.rulesets import ConvertDialog, NewEncounterDialog
     from lnl_desktop.ui.docks.bestiary import BestiaryPanel
     from lnl_desktop.ui.docks.combatants import CombatantsPanel
     from lnl_desktop.ui.docks.dice import DicePanel
     from lnl_desktop.ui.docks.forecast import ForecastPanel
     from lnl_desktop.ui.docks.log import RoundLog
     from lnl_desktop.ui.docks.sheet import CombatantSheet
-    from lnl_desktop.ui.player_view import PlayerView
-    from lnl_desktop.ui.ruleset_dialogs import ConvertDialog, NewEncounterDialog
+    from lnl_desktop.ui.window.player_view import PlayerView
 
 # The panels behind the side panel's tabs, made when first shown: title -> (module, class).
 LAZY_PANELS = {
@@ -331,7 +331,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
     # -- player view and presentation -------------------------------------------------------
 
     def ensure_player_view(self) -> PlayerView:
-        from lnl_desktop.ui.player_view import PlayerView
+        from lnl_desktop.ui.window.player_view import PlayerView
 
         if self.player_view is None:
             view = PlayerView(self.controller, self.map_view, self)
@@ -508,13 +508,13 @@ class MainWindow(WindowMenus, SidePanelLayout):
     # -- the encounter ---------------------------------------------------------------------
 
     def _show_about(self) -> None:
-        from lnl_desktop.ui.about import show_about
+        from lnl_desktop.ui.dialogs.about import show_about
 
         show_about(self, self.controller.engine.ruleset)
 
     def convert_ruleset(self) -> ConvertDialog | None:
         """Ask which ruleset to convert to, showing what will be dropped; the conversion is one undo step."""
-        from lnl_desktop.ui.ruleset_dialogs import ConvertDialog
+        from lnl_desktop.ui.dialogs.rulesets import ConvertDialog
 
         if self.controller.encounter.combat.phase is not Phase.SETUP:
             self.statusBar().showMessage("Convert: only an encounter before combat can change its ruleset", 10000)
@@ -536,14 +536,14 @@ class MainWindow(WindowMenus, SidePanelLayout):
     # -- map ---------------------------------------------------------------------------------
 
     def edit_map_settings(self) -> None:
-        from lnl_desktop.ui.dialogs import MapSettingsDialog
+        from lnl_desktop.ui.dialogs.map_settings import MapSettingsDialog
 
         dialog = MapSettingsDialog(self.controller.encounter.map, self)
         if dialog.exec() and dialog.changes():
             self.controller.do(act.EditMap(dialog.changes()))
 
     def edit_background(self) -> None:
-        from lnl_desktop.ui.dialogs import BackgroundDialog
+        from lnl_desktop.ui.dialogs.map_settings import BackgroundDialog
 
         dialog = BackgroundDialog(
             self.controller.encounter.map.background, self.controller.base_dir, self, folders=self.folders
@@ -591,7 +591,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
 
     def import_map(self) -> bool:
         """File ▸ Import map…: a Universal VTT file replaces the map in one undoable step."""
-        from lnl_desktop.ui.import_map import import_map_dialog
+        from lnl_desktop.ui.dialogs.import_map import import_map_dialog
 
         return import_map_dialog(self, self.controller, self.folders)
 
@@ -614,13 +614,13 @@ class MainWindow(WindowMenus, SidePanelLayout):
 
     def _import_dropped(self, path: Path) -> None:
         self.folders.remember(path)
-        from lnl_desktop.ui.import_map import import_map_file
+        from lnl_desktop.ui.dialogs.import_map import import_map_file
 
         import_map_file(self, self.controller, path)
 
     def edit_rules_options(self) -> None:
         """The encounter's rules options; what the GM changed is applied as one undoable step."""
-        from lnl_desktop.ui.options_dialog import RulesOptionsDialog
+        from lnl_desktop.ui.dialogs.options import RulesOptionsDialog
 
         def apply(changes: dict[str, object]) -> str | None:
             done = self.controller.do(act.EditOptions(changes)) is not None
@@ -857,6 +857,6 @@ class StatusBar(QStatusBar):
 
 def _is_map_file(path: str | os.PathLike[str]) -> bool:
     """For drops on the window: the importer is loaded when a file is first dragged over it."""
-    from lnl_desktop.ui.import_map import is_map_file
+    from lnl_desktop.ui.dialogs.import_map import is_map_file
 
     return is_map_file(path)

@@ -41,8 +41,8 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage, uvtt
 from lnl_desktop.core.files.uvtt import ImportedMap, MapFileError
 from lnl_desktop.lazy import lazy_module
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.folders import Folders
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.folders import Folders
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 

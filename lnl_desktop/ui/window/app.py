@@ -24,8 +24,8 @@ WARM_UP_MS = 400
 if TYPE_CHECKING:
     from PySide6.QtGui import QIcon
 
-    from lnl_desktop.ui.main_window import MainWindow
-    from lnl_desktop.ui.recovery import Orphan, RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import Orphan, RecoveryStore
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -43,7 +43,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def run(argv: list[str] | None = None) -> int:
     # The start makes hundreds of thousands of objects that all live on (models, classes, items):
     # the cycle collector would walk them again and again for nothing (0.1-0.2 s on a big map).
-    # The window brings it back on the GUI thread only (lnl_desktop.ui.collector: a timer that collects as
+    # The window brings it back on the GUI thread only (lnl_desktop.ui.plumbing.collector: a timer that collects as
     # the automatic collector would, whose first look comes once the window is up), or when the start ends.
     gc.disable()
     try:
@@ -67,8 +67,8 @@ def _run(argv: list[str] | None) -> int:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from lnl_desktop.ui.main_window import MainWindow, default_recovery_folder
-    from lnl_desktop.ui.recovery import RecoveryStore
+    from lnl_desktop.ui.window.main_window import MainWindow, default_recovery_folder
+    from lnl_desktop.ui.window.recovery import RecoveryStore
 
     x11_possible = sys.platform.startswith("linux") and os.environ.get("QT_QPA_PLATFORM", "xcb").startswith("xcb")
     if QApplication.instance() is None and x11_possible:
@@ -98,7 +98,7 @@ def _run(argv: list[str] | None) -> int:
 
     opened = path if args.file else None
     if opened is not None and recovery.file_lock(opened).in_use():
-        from lnl_desktop.ui.document import ask_read_only
+        from lnl_desktop.ui.window.document import ask_read_only
 
         if not ask_read_only(None, opened, recovery.file_lock(opened).holder()):
             return 0
@@ -153,8 +153,8 @@ def open_recovered(window: MainWindow, opened: Path | None, accepted: list[Orpha
     """The first window and one beside it for each piece of recovered work; the first window
     takes over only the work on its own file, or (no file named) the first work in place of the demo.
     A file named on the command line is never replaced by another file's work."""
-    from lnl_desktop.ui.document import same_file
-    from lnl_desktop.ui.main_window import MainWindow
+    from lnl_desktop.ui.window.document import same_file
+    from lnl_desktop.ui.window.main_window import MainWindow
 
     windows = [window]
     free = True  # the first window still shows just what it opened

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QInputDialog, QMenu, QWidget
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.durations import condition_label, duration_of, duration_words
 from lnl_desktop.core.encounter.model import ConditionDuration, DurationKind
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.plumbing.controller import TableController
 
 QUICK_ROUNDS = (1, 2, 3)  # the counts offered at once; any other through "N rounds…"
 MOST_ROUNDS = 1000  # as ConditionDuration allows

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.encounter.model import Background, MapGrid
 from lnl_desktop.core.files import pictures, storage
 from lnl_desktop.core.map.grid import DiagonalRule
-from lnl_desktop.ui.folders import Folders
+from lnl_desktop.ui.plumbing.folders import Folders
 
 # The picture's share of an encounter file (half, as for an imported map's), in bytes: it is kept
 # as base64, 4 characters for 3 bytes.

@@ -9,7 +9,7 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QFont, QHelpEvent, QPainter, QPaintEvent, QResizeEvent, QTextLayout, QTextOption
 from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
-from lnl_desktop.ui.style import keep_scaled
+from lnl_desktop.ui.plumbing.style import keep_scaled
 
 W = TypeVar("W", bound=QWidget)
 

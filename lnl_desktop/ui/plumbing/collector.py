@@ -6,7 +6,7 @@ object found in a cycle; its destructor then takes Qt's locks from the wrong thr
 thread, which holds the interpreter lock while it deletes widgets, waits on the same locks: both
 wait for ever. So, as PySide and PyQt programs with worker threads do, the automatic collector is
 switched off and a timer on the GUI thread collects with the same thresholds it would have used.
-Workers themselves are given plain data only (see :mod:`lnl_desktop.ui.fight_odds`).
+Workers themselves are given plain data only (see :mod:`lnl_desktop.ui.plumbing.fight_odds`).
 """
 
 from __future__ import annotations

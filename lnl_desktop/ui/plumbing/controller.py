@@ -22,7 +22,7 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.ui.commands import push_action
+from lnl_desktop.ui.plumbing.commands import push_action
 
 
 @dataclass(frozen=True)

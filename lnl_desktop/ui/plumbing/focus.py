@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.ui.widgets import nearest_ancestor
+from lnl_desktop.ui.plumbing.widgets import nearest_ancestor
 
 # The focus reasons that are the GM's own doing: a click, Tab, Shift+Tab, a label's Alt+letter.
 _BY_HAND = (

@@ -95,3 +95,8 @@ class FileDrops(QObject):
         paths = self.paths(data)
         if paths:
             QTimer.singleShot(0, lambda: self.dropped.emit(paths[0]))
+
+
+def creature_for(entry: dict[str, Any], side: str = "Opponents") -> dict[str, Any]:
+    """The data to add a bestiary ``entry`` on ``side``; the engine numbers a name that is taken ("Goblin 2")."""
+    return entry | {"side": side}

@@ -20,14 +20,14 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Step
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.folders import Folders
-from lnl_desktop.ui.recovery import FileLock, Orphan, RecoveryStore
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.folders import Folders
+from lnl_desktop.ui.window.recovery import FileLock, Orphan, RecoveryStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from lnl_desktop.ui.ruleset_dialogs import NewEncounterDialog
+    from lnl_desktop.ui.dialogs.rulesets import NewEncounterDialog
 
 MAX_RECENT = 8
 # While changes go on, the whole encounter is rewritten at most this often (the journal in between).
@@ -157,7 +157,7 @@ class Document(QObject):
 
     def new_file(self) -> NewEncounterDialog | None:
         """Ask for the new encounter's name and ruleset (window-modal); it replaces this one when accepted."""
-        from lnl_desktop.ui.ruleset_dialogs import NewEncounterDialog
+        from lnl_desktop.ui.dialogs.rulesets import NewEncounterDialog
 
         if not self.confirm_discard():
             return None

@@ -5,7 +5,7 @@ dock's one-line verdict in setup. GM only: nothing of it goes to the player view
 The encounter is copied on the GUI thread (the engine may change it the next moment); the worker, a
 plain function given plain data (:func:`play`), plays the copy's fights (:func:`core.sim.run.fight_odds`)
 and puts the odds on a queue the GUI thread reads with a timer: it never touches a Qt object (see
-:mod:`lnl_desktop.ui.collector`). A result of an older state than the newest asked is dropped.
+:mod:`lnl_desktop.ui.plumbing.collector`). A result of an older state than the newest asked is dropped.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.fight import MOST_FIGHTERS, Plan
 from lnl_desktop.lazy import load_now
-from lnl_desktop.ui.collector import Inbox
-from lnl_desktop.ui.controller import TableController
+from lnl_desktop.ui.plumbing.collector import Inbox
+from lnl_desktop.ui.plumbing.controller import TableController
 
 FIRST_FIGHTS = 500  # the first estimate, in a blink
 FULL_FIGHTS = 10_000
@@ -161,7 +161,7 @@ class FightOddsService(QObject):
         job = OddsJob(encounter, generation, counts, plans)
         self._job = job
         self.running = True
-        # A plain function given plain data: the worker holds nothing of Qt (see lnl_desktop.ui.collector).
+        # A plain function given plain data: the worker holds nothing of Qt (see lnl_desktop.ui.plumbing.collector).
         threading.Thread(target=play, args=(job, self._inbox.queue), name="lnl-fight-odds", daemon=True).start()
         self._inbox.expect()
 

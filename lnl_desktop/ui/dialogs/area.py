@@ -34,9 +34,9 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.engine.areas import struck_by
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import AreaMeans
-from lnl_desktop.ui.controller import TableController
-from lnl_desktop.ui.faces import FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
-from lnl_desktop.ui.widgets import RefusalLabel
+from lnl_desktop.ui.dialogs.faces import FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
+from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 FREE = ""  # the caster combo's data for a free effect
 COL_TARGET, COL_SIDE, COL_COVER, COL_SAVE, COL_DAMAGE, COL_DROP = range(6)

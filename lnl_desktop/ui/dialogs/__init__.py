@@ -1,0 +1,1 @@
+"""The dialogs and the editors they share."""
