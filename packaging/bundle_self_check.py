@@ -124,7 +124,13 @@ def check_parts_made_on_first_use() -> str:
         assert dock.widget() is not None, f"the {title} tab was not made when shown"
     window.demo_menu.aboutToShow.emit()
     assert len(window.demo_menu.actions()) == 4, "the demo menu does not list the four rulesets"
-    for module in ("dialogs.map_settings", "dialogs.rulesets", "dialogs.import_map", "window.player_view", "dialogs.about"):
+    for module in (
+        "dialogs.map_settings",
+        "dialogs.rulesets",
+        "dialogs.import_map",
+        "window.player_view",
+        "dialogs.about",
+    ):
         import_module(f"lnl_desktop.ui.{module}")
     window.close()
     return f"{len(LAZY_PANELS) + 1} tabs, 4 demos, 5 modules"
