@@ -68,7 +68,7 @@ def main() -> None:
     path = [(x, 30) for x in range(40)]
 
     def marks() -> None:
-        ruleset.provocations(crowd_engine, "mover", path)
+        ruleset.movement.provocations(crowd_engine, "mover", path)
 
     report("counter-attack marks, 40-cell drag path past 200 enemies", median_seconds(marks, 20), 5e-3, "ms")
 

@@ -302,11 +302,11 @@ def check_rulesets() -> None:
         demo = ruleset.demo()
         assert demo, f"{name}: no demo"
         engine = Engine(storage.load(resource("encounters", demo)), dice=RandomDice(1))
-        declaring = ruleset.declarations(engine)
+        declaring = ruleset.rounds.declarations(engine)
         if declaring is not None:  # a declare phase (Group d10): everyone declares its first choice
             for cid in declaring.missing:
                 engine.apply(declaring.build(cid, declaring.choices[0][0]))
-        engine.start_combat(ruleset.start_procedure().situations[0].key)
+        engine.start_combat(ruleset.rounds.start_procedure().situations[0].key)
         assert engine.encounter.combat.phase.value == "fighting", f"{name}: the demo's combat did not start"
         assert ruleset.bestiary(), f"{name}: an empty bestiary"
 

@@ -96,7 +96,7 @@ def test_a_weapon_carries_an_area_and_its_dice_and_a_bad_area_is_refused_in_the_
     assert fire.area is not None and fire.area.words == "a 10 ft radius circle" and fire.area_roll == "2d6"
     assert fire.label == "Fire bomb (d6, ranged, 2d6 on a 10 ft radius circle)"
     assert c.weapon("Dagger").area is None and c.weapon("Dagger").area_dice == 1
-    means = D10.area_means(c)
+    means = D10.areas.means(c)
     assert [(m.name, m.words) for m in means] == [("Fire bomb", "2d6 once for all, DR applies, cover halves")]
     engine = camp()
     before = engine.encounter.model_dump()
@@ -270,7 +270,7 @@ def test_one_undo_step_restores_everything() -> None:
 def test_the_forecast_is_the_exact_distribution_through_dr_and_cover() -> None:
     engine = camp()
     action = bomb(("tombril", "cedryk", "janine", "bandit"), cover=("tombril",))
-    odds = D10.area_forecast(engine.encounter, action)
+    odds = D10.areas.forecast(engine.encounter, action)
     from lnl_desktop.core.dice import notation
 
     two_d6 = total_odds(notation.parse("2d6"))
@@ -296,9 +296,9 @@ def test_the_forecast_is_the_exact_distribution_through_dr_and_cover() -> None:
 def test_a_minion_whose_dr_may_soak_it_all_has_its_true_chance() -> None:
     engine = camp()
     engine.apply(act.EditCombatant("bandit", {"dr": 3}))
-    odds = D10.area_forecast(engine.encounter, bomb(("bandit",)))
+    odds = D10.areas.forecast(engine.encounter, bomb(("bandit",)))
     assert odds["bandit"].drop == pytest.approx(1 - 3 / 36)  # 2d6 of 2 or 3 is soaked
-    assert D10.area_forecast(engine.encounter, bomb(("bandit",), means="Dagger")) == {}
+    assert D10.areas.forecast(engine.encounter, bomb(("bandit",), means="Dagger")) == {}
 
 
 # -- walls (RULES §14): shielded and under cover ----------------------------------------------------

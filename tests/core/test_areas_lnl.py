@@ -151,17 +151,17 @@ def test_the_sheet_refuses_a_bad_area_and_changes_nothing():
 def test_area_means_and_the_spec_in_the_rules_words():
     c = mage(level=5, ability="AWA")
     c = c.model_copy(update={"spells": [*c.spells, c.spells[0].model_copy(update={"name": "Bolt", "area": None})]})
-    (means,) = LNL.area_means(c)
+    (means,) = LNL.areas.means(c)
     assert (means.name, means.area.words) == ("Fireball", "a 20 ft radius circle")
     assert means.words == "3d6! (level 5) + AWA, DEX and AP apply, SP then IP"
     direct = mage(direct=True, dex_applies=False)
-    assert LNL.area_means(direct)[0].words == "5d6! (level 9), AP applies, not DEX, direct: IP at once"
-    spec = LNL.area_spec()
+    assert LNL.areas.means(direct)[0].words == "5d6! (level 9), AP applies, not DEX, direct: IP at once"
+    spec = LNL.areas.spec()
     assert spec.fields == ("dice", "dex_applies", "ap_applies", "direct") and not spec.saves and not spec.cover
     notes = " ".join(spec.notes)
     for words in ("One roll for every target", "explodes", "DEX bonus and AP", "IP at once", "parrying", "No exertion"):
         assert words in notes
-    classic = CLASSIC.area_spec()
+    classic = CLASSIC.areas.spec()
     assert classic.fields == ("dice", "dex_applies", "ap_applies")
     assert "no direct damage" in " ".join(classic.notes)
 
@@ -416,7 +416,7 @@ def test_classic_fire_mage_from_the_bestiary_strikes_sp_first():
         caster=cid,
         means="Fireball",
     )
-    assert CLASSIC.area_means(engine.encounter.combatant(cid))[0].words == (
+    assert CLASSIC.areas.means(engine.encounter.combatant(cid))[0].words == (
         "3d6! (level 5), DEX and AP apply, SP then IP"
     )
     entry = the_entry(engine.apply(action, ScriptedDice([4, 4, 5])))
@@ -462,7 +462,7 @@ def _numbers(odds) -> tuple[float, int, int, bool]:
 def test_the_forecast_is_exact_and_agrees_with_the_resolution():
     engine = make_engine(mage(), giant(), tombril())
     action = fireball("giant", "tombril")
-    odds = LNL.area_forecast(engine.encounter, action)
+    odds = LNL.areas.forecast(engine.encounter, action)
     assert set(odds) == {"giant", "tombril"}
     mean, low, likely, more = _numbers(odds["giant"])
     # 5 exploding d6 average 5 x 4.2 = 21; the Giant takes 3 off, Tombril 3.
@@ -484,15 +484,15 @@ def test_the_forecast_sees_a_parry_and_a_target_already_down_and_is_fast():
     t = tombril(weapons=[{"name": "Sword", "die": "d6", "magic_bonus": 1}], parry={"weapon": "Sword"})
     engine = make_engine(mage(), giant(injury=0), t)
     action = fireball("giant", "tombril")
-    LNL.area_forecast(engine.encounter, action)  # the first call imports numpy
+    LNL.areas.forecast(engine.encounter, action)  # the first call imports numpy
     started = time.perf_counter()
-    odds = LNL.area_forecast(engine.encounter, action)
+    odds = LNL.areas.forecast(engine.encounter, action)
     assert (time.perf_counter() - started) / 2 < 0.005
     assert odds["tombril"].damage == "≈ 0.0 (0-0)" and odds["tombril"].drop == 0.0
     assert "parrying with the Sword" in odds["tombril"].words and "it shatters" in odds["tombril"].words
     assert odds["giant"].drop is None and "already down" in odds["giant"].words
-    assert LNL.area_forecast(engine.encounter, free("giant", dice="4d6kh3")) == {}  # nothing to forecast yet
-    free_odds = LNL.area_forecast(engine.encounter, free("giant", dice="2d4+1", dex_applies=False))
+    assert LNL.areas.forecast(engine.encounter, free("giant", dice="4d6kh3")) == {}  # nothing to forecast yet
+    free_odds = LNL.areas.forecast(engine.encounter, free("giant", dice="2d4+1", dex_applies=False))
     # Two exploding d4 average 2 x 10/3; + 1 - 1 AP: 6.7, at least 2.
     assert _numbers(free_odds["giant"])[:2] == (6.7, 2)
 
@@ -504,5 +504,5 @@ def test_the_forecast_sees_a_parry_and_a_target_already_down_and_is_fast():
 def test_both_bestiaries_have_a_fire_mage_with_a_fireball(ruleset):
     mage_ = next(c for c in ruleset.bestiary() if c["name"] == "Fire Mage")
     c = ruleset.stat_block.model_validate(mage_ | {"side": "Opponents"})
-    (means,) = ruleset.area_means(c)
+    (means,) = ruleset.areas.means(c)
     assert (means.name, means.area.shape, means.area.size_ft) == ("Fireball", AreaShape.CIRCLE, 20)

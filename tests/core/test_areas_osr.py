@@ -179,7 +179,7 @@ def test_with_area_save_halves_off_a_passed_save_takes_nothing() -> None:
     events = engine.apply(bomb(("tombril", "cedryk")), ScriptedDice([16, 4, 3, 13, 5]))
     assert "Tombril d20 13 +2 = 15 vs DC 14: saved, none → 0 (HP 14, unharmed)" in events[0].text
     assert "Cedryk d20 5 +0 = 5 vs DC 14: failed → 7 (HP 10 → 3)" in events[0].text
-    forecast = OSR.area_forecast(engine.encounter, bomb(("tombril",)))
+    forecast = OSR.areas.forecast(engine.encounter, bomb(("tombril",)))
     assert "saves 45% (none)" in forecast["tombril"].words
 
 
@@ -210,7 +210,7 @@ def test_a_pc_brought_to_0_hp_makes_its_death_save_and_a_fallen_goblin_calls_for
     # The Action dock's result: the roll, each target, then what followed.
     log = engine.encounter.log
     at = next(i for i, e in enumerate(log) if isinstance(e, AreaEffectResolved))
-    result = OSR.action_result(engine.encounter, log[at], log[at + 1 :])
+    result = OSR.actions.result(engine.encounter, log[at], log[at + 1 :])
     assert result is not None and result.headline == "Dropped rock: 10 damage rolled, 2 of 2 harmed"
     assert ["".join(span.text for span in line) for line in result.lines][1:3] == [
         "Tombril: d20 2 +2 = 4 vs DC 14: failed → 10 (HP 5 → 0, death save DC 16)",
@@ -311,7 +311,7 @@ def test_a_weapon_without_an_area_and_an_area_weapon_at_one_foe_are_refused() ->
 
 def test_the_forecast_gives_the_exact_save_chance_damage_and_drop() -> None:
     engine = bombed()
-    odds = OSR.area_forecast(engine.encounter, bomb(("tombril", "cedryk")))
+    odds = OSR.areas.forecast(engine.encounter, bomb(("tombril", "cedryk")))
     # Tombril: d20 + 2 ≥ 14 on faces 12-20: 9 in 20. Cedryk: faces 14-20, 7 in 20.
     assert odds["tombril"].save == "saves 45%"
     assert odds["cedryk"].save == "saves 35%"
@@ -338,7 +338,7 @@ def test_the_forecast_gives_the_exact_save_chance_damage_and_drop() -> None:
     )
     six = dice_sum(6, 6)
     drop = 0.7 * sum(six[14:]) + 0.3 * sum(six[28:])
-    tombril = OSR.area_forecast(fire.encounter, breath)["tombril"]
+    tombril = OSR.areas.forecast(fire.encounter, breath)["tombril"]
     assert tombril.save == "saves 30%"
     assert tombril.drop == pytest.approx(drop)
     assert tombril.words.endswith(f"drops to 0 HP (death save): {drop * 100:.1f}%")
@@ -346,26 +346,26 @@ def test_the_forecast_gives_the_exact_save_chance_damage_and_drop() -> None:
 
 def test_the_forecast_says_why_it_cannot_forecast_yet() -> None:
     engine = table([pc("Tombril")], {"tombril": (2, 2)})
-    odds = OSR.area_forecast(engine.encounter, act.AreaEffect(**SQUARE, targets=("tombril",), dice="2d6"))  # type: ignore[arg-type]
+    odds = OSR.areas.forecast(engine.encounter, act.AreaEffect(**SQUARE, targets=("tombril",), dice="2d6"))  # type: ignore[arg-type]
     assert odds["tombril"].words.startswith("No forecast yet: set the DC")
 
 
 def test_the_means_and_the_spec_in_the_rules_words() -> None:
     monster = OsrCombatant.model_validate(dragon())
-    (means,) = OSR.area_means(monster)
+    (means,) = OSR.areas.means(monster)
     assert (means.name, means.area.words, means.words) == (
         "Fire breath",
         "a 30 ft cone",
         "6d6, save vs Dragon Breath DC 17 for half",
     )
     bomber = OsrCombatant.model_validate(eagle())
-    assert OSR.area_means(bomber)[0].words == (
+    assert OSR.areas.means(bomber)[0].words == (
         "bomb (d20 16+ hits the aimed square): 2d6, save vs Dragon Breath DC 14 for half"
     )
     flask = {"name": "Oil flask", "damage": "1d8", "kind": "thrown", "area": {"shape": "circle", "size_ft": 5}}
     thrower = OsrCombatant.model_validate(pc("Tombril", weapons=[flask]))
-    assert OSR.area_means(thrower)[0].words == "1d8, save vs Dragon Breath DC set by the GM for half"
-    spec = OSR.area_spec()
+    assert OSR.areas.means(thrower)[0].words == "1d8, save vs Dragon Breath DC set by the GM for half"
+    spec = OSR.areas.spec()
     assert spec.fields == ("dice", "save", "dc")
     assert [value for value, _ in spec.saves] == [
         "Poison or Death Ray",
@@ -398,7 +398,7 @@ def test_existing_files_load_unchanged_and_the_bestiary_has_a_breath_and_a_bomb(
     assert all(w.area is None and not w.bomb for c in demo.combatants for w in c.weapons)  # type: ignore[attr-defined]
     creatures = {c["name"]: c for c in OSR.bestiary()}
     red = OsrCombatant.model_validate(creatures["Young red dragon"] | {"side": "Opponents"})
-    assert [(m.name, m.area.words) for m in OSR.area_means(red)] == [("Fire breath", "a 30 ft cone")]
+    assert [(m.name, m.area.words) for m in OSR.areas.means(red)] == [("Fire breath", "a 30 ft cone")]
     bird = OsrCombatant.model_validate(creatures["Giant eagle"] | {"side": "Opponents"})
     assert bird.weapon("Dropped rock").bomb
 

@@ -101,7 +101,7 @@ def test_a_typed_ip_of_0_is_direct_damage_that_downs_the_creature() -> None:
 
 def test_classic_has_no_direct_damage_by_hand_but_a_typed_ip_still_lands() -> None:
     engine = lnl_table("classic")
-    assert [k for k, _ in get_ruleset("classic").hand_kinds(False)] == ["stamina"]
+    assert [k for k, _ in get_ruleset("classic").health.kinds(False)] == ["stamina"]
     with pytest.raises(IllegalAction, match="no such kind"):
         engine.apply(act.DamageByHand("orc", 3, kind="direct"))
     engine.apply(act.DamageByHand("orc", 13))
@@ -395,6 +395,6 @@ def test_an_older_file_without_the_new_options_opens_with_the_defaults_and_an_un
 def test_each_rulesets_menu_lists_every_condition_the_rules_apply_to_all(ruleset: str) -> None:
     """RULES §10: the conditions that take the turn or the move are applied in every ruleset, so every
     ruleset's menu offers them."""
-    menu = {name.lower() for name in get_ruleset(ruleset).conditions()}
+    menu = {name.lower() for name in get_ruleset(ruleset).conditions.menu()}
     applied = {"incapacitated", "paralyzed", "petrified", "stunned", "unconscious", "grappled", "restrained"}
     assert applied <= menu, sorted(applied - menu)

@@ -152,8 +152,10 @@ def test_a_natural_20_that_disarms_drops_the_weapon_until_an_item_action_picks_i
     engine.begin_turn("ogre")
     with pytest.raises(IllegalAction, match="Club is dropped: a Use / ready an item picks it up"):
         engine.apply(D10Attack("ogre", "tombril", "Club"))
-    spec = next(s for s in D10.action_kinds() if s.key == "attack")
-    assert ("Club", "Club (d6, melee, dropped)", "Club is dropped: pick it up first") in D10.action_means(spec, ogre_)
+    spec = next(s for s in D10.actions.kinds() if s.key == "attack")
+    assert ("Club", "Club (d6, melee, dropped)", "Club is dropped: pick it up first") in D10.actions.choices(
+        spec, ogre_
+    )
     with pytest.raises(IllegalAction, match="Sword"):
         engine.apply(UseItem("ogre", "", pick_up="Sword"))  # not one of its weapons
     events = engine.apply(UseItem("ogre", "", pick_up="Club"))
@@ -173,7 +175,7 @@ def test_a_natural_20_that_grapples_holds_the_target_and_the_grappler_may_let_go
     ogre_ = engine.combatant("ogre")
     assert ogre_.conditions == ["grappled"] and ogre_.grappled_by == "tombril"
     assert events[1].text.startswith("Critical: Ogre is grappled by Tombril: Move 0")
-    tools = D10.combatant_tools(engine, engine.combatant("tombril"))
+    tools = D10.prompts.combatant_tools(engine, engine.combatant("tombril"))
     let_go = next(t for t in tools if t.title == "Let go of Ogre")
     events = engine.apply(let_go.choices[0].build({}))
     assert events[0].text == "Tombril lets go of Ogre: it is no longer grappled"
@@ -197,7 +199,7 @@ def test_a_grapple_is_an_opposed_roll_the_attacker_must_win_and_break_free_clear
     assert events[-1].text.endswith(
         "= 17 against Ogre d20 8 +4 feats of strength = 12: Ogre is grappled by Tombril: Move 0 until it breaks free"
     )
-    result = D10.action_result(engine.encounter, events[-1], [])
+    result = D10.actions.result(engine.encounter, events[-1], [])
     assert result is not None and result.headline == "Grappled: Ogre is held by Tombril (Move 0)"
     engine.end_turn()
 
@@ -242,7 +244,7 @@ def test_break_free_needs_a_grappler_and_a_grappler_going_down_lets_go() -> None
 
 def test_the_opposed_roll_tool_sets_and_clears_a_grapple() -> None:
     engine = pair()
-    tool = next(t for t in D10.tools(engine) if t.title == "Opposed roll")
+    tool = next(t for t in D10.prompts.tools(engine) if t.title == "Opposed roll")
     action = tool.choices[0].build(
         {
             "first": "Tombril",
@@ -272,10 +274,10 @@ def test_the_opposed_roll_tool_sets_and_clears_a_grapple() -> None:
 
 
 def test_the_menu_lists_every_condition_and_exhausted_puts_to_hit_rolls_at_disadvantage() -> None:
-    menu = D10.conditions()
+    menu = D10.conditions.menu()
     for word in ("prone", "grappled", "exhausted", "unconscious", "wounded", "blinded", "restrained", "stunned"):
         assert word in menu
-    assert "disadvantage" in D10.condition_tip("exhausted") and "Stand up" in D10.condition_tip("Prone")
+    assert "disadvantage" in D10.conditions.tip("exhausted") and "Stand up" in D10.conditions.tip("Prone")
     engine = pair(hero_more={"conditions": ["Exhausted"]})
     engine.begin_turn("tombril")
     events = engine.apply(D10Attack("tombril", "ogre", "Sword"), ScriptedDice([15, 4, 3]))
@@ -307,7 +309,7 @@ def test_prone_typed_with_a_capital_is_the_same_prone() -> None:
 
 def test_a_saving_throw_against_the_gms_dc_and_its_consequence() -> None:
     engine = pair(hero_more={"perception": 1})
-    tool = D10.combatant_tools(engine, engine.combatant("tombril"))[0]
+    tool = D10.prompts.combatant_tools(engine, engine.combatant("tombril"))[0]
     assert tool.title == "Saving throw: Tombril"
     action = tool.choices[0].build(
         {"what": "sleep", "skill": "Perception", "dc": 14, "condition": "unconscious", "damage_die": "none"}
@@ -320,7 +322,7 @@ def test_a_saving_throw_against_the_gms_dc_and_its_consequence() -> None:
     events = engine.apply(action, ScriptedDice([12]))
     assert events[0].text.endswith("= 13 vs DC 14: failed: Tombril is unconscious")
     assert engine.combatant("tombril").down
-    result = D10.action_result(engine.encounter, events[0], [])
+    result = D10.actions.result(engine.encounter, events[0], [])
     assert result is not None and result.headline == "Failed save: Tombril against sleep"
     engine.undo()
     assert not engine.combatant("tombril").conditions
@@ -355,8 +357,8 @@ def test_an_attack_that_ignores_dr_takes_nothing_off() -> None:
     events = engine.apply(D10Attack("tombril", "ogre", "Sword", ignores_dr=True), ScriptedDice([15, 5]))
     assert events[0].text.endswith("hit; damage d6 5 (ignores DR) = 5 → Ogre 10/15 HP")
     first = next(e for e in events if isinstance(e, RulesEvent))
-    result = D10.action_result(engine.encounter, first, events[1:])
+    result = D10.actions.result(engine.encounter, first, events[1:])
     assert result is not None and result.headline == "Hit: 5 damage (ignores DR) → Ogre 10/15 HP"
-    spec = next(s for s in D10.action_kinds() if s.key == "attack")
+    spec = next(s for s in D10.actions.kinds() if s.key == "attack")
     assert "ignores_dr" in [x.key for x in spec.extras]
     assert spec.build("tombril", "ogre", "Sword", ignores_dr=True).ignores_dr

@@ -38,7 +38,7 @@ def _queued(engine: Engine) -> list[tuple[str, str]]:
 def test_stepping_round_a_foe_and_staying_beside_it_provokes_nothing() -> None:
     engine = _table()
     path = [(2, 2), (2, 3), (3, 3)]  # round the Ogre's corner to below it: adjacent all the way
-    assert D10.provocations(engine, "tombril", path) == []
+    assert D10.movement.provocations(engine, "tombril", path) == []
     events = engine.move("tombril", path=path)
     assert _queued(engine) == []
     assert not any("free attack" in e.text for e in events)
@@ -47,7 +47,7 @@ def test_stepping_round_a_foe_and_staying_beside_it_provokes_nothing() -> None:
 def test_a_step_out_of_5_ft_provokes_at_the_step_that_leaves() -> None:
     engine = _table()
     path = [(2, 2), (2, 3), (1, 3)]  # stays beside it, then steps away
-    assert [(s.cell, s.attackers) for s in D10.provocations(engine, "tombril", path)] == [((2, 3), ("ogre",))]
+    assert [(s.cell, s.attackers) for s in D10.movement.provocations(engine, "tombril", path)] == [((2, 3), ("ogre",))]
     events = engine.move("tombril", path=path)
     assert events[-1].text == "Tombril moves away: free attack from Ogre (queued)"
     assert _queued(engine) == [("ogre", "tombril")]
@@ -61,11 +61,11 @@ def test_a_step_out_of_5_ft_provokes_at_the_step_that_leaves() -> None:
 def test_a_step_out_of_a_pikes_10_ft_provokes_and_within_it_does_not() -> None:
     engine = _table([{"name": "Pike", "die": "d8", "kind": "reach"}])
     # Two cells away is still within the pike's 10 ft: the first step provokes nothing.
-    assert D10.provocations(engine, "tombril", [(2, 2), (1, 2)]) == []
+    assert D10.movement.provocations(engine, "tombril", [(2, 2), (1, 2)]) == []
     path = [(2, 2), (1, 2), (0, 2)]
-    assert [(s.cell, s.attackers) for s in D10.provocations(engine, "tombril", path)] == [((1, 2), ("ogre",))]
+    assert [(s.cell, s.attackers) for s in D10.movement.provocations(engine, "tombril", path)] == [((1, 2), ("ogre",))]
     engine.move("tombril", path=path)
     assert _queued(engine) == [("ogre", "tombril")]
     # A pike on the floor (a critical's disarm) reaches no further than a fist.
     engine = _table([{"name": "Pike", "die": "d8", "kind": "reach", "dropped": True}])
-    assert [(s.cell, s.attackers) for s in D10.provocations(engine, "tombril", path)] == [((2, 2), ("ogre",))]
+    assert [(s.cell, s.attackers) for s in D10.movement.provocations(engine, "tombril", path)] == [((2, 2), ("ogre",))]

@@ -256,7 +256,7 @@ def test_the_quick_rolls_of_each_ruleset_parse() -> None:
     from lnl_desktop.core.rules.registry import all_rulesets
 
     for ruleset in all_rulesets().values():
-        rolls = ruleset.quick_rolls()
+        rolls = ruleset.prompts.quick_rolls()
         assert rolls
         for _label, expression in rolls:
             parse(expression)

@@ -161,8 +161,8 @@ def test_fights_in_batches_sum_to_the_odds_of_the_same_fights_played_as_one(demo
     field = battlefield(engine)
     ruleset = engine.ruleset
     rng = np.random.default_rng(17)
-    outcomes = [ruleset.simulate_fights(encounter, field, n, rng) for n in (64, 64, 64, 64, 44)]
-    whole = summarise(field, joined(outcomes), ruleset.sim_tells_death)
+    outcomes = [ruleset.fights.simulate(encounter, field, n, rng) for n in (64, 64, 64, 64, 44)]
+    whole = summarise(field, joined(outcomes), ruleset.fights.tells_death)
     batched = fight_odds(encounter, 300, seed=17, field=field, batch=64)
     assert batched.as_json() == whole.as_json()
     assert fight_odds(encounter, 300, seed=17, field=field, batch=64).as_json() == batched.as_json()
@@ -172,8 +172,8 @@ def test_fights_in_batches_sum_to_the_odds_of_the_same_fights_played_as_one(demo
     assert all(0.0 <= c.drop <= 1.0 for c in batched.combatants)
     # As many fights as fit one batch are played as one, as before batches.
     assert batch_size(field.size) >= 10_000
-    played = ruleset.simulate_fights(encounter, field, 500, np.random.default_rng(5))
-    one = summarise(field, played, ruleset.sim_tells_death)
+    played = ruleset.fights.simulate(encounter, field, 500, np.random.default_rng(5))
+    one = summarise(field, played, ruleset.fights.tells_death)
     assert fight_odds(encounter, 500, seed=5, field=field).as_json() == one.as_json()
 
 

@@ -47,7 +47,7 @@ def stunned(name: str, duration: ConditionDuration | None, side: Side = Side.OPP
 def outcome(e: Encounter, fights: int = 2000, seed: int = 3) -> tuple[Any, SimOutcome]:
     engine = Engine(e.model_copy(deep=True))
     field = battlefield(engine)
-    return field, engine.ruleset.simulate_fights(e, field, fights, np.random.default_rng(seed))
+    return field, engine.ruleset.fights.simulate(e, field, fights, np.random.default_rng(seed))
 
 
 def party_drops(name: str, duration: ConditionDuration | None) -> float:

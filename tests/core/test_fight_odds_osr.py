@@ -85,7 +85,7 @@ def test_mid_fight_agrees_with_the_engine() -> None:
 def _outcome(encounter, fights: int = 4000, seed: int = 1):  # type: ignore[no-untyped-def]
     engine = Engine(encounter.model_copy(deep=True))
     field = battlefield(engine)
-    return field, engine.ruleset.simulate_fights(encounter, field, fights, np.random.default_rng(seed))
+    return field, engine.ruleset.fights.simulate(encounter, field, fights, np.random.default_rng(seed))
 
 
 def test_death_saves_and_morale_show_in_the_outcome() -> None:

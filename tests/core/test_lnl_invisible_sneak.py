@@ -77,7 +77,7 @@ def test_an_invisible_rogue_sneak_attacks_the_orc_in_front_of_it_without_the_fla
 def test_an_orc_that_sees_invisible_creatures_is_not_sneaked_upon() -> None:
     engine = face_to_face(LNL, {"conditions": ["invisible"]}, {"conditions": ["sees invisible"]})
     e = engine.encounter
-    hiding = engine.ruleset.concealment_details(e, e.combatant("rogue"), e.combatant("orc"))[0]
+    hiding = engine.ruleset.attacks.concealment(e, e.combatant("rogue"), e.combatant("orc"))[0]
     assert not hiding.ok and hiding.reason == "Rogue is invisible, but Orc sees invisible creatures"
     with pytest.raises(IllegalAction, match="not concealed"):
         sneak(engine)

@@ -74,9 +74,9 @@ def test_a_bound_gagged_or_restrained_caster_casts_no_spell(word: str) -> None:
 
 
 def test_bound_and_gagged_are_in_the_condition_menu_with_what_they_do() -> None:
-    assert {"bound", "gagged"} <= set(OSR.conditions())
-    assert "no spells" in OSR.condition_tip("bound")
-    assert "no spells" in OSR.condition_tip("Gagged")
+    assert {"bound", "gagged"} <= set(OSR.conditions.menu())
+    assert "no spells" in OSR.conditions.tip("bound")
+    assert "no spells" in OSR.conditions.tip("Gagged")
 
 
 def test_no_spell_is_aimed_at_an_invisible_target_but_the_caster_may_cast_on_itself() -> None:
@@ -162,4 +162,4 @@ def test_the_initiative_group_is_an_edit_undone_and_a_file_without_it_rolls_one_
     engine.undo()
     engine.apply(act.StartCombat(situation="nobody surprised"), ScriptedDice([10, 12]))
     assert [slot.title for slot in engine.encounter.combat.order] == ["Opponents (Gob leads)", "Party (Ann leads)"]
-    assert any(row.keys == ("initiative_group",) for row in OSR.sheet().numbers)
+    assert any(row.keys == ("initiative_group",) for row in OSR.views.sheet().numbers)

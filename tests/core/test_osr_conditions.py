@@ -82,22 +82,22 @@ def owlbear_table(**more: Any) -> Engine:
 def test_a_monster_with_three_attacks_makes_three_rolls_on_its_turn_at_any_foe_in_reach() -> None:
     engine = owlbear_table()
     owl = engine.combatant("owlbear")
-    assert OSR.action_open(engine.encounter, owl) == ""  # nothing taken yet: its first attack
+    assert OSR.actions.still_open(engine.encounter, owl) == ""  # nothing taken yet: its first attack
     first = engine.apply(OsrAttack("owlbear", "ann", "Claw"), ScriptedDice([2]))
     assert first[0].text.startswith("Owlbear attacks Ann with Claw (attack 1 of 3): d20 2")
-    assert OSR.action_open(engine.encounter, owl) == "Attack 2 of 3"
+    assert OSR.actions.still_open(engine.encounter, owl) == "Attack 2 of 3"
     second = engine.apply(OsrAttack("owlbear", "bob", "Beak"), ScriptedDice([3]))
     assert "(attack 2 of 3)" in second[0].text and "Bob" in second[0].text
     third = engine.apply(OsrAttack("owlbear", "ann", "Claw"), ScriptedDice([4]))
     assert "(attack 3 of 3)" in third[0].text
     assert engine.encounter.combat.turn.attacks == 3
-    assert OSR.action_open(engine.encounter, owl) == ""
+    assert OSR.actions.still_open(engine.encounter, owl) == ""
     before = engine.encounter.model_dump()
     with pytest.raises(IllegalAction, match=r"already took its action \(melee\)"):
         engine.apply(OsrAttack("owlbear", "ann", "Claw"), ScriptedDice([20, 6]))
     assert engine.encounter.model_dump() == before
     engine.undo()
-    assert OSR.action_open(engine.encounter, owl) == "Attack 3 of 3"
+    assert OSR.actions.still_open(engine.encounter, owl) == "Attack 3 of 3"
 
 
 def test_between_its_attacks_no_other_action_may_be_taken_and_a_one_attack_creature_attacks_once() -> None:
@@ -106,8 +106,8 @@ def test_between_its_attacks_no_other_action_may_be_taken_and_a_one_attack_creat
     for refused in (TakeMove("owlbear"), Cast("owlbear", "Roar", "ann"), act.OtherAction("owlbear", "roars")):
         with pytest.raises(IllegalAction, match="already took its action"):
             engine.apply(refused)
-    spec = next(s for s in OSR.action_kinds() if s.key == "defend")
-    checks = OSR.action_checks(engine.encounter, spec, engine.combatant("owlbear"), None, "", None)
+    spec = next(s for s in OSR.actions.kinds() if s.key == "defend")
+    checks = OSR.actions.checks(engine.encounter, spec, engine.combatant("owlbear"), None, "", None)
     assert [c.reason for c in checks if not c.ok] == [
         "1 of 3 attacks made: the next is a melee or a ranged attack, or end the turn"
     ]
@@ -278,7 +278,7 @@ def test_burning_asks_for_its_fire_damage_as_the_turn_begins_and_it_lands_as_dam
     assert events[0].text == "Ann burns: 1d6 [5] = 5 fire damage → Ann 0/14 HP"
     death = engine.encounter.combat.pending[-1]
     assert death.kind == "death save" and death.number == 11 + 2
-    spec = OSR.prompt(engine, death)
+    spec = OSR.prompts.prompt(engine, death)
     assert spec.title == "Death save"
 
 
@@ -287,7 +287,7 @@ def test_confusion_rolls_its_d6_as_the_turn_begins_and_says_what_the_creature_do
     fight(engine, "Party")
     engine.begin_turn("ann")
     (item,) = engine.encounter.combat.pending
-    assert OSR.prompt(engine, item).choices[0].label == "Roll the d6"
+    assert OSR.prompts.prompt(engine, item).choices[0].label == "Roll the d6"
     events = engine.apply(Confusion(0), ScriptedDice([1]))
     assert events[0].text == "Ann is confused: d6 1: attacks the nearest creature this turn"
     engine.undo()
@@ -355,10 +355,10 @@ def test_the_condition_menu_lists_every_condition_of_the_table_with_what_the_app
         "unconscious",
         "wounded",
     ]
-    assert sorted(OSR.conditions()) == sorted(table_words)
+    assert sorted(OSR.conditions.menu()) == sorted(table_words)
     for word in table_words:
-        assert "Old-School d20: " in OSR.condition_tip(word), word
-    assert "1d6 fire damage" in OSR.condition_tip("Burning")
+        assert "Old-School d20: " in OSR.conditions.tip(word), word
+    assert "1d6 fire damage" in OSR.conditions.tip("Burning")
 
 
 def test_the_rules_options_set_the_critical_dice_and_whether_advantage_and_disadvantage_cancel() -> None:

@@ -333,7 +333,7 @@ def test_surprise_d6_2_to_5_no_surprise_round_and_round_1_initiative_read_right_
 
 
 def test_rolled_surprise_reads_the_initiative_die_only_when_there_is_no_surprise_round():
-    procedure = CLASSIC.start_procedure()
+    procedure = CLASSIC.rounds.start_procedure()
     assert [s.key for s in procedure.situations] == [ROLL, PARTY, OPPONENTS, NONE]
     assert [procedure.then_initiative(ROLL, face) for face in range(1, 7)] == [False, True, True, True, True, False]
     assert procedure.then_initiative(NONE, None) and not procedure.then_initiative(PARTY, None)
@@ -466,13 +466,13 @@ def test_defense_points_are_dex_plus_ap_and_come_off_every_blow(dex, armor, shie
 
 
 def test_the_sheet_shows_wis_and_dp_and_no_awa():
-    keys = [row.keys for row in CLASSIC.sheet().numbers]
+    keys = [row.keys for row in CLASSIC.views.sheet().numbers]
     assert ("wis_bonus",) in keys and ("awa_bonus",) not in keys
-    columns = {col.title: col for col in CLASSIC.columns()}
+    columns = {col.title: col for col in CLASSIC.views.columns()}
     assert columns["DP"].value(tombril()) == 8
-    assert "DP" not in {col.title for col in LNL.columns()}
-    assert "DP 8 (DEX +5 + AP 3)" in CLASSIC.summary(tombril())
-    assert "WIS +0" in CLASSIC.stat_line(tombril()) and "DP 8" in CLASSIC.stat_line(tombril())
+    assert "DP" not in {col.title for col in LNL.views.columns()}
+    assert "DP 8 (DEX +5 + AP 3)" in CLASSIC.views.summary(tombril())
+    assert "WIS +0" in CLASSIC.views.stat_line(tombril()) and "DP 8" in CLASSIC.views.stat_line(tombril())
 
 
 # -- no 10 ft ranged minimum; max range still applies ----------------------------------------------
@@ -805,7 +805,7 @@ def test_a_sneak_power_attack_rolls_2n_dice_and_breaks_the_weapon():
     broken = [e for e in events if isinstance(e, WeaponBroken)]
     assert [e.text for e in broken] == ["Rogue's Dagger breaks after the Power Attack"]
     assert engine.combatant("rogue").weapon("Dagger").state is WeaponState.BROKEN
-    assert "sneak power" in [spec.key for spec in CLASSIC.action_kinds()]
+    assert "sneak power" in [spec.key for spec in CLASSIC.actions.kinds()]
 
 
 def test_l_and_l_refuses_a_sneak_power_attack():
@@ -813,7 +813,7 @@ def test_l_and_l_refuses_a_sneak_power_attack():
     engine.begin_turn("rogue")
     reasons = sneak_refusal(engine, SNEAK_POWER)
     assert reasons == ["Not a Power Attack: in Laurels & Loot a sneak attack is never a Power Attack"]
-    assert "sneak power" not in [spec.key for spec in LNL.action_kinds()]
+    assert "sneak power" not in [spec.key for spec in LNL.actions.kinds()]
 
 
 # -- converting an L&L encounter -------------------------------------------------------------------

@@ -143,7 +143,7 @@ def test_everyone_declares_before_initiative_and_acting_otherwise_needs_a_logged
     engine.apply(Declare("ogre", "attack"))
     assert engine.encounter.log[-2].text == "Tombril declares for round 1: Parry / dodge"
     engine.apply(act.StartCombat(situation="no surprise"), ScriptedDice([8, 3]))
-    spec = D10.declarations(engine)
+    spec = D10.rounds.declarations(engine)
     assert spec is not None and not spec.open and spec.declared == {"tombril": "parry", "ogre": "attack"}
     engine.begin_turn("tombril")
     with pytest.raises(IllegalAction, match="Tombril declared “Parry / dodge”; acting otherwise needs a GM override"):
@@ -157,7 +157,7 @@ def test_everyone_declares_before_initiative_and_acting_otherwise_needs_a_logged
     engine.end_turn()
     with pytest.raises(IllegalAction, match="declare first for: Tombril, Ogre"):
         engine.apply(act.NextRound())
-    assert D10.declarations(engine).open  # the round is over: the coming round's declarations
+    assert D10.rounds.declarations(engine).open  # the round is over: the coming round's declarations
 
 
 # -- initiative ---------------------------------------------------------------------------------------
@@ -204,15 +204,15 @@ def test_ties_between_gm_groups_reroll_and_a_group_may_act_last_then_first() -> 
 def test_the_gm_splits_a_boss_off_from_the_turns_dock_row() -> None:
     engine = table([hero(), ogre(), ogre("Boss")], {"tombril": (2, 2), "ogre": (9, 2), "boss": (9, 5)})
     boss = engine.combatant("boss")
-    labels = [a.label for a in D10.row_actions(engine, boss)]
+    labels = [a.label for a in D10.rounds.row_actions(engine, boss)]
     assert labels == ["Put Boss in a group of its own"]
-    engine.apply(D10.row_actions(engine, boss)[0].build())
+    engine.apply(D10.rounds.row_actions(engine, boss)[0].build())
     assert engine.combatant("boss").group_name == "Boss"
-    assert [a.label for a in D10.row_actions(engine, engine.combatant("ogre"))] == [
+    assert [a.label for a in D10.rounds.row_actions(engine, engine.combatant("ogre"))] == [
         "Put Ogre in a group of its own",
         "Move Ogre to the group Boss",
     ]
-    assert D10.row_actions(engine, engine.combatant("tombril")) == ()
+    assert D10.rounds.row_actions(engine, engine.combatant("tombril")) == ()
 
 
 # -- to hit -------------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ def test_moving_away_from_an_adjacent_foe_queues_its_free_attack() -> None:
     engine = pair()
     fight(engine, [9, 1])
     engine.begin_turn("tombril")
-    assert [(s.cell, s.attackers) for s in D10.provocations(engine, "tombril", [(2, 2), (1, 2), (0, 2)])] == [
+    assert [(s.cell, s.attackers) for s in D10.movement.provocations(engine, "tombril", [(2, 2), (1, 2), (0, 2)])] == [
         ((2, 2), ("ogre",))
     ]
     events = engine.move("tombril", to=(0, 2))
@@ -433,7 +433,7 @@ def test_disengage_success_moves_freely_and_failure_provokes() -> None:
     engine.begin_turn("tombril")
     events = engine.apply(Disengage("tombril", "ogre", "Sword"), ScriptedDice([15]))
     assert events[0].text.endswith("success, it moves freely this turn, no free attacks")
-    assert D10.provocations(engine, "tombril", [(2, 2), (1, 2)]) == []
+    assert D10.movement.provocations(engine, "tombril", [(2, 2), (1, 2)]) == []
     engine.move("tombril", to=(0, 2))
     assert engine.encounter.combat.pending == []
     engine.undo()
@@ -467,7 +467,7 @@ def test_an_opposed_roll_for_a_grapple_with_both_bonuses() -> None:
         "Opposed roll (grapple): Tombril d20 15 +2 feats of strength = 17 against "
         "Ogre d20 11 +4 feats of strength = 15: Tombril wins"
     )
-    tool = next(t for t in D10.tools(engine) if t.title == "Opposed roll")
+    tool = next(t for t in D10.prompts.tools(engine) if t.title == "Opposed roll")
     action = tool.choices[0].build(
         {
             "first": "Ogre",
@@ -485,7 +485,7 @@ def test_a_timer_die_counts_the_rounds_down_and_announces_the_event() -> None:
     fight(engine, [9, 1])
     events = engine.apply(SetTimer("d4", "the ceiling collapses"), ScriptedDice([2]))
     assert events[0].text == "Timer d4 2: the ceiling collapses in 2 rounds"
-    assert D10.round_notes(engine) == ("Timer d4 (2): the ceiling collapses in 2 rounds",)
+    assert D10.rounds.notes(engine) == ("Timer d4 (2): the ceiling collapses in 2 rounds",)
     for faces in ([9, 1], [9, 1]):
         for cid in ("tombril", "ogre"):
             engine.begin_turn(cid)
@@ -494,8 +494,8 @@ def test_a_timer_die_counts_the_rounds_down_and_announces_the_event() -> None:
         events = engine.apply(act.NextRound(), ScriptedDice(faces))
     assert any(e.text == "Timer d4: the ceiling collapses!" for e in events)
     assert [(p.kind, p.urgent) for p in engine.encounter.combat.pending] == [("timer", True)]
-    assert D10.round_notes(engine) == ()
-    noted = D10.prompt(engine, engine.encounter.combat.pending[0]).choices[0].build({})
+    assert D10.rounds.notes(engine) == ()
+    noted = D10.prompts.prompt(engine, engine.encounter.combat.pending[0]).choices[0].build({})
     assert engine.apply(noted)[0].text == "Timer d4: the ceiling collapses! The GM tells the table."
     assert engine.encounter.combat.pending == []
 

@@ -107,7 +107,7 @@ def test_ac_is_11_plus_armor_shield_and_dex_capped_by_the_armor_or_typed() -> No
     assert chain.ac == 11 + 4 + 1 + 1  # chainmail +4, shield +1, DEX +3 capped at +1
     assert OsrCombatant.model_validate(fighter(dex_mod=2, armor_bonus=0, shield=False)).ac == 13
     assert OsrCombatant.model_validate(ogre()).ac == 14  # a monster's AC as written
-    assert OSR.summary(chain).split(" · ")[2] == "AC 17 (11 + armor 4 + shield 1 + DEX +1)"
+    assert OSR.views.summary(chain).split(" · ")[2] == "AC 17 (11 + armor 4 + shield 1 + DEX +1)"
 
 
 @pytest.mark.parametrize(
@@ -337,7 +337,7 @@ def test_moving_out_of_melee_queues_a_counter_attack_from_each_enemy_in_reach() 
     )
     fight(engine, [20, 1])
     engine.begin_turn("tombril")
-    steps = OSR.provocations(engine, "tombril", [(5, 5), (4, 5), (3, 5)])
+    steps = OSR.movement.provocations(engine, "tombril", [(5, 5), (4, 5), (3, 5)])
     assert [(s.cell, s.attackers) for s in steps] == [((5, 5), ("ogre", "goblin"))]
     events = engine.move("tombril", path=[(5, 5), (4, 5), (3, 5)])
     assert events[-1].text == "Tombril moves out of melee: counter-attack from Ogre, Goblin (queued)"
@@ -374,7 +374,7 @@ def test_a_forced_move_provokes_nothing_and_a_monster_counters_as_many_foes_as_i
     engine.move("cedryk", to=(3, 5))
     engine.end_turn()
     engine.begin_turn("janine")
-    assert OSR.provocations(engine, "janine", [(5, 6), (4, 6)]) == []  # two foes already: its limit
+    assert OSR.movement.provocations(engine, "janine", [(5, 6), (4, 6)]) == []  # two foes already: its limit
     engine.move("janine", to=(4, 6))
     assert [p.target for p in engine.encounter.combat.pending] == ["tombril", "cedryk"]
 
@@ -559,7 +559,7 @@ def test_the_first_death_on_a_side_prompts_its_morale_check() -> None:
     engine.begin_turn("tombril")
     events = engine.apply(OsrAttack("tombril", "goblin-1", "Longsword"), ScriptedDice([15, 8]))
     assert events[-1].text == "Morale check for the Opponents: the first of the Opponents has fallen"
-    prompt = OSR.prompt(engine, engine.encounter.combat.pending[0])
+    prompt = OSR.prompts.prompt(engine, engine.encounter.combat.pending[0])
     assert prompt.title == "Morale check" and "Goblin 2 7" in prompt.choices[0].label
     action = prompt.choices[0].build({"modifier": -1, "cornered": False, "outcome": "flees"})
     events = engine.apply(action, ScriptedDice([3, 4]))  # 7 > 7 - 1
@@ -650,13 +650,13 @@ def test_the_demo_loads_and_an_encounter_in_combat_saves_and_loads_exactly(tmp_p
 
 
 def test_conditions_are_labels_with_their_text_and_the_applied_ones_say_so() -> None:
-    assert "wounded" in OSR.conditions() and "burning" in OSR.conditions()
-    assert OSR.condition_tip("prone").startswith("On the ground")
-    assert OSR.condition_tip("blinded").endswith(
+    assert "wounded" in OSR.conditions.menu() and "burning" in OSR.conditions.menu()
+    assert OSR.conditions.tip("prone").startswith("On the ground")
+    assert OSR.conditions.tip("blinded").endswith(
         "Old-School d20: its attacks at disadvantage, attacks on it at advantage;"
         " no spell at a creature (it needs sight)"
     )
-    assert OSR.condition_tip("a curse of my own") == ""
+    assert OSR.conditions.tip("a curse of my own") == ""
 
 
 def test_a_spell_that_takes_time_goes_off_next_turn_unless_damage_or_a_failed_save_interrupts_it() -> None:

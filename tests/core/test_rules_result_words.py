@@ -63,7 +63,7 @@ def test_an_attack_logged_before_its_words_were_kept_shows_the_log_line() -> Non
         name="attack",
         detail={"attacker": "tombril", "target": "goblin-1", "weapon": "Longsword", "style": "melee", "hit": False},
     )
-    result = get_ruleset("osr").action_result(encounter, event, [])
+    result = get_ruleset("osr").actions.result(encounter, event, [])
     assert result is not None and line in plain(result)
 
 
@@ -72,6 +72,6 @@ def test_a_ruleset_describes_only_its_own_results() -> None:
     d10_event = RulesEvent(text="x", ruleset="d10", name="attack", detail={})
     for name in ("lnl", "classic", "osr", "d10"):
         ruleset = get_ruleset(name)
-        assert ruleset.action_result(encounter, TurnStarted(text="Tombril's turn", combatant="tombril"), []) is None
+        assert ruleset.actions.result(encounter, TurnStarted(text="Tombril's turn", combatant="tombril"), []) is None
         if name != "d10":
-            assert ruleset.action_result(encounter, d10_event, []) is None
+            assert ruleset.actions.result(encounter, d10_event, []) is None

@@ -79,13 +79,13 @@ def creature_pool(ruleset: Ruleset) -> list[dict[str, Any]]:
 
 def sheet_keys(ruleset: Ruleset) -> list[str]:
     """The whole-number fields the sheet edits (level, SP, HP...), and the shared ones every sheet has."""
-    spec = ruleset.sheet()
+    spec = ruleset.views.sheet()
     keys = [key for row in (*spec.identity, *spec.numbers) for key in row.keys]
     return [*keys, "move_ft", "vision_deg", "concealed", "distracted"]
 
 
 def sheet_rows(ruleset: Ruleset) -> dict[str, Any]:
-    spec = ruleset.sheet()
+    spec = ruleset.views.sheet()
     return {key: row for row in (*spec.identity, *spec.numbers) for key in row.keys}
 
 
@@ -156,7 +156,7 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     kind = draw(st.sampled_from(_KINDS[_moment(engine)]))
     if kind in ("undo", "redo"):
         return kind
-    declaring = ruleset.declarations(engine)
+    declaring = ruleset.rounds.declarations(engine)
     if (
         declaring is not None
         and e.combatants
@@ -227,7 +227,7 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
         key = draw(st.sampled_from(switches))
         return act.EditOptions({key: not getattr(e.options, key)})
     if kind == "start":
-        situation = draw(st.sampled_from(ruleset.start_procedure().situations))
+        situation = draw(st.sampled_from(ruleset.rounds.start_procedure().situations))
         first = draw(st.sampled_from(SIDES)) if situation.by_hand else None
         surprised = draw(st.sampled_from([None, first.other])) if first is not None else None
         return act.StartCombat(situation.key, draw(faces), first, surprised, draw(faces))
@@ -247,18 +247,18 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     if pending and draw(st.integers(0, 2)):
         # Something the rules call for: one of its choices with its settings' defaults, or skip it.
         index = draw(st.integers(0, len(pending) - 1))
-        prompt = ruleset.prompt(engine, pending[index])
+        prompt = ruleset.prompts.prompt(engine, pending[index])
         if not prompt.choices or not draw(st.integers(0, 3)):
             return act.SkipPending(index, "random")
         values = {setting.key: setting.default for setting in prompt.settings}
         return draw(st.sampled_from(prompt.choices)).build(values)
     # One of the ruleset's own actions, set up as the Action dock would.
-    kinds = ruleset.action_kinds()
+    kinds = ruleset.actions.kinds()
     if not kinds or not e.combatants:
         return None
     spec = draw(st.sampled_from([*kinds, *(k for k in kinds if k.targeted), *(k for k in kinds if k.targeted)]))
     c = e.combatant(me) if me in {x.id for x in e.combatants} else e.combatants[0]
-    means = [name for name, _, _ in ruleset.action_means(spec, c)]
+    means = [name for name, _, _ in ruleset.actions.choices(spec, c)]
     if spec.uses in ("weapon", "spell", "parry") and not means:
         return None
     mean = draw(st.sampled_from(means)) if means else None

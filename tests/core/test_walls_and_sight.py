@@ -814,7 +814,7 @@ def test_old_school_d20_melee_and_counter_attacks_do_not_reach_through_a_wall() 
     assert reasons == ["No wall between: the wall from (3, 0) to (3, 10) stands between Tombril and Goblin"]
     moved = engine.move("tombril", (1, 4))  # leaves the goblin's reach, but the wall is between them
     assert not engine.encounter.combat.pending and len(moved) == 1
-    assert OSR.provocations(engine, "tombril", [(1, 4), (2, 4), (1, 4)]) == []
+    assert OSR.movement.provocations(engine, "tombril", [(1, 4), (2, 4), (1, 4)]) == []
 
 
 def test_barriers_are_filed_in_the_buckets_they_cross_not_every_bucket_of_their_box() -> None:

@@ -370,7 +370,7 @@ def osr_table(qtbot: QtBot) -> Iterator[Table]:
     qtbot.addWidget(panel)
     panel.resize(420, 900)
     panel.show()
-    situation = get_ruleset("osr").start_procedure().situations[0].key
+    situation = get_ruleset("osr").rounds.start_procedure().situations[0].key
     assert controller.do(act.StartCombat(situation), ScriptedDice([20, 1])) is not None, controller.refusal
     assert controller.do(act.BeginTurn("brannoc")) is not None, controller.refusal
     yield Table(controller, panel, None)  # type: ignore[arg-type]

@@ -102,7 +102,7 @@ def add_on_sheet(window: MainWindow, cid: str, word: str) -> None:
 
 def test_every_menu_condition_has_its_own_badge() -> None:
     for name in ("lnl", "classic", "osr", "d10"):
-        for word in get_ruleset(name).conditions():
+        for word in get_ruleset(name).conditions.menu():
             assert marker_style(word)[0] != "?"
             assert marker_style(word)[1:] != ("#DDDDDD", "#141414"), word  # not the neutral colour
     badges = {(letters, back) for letters, back, _ in MARKERS.values()}
@@ -184,14 +184,14 @@ def test_a_rulesets_own_action_shows_its_condition(qtbot: QtBot, tmp_path: Path)
     ruleset = main.controller.engine.ruleset
     c = encounter.combatants[0]
     main.controller.do(act.EditCombatant(c.id, {"conditions": ["grappled"]}))
-    assert "grappled" in ruleset.markers(main.controller.combatant(c.id))
+    assert "grappled" in ruleset.views.markers(main.controller.combatant(c.id))
     assert main.map_view.map_scene.tokens[c.id].look.markers[0] == "grappled"
     armed = next((x for x in encounter.combatants if getattr(x, "weapons", None)), None)
     assert armed is not None
     weapons = [w.model_dump() for w in armed.weapons]
     weapons[0]["dropped"] = True
     main.controller.do(act.EditCombatant(armed.id, {"weapons": weapons}))
-    assert "disarmed" in ruleset.markers(main.controller.combatant(armed.id))
+    assert "disarmed" in ruleset.views.markers(main.controller.combatant(armed.id))
 
 
 # -- the player view --------------------------------------------------------------------------------------
@@ -281,7 +281,7 @@ def test_every_demo_paints_with_markers(demo: str, qtbot: QtBot, tmp_path: Path)
     main = make_window(qtbot, tmp_path, resource("encounters", demo))
     main.share_markers_action.trigger()
     player = main.ensure_player_view()
-    words = main.controller.engine.ruleset.conditions()
+    words = main.controller.engine.ruleset.conditions.menu()
     for c in main.controller.encounter.combatants:
         if c.id in main.controller.encounter.tokens:
             main.controller.do(act.EditCombatant(c.id, {"conditions": [w for w in words if w != "exhausted 3"][:8]}))

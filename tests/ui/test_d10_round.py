@@ -78,7 +78,7 @@ def test_a_round_with_declarations_surprise_advantage_a_minion_and_a_free_attack
     panel.set_target("bandit-1")
     notes = " ".join(
         text
-        for _, text in controller.engine.ruleset.action_notes(
+        for _, text in controller.engine.ruleset.actions.notes(
             controller.encounter,
             panel.spec(),
             controller.combatant("tombril"),

@@ -637,7 +637,7 @@ def test_group_d10s_demo_declares_starts_and_overrides_in_the_dock(
     dialog.accept()
     assert table.combat.phase is Phase.SETUP
     dialog.reject()
-    start_action = act.StartCombat(situation=ruleset.start_procedure().situations[0].key)
+    start_action = act.StartCombat(situation=ruleset.rounds.start_procedure().situations[0].key)
     assert not turns.apply_start(start_action)
     assert first.name in turns.message
 

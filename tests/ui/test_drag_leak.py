@@ -174,7 +174,7 @@ def begin_turn(window: MainWindow, cid: str) -> None:
     if engine.ruleset.name == "d10":
         for c in controller.encounter.combatants:
             assert controller.do(Declare(c.id, "move")), controller.refusal
-    situation = engine.ruleset.start_procedure().situations[0].key
+    situation = engine.ruleset.rounds.start_procedure().situations[0].key
     assert controller.do(act.StartCombat(situation, first_side=Side.PARTY)), controller.refusal
     assert controller.encounter.combat.phase is Phase.FIGHTING
     for _ in range(30):

@@ -247,7 +247,7 @@ def test_old_school_melee_forecast_shows_its_chance_to_hit(qtbot: QtBot) -> None
     ruleset = get_ruleset("osr")
     from lnl_desktop.core.dice.rolls import ScriptedDice
 
-    situation = ruleset.start_procedure().situations[0].key
+    situation = ruleset.rounds.start_procedure().situations[0].key
     assert controller.do(act.StartCombat(situation), ScriptedDice([20, 1])) is not None, controller.refusal
     assert controller.do(act.BeginTurn("brannoc")) is not None, controller.refusal
     table.actions.set_kind("melee")
@@ -258,15 +258,15 @@ def test_old_school_melee_forecast_shows_its_chance_to_hit(qtbot: QtBot) -> None
     def expected() -> Forecast:
         enc = controller.encounter
         attacker, target = enc.combatant("brannoc"), enc.combatant("goblin-1")
-        means = ruleset.means(attacker, table.actions.means() or "")
+        means = ruleset.actions.means(attacker, table.actions.means() or "")
         extras = table.actions.extras()
-        return ruleset.forecast(attacker, target, means, "melee", enc.options, encounter=enc, extras=extras)  # type: ignore[no-any-return]
+        return ruleset.attacks.forecast(attacker, target, means, "melee", enc.options, encounter=enc, extras=extras)  # type: ignore[no-any-return]
 
     first = expected()
     assert first.p_hit is not None
     assert panel.hit_label.text() == f"Chance to hit {round(first.p_hit * 100)}% (natural 1 misses, natural 20 hits)"
     assert panel.summary_label.text() == first.summary
-    cover = next(s for s in ruleset.action_kinds()[0].extras if s.key == "cover")
+    cover = next(s for s in ruleset.actions.kinds()[0].extras if s.key == "cover")
     table.actions.set_extra("cover", cover.choices[-2])  # the heaviest partial cover
     second = expected()
     assert second.p_hit is not None and second.p_hit < first.p_hit

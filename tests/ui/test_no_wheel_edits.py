@@ -162,7 +162,7 @@ def dialogs_of(window: MainWindow) -> Iterator[tuple[str, QDialog]]:
     assert controller.do(act.PlaceTemplate("circle", (token.cell[0] + 3.0, token.cell[1] + 0.5), 10, 0.0, "Fireball"))
     template = controller.encounter.templates[-1]
     yield "Area effect", AreaEffectDialog(controller, template, window, caster=cid)
-    for spec in controller.engine.ruleset.tools(controller.engine):
+    for spec in controller.engine.ruleset.prompts.tools(controller.engine):
         dialog = ToolDialog(controller, spec, window)
         dialog.ask()
         yield spec.title, dialog

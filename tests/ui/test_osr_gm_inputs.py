@@ -27,7 +27,7 @@ def brannoc(qtbot: QtBot) -> Iterator[tuple[TableController, ActionPanel]]:
     qtbot.addWidget(panel)
     panel.resize(420, 900)
     panel.show()
-    situation = get_ruleset("osr").start_procedure().situations[0].key
+    situation = get_ruleset("osr").rounds.start_procedure().situations[0].key
     assert controller.do(act.StartCombat(situation), ScriptedDice([20, 1])) is not None, controller.refusal
     assert controller.do(act.BeginTurn("brannoc")) is not None, controller.refusal
     panel.set_kind("melee")

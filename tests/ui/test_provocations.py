@@ -312,7 +312,7 @@ def test_old_school_counter_attacks_are_shown_while_dragging_and_queued_after(qt
     controller = TableController(storage.load(resource("encounters", "goblin-ambush-osr.lnl")))
     controller.engine.dice = RandomDice(3)
     controller.engine.start_combat("nobody surprised")
-    first = controller.engine.ruleset.waiting(controller.engine)[0]
+    first = controller.engine.ruleset.turns.waiting(controller.engine)[0]
     if first.side.value == "Party":
         mover, path, attackers = "brannoc", [(7, 8), (6, 9), (6, 10)], ("hobgoblin-chief", "goblin-1")
     else:

@@ -124,7 +124,7 @@ def _sheet_labels(model: type[BaseModel]) -> tuple[Labels, Labels, dict[str, Lab
         if getattr(ruleset, "stat_block", None) is not model:
             continue
         try:
-            sheet = ruleset.sheet()
+            sheet = ruleset.views.sheet()
         except Exception:  # an installed ruleset's sheet: the fields' own names serve instead
             break
         for row in (*sheet.identity, *sheet.numbers):

@@ -168,7 +168,7 @@ def origin_feet(encounter: Encounter, cid: str, origin: tuple[float, float]) -> 
 def _out_of_range(engine: Engine, a: act.AreaEffect) -> list[str]:
     """Why the caster's means cannot reach the area's origin (a spell's or a throw's range), if so."""
     c = next((c for c in engine.encounter.combatants if c.id == a.caster), None)
-    means = next((m for m in engine.ruleset.area_means(c) if m.name == a.means), None) if c is not None else None
+    means = next((m for m in engine.ruleset.areas.means(c) if m.name == a.means), None) if c is not None else None
     feet = origin_feet(engine.encounter, a.caster, a.origin)
     if c is None or means is None or means.range_ft is None or feet is None or feet <= means.range_ft:
         return []
@@ -209,7 +209,7 @@ def area_effect(engine: Engine, a: act.AreaEffect, dice: DiceSource) -> list[Eve
         reasons += _out_of_range(engine, a)
     if reasons:
         raise IllegalAction(title, reasons)
-    events: list[Event] = list(engine.ruleset.resolve_area(engine, a, dice))
+    events: list[Event] = list(engine.ruleset.areas.resolve(engine, a, dice))
     if a.lift:
         events += remove_template(engine, act.RemoveTemplate(a.template), dice)
     return events

@@ -62,7 +62,7 @@ def duration_problems(engine: Engine, c: CombatantBase, d: ConditionDuration) ->
     if d.kind is DurationKind.START_OF_TURN_OF and d.creature not in engine.encounter.names():
         problems.append(f"no combatant {d.creature!r} to end it at the start of its turn")
     if d.kind is DurationKind.SAVE:
-        problem = engine.ruleset.duration_save_problem(c, d.save, d.dc)
+        problem = engine.ruleset.conditions.save_problem(c, d.save, d.dc)
         if problem:
             problems.append(problem)
     return problems
@@ -213,13 +213,13 @@ def _save(
 ) -> ConditionChanged:
     """Roll ``c``'s save each turn against ``written``: an "ended" event if it succeeds, else "kept"."""
     words = duration_words(d, names)
-    problem = engine.ruleset.duration_save_problem(c, d.save, d.dc)
+    problem = engine.ruleset.conditions.save_problem(c, d.save, d.dc)
     if problem:
         # A file from another ruleset may name a save this one cannot roll: the GM decides.
         text = f"{c.name} stays {written}: its save cannot be rolled ({problem}); remove it by hand"
         return _event(engine, c, written, "kept", text, duration=words)
     purpose = f"{c.name}'s save against {written} ({save_words(d)})"
-    roll = engine.ruleset.condition_save(engine.encounter, c, d.save, d.dc, dice, purpose)
+    roll = engine.ruleset.conditions.save(engine.encounter, c, d.save, d.dc, dice, purpose)
     if roll.saved:
         text = f"{c.name} is no longer {written} (saves: {roll.words}){why}"
         return _event(engine, c, written, "ended", text, duration=words, roll=roll.words, face=roll.face)

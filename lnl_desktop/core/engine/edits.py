@@ -69,7 +69,7 @@ class Edits:
             raise IllegalAction(f"Edit {old.name}", ["nothing to change"])
         if "id" in a.changes and a.changes["id"] != old.id:
             raise IllegalAction(f"Edit {old.name}", ["id: a combatant's id does not change"])
-        watched = self.ruleset.health_fields()
+        watched = self.ruleset.health.fields()
         if len(a.changes) == 1 and next(iter(a.changes)) in watched:
             # A value the rules watch never changes without them: the difference is damage or healing.
             key, value = next(iter(a.changes.items()))
@@ -128,8 +128,8 @@ class Edits:
         reason = " ".join(a.reason.split())
         if len(reason) > 200:
             raise IllegalAction(title, ["the reason is longer than 200 characters"])
-        kinds = dict(self.ruleset.hand_kinds(a.heal))
-        typed = set(self.ruleset.health_fields().values())
+        kinds = dict(self.ruleset.health.kinds(a.heal))
+        typed = set(self.ruleset.health.fields().values())
         kind = a.kind or next(iter(kinds), "")
         if kind not in kinds and kind not in typed:
             offered = ", ".join(kinds.values()) or "none"
@@ -140,7 +140,9 @@ class Edits:
                     f"{kind!r} (it has: {offered})"
                 ],
             )
-        return self._hand_events(c, amount, a.heal, kind, reason, self.ruleset.by_hand(self, c, amount, a.heal, kind))
+        return self._hand_events(
+            c, amount, a.heal, kind, reason, self.ruleset.health.by_hand(self, c, amount, a.heal, kind)
+        )
 
     def _hand_events(self, c: Any, amount: int, heal: bool, kind: str, reason: str, events: list[Event]) -> list[Event]:
         """Everything the rules did, said in one line of the log with the GM's reason."""
@@ -172,7 +174,7 @@ class Edits:
 
     def _set_health(self, a: act.SetHealth, dice: DiceSource) -> list[Event]:
         c = self.combatant(a.combatant)
-        fields = self.ruleset.health_fields()
+        fields = self.ruleset.health.fields()
         if a.field not in fields:
             raise IllegalAction(f"Edit {c.name}", [f"{a.field} is not a value the rules watch in {self.ruleset.title}"])
         value, now = a.value, getattr(c, a.field)

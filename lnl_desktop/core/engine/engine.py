@@ -160,7 +160,7 @@ class Engine(Movement, Edits):
         return events
 
     def _apply(self, action: act.Action, dice: DiceSource | None) -> list[Event]:
-        handler = self._handlers.get(type(action)) or self.ruleset.handlers.get(type(action))
+        handler = self._handlers.get(type(action)) or self.ruleset.actions.handlers.get(type(action))
         if handler is None:
             raise IllegalAction(
                 type(action).__name__, [f"{self.ruleset.title} has no such action ({type(action).__name__})"]
@@ -173,7 +173,7 @@ class Engine(Movement, Edits):
         log_length = len(old.log)
         try:
             # Read before the handler runs: taking a counter-attack takes it off the pending queue.
-            attack = self.ruleset.attack_of(old, action) if old.options.face_target_on_attack else None
+            attack = self.ruleset.attacks.attack_of(old, action) if old.options.face_target_on_attack else None
             events = handler(self, action, recorder)
             if attack is not None:
                 events = self._face_target(events, *attack)
@@ -251,16 +251,16 @@ class Engine(Movement, Edits):
         combat = self.encounter.combat
         if combat.phase is not Phase.FIGHTING or c.id in combat.acted:
             return False
-        return self.ruleset.turn_refusal(self.encounter, c) is None
+        return self.ruleset.turns.turn_refusal(self.encounter, c) is None
 
     def acting_side(self) -> Side | None:
         """The side whose members pick turns now (by default the first side until it is done, then the other)."""
-        return self.ruleset.acting_side(self)
+        return self.ruleset.turns.acting_side(self)
 
     def waiting(self) -> list[Any]:
         """Who may take the next turn: the acting side's members who have not acted, or the next
         place of the round's initiative order where the ruleset sets one."""
-        return self.ruleset.waiting(self)
+        return self.ruleset.turns.waiting(self)
 
     @property
     def elapsed_seconds(self) -> int:
@@ -274,7 +274,7 @@ class Engine(Movement, Edits):
         return combat.phase is Phase.FIGHTING and combat.turn is None and self.acting_side() is None
 
     def means(self, c: Any, name: str, spell: bool = False) -> AttackMeans:
-        return self.ruleset.means(c, name, spell)
+        return self.ruleset.actions.means(c, name, spell)
 
     def attack_checks(
         self, attacker: str, target: str, means: str, mode: AttackMode = AttackMode.ATTACK
@@ -283,7 +283,7 @@ class Engine(Movement, Edits):
         a, t = self.combatant(attacker), self.combatant(target)
         weapon = self.means(a, means, spell=mode is AttackMode.SPELL)
         checks = self.turn_checks(a, needs_action=True)
-        checks += self.ruleset.attack_checks(self.encounter, a, t, weapon, mode)
+        checks += self.ruleset.attacks.checks(self.encounter, a, t, weapon, mode)
         return checks
 
     def sneak_checks(self, attacker: str, target: str, weapon: str) -> list[Check]:
@@ -293,7 +293,7 @@ class Engine(Movement, Edits):
 
     def concealment_details(self, attacker: str, target: str) -> list[Check]:
         """How the attacker may count as concealed or the target as distracted, point by point."""
-        return self.ruleset.concealment_details(self.encounter, self.combatant(attacker), self.combatant(target))
+        return self.ruleset.attacks.concealment(self.encounter, self.combatant(attacker), self.combatant(target))
 
     def turn_checks(self, c: CombatantBase, needs_action: bool, kind: str | None = None) -> list[Check]:
         """Whether it is ``c``'s turn and, if asked, whether its action is still unused (or, as the
@@ -313,7 +313,7 @@ class Engine(Movement, Edits):
             # RULES §10: its turn offers only End turn, saying why.
             checks.append(Check("Able to act", False, f"{c.name} is {c.incapacitated_by}: only End turn"))
         if needs_action and turn is not None and turn.combatant == c.id:
-            more = self.ruleset.action_open(self.encounter, c, kind) if turn.action else ""
+            more = self.ruleset.actions.still_open(self.encounter, c, kind) if turn.action else ""
             checks.append(
                 Check(
                     more or "Action not used yet",
@@ -358,7 +358,7 @@ class Engine(Movement, Edits):
         if not e.side(Side.PARTY) or not e.side(Side.OPPONENTS):
             raise IllegalAction("Start combat", ["both sides need at least one combatant"])
         # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
-        opening = self.ruleset.open_combat(self, a, dice)
+        opening = self.ruleset.rounds.open_combat(self, a, dice)
         first = opening.first_round
         # A ruleset's own combat fields (its CombatState's, such as declarations) carry over into the fight.
         carried = {k: getattr(e.combat, k) for k in type(e.combat).model_fields if k not in CombatState.model_fields}
@@ -376,7 +376,7 @@ class Engine(Movement, Edits):
         surprised = opening.surprised_side
         for c in e.combatants:
             c.surprised = (c.side is surprised or c.id in opening.surprised) and not c.cannot_be_surprised
-        self.ruleset.on_combat_start(self)
+        self.ruleset.rounds.on_combat_start(self)
         events: list[Event] = [
             CombatStarted(
                 round=first,
@@ -390,7 +390,7 @@ class Engine(Movement, Edits):
         awake = [c.name for c in e.side(surprised) if c.cannot_be_surprised] if surprised else []
         if awake:
             events.append(Override(round=first, text=f"Cannot be surprised, act normally: {', '.join(awake)}"))
-        events += self.ruleset.on_round_start(self)
+        events += self.ruleset.rounds.on_round_start(self)
         return events
 
     def _next_round(self, a: act.NextRound, dice: DiceSource) -> list[Event]:
@@ -402,7 +402,7 @@ class Engine(Movement, Edits):
             raise IllegalAction(
                 "Next round", [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"]
             )
-        order = self.ruleset.round_order(self, a, dice)
+        order = self.ruleset.rounds.round_order(self, a, dice)
         events: list[Event] = []
         name = combat.round_name
         passed = [c for c in e.combatants if self.may_act(c)]
@@ -432,7 +432,7 @@ class Engine(Movement, Edits):
                 first_side=order.first_side.value,
             )
         )
-        events += self.ruleset.on_round_start(self)
+        events += self.ruleset.rounds.on_round_start(self)
         return events
 
     def _end_combat(self, a: act.EndCombat, dice: DiceSource) -> list[Event]:
@@ -443,7 +443,7 @@ class Engine(Movement, Edits):
         combat.turn = None
         for c in self.encounter.combatants:
             c.surprised = False
-        self.ruleset.on_combat_end(self)
+        self.ruleset.rounds.on_combat_end(self)
         return [CombatEnded(round=combat.round, text=f"Combat ends after {combat.round} round(s)")]
 
     def turn_refusals(self, cid: str) -> list[str]:
@@ -457,14 +457,14 @@ class Engine(Movement, Edits):
             return ["combat has not started"]
         if combat.turn is not None:
             return [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"]
-        refusal = self.ruleset.turn_refusal(e, c)
+        refusal = self.ruleset.turns.turn_refusal(e, c)
         if c.id in combat.acted:
             return [f"{c.name} has already acted this round"]
         if refusal is not None:
             return [refusal]
         if self.acting_side() is None:
             return ["the round is over: roll initiative for the next one"]
-        later = self.ruleset.order_refusal(self, c)
+        later = self.ruleset.turns.order_refusal(self, c)
         return [] if later is None else [later]
 
     def turn_state(self, cid: str) -> str:
@@ -477,7 +477,7 @@ class Engine(Movement, Edits):
             return ""
         if combat.turn is not None and combat.turn.combatant == c.id:
             return "acting now"
-        if c.down and self.ruleset.turn_refusal(e, c) is not None:
+        if c.down and self.ruleset.turns.turn_refusal(e, c) is not None:
             return "down"
         if c.id in combat.acted:
             return "acted"
@@ -502,7 +502,7 @@ class Engine(Movement, Edits):
         events: list[Event] = [TurnStarted(round=combat.round, text=f"{c.name}'s turn", actors=(c.id,), combatant=c.id)]
         # Conditions lasting "until the start of its next turn" end as it begins (RULES §10).
         events += conditions.turn_started(self, c)
-        events += self.ruleset.on_turn_start(self, c)
+        events += self.ruleset.turns.on_turn_start(self, c)
         # "Hit by a ranged attack since its last turn" ends when that turn comes.
         combat.ranged_hits.pop(c.id, None)
         return events
@@ -663,7 +663,7 @@ class Engine(Movement, Edits):
     ) -> list[Event]:
         """Start combat; ``situation`` is one of the ruleset's (:meth:`Ruleset.start_procedure`; None: its first)."""
         if situation is None:
-            situation = self.ruleset.start_procedure().situations[0].key
+            situation = self.ruleset.rounds.start_procedure().situations[0].key
         return self.apply(act.StartCombat(str(situation), face, first_side, surprised_side, initiative_face))
 
     def next_round(self, face: int | None = None) -> list[Event]:
@@ -686,7 +686,7 @@ class Engine(Movement, Edits):
     def ruleset_action(self, name: str) -> Any:
         """The encounter's ruleset's action called ``name`` (a class in its ``handlers``), for the
         conveniences below; IllegalAction if the ruleset has none."""
-        for action in self.ruleset.handlers:
+        for action in self.ruleset.actions.handlers:
             if action.__name__ == name:
                 return action
         raise IllegalAction(name, [f"{self.ruleset.title} has no action {name!r}"])

@@ -46,7 +46,7 @@ class Movement:
         """How far ``c`` may move this turn in all: none while a condition holds it or takes its turn."""
         if c.incapacitated_by is not None or c.held_by is not None:
             return 0.0
-        return self.ruleset.move_allowance(self, c)
+        return self.ruleset.movement.allowance(self, c)
 
     def stopped_by(self, c: Any) -> str | None:
         """Why ``c`` may not move on its own (RULES §10: stunned, grappled...), or None."""
@@ -56,11 +56,11 @@ class Movement:
         word = c.held_by
         if word is not None:
             return f"{c.name} is {word}: Move 0"
-        return self.ruleset.move_refusal(self, c)
+        return self.ruleset.movement.refusal(self, c)
 
     def move_rules(self, cid: str) -> MoveRules:
         grid, options = self.encounter.map, self.encounter.options
-        leaping = self.ruleset.terrain_free(self, cid)
+        leaping = self.ruleset.movement.terrain_free(self, cid)
         return MoveRules(
             rule=grid.diagonal,
             feet_per_cell=grid.feet_per_cell,
@@ -216,7 +216,7 @@ class Movement:
             )
         ]
         # Counter-attacks and free attacks are judged on the path as it was walked.
-        return moved + self.ruleset.after_move(self, c, path, a.forced or combat.phase is not Phase.FIGHTING)
+        return moved + self.ruleset.movement.after_move(self, c, path, a.forced or combat.phase is not Phase.FIGHTING)
 
     def _end_cell_problems(self, c: CombatantBase, anchor: Cell, occupied: frozenset[Cell]) -> list[str]:
         grid = self.encounter.map

@@ -135,12 +135,12 @@ def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> AttackMode | None
     whose attacks are checked by its ``action_checks`` (under a word of its own such as "melee", or
     "attack", a word AttackMode also holds)."""
     mode = attack_mode(spec.mode)
-    return mode if mode is not None and ruleset.checks_attack_modes else None
+    return mode if mode is not None and ruleset.attacks.checks_modes else None
 
 
 def action_spec(ruleset: Ruleset, kind: str) -> ActionSpec:
     """The ruleset's description of the action ``kind``."""
-    for spec in ruleset.action_kinds():
+    for spec in ruleset.actions.kinds():
         if spec.key == kind:
             return spec
     raise RulesError(f"{ruleset.title} has no action {kind!r}")
@@ -149,7 +149,7 @@ def action_spec(ruleset: Ruleset, kind: str) -> ActionSpec:
 def _extras_for(ruleset: Ruleset, spec: ActionSpec, plan: ActionPlan, hook: str, override: bool) -> dict[str, Any]:
     """``extras=`` for a ruleset hook that takes the action's own inputs (:attr:`Ruleset.hooks_with_extras`),
     nothing for one that does not. An action the GM may override adds ``override``."""
-    if not (spec.extras or spec.gm_override) or hook not in ruleset.hooks_with_extras:
+    if not (spec.extras or spec.gm_override) or hook not in ruleset.actions.hooks_with_extras:
         return {}
     extras = dict(plan.extras)
     if spec.gm_override:
@@ -178,7 +178,7 @@ def checklist(engine: Engine, plan: ActionPlan, spec: ActionSpec | None = None) 
     rows, offered = _checks(engine, plan, spec, c)
     overriding = spec.gm_override and offered and plan.override
     target = _combatant(encounter, plan.target)
-    notes = ruleset.action_notes(
+    notes = ruleset.actions.notes(
         encounter, spec, c, plan.means, target, **_extras_for(ruleset, spec, plan, "action_notes", overriding)
     )
     distance = encounter.distance_between(c, target) if target is not None else None
@@ -214,7 +214,7 @@ def _checks(engine: Engine, plan: ActionPlan, spec: ActionSpec, c: Any) -> tuple
         return [*_turn_rows(engine, c), *(row(check) for check in plain)], False
     # The GM may override the action's own checks (never the turn's: an action already used).
     ticked = plan.override
-    if "action_checks" in ruleset.hooks_with_extras:
+    if "action_checks" in ruleset.actions.hooks_with_extras:
         # The ruleset hears of the override (``extras["override"]``) and says what it lets through:
         # the checks that fail without it and hold with it; the others still block.
         rows = _let_through(plain, _action_checks(engine, plan, spec, c, target, override=True))
@@ -233,7 +233,7 @@ def _action_checks(
 ) -> list[Check]:
     """The ruleset's checks of an action that is not an attack checked by mode, with the GM override on or off."""
     ruleset = engine.ruleset
-    return ruleset.action_checks(  # type: ignore[no-any-return]
+    return ruleset.actions.checks(  # type: ignore[no-any-return]
         engine.encounter,
         spec,
         c,

@@ -137,7 +137,7 @@ def _ruleset_action(name: str) -> type | None:
     from lnl_desktop.core.rules.registry import all_rulesets
 
     for ruleset in all_rulesets().values():
-        for cls in ruleset.handlers:
+        for cls in ruleset.actions.handlers:
             # A bare name is an action the engine once held itself (Attack, Parry...).
             if _type_name(cls) == name or (":" not in name and cls.__name__ == name):
                 return cls

@@ -563,7 +563,7 @@ class Ruleset:
         ("prone", "frightened of Ogre"); a ruleset that keeps a condition elsewhere adds it here."""
         return tuple(c.conditions)
 
-    def conditions(self) -> tuple[str, ...]:
+    def condition_menu(self) -> tuple[str, ...]:
         """The sheet's menu of common conditions (free-text labels the GM adds to a combatant)."""
         return CONDITIONS
 
@@ -606,6 +606,10 @@ class Ruleset:
     def stat_line(self, c: Any) -> str:
         """A short line of the numbers that matter, for tooltips and the bestiary."""
         return ""
+
+    def export_columns(self) -> tuple[str, ...]:
+        """The CSV export's titles of an event's ``table_cells``."""
+        return ("dice", "damage", "to SP", "to IP", "target SP", "target IP")
 
     # -- the round ---------------------------------------------------------------------------
 
@@ -1001,3 +1005,120 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<ruleset {self.name}: {self.title}>"
+
+
+# -- transitional: the capabilities read through the old hooks until each ruleset composes its own --
+
+_LEGACY = {
+    "views": {
+        "sheet": "sheet",
+        "columns": "columns",
+        "gauges": "gauges",
+        "gauge_labels": "gauge_labels",
+        "token_word": "token_word",
+        "markers": "markers",
+        "summary": "summary",
+        "stat_line": "stat_line",
+        "new_combatant": "new_combatant",
+        "export_columns": "export_columns",
+    },
+    "conditions": {
+        "menu": "condition_menu",
+        "tip": "condition_tip",
+        "duration_save": "duration_save",
+        "save_problem": "duration_save_problem",
+        "save": "condition_save",
+    },
+    "rounds": {
+        "start_procedure": "start_procedure",
+        "open_combat": "open_combat",
+        "round_order": "round_order",
+        "initiative": "initiative",
+        "declarations": "declarations",
+        "notes": "round_notes",
+        "settings": "round_settings",
+        "row_actions": "row_actions",
+        "on_round_start": "on_round_start",
+        "on_combat_start": "on_combat_start",
+        "on_combat_end": "on_combat_end",
+    },
+    "turns": {
+        "waiting": "waiting",
+        "order_refusal": "order_refusal",
+        "turn_refusal": "turn_refusal",
+        "acting_side": "acting_side",
+        "on_turn_start": "on_turn_start",
+    },
+    "movement": {
+        "allowance": "move_allowance",
+        "refusal": "move_refusal",
+        "terrain_free": "terrain_free",
+        "provocations": "provocations",
+        "after_move": "after_move",
+        "provocation_word": "provocation_word",
+    },
+    "actions": {
+        "handlers": "handlers",
+        "hooks_with_extras": "hooks_with_extras",
+        "kinds": "action_kinds",
+        "available": "action_available",
+        "choices": "action_means",
+        "checks": "action_checks",
+        "notes": "action_notes",
+        "still_open": "action_open",
+        "opening": "opening_action",
+        "result": "action_result",
+        "means": "means",
+    },
+    "attacks": {
+        "attack_of": "attack_of",
+        "checks": "attack_checks",
+        "concealment": "concealment_details",
+        "forecast": "forecast",
+        "checks_modes": "checks_attack_modes",
+    },
+    "health": {"kinds": "hand_kinds", "fields": "health_fields", "by_hand": "by_hand"},
+    "prompts": {
+        "prompt": "prompt",
+        "tools": "tools",
+        "combatant_tools": "combatant_tools",
+        "quick_rolls": "quick_rolls",
+    },
+    "areas": {"means": "area_means", "spec": "area_spec", "forecast": "area_forecast", "resolve": "resolve_area"},
+    "fights": {
+        "simulate": "simulate_fights",
+        "play": "play_fight",
+        "out": "sim_out",
+        "health": "sim_health",
+        "tactic": "sim_tactic",
+        "health_columns": "sim_health_fields",
+        "modes": "sim_modes",
+        "tells_death": "sim_tells_death",
+    },
+}
+
+
+class _Legacy:
+    """A capability answered by a ruleset's old hooks (removed once every ruleset composes its own)."""
+
+    def __init__(self, ruleset: Ruleset, names: Mapping[str, str]) -> None:
+        self._ruleset = ruleset
+        self._names = names
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, self._names.get(name, name))
+
+
+def _legacy(cap: str) -> Any:
+    def get(self: Ruleset) -> Any:
+        return _Legacy(self, _LEGACY[cap])
+
+    get.__name__ = cap
+    return cached_property(get)
+
+
+for _cap in _LEGACY:
+    _prop = _legacy(_cap)
+    setattr(Ruleset, _cap, _prop)
+    _prop.__set_name__(Ruleset, _cap)
+Ruleset.rest = None  # type: ignore[attr-defined]

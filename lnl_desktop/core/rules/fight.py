@@ -239,7 +239,7 @@ def approach_path(engine: Any, cid: str, target: str, reach_ft: float = MELEE_FT
     # nearest cell whose cheapest path passes out of no foe's reach, of the first few.
     for key in closer[:PATHS_TRIED]:
         path = reach.path_to(key[2])
-        if path is not None and not engine.ruleset.provocations(engine, cid, path):
+        if path is not None and not engine.ruleset.movement.provocations(engine, cid, path):
             return path
     return None
 

@@ -32,7 +32,7 @@ def battlefield(engine: Any) -> Battlefield:
     grid = e.map
     rule, fpc = grid.diagonal, grid.feet_per_cell
     side = np.array([PARTY if c.side is Side.PARTY else OPPONENTS for c in fighters], dtype=np.int64)
-    standing = np.array([not ruleset.sim_out(c) for c in fighters], dtype=np.bool_)
+    standing = np.array([not ruleset.fights.out(c) for c in fighters], dtype=np.bool_)
     move = np.array([float(c.move_ft) for c in fighters])
     gap = np.full((k, k), np.inf)
     dist = np.full((k, k), np.inf)

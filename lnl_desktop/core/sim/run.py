@@ -60,10 +60,10 @@ def fight_odds(
     field = with_plans(field or battlefield(engine), tuple(p for p in plans if p.kind != "retreat"))
     rng = np.random.default_rng(seed)
     size = batch or batch_size(field.size)
-    tally = Tally(field, engine.ruleset.sim_health_fields)
+    tally = Tally(field, engine.ruleset.fights.health_columns)
     for start in range(0, fights, size):
-        tally.add(engine.ruleset.simulate_fights(table, field, min(size, fights - start), rng))
-    odds = tally.odds(engine.ruleset.sim_tells_death, time.perf_counter() - t0)
+        tally.add(engine.ruleset.fights.simulate(table, field, min(size, fights - start), rng))
+    odds = tally.odds(engine.ruleset.fights.tells_death, time.perf_counter() - t0)
     return with_retreats(odds, encounter, gone, engine.ruleset)
 
 
@@ -88,8 +88,8 @@ def with_retreats(odds: FightOdds, encounter: Encounter, gone: tuple[str, ...], 
         if c.id in kept:
             people.append(kept[c.id])
         elif c.id in gone:
-            health = dict(zip(ruleset.sim_health_fields, ruleset.sim_health(c), strict=True))
+            health = dict(zip(ruleset.fights.health_columns, ruleset.fights.health(c), strict=True))
             side = "Party" if c.side is Side.PARTY else "Opponents"
-            die = 0.0 if ruleset.sim_tells_death else None
+            die = 0.0 if ruleset.fights.tells_death else None
             people.append(CombatantOdds(id=c.id, name=c.name, side=side, drop=0.0, die=die, health_left=health))
     return replace(odds, combatants=tuple(people))

@@ -57,7 +57,7 @@ class AreaEffectDialog(QDialog):
         self.controller = controller
         self.template = template
         self.ruleset = controller.engine.ruleset
-        self.spec = self.ruleset.area_spec()
+        self.spec = self.ruleset.areas.spec()
         self.setWindowTitle(f"Area effect — {template.words}")
         self.setMinimumWidth(540)
         encounter = controller.encounter
@@ -253,7 +253,7 @@ class AreaEffectDialog(QDialog):
         """The combatant's spells, breaths and bombs whose own area this template is (a spell strikes
         its own shape and size: the Action dock's Area effect… lays it)."""
         t = self.template
-        means = self.ruleset.area_means(c) if c is not None else ()
+        means = self.ruleset.areas.means(c) if c is not None else ()
         return tuple(m for m in means if (m.area.shape, m.area.size_ft) == (t.shape, t.size_ft))
 
     def caster(self) -> str:
@@ -317,7 +317,7 @@ class AreaEffectDialog(QDialog):
         action = self.action()
         with QSignalBlocker(self.table):
             try:
-                odds = self.ruleset.area_forecast(self.controller.encounter, action) if action.targets else {}
+                odds = self.ruleset.areas.forecast(self.controller.encounter, action) if action.targets else {}
                 problem = ""
             except RulesError as refused:
                 odds, problem = {}, str(refused)
@@ -391,7 +391,7 @@ class AreaEffectButton(QPushButton):
         self.clicked.connect(self._clicked)
 
     def show_for(self, c: object | None) -> None:
-        means = self.controller.engine.ruleset.area_means(c) if c is not None else ()
+        means = self.controller.engine.ruleset.areas.means(c) if c is not None else ()
         self.caster = getattr(c, "id", "") if means else ""
         self.setVisible(bool(means))
         if means:
@@ -400,7 +400,7 @@ class AreaEffectButton(QPushButton):
 
     def _clicked(self) -> None:
         c = self.controller.combatant(self.caster) if self.caster else None
-        means = self.controller.engine.ruleset.area_means(c) if c is not None else ()
+        means = self.controller.engine.ruleset.areas.means(c) if c is not None else ()
         if len(means) == 1:
             self.lay.emit(means[0], self.caster)
         elif means:

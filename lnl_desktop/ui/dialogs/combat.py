@@ -63,7 +63,7 @@ from lnl_desktop.ui.dialogs.setting_editors import (
 
 def surprise_row(ruleset: Ruleset, situation: str) -> list[tuple[int, str]]:
     """How the ruleset reads each face of the die in ``situation``: (face, reading) for faces 1 to 6."""
-    procedure = ruleset.start_procedure()
+    procedure = ruleset.rounds.start_procedure()
     spec = next((s for s in procedure.situations if s.key == str(situation)), None)
     if spec is None or spec.by_hand or not procedure.surprise_die:
         return []
@@ -131,7 +131,7 @@ class StartCombatDialog(QDialog):
         super().__init__(parent)
         self.encounter = encounter
         self.ruleset = get_ruleset(encounter.ruleset)
-        self.procedure = self.ruleset.start_procedure()
+        self.procedure = self.ruleset.rounds.start_procedure()
         self.setWindowTitle(f"Start combat — {self.ruleset.title}")
 
         situation_box = QGroupBox(self.procedure.question, self)

@@ -66,7 +66,7 @@ class DamageHealDialog(QDialog):
         self.amount.setFocus()
 
     def _fill_kinds(self) -> None:
-        kinds = self.controller.engine.ruleset.hand_kinds(self.heal_button.isChecked())
+        kinds = self.controller.engine.ruleset.health.kinds(self.heal_button.isChecked())
         self.kind.clear()
         for key, words in kinds:
             self.kind.addItem(words, key)
@@ -99,7 +99,7 @@ class DamageHealDialog(QDialog):
 def open_damage_heal(controller: TableController, cid: str | None, parent: QWidget | None) -> DamageHealDialog | None:
     """Open the Damage / Heal dialog for ``cid`` (the selected combatant); None when nobody is picked
     or the ruleset has no damage by hand."""
-    if cid is None or controller.combatant(cid) is None or not controller.engine.ruleset.hand_kinds(False):
+    if cid is None or controller.combatant(cid) is None or not controller.engine.ruleset.health.kinds(False):
         return None
     dialog = DamageHealDialog(controller, cid, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -162,7 +162,7 @@ class ActionInputs(QWidget):
         """The acting combatant's weapons for an input of kind "means" (a second weapon), "none" first
         when it may be left out; the action's own weapon is not offered twice."""
         if spec.uses == "weapon":
-            offered = [(name, label, why) for name, label, why in ruleset.action_means(spec, c) if name != weapon]
+            offered = [(name, label, why) for name, label, why in ruleset.actions.choices(spec, c) if name != weapon]
         else:
             offered = [(w.name, w.name, "") for w in getattr(c, "weapons", ())]
         combo.clear()

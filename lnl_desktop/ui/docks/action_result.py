@@ -57,7 +57,7 @@ def last_result(encounter: Encounter, ruleset: Ruleset) -> ActionResult | None:
     log = encounter.log
     start = next((i for i in range(len(log) - 1, -1, -1) if isinstance(log[i], TurnStarted)), -1)
     for i in range(len(log) - 1, start, -1):
-        found = ruleset.action_result(encounter, log[i], log[i + 1 :])
+        found = ruleset.actions.result(encounter, log[i], log[i + 1 :])
         if found is not None:
             return found
     return None

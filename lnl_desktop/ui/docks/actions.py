@@ -636,11 +636,11 @@ class ActionPanel(QWidget):
         if c is None:
             return
         ruleset = self.controller.engine.ruleset
-        usable = [k for k, spec in self.specs.items() if ruleset.action_available(spec, c)[0]]
+        usable = [k for k, spec in self.specs.items() if ruleset.actions.available(spec, c)[0]]
         targeted = [k for k in usable if self.specs[k].targeted]
         words = [k for k in usable if self.specs[k].uses == "text"]
         # The action the rules already name for this turn (a declared one), else the first attack.
-        opening = ruleset.opening_action(self.controller.encounter, c)
+        opening = ruleset.actions.opening(self.controller.encounter, c)
         self._kind = opening if opening in usable else (targeted or words or usable or list(self.specs))[0]
         self._validate_choices(c)
         self._target = self._nearest_foe(c)
@@ -670,7 +670,7 @@ class ActionPanel(QWidget):
         if ruleset.name == self._specs_of:
             return
         self._specs_of = ruleset.name
-        self.specs = {spec.key: spec for spec in ruleset.action_kinds()}
+        self.specs = {spec.key: spec for spec in ruleset.actions.kinds()}
         with QSignalBlocker(self.kind_combo):
             self.kind_combo.clear()
             for spec in self.specs.values():
@@ -793,7 +793,7 @@ class ActionPanel(QWidget):
 
     def _action_open(self, c: Any) -> bool:
         """Whether the action taken allows more of it (the next of a monster's several attacks)."""
-        return c is not None and bool(self.controller.engine.ruleset.action_open(self.controller.encounter, c))
+        return c is not None and bool(self.controller.engine.ruleset.actions.still_open(self.controller.encounter, c))
 
     def _movement_text(self, c: Any) -> str:
         turn = self.controller.encounter.combat.turn
@@ -821,11 +821,11 @@ class ActionPanel(QWidget):
             spec = current if current.uses == uses else next((s for s in self.specs.values() if s.uses == uses), None)
             if spec is None:
                 continue
-            offered = ruleset.action_means(spec, c)
+            offered = ruleset.actions.choices(spec, c)
             if getattr(self, attribute) not in [name for name, _, _ in offered]:
                 fine = [name for name, _, why in offered if not why]
                 setattr(self, attribute, (fine or [name for name, _, _ in offered] or [None])[0])
-        available = {k: ruleset.action_available(spec, c)[0] for k, spec in self.specs.items()}
+        available = {k: ruleset.actions.available(spec, c)[0] for k, spec in self.specs.items()}
         if not available.get(self._kind, True):
             self._kind = next((k for k, ok in available.items() if ok), self._kind)
 
@@ -834,7 +834,7 @@ class ActionPanel(QWidget):
         assert isinstance(model, QStandardItemModel)
         ruleset = self.controller.engine.ruleset
         for i, spec in enumerate(self.specs.values()):
-            ok, why = ruleset.action_available(spec, c)
+            ok, why = ruleset.actions.available(spec, c)
             item = model.item(i)
             item.setEnabled(ok)
             item.setToolTip(spec.tip if ok else why)
@@ -844,7 +844,7 @@ class ActionPanel(QWidget):
         combo = self.means_combo
         combo.clear()
         spec = self.spec()
-        for name, label, why in self.controller.engine.ruleset.action_means(spec, c):
+        for name, label, why in self.controller.engine.ruleset.actions.choices(spec, c):
             combo.addItem(label, name)
             if why:
                 combo.setItemData(combo.count() - 1, why, Qt.ItemDataRole.ToolTipRole)

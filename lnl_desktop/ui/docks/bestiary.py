@@ -60,7 +60,7 @@ def creature_summary(entry: dict[str, Any], ruleset: Ruleset | None = None) -> s
     if hasattr(c, "level"):
         dice = getattr(c, "dice_count", None)
         head += f": level {c.level}" + (f" ({dice} damage {'die' if dice == 1 else 'dice'})" if dice else "")
-    lines = [head, *ruleset.stat_line(c).splitlines()]
+    lines = [head, *ruleset.views.stat_line(c).splitlines()]
     lines.append(f"Size {c.size} x {c.size} ({size}), field of vision {c.vision_deg}°")
     lines += [f"Weapon: {w.label}" for w in getattr(c, "weapons", ())]
     shield = getattr(c, "shield", None)

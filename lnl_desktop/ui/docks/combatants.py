@@ -141,7 +141,7 @@ class CombatantsPanel(QWidget):
     def add_combatant(self) -> str | None:
         """Add a new Party combatant with plain defaults and select it; its id, or None if refused."""
         # What the ruleset's "new combatant" is (L&L: a plain level 1 fighter), edited then on the sheet.
-        return self.controller.add_combatant(self.controller.engine.ruleset.new_combatant())
+        return self.controller.add_combatant(self.controller.engine.ruleset.views.new_combatant())
 
     def remove_selected(self) -> bool:
         """Remove the selected combatant after asking; True if it was removed."""

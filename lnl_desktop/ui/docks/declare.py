@@ -57,7 +57,7 @@ class DeclarePhase:
         """The ruleset's declare phase as it stands (None for a ruleset without one)."""
         engine = self.controller.engine
         try:
-            return engine.ruleset.declarations(engine)
+            return engine.ruleset.rounds.declarations(engine)
         except RulesError:
             return None
 
@@ -164,7 +164,7 @@ class DeclarePhase:
                 entry.setToolTip(self._declare_tip(spec, c))
                 entry.triggered.connect(lambda _=False, key=key: self.declare(cid, key))
         try:
-            commands = engine.ruleset.row_actions(engine, c)
+            commands = engine.ruleset.rounds.row_actions(engine, c)
         except RulesError:
             commands = ()
         if commands and not menu.isEmpty():

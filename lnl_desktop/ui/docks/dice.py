@@ -264,7 +264,7 @@ class DicePanel(QWidget):
             self.quick_row.removeWidget(button)
             button.deleteLater()
         self.quick_buttons = []
-        for label, expression in self.controller.engine.ruleset.quick_rolls():
+        for label, expression in self.controller.engine.ruleset.prompts.quick_rolls():
             button = QPushButton(label, self)
             button.setToolTip(f"Roll {expression}")
             button.clicked.connect(lambda _checked=False, e=expression: self.roll_quick(e))

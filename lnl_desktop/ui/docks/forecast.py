@@ -141,7 +141,7 @@ class _Reading:
         mode = plan.mode
         spell = mode is AttackMode.SPELL
         try:
-            means = ruleset.means(attacker, plan.means, spell=spell)
+            means = ruleset.actions.means(attacker, plan.means, spell=spell)
         except (RulesError, AttributeError, LookupError):
             if not isinstance(mode, AttackMode):
                 return (
@@ -149,7 +149,7 @@ class _Reading:
                 )
             # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
             try:
-                means = ruleset.means(attacker, plan.means, spell=not spell)
+                means = ruleset.actions.means(attacker, plan.means, spell=not spell)
             except (RulesError, AttributeError, LookupError):
                 return (
                     f"{attacker.name} has no weapon or spell named {plan.means!r}:"
@@ -172,7 +172,7 @@ class _Reading:
     def _compute(self, inputs: _Inputs) -> Forecast | None:
         """The ruleset's forecast for ``inputs`` (None: it gives none for them)."""
         ruleset = self.controller.engine.ruleset
-        return ruleset.forecast(
+        return ruleset.attacks.forecast(
             inputs.attacker,
             inputs.target,
             inputs.means,
@@ -375,7 +375,7 @@ class ForecastPanel(_Reading, QWidget):
             self.formula_label.setText(fc.formula if fc.where in fc.formula else f"{fc.formula} · {fc.where}")
         else:
             self.formula_label.setText(f"{fc.formula} · to {'IP (direct)' if fc.direct else 'SP first'}")
-        bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.gauges(inputs.target))
+        bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.views.gauges(inputs.target))
         if fc.exploding:
             die = getattr(means, "die", f"d{fc.sides}")
             dice = f"{fc.dice} {die} rolled, each maximum rolling again without limit (the '!')."

@@ -188,7 +188,7 @@ class FightOddsPanel(QWidget):
             f"within {MAX_ROUNDS} rounds counts for neither ({odds.neither:.1%})."
         )
         ruleset = self.controller.engine.ruleset
-        self.setToolTip(f"The default tactic: {ruleset.sim_tactic}" if ruleset.sim_tactic else "")
+        self.setToolTip(f"The default tactic: {ruleset.fights.tactic}" if ruleset.fights.tactic else "")
         self._fill_table(odds)
         self._draw(odds)
 
@@ -213,7 +213,7 @@ class FightOddsPanel(QWidget):
             self.plan_combo.clear()
             if me is not None:
                 self.plan_combo.addItem("retreats (leaves the fight)", ("retreat", "", ""))
-                modes = self.controller.engine.ruleset.sim_modes
+                modes = self.controller.engine.ruleset.fights.modes
                 for f in e.combatants:
                     if f.side is not me.side and f.id in e.tokens and not f.down:
                         self.plan_combo.addItem(f"attacks {f.name} first", ("attack", f.id, ""))

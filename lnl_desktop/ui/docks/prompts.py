@@ -61,7 +61,7 @@ def _key(item: Pending) -> str:
 def ask_spec(controller: TableController, item: Pending) -> PromptSpec:
     """How the ruleset asks about ``item``; its own words alone if the ruleset cannot say more."""
     try:
-        return controller.engine.ruleset.prompt(controller.engine, item)
+        return controller.engine.ruleset.prompts.prompt(controller.engine, item)
     except (RulesError, ValueError):
         return PromptSpec(item.kind.capitalize(), item.text, (), ())
 

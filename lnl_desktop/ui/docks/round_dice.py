@@ -206,7 +206,9 @@ class RoundDice:
         if len(asked) == 1:
             sides = asked[0].sides
             try:
-                readings = [(face, self.controller.engine.ruleset.initiative(face)) for face in range(1, sides + 1)]
+                readings = [
+                    (face, self.controller.engine.ruleset.rounds.initiative(face)) for face in range(1, sides + 1)
+                ]
             except RulesError:
                 readings = []
             if readings:
@@ -255,7 +257,7 @@ class RoundDice:
             if widget is not None:
                 widget.deleteLater()
         self.setting_editors = {}
-        for setting in ruleset.round_settings():
+        for setting in ruleset.rounds.settings():
             editor = setting_editor(setting, self.settings_bar)
             if not isinstance(editor, QCheckBox):
                 caption = QLabel(f"{setting.label}:", self.settings_bar)

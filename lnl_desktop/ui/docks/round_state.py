@@ -105,7 +105,7 @@ class RoundState:
         """The ruleset's lines under the round's heading (a timer die counting down); hidden when none."""
         engine = self.controller.engine
         try:
-            notes = tuple(engine.ruleset.round_notes(engine))
+            notes = tuple(engine.ruleset.rounds.notes(engine))
         except RulesError:
             notes = ()
         text = "\n".join(notes)

@@ -147,7 +147,7 @@ class CombatantSheet(QWidget):
         """The sheet of the encounter's ruleset: the shared fields, and the rows and lists its SheetSpec names."""
         ruleset = self.controller.engine.ruleset
         self.ruleset_name = ruleset.name
-        self.spec: SheetSpec = ruleset.sheet()
+        self.spec: SheetSpec = ruleset.views.sheet()
         self.tips = {**TIPS, **self.spec.tips}
         self.bindings = {}
         self.mapper.unbind_all()
@@ -265,7 +265,7 @@ class CombatantSheet(QWidget):
         row.addWidget(self.hand_button)
         row.addStretch(1)
         # Only once it has a parent: shown without one, a button is a window of its own.
-        self.hand_button.setVisible(bool(self.controller.engine.ruleset.hand_kinds(False)))
+        self.hand_button.setVisible(bool(self.controller.engine.ruleset.health.kinds(False)))
         return bar
 
     def open_damage_heal(self, cid: str | None = None) -> DamageHealDialog | None:
@@ -511,7 +511,7 @@ class CombatantSheet(QWidget):
             return
         side = style.side_color(c.side).name()
         self.title.setText(f'<span style="color:{side}">■</span> {_escape(c.name)}')
-        self.summary.setText(self.controller.engine.ruleset.summary(c))
+        self.summary.setText(self.controller.engine.ruleset.views.summary(c))
         self._refresh_portrait(c)
         self._refresh_tools(c)
         self.mapper.show_row(self.combatants.row_of(c.id), force)
@@ -583,7 +583,7 @@ class CombatantSheet(QWidget):
             return False
         if c.model_dump(mode="json").get(key) == value:
             return True  # nothing to change: no empty step on the undo stack
-        if key in self.controller.engine.ruleset.health_fields() and isinstance(value, int):
+        if key in self.controller.engine.ruleset.health.fields() and isinstance(value, int):
             # A typed HP, SP or IP is damage or healing: the rules see it (RULES §10).
             events = self.controller.do(act.SetHealth(c.id, key, value))
         else:

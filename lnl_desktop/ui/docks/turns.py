@@ -628,7 +628,11 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         # The bars' columns are the ruleset's (SP and IP in L&L); a declare phase adds its column first.
         sample = encounter.combatants[0] if encounter.combatants else None
         ruleset = self.controller.engine.ruleset
-        gauges = [g.label for g in ruleset.gauges(sample)] if sample is not None else list(ruleset.gauge_labels())
+        gauges = (
+            [g.label for g in ruleset.views.gauges(sample)]
+            if sample is not None
+            else list(ruleset.views.gauge_labels())
+        )
         declared = [DECLARED] if spec is not None else []
         self._declared_column = 2 if spec is not None else None
         headers = ["Combatant", "This round", *declared, *gauges]
@@ -730,7 +734,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
         word = self._token_word(c)
         if word:
             label = f"{label} · {word}" if label else word  # who flees, surrenders, is dead
-        gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.gauges(c)]
+        gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.views.gauges(c)]
         spec = self.declare_spec
         declared = [""] if spec is not None else []
         single = head is not None and head.single
@@ -767,7 +771,7 @@ class TurnsPanel(RoundState, DeclarePhase, RoundDice, QWidget):
     def _token_word(self, c: Any) -> str:
         """The ruleset's word for the combatant's state ("flees", "surrenders", "dead"), or ""."""
         try:
-            return str(self.controller.engine.ruleset.token_word(c) or "")
+            return str(self.controller.engine.ruleset.views.token_word(c) or "")
         except (RulesError, ValueError):
             return ""
 

@@ -347,7 +347,7 @@ class MoveDrag:
     @property
     def provocation_word(self) -> str:
         """The ruleset's name for a provoked attack ("Counter-attack"), or the generic one."""
-        return str(getattr(self.engine.ruleset, "provocation_word", "") or FREE_ATTACK)
+        return str(self.engine.ruleset.movement.provocation_word or FREE_ATTACK)
 
     def provocations(self, route: Route, forced: bool) -> list[Provocation]:
         """The steps of ``route`` that give enemies a free attack, as the ruleset says; none for a
@@ -360,7 +360,7 @@ class MoveDrag:
         key = tuple(route.path)
         if self._provoked is None or self._provoked[0] != key:
             try:
-                found = list(self.engine.ruleset.provocations(self.engine, self.cid, list(route.path)))
+                found = list(self.engine.ruleset.movement.provocations(self.engine, self.cid, list(route.path)))
             except RulesError:
                 found = []
             self._provoked = (key, found)

@@ -158,7 +158,7 @@ class MapScene(QGraphicsScene):
         # The GM's drawings and labels (the players' scene: the shown ones only).
         self.drawings = DrawingLayer(self, player)
         # Area templates (RULES §14; the players' scene: the shown ones, under its fog, without rings).
-        self.templates = TemplateLayer(self, player, lambda: controller.engine.ruleset.area_spec().cover)
+        self.templates = TemplateLayer(self, player, lambda: controller.engine.ruleset.areas.spec().cover)
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)

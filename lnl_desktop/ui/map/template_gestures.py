@@ -53,7 +53,7 @@ class _Preview:
         strike_, struck = struck_by(encounter, template.shape, template.origin, template.size_ft, template.direction)
         self.struck = struck
         self.item.set_template(template, strike_)
-        cover = self.view.controller.engine.ruleset.area_spec().cover  # only where cover changes anything
+        cover = self.view.controller.engine.ruleset.areas.spec().cover  # only where cover changes anything
         self.rings.set_rings(encounter, struck, cover)
         names = encounter.names()
         who = ", ".join(names.get(s.combatant, s.combatant) + (" (cover)" if s.cover and cover else "") for s in struck)

@@ -45,7 +45,7 @@ def hand_refusal(controller: TableController, cid: str | None) -> str:
     """Why Damage / Heal cannot open for ``cid`` now ("" when it can)."""
     if cid is None or controller.combatant(cid) is None:
         return "Damage / Heal: select a combatant first (click its token or its row)"
-    if not controller.engine.ruleset.hand_kinds(False):
+    if not controller.engine.ruleset.health.kinds(False):
         return f"Damage / Heal: {controller.engine.ruleset.title} has no damage or healing by hand"
     return ""
 

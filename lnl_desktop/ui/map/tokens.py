@@ -99,10 +99,10 @@ class TokenLook:
         """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers
         and shows an Opponent's condition markers only when ``share_markers``."""
         ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
-        gauges = ruleset.gauges(c)
+        gauges = ruleset.views.gauges(c)
         secret = player and c.side is not Side.PARTY
         condition = condition_word(c, badly_hurt_below, gauges) if secret else ""
-        markers = ruleset.markers(c) if not secret or share_markers else ()
+        markers = ruleset.views.markers(c) if not secret or share_markers else ()
         tip = player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges, ruleset)
         if markers:
             tip += "<br>" + markers_tooltip(markers, None if secret else c, names)  # what is left: the GM's
@@ -125,7 +125,7 @@ class TokenLook:
             tooltip=tip,
             hidden=token.hidden,
             condition=condition,
-            word=ruleset.token_word(c),
+            word=ruleset.views.token_word(c),
             portrait=getattr(c, "portrait", None),
             markers=markers,
         )
@@ -140,7 +140,7 @@ def condition_word(c: Any, badly_hurt_below: float = 0.5, gauges: tuple[Gauge, .
     if c.down:
         return "down"
     if gauges is None:
-        gauges = get_ruleset(DEFAULT_RULESET).gauges(c)
+        gauges = get_ruleset(DEFAULT_RULESET).views.gauges(c)
     total = sum(g.most for g in gauges)
     fraction = 1.0 if total <= 0 else sum(g.now for g in gauges) / total
     if fraction >= 1.0:
@@ -174,7 +174,7 @@ def tooltip(
     if status:
         lines.append("<i>" + ", ".join(status) + "</i>")
     for word in c.conditions:  # what each condition means, as the ruleset words it
-        tip = ruleset.condition_tip(word) if ruleset is not None else ""
+        tip = ruleset.conditions.tip(word) if ruleset is not None else ""
         if tip:
             lines.append(f"<i>{_html(word)}</i>: {_html(tip)}")
     lines.append(f"at ({token.cell[0]}, {token.cell[1]}), facing {token.facing}&deg;")

@@ -70,7 +70,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         """Name, Side, the encounter's ruleset's columns, Move, Status."""
         ruleset = self._controller.engine.ruleset
         self._ruleset = ruleset.name
-        self._columns: dict[str, Column] = {c.title: c for c in ruleset.columns()}
+        self._columns: dict[str, Column] = {c.title: c for c in ruleset.views.columns()}
         self.COLUMNS: tuple[str, ...] = ("Name", "Side", *self._columns, "Move", "Status")
         self._NUMERIC = frozenset({*(t for t, c in self._columns.items() if c.numeric), "Move"})
 
@@ -174,7 +174,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
 
     def _tooltip(self, c: Any, column: str) -> str:
         if column == "Name":
-            stats = visible(self._controller.engine.ruleset.stat_line(c))
+            stats = visible(self._controller.engine.ruleset.views.stat_line(c))
             return f"{visible(c.name)} ({c.side.value})\n{stats}".rstrip()
         if column == "AP" and getattr(c, "shield", None) is not None:
             return f"Armor {c.armor} + {visible(c.shield.name)} {c.shield.armor} ({c.shield.state.value})"
@@ -189,7 +189,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
             c.side,
             c.move_ft,
             *(column.value(c) for column in self._columns.values()),
-            self._controller.engine.ruleset.stat_line(c),
+            self._controller.engine.ruleset.views.stat_line(c),
             repr(getattr(c, "shield", None)),
             status_of(c),
             self._is_active(c.id),

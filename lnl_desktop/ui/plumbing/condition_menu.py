@@ -81,10 +81,10 @@ def fill_condition_menu(
     add = menu.addMenu("&Add condition")
     add.setToolTipsVisible(True)
     add.menuAction().setToolTip(f"Give {c.name} a condition, and say how long it lasts")
-    for condition in ruleset.conditions():
+    for condition in ruleset.conditions.menu():
         sub = add.addMenu(condition.replace("&", "&&"))
         sub.setToolTipsVisible(True)
-        tip = ruleset.condition_tip(condition) or condition
+        tip = ruleset.conditions.tip(condition) or condition
         if c.has_condition(condition):
             sub.menuAction().setEnabled(False)
             tip = f"{c.name} is {condition} already: change its duration above"
@@ -158,7 +158,7 @@ def _fill_saves(
 ) -> None:
     """A save at the end of each turn: the saves the ruleset names (an Old-School d20 category, a
     Group d10 skill, an L&L ability), and the DC asked for where the ruleset rolls against one."""
-    spec = controller.engine.ruleset.duration_save()
+    spec = controller.engine.ruleset.conditions.duration_save()
     saves = menu.addMenu("A save at the end of each &turn")
     saves.setToolTipsVisible(True)
     saves.menuAction().setToolTip(f"{who} rolls {spec.words}")

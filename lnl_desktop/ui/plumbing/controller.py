@@ -126,7 +126,7 @@ class TableController(QObject):
         for an action with no result (a move, an edit), its last event."""
         ruleset = self.engine.ruleset
         for i in range(len(events) - 1, -1, -1):
-            if ruleset.action_result(self.encounter, events[i], events[i + 1 :]) is not None:
+            if ruleset.actions.result(self.encounter, events[i], events[i + 1 :]) is not None:
                 return events[i].text
         return events[-1].text
 

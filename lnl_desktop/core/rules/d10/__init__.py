@@ -135,7 +135,7 @@ class GroupD10Ruleset(ByHand, Ruleset):
     def stat_line(self, c: D10Combatant) -> str:
         return views.stat_line(c)
 
-    def conditions(self) -> tuple[str, ...]:
+    def condition_menu(self) -> tuple[str, ...]:
         return CONDITIONS
 
     def duration_save(self) -> DurationSave:

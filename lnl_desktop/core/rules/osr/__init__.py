@@ -109,7 +109,7 @@ class OldSchoolRuleset(ByHand, Ruleset):
     def gauge_labels(self) -> tuple[str, ...]:
         return ("HP",)
 
-    def conditions(self) -> tuple[str, ...]:
+    def condition_menu(self) -> tuple[str, ...]:
         """Every condition of the table in RULES §12, each applied by the app."""
         return cond.TABLE
 
