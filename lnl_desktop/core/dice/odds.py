@@ -94,6 +94,16 @@ def explosions_at_least(count: int, sides: int, at_least: int) -> float:
     return min(1.0, max(0.0, 1.0 - below))
 
 
+@dataclass(frozen=True)
+class Threshold:
+    """A state the ruleset names that an attack's damage may reach: a line on the forecast's chart."""
+
+    label: str  # "SP 0", "0 HP", "down"
+    from_amount: int  # the least damage (after the target's defences) that reaches it
+    chance: float  # the chance this attack reaches it
+    down: bool = False  # reaching it puts the target down (the chart's last line)
+
+
 @dataclass
 class Forecast:
     """What an attack can do, exactly, before it is rolled.
@@ -126,6 +136,10 @@ class Forecast:
     exploding: bool = True  # the dice explode; False: plain dice such as 1d8 + 2
     sp_label: str = "SP 0"  # the chart's first threshold line
     edge: str = ""  # advantage or disadvantage on the d20 to hit, with its sources ("advantage (target prone)")
+    # The states the damage may reach, least first, in the ruleset's words (a distribution of outcomes
+    # the ruleset labels), and lines the ruleset adds ("Parried with Shield: …").
+    thresholds: tuple[Threshold, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def total(self) -> float:

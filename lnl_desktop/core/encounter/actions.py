@@ -401,6 +401,15 @@ class AreaEffect:
     template: str = ""
     lift: bool = False
     override: bool = False
+    # The ruleset's own fields of the effect ("save" and "dc" in Old-School d20, "dex_applies" in L&L),
+    # read with :meth:`extra`; the fields above are what every ruleset's area effect has.
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def extra(self, key: str, default: Any = None) -> Any:
+        """The ruleset's own field ``key`` of this effect, or ``default`` when it was not given."""
+        if key in self.extras:
+            return self.extras[key]
+        return getattr(self, key, default)
 
 
 Action = (
