@@ -34,7 +34,7 @@ from lnl_desktop.core.encounter.model import (
     TurnState,
 )
 from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.common import Check, CheckSection, Opening, RoundOrder
 from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 
 
@@ -874,6 +874,15 @@ class Ruleset:
     def concealment_details(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
         return []
 
+    def attack_sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]:
+        """Transitional: the sneak attack's points as a section, from the old hooks."""
+        checks = self.sneak_checks(encounter, attacker, target, means)
+        if not checks:
+            return ()
+        ways = tuple(self.concealment_details(encounter, attacker, target))
+        details = {c.label: ways for c in checks if c.label.startswith(("Concealed", "Hidden"))}
+        return (CheckSection(f"Sneak attack ({self.title})", tuple(checks), details),)
+
     def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None:
         """Who attacks whom with ``action`` (attacker id, target id), read before it is applied, or
         None when it is no attack on a creature. The engine turns the attacker to face its target.
@@ -1074,6 +1083,7 @@ _LEGACY = {
         "attack_of": "attack_of",
         "checks": "attack_checks",
         "concealment": "concealment_details",
+        "sections": "attack_sections",
         "forecast": "forecast",
         "checks_modes": "checks_attack_modes",
     },

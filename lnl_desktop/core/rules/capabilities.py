@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         StartProcedure,
         Table,
     )
-    from lnl_desktop.core.rules.common import Opening, RoundOrder
+    from lnl_desktop.core.rules.common import CheckSection, Opening, RoundOrder
     from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 
 
@@ -142,6 +142,7 @@ class Attacks(Protocol):
     def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None: ...
     def checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]: ...
     def concealment(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]: ...
+    def sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]: ...
     def forecast(self, attacker: Any, target: Any, means: Any, mode: Any, options: Any, *, ignore_dex: bool = False,
                  encounter: Encounter | None = None, extras: Mapping[str, Any] | None = None) -> Any: ...  # fmt: skip
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -65,6 +66,16 @@ class Check:
     @property
     def blocks(self) -> bool:
         return self.applies and not self.ok
+
+
+@dataclass(frozen=True)
+class CheckSection:
+    """A heading of checks an attack mode brings beside the attack's own (a sneak attack's points), each
+    shown with its reason, and under a check the ways it may be satisfied (``details`` by the check's label)."""
+
+    head: str
+    checks: tuple[Check, ...]
+    details: Mapping[str, tuple[Check, ...]] = field(default_factory=dict)
 
 
 def failed(checks: list[Check]) -> list[str]:
