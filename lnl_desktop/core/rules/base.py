@@ -219,6 +219,20 @@ class SheetSpec:
 
 
 @dataclass(frozen=True)
+class TokenTip:
+    """What a token's tooltip says of the stat block, beside the name, side, gauges and Move."""
+
+    identity: str = ""  # after the side in the heading: "level 3"
+    numbers: tuple[str, ...] = ()  # beside the gauges: "AP 2"
+    items: tuple[str, ...] = ()  # a line each: "Longsword, reach 10 ft [broken]"
+
+
+# The icons a token may show beside its gauges (ruleset-free drawing words): a guard in force (a parry, a
+# shield raised) and a weapon broken until repaired.
+TOKEN_ICONS = ("guard", "broken")
+
+
+@dataclass(frozen=True)
 class Column:
     """A column of the Combatants table: the title, its tooltip, and the value for a combatant."""
 
@@ -606,6 +620,36 @@ class Ruleset:
     def stat_line(self, c: Any) -> str:
         """A short line of the numbers that matter, for tooltips and the bestiary."""
         return ""
+
+    def token_icons(self, c: Any) -> frozenset[str]:
+        """Transitional: the icons of :data:`TOKEN_ICONS` the token shows."""
+        from lnl_desktop.core.encounter.model import WeaponState
+
+        icons = set()
+        if getattr(c, "parry", None) is not None:
+            icons.add("guard")
+        if any(getattr(w, "state", None) is WeaponState.BROKEN for w in getattr(c, "weapons", ())):
+            icons.add("broken")
+        return frozenset(icons)
+
+    def token_tip(self, c: Any) -> TokenTip:
+        """Transitional: the tooltip's words of the stat block."""
+        from lnl_desktop.core.encounter.model import WeaponKind, WeaponState
+
+        items = []
+        for w in getattr(c, "weapons", ()):
+            extra = ""
+            if w.kind is WeaponKind.REACH:
+                extra = f", reach {w.reach} ft"
+            elif w.kind is WeaponKind.RANGED and w.max_range_ft:
+                extra = f", range {w.max_range_ft} ft"
+            state = getattr(w, "state", WeaponState.READY)
+            items.append(f"{w.label}{extra}" + ("" if state is WeaponState.READY else f" [{state.value}]"))
+        return TokenTip(
+            identity=f"level {c.level}" if hasattr(c, "level") else "",
+            numbers=(f"AP {c.armor_points}",) if hasattr(c, "armor_points") else (),
+            items=tuple(items),
+        )
 
     def export_columns(self) -> tuple[str, ...]:
         """The CSV export's titles of an event's ``table_cells``."""
@@ -1030,6 +1074,8 @@ _LEGACY = {
         "stat_line": "stat_line",
         "new_combatant": "new_combatant",
         "export_columns": "export_columns",
+        "token_icons": "token_icons",
+        "token_tip": "token_tip",
     },
     "conditions": {
         "menu": "condition_menu",

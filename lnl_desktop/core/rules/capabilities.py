@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         SheetSpec,
         StartProcedure,
         Table,
+        TokenTip,
     )
     from lnl_desktop.core.rules.common import CheckSection, Opening, RoundOrder
     from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
@@ -56,6 +57,8 @@ class Views(Protocol):
     def summary(self, c: Any) -> str: ...  # the line under the sheet's title
     def stat_line(self, c: Any) -> str: ...  # a short line of the numbers that matter
     def new_combatant(self) -> dict[str, Any]: ...  # what "Add combatant" creates
+    def token_icons(self, c: Any) -> frozenset[str]: ...  # of base.TOKEN_ICONS: "guard", "broken"
+    def token_tip(self, c: Any) -> TokenTip: ...  # the tooltip's words of the stat block
     def export_columns(self) -> tuple[str, ...]: ...  # the CSV titles of an event's table_cells ("to HP")
 
 
