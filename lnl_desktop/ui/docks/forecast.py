@@ -3,9 +3,10 @@
 It follows ``controller.plan`` (attacker, target, weapon or spell, mode, the action's own inputs)
 and the encounter's numbers, and shows the ruleset's forecast (:meth:`Ruleset.forecast`, a
 :class:`~lnl_desktop.core.dice.odds.Forecast`) as a bar chart with the mean marked, the
-thresholds where the target's SP empties and where it goes down, and one line of words
-("Mean 35.0 damage · 12% to empty SP · <1% to put it down"). For a ruleset that rolls to hit
-(``Forecast.p_hit``) the chance to hit comes first, in words, and the chart is the damage on a hit.
+thresholds the ruleset names (:attr:`Forecast.thresholds`: where the target's SP empties, where it
+goes down), its summary ("Mean 35.0 damage · 12% to empty SP · <1% to put it down") and its notes.
+For a ruleset that rolls to hit (``Forecast.p_hit``) the chance to hit comes first, in words, and
+the chart is the damage on a hit.
 The means is asked of the ruleset (:meth:`Ruleset.means`), which may say there is no forecast.
 
 pyqtgraph is heavy to import, so this module never imports it at the top: the chart is built the
@@ -24,10 +25,10 @@ from PySide6.QtCore import QEvent, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QCursor, QFont, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWidget
 
-from lnl_desktop.core.dice.odds import Forecast
-from lnl_desktop.core.encounter.model import Phase, WeaponState
+from lnl_desktop.core.dice.odds import Forecast, Threshold
+from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.engine.plan import attack_mode
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 if TYPE_CHECKING:  # only for the type checker: importing pyqtgraph here would load it at start-up
@@ -38,11 +39,13 @@ NO_COMBAT = "No combat yet. Once a turn is under way, the damage of the attack b
 COMBAT_OVER = "The combat is over: there is no attack to forecast."
 NO_TURN = "No turn is under way: begin someone's turn in the Turns dock, then set up an attack."
 
-# Okabe-Ito colours (as the map's): calm sky blue for the plain blows, orange where SP runs out,
-# vermillion where the target goes down; the mean in the palette's text colour.
+# Okabe-Ito colours (as the map's): calm sky blue for the plain blows, orange (then yellow, then
+# reddish purple) for the states the ruleset names on the way (SP runs out), vermillion where the
+# target goes down; the mean in the palette's text colour.
 BAR = QColor("#56B4E9")
 BAR_SP_EMPTY = QColor("#E69F00")
 BAR_DOWN = QColor("#D55E00")
+BAR_REACHED = (BAR_SP_EMPTY, QColor("#F0E442"), QColor("#CC79A7"))
 
 # The chart shows the damage range that holds all but this much of the probability on each side.
 VIEW_TAIL = 0.0005
@@ -56,7 +59,7 @@ class _Inputs:
     attacker: Any  # the ruleset's stat block
     target: Any
     means: Any  # what Ruleset.means gave: a weapon or a spell
-    mode: Any  # an AttackMode, or the ruleset's own word ("melee")
+    mode: Any  # the spec's mode (the shared attack word where it is one), or the ruleset's own ("melee")
     options: Any
     # Where everyone stands and how the others are (a guard, a facing), as plain data: a to-hit
     # ruleset reads range, facing and allies from the encounter. The GM's notes never count.
@@ -138,12 +141,13 @@ class _Reading:
         if attacker.id == target.id:
             return f"{attacker.name} cannot attack itself: pick another target"
         ruleset = self.controller.engine.ruleset
-        mode = plan.mode
-        spell = mode is AttackMode.SPELL
+        shared = attack_mode(plan.mode)  # the ActionSpec's mode word, as the rules read it
+        mode = shared or plan.mode
+        spell = shared == "spell"
         try:
             means = ruleset.actions.means(attacker, plan.means, spell=spell)
         except (RulesError, AttributeError, LookupError):
-            if not isinstance(mode, AttackMode):
+            if shared is None:
                 return (
                     f"{attacker.name} has no weapon named {plan.means!r}: pick one of its weapons in the Action dock."
                 )
@@ -155,7 +159,7 @@ class _Reading:
                     f"{attacker.name} has no weapon or spell named {plan.means!r}:"
                     " pick one of its own in the Action dock."
                 )
-            mode = AttackMode.ATTACK if spell else AttackMode.SPELL
+            mode = attack_mode("attack" if spell else "spell")
         if means is None:
             return self._no_forecast(plan)  # the ruleset forecasts nothing with this
         encounter = self.controller.encounter
@@ -198,7 +202,8 @@ class ForecastPanel(_Reading, QWidget):
         self.plot: pyqtgraph.PlotWidget | None = None
         self.bars: list[pyqtgraph.BarGraphItem] = []
         self.mean_line: pyqtgraph.InfiniteLine | None = None
-        self._markers: list[pyqtgraph.InfiniteLine] = []  # SP empties, goes down
+        # A line per threshold the ruleset names on the way (SP empties), then the line where it goes down.
+        self._markers: list[pyqtgraph.InfiniteLine] = []
 
         self.title_label = QLabel(self)
         self.title_label.setWordWrap(True)
@@ -216,6 +221,10 @@ class ForecastPanel(_Reading, QWidget):
             "Exact chances of the dice (exploding without limit), after DEX and AP, before any parry;"
             " SP and IP as they stand now."
         )
+        # The ruleset's own lines about this attack (a weapon broken until repaired, what a parry stops it with).
+        self.notes_label = QLabel(self)
+        self.notes_label.setWordWrap(True)
+        self.notes_label.hide()
 
         self.hint = QLabel(self._idle_words(), self)
         self.hint.setWordWrap(True)
@@ -235,6 +244,7 @@ class ForecastPanel(_Reading, QWidget):
         page_layout.addWidget(self.formula_label)
         page_layout.addWidget(self.chart_holder, 1)
         page_layout.addWidget(self.summary_label)
+        page_layout.addWidget(self.notes_label)
 
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.hint)
@@ -355,13 +365,13 @@ class ForecastPanel(_Reading, QWidget):
         means = inputs.means
         magic = getattr(means, "magic_bonus", 0)  # an L&L weapon's; a spell or another ruleset's weapon has none
         bonus = f" +{magic}" if magic else ""
-        if inputs.mode in (AttackMode.ATTACK, AttackMode.SPELL) or not inputs.mode:
-            mode = ""
-        else:
-            mode = f" ({inputs.mode.value if isinstance(inputs.mode, AttackMode) else inputs.mode})"
-        broken = " — broken until repaired" if getattr(means, "state", None) is WeaponState.BROKEN else ""
+        plain = not inputs.mode or inputs.mode in ("attack", "spell")  # the spec's mode words
+        mode = "" if plain else f" ({inputs.mode})"
         name = getattr(means, "name", str(inputs.plan.means))
-        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}{broken}")
+        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}")
+        _, notes, where = _reading(fc, means)
+        self.notes_label.setText("\n".join(notes))
+        self.notes_label.setVisible(bool(notes))
         if fc.p_hit is not None:
             edge = f" with {fc.edge}" if getattr(fc, "edge", "") else ""
             self.hit_label.setText(f"Chance to hit {_chance(fc.p_hit)}{edge} (natural 1 misses, natural 20 hits)")
@@ -370,11 +380,8 @@ class ForecastPanel(_Reading, QWidget):
                 " and a natural 20 always hits. The chart below is the damage on a hit."
             )
         self.hit_label.setVisible(fc.p_hit is not None)
-        if fc.where:
-            # A ruleset's own words ("to HP"), unless its formula says it already.
-            self.formula_label.setText(fc.formula if fc.where in fc.formula else f"{fc.formula} · {fc.where}")
-        else:
-            self.formula_label.setText(f"{fc.formula} · to {'IP (direct)' if fc.direct else 'SP first'}")
+        # The ruleset's words for where the damage goes ("to HP"), unless its formula says it already.
+        self.formula_label.setText(fc.formula if where in fc.formula else f"{fc.formula} · {where}")
         bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.views.gauges(inputs.target))
         if fc.exploding:
             die = getattr(means, "die", f"d{fc.sides}")
@@ -426,25 +433,41 @@ class ForecastPanel(_Reading, QWidget):
         self.mean_line.setZValue(10)
         self.plot.addItem(self.mean_line, ignoreBounds=True)
         self.mean_line.hide()
-        # One bar item per colour and one line per threshold, made once and updated in place.
-        for color in (BAR, BAR_SP_EMPTY, BAR_DOWN):
-            bar = pg.BarGraphItem(x=[0], height=[0], width=1.0, brush=pg.mkBrush(color), pen=pg.mkPen(None))
+        # Bar items and threshold lines are made as a forecast first needs them and updated in place:
+        # the plain bars, and the lines of one state on the way and of going down, to begin with.
+        self._bar(0)
+        self._markers = [self._line(BAR_REACHED[0]), self._line(BAR_DOWN)]
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self._chart_layout.addWidget(self.plot)
+
+    def _bar(self, index: int) -> pyqtgraph.BarGraphItem:
+        """The ``index``-th bar item (0: the plain bars, then one per threshold), made when first asked for."""
+        import pyqtgraph as pg  # already loaded by _build_chart
+
+        assert self.plot is not None
+        while len(self.bars) <= index:
+            bar = pg.BarGraphItem(x=[0], height=[0], width=1.0, brush=pg.mkBrush(BAR), pen=pg.mkPen(None))
             bar.hide()
             self.plot.addItem(bar)
             self.bars.append(bar)
-        for label, color in (("SP 0", BAR_SP_EMPTY), ("down", BAR_DOWN)):
-            line = pg.InfiniteLine(
-                angle=90,
-                movable=False,
-                pen=pg.mkPen(color.darker(115), width=1, style=Qt.PenStyle.DotLine),
-                label=label,
-                labelOpts={"color": color.darker(150), "fill": pg.mkBrush(background)},
-            )
-            line.hide()
-            self.plot.addItem(line, ignoreBounds=True)
-            self._markers.append(line)
-        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        self._chart_layout.addWidget(self.plot)
+        return self.bars[index]
+
+    def _line(self, color: QColor) -> pyqtgraph.InfiniteLine:
+        """A dotted threshold line in ``color``, hidden until a forecast places it."""
+        import pyqtgraph as pg  # already loaded by _build_chart
+
+        assert self.plot is not None
+        background = self.palette().color(QPalette.ColorRole.Base)
+        line = pg.InfiniteLine(
+            angle=90,
+            movable=False,
+            pen=pg.mkPen(color.darker(115), width=1, style=Qt.PenStyle.DotLine),
+            label="",
+            labelOpts={"color": color.darker(150), "fill": pg.mkBrush(background)},
+        )
+        line.hide()
+        self.plot.addItem(line, ignoreBounds=True)
+        return line
 
     def _draw(self) -> None:
         """Put the current forecast on the chart (nothing to do before the chart exists)."""
@@ -462,20 +485,28 @@ class ForecastPanel(_Reading, QWidget):
         # A to-hit ruleset's chart is the damage on a hit; the chance to hit is said above it.
         item.setTitle("damage on a hit" if on_hit else None)
         item.getAxis("bottom").setLabel("damage on a hit" if on_hit else "damage")
-        self._markers[0].label.setFormat(fc.sp_label or "SP 0")
+        thresholds, _, _ = _reading(fc, self._inputs.means if self._inputs is not None else None)
+        on_the_way = [t for t in thresholds if not t.down]
+        while len(self._markers) - 1 < len(on_the_way):  # one more state on the way: a line before "down"
+            self._markers.insert(len(self._markers) - 1, self._line(_colour(len(self._markers) - 1)))
+        down = next((t for t in thresholds if t.down), None)
+        placed_lines = [*zip(self._markers, on_the_way, strict=False), (self._markers[-1], down)]
+        for line, threshold in placed_lines:
+            if threshold is not None:
+                line.label.setFormat(threshold.label)
 
         low, high = _view_range(fc)
         shown = [(d, p) for d, p in fc.damage.items() if low <= d <= high]
         width = 0.85 if high - low <= 80 else 1.0
-        groups: list[list[tuple[int, float]]] = [[], [], []]  # plain, SP emptied, down
+        # A bar takes the colour of the highest threshold it reaches: group 0 reaches none.
+        groups: list[list[tuple[int, float]]] = [[] for _ in range(len(thresholds) + 1)]
         for d, p in shown:
-            if fc.down_from is not None and d >= fc.down_from:
-                groups[2].append((d, p))
-            elif fc.sp_empty_from is not None and d >= fc.sp_empty_from:
-                groups[1].append((d, p))
-            else:
-                groups[0].append((d, p))
-        for bar, values, color in zip(self.bars, groups, (BAR, BAR_SP_EMPTY, BAR_DOWN), strict=True):
+            groups[_reached(thresholds, d) + 1].append((d, p))
+        colours = [BAR, *(BAR_DOWN if t.down else _colour(on_the_way.index(t)) for t in thresholds)]
+        self._bar(len(groups) - 1)
+        for bar in self.bars[len(groups) :]:
+            bar.hide()
+        for bar, values, color in zip(self.bars, groups, colours, strict=False):
             if not values:
                 bar.hide()
                 continue
@@ -483,6 +514,7 @@ class ForecastPanel(_Reading, QWidget):
                 x=[d for d, _ in values],
                 height=[p * 100 for _, p in values],
                 width=width,
+                brush=pg.mkBrush(color),
                 pen=pg.mkPen(color.darker(130)) if width < 1 else pg.mkPen(None),
             )
             bar.show()
@@ -507,7 +539,12 @@ class ForecastPanel(_Reading, QWidget):
         self.mean_line.setPos(fc.mean)
         self.mean_line.label.setColor(text)
         place(fc.mean, self.mean_line)
-        for line, where in zip(self._markers, (fc.sp_empty_from, fc.down_from), strict=True):
+        on_the_lines = {id(line) for line, _ in placed_lines}
+        for line in self._markers:
+            if id(line) not in on_the_lines:
+                line.hide()
+        for line, threshold in placed_lines:
+            where = threshold.from_amount if threshold is not None else None
             if where is None or not low <= where <= high:
                 line.hide()
                 continue
@@ -534,10 +571,11 @@ class ForecastPanel(_Reading, QWidget):
         at_least = fc.chance_at_least(amount)
         on_hit = " on a hit" if fc.p_hit is not None else ""
         words = [f"{amount} damage{on_hit}: {_pct(p)}", f"{amount} or more{on_hit}: {_pct(at_least)}"]
-        if fc.down_from is not None and amount >= fc.down_from:
-            words.append("puts it down")
-        elif fc.sp_empty_from is not None and amount >= fc.sp_empty_from:
-            words.append("empties its SP")
+        thresholds, _, _ = _reading(fc, self._inputs.means if self._inputs is not None else None)
+        reached = _reached(thresholds, amount)
+        if reached >= 0:
+            threshold = thresholds[reached]
+            words.append("puts it down" if threshold.down else f"reaches {threshold.label}")
         return "\n".join(words)
 
     def _on_mouse_moved(self, pos: QPointF) -> None:
@@ -551,6 +589,41 @@ class ForecastPanel(_Reading, QWidget):
         text = self.tooltip_at(point.x())
         if text:
             QToolTip.showText(QCursor.pos(), text, self.plot)
+
+
+def _colour(index: int) -> QColor:
+    """The colour of the ``index``-th state on the way to going down."""
+    return BAR_REACHED[index % len(BAR_REACHED)]
+
+
+def _reached(thresholds: tuple[Threshold, ...], amount: int) -> int:
+    """The index of the highest threshold ``amount`` damage reaches (going down first), -1 for none."""
+    best = -1
+    for index, threshold in enumerate(thresholds):
+        if amount >= threshold.from_amount and (best < 0 or threshold.down or not thresholds[best].down):
+            best = index
+    return best
+
+
+def _reading(fc: Forecast, means: Any) -> tuple[tuple[Threshold, ...], tuple[str, ...], str]:
+    """The forecast's thresholds, notes and words for where the damage goes, as the dock reads them.
+
+    TRANSITIONAL (delete with Forecast's old L&L fields ``sp_empty_from``, ``sp_label``, ``p_sp_empty`` and
+    ``direct``): a ruleset that fills neither ``thresholds`` nor ``notes`` yet gets them built here from
+    the old fields and its weapon's state, so the dock reads as before meanwhile.
+    """
+    where = fc.where
+    if fc.thresholds or fc.notes:
+        return fc.thresholds, fc.notes, where
+    if not where:
+        where = f"to {'IP (direct)' if fc.direct else 'SP first'}"
+    thresholds: list[Threshold] = []
+    if fc.sp_empty_from is not None:
+        thresholds.append(Threshold(fc.sp_label or "SP 0", fc.sp_empty_from, fc.p_sp_empty))
+    if fc.down_from is not None:
+        thresholds.append(Threshold("down", fc.down_from, fc.p_down, down=True))
+    broken = str(getattr(means, "state", "")) == "broken"  # an L&L-family weapon broken until repaired
+    return tuple(thresholds), ("broken until repaired",) if broken else (), where
 
 
 def _view_range(fc: Forecast) -> tuple[int, int]:

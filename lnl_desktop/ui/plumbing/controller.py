@@ -21,7 +21,6 @@ from lnl_desktop.core.encounter.model import CombatantBase, Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.ui.plumbing.commands import push_action
 
 
@@ -30,15 +29,15 @@ class AttackPlan:
     """The targeted action the GM is setting up in the action panel, before anything is rolled.
 
     The forecast and the map's overlays follow it; ``target``/``means`` are None until chosen.
-    ``mode`` is the spec's mode: an :class:`AttackMode` for the L&L family, the ruleset's own word
-    otherwise ("melee"), None for an action that has none. ``extras`` holds the values of the
+    ``mode`` is the spec's mode word (:attr:`ActionSpec.mode`: "attack", "power attack", the
+    ruleset's own "melee"), None for an action that has none. ``extras`` holds the values of the
     action's own inputs (:attr:`ActionSpec.extras`: cover, a second weapon...) in the spec's order.
     """
 
     attacker: str
     target: str | None = None
     means: str | None = None  # a weapon's or a spell's name
-    mode: AttackMode | str | None = AttackMode.ATTACK
+    mode: str | None = "attack"
     ignore_dex: bool = False
     extras: tuple[tuple[str, Any], ...] = ()
     # The action's name in the dock ("Defend") and what it is taken with (ActionSpec.uses: only a
