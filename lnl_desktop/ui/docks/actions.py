@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QSignalBlocker, Qt, QTimer
-from PySide6.QtGui import QStandardItemModel, QTextDocument
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -44,8 +44,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
-from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.engine.party_view import players_unseen
@@ -58,13 +56,14 @@ from lnl_desktop.core.engine.plan import (
     checklist,
     nearest_foe,
 )
-from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
 from lnl_desktop.ui.dialogs.area import AreaEffectButton
-from lnl_desktop.ui.dialogs.faces import DryRun, FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
+from lnl_desktop.ui.dialogs.faces import FacesDialog
 from lnl_desktop.ui.docks.action_checklist import ChecklistBox, escape, override_label
+from lnl_desktop.ui.docks.action_choices import ChoiceLists, feet
 from lnl_desktop.ui.docks.action_inputs import ActionInputs
 from lnl_desktop.ui.docks.action_result import ResultBox, last_result
+from lnl_desktop.ui.docks.action_taking import TakingAction
 from lnl_desktop.ui.plumbing import style
 from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 from lnl_desktop.ui.plumbing.widgets import RefusalLabel
@@ -75,11 +74,7 @@ if TYPE_CHECKING:  # for the type checker only: the forecast's modules load with
 SHIELD = SHIELD_MEANS  # the parry combo's entry for the shield (no weapon may be named so)
 
 
-def _ft(value: float) -> str:
-    return f"{value:g} ft"
-
-
-class ActionPanel(QWidget):
+class ActionPanel(ChoiceLists, TakingAction, QWidget):
     """The active combatant's action: choose, check, roll (or type faces), see the result."""
 
     _STYLE = """
@@ -414,121 +409,6 @@ class ActionPanel(QWidget):
         self.checklist_box.forget()
         self.refresh()
 
-    # -- taking the action ---------------------------------------------------------------------
-
-    def action(self) -> act.Action | None:
-        """The action as set up (None when something is missing)."""
-        c = self.active()
-        if c is None:
-            return None
-        spec = self.spec()
-        means = self._raw_means()
-        if spec.uses in ("weapon", "spell", "parry") and means is None:
-            return None
-        extras = self.extras()  # empty for an action with no inputs of its own: the build is called as before
-        if spec.targeted:
-            target = self.target()
-            if target is None:
-                return None
-            action: act.Action = spec.build(
-                c.id,
-                target,
-                means,
-                ignore_dex=self.ignore_dex_check.isChecked() and spec.ignore_dex,
-                override=self.overriding(),
-                **extras,
-            )
-            return action
-        if self.overriding():  # an action of another form the GM may override: told only when it is
-            extras["override"] = True
-        if spec.uses == "text":
-            return spec.build(c.id, self.other_edit.text(), **extras)  # type: ignore[no-any-return]
-        if means is not None:
-            return spec.build(c.id, means, **extras)  # type: ignore[no-any-return]
-        return spec.build(c.id, **extras)  # type: ignore[no-any-return]
-
-    def roll(self) -> list[Event] | None:
-        """Take the action with the app's dice (or no dice at all for parry, dash, leap, other)."""
-        ok, reasons = self.allowed()
-        if not ok:
-            self._refuse("Not allowed: " + "; ".join(reasons))
-            return None
-        return self._apply(None)
-
-    def type_faces(self) -> FacesDialog | None:
-        """Open the dialog for faces read off physical dice (window-modal); it applies when they fit."""
-        ok, reasons = self.allowed()
-        dry_run = self._dry_run()
-        if not ok or dry_run is None or not self.spec().rolls:
-            self._refuse("Not allowed: " + "; ".join(reasons or ["this action rolls no dice"]))
-            return None
-        c = self.active()
-        assert c is not None
-        try:
-            hint = faces_hint(dry_run)
-            example = faces_example(dry_run)
-        except RulesError as refused:  # a rule the checklist could not see (an input of the action) refuses it
-            self._refuse(str(refused))
-            return None
-        with_ = f" with {self.means()}" if self.means() else ""
-        title = f"{c.name}: {self.spec().label.lower()}{with_} — type the faces"
-        dialog = FacesDialog(
-            title,
-            hint,
-            lambda faces: check_faces(faces, dry_run),
-            self,
-            example=example,
-        )
-        dialog.accepted.connect(lambda: self._faces_accepted(dialog))
-        dialog.finished.connect(dialog.deleteLater)
-        self.faces_dialog = dialog
-        dialog.open()
-        return dialog
-
-    def faces_refusal(self, faces: list[int]) -> str | None:
-        """Why these typed faces cannot make the roll now (a dry run), or None when they fit."""
-        dry_run = self._dry_run()
-        if dry_run is None:
-            return "nothing to roll"
-        return check_faces(faces, dry_run)
-
-    def apply_faces(self, faces: list[int]) -> list[Event] | None:
-        """Take the rolling action with these typed faces, after a dry run says they fit exactly."""
-        ok, reasons = self.allowed()
-        if not ok:
-            self._refuse("Not allowed: " + "; ".join(reasons))
-            return None
-        reason = self.faces_refusal(faces)
-        if reason is not None:
-            self._refuse(f"Faces refused: {reason}")
-            return None
-        return self._apply(ScriptedDice(faces))
-
-    def _faces_accepted(self, dialog: FacesDialog) -> None:
-        faces = dialog.faces()
-        if faces is not None:
-            self.apply_faces(faces)
-
-    def _apply(self, dice: DiceSource | None) -> list[Event] | None:
-        action = self.action()
-        if action is None:
-            self._refuse("Set up the action first")
-            return None
-        events = self.controller.do(action, dice)
-        if events is None:
-            self._refuse(self.controller.refusal or "refused")
-        else:
-            self._clear_message()
-        return events
-
-    def _dry_run(self) -> DryRun | None:
-        """The rolls the action as set up makes, as a function of a dice source: the action applied to a
-        copy of the encounter (its log left out), so the real one never changes."""
-        action = self.action()
-        if action is None or not self.spec().rolls:
-            return None
-        return engine_dry_run(self.controller.encounter, action)
-
     # -- messages ------------------------------------------------------------------------------
 
     def _refuse(self, text: str) -> None:
@@ -784,7 +664,7 @@ class ActionPanel(QWidget):
             left = self.controller.engine.feet_left(c.id) or 0
             self.used_label.setText(
                 f"<b>Action taken:</b> {escape(turn.action)}{detail}.<br>"
-                f"{escape(c.name)} may still move {_ft(max(left, 0))}; end the turn when done (Space)."
+                f"{escape(c.name)} may still move {feet(max(left, 0))}; end the turn when done (Space)."
             )
 
     def _felled(self, cid: str) -> bool:
@@ -794,88 +674,6 @@ class ActionPanel(QWidget):
     def _action_open(self, c: Any) -> bool:
         """Whether the action taken allows more of it (the next of a monster's several attacks)."""
         return c is not None and bool(self.controller.engine.ruleset.actions.still_open(self.controller.encounter, c))
-
-    def _movement_text(self, c: Any) -> str:
-        turn = self.controller.encounter.combat.turn
-        assert turn is not None
-        left = self.controller.engine.feet_left(c.id) or 0
-        extra = f" (+{_ft(turn.extra_ft)} from the {turn.action if turn.action else 'action'})"
-        extra = extra if turn.extra_ft else ""
-        if not turn.feet_used:
-            moved = "Not moved yet"
-        elif not turn.feet_after:
-            moved = f"Moved {_ft(turn.feet_before)} before the action"
-        elif not turn.feet_before:
-            moved = f"Moved {_ft(turn.feet_after)} after the action"
-        else:
-            moved = f"Moved {_ft(turn.feet_before)} before the action and {_ft(turn.feet_after)} after"
-        return f"{moved} · {_ft(max(left, 0))} left of {_ft(c.move_ft + turn.extra_ft)}{extra}"
-
-    def _validate_choices(self, c: Any) -> None:
-        """Keep each kind of choice (weapon, spell, parry) one the combatant still has; else its first usable one."""
-        ruleset = self.controller.engine.ruleset
-        for uses, attribute in (("weapon", "_weapon"), ("spell", "_spell"), ("parry", "_parry_with")):
-            # The chosen action's own list when it uses this kind of means (a ranged attack offers
-            # only missile weapons, a melee attack only melee ones), else the first such action's.
-            current = self.spec()
-            spec = current if current.uses == uses else next((s for s in self.specs.values() if s.uses == uses), None)
-            if spec is None:
-                continue
-            offered = ruleset.actions.choices(spec, c)
-            if getattr(self, attribute) not in [name for name, _, _ in offered]:
-                fine = [name for name, _, why in offered if not why]
-                setattr(self, attribute, (fine or [name for name, _, _ in offered] or [None])[0])
-        available = {k: ruleset.actions.available(spec, c)[0] for k, spec in self.specs.items()}
-        if not available.get(self._kind, True):
-            self._kind = next((k for k, ok in available.items() if ok), self._kind)
-
-    def _fill_kinds(self, c: Any) -> None:
-        model = self.kind_combo.model()
-        assert isinstance(model, QStandardItemModel)
-        ruleset = self.controller.engine.ruleset
-        for i, spec in enumerate(self.specs.values()):
-            ok, why = ruleset.actions.available(spec, c)
-            item = model.item(i)
-            item.setEnabled(ok)
-            item.setToolTip(spec.tip if ok else why)
-        self.kind_combo.setCurrentIndex(self.kind_combo.findData(self._kind))
-
-    def _fill_means(self, c: Any) -> None:
-        combo = self.means_combo
-        combo.clear()
-        spec = self.spec()
-        for name, label, why in self.controller.engine.ruleset.actions.choices(spec, c):
-            combo.addItem(label, name)
-            if why:
-                combo.setItemData(combo.count() - 1, why, Qt.ItemDataRole.ToolTipRole)
-        index = combo.findData(self._raw_means())
-        combo.setCurrentIndex(max(index, 0) if combo.count() else -1)
-        combo.setToolTip(combo.currentText())
-
-    def _fill_targets(self, c: Any) -> None:
-        combo = self.target_combo
-        combo.clear()
-        combo.addItem("— click a token on the map, or pick —", None)
-        if self.spec().allies:
-            # Aimed at one's own side (guard an ally, defend oneself): oneself first, then the friends.
-            others = [o for o in self.controller.encounter.combatants if o.side is c.side]
-            others.sort(key=lambda o: (o.id != c.id, o.down))
-            chosen = self._ally
-        else:
-            others = [o for o in self.controller.encounter.combatants if o.id != c.id]
-            others.sort(key=lambda o: (o.side is c.side, o.down))
-            chosen = self._target
-        for o in others:
-            if o.id == c.id:
-                combo.addItem(f"{o.name} (self)", o.id)
-                continue
-            feet = self.controller.encounter.distance_between(c, o)
-            where = f"{_ft(feet)} away" if feet is not None else "not on the map"
-            down = " · down" if o.down else ""
-            side = "" if self.spec().allies else f" ({o.side.value})"  # friends all share one side
-            combo.addItem(f"{o.name}{side} · {where}{down}", o.id)
-        index = combo.findData(chosen)
-        combo.setCurrentIndex(max(index, 0))
 
     # -- the checks ----------------------------------------------------------------------------
 
