@@ -286,11 +286,6 @@ class Engine(Movement, Edits):
         checks += self.ruleset.attacks.checks(self.encounter, a, t, weapon, mode)
         return checks
 
-    def sneak_checks(self, attacker: str, target: str, weapon: str) -> list[Check]:
-        """RULES §7's eligibility points for a sneak attack, each with its reason."""
-        a, t = self.combatant(attacker), self.combatant(target)
-        return self.ruleset.sneak_checks(self.encounter, a, t, a.weapon(weapon))
-
     def concealment_details(self, attacker: str, target: str) -> list[Check]:
         """How the attacker may count as concealed or the target as distracted, point by point."""
         return self.ruleset.attacks.concealment(self.encounter, self.combatant(attacker), self.combatant(target))
@@ -682,41 +677,6 @@ class Engine(Movement, Edits):
 
     def face(self, combatant: str, facing: int) -> list[Event]:
         return self.apply(act.Face(combatant, facing))
-
-    def ruleset_action(self, name: str) -> Any:
-        """The encounter's ruleset's action called ``name`` (a class in its ``handlers``), for the
-        conveniences below; IllegalAction if the ruleset has none."""
-        for action in self.ruleset.actions.handlers:
-            if action.__name__ == name:
-                return action
-        raise IllegalAction(name, [f"{self.ruleset.title} has no action {name!r}"])
-
-    def attack(
-        self,
-        attacker: str,
-        target: str,
-        weapon: str,
-        mode: AttackMode = AttackMode.ATTACK,
-        *,
-        faces: list[int] | None = None,
-        ignore_dex: bool = False,
-        override: bool = False,
-    ) -> list[Event]:
-        dice = ScriptedDice(faces) if faces is not None else None
-        return self.apply(self.ruleset_action("Attack")(attacker, target, weapon, mode, ignore_dex, override), dice)
-
-    def cast(self, caster: str, target: str, spell: str, *, faces: list[int] | None = None) -> list[Event]:
-        dice = ScriptedDice(faces) if faces is not None else None
-        return self.apply(self.ruleset_action("CastSpell")(caster, target, spell), dice)
-
-    def parry(self, combatant: str, weapon: str | None = None, *, shield: bool = False) -> list[Event]:
-        return self.apply(self.ruleset_action("Parry")(combatant, weapon, shield))
-
-    def dash(self, combatant: str) -> list[Event]:
-        return self.apply(self.ruleset_action("Dash")(combatant))
-
-    def leap(self, combatant: str) -> list[Event]:
-        return self.apply(self.ruleset_action("Leap")(combatant))
 
     def edit(self, combatant: str, **changes: Any) -> list[Event]:
         return self.apply(act.EditCombatant(combatant, changes))

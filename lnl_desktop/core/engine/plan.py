@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from lnl_desktop.core.engine.engine import Engine
 
 # A line's status: ok / fail / n/a for a condition, yes / no for a way to satisfy the one above,
-# overridden for a failing check the GM lets through, head for a heading (the sneak attack's points).
+# overridden for a failing check the GM lets through, head for a heading (a section of checks an attack mode brings).
 OK, FAIL, NA, YES, NO, OVERRIDDEN, HEAD = "ok", "fail", "n/a", "yes", "no", "overridden", "head"
 
 # The engine's checks carry their failure reason even when they hold; these labels' reasons also
@@ -72,8 +72,8 @@ class CheckRow:
 class Checklist:
     """What an :class:`ActionPlan` must pass, as the dock lists it.
 
-    ``override_offered``: a check the GM may override blocks, or is let through, now (a sneak
-    attack's eligibility is always on show); ``overriding``: the override is offered and ticked, so
+    ``override_offered``: a check the GM may override blocks, or is let through, now (an
+    attack the GM may override always offers it); ``overriding``: the override is offered and ticked, so
     the action goes to the engine with ``override``. ``distance``: feet to the target (None with no
     target or one off the map). ``notes``: what the GM should know first, (bold head, sentence) pairs.
     """
@@ -131,7 +131,7 @@ def attack_mode(mode: str | None) -> AttackMode | None:
 
 def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> AttackMode | None:
     """The AttackMode of a spec, where the ruleset checks attacks by their mode (its own
-    ``attack_checks``, sneak points and all: :attr:`Ruleset.checks_attack_modes`); None for a ruleset
+    ``attack_checks``, with its sections: :attr:`Ruleset.checks_attack_modes`); None for a ruleset
     whose attacks are checked by its ``action_checks`` (under a word of its own such as "melee", or
     "attack", a word AttackMode also holds)."""
     mode = attack_mode(spec.mode)
@@ -205,8 +205,8 @@ def _checks(engine: Engine, plan: ActionPlan, spec: ActionSpec, c: Any) -> tuple
     if mode is not None and name is not None and chosen is not None:
         rows = [row(check) for check in engine.attack_checks(c.id, chosen, name, mode)]
         if spec.gm_override:
-            rows += _sneak_rows(engine, c, chosen, name, plan.override)
-            return rows, True  # as ever for a sneak attack: its eligibility is on show
+            rows += _section_rows(engine, c, chosen, name, mode, plan.override)
+            return rows, True  # as ever for an attack the GM may override: its sections are on show
         return rows, False
     target = _combatant(engine.encounter, chosen)
     plain = _action_checks(engine, plan, spec, c, target, override=False)
@@ -244,17 +244,21 @@ def _action_checks(
     )
 
 
-def _sneak_rows(engine: Engine, c: Any, chosen: str, weapon: str, override: bool) -> list[CheckRow]:
-    """The ruleset's sneak attack points one by one, with the ways to be hidden or unseen under the first."""
-    rows: list[CheckRow] = [CheckRow(HEAD, f"Sneak attack ({engine.ruleset.title})")]
-    for check in engine.sneak_checks(c.id, chosen, weapon):
-        line = row(check, always_reason=True)
-        rows.append(_overridden(line) if override else line)
-        if check.label.startswith(("Concealed", "Hidden")):
-            # The ways behind point 2: hidden, an unseen approach (facing and path), distracted.
+def _section_rows(engine: Engine, c: Any, chosen: str, means: str, mode: AttackMode, override: bool) -> list[CheckRow]:
+    """The sections the ruleset adds to the attack (:meth:`Attacks.sections`), each under its heading:
+    its checks one by one (let through when the GM override is ticked) and under a check the ways to
+    satisfy it."""
+    a, t = engine.combatant(c.id), engine.combatant(chosen)
+    weapon = engine.means(a, means, spell=mode is AttackMode.SPELL)
+    rows: list[CheckRow] = []
+    for section in engine.ruleset.attacks.sections(engine.encounter, a, t, weapon):
+        rows.append(CheckRow(HEAD, section.head))
+        for check in section.checks:
+            line = row(check, always_reason=True)
+            rows.append(_overridden(line) if override else line)
             rows += [
-                CheckRow(YES if detail.ok else NO, detail.label, detail.reason, detail=True)
-                for detail in engine.concealment_details(c.id, chosen)
+                CheckRow(YES if way.ok else NO, way.label, way.reason, detail=True)
+                for way in section.details.get(check.label, ())
             ]
     return rows
 
