@@ -13,7 +13,7 @@ from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.rules.lnl import LNL, script
 from lnl_desktop.core.rules.lnl.examples import hill_giant, tombril
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, RulesOptions, Weapon
 
@@ -50,7 +50,7 @@ def bench_attack() -> None:
     engine.begin_turn("tombril")
 
     def attack_and_undo() -> None:
-        engine.attack("tombril", "hill-giant", "Shortsword")
+        script.attack(engine, "tombril", "hill-giant", "Shortsword")
         engine.undo()
 
     print(

@@ -19,6 +19,7 @@ from lnl_desktop.core.encounter.model import MOST_CONDITIONS, MOST_TRAITS, MOST_
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import MAX_FILE_BYTES, EncounterFileError
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.paths import demo_encounter_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +38,7 @@ def fought(demo: Encounter) -> dict[str, Any]:
     engine.start_combat(face=5)
     engine.begin_turn("tombril")
     engine.move("tombril", (14, 6))
-    engine.attack("tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
+    script.attack(engine, "tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
     return storage.to_document(demo)
 
 

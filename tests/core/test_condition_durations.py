@@ -16,6 +16,7 @@ from lnl_desktop.core.encounter.durations import condition_label, duration_words
 from lnl_desktop.core.encounter.events import ConditionChanged
 from lnl_desktop.core.encounter.model import ConditionDuration, DurationKind
 from lnl_desktop.core.files.storage import EncounterFileError, dumps, loads
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.registry import get_ruleset
 
 RULESETS = ("lnl", "classic", "osr", "d10")
@@ -52,7 +53,7 @@ def table(ruleset: str) -> Engine:
 def _declare(engine: Engine) -> None:
     # Group d10 declares every action before the round's initiative.
     if engine.ruleset.name == "d10" and (engine.round_over or engine.encounter.combat.round == 0):
-        declare = engine.ruleset_action("Declare")
+        declare = script.action_class(engine, "Declare")
         for c in engine.encounter.combatants:
             engine.apply(declare(c.id, "attack"))
 

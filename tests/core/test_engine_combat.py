@@ -27,6 +27,7 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Undone
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.model import Attack
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
@@ -90,9 +91,9 @@ def arena(dice=None) -> Engine:
 def guard_parries(engine: Engine, shield: bool) -> None:
     engine.begin_turn("guard")
     if shield:
-        engine.parry("guard", shield=True)
+        script.parry(engine, "guard", shield=True)
     else:
-        engine.parry("guard", weapon="Blade")
+        script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
     engine.begin_turn("orc")
     engine.end_turn()
@@ -115,47 +116,47 @@ def _c(engine: Engine, cid: str) -> Combatant:
 SCENARIOS: dict[str, Scenario] = {
     "ranged shot with exertion": (
         lambda e: (no_parry(e), e.begin_turn("archer")),
-        lambda e: e.attack("archer", "guard", "Bow", faces=[5, 3, 3]),
+        lambda e: script.attack(e, "archer", "guard", "Bow", faces=[5, 3, 3]),
         lambda e: _c(e, "guard").injury == 20 - (8 + 2 - 2) and _c(e, "archer").stamina == 17,
     ),
     "power attack breaks the weapon": (
         lambda e: (no_parry(e), e.begin_turn("hero")),
-        lambda e: e.attack("hero", "guard", "Axe", AttackMode.POWER, faces=[1, 2, 3, 4]),
+        lambda e: script.attack(e, "hero", "guard", "Axe", AttackMode.POWER, faces=[1, 2, 3, 4]),
         lambda e: _c(e, "hero").weapon("Axe").state is WeaponState.BROKEN and _c(e, "guard").stamina < 40,
     ),
     "weapon parry counts an explosion": (
         lambda e: (guard_parries(e, shield=False), e.begin_turn("hero")),
-        lambda e: e.attack("hero", "guard", "Axe", faces=[8, 1, 2]),
+        lambda e: script.attack(e, "hero", "guard", "Axe", faces=[8, 1, 2]),
         lambda e: _c(e, "guard").parry is not None and _c(e, "guard").parry.explosions == 1,
     ),
     "weapon parry shatters": (
         lambda e: (guard_parries(e, shield=False), e.begin_turn("hero")),
-        lambda e: e.attack("hero", "guard", "Axe", faces=[8, 8, 1, 1]),
+        lambda e: script.attack(e, "hero", "guard", "Axe", faces=[8, 8, 1, 1]),
         lambda e: _c(e, "guard").parry is None and _c(e, "guard").weapon("Blade").state is WeaponState.BROKEN,
     ),
     "shield parry wears the shield": (
         lambda e: (guard_parries(e, shield=True), e.begin_turn("hero")),
-        lambda e: e.attack("hero", "guard", "Axe", faces=[1, 1]),
+        lambda e: script.attack(e, "hero", "guard", "Axe", faces=[1, 1]),
         lambda e: _c(e, "guard").shield.durability == 8 - 2 * 4,
     ),
     "shield parry destroys the shield": (
         lambda e: (guard_parries(e, shield=True), e.begin_turn("hero")),
-        lambda e: e.attack("hero", "guard", "Axe", faces=[7, 7]),
+        lambda e: script.attack(e, "hero", "guard", "Axe", faces=[7, 7]),
         lambda e: _c(e, "guard").shield.state.value == "destroyed" and _c(e, "guard").stamina < 40,
     ),
     "sneak attack ends concealment": (
         lambda e: (no_parry(e), e.begin_turn("rogue")),
-        lambda e: e.attack("rogue", "guard", "Dagger", AttackMode.SNEAK, faces=[15, 3, 2]),
+        lambda e: script.attack(e, "rogue", "guard", "Dagger", AttackMode.SNEAK, faces=[15, 3, 2]),
         lambda e: not _c(e, "rogue").concealed and _c(e, "guard").injury < 20,
     ),
     "a blow that takes the target down": (
         lambda e: (no_parry(e), e.move("orc", to=(4, 4), forced=True), e.begin_turn("hero")),
-        lambda e: e.attack("hero", "orc", "Axe", faces=[7, 7]),
+        lambda e: script.attack(e, "hero", "orc", "Axe", faces=[7, 7]),
         lambda e: _c(e, "orc").down,
     ),
     "a spell": (
         lambda e: (no_parry(e), e.begin_turn("mage")),
-        lambda e: e.cast("mage", "orc", "Fire", faces=[2, 3]),
+        lambda e: script.cast(e, "mage", "orc", "Fire", faces=[2, 3]),
         lambda e: _c(e, "orc").stamina == 6 - 5,
     ),
 }
@@ -204,7 +205,7 @@ def test_redo_with_random_dice_replays_the_recorded_faces_not_new_ones():
     no_parry(engine)
     engine.begin_turn("hero")
     engine.edit("hero", level=12)  # 6 dice: a new roll would almost surely differ
-    engine.attack("hero", "guard", "Axe")
+    script.attack(engine, "hero", "guard", "Axe")
     after = state(engine)
     first = [e for e in engine.encounter.log if isinstance(e, AttackResolved)][-1]
     engine.undo()
@@ -219,7 +220,7 @@ def test_undo_and_redo_a_whole_turn():
     start = state(engine)
     engine.begin_turn("archer")
     engine.move("archer", to=(5, 8))
-    engine.attack("archer", "guard", "Bow", faces=[6, 2, 4, 1])
+    script.attack(engine, "archer", "guard", "Bow", faces=[6, 2, 4, 1])
     engine.move("archer", to=(6, 9))
     engine.end_turn()
     end = state(engine)
@@ -274,28 +275,28 @@ def test_every_undo_stays_in_the_log():
 
 
 ILLEGAL: dict[str, Callable[[Engine], object]] = {
-    "melee out of reach": lambda e: e.attack("hero", "orc", "Axe", faces=[3, 3]),
-    "reach out of reach": lambda e: e.attack("hero", "orc", "Spear", faces=[3, 3]),
-    "attack out of turn": lambda e: e.attack("archer", "guard", "Bow", faces=[3, 3]),
-    "attack oneself": lambda e: e.attack("hero", "hero", "Axe", faces=[3, 3]),
-    "unknown weapon": lambda e: e.attack("hero", "guard", "Halberd", faces=[3, 3]),
-    "dice run out in the explosions": lambda e: e.attack("hero", "guard", "Axe", faces=[8, 2]),
-    "a face the die does not have": lambda e: e.attack("hero", "guard", "Axe", faces=[9, 2]),
-    "spell through attack": lambda e: e.attack("hero", "guard", "Axe", AttackMode.SPELL, faces=[3, 3]),
+    "melee out of reach": lambda e: script.attack(e, "hero", "orc", "Axe", faces=[3, 3]),
+    "reach out of reach": lambda e: script.attack(e, "hero", "orc", "Spear", faces=[3, 3]),
+    "attack out of turn": lambda e: script.attack(e, "archer", "guard", "Bow", faces=[3, 3]),
+    "attack oneself": lambda e: script.attack(e, "hero", "hero", "Axe", faces=[3, 3]),
+    "unknown weapon": lambda e: script.attack(e, "hero", "guard", "Halberd", faces=[3, 3]),
+    "dice run out in the explosions": lambda e: script.attack(e, "hero", "guard", "Axe", faces=[8, 2]),
+    "a face the die does not have": lambda e: script.attack(e, "hero", "guard", "Axe", faces=[9, 2]),
+    "spell through attack": lambda e: script.attack(e, "hero", "guard", "Axe", AttackMode.SPELL, faces=[3, 3]),
     "move too far": lambda e: e.move("hero", to=(10, 11)),
     "move onto an enemy": lambda e: e.move("hero", to=(5, 5)),
     "begin a second turn": lambda e: e.begin_turn("archer"),
-    "parry without a shield": lambda e: e.parry("hero", shield=True),
+    "parry without a shield": lambda e: script.parry(e, "hero", shield=True),
     "next round during a turn": lambda e: e.next_round(face=3),
     "bad edit": lambda e: e.edit("guard", stamina=41),
     "edit to a d7": lambda e: e.edit("hero", weapons=[{"name": "Axe", "die": "d7"}]),
     "grow onto a neighbour": lambda e: e.edit("hero", size=2),
     "shrink the map under a token": lambda e: e.apply(act.EditMap({"width": 3})),
-    "a second action": lambda e: e.attack("hero", "guard", "Axe", faces=[3, 3]),
+    "a second action": lambda e: script.attack(e, "hero", "guard", "Axe", faces=[3, 3]),
     "a second move past the Move": lambda e: e.move("hero", to=(4, 0)),
 }
 PREPARE: dict[str, Callable[[Engine], object]] = {
-    "a second action": lambda e: e.dash("hero"),
+    "a second action": lambda e: script.dash(e, "hero"),
     "a second move past the Move": lambda e: e.move("hero", to=(4, 8)),
 }
 
@@ -324,7 +325,7 @@ def test_an_illegal_action_raises_illegal_action_with_every_reason():
     engine.begin_turn("archer")
     engine.move("archer", to=(4, 6))  # 5 ft from the guard, diagonally
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("archer", "guard", "Bow", AttackMode.POWER, faces=[3, 3, 3, 3, 1])
+        script.attack(engine, "archer", "guard", "Bow", AttackMode.POWER, faces=[3, 3, 3, 3, 1])
     assert len(excinfo.value.reasons) == 1 and "10 ft" in excinfo.value.reasons[0]
     checks = engine.attack_checks("archer", "guard", "Bow")
     assert [ch.label for ch in checks if ch.blocks] == ["At least 10 ft away"]

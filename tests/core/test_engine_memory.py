@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from lnl_desktop.core import Combatant, Encounter, Engine, MapGrid, RandomDice, Side, Token, Weapon
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import TurnState
+from lnl_desktop.core.rules.lnl import script
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 
@@ -66,7 +67,7 @@ def take_turns(engine: Engine) -> None:
         x, y = engine.encounter.tokens[who].cell
         engine.move(who, (x, y - 1))
         engine.move(who, (x, y))
-        engine.attack(who, foe, "Sword")
+        script.attack(engine, who, foe, "Sword")
         engine.end_turn()
 
 
@@ -115,7 +116,7 @@ def test_a_moves_undo_step_holds_the_moved_token_and_the_turns_movement_only() -
 def test_an_attacks_undo_step_holds_the_targets_points_not_the_combatants() -> None:
     engine = duel(bystanders=5)
     engine.begin_turn("ana")
-    engine.attack("ana", "orc", "Sword", faces=[4, 3])
+    script.attack(engine, "ana", "orc", "Sword", faces=[4, 3])
     orc = engine.encounter.combatants.index(engine.combatant("orc"))
     touched = {p[:2] for p in last_step_paths(engine) if p[0] == "combatants"}
     assert touched == {("combatants", orc)}

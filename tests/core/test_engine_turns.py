@@ -19,6 +19,7 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatantChanged, Moved, RoundEnded, TurnEnded, TurnStarted
+from lnl_desktop.core.rules.lnl import script
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 
@@ -330,7 +331,7 @@ def test_forced_move_cannot_end_on_a_wall_or_an_occupied_cell():
 def test_dash_adds_a_full_move():
     engine = alone()
     engine.move("ana", to=(3, 1))
-    engine.dash("ana")
+    script.dash(engine, "ana")
     assert engine.feet_left("ana") == 50
     engine.move("ana", to=(11, 1))
     assert engine.feet_left("ana") == 10
@@ -342,7 +343,7 @@ def test_leap_adds_half_a_move_and_ignores_difficult_terrain():
     engine = make_engine((fighter("Ana"), (1, 1)), (fighter("Orc", OPP), (10, 10)), difficult=difficult)
     start(engine)
     engine.begin_turn("ana")
-    engine.leap("ana")
+    script.leap(engine, "ana")
     assert engine.feet_left("ana") == 45
     engine.move("ana", path=[(1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1)])
     assert engine.feet_left("ana") == 20  # 25 ft at normal cost
@@ -366,7 +367,7 @@ def test_leap_crosses_an_obstacle():
     engine.begin_turn("ana")
     with pytest.raises(IllegalAction):
         engine.move("ana", path=[(2, 1), (3, 1), (4, 1)])
-    engine.leap("ana")
+    script.leap(engine, "ana")
     engine.move("ana", path=[(2, 1), (3, 1), (4, 1)])
     assert engine.encounter.tokens["ana"].cell == (4, 1)
 
@@ -378,12 +379,12 @@ def test_one_action_per_turn():
     engine = make_engine((fighter("Ana"), (1, 1)), (fighter("Orc", OPP), (2, 1)))
     start(engine)
     engine.begin_turn("ana")
-    engine.attack("ana", "orc", "Sword", faces=[2])
+    script.attack(engine, "ana", "orc", "Sword", faces=[2])
     for attempt in (
-        lambda: engine.attack("ana", "orc", "Sword", faces=[2]),
-        lambda: engine.parry("ana", weapon="Sword"),
-        lambda: engine.dash("ana"),
-        lambda: engine.leap("ana"),
+        lambda: script.attack(engine, "ana", "orc", "Sword", faces=[2]),
+        lambda: script.parry(engine, "ana", weapon="Sword"),
+        lambda: script.dash(engine, "ana"),
+        lambda: script.leap(engine, "ana"),
         lambda: engine.apply(act.OtherAction("ana", "grapple")),
     ):
         before = engine.encounter.model_dump()
@@ -396,9 +397,9 @@ def test_one_action_per_turn():
 
 def test_dash_is_the_action_of_the_turn():
     engine = alone()
-    engine.dash("ana")
+    script.dash(engine, "ana")
     with pytest.raises(IllegalAction):
-        engine.dash("ana")
+        script.dash(engine, "ana")
     assert engine.feet_left("ana") == 60
 
 
@@ -406,13 +407,13 @@ def test_the_action_is_back_next_turn():
     engine = make_engine((fighter("Ana"), (1, 1)), (fighter("Orc", OPP), (2, 1)))
     start(engine)
     engine.begin_turn("ana")
-    engine.attack("ana", "orc", "Sword", faces=[2])
+    script.attack(engine, "ana", "orc", "Sword", faces=[2])
     engine.end_turn()
     engine.begin_turn("orc")
     engine.end_turn()
     engine.next_round(face=6)
     engine.begin_turn("ana")
-    engine.attack("ana", "orc", "Sword", faces=[3])
+    script.attack(engine, "ana", "orc", "Sword", faces=[3])
     assert engine.encounter.combatant("orc").stamina == 15
 
 

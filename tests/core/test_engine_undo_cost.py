@@ -29,6 +29,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.engine import engine as engine_module
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import _BaseText
+from lnl_desktop.core.rules.lnl import script
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 
@@ -145,7 +146,7 @@ def test_undo_and_redo_after_every_kind_of_change_are_exact() -> None:
         if who in ("ana", "orc"):
             before.append((state(engine), fields_sets(engine)))
             foe = "orc" if who == "ana" else "ana"
-            engine.attack(who, foe, "Sword" if who == "ana" else "Axe", faces=[5, 3, 2, 4, 6, 1])
+            script.attack(engine, who, foe, "Sword" if who == "ana" else "Axe", faces=[5, 3, 2, 4, 6, 1])
         before.append((state(engine), fields_sets(engine)))
         engine.apply(act.EndTurn())
     after = (state(engine), fields_sets(engine))

@@ -10,6 +10,7 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import export, storage
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.paths import demo_encounter_path
 
 
@@ -20,7 +21,7 @@ def fought() -> Encounter:
     engine.start_combat(face=5)
     engine.begin_turn("tombril")
     engine.move("tombril", (14, 6))
-    engine.attack("tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
+    script.attack(engine, "tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
     engine.end_turn()
     engine.begin_turn("cedryk")
     engine.end_turn()

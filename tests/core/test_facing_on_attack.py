@@ -26,6 +26,7 @@ from lnl_desktop.core.encounter.events import Turned
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.classic import CLASSIC, NONE
 from lnl_desktop.core.rules.d10 import D10Attack, Declare, FreeAttack
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.model import AttackResolved
 from lnl_desktop.core.rules.osr import CounterAttack, OsrAttack
 from lnl_desktop.core.rules.osr.rules import from_behind
@@ -73,7 +74,7 @@ def facing(engine: Engine, cid: str) -> int:
 
 def test_an_attack_turns_the_attacker_to_face_its_target_in_the_same_undo_step() -> None:
     engine = tombril_and_orc()
-    events = engine.attack("tombril", "orc", "Sword", faces=[3])
+    events = script.attack(engine, "tombril", "orc", "Sword", faces=[3])
     assert facing(engine, "tombril") == 135  # south-east, the 45 degree step towards the Orc
     assert isinstance(events[0], AttackResolved)  # the attack's line stays first: it names the undo step
     turned = [e for e in events if isinstance(e, Turned)]
@@ -97,14 +98,14 @@ def test_a_spell_aimed_at_a_creature_turns_the_caster() -> None:
     engine = lnl_table((mage, (5, 5), NORTH), (fighter("Orc", Side.OPPONENTS), (2, 5), NORTH))
     engine.start_combat(SurpriseSituation.NOBODY, face=4)
     engine.begin_turn("mage")
-    engine.cast("mage", "orc", "Bolt", faces=[2, 1])
+    script.cast(engine, "mage", "orc", "Bolt", faces=[2, 1])
     assert facing(engine, "mage") == WEST
 
 
 def test_already_facing_the_target_logs_no_turn() -> None:
     engine = tombril_and_orc()
     engine.face("tombril", 135)
-    events = engine.attack("tombril", "orc", "Sword", faces=[3])
+    events = script.attack(engine, "tombril", "orc", "Sword", faces=[3])
     assert not [e for e in events if isinstance(e, Turned)]
 
 
@@ -112,13 +113,13 @@ def test_a_refused_attack_turns_nobody() -> None:
     engine = tombril_and_orc()
     engine.move("tombril", to=(2, 5))  # out of reach of the Orc
     with pytest.raises(Exception, match="Tombril"):
-        engine.attack("tombril", "orc", "Sword", faces=[3])
+        script.attack(engine, "tombril", "orc", "Sword", faces=[3])
     assert facing(engine, "tombril") == WEST
 
 
 def test_with_the_option_off_the_attacker_keeps_its_facing() -> None:
     engine = tombril_and_orc(RulesOptions(face_target_on_attack=False))
-    events = engine.attack("tombril", "orc", "Sword", faces=[3])
+    events = script.attack(engine, "tombril", "orc", "Sword", faces=[3])
     assert facing(engine, "tombril") == WEST
     assert not [e for e in events if isinstance(e, Turned)]
 
@@ -162,7 +163,7 @@ def test_the_rules_see_the_new_facing_at_once_a_sneak_approach_is_seen() -> None
     assert unseen()
     engine.start_combat(SurpriseSituation.NOBODY, face=2)  # the Opponents first
     engine.begin_turn("orc")
-    engine.attack("orc", "rogue", "Sword", faces=[1])
+    script.attack(engine, "orc", "rogue", "Sword", faces=[1])
     assert facing(engine, "orc") == SOUTH
     assert not unseen()
     engine.undo()
@@ -185,7 +186,7 @@ def test_classic_attack_turns_the_attacker() -> None:
     engine = Engine(encounter, dice=ScriptedDice([]))
     engine.start_combat(NONE, initiative_face=4)
     engine.begin_turn("tombril")
-    engine.attack("tombril", "orc", "Sword", faces=[3])
+    script.attack(engine, "tombril", "orc", "Sword", faces=[3])
     assert facing(engine, "tombril") == NORTH
     engine.undo()
     assert facing(engine, "tombril") == WEST

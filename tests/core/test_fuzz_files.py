@@ -31,7 +31,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import forecast_attack
+from lnl_desktop.core.rules.lnl import forecast_attack, script
 from lnl_desktop.paths import demo_encounter_path
 
 # Longer than the suite's one minute a test (thousands of damaged files read): five minutes still ends a hang.
@@ -67,21 +67,21 @@ def play(engine: Engine, rng: random.Random, steps: int) -> None:
                 target = rng.choice(foes)
                 for weapon in me.weapons:
                     try:
-                        engine.attack(me.id, target.id, weapon.name)
+                        script.attack(engine, me.id, target.id, weapon.name)
                         break
                     except RulesError:
                         continue
                 for spell in me.spells:
                     try:
-                        engine.cast(me.id, target.id, spell.name)
+                        script.cast(engine, me.id, target.id, spell.name)
                         break
                     except RulesError:
                         continue
             elif choice < 0.8 and combat.turn.action is None:
                 if me.shield is not None:
-                    engine.parry(me.id, shield=True)
+                    script.parry(engine, me.id, shield=True)
                 elif me.weapons:
-                    engine.parry(me.id, me.weapons[0].name)
+                    script.parry(engine, me.id, me.weapons[0].name)
             else:
                 engine.end_turn()
         except RulesError:
@@ -303,7 +303,7 @@ def exercise(encounter: Encounter, rng: random.Random) -> None:
         for target in e.combatants[:4]:
             for weapon in me.weapons[:2]:
                 asked.append(lambda t=target, w=weapon: engine.attack_checks(me.id, t.id, w.name))  # type: ignore[misc]
-                asked.append(lambda t=target, w=weapon: engine.sneak_checks(me.id, t.id, w.name))  # type: ignore[misc]
+                asked.append(lambda t=target, w=weapon: script.sneak_checks(engine, me.id, t.id, w.name))  # type: ignore[misc]
             asked.append(lambda t=target: engine.concealment_details(me.id, t.id))  # type: ignore[misc]
         if me.weapons and len(e.combatants) > 1:
             target = next(c for c in e.combatants if c.id != me.id)

@@ -10,7 +10,7 @@ import pytest
 
 from lnl_desktop.core import AttackMode, AttackResolved, Engine, IllegalAction, MapGrid, ScriptedDice, Side, Token
 from lnl_desktop.core.rules.classic import CLASSIC, NONE
-from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.rules.lnl import LNL, script
 from lnl_desktop.core.rules.registry import Ruleset
 
 SNEAK = AttackMode.SNEAK
@@ -60,13 +60,13 @@ def face_to_face(ruleset: Ruleset, rogue_more: dict[str, Any], orc_more: dict[st
 
 
 def sneak(engine: Engine) -> AttackResolved:
-    events = engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
+    events = script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
     return next(e for e in events if isinstance(e, AttackResolved))
 
 
 def test_an_invisible_rogue_sneak_attacks_the_orc_in_front_of_it_without_the_flag() -> None:
     engine = face_to_face(LNL, {"conditions": ["invisible"]})
-    checks = {ch.label: ch for ch in engine.sneak_checks("rogue", "orc", "Dagger")}
+    checks = {ch.label: ch for ch in script.sneak_checks(engine, "rogue", "orc", "Dagger")}
     point = checks["Concealed, or the target distracted"]
     assert point.ok and point.reason == "Rogue is invisible and Orc cannot see invisible creatures"
     hit = sneak(engine)
@@ -86,7 +86,9 @@ def test_an_orc_that_sees_invisible_creatures_is_not_sneaked_upon() -> None:
 
 def test_in_classic_an_invisible_rogue_is_hidden_from_the_orc() -> None:
     engine = face_to_face(CLASSIC, {"conditions": ["invisible"], "weapons": [{"name": "Dagger", "die": "d4"}]})
-    hidden = next(ch for ch in engine.sneak_checks("rogue", "orc", "Dagger") if ch.label.startswith("Hidden from"))
+    hidden = next(
+        ch for ch in script.sneak_checks(engine, "rogue", "orc", "Dagger") if ch.label.startswith("Hidden from")
+    )
     assert hidden.ok
-    events = engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 1])
+    events = script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 1])
     assert any(isinstance(e, AttackResolved) for e in events)

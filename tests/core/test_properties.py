@@ -29,7 +29,7 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Undone
-from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.rules.lnl import LNL, script
 from lnl_desktop.core.rules.lnl.model import Attack, CastSpell, Dash, Leap, Parry, ParryState
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
@@ -187,9 +187,9 @@ def test_sp_and_ip_never_go_below_0_through_the_engine(attacker, target, mode, o
         return  # a creature at 0 IP takes no turns
     engine.begin_turn("attacker")
     if mode is AttackMode.SPELL:
-        engine.cast("attacker", "target", "Spell")
+        script.cast(engine, "attacker", "target", "Spell")
     else:
-        engine.attack("attacker", "target", "Weapon", mode, override=True)
+        script.attack(engine, "attacker", "target", "Weapon", mode, override=True)
     for c in engine.encounter.combatants:
         assert 0 <= c.stamina <= c.stamina_max, c.id
         assert 0 <= c.injury <= c.injury_max, c.id

@@ -49,7 +49,7 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import EncounterFileError
 from lnl_desktop.core.rules.bestiary import read_bestiary
 from lnl_desktop.core.rules.classic import CLASSIC, NONE, OPPONENTS, PARTY, ROLL
-from lnl_desktop.core.rules.lnl import LNL
+from lnl_desktop.core.rules.lnl import LNL, script
 from lnl_desktop.core.rules.lnl.examples import GIANT_FACES, TOMBRIL_FACES
 from lnl_desktop.core.rules.lnl.model import Attack, ExertionSpent, WeaponBroken
 from lnl_desktop.core.rules.registry import Ruleset
@@ -217,13 +217,13 @@ def test_000_fight_on_the_classic_demo_with_typed_faces():
 
     engine.begin_turn("tombril")
     engine.move("tombril", (14, 6))  # up to the Giant, 30 ft
-    hit = resolved(engine.attack("tombril", "hill-giant", "Shortsword", faces=TOMBRIL_FACES))
+    hit = resolved(script.attack(engine, "tombril", "hill-giant", "Shortsword", faces=TOMBRIL_FACES))
     assert (hit.dice_total, hit.damage, hit.to_sp, hit.to_ip, hit.target_sp) == (17, 31, 31, 0, 37)
     assert "31" in hit.text and "Hill Giant: 37 SP" in hit.text
     engine.end_turn()
 
     engine.begin_turn("hill-giant")
-    events = engine.attack("hill-giant", "tombril", "Club", faces=GIANT_FACES)
+    events = script.attack(engine, "hill-giant", "tombril", "Club", faces=GIANT_FACES)
     answer = resolved(events)
     assert (answer.dice_total, answer.damage, answer.to_sp, answer.target_sp) == (42, 43, 43, 12)
     assert "Tombril: 12 SP" in answer.text
@@ -491,7 +491,7 @@ def test_a_shot_at_5_ft_is_allowed_in_classic():
     engine = shooting_range(CLASSIC, (6, 5))
     start(engine, PTY)
     engine.begin_turn("archer")
-    hit = resolved(engine.attack("archer", "target", "Bow", faces=[4]))
+    hit = resolved(script.attack(engine, "archer", "target", "Bow", faces=[4]))
     assert (hit.damage, hit.to_sp, hit.target_sp) == (4, 4, 16)
 
 
@@ -500,7 +500,7 @@ def test_the_same_shot_is_refused_in_l_and_l_as_too_close():
     start(engine, PTY)
     engine.begin_turn("archer")
     with pytest.raises(IllegalAction) as caught:
-        engine.attack("archer", "target", "Bow", faces=[4, 1])
+        script.attack(engine, "archer", "target", "Bow", faces=[4, 1])
     assert caught.value.reasons == ["At least 10 ft away: Target is 5 ft away: too close to shoot"]
 
 
@@ -510,7 +510,7 @@ def test_classic_max_range_still_applies():
     engine.begin_turn("archer")
     before = engine.encounter.model_dump()
     with pytest.raises(IllegalAction) as caught:
-        engine.attack("archer", "target", "Bow", faces=[4])
+        script.attack(engine, "archer", "target", "Bow", faces=[4])
     assert caught.value.reasons == ["Within max range: Target is 35 ft away; max range 30 ft"]
     assert engine.encounter.model_dump() == before
     labels = [c.label for c in engine.attack_checks("archer", "target", "Bow")]
@@ -552,7 +552,7 @@ def test_at_0_ip_the_target_is_down_and_takes_no_more_turns():
     )
     start(engine, PTY)
     engine.begin_turn("archer")
-    events = engine.attack("archer", "target", "Bow", faces=[3])
+    events = script.attack(engine, "archer", "target", "Bow", faces=[3])
     hit = resolved(events)
     assert (hit.damage, hit.to_sp, hit.to_ip, hit.overkill, hit.target_ip) == (5, 0, 2, 3, 0)
     down = [e for e in events if isinstance(e, WentDown)]
@@ -605,8 +605,8 @@ def test_l_and_l_rolls_a_d4_of_exertion_for_the_same_shot():
     start(engine, PTY)
     engine.begin_turn("archer")
     with pytest.raises(RulesError, match="exertion: a d4 is still to roll"):
-        engine.attack("archer", "target", "Bow", faces=[4])
-    events = engine.attack("archer", "target", "Bow", faces=[4, 3])
+        script.attack(engine, "archer", "target", "Bow", faces=[4])
+    events = script.attack(engine, "archer", "target", "Bow", faces=[4, 3])
     assert [e.cost for e in events if isinstance(e, ExertionSpent)] == [3]
     assert engine.combatant("archer").stamina == 17
 
@@ -656,7 +656,7 @@ ALLY = (fighter("Fighter", weapons=[{"name": "Sword", "die": "d6"}]), (5, 4), SO
 def sneak_refusal(engine: Engine, mode: AttackMode = SNEAK, weapon: str = "Dagger") -> list[str]:
     before = engine.encounter.model_dump()
     with pytest.raises(IllegalAction) as caught:
-        engine.attack("rogue", "ogre", weapon, mode, faces=[1, 1, 1, 1])
+        script.attack(engine, "rogue", "ogre", weapon, mode, faces=[1, 1, 1, 1])
     assert engine.encounter.model_dump() == before
     return caught.value.reasons
 
@@ -664,7 +664,7 @@ def sneak_refusal(engine: Engine, mode: AttackMode = SNEAK, weapon: str = "Dagge
 def test_sneak_attack_when_hidden_even_in_plain_view_of_the_target():
     engine = sneak_engine(rogue_at=(6, 4), rogue_fields={"concealed": True})  # north-east, inside its view
     engine.begin_turn("rogue")
-    checks = engine.sneak_checks("rogue", "ogre", "Dagger")
+    checks = script.sneak_checks(engine, "rogue", "ogre", "Dagger")
     assert [c.reason for c in checks if c.applies] == ["Rogue was hidden at the start of the turn"]
     dice = ScriptedDice([3, 2])  # the two damage dice only: no d20 of precision
     hit = resolved(engine.apply(Attack("rogue", "ogre", "Dagger", SNEAK), dice))
@@ -680,7 +680,7 @@ def test_sneak_attack_when_hidden_even_in_plain_view_of_the_target():
 def test_the_same_blow_as_a_plain_attack_subtracts_the_dex():
     engine = sneak_engine(rogue_at=(6, 4))
     engine.begin_turn("rogue")
-    assert resolved(engine.attack("rogue", "ogre", "Dagger", faces=[3, 2])).damage == 9 - 2
+    assert resolved(script.attack(engine, "rogue", "ogre", "Dagger", faces=[3, 2])).damage == 9 - 2
 
 
 def test_sneak_shot_when_walls_block_every_line_of_sight_from_the_target():
@@ -690,7 +690,7 @@ def test_sneak_shot_when_walls_block_every_line_of_sight_from_the_target():
     hidden, out_of_sight, _, _ = engine.concealment_details("rogue", "ogre")
     assert not hidden.ok
     assert out_of_sight.ok and out_of_sight.reason == "Rogue is behind the wall at (5, 2): no line of sight from Ogre"
-    hit = resolved(engine.attack("rogue", "ogre", "Bow", SNEAK, faces=[4, 1]))
+    hit = resolved(script.attack(engine, "rogue", "ogre", "Bow", SNEAK, faces=[4, 1]))
     assert (hit.ability, hit.ability_term) == ("WIS", 1)
     assert (hit.damage, hit.to_sp, hit.target_sp) == (5 + 1 - 1, 5, 25)
 
@@ -708,12 +708,12 @@ def test_sneak_attack_on_an_engaged_target_with_the_whole_path_behind_it():
     engine = sneak_engine(ALLY)
     engine.begin_turn("rogue")
     engine.move("rogue", (5, 6))  # straight up from the south: never inside its view
-    (check, _) = engine.sneak_checks("rogue", "ogre", "Dagger")
+    (check, _) = script.sneak_checks(engine, "rogue", "ogre", "Dagger")
     assert check.ok
     assert check.reason == (
         "Ogre is engaged in melee with Fighter, and whole approach stayed outside Ogre's 120 degree view"
     )
-    hit = resolved(engine.attack("rogue", "ogre", "Dagger", SNEAK, faces=[4, 1, 2]))  # the 4 explodes into a 2
+    hit = resolved(script.attack(engine, "rogue", "ogre", "Dagger", SNEAK, faces=[4, 1, 2]))  # the 4 explodes into a 2
     assert (hit.dice_total, hit.damage, hit.target_sp) == (7, 7 + 2 + 3 - 1, 19)
 
 
@@ -747,7 +747,7 @@ def test_the_gm_may_override_a_refused_sneak_attack():
     engine = sneak_engine()
     engine.begin_turn("rogue")
     engine.move("rogue", (5, 6))
-    events = engine.attack("rogue", "ogre", "Dagger", SNEAK, faces=[1, 1], override=True)
+    events = script.attack(engine, "rogue", "ogre", "Dagger", SNEAK, faces=[1, 1], override=True)
     assert resolved(events).damage == 2 + 2 + 3 - 1
     overrides = [e for e in events if isinstance(e, Override)]
     assert len(overrides) == 1 and "not engaged with another creature" in overrides[0].text
@@ -758,14 +758,14 @@ def test_no_l_and_l_point_applies_attacked_last_round():
     for ruleset in (CLASSIC, LNL):
         engine = sneak_engine(ALLY, rogue_at=(5, 6), ruleset=ruleset)
         engine.begin_turn("rogue")
-        engine.attack("rogue", "ogre", "Dagger", faces=[1, 1])
+        script.attack(engine, "rogue", "ogre", "Dagger", faces=[1, 1])
         engine.end_turn()
         engine.next_round(face=5)
         engine.begin_turn("rogue")
         if ruleset is CLASSIC:
-            labels = [c.label for c in engine.sneak_checks("rogue", "ogre", "Dagger")]
+            labels = [c.label for c in script.sneak_checks(engine, "rogue", "ogre", "Dagger")]
             assert not any("last round" in label or "half Move" in label for label in labels)
-            assert resolved(engine.attack("rogue", "ogre", "Dagger", SNEAK, faces=[1, 1])).damage == 6
+            assert resolved(script.attack(engine, "rogue", "ogre", "Dagger", SNEAK, faces=[1, 1])).damage == 6
         else:
             assert "Did not attack this target last round: Rogue attacked Ogre in round 1" in sneak_refusal(engine)
 
@@ -777,7 +777,7 @@ def test_no_l_and_l_point_applies_within_half_move():
         engine.begin_turn("rogue")
         engine.move("rogue", (6, 5))
         if ruleset is CLASSIC:
-            assert resolved(engine.attack("rogue", "ogre", "Dagger", SNEAK, faces=[1, 1])).damage == 6
+            assert resolved(script.attack(engine, "rogue", "ogre", "Dagger", SNEAK, faces=[1, 1])).damage == 6
         else:
             assert "Started within half Move: started 30 ft from Ogre; half Move is 15 ft" in sneak_refusal(engine)
 
@@ -796,7 +796,7 @@ def test_a_sneak_power_attack_rolls_2n_dice_and_breaks_the_weapon():
     engine = sneak_engine(ALLY)
     engine.begin_turn("rogue")
     engine.move("rogue", (5, 6))
-    events = engine.attack("rogue", "ogre", "Dagger", SNEAK_POWER, faces=[3, 2, 1, 3])
+    events = script.attack(engine, "rogue", "ogre", "Dagger", SNEAK_POWER, faces=[3, 2, 1, 3])
     hit = resolved(events)
     assert hit.dice_count == 4  # 2N for a level 3 rogue
     # 9 + 1 x 4 magic + DEX 3, no DEX off, AP 1 off: 15, to SP.
@@ -892,7 +892,7 @@ def test_a_classic_encounter_saves_and_loads_equal(tmp_path: Path):
     engine.start_combat(ROLL, face=6)  # the Party's surprise round
     engine.begin_turn("tombril")
     engine.move("tombril", (14, 6))
-    engine.attack("tombril", "hill-giant", "Shortsword", faces=TOMBRIL_FACES)
+    script.attack(engine, "tombril", "hill-giant", "Shortsword", faces=TOMBRIL_FACES)
     path = storage.save(engine.encounter, tmp_path / "classic.lnl")
     again = storage.load(path)
     assert again == engine.encounter

@@ -32,6 +32,7 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter.events import Override, WentDown
 from lnl_desktop.core.map.grid import DiagonalRule
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.examples import (
     CEDRYK_FACES,
     GIANT_FACES,
@@ -179,14 +180,14 @@ def test_examples_1_and_2_in_an_engine_fight():
     engine = make_engine((tombril(), (4, 4), EAST), (hill_giant(), (5, 4), WEST))
     start(engine, PARTY)
     engine.begin_turn("tombril")
-    hit = resolved(engine.attack("tombril", "hill-giant", "Shortsword", faces=TOMBRIL_FACES))
+    hit = resolved(script.attack(engine, "tombril", "hill-giant", "Shortsword", faces=TOMBRIL_FACES))
     assert (hit.damage, hit.to_sp, hit.target_sp) == (31, 31, 37)
     assert "31" in hit.text and "37 SP" in hit.text
     engine.end_turn()
     assert c(engine, "hill-giant").stamina == 37
     assert c(engine, "tombril").stamina == 55  # no melee exertion
     engine.begin_turn("hill-giant")
-    answer = resolved(engine.attack("hill-giant", "tombril", "Club", faces=GIANT_FACES))
+    answer = resolved(script.attack(engine, "hill-giant", "tombril", "Club", faces=GIANT_FACES))
     assert [f.face for f in answer.faces] == GIANT_FACES
     assert (answer.dice_total, answer.damage, answer.target_sp) == (42, 43, 12)
     assert c(engine, "tombril").stamina == 12
@@ -200,7 +201,7 @@ def test_example_3_in_an_engine_fight(d20, ip_after):
     engine = make_engine((cedryk(concealed=True), (5, 6), NORTH), (half_orc(), (5, 5), NORTH))
     start(engine, PARTY)
     engine.begin_turn("cedryk")
-    hit = resolved(engine.attack("cedryk", "half-orc", "Dagger", SNEAK, faces=[d20, 4, 2, 2]))
+    hit = resolved(script.attack(engine, "cedryk", "half-orc", "Dagger", SNEAK, faces=[d20, 4, 2, 2]))
     assert hit.mode == "sneak attack"
     assert hit.direct and hit.dex_ignored
     assert hit.precision is not None and hit.precision.face == d20
@@ -281,7 +282,7 @@ def test_power_attack_breaks_the_weapon_and_a_broken_weapon_is_refused():
     engine = make_engine((a, (3, 3), EAST), (t, (4, 3), WEST))
     start(engine, PARTY)
     engine.begin_turn("a")
-    events = engine.attack("a", "t", "Sword", POWER, faces=[1, 2, 3, 4])
+    events = script.attack(engine, "a", "t", "Sword", POWER, faces=[1, 2, 3, 4])
     assert resolved(events).damage == 14
     assert any(isinstance(e, WeaponBroken) and e.weapon == "Sword" and e.combatant == "a" for e in events)
     assert c(engine, "a").weapon("Sword").state is WeaponState.BROKEN
@@ -292,7 +293,7 @@ def test_power_attack_breaks_the_weapon_and_a_broken_weapon_is_refused():
     next_round(engine, PARTY)
     engine.begin_turn("a")
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("a", "t", "Sword", faces=[6, 6, 6])
+        script.attack(engine, "a", "t", "Sword", faces=[6, 6, 6])
     assert any("broken" in r for r in reasons_of(excinfo))
     assert c(engine, "t").stamina == 60 - 14
 
@@ -319,7 +320,7 @@ def test_ranged_refused_within_10_ft(cell):
     engine.begin_turn("archer")
     before = engine.encounter.model_dump()
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("archer", "orc", "Bow", faces=[3, 2])
+        script.attack(engine, "archer", "orc", "Bow", faces=[3, 2])
     assert any("10 ft" in r for r in reasons_of(excinfo))
     assert engine.encounter.model_dump() == before
 
@@ -328,7 +329,7 @@ def test_ranged_allowed_at_10_ft():
     engine = make_engine((archer(), (5, 5), NORTH), (fighter("Orc", OPP), (5, 3), SOUTH))
     start(engine, PARTY)
     engine.begin_turn("archer")
-    assert resolved(engine.attack("archer", "orc", "Bow", faces=[3, 2])).damage == 5
+    assert resolved(script.attack(engine, "archer", "orc", "Bow", faces=[3, 2])).damage == 5
 
 
 def test_ranged_max_range():
@@ -337,10 +338,10 @@ def test_ranged_max_range():
     start(engine, PARTY)
     engine.begin_turn("archer")
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("archer", "orc", "Bow", faces=[3, 2])
+        script.attack(engine, "archer", "orc", "Bow", faces=[3, 2])
     assert any("max range" in r for r in reasons_of(excinfo))
     engine.move("archer", to=(1, 0))  # now 30 ft away
-    assert resolved(engine.attack("archer", "orc", "Bow", faces=[3, 2])).damage == 5
+    assert resolved(script.attack(engine, "archer", "orc", "Bow", faces=[3, 2])).damage == 5
 
 
 def test_ranged_is_direct_damage_with_awa_and_mitigation():
@@ -367,7 +368,7 @@ def test_ranged_exertion_costs_a_d4_halved_up_when_specialized(face, specialized
     engine = make_engine((a, (0, 0), EAST), (fighter("Orc", OPP, injury_max=30), (4, 0), WEST))
     start(engine, PARTY)
     engine.begin_turn("archer")
-    events = engine.attack("archer", "orc", "Bow", faces=[2, face])
+    events = script.attack(engine, "archer", "orc", "Bow", faces=[2, face])
     spent = [e for e in events if isinstance(e, ExertionSpent)]
     assert len(spent) == 1 and spent[0].face == face and spent[0].cost == cost
     assert c(engine, "archer").stamina == 20 - cost
@@ -380,7 +381,7 @@ def test_exertion_never_takes_sp_below_0_nor_causes_injury():
     engine = make_engine((a, (0, 0), EAST), (fighter("Orc", OPP), (4, 0), WEST))
     start(engine, PARTY)
     engine.begin_turn("archer")
-    engine.attack("archer", "orc", "Bow", faces=[2, 4])
+    script.attack(engine, "archer", "orc", "Bow", faces=[2, 4])
     assert c(engine, "archer").stamina == 0
     assert c(engine, "archer").injury == 10
     assert not c(engine, "archer").down
@@ -400,7 +401,7 @@ def test_melee_and_reach_exertion_option(weapon):
     engine = make_engine((a, (3, 3), EAST), (fighter("T", OPP), (4, 3), WEST), options=options)
     start(engine, PARTY)
     engine.begin_turn("a")
-    events = engine.attack("a", "t", "Sword", faces=[3, 4])
+    events = script.attack(engine, "a", "t", "Sword", faces=[3, 4])
     assert [e.cost for e in events if isinstance(e, ExertionSpent)] == [4]
     assert c(engine, "a").stamina == 16
     assert c(engine, "t").stamina == 17
@@ -412,9 +413,9 @@ def test_melee_needs_5_ft_and_reach_reaches_its_distance():
     start(engine, PARTY)
     engine.begin_turn("a")
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("a", "t", "Sword", faces=[3])
+        script.attack(engine, "a", "t", "Sword", faces=[3])
     assert any("10 ft away" in r and "reach 5 ft" in r for r in reasons_of(excinfo))
-    assert resolved(engine.attack("a", "t", "Spear", faces=[3])).damage == 3
+    assert resolved(script.attack(engine, "a", "t", "Spear", faces=[3])).damage == 3
 
 
 # -- where damage goes -------------------------------------------------------------------------
@@ -456,7 +457,7 @@ def test_going_down_at_0_ip_logs_overkill_and_takes_no_more_turns():
     engine = make_engine((archer(), (0, 0), EAST), (fighter("Orc", OPP, injury_max=4), (4, 0), WEST))
     start(engine, PARTY)
     engine.begin_turn("archer")
-    events = engine.attack("archer", "orc", "Bow", faces=[5, 1])  # 5 + AWA 2 = 7 direct
+    events = script.attack(engine, "archer", "orc", "Bow", faces=[5, 1])  # 5 + AWA 2 = 7 direct
     hit = resolved(events)
     assert (hit.to_ip, hit.overkill, hit.target_ip) == (4, 3, 0)
     down = [e for e in events if isinstance(e, WentDown)]
@@ -478,10 +479,10 @@ def test_a_blow_on_a_creature_already_down_is_all_overkill_and_not_a_second_went
     engine = make_engine((a, (3, 3), EAST), (b, (3, 4), EAST), (t, (4, 3), WEST))
     start(engine, PARTY)
     engine.begin_turn("a")
-    assert any(isinstance(e, WentDown) for e in engine.attack("a", "t", "Sword", faces=[3]))
+    assert any(isinstance(e, WentDown) for e in script.attack(engine, "a", "t", "Sword", faces=[3]))
     engine.end_turn()
     engine.begin_turn("b")
-    events = engine.attack("b", "t", "Sword", faces=[4])
+    events = script.attack(engine, "b", "t", "Sword", faces=[4])
     assert resolved(events).overkill == 4
     assert not any(isinstance(e, WentDown) for e in events)
     assert c(engine, "t").injury == 0
@@ -505,10 +506,10 @@ def test_weapon_parry_stops_a_blow_without_explosions():
     guard = fighter("Guard", OPP, weapons=[sword(name="Blade")])
     engine = parry_setup(guard)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
     engine.begin_turn("p0")
-    hit = resolved(engine.attack("p0", "guard", "Sword", faces=[5]))
+    hit = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[5]))
     assert hit.parried_with == "Blade"
     assert hit.damage == 5 and hit.stopped == 5
     assert (hit.to_sp, hit.to_ip) == (0, 0)
@@ -522,18 +523,18 @@ def test_a_plus_1_weapon_shatters_on_the_second_exploding_die_and_that_blow_is_s
     guard = fighter("Guard", OPP, weapons=[sword(name="Blade", magic_bonus=1)])
     engine = parry_setup(guard)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
 
     engine.begin_turn("p0")
-    first = resolved(engine.attack("p0", "guard", "Sword", faces=[6, 2]))  # one exploding die
+    first = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[6, 2]))  # one exploding die
     assert first.stopped == 8 and first.to_sp == 0
     assert c(engine, "guard").parry is not None and c(engine, "guard").parry.explosions == 1
     assert c(engine, "guard").weapon("Blade").state is WeaponState.READY
     engine.end_turn()
 
     engine.begin_turn("p1")
-    events = engine.attack("p1", "guard", "Sword", faces=[6, 3])  # the second exploding die
+    events = script.attack(engine, "p1", "guard", "Sword", faces=[6, 3])  # the second exploding die
     second = resolved(events)
     assert second.parried_with == "Blade"
     assert second.stopped == 9 and second.to_sp == 0 and second.to_ip == 0
@@ -545,7 +546,7 @@ def test_a_plus_1_weapon_shatters_on_the_second_exploding_die_and_that_blow_is_s
     engine.end_turn()
 
     engine.begin_turn("p2")
-    third = resolved(engine.attack("p2", "guard", "Sword", faces=[4]))
+    third = resolved(script.attack(engine, "p2", "guard", "Sword", faces=[4]))
     assert third.parried_with is None and third.stopped == 0
     assert third.to_sp == 4
     assert c(engine, "guard").stamina == 16
@@ -555,15 +556,15 @@ def test_a_plain_weapon_shatters_on_the_first_exploding_die():
     guard = fighter("Guard", OPP, weapons=[sword(name="Blade")])
     engine = parry_setup(guard, attackers=2)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
     engine.begin_turn("p0")
-    hit = resolved(engine.attack("p0", "guard", "Sword", faces=[6, 1]))
+    hit = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[6, 1]))
     assert hit.stopped == 7 and hit.to_sp == 0
     assert c(engine, "guard").weapon("Blade").state is WeaponState.BROKEN
     engine.end_turn()
     engine.begin_turn("p1")
-    assert resolved(engine.attack("p1", "guard", "Sword", faces=[2])).to_sp == 2
+    assert resolved(script.attack(engine, "p1", "guard", "Sword", faces=[2])).to_sp == 2
 
 
 def test_explosions_of_one_blow_all_count_against_the_parrying_weapon():
@@ -571,10 +572,10 @@ def test_explosions_of_one_blow_all_count_against_the_parrying_weapon():
     engine = parry_setup(guard, attackers=1)
     engine.edit("p0", level=3)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
     engine.begin_turn("p0")
-    hit = resolved(engine.attack("p0", "guard", "Sword", faces=[6, 6, 6, 1, 1]))  # 3 explosions
+    hit = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[6, 6, 6, 1, 1]))  # 3 explosions
     assert hit.stopped == hit.damage == 20
     assert c(engine, "guard").weapon("Blade").state is WeaponState.BROKEN
     assert c(engine, "guard").stamina == 20
@@ -588,11 +589,11 @@ def test_shield_parry_takes_double_damage_then_breaks_with_overflow():
     engine = parry_setup(shield_guard(armor=1, durability=10, durability_max=10))
     assert c(engine, "guard").armor_points == 1
     engine.begin_turn("guard")
-    engine.parry("guard", shield=True)
+    script.parry(engine, "guard", shield=True)
     engine.end_turn()
 
     engine.begin_turn("p0")
-    first = resolved(engine.attack("p0", "guard", "Sword", faces=[4]))  # 4 - AP 1 = 3
+    first = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[4]))  # 4 - AP 1 = 3
     assert first.damage == 3 and first.parried_with == "shield"
     assert first.shield_damage == 6 and first.stopped == 3 and first.to_sp == 0
     g = c(engine, "guard")
@@ -600,7 +601,7 @@ def test_shield_parry_takes_double_damage_then_breaks_with_overflow():
     engine.end_turn()
 
     engine.begin_turn("p1")
-    events = engine.attack("p1", "guard", "Sword", faces=[5])  # 5 - 1 = 4, doubled 8 > 4 left
+    events = script.attack(engine, "p1", "guard", "Sword", faces=[5])  # 5 - 1 = 4, doubled 8 > 4 left
     second = resolved(events)
     assert second.damage == 4
     assert second.to_sp == 4 - math.ceil(4 / 2)
@@ -613,7 +614,7 @@ def test_shield_parry_takes_double_damage_then_breaks_with_overflow():
     engine.end_turn()
 
     engine.begin_turn("p2")
-    third = resolved(engine.attack("p2", "guard", "Sword", faces=[3]))
+    third = resolved(script.attack(engine, "p2", "guard", "Sword", faces=[3]))
     assert third.ap_term == 0 and third.parried_with is None
     assert third.to_sp == 3
     assert c(engine, "guard").stamina == 25
@@ -624,10 +625,10 @@ def test_shield_overflow_is_damage_minus_half_the_durability_left_rounded_up(lef
     guard = shield_guard(armor=0, durability=left, durability_max=10)
     engine = parry_setup(guard, attackers=1)
     engine.begin_turn("guard")
-    engine.parry("guard", shield=True)
+    script.parry(engine, "guard", shield=True)
     engine.end_turn()
     engine.begin_turn("p0")
-    hit = resolved(engine.attack("p0", "guard", "Sword", faces=[damage]))
+    hit = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[damage]))
     assert hit.damage == damage
     assert hit.to_sp == through == damage - math.ceil(left / 2)
     assert c(engine, "guard").shield.state.value == "destroyed"
@@ -636,10 +637,10 @@ def test_shield_overflow_is_damage_minus_half_the_durability_left_rounded_up(lef
 def test_shield_holds_when_the_doubled_damage_equals_the_durability_left():
     engine = parry_setup(shield_guard(armor=0, durability=6, durability_max=10), attackers=1)
     engine.begin_turn("guard")
-    engine.parry("guard", shield=True)
+    script.parry(engine, "guard", shield=True)
     engine.end_turn()
     engine.begin_turn("p0")
-    hit = resolved(engine.attack("p0", "guard", "Sword", faces=[3]))
+    hit = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[3]))
     assert hit.to_sp == 0 and hit.stopped == 3
     g = c(engine, "guard")
     assert g.shield.durability == 0 and g.shield.state.value == "carried"
@@ -649,15 +650,15 @@ def test_parry_ends_when_the_parriers_next_turn_begins():
     guard = fighter("Guard", OPP, weapons=[sword(name="Blade", magic_bonus=5)])
     engine = parry_setup(guard, attackers=1)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
     engine.begin_turn("p0")
-    assert resolved(engine.attack("p0", "guard", "Sword", faces=[3])).stopped == 3
+    assert resolved(script.attack(engine, "p0", "guard", "Sword", faces=[3])).stopped == 3
     engine.end_turn()
     # Round 2, the Party first: the parry still holds until the guard's own turn.
     next_round(engine, PARTY)
     engine.begin_turn("p0")
-    assert resolved(engine.attack("p0", "guard", "Sword", faces=[4])).stopped == 4
+    assert resolved(script.attack(engine, "p0", "guard", "Sword", faces=[4])).stopped == 4
     engine.end_turn()
     events = engine.begin_turn("guard")
     assert any(isinstance(e, ParryEnded) and e.combatant == "guard" for e in events)
@@ -665,7 +666,7 @@ def test_parry_ends_when_the_parriers_next_turn_begins():
     engine.end_turn()
     next_round(engine, PARTY)
     engine.begin_turn("p0")
-    hit = resolved(engine.attack("p0", "guard", "Sword", faces=[4]))
+    hit = resolved(script.attack(engine, "p0", "guard", "Sword", faces=[4]))
     assert hit.parried_with is None and hit.to_sp == 4
     assert c(engine, "guard").stamina == 16
 
@@ -675,10 +676,10 @@ def test_parry_stops_direct_ranged_damage_too():
     engine = make_engine((guard, (5, 5), NORTH), (archer(), (5, 9), NORTH))
     start(engine, OPP)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.end_turn()
     engine.begin_turn("archer")
-    hit = resolved(engine.attack("archer", "guard", "Bow", faces=[5, 1]))
+    hit = resolved(script.attack(engine, "archer", "guard", "Bow", faces=[5, 1]))
     assert hit.direct and hit.stopped == 7 and hit.to_ip == 0
     assert c(engine, "guard").injury == 10
 
@@ -688,9 +689,9 @@ def test_parry_needs_an_intact_weapon_or_a_shield():
     engine = parry_setup(guard, attackers=1)
     engine.begin_turn("guard")
     with pytest.raises(IllegalAction):
-        engine.parry("guard", weapon="Blade")
+        script.parry(engine, "guard", weapon="Blade")
     with pytest.raises(IllegalAction):
-        engine.parry("guard", shield=True)
+        script.parry(engine, "guard", shield=True)
     assert c(engine, "guard").parry is None
 
 
@@ -717,7 +718,7 @@ def orc(**fields) -> Combatant:
 
 
 def sneak_reasons(engine: Engine, target: str = "orc", weapon: str = "Dagger") -> list[str]:
-    return [f"{ch.label}: {ch.reason}" for ch in engine.sneak_checks("rogue", target, weapon) if ch.blocks]
+    return [f"{ch.label}: {ch.reason}" for ch in script.sneak_checks(engine, "rogue", target, weapon) if ch.blocks]
 
 
 def test_sneak_refused_when_the_attacker_attacked_this_target_last_round():
@@ -725,7 +726,7 @@ def test_sneak_refused_when_the_attacker_attacked_this_target_last_round():
     engine = make_engine((rogue(), (5, 6), NORTH), (orc(), (5, 5), NORTH))
     start(engine, PARTY)
     engine.begin_turn("rogue")
-    engine.attack("rogue", "orc", "Club", faces=[3, 3])
+    script.attack(engine, "rogue", "orc", "Club", faces=[3, 3])
     engine.end_turn()
     engine.begin_turn("orc")
     engine.end_turn()
@@ -734,7 +735,7 @@ def test_sneak_refused_when_the_attacker_attacked_this_target_last_round():
     engine.begin_turn("rogue")
     before = engine.encounter.model_dump()
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
+        script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
     reasons = reasons_of(excinfo)
     assert len(reasons) == 1
     assert "last round" in reasons[0] and "round 1" in reasons[0]
@@ -745,7 +746,7 @@ def test_sneak_allowed_when_the_last_attack_on_the_target_was_two_rounds_ago():
     engine = make_engine((rogue(), (5, 6), NORTH), (orc(), (5, 5), NORTH))
     start(engine, PARTY)
     engine.begin_turn("rogue")
-    engine.attack("rogue", "orc", "Club", faces=[3, 3])
+    script.attack(engine, "rogue", "orc", "Club", faces=[3, 3])
     engine.end_turn()
     next_round(engine, PARTY)
     engine.begin_turn("rogue")
@@ -762,7 +763,7 @@ def test_sneak_refused_when_not_concealed_and_the_target_not_distracted():
     start(engine, PARTY)
     engine.begin_turn("rogue")
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
+        script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
     reasons = reasons_of(excinfo)
     assert len(reasons) == 1
     assert "not distracted" in reasons[0]
@@ -776,7 +777,7 @@ def test_sneak_refused_when_concealed_but_starting_farther_than_half_move():
     engine.begin_turn("rogue")
     engine.move("rogue", to=(5, 6))
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
+        script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[20, 1, 1])
     reasons = reasons_of(excinfo)
     assert len(reasons) == 1
     assert "half Move" in reasons[0] and "20 ft" in reasons[0]
@@ -828,10 +829,10 @@ def test_target_engaged_in_melee_with_another_creature_is_distracted():
     engine = make_engine((rogue(), (4, 5), EAST), (orc(), (5, 5), WEST), (fighter("Ally"), (6, 5), WEST))
     start(engine, PARTY)
     engine.begin_turn("rogue")
-    checks = {ch.label: ch for ch in engine.sneak_checks("rogue", "orc", "Dagger")}
+    checks = {ch.label: ch for ch in script.sneak_checks(engine, "rogue", "orc", "Dagger")}
     point = checks["Concealed, or the target distracted"]
     assert point.ok and "engaged in melee with Ally" in point.reason
-    hit = resolved(engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2]))
+    hit = resolved(script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2]))
     assert hit.overrides == [] and hit.direct
     assert c(engine, "orc").injury == 20 - (4 + 3 - 2)
 
@@ -850,10 +851,10 @@ def test_target_hit_by_another_creatures_ranged_attack_is_distracted_until_its_t
     assert any("not distracted" in r for r in sneak_reasons(engine))
     engine.end_turn()
     engine.begin_turn("archer")
-    engine.attack("archer", "orc", "Bow", faces=[1, 1])
+    script.attack(engine, "archer", "orc", "Bow", faces=[1, 1])
     engine.end_turn()
     # The rogue already ended its turn this round; check the point as it would stand.
-    point = {ch.label: ch for ch in engine.sneak_checks("rogue", "orc", "Dagger")}[
+    point = {ch.label: ch for ch in script.sneak_checks(engine, "rogue", "orc", "Dagger")}[
         "Concealed, or the target distracted"
     ]
     assert point.ok and "Archer" in point.reason
@@ -869,10 +870,10 @@ def test_sneak_attack_right_after_another_creatures_ranged_hit():
     engine = make_engine((rogue(), (4, 5), EAST), (orc(), (5, 5), WEST), (archer(), (9, 5), WEST))
     start(engine, PARTY)
     engine.begin_turn("archer")
-    engine.attack("archer", "orc", "Bow", faces=[1, 1])
+    script.attack(engine, "archer", "orc", "Bow", faces=[1, 1])
     engine.end_turn()
     engine.begin_turn("rogue")
-    hit = resolved(engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2]))
+    hit = resolved(script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2]))
     assert hit.overrides == []
 
 
@@ -882,11 +883,11 @@ def test_approach_outside_the_vision_cone_counts_as_concealment():
     start(engine, PARTY)
     engine.begin_turn("rogue")
     engine.move("rogue", path=[(5, 8), (5, 7), (5, 6)])
-    point = {ch.label: ch for ch in engine.sneak_checks("rogue", "orc", "Dagger")}[
+    point = {ch.label: ch for ch in script.sneak_checks(engine, "rogue", "orc", "Dagger")}[
         "Concealed, or the target distracted"
     ]
     assert point.ok and "outside" in point.reason
-    hit = resolved(engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2]))
+    hit = resolved(script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2]))
     assert hit.overrides == []
 
 
@@ -897,7 +898,7 @@ def test_approach_that_crosses_the_vision_cone_is_no_concealment():
     engine.begin_turn("rogue")
     engine.move("rogue", path=[(5, 2), (6, 3), (7, 4), (7, 5), (6, 6)])
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2])
+        script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2])
     assert any("crossed" in r for r in reasons_of(excinfo))
 
 
@@ -907,7 +908,7 @@ def test_a_360_degree_target_cannot_be_approached_unseen():
     engine.begin_turn("rogue")
     engine.move("rogue", path=[(5, 8), (5, 7), (5, 6)])
     with pytest.raises(IllegalAction) as excinfo:
-        engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2])
+        script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2])
     reasons = reasons_of(excinfo)
     assert len(reasons) == 1 and "sees all around" in reasons[0]
 
@@ -917,7 +918,7 @@ def test_the_concealed_flag_ends_after_a_sneak_attack():
     start(engine, PARTY)
     engine.begin_turn("rogue")
     assert c(engine, "rogue").concealed
-    engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2])
+    script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2])
     assert not c(engine, "rogue").concealed
 
 
@@ -925,7 +926,7 @@ def test_gm_override_lets_an_ineligible_sneak_attack_through_and_logs_it():
     engine = make_engine((rogue(), (5, 4), SOUTH), (orc(), (5, 5), NORTH))
     start(engine, PARTY)
     engine.begin_turn("rogue")
-    events = engine.attack("rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2], override=True)
+    events = script.attack(engine, "rogue", "orc", "Dagger", SNEAK, faces=[1, 2, 2], override=True)
     hit = resolved(events)
     assert hit.mode == "sneak attack" and hit.direct
     assert len(hit.overrides) == 1 and "not distracted" in hit.overrides[0]
@@ -984,10 +985,10 @@ def test_casting_in_the_engine_and_spell_range():
     start(engine, PARTY)
     engine.begin_turn("mage")
     with pytest.raises(IllegalAction) as excinfo:
-        engine.cast("mage", "orc", "Fire", faces=FIRE_FACES)
+        script.cast(engine, "mage", "orc", "Fire", faces=FIRE_FACES)
     assert any("range" in r for r in reasons_of(excinfo))
     engine.move("mage", to=(1, 0))
-    hit = resolved(engine.cast("mage", "orc", "Fire", faces=FIRE_FACES))
+    hit = resolved(script.cast(engine, "mage", "orc", "Fire", faces=FIRE_FACES))
     assert hit.mode == "spell" and hit.damage == 15
     assert c(engine, "orc").stamina == 25
     assert c(engine, "mage").stamina == 20
@@ -1019,7 +1020,7 @@ def test_parry_may_still_move_afterwards():
     guard = fighter("Guard", OPP, weapons=[sword(name="Blade")])
     engine = parry_setup(guard, attackers=1)
     engine.begin_turn("guard")
-    engine.parry("guard", weapon="Blade")
+    script.parry(engine, "guard", weapon="Blade")
     engine.move("guard", to=(7, 7))
     assert engine.encounter.tokens["guard"].cell == (7, 7)
     assert c(engine, "guard").parry is not None
@@ -1031,7 +1032,7 @@ def test_parry_with_a_sheathed_weapon_is_refused():
     engine = parry_setup(guard, attackers=1)
     engine.begin_turn("guard")
     with pytest.raises(IllegalAction):
-        engine.parry("guard", weapon="Blade")
+        script.parry(engine, "guard", weapon="Blade")
     assert c(engine, "guard").parry is None
 
 
@@ -1050,7 +1051,7 @@ def test_attacking_with_a_sheathed_weapon_draws_it():
     engine = make_engine((a, (3, 3), EAST), (fighter("T", OPP), (4, 3), WEST))
     start(engine, PARTY)
     engine.begin_turn("a")
-    assert resolved(engine.attack("a", "t", "Sword", faces=[3])).damage == 3
+    assert resolved(script.attack(engine, "a", "t", "Sword", faces=[3])).damage == 3
     assert c(engine, "a").weapon("Sword").state is WeaponState.READY
 
 
@@ -1071,7 +1072,7 @@ def test_euclidean_melee_reaches_a_diagonal_neighbour_but_not_two_cells_off():
     engine.begin_turn("a")
     checks = {ch.label: ch for ch in engine.attack_checks("a", "t", "Sword")}
     assert checks["Within 5 ft (melee)"].ok, checks["Within 5 ft (melee)"].reason
-    assert resolved(engine.attack("a", "t", "Sword", faces=[3])).damage == 3
+    assert resolved(script.attack(engine, "a", "t", "Sword", faces=[3])).damage == 3
     far = {ch.label: ch for ch in engine.attack_checks("a", "u", "Sword")}
     assert not far["Within 5 ft (melee)"].ok  # (2, 2) cells away: 11.2 ft
 
@@ -1081,6 +1082,6 @@ def test_euclidean_engagement_on_a_diagonal_distracts_the_target():
     engine = euclidean(make_engine((rogue(), (4, 5), EAST), (orc(), (5, 5), WEST), (fighter("Ally"), (6, 6), WEST)))
     start(engine, PARTY)
     engine.begin_turn("rogue")
-    checks = {ch.label: ch for ch in engine.sneak_checks("rogue", "orc", "Dagger")}
+    checks = {ch.label: ch for ch in script.sneak_checks(engine, "rogue", "orc", "Dagger")}
     point = checks["Concealed, or the target distracted"]
     assert point.ok and "engaged in melee with Ally" in point.reason

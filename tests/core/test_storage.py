@@ -11,6 +11,7 @@ from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import EncounterFileError
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 from lnl_desktop.paths import demo_encounter_path, resource
 
@@ -34,7 +35,7 @@ def test_save_then_load_keeps_a_fought_encounter_and_its_log(demo: Encounter, tm
     engine.start_combat(face=5)
     engine.begin_turn("tombril")
     engine.move("tombril", (14, 6))
-    engine.attack("tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
+    script.attack(engine, "tombril", "hill-giant", "Shortsword", faces=[5, 3, 4, 3, 2])
     path = storage.save(demo, tmp_path / "fight.lnl")
     again = storage.load(path)
     assert again == demo

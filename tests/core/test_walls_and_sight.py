@@ -54,6 +54,7 @@ from lnl_desktop.core.map.sight import (
     visible_cells,
 )
 from lnl_desktop.core.map.terrain import Barrier, Terrain, map_terrain
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.model import Attack, AttackResolved
 from lnl_desktop.core.rules.osr import OsrAttack
 from lnl_desktop.core.rules.registry import get_ruleset
@@ -675,7 +676,7 @@ def test_melee_across_a_wall_is_refused_with_the_wall_named() -> None:
     assert reach_blocker(engine.encounter.map, (2, 5), 1, (3, 5), 1, 5) is None  # past the wall's end
     engine.apply(act.Move("ana", (2, 5), forced=True))
     engine.apply(act.Move("orc", (3, 5), forced=True))
-    assert isinstance(engine.attack("ana", "orc", "Sword", faces=[4])[0], AttackResolved)
+    assert isinstance(script.attack(engine, "ana", "orc", "Sword", faces=[4])[0], AttackResolved)
 
 
 def test_an_ally_across_a_wall_does_not_engage_the_target() -> None:
@@ -717,8 +718,8 @@ def test_a_sneak_approach_behind_a_wall_counts_as_hidden_with_the_wall_named() -
         "whole approach stayed out of Ogre's sight: outside its 120 degree view "
         "or behind the wall from (7, 1) to (7, 5)"
     )
-    assert [c.reason for c in engine.sneak_checks("rogue", "ogre", "Club") if not c.ok] == []
-    hit = engine.attack("rogue", "ogre", "Club", AttackMode.SNEAK, faces=[5])[0]
+    assert [c.reason for c in script.sneak_checks(engine, "rogue", "ogre", "Club") if not c.ok] == []
+    hit = script.attack(engine, "rogue", "ogre", "Club", AttackMode.SNEAK, faces=[5])[0]
     assert isinstance(hit, AttackResolved) and hit.mode == "sneak attack"
 
 
@@ -755,9 +756,9 @@ def test_a_classic_sneak_from_full_concealment_works_behind_a_wall_segment() -> 
     assert not hidden.ok
     assert out_of_sight.ok
     assert out_of_sight.reason == "Rogue is behind the wall from (2, 2) to (9, 2): no line of sight from Ogre"
-    (check, _) = engine.sneak_checks("rogue", "ogre", "Bow")
+    (check, _) = script.sneak_checks(engine, "rogue", "ogre", "Bow")
     assert check.ok and check.reason == out_of_sight.reason
-    hit = engine.attack("rogue", "ogre", "Bow", AttackMode.SNEAK, faces=[4])[0]
+    hit = script.attack(engine, "rogue", "ogre", "Bow", AttackMode.SNEAK, faces=[4])[0]
     assert isinstance(hit, AttackResolved) and hit.mode == "sneak attack" and hit.dex_ignored
 
 
