@@ -155,20 +155,27 @@ def play() -> dict[str, Any]:
 
     # Views: what the Qt layer would read.
     ann = engine.combatant("ann")
-    seen["sheet_keys"] = [row.keys for row in duel.sheet().numbers]
-    seen["columns"] = [(col.title, col.value(ann)) for col in duel.columns()]
-    seen["gauges"] = [(g.label, g.now, g.most, g.tint) for g in duel.gauges(ann)]
-    kinds = duel.action_kinds()
+    seen["sheet_keys"] = [row.keys for row in duel.views.sheet().numbers]
+    seen["columns"] = [(col.title, col.value(ann)) for col in duel.views.columns()]
+    seen["gauges"] = [(g.label, g.now, g.most, g.tint) for g in duel.views.gauges(ann)]
+    kinds = duel.actions.kinds()
     seen["action_kinds"] = [(k.key, k.uses, k.targeted, k.rolls) for k in kinds]
     # As the Action dock calls build: a targeted action gets the means and the GM's toggles too.
     strike = kinds[0].build("ann", "ogre", None, ignore_dex=False, override=False)
     seen["built"] = [repr(strike), repr(kinds[1].build("ann", "shouts"))]
-    seen["notes"] = duel.action_notes(engine.encounter, kinds[0], ann, None, engine.combatant("ogre"))
-    procedure = duel.start_procedure()
+    seen["notes"] = duel.actions.notes(engine.encounter, kinds[0], ann, None, engine.combatant("ogre"))
+    procedure = duel.rounds.start_procedure()
     seen["start"] = [[s.key for s in procedure.situations], procedure.reading("roll", 2), procedure.reading("roll", 6)]
     seen["bestiary"] = [c["name"] for c in duel.bestiary()]
     seen["bestiary_problems"] = check_creatures(duel, duel.bestiary())[1]
-    seen["forecast"] = duel.forecast(ann, engine.combatant("ogre"), None, None, engine.encounter.options)
+    seen["forecast"] = duel.attacks.forecast(ann, engine.combatant("ogre"), None, None, engine.encounter.options)
+    odds = duel.attacks.forecast(engine.combatant("ogre"), ann, None, None, engine.encounter.options)
+    seen["forecast_on_ann"] = [
+        odds.where,
+        odds.formula,
+        round(odds.mean, 3),
+        [(t.label, t.from_amount, t.chance, t.down) for t in odds.thresholds],
+    ]
 
     # An L&L encounter converted to Duel before combat keeps what maps; undo gives the L&L one back.
     lnl = Encounter(

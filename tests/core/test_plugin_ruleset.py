@@ -176,7 +176,7 @@ def test_the_views_descriptors(play: dict[str, Any]) -> None:
     assert play["sheet_keys"] == [["hp", "hp_max"], ["damage_die"], ["defense"]]
     assert play["columns"] == [["HP", "9/10"], ["Die", "d8"], ["Def", 1]]
     assert play["gauges"] == [["HP", 9, 10, "health"]]
-    assert play["action_kinds"] == [["strike", "none", True, True], ["other", "text", False, False]]
+    assert play["action_kinds"] == [["strike", "weapon", True, True], ["other", "text", False, False]]
     assert play["built"] == [
         "Strike(attacker='ann', target='ogre')",
         "OtherAction(combatant='ann', text='shouts')",
@@ -185,7 +185,9 @@ def test_the_views_descriptors(play: dict[str, Any]) -> None:
     assert play["start"] == [["roll"], "Opponents act first", "Party acts first"]
     assert play["bestiary"] == ["Fencer", "Brute"]
     assert play["bestiary_problems"] == []
-    assert play["forecast"] is None
+    assert play["forecast"] is None  # the Ogre is down: no Strike on it to forecast
+    # The Ogre's d6 less Ann's defense 1, at least 1: 1, 1, 2, 3, 4, 5; none reaches her 9 HP.
+    assert play["forecast_on_ann"] == ["to HP", "1d6 - 1 defense", 2.667, [["0 HP", 9, 0.0, True]]]
 
 
 def test_an_lnl_encounter_converts_to_the_ruleset_and_back_by_undo(play: dict[str, Any]) -> None:
