@@ -45,7 +45,7 @@ def table(ruleset: str) -> Engine:
     )
     engine = Engine(encounter, dice=RandomDice(7))
     _declare(engine)
-    situation = rules.start_procedure().situations[0].key
+    situation = rules.rounds.start_procedure().situations[0].key
     engine.apply(act.StartCombat(situation=str(situation)))
     return engine
 
