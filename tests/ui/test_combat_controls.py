@@ -29,7 +29,8 @@ from lnl_desktop.ui.dialogs.combat import StartCombatDialog
 from lnl_desktop.ui.dialogs.faces import FacesDialog, check_d6
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet
-from lnl_desktop.ui.docks.turns import ACTED, ACTING, DOWN, SURPRISED, WAITING, TurnsPanel
+from lnl_desktop.ui.docks.turns import TurnsPanel
+from lnl_desktop.ui.docks.turns_rows import ACTED, ACTING, DOWN, SURPRISED, WAITING
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.models.log import LogModel
 from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController

@@ -35,7 +35,8 @@ from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
-from lnl_desktop.ui.docks.turns import DECLARED, TurnsPanel
+from lnl_desktop.ui.docks.declare import DECLARED
+from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.plumbing import style
 from lnl_desktop.ui.plumbing.controller import TableController
 

@@ -99,6 +99,7 @@ START_PATH = {
     "lnl_desktop.ui.docks.round_state",
     "lnl_desktop.ui.docks.turns",
     "lnl_desktop.ui.docks.turns_list",
+    "lnl_desktop.ui.docks.turns_rows",
     "lnl_desktop.ui.models",
     "lnl_desktop.ui.models.turns",
     "lnl_desktop.ui.window.dock_toggle",

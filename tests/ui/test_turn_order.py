@@ -32,7 +32,8 @@ from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.registry import Ruleset, get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
-from lnl_desktop.ui.docks.turns import ACTED, ACTING, NEXT_PLACE, WAITING, TurnsPanel
+from lnl_desktop.ui.docks.turns import TurnsPanel
+from lnl_desktop.ui.docks.turns_rows import ACTED, ACTING, NEXT_PLACE, WAITING
 from lnl_desktop.ui.plumbing.controller import TableController
 
 LEFT = Qt.MouseButton.LeftButton
