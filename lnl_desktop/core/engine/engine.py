@@ -38,11 +38,11 @@ from lnl_desktop.core.encounter.model import (
     Token,
     TurnState,
 )
-from lnl_desktop.core.engine import conditions
+from lnl_desktop.core.engine import conditions, movement
 from lnl_desktop.core.engine.areas import HANDLERS as AREA_HANDLERS
 from lnl_desktop.core.engine.dice_rolls import roll_dice
 from lnl_desktop.core.engine.drawings import HANDLERS as DRAWING_HANDLERS
-from lnl_desktop.core.engine.edits import Edits
+from lnl_desktop.core.engine.edits import HANDLERS as EDIT_HANDLERS
 from lnl_desktop.core.engine.history import (
     _SHARED_PARTS,
     HistoryListener,
@@ -56,12 +56,13 @@ from lnl_desktop.core.engine.history import (
     _touched,
 )
 from lnl_desktop.core.engine.lights import HANDLERS as LIGHT_HANDLERS
-from lnl_desktop.core.engine.movement import Movement
+from lnl_desktop.core.engine.movement import HANDLERS as MOVEMENT_HANDLERS
 from lnl_desktop.core.engine.party_view import party_sight
 from lnl_desktop.core.engine.words import feet_words
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.explored import explore
 from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.map.movement import MoveRules, Reach
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
@@ -70,7 +71,7 @@ from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 Listener = Callable[[list[Event]], None]
 
 
-class Engine(Movement, Edits):
+class Engine:
     """Applies actions to one :class:`Encounter`, keeps its undo history, tells listeners."""
 
     def __init__(
@@ -176,7 +177,7 @@ class Engine(Movement, Edits):
             attack = self.ruleset.attacks.attack_of(old, action) if old.options.face_target_on_attack else None
             events = handler(self, action, recorder)
             if attack is not None:
-                events = self._face_target(events, *attack)
+                events = movement.face_target(self, events, *attack)
             if self.encounter.fog.enabled and self._sight_may_grow(action):
                 self._explore()
         except Exception:
@@ -321,10 +322,28 @@ class Engine(Movement, Edits):
     # -- helpers -----------------------------------------------------------------------------
 
     def _token(self, cid: str) -> Token:
-        token = self.encounter.tokens.get(cid)
-        if token is None:
-            raise RulesError(f"{self.combatant(cid).name} is not on the map")
-        return token
+        return movement.token_of(self, cid)
+
+    # -- the map's questions, asked of movement (the UI's move overlays and drags) --------------
+
+    def feet_left(self, cid: str) -> float | None:
+        """Movement left this turn, or None when it is not this combatant's turn."""
+        return movement.feet_left(self, cid)
+
+    def stopped_by(self, c: Any) -> str | None:
+        """Why ``c`` may not move on its own (RULES §10: stunned, grappled...), or None."""
+        return movement.stopped_by(self, c)
+
+    def move_rules(self, cid: str) -> MoveRules:
+        return movement.move_rules(self, cid)
+
+    def blockers(self, cid: str) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """(enemy cells that cannot be passed, every other token's cells that cannot be ended on)."""
+        return movement.blockers(self, cid)
+
+    def reach(self, cid: str, budget_ft: float | None = None, allowed: Callable[[Cell], bool] | None = None) -> Reach:
+        """The cells ``cid`` can still move to this turn (or within ``budget_ft``)."""
+        return movement.reach(self, cid, budget_ft, allowed)
 
     def _round(self) -> int:
         return self.encounter.combat.round
@@ -616,29 +635,12 @@ class Engine(Movement, Edits):
         act.EndCombat: _end_combat,
         act.BeginTurn: _begin_turn,
         act.EndTurn: _end_turn,
-        act.Move: Movement._move,
-        act.Face: Movement._face,
-        act.SetHidden: Edits._set_hidden,
         act.SetCondition: conditions.set_condition,
         act.OtherAction: _other,
         act.ConvertRuleset: _convert,
-        act.EditCombatant: Edits._edit,
-        act.DamageByHand: Edits._by_hand,
-        act.SetHealth: Edits._set_health,
-        act.AddCombatant: Edits._add,
-        act.RemoveCombatant: Edits._remove,
-        act.PlaceToken: Edits._place,
-        act.RemoveToken: Edits._remove_token,
-        act.PaintTerrain: Edits._paint,
-        act.EditMap: Edits._edit_map,
-        act.EditOptions: Edits._edit_options,
         act.SkipPending: _skip_pending,
-        act.AddWall: Edits._add_wall,
-        act.RemoveWall: Edits._remove_wall,
-        act.SetDoor: Edits._set_door,
-        act.SetFog: Edits._set_fog,
-        act.RevealCells: Edits._reveal,
-        act.SetPortrait: Edits._set_portrait,
+        **MOVEMENT_HANDLERS,  # the move and the facing
+        **EDIT_HANDLERS,  # the roster and the map
         **LIGHT_HANDLERS,  # light on the map
         act.RollDice: roll_dice,
         **DRAWING_HANDLERS,
