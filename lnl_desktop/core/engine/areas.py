@@ -6,7 +6,6 @@ templates whole, so the undo history keeps the old tuple by reference (``history
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
@@ -16,15 +15,7 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.drawings import checked, on_map
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, Strike, grid_feet, strike, under_cover
-
-
-class Engine(Protocol):
-    """What the handlers need of the engine (the engine module registers them: no import of it)."""
-
-    encounter: Encounter
-    ruleset: Any
-
-    def _round(self) -> int: ...
+from lnl_desktop.core.rules.base import Table
 
 
 @dataclass(frozen=True)
@@ -68,14 +59,14 @@ def struck_by(
     return area, out
 
 
-def _find(engine: Engine, title: str, template_id: str) -> tuple[int, Template]:
+def _find(engine: Table, title: str, template_id: str) -> tuple[int, Template]:
     for index, template in enumerate(engine.encounter.templates):
         if template.id == template_id:
             return index, template
     raise IllegalAction(title, [f"there is no template {template_id!r} on the map"])
 
 
-def place_template(engine: Engine, a: act.PlaceTemplate, dice: DiceSource) -> list[Event]:
+def place_template(engine: Table, a: act.PlaceTemplate, dice: DiceSource) -> list[Event]:
     title = "Area template"
     templates = engine.encounter.templates
     if len(templates) >= MAX_TEMPLATES:
@@ -96,7 +87,7 @@ def place_template(engine: Engine, a: act.PlaceTemplate, dice: DiceSource) -> li
     seen = "" if template.shown else " (GM only)"
     return [
         TemplatePlaced(
-            round=engine._round(),
+            round=engine.encounter.combat.round,
             text=f"GM lays {template.words}{seen}",
             template=template.id,
             shape=template.shape.value,
@@ -104,7 +95,7 @@ def place_template(engine: Engine, a: act.PlaceTemplate, dice: DiceSource) -> li
     ]
 
 
-def edit_template(engine: Engine, a: act.EditTemplate, dice: DiceSource) -> list[Event]:
+def edit_template(engine: Table, a: act.EditTemplate, dice: DiceSource) -> list[Event]:
     title = "Area template"
     index, old = _find(engine, title, a.template)
     data = old.model_dump()
@@ -125,7 +116,10 @@ def edit_template(engine: Engine, a: act.EditTemplate, dice: DiceSource) -> list
     engine.encounter.templates = tuple(templates)
     return [
         TemplateChanged(
-            round=engine._round(), text=_change_words(old, template, changes), template=old.id, changes=changes
+            round=engine.encounter.combat.round,
+            text=_change_words(old, template, changes),
+            template=old.id,
+            changes=changes,
         )
     ]
 
@@ -144,12 +138,14 @@ def _change_words(old: Template, new: Template, changes: list[str]) -> str:
     return f"GM changes {old.words}: {', '.join(words[c] for c in changes)}"
 
 
-def remove_template(engine: Engine, a: act.RemoveTemplate, dice: DiceSource) -> list[Event]:
+def remove_template(engine: Table, a: act.RemoveTemplate, dice: DiceSource) -> list[Event]:
     index, old = _find(engine, "Remove template", a.template)
     templates = engine.encounter.templates
     engine.encounter.templates = templates[:index] + templates[index + 1 :]
     return [
-        TemplateRemoved(round=engine._round(), text=f"GM lifts {old.words}", template=old.id, shape=old.shape.value)
+        TemplateRemoved(
+            round=engine.encounter.combat.round, text=f"GM lifts {old.words}", template=old.id, shape=old.shape.value
+        )
     ]
 
 
@@ -165,7 +161,7 @@ def origin_feet(encounter: Encounter, cid: str, origin: tuple[float, float]) -> 
     return grid_feet(dx, dy, encounter.map.diagonal)
 
 
-def _out_of_range(engine: Engine, a: act.AreaEffect) -> list[str]:
+def _out_of_range(engine: Table, a: act.AreaEffect) -> list[str]:
     """Why the caster's means cannot reach the area's origin (a spell's or a throw's range), if so."""
     c = next((c for c in engine.encounter.combatants if c.id == a.caster), None)
     means = next((m for m in engine.ruleset.areas.means(c) if m.name == a.means), None) if c is not None else None
@@ -175,7 +171,7 @@ def _out_of_range(engine: Engine, a: act.AreaEffect) -> list[str]:
     return [f"{means.name} reaches {means.range_ft} ft; the area starts {feet:g} ft from {c.name}"]
 
 
-def area_effect(engine: Engine, a: act.AreaEffect, dice: DiceSource) -> list[Event]:
+def area_effect(engine: Table, a: act.AreaEffect, dice: DiceSource) -> list[Event]:
     """Check the area and its targets, let the ruleset resolve it (§14), lift its template if asked."""
     title = f"{a.name or a.means or 'Area effect'}"
     shape = area_of(a.shape, a.origin, a.size_ft, a.direction, title)

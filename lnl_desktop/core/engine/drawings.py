@@ -4,7 +4,7 @@ history keeps the old tuple by reference (``history._SHARED_PARTS``)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -12,19 +12,11 @@ from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.drawings import MAX_DRAWINGS, Drawing, new_drawing_id
 from lnl_desktop.core.encounter.events import DrawingAdded, DrawingChanged, DrawingRemoved, Event
-from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.rules.base import Table
 
 M = TypeVar("M", bound=BaseModel)
-
-
-class Engine(Protocol):
-    """What the handlers need of the engine (the engine module registers them: no import of it)."""
-
-    encounter: Encounter
-
-    def _round(self) -> int: ...
 
 
 def checked(model: type[M], title: str, data: dict[str, Any]) -> M:
@@ -35,7 +27,7 @@ def checked(model: type[M], title: str, data: dict[str, Any]) -> M:
         raise IllegalAction(title, explain(error).splitlines()) from None
 
 
-def on_map(engine: Engine, title: str, points: tuple[tuple[float, float], ...]) -> None:
+def on_map(engine: Table, title: str, points: tuple[tuple[float, float], ...]) -> None:
     """Refuse a point (in cells) off the encounter's map."""
     grid = engine.encounter.map
     for x, y in points:
@@ -43,14 +35,14 @@ def on_map(engine: Engine, title: str, points: tuple[tuple[float, float], ...]) 
             raise IllegalAction(title, [f"({x:g}, {y:g}) is off the {grid.width} x {grid.height} map"])
 
 
-def _find(engine: Engine, title: str, drawing_id: str) -> tuple[int, Drawing]:
+def _find(engine: Table, title: str, drawing_id: str) -> tuple[int, Drawing]:
     for index, drawing in enumerate(engine.encounter.drawings):
         if drawing.id == drawing_id:
             return index, drawing
     raise IllegalAction(title, [f"there is no drawing {drawing_id!r} on the map"])
 
 
-def add_drawing(engine: Engine, a: act.AddDrawing, dice: DiceSource) -> list[Event]:
+def add_drawing(engine: Table, a: act.AddDrawing, dice: DiceSource) -> list[Event]:
     title = "Drawing"
     drawings = engine.encounter.drawings
     if len(drawings) >= MAX_DRAWINGS:
@@ -69,7 +61,7 @@ def add_drawing(engine: Engine, a: act.AddDrawing, dice: DiceSource) -> list[Eve
     engine.encounter.drawings = (*drawings, drawing)
     return [
         DrawingAdded(
-            round=engine._round(),
+            round=engine.encounter.combat.round,
             text=f"GM draws {drawing.words} ({drawing.who_sees})",
             drawing=drawing.id,
             shape=drawing.kind.value,
@@ -77,7 +69,7 @@ def add_drawing(engine: Engine, a: act.AddDrawing, dice: DiceSource) -> list[Eve
     ]
 
 
-def edit_drawing(engine: Engine, a: act.EditDrawing, dice: DiceSource) -> list[Event]:
+def edit_drawing(engine: Table, a: act.EditDrawing, dice: DiceSource) -> list[Event]:
     title = "Drawing"
     index, old = _find(engine, title, a.drawing)
     data = old.model_dump()
@@ -102,7 +94,10 @@ def edit_drawing(engine: Engine, a: act.EditDrawing, dice: DiceSource) -> list[E
     engine.encounter.drawings = tuple(drawings)
     return [
         DrawingChanged(
-            round=engine._round(), text=_change_words(old, drawing, changes), drawing=old.id, changes=changes
+            round=engine.encounter.combat.round,
+            text=_change_words(old, drawing, changes),
+            drawing=old.id,
+            changes=changes,
         )
     ]
 
@@ -118,13 +113,13 @@ def _change_words(old: Drawing, new: Drawing, changes: list[str]) -> str:
     return f"GM changes {old.words}: {', '.join(words[c] for c in changes)}"
 
 
-def remove_drawing(engine: Engine, a: act.RemoveDrawing, dice: DiceSource) -> list[Event]:
+def remove_drawing(engine: Table, a: act.RemoveDrawing, dice: DiceSource) -> list[Event]:
     index, old = _find(engine, "Remove drawing", a.drawing)
     drawings = engine.encounter.drawings
     engine.encounter.drawings = drawings[:index] + drawings[index + 1 :]
     return [
         DrawingRemoved(
-            round=engine._round(),
+            round=engine.encounter.combat.round,
             text=f"GM erases {old.words} ({old.who_sees})",
             drawing=old.id,
             shape=old.kind.value,

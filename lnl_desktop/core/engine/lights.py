@@ -4,8 +4,6 @@ on the encounter, replaced whole, so undo keeps the old one by reference."""
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from pydantic import ValidationError
 
 from lnl_desktop.core.dice.rolls import DiceSource
@@ -21,26 +19,21 @@ from lnl_desktop.core.encounter.light import (
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.rules.base import Table
 
 
-class Engine(Protocol):
-    """What the handlers need of the engine: its encounter."""
-
-    encounter: Encounter
-
-
-def _light(engine: Engine, lid: str, title: str) -> LightSource:
+def _light(engine: Table, lid: str, title: str) -> LightSource:
     found = next((x for x in engine.encounter.lights if x.id == lid), None)
     if found is None:
         raise IllegalAction(title, [f"there is no light {lid!r} on the map"])
     return found
 
 
-def _round(engine: Engine) -> int:
+def _round(engine: Table) -> int:
     return engine.encounter.combat.round
 
 
-def place_light(engine: Engine, a: act.PlaceLight, dice: DiceSource) -> list[Event]:
+def place_light(engine: Table, a: act.PlaceLight, dice: DiceSource) -> list[Event]:
     e = engine.encounter
     title = "Place a light"
     kinds = [k.value for k in LightKind]
@@ -75,7 +68,7 @@ def place_light(engine: Engine, a: act.PlaceLight, dice: DiceSource) -> list[Eve
     return [LightChanged(round=_round(engine), text=f"A {light.name} {where}", light=light.id, change="placed")]
 
 
-def remove_light(engine: Engine, a: act.RemoveLight, dice: DiceSource) -> list[Event]:
+def remove_light(engine: Table, a: act.RemoveLight, dice: DiceSource) -> list[Event]:
     e = engine.encounter
     light = _light(engine, a.light, "Take the light away")
     e.lights = tuple(x for x in e.lights if x.id != light.id)
@@ -84,7 +77,7 @@ def remove_light(engine: Engine, a: act.RemoveLight, dice: DiceSource) -> list[E
     ]
 
 
-def carry_light(engine: Engine, a: act.CarryLight, dice: DiceSource) -> list[Event]:
+def carry_light(engine: Table, a: act.CarryLight, dice: DiceSource) -> list[Event]:
     e = engine.encounter
     title = "Carry a light" if a.carrier else "Drop the light"
     light = _light(engine, a.light, title)
@@ -111,7 +104,7 @@ def carry_light(engine: Engine, a: act.CarryLight, dice: DiceSource) -> list[Eve
     return [LightChanged(round=_round(engine), text=text, actors=(holder.id,), light=light.id, change=change)]
 
 
-def set_ambient(engine: Engine, a: act.SetAmbientLight, dice: DiceSource) -> list[Event]:
+def set_ambient(engine: Table, a: act.SetAmbientLight, dice: DiceSource) -> list[Event]:
     e = engine.encounter
     choices = [x.value for x in AmbientLight]
     if a.light not in choices:
