@@ -13,7 +13,7 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files.storage import load
 from lnl_desktop.core.rules.fight import OPPONENTS, PARTY
 from lnl_desktop.core.rules.osr import OsrAttack, sim, tactic
-from lnl_desktop.core.rules.osr.views import NOBODY
+from lnl_desktop.core.rules.osr.rounds import NOBODY
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.field import battlefield

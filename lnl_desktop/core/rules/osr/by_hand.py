@@ -127,13 +127,13 @@ def heal(engine: Table, t: OsrCombatant, amount: int, subdual: bool) -> list[Eve
     ]
 
 
-class ByHand:
-    """The ruleset's part of the seam's damage and healing by hand (mixed into its ruleset)."""
+class OsrHealth:
+    """Damage and healing the GM applies by hand: to HP or as subdual, landing as a weapon's would."""
 
-    def hand_kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
+    def kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
         return HEAL_KINDS if heal else DAMAGE_KINDS
 
-    def health_fields(self) -> Mapping[str, str]:
+    def fields(self) -> Mapping[str, str]:
         # Subdual is tracked beside HP (RULES §12): typed, it stays the GM's plain number.
         return {"hp": "hp"}
 

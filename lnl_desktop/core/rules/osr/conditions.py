@@ -1,106 +1,52 @@
-"""The Old-School d20 conditions table (RULES §12) read off a combatant's conditions.
-
-Conditions are words on the sheet, matched without regard to case. Two of them name a source,
-written after the word: *charmed by Hobgoblin chief*, *frightened of Owlbear*; exhaustion names
-its level: *exhausted 2* (level 1 when none is given).
-"""
+"""Old-School d20's conditions (RULES §10, §12): the table's menu with what the app does with each, and a
+saving throw in a category at the end of each turn to end one (d20 + the creature's bonus against the DC)."""
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from lnl_desktop.core.encounter.conditions import INCAPACITATING
-from lnl_desktop.core.rules.common import CONDITIONS_TABLE
-
-if TYPE_CHECKING:
-    from lnl_desktop.core.encounter.model import Encounter
-
-# The table's conditions, as the sheet's menu spells them (shared with Group d10), and the two that
-# only stop spells here (RULES §12 "Also applied").
-TABLE = tuple(sorted((*CONDITIONS_TABLE, "bound", "gagged")))
-# No spell is cast by a creature with one of these (RULES §12 "Also applied").
-NO_SPELLS = ("silenced", "restrained", "bound", "gagged")
-# No action, no move, no counter-attack; attacks against it have advantage.
-HELPLESS = INCAPACITATING
-
-# What the app does with each one in this ruleset (the condition's tooltip ends with it).
-APPLIED = {
-    "blinded": "its attacks at disadvantage, attacks on it at advantage; no spell at a creature (it needs sight)",
-    "bound": "no spells (its hands are tied)",
-    "burning": "1d6 fire damage asked for at the start of its turn, until removed",
-    "charmed": "write 'charmed by NAME': it cannot attack NAME or aim a harmful spell at it",
-    "confused": "a d6 asked for at the start of its turn: 1 attack the nearest, 2-4 move randomly, 5-6 nothing",
-    "exhausted": "write 'exhausted 2' for level 2: -1 per level to attack rolls and saves; level 3+ half Move",
-    "frightened": "write 'frightened of NAME': its attacks at disadvantage; a move may not end closer to NAME",
-    "gagged": "no spells (it cannot speak)",
-    "grappled": "Move 0",
-    "incapacitated": "no action, no move, no counter-attack; attacks on it at advantage",
-    "invisible": "its attacks at advantage, attacks on it at disadvantage; no spell aimed at it",
-    "paralyzed": "no action, no move, no counter-attack; attacks on it at advantage, melee hits automatically",
-    "petrified": "no action, no move, no counter-attack; attacks on it at advantage",
-    "poisoned": "its attacks at disadvantage",
-    "prone": "its melee attacks at disadvantage; melee on it from within 5 ft at advantage, from farther "
-    "(or shots) at disadvantage; Stand up costs half its Move",
-    "restrained": "Move 0; no spells; its attacks at disadvantage, attacks on it at advantage",
-    "silenced": "no spells",
-    "stunned": "no action, no move, no counter-attack; attacks on it at advantage",
-    "surprised": "no action and no counter-attack in round 1",
-    "unconscious": "no action, no move, no counter-attack; also prone: attacks on it from within 5 ft at "
-    "advantage and a hit there is a critical hit (the damage dice rolled twice), from farther (or shots) "
-    "a plain roll",
-    "wounded": "-2 to its attack rolls",
-}
-
-_LEVEL = re.compile(r"(\d+)")
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.rules.base import CONDITION_TIPS, DurationSave, SaveRoll
+from lnl_desktop.core.rules.osr import condition_table as cond
+from lnl_desktop.core.rules.osr.model import SAVE_LABELS, SaveCategory
+from lnl_desktop.core.rules.osr.rules import save_bonus
+from lnl_desktop.core.rules.shared import D20Conditions
 
 
-def entry(c: Any, word: str) -> str | None:
-    """The condition written on ``c`` that is ``word`` (any case, with a source or level after it)."""
-    for written in c.conditions:
-        text = " ".join(str(written).split()).casefold()
-        if text == word or text.startswith(word + " ") or text.startswith(word + "("):
-            return str(written)
-    return None
+class OsrConditions(D20Conditions):
+    """Every condition of the table in RULES §12, each applied by the app; a save in a category ends one."""
 
+    def __init__(self, title: str) -> None:
+        super().__init__(title, cond.TABLE)
 
-def has(c: Any, word: str) -> bool:
-    return entry(c, word) is not None
+    def tip(self, condition: str) -> str:
+        word = " ".join(condition.split()).casefold()
+        key = next((w for w in cond.TABLE if word == w or word.startswith(w + " ")), word)
+        tip = CONDITION_TIPS.get(key, "")
+        if key == "surprised":
+            tip = "Caught unawares"
+        extra = cond.APPLIED.get(key)
+        if not extra:
+            return tip
+        return f"{tip}. Old-School d20: {extra}" if tip else f"Old-School d20: {extra}"
 
+    def duration_save(self) -> DurationSave:
+        # RULES §10 and §12: the creature's saving throw in a category, d20 + its bonus against the DC.
+        return DurationSave(
+            saves=tuple((s.value, SAVE_LABELS[s]) for s in SaveCategory),
+            needs_save=True,
+            needs_dc=True,
+            words="a saving throw at the end of each of its turns: d20 + its bonus in the category, "
+            "the DC or more ends it (11 + the HD of the monster behind it)",
+        )
 
-def helpless(c: Any) -> str | None:
-    """The condition that takes its turn and its counter-attacks, or None."""
-    return next((word for word in HELPLESS if has(c, word)), None)
-
-
-def surprised(encounter: Encounter, c: Any) -> bool:
-    """Whether ``c`` is surprised now: marked so at Start combat, or carrying the *surprised*
-    condition in the fight's first round (no action in round 1)."""
-    if c.surprised:
-        return True
-    combat = encounter.combat
-    return has(c, "surprised") and combat.round == combat.first_round
-
-
-def level(c: Any, word: str = "exhausted") -> int:
-    """The level written after the condition (``exhausted 3``), 1 if none, 0 without it; 1 to 5."""
-    written = entry(c, word)
-    if written is None:
-        return 0
-    found = _LEVEL.search(written)
-    return min(max(int(found.group(1)), 1), 5) if found else 1
-
-
-def source(encounter: Encounter, c: Any, word: str) -> Any | None:
-    """The combatant a charm or a fear is of (``charmed by X``, ``frightened of X``), by name or id."""
-    written = entry(c, word)
-    if written is None:
-        return None
-    rest = " ".join(written.split())[len(word) :].strip(" ():")
-    for lead in ("by ", "of "):
-        if rest.casefold().startswith(lead):
-            rest = rest[len(lead) :].strip()
-    wanted = rest.casefold()
-    if not wanted:
-        return None
-    return next((o for o in encounter.combatants if o.name.casefold() == wanted or o.id == wanted), None)
+    def save(
+        self, encounter: Encounter, c: Any, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll:
+        category = SaveCategory(save or SaveCategory.SPELLS.value)
+        bonus = save_bonus(encounter, c, category)
+        face = roll_plain(dice, 20, purpose).face
+        total = face + bonus
+        target = dc or 11
+        return SaveRoll(total >= target, face, f"d20 {face} {bonus:+d} = {total} vs DC {target}")

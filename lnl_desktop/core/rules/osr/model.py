@@ -84,6 +84,15 @@ class SaveCategory(StrEnum):
     SPELLS = "Spells"
 
 
+# The source's five categories, each with what it is for (the Area effect dialog's and a condition's lists).
+SAVE_LABELS = {
+    SaveCategory.POISON: "Poison or Death Ray (poisons, diseases, instant death)",
+    SaveCategory.PARALYSIS: "Paralysis or Petrification (held still, turned to stone)",
+    SaveCategory.WANDS: "Wands (magic from wands and devices)",
+    SaveCategory.BREATH: "Dragon Breath (area attacks: breath, bombs)",
+    SaveCategory.SPELLS: "Spells (other magical effects)",
+}
+
 SAVE_FIELDS = {
     SaveCategory.POISON: "save_poison",
     SaveCategory.PARALYSIS: "save_paralysis",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from lnl_desktop.core.dice.odds import Forecast
+from lnl_desktop.core.dice.odds import Forecast, Threshold
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.rules.osr import rules
 from lnl_desktop.core.rules.osr.model import OsrCombatant, OsrOptions, OsrWeapon
@@ -115,6 +115,16 @@ def forecast_strike(
     if crit:
         formula += f", the dice rolled {rules.times(crit)} (critical hit)"
     drop = "surrenders" if subdual else ("drops to 0 HP (death save)" if target.kind.value == "PC" else "is defeated")
+    down_from = room if damage and max(damage) >= room else None
+    # The one state a blow reaches here: 0 HP (a PC's death save, a monster defeated), or subdued.
+    label = "subdual ≥ HP" if subdual else "0 HP"
+    thresholds = () if down_from is None else (Threshold(label, down_from, p_down, down=True),)
+    at_zero = {
+        True: f"At subdual ≥ HP ({target.hp}): {target.name} surrenders",
+        False: f"At 0 HP: {target.name} makes a death save (d20 + Poison or Death ≥ 11 + the damage past 0)"
+        if target.kind.value == "PC"
+        else f"At 0 HP: {target.name} is defeated",
+    }[subdual]
     summary = (
         f"To hit: {how}. "
         f"On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
@@ -135,12 +145,14 @@ def forecast_strike(
         formula=f"{formula} on a hit, {'subdual' if subdual else 'to HP'}",
         mean_taken=p_hit * mean,
         sp_empty_from=None,
-        down_from=room if damage and max(damage) >= room else None,
+        down_from=down_from,
         p_hit=p_hit,
         where="subdual" if subdual else "to HP",
         exploding=False,
         sp_label="",
         edge="" if hit.auto_hit else hit.edge_text(),
+        thresholds=thresholds,
+        notes=(at_zero,),
     )
 
 

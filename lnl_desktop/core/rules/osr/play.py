@@ -18,7 +18,7 @@ from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check, failed, pending_item
-from lnl_desktop.core.rules.osr import conditions as cond
+from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import (
     Burn,
     Cast,

@@ -18,7 +18,7 @@ from lnl_desktop.core.map.grid import footprint_center, outside_cone
 from lnl_desktop.core.map.sight import blocker, reach_blocker
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.common import Check
-from lnl_desktop.core.rules.osr import conditions as cond
+from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import (
     LIGHT_PENALTY,
     UNARMED,

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.conditions import condition_key
 from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side
@@ -36,10 +34,17 @@ from lnl_desktop.core.rules.fight import (
     timed_conditions,
     variants,
 )
-from lnl_desktop.core.rules.osr import conditions as cond
+from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import InitiativeMode, Kind, MoraleResult, OsrCombatant, SaveCategory
 from lnl_desktop.core.rules.osr.rules import ATTACKS, save_bonus
-from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blow, ranked
+from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blow, play_fight, ranked, sim_out
+from lnl_desktop.core.rules.shared import FightsBase
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.base import Table
+
+np = lazy_module("numpy")  # off the app's start path: loaded when the odds first run
 
 FAR = 1e300  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe")
 MELEE_FT = 5  # the plan's gaps are to 5 ft melee reach; a reach weapon strikes 5 ft farther
@@ -554,3 +559,26 @@ def _pending(f: _Fights, encounter: Encounter, field: Battlefield) -> None:
             )
             fit = everyone[~f.out_of(everyone, i) & ~f.out_of(everyone, j)]
             f.strike(fit, np.full(len(fit), i), np.full(len(fit), j), np.full(len(fit), option))
+
+
+class OsrFights(FightsBase):
+    """Whole-fight odds: the fast simulator above and the same tactic played through the engine (tactic.py)."""
+
+    tactic = (
+        "Each round in initiative order, a combatant still in the fight takes its nearest standing foe: in "
+        "melee reach, it attacks it with its best melee weapon; else a shooter with the foe in sight, in range "
+        "and at least 10 ft away shoots from where it stands; else it moves up to its Move towards the foe "
+        "and charges if that brings it into reach. Death saves and morale checks are rolled as they fall due."
+    )
+    health_columns = ("HP",)
+    tells_death = True
+
+    def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        return simulate_fights(encounter, field, fights, rng)
+
+    def play(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        play_fight(engine, field, max_rounds)
+
+    def out(self, c: OsrCombatant) -> bool:  # type: ignore[override]
+        """Down (defeated, unconscious or dead), fled or surrendered: out of the fight."""
+        return sim_out(c)

@@ -24,8 +24,8 @@ from lnl_desktop.core.rules.common import failed
 from lnl_desktop.core.rules.fight import Battlefield, approach_path, close_in, nearest_foes
 from lnl_desktop.core.rules.osr.model import MoraleResult, OsrAttack, OsrCombatant, OsrOptions, OsrWeapon
 from lnl_desktop.core.rules.osr.odds import weapon_damage
+from lnl_desktop.core.rules.osr.rounds import NOBODY
 from lnl_desktop.core.rules.osr.rules import ATTACKS, Style, attack_checks, damage_term, to_hit
-from lnl_desktop.core.rules.osr.views import NOBODY
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ def _answer(engine: Table) -> None:
     for _ in range(100):
         if not pending:
             return
-        spec = engine.ruleset.prompt(engine, pending[0])
+        spec = engine.ruleset.prompts.prompt(engine, pending[0])
         values = {s.key: s.default for s in spec.settings}
         try:
             engine.apply(spec.choices[0].build(values))
@@ -269,7 +269,7 @@ def _way_round(engine: Table, c: OsrCombatant, t: OsrCombatant) -> list[tuple[in
 
     def unengaged(cell: tuple[int, int]) -> bool:  # a step from here provokes nobody
         if cell not in calm:
-            calm[cell] = not engine.ruleset.provocations(engine, c.id, [cell, (cell[0] + 1, cell[1])])
+            calm[cell] = not engine.ruleset.movement.provocations(engine, c.id, [cell, (cell[0] + 1, cell[1])])
         return calm[cell]
 
     def near(cell: tuple[int, int]) -> float:
@@ -281,6 +281,6 @@ def _way_round(engine: Table, c: OsrCombatant, t: OsrCombatant) -> list[tuple[in
         if feet >= stay:
             return None
         path = engine.reach(c.id, allowed=lambda cell, end=end: cell == end or unengaged(cell)).path_to(end)
-        if path is not None and not engine.ruleset.provocations(engine, c.id, path):
+        if path is not None and not engine.ruleset.movement.provocations(engine, c.id, path):
             return path
     return None
