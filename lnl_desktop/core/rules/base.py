@@ -23,6 +23,7 @@ from pydantic import Field, create_model
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.areas import Area
+from lnl_desktop.core.encounter.conditions import CONDITION_TIPS, DEFAULT_MENU
 from lnl_desktop.core.encounter.events import Event, EventBase, Override, Turned, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
@@ -92,48 +93,9 @@ class Table(Protocol):
 
 Handler = Callable[[Table, Any, DiceSource], list[Event]]
 
-# The default menu of conditions (RULES §1: the condition list of the old-school d20 text).
-CONDITIONS = (
-    "blinded",
-    "charmed",
-    "deafened",
-    "frightened",
-    "grappled",
-    "incapacitated",
-    "invisible",
-    "paralyzed",
-    "petrified",
-    "poisoned",
-    "prone",
-    "restrained",
-    "stunned",
-    "unconscious",
-)
-
-# What each condition of the menu means (the old-school d20 text's condition list, condensed):
-# labels for the GM, shown as tooltips; a ruleset says which of them its rules apply.
-CONDITION_TIPS = {
-    "blinded": "Cannot see: fails checks that need sight; attacks against it are easier, its own harder",
-    "burning": "On fire: takes fire damage at the start of its turn until put out",
-    "charmed": "Sees the charmer as a trusted friend: cannot attack or harm it",
-    "confused": "Acts erratically: a d6 at the start of its turn (1 attack the nearest, 2-4 wander, 5-6 nothing)",
-    "deafened": "Cannot hear: fails checks that need hearing; immune to effects that must be heard",
-    "diseased": "Ill: penalties to checks, exhaustion or slow HP loss until cured",
-    "exhausted": "Worn out: penalties to rolls, growing with each level",
-    "frightened": "Terrified: must move away from the source of its fear and cannot come closer",
-    "grappled": "Held: its speed is 0 until the grapple ends",
-    "incapacitated": "Cannot take actions or reactions",
-    "invisible": "Cannot be seen without special means: attacks against it are harder, its own easier",
-    "paralyzed": "Cannot move or speak, aware but helpless",
-    "petrified": "Turned to stone: incapacitated, unaware, immune to most harm",
-    "poisoned": "Poisoned: penalties to attacks and checks, or damage over time, until a save ends it",
-    "prone": "On the ground: easier to hit from within 5 ft, harder from farther; standing costs movement",
-    "restrained": "Webbed, chained or netted: speed 0, its attacks harder, attacks against it easier",
-    "silenced": "Cannot make a sound: no spells with spoken words, no speech",
-    "stunned": "Incapacitated, cannot move, speaks falteringly",
-    "unconscious": "Incapacitated, prone and unaware",
-    "wounded": "A lasting injury (a broken limb, a lost eye): an ongoing penalty until healed",
-}
+# The default menu of conditions (RULES §1) and what each means (tooltips): from the one
+# conditions table.
+CONDITIONS = DEFAULT_MENU
 
 # The one situation of the default start of combat: the GM says who acts first.
 BY_HAND = "set by the GM"
