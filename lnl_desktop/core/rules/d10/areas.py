@@ -76,24 +76,6 @@ def means_words(weapon: D10Weapon) -> str:
     return f"{weapon.area_roll} once for all, DR applies, cover halves"
 
 
-def area_means(c: D10Combatant) -> tuple[AreaMeans, ...]:
-    return tuple(
-        AreaMeans(w.name, w.area, means_words(w), w.max_range_ft)
-        for w in c.weapons
-        if w.area is not None and not w.dropped
-    )
-
-
-def area_spec() -> AreaSpec:
-    return AreaSpec(
-        fields=("dice", "direct"),
-        cover=True,
-        default_dice="2d6",
-        notes=NOTES,
-        labels={"direct": "Ignores DR (armour does not help)"},
-    )
-
-
 # -- what an area effect is made of ---------------------------------------------------------------
 
 
@@ -140,7 +122,8 @@ def effect_of(encounter: Encounter, action: AreaEffect) -> Effect:
     except ValueError:
         raise IllegalAction(title, [f"{action.shape!r} is not a shape"]) from None
     name = action.name.strip() or (weapon.name if weapon is not None else "Area effect")
-    return Effect(caster, weapon, name, dice, area_words(shape, action.size_ft), action.direct)
+    ignores_dr = bool(action.extra("direct", False))  # the dialog's "Ignores DR"
+    return Effect(caster, weapon, name, dice, area_words(shape, action.size_ft), ignores_dr)
 
 
 # -- the resolution (RULES §14, Group d10) ---------------------------------------------------------
@@ -166,73 +149,6 @@ def _steps(total: int, after: int, dealt: int, t: D10Combatant, ignores_dr: bool
         defences.append("cover: half")
         said += f", cover: half = {dealt}"
     return ", ".join(defences), said
-
-
-def resolve_area(engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
-    e = engine.encounter
-    effect = effect_of(e, action)
-    c, weapon = effect.caster, effect.weapon
-    events: list[Event] = []
-    if c is not None:
-        checks = [Check("Able to act", not c.down, f"{c.name} is {'dead' if c.dead else 'down'}")]
-        if weapon is not None and weapon.dropped:
-            checks.append(Check("In hand", False, f"{weapon.name} is dropped: a Use / ready an item picks it up"))
-        title = f"{c.name}: {effect.name}"
-        if e.combat.phase is Phase.FIGHTING:
-            checks = turn_attack_checks(e, c) + checks[1:]  # its turn says whether it may act
-            events += play.take_action(
-                engine,
-                c,
-                "attack",
-                title,
-                checks,
-                action.override,
-                f"uses {effect.name}",
-                f"{effect.name} on {effect.area}",
-                keys=AREA_DECLARED,
-            )
-        else:
-            engine.require(title, checks)
-    rolled = notation.roll(effect.dice, dice)
-    total = max(0, rolled.total)
-    covered = set(action.cover)
-    targets: list[AreaTarget] = []
-    parts: list[str] = []
-    follow: list[Event] = []
-    for cid in action.targets:
-        t: D10Combatant = engine.combatant(cid)
-        if t.dead:
-            targets.append(AreaTarget(combatant=t.id, name=t.name, result="already dead"))
-            parts.append(f"{t.name} (already dead)")
-            continue
-        cover = cid in covered
-        after, dealt = landing(total, t, effect.ignores_dr, cover)
-        defences, said = _steps(total, after, dealt, t, effect.ignores_dr, cover)
-        wounded = t.has("wounded")
-        before, minion_died = play.hit_hp(t, dealt)
-        follow += play.after_hit(engine, t, before, minion_died)
-        result = _result(t, before, dealt, minion_died, wounded)
-        targets.append(AreaTarget(combatant=t.id, name=t.name, defences=defences, damage=dealt, result=result))
-        parts.append(f"{t.name} {said} ({result})")
-    who = f"{c.name}, " if c is not None else ""
-    roll_words = rolled.words() + (" → 0" if rolled.total < 0 else "")
-    text = f"{effect.name} ({who}{effect.area}): {effect.dice.text} {roll_words} — " + "; ".join(parts)
-    actors = tuple(dict.fromkeys(([c.id] if c is not None else []) + list(action.targets)))
-    events.append(
-        AreaEffectResolved(
-            round=e.combat.round,
-            text=text,
-            actors=actors,
-            caster=c.id if c is not None else "",
-            effect=effect.name,
-            area=effect.area,
-            dice=effect.dice.text,
-            faces=[d.face for term in rolled.terms for d in term.dice],
-            total=total,
-            targets=targets,
-        )
-    )
-    return events + follow
 
 
 def _result(t: D10Combatant, before: int, dealt: int, minion_died: bool, wounded: bool) -> str:
@@ -308,45 +224,130 @@ def dealt_odds(total: dict[int, float], t: D10Combatant, ignores_dr: bool, cover
     return dict(sorted(out.items()))
 
 
-def area_forecast(encounter: Encounter, action: AreaEffect) -> dict[str, AreaOdds]:
-    try:
-        effect = effect_of(encounter, action)
-    except IllegalAction:
-        return {}
-    total = total_odds(effect.dice)
-    if total is None:
-        return {}
-    open_ended = effect.dice.maximum is None  # an exploding die: no greatest
-    by_id = encounter.by_id()
-    covered = set(action.cover)
-    out: dict[str, AreaOdds] = {}
-    for cid in action.targets:
-        t: D10Combatant | None = by_id.get(cid)  # type: ignore[assignment]
-        if t is None:
-            continue
-        if t.dead:
-            out[cid] = AreaOdds(damage="already dead", drop=None, words=f"{t.name} is dead already")
-            continue
-        cover = cid in covered
-        dealt = dealt_odds(total, t, effect.ignores_dr, cover)
-        mean = math.fsum(k * p for k, p in dealt.items())
-        low, high = min(dealt), max(dealt)
-        span = f"{low}+" if open_ended else f"{low}-{high}" if low != high else f"{low}"
-        how = effect.dice.text
-        if t.dr:
-            how += " (ignores DR)" if effect.ignores_dr else f" - {t.dr} DR"
-        how += ", half under cover" if cover else ""
-        if t.minion:
-            drop: float | None = math.fsum(p for k, p in dealt.items() if k > 0)
-            fate = f"dies (a minion, any damage) {drop * 100:.1f}%"
-        elif t.hp == 0:
-            drop, fate = None, "down already (0 HP)"
-        else:
-            drop = math.fsum(p for k, p in dealt.items() if k >= t.hp)
-            fate = f"dies (0 HP) {drop * 100:.1f}%"
-            if t.hp > 1 and not t.has("wounded"):
-                wound = dealt.get(t.hp - 1, 0.0)
-                fate += f", a lasting wound (1 HP) {wound * 100:.1f}%" if wound else ""
-        words = f"{t.name} ({t.hp} HP): {how}: {span} damage, {mean:.1f} on average; {fate}"
-        out[cid] = AreaOdds(damage=f"≈ {mean:.1f} ({span})", drop=drop, words=words)
-    return out
+class D10Areas:
+    """Area effects: a combatant's area weapons, the free effect's inputs, the exact odds and the roll."""
+
+    def means(self, c: D10Combatant) -> tuple[AreaMeans, ...]:
+        return tuple(
+            AreaMeans(w.name, w.area, means_words(w), w.max_range_ft)
+            for w in c.weapons
+            if w.area is not None and not w.dropped
+        )
+
+    def spec(self) -> AreaSpec:
+        return AreaSpec(
+            fields=("dice", "direct"),
+            cover=True,
+            default_dice="2d6",
+            notes=NOTES,
+            labels={"direct": "Ignores DR (armour does not help)"},
+        )
+
+    def forecast(self, encounter: Encounter, action: AreaEffect) -> dict[str, AreaOdds]:
+        try:
+            effect = effect_of(encounter, action)
+        except IllegalAction:
+            return {}
+        total = total_odds(effect.dice)
+        if total is None:
+            return {}
+        open_ended = effect.dice.maximum is None  # an exploding die: no greatest
+        by_id = encounter.by_id()
+        covered = set(action.cover)
+        out: dict[str, AreaOdds] = {}
+        for cid in action.targets:
+            t: D10Combatant | None = by_id.get(cid)  # type: ignore[assignment]
+            if t is None:
+                continue
+            if t.dead:
+                out[cid] = AreaOdds(damage="already dead", drop=None, words=f"{t.name} is dead already")
+                continue
+            cover = cid in covered
+            dealt = dealt_odds(total, t, effect.ignores_dr, cover)
+            mean = math.fsum(k * p for k, p in dealt.items())
+            low, high = min(dealt), max(dealt)
+            span = f"{low}+" if open_ended else f"{low}-{high}" if low != high else f"{low}"
+            how = effect.dice.text
+            if t.dr:
+                how += " (ignores DR)" if effect.ignores_dr else f" - {t.dr} DR"
+            how += ", half under cover" if cover else ""
+            if t.minion:
+                drop: float | None = math.fsum(p for k, p in dealt.items() if k > 0)
+                fate = f"dies (a minion, any damage) {drop * 100:.1f}%"
+            elif t.hp == 0:
+                drop, fate = None, "down already (0 HP)"
+            else:
+                drop = math.fsum(p for k, p in dealt.items() if k >= t.hp)
+                fate = f"dies (0 HP) {drop * 100:.1f}%"
+                if t.hp > 1 and not t.has("wounded"):
+                    wound = dealt.get(t.hp - 1, 0.0)
+                    fate += f", a lasting wound (1 HP) {wound * 100:.1f}%" if wound else ""
+            words = f"{t.name} ({t.hp} HP): {how}: {span} damage, {mean:.1f} on average; {fate}"
+            out[cid] = AreaOdds(damage=f"≈ {mean:.1f} ({span})", drop=drop, words=words)
+        return out
+
+    def resolve(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
+        e = engine.encounter
+        effect = effect_of(e, action)
+        c, weapon = effect.caster, effect.weapon
+        events: list[Event] = []
+        if c is not None:
+            checks = [Check("Able to act", not c.down, f"{c.name} is {'dead' if c.dead else 'down'}")]
+            if weapon is not None and weapon.dropped:
+                checks.append(Check("In hand", False, f"{weapon.name} is dropped: a Use / ready an item picks it up"))
+            title = f"{c.name}: {effect.name}"
+            if e.combat.phase is Phase.FIGHTING:
+                checks = turn_attack_checks(e, c) + checks[1:]  # its turn says whether it may act
+                events += play.take_action(
+                    engine,
+                    c,
+                    "attack",
+                    title,
+                    checks,
+                    action.override,
+                    f"uses {effect.name}",
+                    f"{effect.name} on {effect.area}",
+                    keys=AREA_DECLARED,
+                )
+            else:
+                engine.require(title, checks)
+        rolled = notation.roll(effect.dice, dice)
+        total = max(0, rolled.total)
+        covered = set(action.cover)
+        targets: list[AreaTarget] = []
+        parts: list[str] = []
+        follow: list[Event] = []
+        for cid in action.targets:
+            t: D10Combatant = engine.combatant(cid)
+            if t.dead:
+                targets.append(AreaTarget(combatant=t.id, name=t.name, result="already dead"))
+                parts.append(f"{t.name} (already dead)")
+                continue
+            cover = cid in covered
+            after, dealt = landing(total, t, effect.ignores_dr, cover)
+            defences, said = _steps(total, after, dealt, t, effect.ignores_dr, cover)
+            wounded = t.has("wounded")
+            before, minion_died = play.hit_hp(t, dealt)
+            follow += play.after_hit(engine, t, before, minion_died)
+            result = _result(t, before, dealt, minion_died, wounded)
+            targets.append(AreaTarget(combatant=t.id, name=t.name, defences=defences, damage=dealt, result=result))
+            parts.append(f"{t.name} {said} ({result})")
+        who = f"{c.name}, " if c is not None else ""
+        roll_words = rolled.words() + (" → 0" if rolled.total < 0 else "")
+        text = f"{effect.name} ({who}{effect.area}): {effect.dice.text} {roll_words} — " + "; ".join(parts)
+        actors = tuple(dict.fromkeys(([c.id] if c is not None else []) + list(action.targets)))
+        events.append(
+            AreaEffectResolved(
+                round=e.combat.round,
+                text=text,
+                actors=actors,
+                caster=c.id if c is not None else "",
+                effect=effect.name,
+                area=effect.area,
+                dice=effect.dice.text,
+                faces=[d.face for term in rolled.terms for d in term.dice],
+                total=total,
+                targets=targets,
+            )
+        )
+        return events + follow

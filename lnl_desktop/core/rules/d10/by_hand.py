@@ -57,13 +57,13 @@ def heal(engine: Table, t: D10Combatant, amount: int) -> list[Event]:
     ]
 
 
-class ByHand:
-    """The ruleset's part of the seam's damage and healing by hand (mixed into its ruleset)."""
+class D10Health:
+    """Damage and healing the GM applies by hand, in HP."""
 
-    def hand_kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
+    def kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
         return HEAL_KINDS if heal else DAMAGE_KINDS
 
-    def health_fields(self) -> Mapping[str, str]:
+    def fields(self) -> Mapping[str, str]:
         # A typed HP is the value the GM means: it ignores DR.
         return {"hp": "ignores DR"}
 

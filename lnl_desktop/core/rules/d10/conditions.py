@@ -1,10 +1,19 @@
 """Group d10's conditions (RULES §13: the §12 list): the sheet's menu, what the app does with each
-it applies, and the states a critical or a grapple sets (disarmed, grappled)."""
+it applies, the save each turn that ends one (a d20 plus the fitting skill), and the states a critical
+or a grapple sets (disarmed, grappled)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.rules.base import DurationSave, SaveRoll
 from lnl_desktop.core.rules.common import CONDITIONS_TABLE
-from lnl_desktop.core.rules.d10.model import D10Combatant
+from lnl_desktop.core.rules.d10.model import SKILL_NAMES, SKILLS, D10Combatant
+from lnl_desktop.core.rules.shared import D20Conditions
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.encounter.model import Encounter
 
 # The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
 # "surprised" is not a word on the sheet here: the ambush roll decides surprise.
@@ -20,6 +29,37 @@ APPLIED = {
     "hidden": "Group d10: unseen after a Stealth action: its attack on an unsuspecting foe has advantage, "
     "and gives it away",
 }
+
+
+class D10Conditions(D20Conditions):
+    """The menu with what Group d10 applies of each, and a save each turn with the fitting skill."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(title, CONDITIONS)
+
+    def tip(self, condition: str) -> str:
+        tip = super().tip(condition)
+        extra = APPLIED.get(condition.strip().casefold())
+        return f"{tip}. {extra}" if tip and extra else extra or tip
+
+    def duration_save(self) -> DurationSave:
+        # RULES §10 and §13: a d20 against the DC the GM sets, plus the fitting skill where one is named.
+        return DurationSave(
+            saves=tuple((skill, f"{SKILL_NAMES[skill]}: its bonus adds to the d20") for skill in SKILLS),
+            needs_save=False,
+            needs_dc=True,
+            words="a d20 at the end of each of its turns (+ the fitting skill, if named): the DC or more ends it",
+        )
+
+    def save(
+        self, encounter: Encounter, c: D10Combatant, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll:
+        bonus = c.skill(save) if save else 0
+        face = roll_plain(dice, 20, purpose).face
+        total = face + bonus
+        target = dc or 0
+        added = f" {bonus:+d} {SKILL_NAMES[save]} = {total}" if save else ""
+        return SaveRoll(total >= target, face, f"d20 {face}{added} vs DC {target}")
 
 
 def disarm(t: D10Combatant) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from lnl_desktop.core.dice.odds import Forecast
+from lnl_desktop.core.dice.odds import Forecast, Threshold
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.rules.d10 import rules
 from lnl_desktop.core.rules.d10.model import ON_20, D10Combatant, D10Options, D10Weapon, Tier
@@ -100,6 +100,10 @@ def forecast_strike(
     )
     formula = f"{weapon.die}{tier_words}, {crit_words}" + (f", -{target.dr} DR" if target.dr else "")
     fate = "dies on any hit (minion)" if target.minion else ("falls unconscious" if subdual else "dies")
+    thresholds = _thresholds(target, damage, p_hit, p_down, down_from, subdual)
+    notes = (f"Critical {p_crit * 100:.1f}%: {crit_words}",)
+    if target.minion:
+        notes += (f"{target.name} is a minion: any hit kills it, whatever its DR leaves",)
     summary = (
         f"To hit: {edge.words()}; d20 {hit.terms()} vs Defense {hit.defense}. "
         f"Critical {p_crit * 100:.1f}%. On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
@@ -124,4 +128,34 @@ def forecast_strike(
         where="to HP",
         exploding=False,
         sp_label="",
+        thresholds=thresholds,
+        notes=notes,
     )
+
+
+def _thresholds(
+    target: D10Combatant,
+    damage: dict[int, float],
+    p_hit: float,
+    p_down: float,
+    down_from: int | None,
+    subdual: bool,
+) -> tuple[Threshold, ...]:
+    """The states a blow's damage may reach, least first: 1 HP (a lasting wound, RULES §13: not from
+    subdual, not twice), then 0 HP (dead, or unconscious from subdual; a minion dies on any hit)."""
+    out: list[Threshold] = []
+    wound_from = target.hp - 1
+    if (
+        not target.minion
+        and not subdual
+        and wound_from >= 1
+        and not target.has("wounded")
+        and damage
+        and max(damage) >= wound_from
+    ):
+        p_wound = p_hit * math.fsum(p for k, p in damage.items() if k >= wound_from)
+        out.append(Threshold("1 HP: a lasting wound", wound_from, p_wound))
+    if down_from is not None:
+        label = "dies (minion)" if target.minion else "0 HP: unconscious" if subdual else "0 HP: dead"
+        out.append(Threshold(label, down_from, p_down, down=True))
+    return tuple(out)

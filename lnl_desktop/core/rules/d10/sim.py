@@ -20,17 +20,15 @@ as that member, and seen as that member is)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key
 from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.d10 import odds, rules
-from lnl_desktop.core.rules.d10.initiative import groups
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Options, D10Weapon, WeaponKind
-from lnl_desktop.core.rules.d10.tactic import MELEE_FT, SHOOT_FROM_FT, best_weapon, dropped_weapon
+from lnl_desktop.core.rules.d10.rounds import groups
+from lnl_desktop.core.rules.d10.tactic import MELEE_FT, SHOOT_FROM_FT, best_weapon, dropped_weapon, play_fight
 from lnl_desktop.core.rules.fight import (
     MAX_ROUNDS,
     OPPONENTS,
@@ -43,6 +41,13 @@ from lnl_desktop.core.rules.fight import (
     timed_conditions,
     variants,
 )
+from lnl_desktop.core.rules.shared import FightsBase
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.base import Table
+
+np = lazy_module("numpy")  # imported at the first simulation: loading the ruleset needs none of it
 
 HEALTH = ("HP",)
 MELEE, RANGED = 0, 1  # a weapon's kind, as the tables index it
@@ -362,52 +367,6 @@ def _round_order(rng: Any, n: int, party_group: int, g: int, party_first: bool) 
     return np.argsort(-(faces + tie), axis=1)
 
 
-def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
-    """The rest of the fight ``fights`` times over from ``encounter``'s state (see the module)."""
-    s = _Fights(encounter, field, fights, rng)
-    options = encounter.options
-    # The groups that roll initiative each round (initiative.groups), by index.
-    named = groups(encounter)
-    members_of = [[s.index[m.id] for m in members if m.id in s.index] for _, members in named]
-    party_group = next((g for g, (name, _) in enumerate(named) if name == Side.PARTY.value), -1)
-    party_first = bool(getattr(options, "party_first_on_ties", True))
-    r = s.first
-    s.settle(np.arange(fights), r)
-    if s.fighting:
-        # The table's round goes on in its order: a turn under way first, then who has not acted yet.
-        combat = s.combat
-        done = set(combat.acted)
-        if combat.turn is not None:
-            if combat.turn.combatant in s.index:
-                s.finish(s.index[combat.turn.combatant], r, combat.turn.action is None)
-            done.add(combat.turn.combatant)
-        sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
-        sequence += [i for i in range(s.k) if i not in sequence]
-        for i in sequence:
-            if field.ids[i] in done or s.people[i].surprised:
-                continue
-            go = np.nonzero(s.live & s.standing[:, i])[0]
-            if go.size:
-                s.turn(i, go, r)
-        r += 1
-    while r - s.first < MAX_ROUNDS and s.live.any():
-        s.compact()
-        order = _round_order(rng, s.live.size, party_group, len(named), party_first)
-        for slot in range(len(named)):
-            for g, members in enumerate(members_of):
-                at = order[:, slot] == g
-                if not at.any():
-                    continue
-                for i in members:
-                    go = np.nonzero(at & s.live & s.standing[:, i])[0]
-                    if go.size:
-                        s.turn(i, go, r)
-        r += 1
-    s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
-    s.store()
-    return s.out
-
-
 def _matters(condition: str) -> bool:
     """Whether the simulator reads ``condition``: it takes a turn, holds in place, or is exhaustion."""
     key = condition_key(condition).casefold()
@@ -423,3 +382,65 @@ def save_chance(c: D10Combatant, duration: ConditionDuration) -> float:
         return 0.0  # not one of its skills: the engine cannot roll it, the GM removes it by hand
     dc = duration.dc or 0
     return sum(face + bonus >= dc for face in range(1, 21)) / 20
+
+
+class D10Fights(FightsBase):
+    """The fight simulator (this module, thousands at once) and its reference through the engine (tactic.py)."""
+
+    tactic = (
+        "Everyone declares Attack each round; the groups act in their d10 order. Each picks the nearest "
+        "standing foe (fewest feet to stand in reach of it): in reach, it strikes with its best melee weapon; "
+        "else, with a ranged weapon and that foe in sight, in range and 10 ft or more away, it shoots from "
+        "where it stands; else it closes on it and strikes if it gets there. No parries, grapples, called "
+        "shots or subdual; a natural 1 has no mishap, a natural 20 doubles the damage die."
+    )
+    health_columns = HEALTH
+    tells_death = True  # 0 HP is dead; subdual's unconscious is down, not dead
+
+    def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        """The rest of the fight ``fights`` times over from ``encounter``'s state (see the module)."""
+        s = _Fights(encounter, field, fights, rng)
+        options = encounter.options
+        # The groups that roll initiative each round (rounds.groups), by index.
+        named = groups(encounter)
+        members_of = [[s.index[m.id] for m in members if m.id in s.index] for _, members in named]
+        party_group = next((g for g, (name, _) in enumerate(named) if name == Side.PARTY.value), -1)
+        party_first = bool(getattr(options, "party_first_on_ties", True))
+        r = s.first
+        s.settle(np.arange(fights), r)
+        if s.fighting:
+            # The table's round goes on in its order: a turn under way first, then who has not acted yet.
+            combat = s.combat
+            done = set(combat.acted)
+            if combat.turn is not None:
+                if combat.turn.combatant in s.index:
+                    s.finish(s.index[combat.turn.combatant], r, combat.turn.action is None)
+                done.add(combat.turn.combatant)
+            sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
+            sequence += [i for i in range(s.k) if i not in sequence]
+            for i in sequence:
+                if field.ids[i] in done or s.people[i].surprised:
+                    continue
+                go = np.nonzero(s.live & s.standing[:, i])[0]
+                if go.size:
+                    s.turn(i, go, r)
+            r += 1
+        while r - s.first < MAX_ROUNDS and s.live.any():
+            s.compact()
+            order = _round_order(rng, s.live.size, party_group, len(named), party_first)
+            for slot in range(len(named)):
+                for g, members in enumerate(members_of):
+                    at = order[:, slot] == g
+                    if not at.any():
+                        continue
+                    for i in members:
+                        go = np.nonzero(at & s.live & s.standing[:, i])[0]
+                        if go.size:
+                            s.turn(i, go, r)
+            r += 1
+        s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
+        s.store()
+        return s.out
+
+    def play(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        play_fight(engine, field, max_rounds)

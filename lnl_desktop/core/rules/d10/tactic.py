@@ -32,8 +32,8 @@ from lnl_desktop.core.rules.d10.model import (
     UseItem,
     WeaponKind,
 )
+from lnl_desktop.core.rules.d10.rounds import NONE
 from lnl_desktop.core.rules.d10.rules import attack_checks, combat_of
-from lnl_desktop.core.rules.d10.views import NONE
 from lnl_desktop.core.rules.fight import MELEE_FT, Battlefield, approach_path, melee_gaps
 
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ def declare_attacks(engine: Table) -> None:
 
 def _side_out(engine: Table, side: Any) -> bool:
     ruleset = engine.ruleset  # type: ignore[attr-defined]
-    return all(ruleset.sim_out(c) for c in engine.encounter.combatants if c.side is side)
+    return all(ruleset.fights.out(c) for c in engine.encounter.combatants if c.side is side)
 
 
 def _over(engine: Table, field: Battlefield) -> bool:
