@@ -67,7 +67,7 @@ def play() -> dict[str, Any]:
     seen["rulesets"] = list(rulesets)
     seen["problems"] = plugin_problems()
     seen["entry_points"] = sorted(point.name for point in entry_points(group=ENTRY_POINT_GROUP))
-    seen["module_folder"] = str(Path(lnl_duel.__file__).parent)
+    seen["module_folder"] = str(Path(lnl_duel.__file__).parents[1])  # the folder that holds the package
     duel = get_ruleset("duel")
     seen["same_object"] = duel is lnl_duel.DUEL and rulesets["duel"] is duel
     seen["title"] = duel.title

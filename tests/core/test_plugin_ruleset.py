@@ -168,7 +168,7 @@ def test_files_round_trip_through_the_ruleset_s_own_model(play: dict[str, Any]) 
 
 
 def test_the_journal_writes_and_reads_the_ruleset_s_action(play: dict[str, Any]) -> None:
-    assert play["journal_line"] == {"type": "lnl_duel:Strike", "attacker": "ann", "target": "ogre"}
+    assert play["journal_line"] == {"type": "lnl_duel.model:Strike", "attacker": "ann", "target": "ogre"}
     assert play["journal_round_trip"]
 
 
