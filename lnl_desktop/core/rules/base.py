@@ -168,6 +168,21 @@ class ItemList:
 
 
 @dataclass(frozen=True)
+class ItemBox:
+    """A box of the sheet for one item a stat block may have or not (a shield): a tick to have it,
+    then its fields, each edited alone (the edit sends the whole item)."""
+
+    key: str  # the stat block's field: a model, None while it has none
+    title: str  # the box's title: "Shield"
+    has: str  # the tick's words: "Has a shield"
+    tip: str  # the tick's tooltip
+    fields: tuple[ItemColumn, ...]  # the item's fields ("text", "int" or "choice"); a title names one in a message
+    rows: tuple[SheetRow, ...]  # the box's rows: a label, the keys of the fields it holds ("now / max"), a tip
+    new_item: Mapping[str, Any]  # what ticking the box puts in
+    after: str = ""  # the key of the list the box follows ("weapons"); empty: after the lists
+
+
+@dataclass(frozen=True)
 class SheetSpec:
     """The ruleset's part of the Sheet; the shared fields (name, side, Move, size, vision,
     traits, status flags, conditions, notes) the sheet shows for every ruleset."""
@@ -176,7 +191,7 @@ class SheetSpec:
     numbers_title: str
     numbers: tuple[SheetRow, ...]
     lists: tuple[ItemList, ...] = ()
-    shield: bool = False  # a shield box, for a stat block that carries a shield
+    boxes: tuple[ItemBox, ...] = ()  # boxes for items a stat block may have or not (a shield)
     tips: Mapping[str, str] = field(default_factory=dict)  # tooltips of the shared fields, worded for this ruleset
 
 

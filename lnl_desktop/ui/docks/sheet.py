@@ -38,13 +38,13 @@ from PySide6.QtWidgets import (
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.durations import condition_label, duration_of
-from lnl_desktop.core.encounter.model import ShieldState, Side, Trait
+from lnl_desktop.core.encounter.model import Side, Trait
 from lnl_desktop.core.encounter.validation import humanize
-from lnl_desktop.core.rules.base import ItemList, PromptSpec, SheetRow, SheetSpec
+from lnl_desktop.core.rules.base import ItemBox, ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog, open_damage_heal
+from lnl_desktop.ui.dialogs.setting_editors import plain
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label
 from lnl_desktop.ui.docks.sheet_fields import (
-    NEW_SHIELD,
     SIZES,
     TIPS,
     BadInput,
@@ -52,10 +52,11 @@ from lnl_desktop.ui.docks.sheet_fields import (
     CheckBinding,
     ComboBinding,
     FieldMapper,
+    ItemPartBinding,
     LineBinding,
     NotesBinding,
-    ShieldLineBinding,
     int_binding,
+    item_with,
     parse_conditions,
     row_binding,
     swatch,
@@ -168,12 +169,15 @@ class CombatantSheet(QWidget):
         column.addWidget(self._build_identity())
         column.addWidget(self._build_numbers())
         column.addWidget(self._build_status())
+        lists = {item_list.key for item_list in self.spec.lists}
         for item_list in self.spec.lists:
             column.addWidget(self._build_list(item_list))
-            if item_list.key == "weapons" and self.spec.shield:
-                column.addWidget(self._build_shield())
-        if self.spec.shield and not any(i.key == "weapons" for i in self.spec.lists):
-            column.addWidget(self._build_shield())
+            for box in self.spec.boxes:
+                if box.after == item_list.key:
+                    column.addWidget(self._build_box(box))
+        for box in self.spec.boxes:
+            if box.after not in lists:
+                column.addWidget(self._build_box(box))
         column.addWidget(self._build_notes())
         column.addStretch(1)
         old = self.scroll.takeWidget()
@@ -426,43 +430,46 @@ class CombatantSheet(QWidget):
         setattr(self, f"remove_{noun}_button", remove)
         return box
 
-    def _build_shield(self) -> QGroupBox:
-        box, form = self._form("Shield")
+    def _build_box(self, box: ItemBox) -> QGroupBox:
+        """The box of an item the stat block may have or not (a shield): a tick, then a row per part;
+        its editors are named "<key>.<part>" ("shield.armor")."""
+        group, form = self._form(box.title)
 
         def present(checked: bool, c: Any) -> dict[str, Any] | None:
             if not checked:
                 return None
-            return c.shield.model_dump(mode="json") if c.shield is not None else dict(NEW_SHIELD)
+            item = getattr(c, box.key)  # the box's own field of the stat block
+            return item.model_dump(mode="json") if item is not None else dict(box.new_item)
 
-        has = self._bind("shield", CheckBinding("shield", "Has a shield", lambda c: c.shield is not None, present))
-        form.addRow(has.widget)
-        name = self._bind("shield.name", ShieldLineBinding("name", "Shield name", number=False))
-        armor = self._bind("shield.armor", ShieldLineBinding("armor", "Shield armor", number=True, width=70))
-        now = self._bind("shield.durability", ShieldLineBinding("durability", "Durability", number=True, width=70))
-        most = self._bind(
-            "shield.durability_max", ShieldLineBinding("durability_max", "Max durability", number=True, width=70)
-        )
+        has = CheckBinding(box.key, box.has, lambda c: getattr(c, box.key) is not None, present)
+        form.addRow(self._bind(box.key, has, box.tip).widget)
+        for part in box.fields:
+            self._bind(f"{box.key}.{part.key}", self._part_binding(box, part), part.tip)
+        for row in box.rows:
+            parts: list[QWidget | str] = []
+            for i, key in enumerate(row.keys):
+                if i:
+                    parts.append("/")
+                parts.append(self.bindings[f"{box.key}.{key}"].widget)
+            texts = [p.key for p in box.fields if p.key in row.keys and p.kind == "text"]
+            self._row(form, row.label, *parts, tip=row.tip, stretch=len(row.keys) == 1 and bool(texts))
+        return group
 
-        def state(data: Any, c: Any) -> Any:
-            if c.shield is None:
-                raise BadInput("Shield state: there is no shield; tick 'Has a shield' first")
-            return c.shield.model_dump(mode="json") | {"state": data}
+    def _part_binding(self, box: ItemBox, part: ItemColumn) -> Binding:
+        """The editor of one part of a box's item: a choice, or a line for a number or words."""
+        if part.kind in ("choice", "optional choice"):
 
-        states = self._bind(
-            "shield.state",
-            ComboBinding(
-                "shield",
-                "Shield state",
-                [(s.value, s.value) for s in ShieldState],
-                read=lambda c: c.shield.state.value if c.shield else None,
-                build=state,
-            ),
-        )
-        self._row(form, "Name", name.widget, tip=self.tips["shield.name"], stretch=True)
-        self._row(form, "Armor (AP)", armor.widget, tip=self.tips["shield.armor"])
-        self._row(form, "Durability (now / max)", now.widget, "/", most.widget, tip=self.tips["shield.durability"])
-        self._row(form, "State", states.widget, tip=self.tips["shield.state"])
-        return box
+            def read(c: Any) -> Any:
+                item = getattr(c, box.key)
+                return plain(getattr(item, part.key)) if item is not None else None
+
+            def build(data: Any, c: Any) -> Any:
+                return item_with(box, c, part.title, part.key, data)
+
+            choices = [(choice, choice) for choice in part.choices]
+            return ComboBinding(box.key, part.title, choices, read=read, build=build)
+        number = part.kind in ("int", "optional int")
+        return ItemPartBinding(box, part.key, part.title, number=number, width=70 if number else None)
 
     def _build_notes(self) -> QGroupBox:
         box = QGroupBox("Notes")
@@ -516,10 +523,11 @@ class CombatantSheet(QWidget):
         self._refresh_tools(c)
         self.mapper.show_row(self.combatants.row_of(c.id), force)
         self._refresh_conditions_left(c)
-        has_shield = getattr(c, "shield", None) is not None
-        for name, binding in self.bindings.items():
-            if name.startswith("shield."):
-                binding.widget.setEnabled(has_shield)
+        for box in self.spec.boxes:
+            has = getattr(c, box.key, None) is not None  # the box's own field (a shield)
+            for name, binding in self.bindings.items():
+                if name.startswith(f"{box.key}."):
+                    binding.widget.setEnabled(has)
 
     def _refresh_tools(self, c: Any) -> None:
         """One button per roll the ruleset offers for ``c`` (none: no row); rebuilt only when they change."""

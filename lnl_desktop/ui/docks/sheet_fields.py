@@ -26,15 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.rules.base import SheetRow
+from lnl_desktop.core.rules.base import ItemBox, SheetRow
 from lnl_desktop.ui.dialogs.setting_editors import plain
 from lnl_desktop.ui.models.combatants import ID_ROLE
 
 Index = QModelIndex | QPersistentModelIndex
 
 SIZES = ((1, "1 × 1 (medium)"), (2, "2 × 2 (large)"), (3, "3 × 3 (huge)"), (4, "4 × 4 (gargantuan)"))
-
-NEW_SHIELD: dict[str, Any] = {"name": "Shield", "armor": 1, "durability": 10, "durability_max": 10, "state": "carried"}
 
 # Tooltips of the fields every ruleset shares; a ruleset's SheetSpec.tips words them its own way.
 TIPS = {
@@ -54,13 +52,6 @@ TIPS = {
     "conditions": "Conditions in free text, separated by commas (prone, poisoned...). They show in the Status column",
     "conditions_menu": "Add a condition and how long it lasts, or change or end one it has",
     "notes": "Anything the GM wants to remember about this combatant. Saved when you leave the box",
-    "shield": "Has a shield: while carried it adds its armor value to AP; parrying with it "
-    "absorbs double damage against its durability",
-    "shield.name": "The shield's name",
-    "shield.armor": "AP the shield adds while it is carried (default 1)",
-    "shield.durability": "Points the shield can still absorb when parrying; each blow counts double",
-    "shield.durability_max": "Durability of the shield when undamaged",
-    "shield.state": "carried: adds its AP and can parry; stowed: on the back; destroyed: gone for this fight",
 }
 
 
@@ -191,20 +182,27 @@ def row_binding(row: SheetRow, key: str, label: str) -> Binding:
     return int_binding(key, label)
 
 
-class ShieldLineBinding(LineBinding):
-    """A number or the name of the shield: the edit sends the whole shield."""
+class ItemPartBinding(LineBinding):
+    """A number or a name of an item a box holds (ItemBox: a shield): the edit sends the whole item."""
 
-    def __init__(self, part: str, label: str, number: bool, width: int | None = None) -> None:
+    def __init__(self, box: ItemBox, part: str, label: str, number: bool, width: int | None = None) -> None:
         def read(c: Any) -> str:
-            return "" if c.shield is None else str(getattr(c.shield, part))
+            item = getattr(c, box.key)
+            return "" if item is None else str(plain(getattr(item, part)))
 
         def parse(text: str, c: Any) -> Any:
-            if c.shield is None:
-                raise BadInput(f"{label}: there is no shield; tick 'Has a shield' first")
             value: Any = parse_int(text, label) if number else text.strip()
-            return c.shield.model_dump(mode="json") | {part: value}
+            return item_with(box, c, label, part, value)
 
-        super().__init__("shield", label, read, parse, width)
+        super().__init__(box.key, label, read, parse, width)
+
+
+def item_with(box: ItemBox, c: Any, label: str, part: str, value: Any) -> dict[str, Any]:
+    """The whole item of ``box`` with ``part`` set to ``value``, as the edit sends it."""
+    item = getattr(c, box.key)  # the box's own field of the stat block
+    if item is None:
+        raise BadInput(f"{label}: there is no {box.title.lower()}; tick '{box.has}' first")
+    return item.model_dump(mode="json") | {part: value}
 
 
 class ComboBinding(Binding):

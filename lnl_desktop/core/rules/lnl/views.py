@@ -19,6 +19,7 @@ from lnl_desktop.core.rules.base import (
     ActionSpec,
     Column,
     Gauge,
+    ItemBox,
     ItemColumn,
     ItemList,
     SheetRow,
@@ -72,6 +73,50 @@ class Family(Protocol):
 
 def _signed(value: int) -> str:
     return f"{value:+d}"
+
+
+# The sheet's shield box: a carried shield adds its armor to AP and may parry (RULES §9).
+SHIELD_BOX = ItemBox(
+    "shield",
+    "Shield",
+    "Has a shield",
+    "Has a shield: while carried it adds its armor value to AP; parrying with it "
+    "absorbs double damage against its durability",
+    fields=(
+        ItemColumn("name", "Shield name", "text", "The shield's name"),
+        ItemColumn("armor", "Shield armor", "int", "AP the shield adds while it is carried (default 1)"),
+        ItemColumn(
+            "durability",
+            "Durability",
+            "int",
+            "Points the shield can still absorb when parrying; each blow counts double",
+        ),
+        ItemColumn("durability_max", "Max durability", "int", "Durability of the shield when undamaged"),
+        ItemColumn(
+            "state",
+            "Shield state",
+            "choice",
+            "carried: adds its AP and can parry; stowed: on the back; destroyed: gone for this fight",
+            choices=tuple(s.value for s in ShieldState),
+        ),
+    ),
+    rows=(
+        SheetRow("Name", ("name",), "The shield's name"),
+        SheetRow("Armor (AP)", ("armor",), "AP the shield adds while it is carried (default 1)"),
+        SheetRow(
+            "Durability (now / max)",
+            ("durability", "durability_max"),
+            "Points the shield can still absorb when parrying; each blow counts double",
+        ),
+        SheetRow(
+            "State",
+            ("state",),
+            "carried: adds its AP and can parry; stowed: on the back; destroyed: gone for this fight",
+        ),
+    ),
+    new_item={"name": "Shield", "armor": 1, "durability": 10, "durability_max": 10, "state": "carried"},
+    after="weapons",
+)
 
 
 def sheet(r: Family) -> SheetSpec:
@@ -221,7 +266,7 @@ def sheet(r: Family) -> SheetSpec:
         numbers_title="Abilities, armor and health",
         numbers=rows,
         lists=(weapons, spells),
-        shield=True,
+        boxes=(SHIELD_BOX,),
         tips={
             "side": "Party: the player characters and their allies. Opponents: run by the GM. "
             "Each round's initiative d6 says which side acts first",
