@@ -60,5 +60,6 @@ class DuelViews:
         return TokenTip(numbers=(f"d{c.damage_die}", f"Def {c.defense}"))
 
     def export_columns(self) -> tuple[str, ...]:
-        # What the shared events' table cells hold (an area effect's dice and total), then Duel's own titles.
-        return ("dice", "damage", "to HP", "HP left", "", "")
+        # The numbers the log's events carry here are the shared ones (an area effect's, a dice roll's):
+        # the dice and the total. A Strike is a RulesEvent, its numbers in its line.
+        return ("dice", "damage")
