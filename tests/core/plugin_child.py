@@ -177,6 +177,24 @@ def play() -> dict[str, Any]:
         [(t.label, t.from_amount, t.chance, t.down) for t in odds.thresholds],
     ]
 
+    # Fight odds: the fast simulator (numpy, many fights at once) agrees with the engine-played reference.
+    from lnl_desktop.core.sim.agreement import disagreements
+    from lnl_desktop.core.sim.reference import reference_odds
+    from lnl_desktop.core.sim.run import fight_odds
+
+    melee = duel.new_encounter(
+        name="Two on the Ogre",
+        combatants=[
+            {"id": "ann", "name": "Ann", "side": "Party", "hp_max": 12, "damage_die": 8, "defense": 1},
+            {"id": "bob", "name": "Bob", "side": "Party", "hp_max": 8, "damage_die": 6},
+            {"id": "ogre", "name": "Ogre", "side": "Opponents", "hp_max": 20, "damage_die": 10, "defense": 2},
+        ],
+        tokens={"ann": {"cell": [2, 2]}, "bob": {"cell": [2, 4]}, "ogre": {"cell": [8, 3]}},
+    )
+    fast, slow = fight_odds(melee, 4000, seed=1), reference_odds(melee, 200, seed=1)
+    seen["odds"] = [fast.fights, slow.fights, 0.1 < fast.party_wins < 0.9, disagreements(fast, slow)]
+    seen["odds_health"] = sorted({k for c in fast.combatants for k in c.health_left})
+
     # An L&L encounter converted to Duel before combat keeps what maps; undo gives the L&L one back.
     lnl = Encounter(
         combatants=[Combatant(id="tom", name="Tom", side=Side.PARTY, level=3, stamina_max=12, injury_max=6)],

@@ -190,6 +190,12 @@ def test_the_views_descriptors(play: dict[str, Any]) -> None:
     assert play["forecast_on_ann"] == ["to HP", "1d6 - 1 defense", 2.667, [["0 HP", 9, 0.0, True]]]
 
 
+def test_its_fight_odds_are_true_odds_the_engine_agrees_with(play: dict[str, Any]) -> None:
+    # Neither side sure to win, and the engine's own fights within chance of the fast simulator's.
+    assert play["odds"] == [4000, 200, True, []]
+    assert play["odds_health"] == ["HP"]
+
+
 def test_an_lnl_encounter_converts_to_the_ruleset_and_back_by_undo(play: dict[str, Any]) -> None:
     assert play["converted"] == ["duel", "DuelStats"]
     assert play["converted_hp"] == 18  # 12 SP + 6 IP
