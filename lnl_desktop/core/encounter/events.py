@@ -28,7 +28,8 @@ class _Event(BaseModel):
         return ""
 
     def table_cells(self) -> tuple[str | int, ...]:
-        """Its numbers for the log's table export (``files.export.CSV_COLUMNS`` after the text); empty if none."""
+        """Its numbers for the log's table export (the ruleset's ``views.export_columns()`` after the
+        text); empty if none."""
         return ()
 
 

@@ -45,7 +45,7 @@ from lnl_desktop.core.engine.words import describe_change, describe_map_change, 
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import map_terrain, point_words
-from lnl_desktop.core.rules.base import Table
+from lnl_desktop.core.rules.base import Ruleset, Table
 
 
 def _round(engine: Table) -> int:
@@ -168,22 +168,28 @@ def _hand_events(
     ]
 
 
+def health_label(ruleset: Ruleset, field: str) -> str:
+    """A health field's word in the ruleset's own: the label of the sheet row that holds it, without
+    its "(now / max)"; the field's name for one the sheet does not show."""
+    sheet = ruleset.views.sheet()
+    for row in (*sheet.numbers, *sheet.identity):
+        if field in row.keys:
+            return row.label.split(" (")[0]
+    return field.replace("_", " ")
+
+
 def _set_health(engine: Table, a: act.SetHealth, dice: DiceSource) -> list[Event]:
     c = engine.combatant(a.combatant)
     fields = engine.ruleset.health.fields()
     if a.field not in fields:
         raise IllegalAction(f"Edit {c.name}", [f"{a.field} is not a value the rules watch in {engine.ruleset.title}"])
     value, now = a.value, getattr(c, a.field)
-    label = {"hp": "HP", "stamina": "SP", "injury": "IP"}.get(a.field, a.field.replace("_", " "))
+    label = health_label(engine.ruleset, a.field)
     if isinstance(value, bool) or not isinstance(value, int):
         raise IllegalAction(f"Edit {c.name}", [f"{label}: type a whole number"])
     if value < 0:
         raise IllegalAction(f"Edit {c.name}", [f"{label}: {value} is below 0"])
     top = getattr(c, f"{a.field}_max", None)
-    if top is None and a.field == "stamina":
-        top = c.stamina_max
-    if top is None and a.field == "injury":
-        top = c.injury_max
     if top is not None and value > top:
         raise IllegalAction(f"Edit {c.name}", [f"{label}: {value} {label} is above the maximum of {top}"])
     if value == now:

@@ -20,9 +20,11 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.rules.registry import get_ruleset
 
 FORMATS = {".md": "Markdown", ".html": "HTML", ".htm": "HTML", ".csv": "CSV"}
-CSV_COLUMNS = ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]
+# The columns every row has; the ruleset names those of an event's numbers after them (views.export_columns).
+CSV_COLUMNS = ["round", "kind", "combatants", "text"]
 
 
 def _round_title(number: int, events: list[Event]) -> str:
@@ -87,13 +89,12 @@ def to_html(encounter: Encounter) -> str:
 def to_csv(encounter: Encounter) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["round", "kind", "combatants", "text", "dice", "damage", "to SP", "to IP", "target SP", "target IP"]
-    )
+    columns = [*CSV_COLUMNS, *get_ruleset(encounter.ruleset).views.export_columns()]
+    writer.writerow(columns)
     for event in encounter.log:
         row = [event.round, visible(event.kind), _names(encounter, event), visible(event.text)]
         cells = event.table_cells()  # a blow's dice and damage (the ruleset's event says)
-        row += list(cells) if cells else [""] * (len(CSV_COLUMNS) - len(row))
+        row += list(cells) if cells else [""] * (len(columns) - len(row))
         writer.writerow(row)
     return out.getvalue()
 

@@ -34,7 +34,8 @@ class CombatantOdds:
     stood: float = 1.0  # the share of fights it stood at the end (the fights health_left is the mean of)
 
     def left_words(self, digits: int = 1) -> str:
-        """'SP 6.0, IP 4.0 left' (the mean over the fights it stood at the end), or that it never stood."""
+        """'HP 6.0 left' in the ruleset's health columns (the mean over the fights it stood at the
+        end), or that it never stood."""
         if not self.stood:
             return "down at the end of every fight"
         return ", ".join(f"{k} {v:.{digits}f}" for k, v in self.health_left.items()) + " left"
