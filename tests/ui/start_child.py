@@ -41,7 +41,7 @@ def table(encounter: storage.Encounter) -> str:
 def describe(window: MainWindow) -> dict[str, Any]:
     stack = window.controller.undo_stack
     seen = {
-        "path": str(window.path) if window.path else None,
+        "path": str(window.document.path) if window.document.path else None,
         "title": window.windowTitle().replace("[*]", "*" if window.isWindowModified() else ""),
         "modified": window.isWindowModified(),
         "clean": stack.isClean(),

@@ -134,7 +134,7 @@ def test_quick_rolls_follow_the_ruleset(qtbot: QtBot, window: MainWindow) -> Non
     dice_with(window, [5])
     panel.quick_buttons[0].click()
     assert rolls(window)[-1].text == "GM rolls d6: 5"
-    assert window.open_demo("osr")
+    assert window.document.open_demo("osr")
     assert [b.text() for b in panel.quick_buttons] == ["d20", "Advantage", "Disadvantage"]
     dice_with(window, [4, 17])
     panel.quick_buttons[1].click()

@@ -197,12 +197,12 @@ def test_file_dialogs_start_in_the_documents_folder_then_where_the_last_file_was
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
     documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
     first = Path(documents) if documents and Path(documents).is_dir() else Path.home()
-    assert window.save_as()
+    assert window.document.save_as()
     assert Path(starts[0]).parent == first  # the first time: the documents folder, the encounter's name
     assert saved.exists()
-    window.load(storage.load(demo_encounter_path()) and saved)
-    window._replace(storage.load(demo_encounter_path()), None)  # an unsaved copy again
-    window.open_file()
+    window.document.load(storage.load(demo_encounter_path()) and saved)
+    window.document.replace(storage.load(demo_encounter_path()), None)  # an unsaved copy again
+    window.document.open_file()
     assert Path(starts[1]) == elsewhere  # then where the last file was
     window.round_log.export()
     assert Path(starts[2]).parent == elsewhere

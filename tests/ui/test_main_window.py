@@ -130,17 +130,17 @@ def test_save_then_reopen_gives_the_same_encounter(make_window: WindowFactory, t
     controller.do(act.BeginTurn("tombril"))
     controller.do(act.Move("tombril", to=(9, 7)))
     path = tmp_path / "fight.lnl"
-    assert window.save_to(path)
+    assert window.document.save_to(path)
     assert not window.isWindowModified()
     assert "fight.lnl" in window.windowTitle()
     saved = controller.encounter.model_dump()
 
     window.close()  # the file is free again: another window opens it for writing
     other = make_window(Encounter(name="Scratch"))
-    assert other.load(path)
+    assert other.document.load(path)
     assert other.controller.encounter.model_dump() == saved
-    assert str(path.resolve()) in other.recent_files()
-    assert not other.read_only
+    assert str(path.resolve()) in other.document.recent_files()
+    assert not other.document.read_only
 
 
 def test_a_bad_file_opens_nothing_and_says_why(
@@ -154,7 +154,7 @@ def test_a_bad_file_opens_nothing_and_says_why(
     document = storage.to_document(window.controller.encounter)
     document["encounter"]["combatants"][0]["move_ft"] = -5
     bad.write_text(__import__("json").dumps(document))
-    assert not window.load(bad)
+    assert not window.document.load(bad)
     assert "encounter.combatants[0].move_ft" in warnings[0]
     assert window.controller.encounter.model_dump() == before
     assert "broken.lnl" not in window.windowTitle()
@@ -179,7 +179,7 @@ def test_unsaved_work_is_journalled_and_offered_after_a_crash(
 ) -> None:
     window = make_window()
     window.controller.do(act.EditCombatant("tombril", {"level": 11}))
-    assert window.window_recovery.exists()  # on disk at once, no timer needed
+    assert window.document.window_recovery.exists()  # on disk at once, no timer needed
     asked: list[str] = []
 
     def yes(*args: object, **kwargs: object) -> QMessageBox.StandardButton:
@@ -188,10 +188,10 @@ def test_unsaved_work_is_journalled_and_offered_after_a_crash(
 
     monkeypatch.setattr(QMessageBox, "question", yes)
     # While the window runs, a second start offers nothing of it.
-    assert app_module.offer_recovery(window.recovery) == [] and not asked
+    assert app_module.offer_recovery(window.document.recovery) == [] and not asked
     # The program dies here (its lock goes with it); at the next start the work is offered back.
-    window.window_recovery.lock.unlock()
-    found = app_module.offer_recovery(window.recovery)
+    window.document.window_recovery.lock.unlock()
+    found = app_module.offer_recovery(window.document.recovery)
     assert len(found) == 1 and len(asked) == 1
     assert found[0].found.encounter.combatant("tombril").level == 11
     found[0].release()
@@ -200,10 +200,10 @@ def test_unsaved_work_is_journalled_and_offered_after_a_crash(
 def test_a_clean_save_removes_the_recovery_copy(make_window: WindowFactory, tmp_path: Path) -> None:
     window = make_window()
     window.controller.do(act.EditCombatant("tombril", {"level": 11}))
-    window.autosave()
-    assert window.window_recovery.exists()
-    window.save_to(tmp_path / "kept.lnl")
-    assert not window.window_recovery.exists()
+    window.document.autosave()
+    assert window.document.window_recovery.exists()
+    window.document.save_to(tmp_path / "kept.lnl")
+    assert not window.document.window_recovery.exists()
 
 
 def test_the_dock_layout_is_remembered(make_window: WindowFactory, monkeypatch: pytest.MonkeyPatch) -> None:

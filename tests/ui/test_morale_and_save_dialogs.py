@@ -98,7 +98,7 @@ def test_the_combat_menu_lists_no_tools_in_laurels_and_loot_or_classic(lnl: Main
     texts = [a.text() for a in combat_menu(lnl).actions()]
     assert not [t for t in texts if t.startswith("Morale check")]
     assert lnl.tool_entries == []
-    lnl.open_demo("classic")
+    lnl.document.open_demo("classic")
     assert lnl.controller.engine.ruleset.name == "classic"
     assert not [a.text() for a in combat_menu(lnl).actions() if a.text().startswith("Morale check")]
 
@@ -107,7 +107,7 @@ def test_the_entries_follow_the_encounter_each_time_the_menu_opens(osr: MainWind
     osr.controller.do(act.RemoveCombatant("brannoc"))  # the Party's only creature with morale
     texts = [a.text() for a in combat_menu(osr).actions()]
     assert "Morale check: Party…" not in texts and "Morale check: Opponents…" in texts
-    osr.open_demo("lnl")
+    osr.document.open_demo("lnl")
     assert not [a.text() for a in combat_menu(osr).actions() if a.text().startswith("Morale check")]
 
 

@@ -142,7 +142,7 @@ def test_a_file_open_in_another_process_is_offered_read_only(
         return False
 
     monkeypatch.setattr(main_window_module, "ask_read_only", cancel)
-    assert not window.load(fight)
+    assert not window.document.load(fight)
     assert offered == [fight]
 
 
@@ -175,37 +175,37 @@ def test_two_windows_on_one_file_never_save_over_each_other(
 
     answers = iter([False, True])
     monkeypatch.setattr(main_window_module, "ask_read_only", lambda parent, path, holder: next(answers))
-    assert not second.load(fight)  # cancelled: the second window keeps what it had
-    assert second.path is None and not second.read_only
-    assert second.load(fight)
-    assert second.read_only and "read-only" in second.windowTitle()
+    assert not second.document.load(fight)  # cancelled: the second window keeps what it had
+    assert second.document.path is None and not second.document.read_only
+    assert second.document.load(fight)
+    assert second.document.read_only and "read-only" in second.windowTitle()
 
     second.controller.do(act.EditCombatant("tombril", {"level": 11}))
     saved = fight.read_bytes()
     # Save goes to Save As; naming the same file is refused with the reason.
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(fight), ""))
-    assert not second.save()
+    assert not second.document.save()
     assert fight.read_bytes() == saved
     assert "open in another window" in warnings[-1]
     # The first window still saves its own file; the second saves under another name.
     first.controller.do(act.EditCombatant("janine", {"level": 4}))
-    assert first.save()
+    assert first.document.save()
     assert storage.load(fight).combatant("janine").level == 4
-    assert second.save_to(tmp_path / "copy.lnl")
-    assert not second.read_only and storage.load(tmp_path / "copy.lnl").combatant("tombril").level == 11
+    assert second.document.save_to(tmp_path / "copy.lnl")
+    assert not second.document.read_only and storage.load(tmp_path / "copy.lnl").combatant("tombril").level == 11
 
     # Once the first window closes, the file is free for the second.
     assert first.close()
-    assert second.load(fight) and not second.read_only
+    assert second.document.load(fight) and not second.document.read_only
 
 
 def test_the_recovery_copy_is_rewritten_while_the_gm_keeps_working(tmp_path: Path, qtbot: QtBot) -> None:
     window = make_window(qtbot, tmp_path)
-    window._snapshot_timer.setInterval(300)
+    window.document.snapshot_timer.setInterval(300)
     for number in range(12):  # a change every 100 ms, never a pause as long as the interval
         window.controller.do(act.Face("janine", (number % 8) * 45))
         qtbot.wait(100)
-    assert window.journal.generation >= 3  # the whole encounter rewritten at least twice meanwhile
+    assert window.document.journal.generation >= 3  # the whole encounter rewritten at least twice meanwhile
     found = RecoveryStore(tmp_path / "recovery").orphans()  # our own window: locked, not offered
     assert found == []
 
@@ -213,15 +213,15 @@ def test_the_recovery_copy_is_rewritten_while_the_gm_keeps_working(tmp_path: Pat
 def test_a_clean_close_leaves_nothing_and_a_save_clears_the_journal(tmp_path: Path, qtbot: QtBot) -> None:
     window = make_window(qtbot, tmp_path)
     window.controller.do(act.EditCombatant("tombril", {"level": 11}))
-    assert window.window_recovery.exists()
-    assert window.save_to(tmp_path / "kept.lnl")
-    assert not window.window_recovery.exists()
+    assert window.document.window_recovery.exists()
+    assert window.document.save_to(tmp_path / "kept.lnl")
+    assert not window.document.window_recovery.exists()
     window.controller.do(act.EditCombatant("tombril", {"level": 12}))
     window.controller.undo_stack.undo()  # back at the saved state: nothing to recover
-    assert not window.window_recovery.exists()
+    assert not window.document.window_recovery.exists()
     window.controller.do(act.EditCombatant("tombril", {"level": 12}))
-    folder = window.window_recovery.folder
-    assert window.save() and window.close()
+    folder = window.document.window_recovery.folder
+    assert window.document.save() and window.close()
     assert not folder.exists()
     assert RecoveryStore(tmp_path / "recovery").orphans() == []
 
@@ -235,9 +235,9 @@ def test_recovered_work_opens_unsaved_in_the_new_window_and_leaves_the_old_folde
     child.kill()
     [orphan] = RecoveryStore(tmp_path / "recovery").orphans()
     window = make_window(qtbot, tmp_path)
-    window.adopt(orphan)
+    window.document.adopt(orphan)
     assert fingerprint(window.controller.encounter) == child.shown[-1]
-    assert window.is_dirty() and window.window_recovery.exists()
+    assert window.document.is_dirty() and window.document.window_recovery.exists()
     assert not orphan.folder.exists()
 
 
@@ -258,7 +258,7 @@ def test_ctrl_s_after_a_recovery_never_writes_the_file_the_recovery_folder_names
     assert orphan.found.original == outside
 
     window = make_window(qtbot, tmp_path)
-    window.adopt(orphan)
+    window.document.adopt(orphan)
     assert "recovered from outside.lnl, not saved yet" in window.windowTitle()
     asked: list[str] = []
     monkeypatch.setattr(
@@ -269,4 +269,4 @@ def test_ctrl_s_after_a_recovery_never_writes_the_file_the_recovery_folder_names
     QTest.keyClick(window.windowHandle(), Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # File > Save
     assert outside.read_bytes() == before
     assert asked == [str(outside)]  # the Save As dialog, the original preselected
-    assert window.is_dirty()
+    assert window.document.is_dirty()

@@ -117,10 +117,10 @@ def test_undo_reaches_back_across_the_automatic_copies_after_recovery(
     window = MainWindow(orphan.found.encounter, settings=settings, recovery=RecoveryStore(tmp_path / "recovery"))
     qtbot.addWidget(window)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
-    window.adopt(orphan)
+    window.document.adopt(orphan)
     assert hashlib.sha256(storage.dumps(window.controller.encounter).encode()).hexdigest()[:16] == child.shown[-1]
     stack = window.controller.undo_stack
-    assert stack.index() == 7 and window.is_dirty()
+    assert stack.index() == 7 and window.document.is_dirty()
     while stack.canUndo():
         stack.undo()
     assert table(window.controller.encounter) == table(storage.load(fight))
@@ -240,7 +240,7 @@ def dead_window_work(folder: Path, path: Path | None) -> None:
 
 
 def assert_clean(window: MainWindow, path: Path) -> None:
-    assert window.path == path
+    assert window.document.path == path
     assert not window.isWindowModified() and window.controller.undo_stack.isClean()
     assert "*" not in window.windowTitle().replace("[*]", "")
 
@@ -258,9 +258,9 @@ def test_opening_a_demo_never_marks_it_modified(
     window = MainWindow(orphan.found.encounter, settings=settings, recovery=store)
     qtbot.addWidget(window)
     window.show()
-    window.adopt(orphan)
-    assert window.is_dirty() and window.controller.encounter.combatant("tombril").level == 11
-    assert window.load(demo)
+    window.document.adopt(orphan)
+    assert window.document.is_dirty() and window.controller.encounter.combatant("tombril").level == 11
+    assert window.document.load(demo)
     assert_clean(window, demo)
 
     # The demo named on the command line (a copy: the window above holds the file), with more
@@ -275,5 +275,5 @@ def test_opening_a_demo_never_marks_it_modified(
         each.show()
     assert_clean(first, named)
     [beside] = windows[1:]
-    assert beside.is_dirty() and beside.controller.encounter.combatant("tombril").level == 11
+    assert beside.document.is_dirty() and beside.controller.encounter.combatant("tombril").level == 11
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)

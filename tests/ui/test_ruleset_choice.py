@@ -49,7 +49,7 @@ def sheet_labels(window: MainWindow) -> list[str]:
 
 
 def classic_window(window: MainWindow) -> MainWindow:
-    assert window.open_demo("classic")
+    assert window.document.open_demo("classic")
     assert window.controller.encounter.ruleset == "classic"
     return window
 
@@ -58,7 +58,7 @@ def classic_window(window: MainWindow) -> MainWindow:
 
 
 def test_new_asks_for_the_ruleset_and_the_window_follows_it(window: MainWindow) -> None:
-    dialog = window.new_file()
+    dialog = window.document.new_file()
     assert isinstance(dialog, NewEncounterDialog)
     titles = [dialog.rulesets.item(i).text().splitlines()[0] for i in range(dialog.rulesets.count())]
     assert titles[:2] == ["Laurels & Loot", "L&L Classic"]
@@ -98,7 +98,7 @@ def test_the_sheet_of_l_and_l_still_has_awa(window: MainWindow) -> None:
 
 def test_open_demo_opens_an_unsaved_copy(window: MainWindow) -> None:
     classic_window(window)
-    assert window.path is None  # Save asks for a name: the program's own file stays as it is
+    assert window.document.path is None  # Save asks for a name: the program's own file stays as it is
     assert "The Hill Giant" in window.controller.encounter.name
     window.demo_menu.aboutToShow.emit()  # as when the GM opens File ▸ Open demo
     assert [a.text() for a in window.demo_menu.actions()] == [
@@ -222,7 +222,7 @@ def test_convert_is_refused_once_combat_has_started(window: MainWindow) -> None:
 
 
 def test_a_classic_encounter_from_the_menu_to_the_file_and_back(window: MainWindow, tmp_path: Path) -> None:
-    dialog = window.new_file()
+    dialog = window.document.new_file()
     assert dialog is not None
     dialog.rulesets.choose("classic")
     dialog.accept()
@@ -241,9 +241,9 @@ def test_a_classic_encounter_from_the_menu_to_the_file_and_back(window: MainWind
     controller.do(act.EndTurn())
     assert controller.encounter.combat.round == 1 and window.controller.engine.round_over
     path = tmp_path / "ford.lnl"
-    assert window.save_to(path)
+    assert window.document.save_to(path)
     saved = controller.encounter.model_dump(mode="json")
-    window.load(path)
+    window.document.load(path)
     again = window.controller.encounter
     assert again.ruleset == "classic" and again.model_dump(mode="json") == saved
     assert "L&L Classic" in window.windowTitle()

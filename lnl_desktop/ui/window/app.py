@@ -162,10 +162,10 @@ def open_recovered(window: MainWindow, opened: Path | None, accepted: list[Orpha
         original = orphan.found.original
         if free and (opened is None or (original is not None and same_file(original, opened))):
             free = False
-            window.adopt(orphan)
+            window.document.adopt(orphan)
             continue
-        beside = MainWindow(orphan.found.encounter, settings=window.settings, recovery=window.recovery)
-        beside.adopt(orphan)
+        beside = MainWindow(orphan.found.encounter, settings=window.settings, recovery=window.document.recovery)
+        beside.document.adopt(orphan)
         windows.append(beside)
     return windows
 

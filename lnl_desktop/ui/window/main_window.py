@@ -54,11 +54,10 @@ from lnl_desktop.ui.window.dock_toggle import bring_to_front_on_toggle
 from lnl_desktop.ui.window.document import Document, ask_read_only
 from lnl_desktop.ui.window.layout import OWN_SPLIT_KEY, SidePanelLayout
 from lnl_desktop.ui.window.menus import WindowMenus
-from lnl_desktop.ui.window.recovery import FileLock, Orphan, RecoveryStore, WindowRecovery
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.files.journal import Journal
-    from lnl_desktop.ui.dialogs.rulesets import ConvertDialog, NewEncounterDialog
+    from lnl_desktop.ui.dialogs.rulesets import ConvertDialog
     from lnl_desktop.ui.docks.bestiary import BestiaryPanel
     from lnl_desktop.ui.docks.combatants import CombatantsPanel
     from lnl_desktop.ui.docks.dice import DicePanel
@@ -732,75 +731,6 @@ class MainWindow(WindowMenus, SidePanelLayout):
         waiting = bool(self.controller.encounter.combat.pending)
         self.docks["Rules call for"].setVisible(waiting)
         self._prompts_shown_by_itself = waiting
-
-    # -- the document's, on the window: its file, lock and journal ------------------------------
-
-    @property
-    def path(self) -> Path | None:
-        return self.document.path
-
-    @property
-    def read_only(self) -> bool:
-        return self.document.read_only
-
-    @property
-    def file_lock(self) -> FileLock | None:
-        return self.document.file_lock
-
-    @property
-    def recovery(self) -> RecoveryStore:
-        return self.document.recovery
-
-    @property
-    def window_recovery(self) -> WindowRecovery:
-        return self.document.window_recovery
-
-    @property
-    def journal(self) -> Journal:
-        return self.document.journal
-
-    @property
-    def _snapshot_timer(self) -> QTimer:
-        return self.document.snapshot_timer
-
-    def is_dirty(self) -> bool:
-        return self.document.is_dirty()
-
-    def confirm_discard(self) -> bool:
-        return self.document.confirm_discard()
-
-    def new_file(self) -> NewEncounterDialog | None:
-        return self.document.new_file()
-
-    def open_demo(self, ruleset: str) -> bool:
-        return self.document.open_demo(ruleset)
-
-    def open_file(self) -> None:
-        self.document.open_file()
-
-    def load(self, path: Path) -> bool:
-        return self.document.load(path)
-
-    def _replace(self, encounter: Encounter, path: Path | None) -> None:
-        self.document.replace(encounter, path)
-
-    def adopt(self, orphan: Orphan) -> None:
-        self.document.adopt(orphan)
-
-    def save(self) -> bool:
-        return self.document.save()
-
-    def save_as(self) -> bool:
-        return self.document.save_as()
-
-    def save_to(self, path: Path) -> bool:
-        return self.document.save_to(path)
-
-    def autosave(self) -> None:
-        self.document.autosave()
-
-    def recent_files(self) -> list[str]:
-        return self.document.recent_files()
 
     # -- closing ---------------------------------------------------------------------------
 
