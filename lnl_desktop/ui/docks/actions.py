@@ -683,7 +683,14 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         self.note_label.setVisible(bool(notes))
 
     def _show_buttons(self, c: Any) -> None:
-        self.area_button.show_for(c)
+        ruleset = self.controller.engine.ruleset
+        if ruleset.areas is None:  # a ruleset without area effects: the button says so, disabled
+            self.area_button.show()
+            self.area_button.setEnabled(False)
+            self.area_button.setToolTip(f"{ruleset.title} has no area effects")
+        else:
+            self.area_button.setEnabled(True)
+            self.area_button.show_for(c)
         ok, reasons = self.allowed()
         spec = self.spec()
         self.roll_button.setText(spec.button or spec.label.rstrip("…"))

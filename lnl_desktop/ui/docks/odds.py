@@ -32,6 +32,7 @@ from lnl_desktop.core.rules.fight import MAX_ROUNDS, Plan
 from lnl_desktop.core.sim.odds import LEFT_MEANS
 from lnl_desktop.ui.plumbing import style
 from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.fight_odds import no_simulator
 
 if TYPE_CHECKING:  # pyqtgraph only once the dock shows
     import pyqtgraph
@@ -187,8 +188,8 @@ class FightOddsPanel(QWidget):
             "them of the true chance, by the default tactic (the dock's tooltip). A fight neither side has won "
             f"within {MAX_ROUNDS} rounds counts for neither ({odds.neither:.1%})."
         )
-        ruleset = self.controller.engine.ruleset
-        self.setToolTip(f"The default tactic: {ruleset.fights.tactic}" if ruleset.fights.tactic else "")
+        fights = self.controller.engine.ruleset.fights
+        self.setToolTip(f"The default tactic: {fights.tactic}" if fights is not None and fights.tactic else "")
         self._fill_table(odds)
         self._draw(odds)
 
@@ -209,18 +210,26 @@ class FightOddsPanel(QWidget):
         e = self.controller.encounter
         cid = self.who_combo.currentData()
         me = next((c for c in e.combatants if c.id == cid), None)
+        ruleset = self.controller.engine.ruleset
+        if ruleset.fights is None:  # nothing to pin a plan on: the controls say why
+            me = None
         with QSignalBlocker(self.plan_combo):
             self.plan_combo.clear()
-            if me is not None:
+            if me is not None and ruleset.fights is not None:
                 self.plan_combo.addItem("retreats (leaves the fight)", ("retreat", "", ""))
-                modes = self.controller.engine.ruleset.fights.modes
+                modes = ruleset.fights.modes
                 for f in e.combatants:
                     if f.side is not me.side and f.id in e.tokens and not f.down:
                         self.plan_combo.addItem(f"attacks {f.name} first", ("attack", f.id, ""))
                         for mode in modes:  # the ruleset's own: a sneak attack, on the GM's word
                             self.plan_combo.addItem(f"{mode}s {f.name} first", ("attack", f.id, mode))
-        self.pin_button.setEnabled(me is not None)
         self.clear_button.setEnabled(self.service is not None and bool(self.service.plans))
+        none = no_simulator(ruleset.title) if ruleset.fights is None else ""
+        for widget in (self.who_combo, self.plan_combo, self.pin_button):
+            widget.setEnabled(not none and (widget is not self.pin_button or me is not None))
+        self.pin_button.setToolTip(none or "See the odds with this plan beside the odds without it")
+        self.who_combo.setToolTip(none or "Whose plan to pin")
+        self.plan_combo.setToolTip(none or "Its plan instead of the default tactic: retreat, or a foe to attack first")
 
     def pin(self) -> None:
         """Pin the chosen plan (replacing that combatant's own): the odds with it come beside the rest."""

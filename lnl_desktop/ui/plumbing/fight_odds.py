@@ -80,6 +80,11 @@ def snapshot(encounter: Encounter) -> Encounter:
     return type(encounter).model_construct(**state, log=[])
 
 
+def no_simulator(title: str) -> str:
+    """The words for a ruleset that has no fight simulator (its ``fights`` is None)."""
+    return f"{title} has no fight simulator"
+
+
 class FightOddsService(QObject):
     """Works the odds out when asked and someone wants them (``wanted``: the dock shows, or setup)."""
 
@@ -144,6 +149,10 @@ class FightOddsService(QObject):
 
     def _start(self) -> None:
         generation = self.generation
+        ruleset = self.controller.engine.ruleset
+        if ruleset.fights is None:  # a ruleset without the capability: said, never worked out
+            self.failed.emit(no_simulator(ruleset.title))
+            return
         on_map = len(self.controller.encounter.tokens)
         if on_map > MOST_FIGHTERS:  # said at once: no copy of a big map's encounter for nothing
             self.failed.emit(
