@@ -48,7 +48,7 @@ def test_a_group_d10_critical_that_grapples_says_no_damage() -> None:
             "outcome": "Tombril grapples Ogre",
         },
     )
-    result = d10.action_result(encounter, event, [])
+    result = d10.actions.result(encounter, event, [])
     assert result is not None
     assert result.headline == "Critical: no damage, Tombril grapples Ogre"
     assert "To hit: d20 20 +3 melee = 23 vs Defense 13: hit (natural 20: critical)" in plain(result)

@@ -592,7 +592,7 @@ def test_group_d10_attack_in_the_dock(make_window: Any) -> None:
     panel.set_kind("attack")
     window.docks["Action"].raise_()
     QTest.qWait(50)
-    spec = next(s for s in d10.action_kinds() if s.key == "attack")
+    spec = next(s for s in d10.actions.kinds() if s.key == "attack")
     assert_inputs_fit(window, [s.key for s in spec.extras])
     # Tombril declared a parry: attacking needs the override, in the ruleset's words.
     assert status(panel, "As declared") == FAIL
@@ -613,7 +613,7 @@ def test_group_d10_attack_in_the_dock(make_window: Any) -> None:
 def test_group_d10_timer_die_takes_its_event_in_words(qtbot: QtBot) -> None:
     d10 = group_d10()
     controller = TableController(storage.load(resource("encounters", "bandit-mill-d10.lnl")))
-    timer = next(spec for spec in d10.tools(controller.engine) if spec.title == "Timer die")
+    timer = next(spec for spec in d10.prompts.tools(controller.engine) if spec.title == "Timer die")
     dialog = ToolDialog(controller, timer)
     qtbot.addWidget(dialog)
     dialog.ask()

@@ -430,11 +430,8 @@ class PromptDialog(QDialog):
 def table_tools(controller: TableController) -> tuple[PromptSpec, ...]:
     """The rolls the GM may call for at any time (``Ruleset.tools``: a morale check); none when the
     ruleset offers none (or declares no such hook)."""
-    tools = getattr(controller.engine.ruleset, "tools", None)
-    if tools is None:
-        return ()
     try:
-        return tuple(tools(controller.engine))
+        return tuple(controller.engine.ruleset.prompts.tools(controller.engine))
     except (RulesError, ValueError):
         return ()
 
@@ -443,11 +440,10 @@ def combatant_tools(controller: TableController, cid: str) -> tuple[PromptSpec, 
     """The rolls for the combatant ``cid`` on the GM's demand (``Ruleset.combatant_tools``: a saving
     throw); none when the ruleset offers none or the combatant is gone."""
     c = controller.combatant(cid)
-    tools = getattr(controller.engine.ruleset, "combatant_tools", None)
-    if c is None or tools is None:
+    if c is None:
         return ()
     try:
-        return tuple(tools(controller.engine, c))
+        return tuple(controller.engine.ruleset.prompts.combatant_tools(controller.engine, c))
     except (RulesError, ValueError):
         return ()
 

@@ -141,7 +141,7 @@ def take_turn(engine: Table, c: D10Combatant, field: Battlefield) -> None:
             if not lost:
                 _strike(engine, c, target, bow)
         else:
-            moving = c.held_by is None and engine.ruleset.move_refusal(engine, c) is None  # type: ignore[attr-defined]
+            moving = c.held_by is None and engine.ruleset.movement.refusal(engine, c) is None  # type: ignore[attr-defined]
             # A reach weapon stops at its reach: the foe must close in past it (RULES §13).
             reach = blade.reach if blade is not None else MELEE_FT
             path = approach_path(engine, c.id, target.id, reach) if moving else None
