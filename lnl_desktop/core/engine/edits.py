@@ -55,6 +55,16 @@ def _round(engine: Table) -> int:
 # -- editing -----------------------------------------------------------------------------
 
 
+def health_edit(ruleset: Ruleset, c: Any, field: str, value: Any) -> act.Action:
+    """The action a change typed into one field of ``c`` is, decided here once (the sheet sends it, the
+    engine routes an edit through it): a value the rules watch (``ruleset.health.fields()``) never
+    changes without them, so the difference is damage or healing (:class:`SetHealth`); anything else
+    is a bare edit."""
+    if field in ruleset.health.fields():
+        return act.SetHealth(c.id, field, value)
+    return act.EditCombatant(c.id, {field: value})
+
+
 def _edit(engine: Table, a: act.EditCombatant, dice: DiceSource) -> list[Event]:
     e = engine.encounter
     old = engine.combatant(a.combatant)
@@ -62,11 +72,10 @@ def _edit(engine: Table, a: act.EditCombatant, dice: DiceSource) -> list[Event]:
         raise IllegalAction(f"Edit {old.name}", ["nothing to change"])
     if "id" in a.changes and a.changes["id"] != old.id:
         raise IllegalAction(f"Edit {old.name}", ["id: a combatant's id does not change"])
-    watched = engine.ruleset.health.fields()
-    if len(a.changes) == 1 and next(iter(a.changes)) in watched:
-        # A value the rules watch never changes without them: the difference is damage or healing.
-        key, value = next(iter(a.changes.items()))
-        return _set_health(engine, act.SetHealth(old.id, key, value), dice)
+    if len(a.changes) == 1:
+        routed = health_edit(engine.ruleset, old, *next(iter(a.changes.items())))
+        if isinstance(routed, act.SetHealth):
+            return _set_health(engine, routed, dice)
     data = old.model_dump()
     data.update(a.changes)
     try:
