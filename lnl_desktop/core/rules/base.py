@@ -217,6 +217,8 @@ class Column:
     tip: str
     value: Callable[[Any], int | str]
     numeric: bool = True
+    # A row's own tooltip where it says more than the column's (the AP's parts); "" for the column's.
+    row_tip: Callable[[Any], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -367,13 +367,13 @@ class ForecastPanel(_Reading, QWidget):
         bonus = f" +{magic}" if magic else ""
         plain = not inputs.mode or inputs.mode in ("attack", "spell")  # the spec's mode words
         mode = "" if plain else f" ({inputs.mode})"
-        name = getattr(means, "name", str(inputs.plan.means))
+        name = str(inputs.plan.means)  # the weapon's or spell's name, as the plan names it
         self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}")
         _, notes, where = _reading(fc, means)
         self.notes_label.setText("\n".join(notes))
         self.notes_label.setVisible(bool(notes))
         if fc.p_hit is not None:
-            edge = f" with {fc.edge}" if getattr(fc, "edge", "") else ""
+            edge = f" with {fc.edge}" if fc.edge else ""
             self.hit_label.setText(f"Chance to hit {_chance(fc.p_hit)}{edge} (natural 1 misses, natural 20 hits)")
             self.hit_label.setToolTip(
                 "The d20's twenty faces against the target's AC with every modifier; a natural 1 always misses"
@@ -384,8 +384,7 @@ class ForecastPanel(_Reading, QWidget):
         self.formula_label.setText(fc.formula if where in fc.formula else f"{fc.formula} · {where}")
         bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.views.gauges(inputs.target))
         if fc.exploding:
-            die = getattr(means, "die", f"d{fc.sides}")
-            dice = f"{fc.dice} {die} rolled, each maximum rolling again without limit (the '!')."
+            dice = f"{fc.dice} d{fc.sides} rolled, each maximum rolling again without limit (the '!')."
         else:
             dice = "The damage dice are rolled once each (nothing explodes)."
         on_hit = "\nOn a hit: a miss does no damage." if fc.p_hit is not None else ""

@@ -223,7 +223,7 @@ class CombatantSheet(QWidget):
         return area
 
     def _refresh_portrait(self, c: Any) -> None:
-        data = getattr(c, "portrait", None)
+        data = c.portrait
         shown = (c.id, c.name, c.side, data)
         if shown == self._portrait_shown:
             return
@@ -661,12 +661,12 @@ class CombatantSheet(QWidget):
     def remove_portrait(self) -> bool:
         """Take the combatant's picture away (one SetPortrait; Undo brings it back)."""
         c = self.current()
-        if c is None or getattr(c, "portrait", None) is None:
+        if c is None or c.portrait is None:
             return False
         return self._set_portrait(c, None)
 
     def _set_portrait(self, c: Any, data: str | None) -> bool:
-        if getattr(c, "portrait", None) == data:
+        if c.portrait == data:
             self._clear_message()
             return True  # the same picture: no empty step on the undo stack
         if self.controller.do(act.SetPortrait(c.id, data)) is None:

@@ -161,7 +161,7 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         return None if turn is None else turn.combatant
 
     def _portrait_icon(self, c: Any) -> QIcon | None:
-        data = getattr(c, "portrait", None)
+        data = c.portrait
         if not data:
             return None
         icon = QIcon()
@@ -176,8 +176,9 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
         if column == "Name":
             stats = visible(self._controller.engine.ruleset.views.stat_line(c))
             return f"{visible(c.name)} ({c.side.value})\n{stats}".rstrip()
-        if column == "AP" and getattr(c, "shield", None) is not None:
-            return f"Armor {c.armor} + {visible(c.shield.name)} {c.shield.armor} ({c.shield.state.value})"
+        row_tip = self._columns[column].row_tip if column in self._columns else None
+        if row_tip is not None and (words := row_tip(c)):
+            return visible(words)  # the ruleset's words for this row (the AP's parts)
         if column == "Status":
             return visible(status_of(c)) or "ready"
         return self._header_tip(column)
@@ -190,10 +191,10 @@ class CombatantsModel(RowDragSource, QAbstractTableModel):
             c.move_ft,
             *(column.value(c) for column in self._columns.values()),
             self._controller.engine.ruleset.views.stat_line(c),
-            repr(getattr(c, "shield", None)),
+            *(column.row_tip(c) for column in self._columns.values() if column.row_tip is not None),
             status_of(c),
             self._is_active(c.id),
-            getattr(c, "portrait", None),
+            c.portrait,
         )
 
     def _row_keys(self) -> list[tuple[object, ...]]:

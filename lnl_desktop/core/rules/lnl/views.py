@@ -277,6 +277,13 @@ def sheet(r: Family) -> SheetSpec:
     )
 
 
+def _ap_parts(c: LnLStats) -> str:
+    """The AP column's tooltip of a combatant with a shield: its armor and the shield's part."""
+    if c.shield is None:
+        return ""
+    return f"Armor {c.armor} + {c.shield.name} {c.shield.armor} ({c.shield.state.value})"
+
+
 def columns(r: Family) -> tuple[Column, ...]:
     direct = r.has_direct_damage
     cols = [
@@ -295,7 +302,12 @@ def columns(r: Family) -> tuple[Column, ...]:
             + "at 0 IP the creature is down",
             lambda c: f"{c.injury} / {c.injury_max}",
         ),
-        Column("AP", "Armor Points: worn or natural armor plus a carried shield", lambda c: c.armor_points),
+        Column(
+            "AP",
+            "Armor Points: worn or natural armor plus a carried shield",
+            lambda c: c.armor_points,
+            row_tip=_ap_parts,
+        ),
     ]
     if r.shows_defense_points:
         cols.append(
