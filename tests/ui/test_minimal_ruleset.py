@@ -190,3 +190,62 @@ def test_a_minimal_ruleset_plays_a_fight_an_area_the_odds_and_an_export_through_
     fire_pot = next(row for row in rows[1:] if row[1] == "area effect")
     assert fire_pot[3].startswith("Fire pot") and fire_pot[4:6] == ["3 4", "7"]
     assert any(row[3] == "Ogre is down" for row in rows[1:])
+
+
+@pytest.fixture
+def bare_duel(duel: Any) -> Any:
+    """Duel without area effects and without a fight simulator: its ``areas`` and ``fights`` are None."""
+
+    class BareDuel(duel.DuelRuleset):
+        name = "bare-duel"
+        title = "Bare duel"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.areas = None
+            self.fights = None
+
+    registry.register(BareDuel())
+    return registry.get_ruleset("bare-duel").new_encounter(
+        name="No fire pots",
+        combatants=[
+            {"id": "ann", "name": "Ann", "side": "Party", "hp_max": 10},
+            {"id": "ogre", "name": "Ogre", "side": "Opponents", "hp_max": 12},
+        ],
+        tokens={"ann": {"cell": [1, 3]}, "ogre": {"cell": [2, 3]}},
+    )
+
+
+def test_a_ruleset_without_areas_or_fights_says_so_where_a_gm_would_look(bare_duel: Any, laptop_window: Any) -> None:
+    """A capability a ruleset lacks is None: the Odds dock and the Action dock say the ruleset has none."""
+    window = laptop_window(bare_duel)
+    controller = window.controller
+    window.docks["Odds"].show()
+    window.docks["Odds"].raise_()
+    odds_panel = window._panel("Odds")
+    QApplication.processEvents()
+    assert odds_panel.odds is None
+    assert not odds_panel.pin_button.isEnabled()
+    assert odds_panel.pin_button.toolTip() == "Bare duel has no fight simulator"
+
+    assert controller.do(act.StartCombat("roll", face=5)) is not None, controller.refusal
+    assert window.turns_panel.begin_turn("ann")
+    QApplication.processEvents()
+    button = window.action_panel.area_button
+    assert not button.isEnabled() and button.toolTip() == "Bare duel has no area effects"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AttributeError,
+    reason="the Template tool asks ruleset.areas.spec() (ui/map/template_gestures.py, ui/map/scene.py) "
+    "of a ruleset whose areas is None",
+)
+def test_a_ruleset_without_areas_still_lays_templates_on_the_map(bare_duel: Any, laptop_window: Any) -> None:
+    """A template is a mark on the map, the engine's: laid with no rules to resolve and no dialog."""
+    window = laptop_window(bare_duel)
+    window.map_view.set_tool("template")
+    window.map_view.template_style.shape = AreaShape.CIRCLE
+    drag(window, [(4.5, 3.5), (5.0, 3.5), (5.5, 3.5)])
+    (template,) = window.controller.encounter.templates
+    assert template.shape is AreaShape.CIRCLE and window.map_view.area_dialog is None
