@@ -23,7 +23,8 @@ from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.map import tokens as tokens_module
 from lnl_desktop.ui.map.markers import MARKERS, MAX_MARKERS, marker_style, place_markers
-from lnl_desktop.ui.map.tokens import TokenItem, TokenLook, token_layout
+from lnl_desktop.ui.map.token_look import TokenLook
+from lnl_desktop.ui.map.tokens import TokenItem, token_layout
 from lnl_desktop.ui.plumbing.theme import Presentation
 from lnl_desktop.ui.window.main_window import MainWindow
 from lnl_desktop.ui.window.player_view import PlayerView

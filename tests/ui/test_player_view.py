@@ -21,7 +21,8 @@ from lnl_desktop.core.encounter.events import VisibilityChanged
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
-from lnl_desktop.ui.map.tokens import TokenItem, condition_word
+from lnl_desktop.ui.map.token_look import condition_word
+from lnl_desktop.ui.map.tokens import TokenItem
 from lnl_desktop.ui.plumbing.controller import AttackPlan
 from lnl_desktop.ui.plumbing.style import CELL_PX
 from lnl_desktop.ui.plumbing.theme import Presentation

@@ -129,6 +129,7 @@ START_PATH = {
     "lnl_desktop.ui.map.rules_overlays",
     "lnl_desktop.ui.map.scene",
     "lnl_desktop.ui.map.tokens",
+    "lnl_desktop.ui.map.token_look",
     "lnl_desktop.ui.map.view",
     "lnl_desktop.ui.map.walls",
     "lnl_desktop.ui.window.menus",

@@ -28,7 +28,8 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map.labels import split_name, token_labels
-from lnl_desktop.ui.map.tokens import SMALL_TOKEN_PX, TokenItem, TokenLook, token_layout
+from lnl_desktop.ui.map.token_look import TokenLook
+from lnl_desktop.ui.map.tokens import SMALL_TOKEN_PX, TokenItem, token_layout
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.style import CELL_PX
 from lnl_desktop.ui.window.player_view import PlayerView

@@ -5,7 +5,8 @@ map shows the core's state and sends it actions through ``controller.do``; it de
 """
 
 from lnl_desktop.ui.map.scene import MapScene
-from lnl_desktop.ui.map.tokens import TokenItem, TokenLook
+from lnl_desktop.ui.map.token_look import TokenLook
+from lnl_desktop.ui.map.tokens import TokenItem
 from lnl_desktop.ui.map.view import TOOLS, MapView
 
 __all__ = ["TOOLS", "MapScene", "MapView", "TokenItem", "TokenLook"]
