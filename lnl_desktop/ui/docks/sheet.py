@@ -40,6 +40,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.durations import condition_label, duration_of
 from lnl_desktop.core.encounter.model import Side, Trait
 from lnl_desktop.core.encounter.validation import humanize
+from lnl_desktop.core.engine.edits import health_edit
 from lnl_desktop.core.rules.base import ItemBox, ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog, open_damage_heal
 from lnl_desktop.ui.dialogs.setting_editors import plain
@@ -591,11 +592,8 @@ class CombatantSheet(QWidget):
             return False
         if c.model_dump(mode="json").get(key) == value:
             return True  # nothing to change: no empty step on the undo stack
-        if key in self.controller.engine.ruleset.health.fields() and isinstance(value, int):
-            # A typed HP, SP or IP is damage or healing: the rules see it (RULES §10).
-            events = self.controller.do(act.SetHealth(c.id, key, value))
-        else:
-            events = self.controller.do(act.EditCombatant(c.id, {key: value}))
+        # A typed HP, SP or IP is damage or healing, decided by the core once (RULES §10).
+        events = self.controller.do(health_edit(self.controller.engine.ruleset, c, key, value))
         if events is None:
             label = next((b.label for b in self.bindings.values() if b.key == key), humanize(key))
             self.refuse(self.controller.refusal or f"{label}: the change was refused", widget)
