@@ -4,7 +4,8 @@ pip installs it into a temporary folder (no network: ``--no-index``, the venv's 
 ``plugin_child.py`` then runs with PYTHONPATH set to that folder, so the registry finds "duel"
 through its ``lnl_desktop.rulesets`` entry point in a fresh process, as the app would, and plays
 it: a start of combat, turns, Strikes with typed faces, undo and redo, a file round trip, the
-journal, the views' descriptors and a conversion. A second folder holds a distribution whose
+journal, the capabilities' descriptors, the fight odds against their engine-played reference and a
+conversion. A second folder holds a distribution whose
 entry points are broken: they are reported, and the built-in rulesets work on.
 """
 
@@ -16,8 +17,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from importlib.metadata import version
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -248,16 +251,48 @@ def test_the_main_window_follows_the_installed_ruleset(installed: Path) -> None:
 
 
 def test_a_ruleset_with_no_start_of_its_own_opens_by_the_gm_s_hand() -> None:
-    """The base class's defaults play: the GM says who acts first, the order is then kept."""
+    """The shared pieces play (core/rules/shared.py): the GM says who acts first, the order is then kept."""
     from lnl_desktop.core.encounter.model import CombatantBase, Side
     from lnl_desktop.core.engine.engine import Engine
     from lnl_desktop.core.errors import IllegalAction
     from lnl_desktop.core.rules.base import Ruleset
+    from lnl_desktop.core.rules.shared import (
+        D20Conditions,
+        FeetMovement,
+        GmSaysRounds,
+        NoPrompts,
+        SideTurns,
+        attack_of_action,
+    )
+
+    class NoActions:
+        handlers: Mapping[type, Any] = MappingProxyType({})
+        hooks_with_extras: frozenset[str] = frozenset()
+
+    class PlainAttacks:
+        checks_modes = False
+
+        def attack_of(self, encounter: Any, action: Any) -> tuple[str, str] | None:
+            return attack_of_action(encounter, action, FeetMovement.provocation_word)
 
     class Bare(Ruleset):
         name = "bare"
         title = "Bare"
         stat_block = CombatantBase
+
+        def __init__(self) -> None:
+            self.views = None  # nothing of a bare ruleset is shown: the engine alone plays it here
+            self.conditions = D20Conditions(self.title)
+            self.rounds = GmSaysRounds(self.title)
+            self.turns = SideTurns()
+            self.movement = FeetMovement()
+            self.actions = NoActions()
+            self.attacks = PlainAttacks()
+            self.health = None
+            self.prompts = NoPrompts()
+            self.areas = None
+            self.fights = None
+            self.rest = None
 
     bare = Bare()
     encounter = bare.new_encounter(combatants=[{"name": "Ann", "side": "Party"}, {"name": "Bob", "side": "Opponents"}])
