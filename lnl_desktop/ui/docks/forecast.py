@@ -611,11 +611,9 @@ def _reading(fc: Forecast, means: Any) -> tuple[tuple[Threshold, ...], tuple[str
     ``direct``): a ruleset that fills neither ``thresholds`` nor ``notes`` yet gets them built here from
     the old fields and its weapon's state, so the dock reads as before meanwhile.
     """
-    where = fc.where
+    where = fc.where or f"to {'IP (direct)' if fc.direct else 'SP first'}"
     if fc.thresholds or fc.notes:
         return fc.thresholds, fc.notes, where
-    if not where:
-        where = f"to {'IP (direct)' if fc.direct else 'SP first'}"
     thresholds: list[Threshold] = []
     if fc.sp_empty_from is not None:
         thresholds.append(Threshold(fc.sp_label or "SP 0", fc.sp_empty_from, fc.p_sp_empty))
