@@ -77,6 +77,7 @@ def camp() -> Engine:
 
 def bomb(targets: tuple[str, ...], cover: tuple[str, ...] = (), **more: Any) -> act.AreaEffect:
     fields: dict[str, Any] = {"caster": "bombardier", "means": "Fire bomb"} | more
+    fields["extras"] = {key: fields.pop(key) for key in ("save", "dc", "direct") if key in fields}
     return act.AreaEffect("circle", (6.5, 5.5), 10, targets=targets, cover=cover, **fields)
 
 
@@ -195,7 +196,7 @@ def test_a_free_effect_rolls_its_own_dice_uses_nobodys_action_and_may_ignore_dr(
         targets=("tombril", "cedryk"),
         name="Falling rocks",
         dice="1d8+2",
-        direct=True,
+        extras={"direct": True},
     )
     events = engine.apply(rocks, ScriptedDice([5]))
     assert events[0].text == (

@@ -90,8 +90,16 @@ def fireball(*targets: str, **fields) -> AreaEffect:
 
 def free(*targets: str, dice: str = "3d6", **fields) -> AreaEffect:
     # A 20 ft square laid from the corner (7, 7) towards the south-east: cells 7 to 10 both ways.
+    extras = {key: fields.pop(key) for key in ("dex_applies", "ap_applies", "direct") if key in fields}
     return AreaEffect(
-        shape="square", origin=(7.0, 7.0), size_ft=20, direction=135, targets=targets, dice=dice, **fields
+        shape="square",
+        origin=(7.0, 7.0),
+        size_ft=20,
+        direction=135,
+        targets=targets,
+        dice=dice,
+        **fields,
+        extras=extras,
     )
 
 
@@ -430,7 +438,14 @@ def test_classic_has_no_direct_area_damage():
     engine = Engine(load(resource("encounters", "hill-giant-classic.lnl")), dice=ScriptedDice([]))
     with pytest.raises(IllegalAction) as excinfo:
         engine.apply(
-            AreaEffect(shape="circle", origin=(12.0, 7.0), size_ft=20, targets=("tombril",), dice="2d6", direct=True)
+            AreaEffect(
+                shape="circle",
+                origin=(12.0, 7.0),
+                size_ft=20,
+                targets=("tombril",),
+                dice="2d6",
+                extras={"direct": True},
+            )
         )
     assert excinfo.value.reasons == ["L&L Classic has no direct damage: all damage comes off SP first"]
     with pytest.raises(ValidationError, match="no direct damage"):
@@ -443,8 +458,7 @@ def test_classic_has_no_direct_area_damage():
         size_ft=20,
         targets=("tombril",),
         dice="2d6",
-        dex_applies=False,
-        ap_applies=False,
+        extras={"dex_applies": False, "ap_applies": False},
     )
     entry = the_entry(engine.apply(action, ScriptedDice([4, 3])))
     assert by_name(entry)["Tombril"].result == "IP 14 → 7"

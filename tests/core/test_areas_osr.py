@@ -71,7 +71,8 @@ SQUARE = {"shape": "square", "origin": (2.0, 2.0), "size_ft": 10, "direction": 1
 
 
 def bomb(targets: tuple[str, ...], **more: Any) -> act.AreaEffect:
-    return act.AreaEffect(**SQUARE, targets=targets, caster="giant-eagle", means="Dropped rock", **more)  # type: ignore[arg-type]
+    extras = {key: more.pop(key) for key in ("save", "dc") if key in more}
+    return act.AreaEffect(**SQUARE, targets=targets, caster="giant-eagle", means="Dropped rock", **more, extras=extras)  # type: ignore[arg-type]
 
 
 def bombed() -> Engine:
@@ -267,7 +268,9 @@ def test_a_caster_acts_on_its_own_turn_and_a_free_effect_needs_no_turn() -> None
     with pytest.raises(IllegalAction, match="it is Tombril's turn"):
         engine.apply(bomb(("tombril",)), ScriptedDice([18, 1, 1, 1]))
     # The GM's falling rocks: no caster, nobody's action, the GM's DC.
-    rocks = act.AreaEffect(**SQUARE, targets=("tombril", "cedryk"), name="Falling rocks", dice="1d6+1", dc=12)  # type: ignore[arg-type]
+    rocks = act.AreaEffect(
+        **SQUARE, targets=("tombril", "cedryk"), name="Falling rocks", dice="1d6+1", extras={"dc": 12}
+    )  # type: ignore[arg-type]
     events = engine.apply(rocks, ScriptedDice([5, 12, 3]))
     assert events[0].text == (
         "Falling rocks (GM, a 10 ft square): 1d6+1 [5]+1 = 6, save vs Dragon Breath DC 12 (set by the GM) — "
@@ -282,13 +285,13 @@ def test_a_free_effect_works_out_of_combat_and_is_refused_without_a_dc_or_dice()
     with pytest.raises(IllegalAction, match="set the DC: the GM sets it for a free effect"):
         engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", dice="2d6"))  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match=r"name the damage dice \(such as 2d6\)"):
-        engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", dc=12))  # type: ignore[arg-type]
+        engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", extras={"dc": 12}))  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match="'2d7': a d7 is not a die"):
-        engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", dice="2d7", dc=12))  # type: ignore[arg-type]
+        engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", dice="2d7", extras={"dc": 12}))  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match="no saving throw 'Breath'"):
-        engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), dice="2d6", dc=12, save="Breath"))  # type: ignore[arg-type]
+        engine.apply(act.AreaEffect(**SQUARE, targets=("tombril",), dice="2d6", extras={"dc": 12, "save": "Breath"}))  # type: ignore[arg-type]
     events = engine.apply(
-        act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", dice="2d6", dc=12),  # type: ignore[arg-type]
+        act.AreaEffect(**SQUARE, targets=("tombril",), name="Trap", dice="2d6", extras={"dc": 12}),  # type: ignore[arg-type]
         ScriptedDice([1, 1, 11]),
     )
     assert events[0].text.endswith("Tombril d20 11 +2 = 13 vs DC 12: saved, half → 1 (HP 14 → 13)")
@@ -435,12 +438,19 @@ def test_a_spell_the_caster_names_is_cast_as_a_spell_with_the_gms_dc() -> None:
     engine.move("acolyte", to=(9, 8))
     with pytest.raises(IllegalAction, match="moved 5 ft this turn; A caster may not move"):
         engine.apply(
-            act.AreaEffect(**SQUARE, targets=("tombril",), caster="acolyte", name="Fireball", dice="3d6", dc=13)
+            act.AreaEffect(
+                **SQUARE, targets=("tombril",), caster="acolyte", name="Fireball", dice="3d6", extras={"dc": 13}
+            )
         )  # type: ignore[arg-type]
     engine.undo()
     events = engine.apply(
         act.AreaEffect(
-            **SQUARE, targets=("tombril",), caster="acolyte", name="Fireball", dice="3d6", dc=13, save="Spells"
+            **SQUARE,
+            targets=("tombril",),
+            caster="acolyte",
+            name="Fireball",
+            dice="3d6",
+            extras={"dc": 13, "save": "Spells"},
         ),  # type: ignore[arg-type]
         ScriptedDice([6, 5, 4, 10]),
     )

@@ -281,3 +281,25 @@ def test_random_play_with_undo_redo_and_snapshots_replays_exactly(
     found = recover(folder)
     assert found is not None and found.problem == ""
     assert found.encounter.model_dump() == engine.encounter.model_dump()
+
+
+def test_an_area_effect_an_older_journal_wrote_keeps_its_ruleset_fields_as_extras():
+    # Before the ruleset's own fields moved into extras, an area effect carried them as fields.
+    old = {
+        "type": "AreaEffect",
+        "shape": "square",
+        "origin": [2.0, 2.0],
+        "size_ft": 10,
+        "targets": ["tombril"],
+        "name": "Trap",
+        "dice": "2d6",
+        "save": "Breath",
+        "dc": 12,
+        "dex_applies": True,
+        "ap_applies": False,
+        "direct": False,
+    }
+    effect = action_from_json(old)
+    assert isinstance(effect, act.AreaEffect)
+    assert (effect.extra("save"), effect.extra("dc"), effect.extra("ap_applies")) == ("Breath", 12, False)
+    assert action_from_json(action_to_json(effect)) == effect

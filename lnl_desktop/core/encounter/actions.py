@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator
 
 from lnl_desktop.core.encounter.model import ConditionDuration, MapGrid, Side, SurpriseSituation
 from lnl_desktop.core.map.grid import Cell
@@ -378,8 +380,8 @@ class AreaEffect:
 
     ``caster`` uses its action on it ("" for the GM's free effect: a trap, a falling ceiling) with
     ``means``, its spell or weapon with an area; a free effect names its ``dice`` ("2d6") and, where the
-    ruleset reads them, a ``save`` category and ``dc`` (Old-School d20; a monster's own effect defaults
-    to 11 + its HD), and whether DEX and AP apply or it is ``direct`` (L&L). ``targets`` are the ticked
+    ruleset reads them, its own fields in ``extras`` (a ``save`` category and ``dc`` in Old-School d20,
+    ``dex_applies``, ``ap_applies`` and ``direct`` in L&L). ``targets`` are the ticked
     combatants (the GM may untick one); ``cover`` those the GM holds under cover (Group d10: half
     damage). ``faces`` are typed physical dice for the engine's own roll (None: the dice source's)."""
 
@@ -392,11 +394,6 @@ class AreaEffect:
     means: str = ""
     name: str = ""
     dice: str = ""
-    save: str = ""
-    dc: int | None = None
-    dex_applies: bool = True
-    ap_applies: bool = True
-    direct: bool = False
     cover: tuple[str, ...] = ()
     template: str = ""
     lift: bool = False
@@ -407,9 +404,26 @@ class AreaEffect:
 
     def extra(self, key: str, default: Any = None) -> Any:
         """The ruleset's own field ``key`` of this effect, or ``default`` when it was not given."""
-        if key in self.extras:
-            return self.extras[key]
-        return getattr(self, key, default)
+        return self.extras.get(key, default)
+
+
+# The ruleset's own fields an area effect carried as fields of its own before they moved into
+# ``extras``: a journal written then still loads (see LOADED_AS).
+_OLD_AREA_FIELDS = ("save", "dc", "dex_applies", "ap_applies", "direct")
+
+
+def _old_fields_into_extras(data: Any) -> Any:
+    """An area effect as an older journal wrote it: its ruleset fields moved into ``extras``."""
+    if not isinstance(data, Mapping) or not any(key in data for key in _OLD_AREA_FIELDS):
+        return data
+    fields = {key: value for key, value in data.items() if key not in _OLD_AREA_FIELDS}
+    old = {key: data[key] for key in _OLD_AREA_FIELDS if key in data}
+    fields["extras"] = {**old, **dict(data.get("extras") or {})}
+    return fields
+
+
+# How a file's action is read where the type alone would refuse what older files wrote.
+LOADED_AS: dict[type, Any] = {AreaEffect: Annotated[AreaEffect, BeforeValidator(_old_fields_into_extras)]}
 
 
 Action = (

@@ -146,7 +146,7 @@ def _ruleset_action(name: str) -> type | None:
 
 @cache
 def _adapter(cls: type) -> TypeAdapter[Any]:
-    return TypeAdapter(cls)
+    return TypeAdapter(act.LOADED_AS.get(cls, cls))  # an older journal's fields, where they moved
 
 
 def action_to_json(action: act.Action) -> dict[str, Any]:

@@ -302,14 +302,16 @@ class AreaEffectDialog(QDialog):
             means=means.name if means is not None else "",
             name="" if caster else self.name_edit.text().strip(),
             dice="" if caster else self.dice_edit.text().strip(),
-            save=str(self.save_combo.currentData() or "") if "save" in self.spec.fields and not caster else "",
-            dc=dc if "dc" in self.spec.fields else None,
-            dex_applies=self.dex_check.isChecked(),
-            ap_applies=self.ap_check.isChecked(),
-            direct=self.direct_check.isChecked(),
             cover=self.covered(),
             template=t.id,
             lift=self.lift_check.isChecked(),
+            extras={  # the ruleset's own fields of the effect, read with AreaEffect.extra
+                "save": str(self.save_combo.currentData() or "") if "save" in self.spec.fields and not caster else "",
+                "dc": dc if "dc" in self.spec.fields else None,
+                "dex_applies": self.dex_check.isChecked(),
+                "ap_applies": self.ap_check.isChecked(),
+                "direct": self.direct_check.isChecked(),
+            },
         )
 
     def _refresh(self, *_: object) -> None:
