@@ -13,9 +13,10 @@ from lnl_desktop.core.encounter.model import MapGrid, Side, Token
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl import LNL, script
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.examples import hill_giant, tombril
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, RulesOptions, Weapon
+from lnl_desktop.core.rules.lnl.rules import LNL_RULES
 
 
 def tombril_and_giant() -> tuple[Combatant, Combatant]:
@@ -29,7 +30,7 @@ def bench_attack() -> None:
     faces = [5, 3, 4, 3, 2]
 
     def resolve() -> None:
-        LNL.resolve_attack(tombril, giant, sword, AttackMode.ATTACK, ScriptedDice(faces), options)
+        LNL_RULES.resolve_attack(tombril, giant, sword, AttackMode.ATTACK, ScriptedDice(faces), options)
 
     report("one attack resolved (5d6, worked example 1)", median_seconds(resolve, 200, 50), 50e-6, "us")
 
@@ -37,7 +38,7 @@ def bench_attack() -> None:
     dice = RandomDice(1)
 
     def resolve_random() -> None:
-        LNL.resolve_attack(giant, tombril, club, AttackMode.POWER, dice, options)
+        LNL_RULES.resolve_attack(giant, tombril, club, AttackMode.POWER, dice, options)
 
     report("one Power Attack resolved (12d6, random dice)", median_seconds(resolve_random, 200, 50), 50e-6, "us")
 

@@ -125,8 +125,9 @@ def resolve_attack(
             raise RulesError(
                 f"{who.name} is a {type(who).__name__}, not a {rules.stat_block.__name__} of {rules.title}"
             )
-    means = rules.means(attacker, weapon, spell=mode is AttackMode.SPELL)
-    return rules.resolve_attack(  # type: ignore[attr-defined, no-any-return]
+    means = rules.actions.means(attacker, weapon, spell=mode is AttackMode.SPELL)
+    # The L&L family's edition rolls it (``attacks.rules``: its damage formula).
+    return rules.attacks.rules.resolve_attack(  # type: ignore[attr-defined, no-any-return]
         attacker, target, means, mode, dice, options if options is not None else rules.options_model()
     )
 

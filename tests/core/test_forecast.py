@@ -28,10 +28,11 @@ from lnl_desktop.core import (
     Weapon,
 )
 from lnl_desktop.core.dice.odds import Forecast, dice_total, exploding_die, explosions_at_least, mean_of
-from lnl_desktop.core.rules.lnl import LNL, forecast_attack
+from lnl_desktop.core.rules.lnl import forecast_attack
 from lnl_desktop.core.rules.lnl.examples import cedryk, half_orc, hill_giant, tombril
 from lnl_desktop.core.rules.lnl.model import ParryState
 from lnl_desktop.core.rules.lnl.odds import precision_chance
+from lnl_desktop.core.rules.lnl.rules import LNL_RULES, apply_damage
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 ATTACK, POWER, SNEAK, SPELL = AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK, AttackMode.SPELL
@@ -175,7 +176,7 @@ def enumerate_engine(
             faces = wave_order(runs)
             p = (1 / sides) ** len(faces) * (1 / 20 if d20 is not None else 1)
             script = ([d20] if d20 is not None else []) + faces + [1]  # a last d4 for any exertion
-            out = LNL.resolve_attack(attacker, target, means, mode, ScriptedDice(script), options)
+            out = LNL_RULES.resolve_attack(attacker, target, means, mode, ScriptedDice(script), options)
             assert out.dice_total == sum(faces)
             probs[out.damage] += p
             taken[out.damage].add(out.application.to_sp + out.application.to_ip)
@@ -227,7 +228,7 @@ def test_forecast_agrees_with_resolve_attack_enumerated(att, weapon, tgt, mode, 
     # What comes off the target depends on the damage only, and the forecast agrees.
     for amount, seen in taken.items():
         assert len(seen) == 1
-        app = LNL.apply_damage(target, amount, fc.direct, 0, options)
+        app = apply_damage(target, amount, fc.direct, 0, options)
         assert seen == {app.to_sp + app.to_ip}
     # If staying up only needs small damage, the enumeration sees all of it.
     if fc.direct:
@@ -406,7 +407,7 @@ def test_damage_is_never_negative_and_probabilities_are_probabilities(setup):
     if target.injury == 0:
         assert fc.p_down == pytest.approx(1.0)
     # Whatever the engine rolls is a value the forecast gives a chance to.
-    out = LNL.resolve_attack(attacker, target, weapon, mode, RandomDice(seed), options, ignore_dex=ignore_dex)
+    out = LNL_RULES.resolve_attack(attacker, target, weapon, mode, RandomDice(seed), options, ignore_dex=ignore_dex)
     assert fc.damage.get(out.damage, 0.0) > 0.0
     assert fc.taken.get(out.application.to_sp + out.application.to_ip, 0.0) > 0.0
 

@@ -29,8 +29,9 @@ from lnl_desktop.core import (
 )
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Undone
-from lnl_desktop.core.rules.lnl import LNL, script
+from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.model import Attack, CastSpell, Dash, Leap, Parry, ParryState
+from lnl_desktop.core.rules.lnl.rules import LNL_RULES
 
 PARTY, OPP = Side.PARTY, Side.OPPONENTS
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -133,7 +134,7 @@ modes = st.sampled_from([AttackMode.ATTACK, AttackMode.POWER, AttackMode.SNEAK, 
 def test_damage_is_never_negative_and_all_of_it_is_accounted_for(attacker, target, mode, opts, seed, ignore_dex, data):
     target = target.model_copy(update={"parry": data.draw(parries(target))})
     means = attacker.spell("Spell") if mode is AttackMode.SPELL else attacker.weapon("Weapon")
-    out = LNL.resolve_attack(attacker, target, means, mode, RandomDice(seed), opts, ignore_dex=ignore_dex)
+    out = LNL_RULES.resolve_attack(attacker, target, means, mode, RandomDice(seed), opts, ignore_dex=ignore_dex)
     ap = out.application
     assert out.damage >= 0
     assert out.damage >= opts.minimum_damage

@@ -686,9 +686,9 @@ def test_an_ally_across_a_wall_does_not_engage_the_target() -> None:
         segments=(WallSegment(a=(3, 0), b=(3, 5)),),
     )
     orc, bo = engine.combatant("orc"), engine.combatant("bo")
-    assert LNL.engaged_with(engine.encounter, bo, orc) is None
+    assert LNL.attacks.engaged_with(engine.encounter, bo, orc) is None
     engine.apply(act.RemoveWall((3, 0), (3, 5)))
-    assert LNL.engaged_with(engine.encounter, bo, orc) is engine.combatant("ana")
+    assert LNL.attacks.engaged_with(engine.encounter, bo, orc) is engine.combatant("ana")
 
 
 def sneak_engine(ruleset: Any, rogue_at: Cell, **grid: Any) -> Engine:

@@ -30,6 +30,7 @@ from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Handler, Setting
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.actions import LnlActions
 from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
@@ -109,15 +110,12 @@ def build_shove(
     return Shove(c, target, means, push, stance, subdual, second)
 
 
-class ExtrasRuleset(LnLRuleset):
-    """L&L with a Shove that has inputs of its own, and a Guard aimed at oneself or an ally."""
+class ExtrasActions(LnlActions):
+    """L&L's actions with a Shove that has inputs of its own, and a Guard aimed at oneself or an ally."""
 
-    name = NAME
-    title = "Extras (test)"
-    handlers: ClassVar[Mapping[type, Handler]] = {**LnLRuleset.handlers, Shove: shove, Guard: guard}
-    checks_asked: ClassVar[list[Mapping[str, Any] | None]] = []
+    handlers: ClassVar[Mapping[type, Handler]] = {**LnlActions.handlers, Shove: shove, Guard: guard}
 
-    def action_kinds(self) -> tuple[ActionSpec, ...]:
+    def kinds(self) -> tuple[ActionSpec, ...]:
         shove_spec = ActionSpec(
             "shove",
             "Shove",
@@ -138,9 +136,9 @@ class ExtrasRuleset(LnLRuleset):
             targeted=True,
             allies=True,
         )
-        return (*super().action_kinds(), shove_spec, guard_spec)
+        return (*super().kinds(), shove_spec, guard_spec)
 
-    def action_checks(
+    def checks(
         self,
         encounter: Encounter,
         spec: ActionSpec,
@@ -151,9 +149,21 @@ class ExtrasRuleset(LnLRuleset):
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
         if spec.key == "shove":
-            self.checks_asked.append(extras)
+            ExtrasRuleset.checks_asked.append(extras)
             return push_checks(int((extras or {}).get("push", 5)))
-        return super().action_checks(encounter, spec, c, means, text, target)
+        return super().checks(encounter, spec, c, means, text, target)
+
+
+class ExtrasRuleset(LnLRuleset):
+    """L&L with a Shove that has inputs of its own, and a Guard aimed at oneself or an ally."""
+
+    name = NAME
+    title = "Extras (test)"
+    checks_asked: ClassVar[list[Mapping[str, Any] | None]] = []
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions = ExtrasActions(self.edition)
 
 
 @pytest.fixture

@@ -33,6 +33,8 @@ from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import DeclareSpec, Handler, RowAction
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.actions import LnlActions
+from lnl_desktop.core.rules.lnl.rounds import LnlRounds
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.docks.declare import DECLARED
@@ -130,13 +132,12 @@ def group_order(engine: Any, first: Side) -> tuple[TurnSlot, ...]:
     return tuple(TurnSlot(title=t, members=groups[t]) for t in (*firsts, *lasts))
 
 
-class DeclareRuleset(LnLRuleset):
-    """L&L with a declare phase before each initiative roll, opponents' groups and a countdown."""
+class DeclareActions(LnlActions):
+    handlers: ClassVar[Mapping[type, Handler]] = {**LnlActions.handlers, Declare: declare, SetGroup: set_group}
 
-    name = NAME
-    title = "Declare (test)"
-    combat_model = DeclareCombat
-    handlers: ClassVar[Mapping[type, Handler]] = {**LnLRuleset.handlers, Declare: declare, SetGroup: set_group}
+
+class DeclareRounds(LnlRounds):
+    """L&L's rounds with a declare phase before each initiative roll, opponents' groups and a countdown."""
 
     def declarations(self, engine: Any) -> DeclareSpec | None:
         combat = engine.encounter.combat
@@ -178,7 +179,7 @@ class DeclareRuleset(LnLRuleset):
             )
         return tuple(commands)
 
-    def round_notes(self, engine: Any) -> tuple[str, ...]:
+    def notes(self, engine: Any) -> tuple[str, ...]:
         combat = engine.encounter.combat
         if combat.phase is not Phase.FIGHTING or combat.round >= COLLAPSE:
             return ()
@@ -187,6 +188,19 @@ class DeclareRuleset(LnLRuleset):
             f"Timer d6: the ceiling collapses in {left} round{'s' if left != 1 else ''}",
             "The torches gutter: dim light",
         )
+
+
+class DeclareRuleset(LnLRuleset):
+    """L&L with a declare phase before each initiative roll, opponents' groups and a countdown."""
+
+    name = NAME
+    title = "Declare (test)"
+    combat_model = DeclareCombat
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions = DeclareActions(self.edition)
+        self.rounds = DeclareRounds(self.title)
 
 
 @pytest.fixture

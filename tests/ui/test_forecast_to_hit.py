@@ -24,6 +24,8 @@ from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Setting
 from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LnLRuleset, forecast_attack
+from lnl_desktop.core.rules.lnl.actions import LnlActions
+from lnl_desktop.core.rules.lnl.attacks import LnlAttacks
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.docks.actions import ActionPanel
@@ -43,16 +45,12 @@ class Swing:
     cover: int = 0
 
 
-class ToHitRuleset(LnLRuleset):
-    """L&L with a Swing that rolls a d20 to hit (13 or better, less cover) and does 1d6 on a hit.
-    The Shortbow has no forecast."""
+class ToHitActions(LnlActions):
+    """L&L's actions with a Swing first; the Shortbow is no means of it."""
 
-    name = NAME
-    title = "To-hit (test)"
-    asked: ClassVar[list[dict[str, Any]]] = []
-    hooks_with_extras: ClassVar[frozenset[str]] = frozenset({"action_checks"})  # its notes take no inputs
+    hooks_with_extras = frozenset({"action_checks"})  # its notes take no inputs
 
-    def action_kinds(self) -> tuple[ActionSpec, ...]:
+    def kinds(self) -> tuple[ActionSpec, ...]:
         swing = ActionSpec(
             "swing",
             "Swing",
@@ -63,15 +61,19 @@ class ToHitRuleset(LnLRuleset):
             mode="swing",
             extras=(COVER,),
         )
-        return (swing, *super().action_kinds())
+        return (swing, *super().kinds())
 
-    def action_notes(
+    def notes(  # type: ignore[override]
         self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, target: Any
     ) -> list[tuple[str, str]]:
-        return [] if spec.key == "swing" else super().action_notes(encounter, spec, c, means, target)
+        return [] if spec.key == "swing" else super().notes(encounter, spec, c, means, target)
 
     def means(self, c: Any, name: str, spell: bool = False) -> Any:
         return None if name == "Shortbow" else super().means(c, name, spell)
+
+
+class ToHitAttacks(LnlAttacks):
+    """L&L's attacks, with the Swing's forecast: a chance to hit, then 1d6."""
 
     def forecast(
         self,
@@ -87,7 +89,7 @@ class ToHitRuleset(LnLRuleset):
     ) -> Any:
         if mode != "swing":
             return super().forecast(attacker, target, means, mode, options, ignore_dex=ignore_dex)
-        self.asked.append({"encounter": encounter, "extras": dict(extras or {}), "means": means.name})
+        ToHitRuleset.asked.append({"encounter": encounter, "extras": dict(extras or {}), "means": means.name})
         cover = int((extras or {}).get("cover", 0))
         p_hit = (8 - cover) / 20
         damage = {k: 1 / 6 for k in range(1, 7)}
@@ -114,6 +116,20 @@ class ToHitRuleset(LnLRuleset):
             exploding=False,
             sp_label="",
         )
+
+
+class ToHitRuleset(LnLRuleset):
+    """L&L with a Swing that rolls a d20 to hit (13 or better, less cover) and does 1d6 on a hit.
+    The Shortbow has no forecast."""
+
+    name = NAME
+    title = "To-hit (test)"
+    asked: ClassVar[list[dict[str, Any]]] = []
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions = ToHitActions(self.edition)
+        self.attacks = ToHitAttacks(self.edition)
 
 
 @pytest.fixture

@@ -27,6 +27,8 @@ from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import Handler, PromptChoice, PromptSpec, Setting
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.actions import LnlActions
+from lnl_desktop.core.rules.lnl.views import LnlPrompts
 from lnl_desktop.core.rules.registry import get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.docks.prompts import NOTHING_WAITING, PromptDialog, PromptsPanel
@@ -113,17 +115,17 @@ def _death_save(engine: Any, a: DeathSave, dice: DiceSource) -> list[Event]:
 QUEUE = "ui-test-queue"
 
 
-class Queueing(LnLRuleset):
-    name = QUEUE
-    title = "Queueing (test)"
+class QueueingActions(LnlActions):
     handlers: ClassVar[Mapping[type, Handler]] = {
-        **LnLRuleset.handlers,
+        **LnlActions.handlers,
         Provoke: _provoke,
         Fall: _fall,
         FreeAttack: _free_attack,
         DeathSave: _death_save,
     }
 
+
+class QueueingPrompts(LnlPrompts):
     def prompt(self, engine: Any, item: Any) -> PromptSpec:
         index = engine.encounter.combat.pending.index(item)
         if item.kind == "free attack":
@@ -140,6 +142,16 @@ class Queueing(LnLRuleset):
             roll = PromptChoice("Roll the death save", "d20 ≥ 11", lambda v: DeathSave(index), rolls=True)
             return PromptSpec("Death save", item.text, (), (roll,))
         return super().prompt(engine, item)
+
+
+class Queueing(LnLRuleset):
+    name = QUEUE
+    title = "Queueing (test)"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions = QueueingActions(self.edition)
+        self.prompts = QueueingPrompts()
 
     def demo(self) -> str | None:
         return None

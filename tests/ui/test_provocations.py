@@ -30,6 +30,7 @@ from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.movement import LnlMovement
 from lnl_desktop.core.rules.registry import get_ruleset, register
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.map import MapView
@@ -45,18 +46,15 @@ Cell = tuple[int, int]
 # -- a ruleset with free attacks ----------------------------------------------------------------------
 
 
-class Provoking(LnLRuleset):
-    """L&L, but leaving an enemy's 5 ft gives it a free attack (queued after the move)."""
+class ProvokingMovement(LnlMovement):
+    """L&L's movement, but leaving an enemy's 5 ft gives it a free attack (queued after the move)."""
 
-    name = "ui-test-provoking"
-    title = "Provoking (test)"
-    asked: ClassVar[list[list[Cell]]] = []  # every path the map asked about
-
-    def demo(self) -> str | None:
-        return None
+    def __init__(self, ruleset: Provoking) -> None:
+        self.ruleset = ruleset
+        self.provocation_word = ruleset.provocation_word
 
     def provocations(self, engine: Any, cid: str, path: list[Cell]) -> list[Provocation]:
-        type(self).asked.append(list(path))
+        type(self.ruleset).asked.append(list(path))
         if engine.encounter.combat.phase is not Phase.FIGHTING:
             return []
         mover = engine.combatant(cid)
@@ -72,7 +70,23 @@ class Provoking(LnLRuleset):
             combat.pending.append(Pending(kind="free attack", who=sid, target=c.id, text=text, round=combat.round))
         if not strikers:
             return []
-        return [RulesEvent(round=combat.round, text=f"{c.name} provokes", ruleset=self.name, name="provoked")]
+        return [RulesEvent(round=combat.round, text=f"{c.name} provokes", ruleset=self.ruleset.name, name="provoked")]
+
+
+class Provoking(LnLRuleset):
+    """L&L, but leaving an enemy's 5 ft gives it a free attack (queued after the move)."""
+
+    name = "ui-test-provoking"
+    title = "Provoking (test)"
+    asked: ClassVar[list[list[Cell]]] = []  # every path the map asked about
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.movement = ProvokingMovement(self)
+        self.attacks.provocation_word = self.provocation_word  # who a queued attack strikes
+
+    def demo(self) -> str | None:
+        return None
 
 
 class Countering(Provoking):

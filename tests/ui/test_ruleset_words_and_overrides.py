@@ -33,7 +33,11 @@ from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import ActionSpec, Handler, PromptChoice, PromptSpec, Setting, StartProcedure
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
+from lnl_desktop.core.rules.lnl.actions import LnlActions
+from lnl_desktop.core.rules.lnl.attacks import LnlAttacks
 from lnl_desktop.core.rules.lnl.model import Attack, RulesOptions
+from lnl_desktop.core.rules.lnl.rounds import LnlRounds
+from lnl_desktop.core.rules.lnl.views import LnlPrompts
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
@@ -167,18 +171,16 @@ class OmenOptions(RulesOptions):
     omen: str = Field(default="", description="what the sky foretells")
 
 
-class OathRuleset(LnLRuleset):
-    """L&L with a Strike of seven inputs whose oath the GM may override, a timer tool and an omen."""
+class OathActions(LnlActions):
+    """L&L's actions with a Strike of seven inputs whose oath the GM may override."""
 
-    name = NAME
-    title = "Oaths (test)"
-    options_model = OmenOptions
-    handlers: ClassVar[Mapping[type, Handler]] = {**LnLRuleset.handlers, Strike: strike, SetTimer: set_timer}
+    handlers: ClassVar[Mapping[type, Handler]] = {**LnlActions.handlers, Strike: strike, SetTimer: set_timer}
 
-    def __init__(self) -> None:
-        self.sworn: set[str] = set()
+    def __init__(self, ruleset: OathRuleset) -> None:
+        super().__init__(ruleset.edition)
+        self.ruleset = ruleset
 
-    def action_kinds(self) -> tuple[ActionSpec, ...]:
+    def kinds(self) -> tuple[ActionSpec, ...]:
         spec = ActionSpec(
             "strike",
             "Strike",
@@ -193,9 +195,9 @@ class OathRuleset(LnLRuleset):
             gm_override=True,
             override_label=OATH,
         )
-        return (spec, *super().action_kinds())
+        return (spec, *super().kinds())
 
-    def action_checks(
+    def checks(
         self,
         encounter: Encounter,
         spec: ActionSpec,
@@ -206,10 +208,10 @@ class OathRuleset(LnLRuleset):
         extras: Mapping[str, Any] | None = None,
     ) -> list[Any]:
         if spec.key == "strike" and target is not None:
-            return strike_checks(self, c, target, extras or {})
-        return super().action_checks(encounter, spec, c, means, text, target)
+            return strike_checks(self.ruleset, c, target, extras or {})
+        return super().checks(encounter, spec, c, means, text, target)
 
-    def action_notes(
+    def notes(
         self,
         encounter: Encounter,
         spec: ActionSpec,
@@ -220,36 +222,67 @@ class OathRuleset(LnLRuleset):
     ) -> list[tuple[str, str]]:
         if spec.key == "strike":
             return [("Strike", "d20, a 20 always hits")]
-        return super().action_notes(encounter, spec, c, means, target)
+        return super().notes(encounter, spec, c, means, target)
 
+
+class OathAttacks(LnlAttacks):
     def forecast(self, attacker: Any, target: Any, means: Any, mode: Any, options: Any, **more: Any) -> Any:
         if mode == "strike":
             return None  # no chart for the test's strike
         return super().forecast(attacker, target, means, mode, options, **more)
 
+
+class OathRounds(LnlRounds):
     def start_procedure(self) -> StartProcedure:
         return dataclasses.replace(super().start_procedure(), settings=(OMEN,))
 
-    def round_settings(self) -> tuple[Setting, ...]:
+    def settings(self) -> tuple[Setting, ...]:
         return (OMEN,)
 
+
+class OathPrompts(LnlPrompts):
     def tools(self, engine: Any) -> tuple[PromptSpec, ...]:
         choice = PromptChoice("Roll the timer", "The die's face is the rounds left", build_timer, rolls=True)
         return (PromptSpec("Timer die", "Set a die and an event", (DIE, EVENT), (choice,)),)
+
+
+class OathRuleset(LnLRuleset):
+    """L&L with a Strike of seven inputs whose oath the GM may override, a timer tool and an omen."""
+
+    name = NAME
+    title = "Oaths (test)"
+    options_model = OmenOptions
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sworn: set[str] = set()
+        self.actions = OathActions(self)
+        self.attacks = OathAttacks(self.edition)
+        self.rounds = OathRounds(self.title)
+        self.prompts = OathPrompts()
+
+
+class DeafActions(OathActions):
+    """The same Strike, with checks that take no inputs: they never hear of the override."""
+
+    hooks_with_extras = frozenset({"action_notes"})
+
+    def checks(  # type: ignore[override]
+        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str, target: Any = None
+    ) -> list[Any]:
+        if spec.key == "strike" and target is not None:
+            return strike_checks(self.ruleset, c, target, {})[:1]
+        return LnlActions.checks(self, encounter, spec, c, means, text, target)
 
 
 class DeafRuleset(OathRuleset):
     """The same Strike, with checks that take no inputs: they never hear of the override."""
 
     name = NAME + "-deaf"
-    hooks_with_extras: ClassVar[frozenset[str]] = frozenset({"action_notes"})
 
-    def action_checks(  # type: ignore[override]
-        self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str, target: Any = None
-    ) -> list[Any]:
-        if spec.key == "strike" and target is not None:
-            return strike_checks(self, c, target, {})[:1]
-        return LnLRuleset.action_checks(self, encounter, spec, c, means, text, target)
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions = DeafActions(self)
 
 
 @pytest.fixture
@@ -329,7 +362,7 @@ def test_a_line_of_words_as_an_action_input_reaches_the_action_and_the_log(
 def test_a_line_of_words_in_a_tool_reaches_the_roll(qtbot: QtBot, oaths: OathRuleset) -> None:
     controller = TableController(demo_under(oaths))
     begin(controller)
-    dialog = ToolDialog(controller, oaths.tools(controller.engine)[0])
+    dialog = ToolDialog(controller, oaths.prompts.tools(controller.engine)[0])
     qtbot.addWidget(dialog)
     dialog.ask()
     card = dialog.card
@@ -352,7 +385,7 @@ def test_a_line_of_words_in_a_tool_reaches_the_roll(qtbot: QtBot, oaths: OathRul
 def test_words_typed_on_a_card_are_kept_when_it_is_built_again(qtbot: QtBot, oaths: OathRuleset) -> None:
     controller = TableController(demo_under(oaths))
     values: dict[str, Any] = {}
-    spec = oaths.tools(controller.engine)[0]
+    spec = oaths.prompts.tools(controller.engine)[0]
     card = ToolCard(controller, spec, values)
     qtbot.addWidget(card)
     event = card.editors["event"]

@@ -2,12 +2,12 @@
 free effect asks, the one roll on every target, and each target's forecast.
 
 One roll for all: an area spell rolls its die N times by the caster's level, exploding, exactly as
-:meth:`LnLRuleset.damage_plan` plans a single-target spell; a free effect (a trap, a falling
+:meth:`.rules.LnlRules.damage_plan` plans a single-target spell; a free effect (a trap, a falling
 ceiling) rolls the dice the GM typed, exploding as §5. Each target then takes that total through its
 own defences: its DEX bonus and AP as the spell (or the GM) says, a parry as against any blow (§6),
 SP first then IP, or IP at once for a direct spell. Spells cost no exertion.
 
-The ruleset's own rules do the work (``damage_plan``, ``apply_damage``, :func:`.rules.damage_after`),
+The edition's own rules do the work (``damage_plan``, :func:`.rules.apply_damage`, :func:`.rules.damage_after`),
 and :mod:`.play` writes each blow into the encounter, so an area effect cannot disagree with a spell
 cast on one target.
 """
@@ -17,21 +17,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.notation import MOST_CHARACTERS, parse
 from lnl_desktop.core.dice.rolls import DiceSource, DieFace, roll_exploding
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.areas import area_words
 from lnl_desktop.core.encounter.events import AreaEffectResolved, AreaTarget, Event, Override
-from lnl_desktop.core.encounter.model import ActionKind, Encounter, Phase
+from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.core.rules.base import AreaMeans, AreaOdds, AreaSpec
-from lnl_desktop.core.rules.common import Application, AttackMode, Check, failed
-from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Spell, formula_terms
+from lnl_desktop.core.rules.common import Application, Check, failed
+from lnl_desktop.core.rules.lnl.model import ActionKind, AttackMode, LnLFamilyOptions, LnLStats, Spell, formula_terms
 from lnl_desktop.core.rules.lnl.play import after_blow, land, record_blow
-from lnl_desktop.core.rules.lnl.rules import DamagePlan, damage_after, dice_count
+from lnl_desktop.core.rules.lnl.rules import DamagePlan, LnlRules, apply_damage, damage_after, dice_count
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -48,20 +48,6 @@ _SHAPES = frozenset(s.value for s in AreaShape)
 
 
 # -- what the stat block and the dialog show ------------------------------------------------------
-
-
-class LnLRuleset(Protocol):
-    """What an area effect asks of the L&L family's ruleset (its package's Ruleset: no import of it,
-    which imports this module)."""
-
-    title: str
-    has_direct_damage: bool
-
-    def damage_plan(
-        self, attacker: LnLStats, target: LnLStats, means: Spell, mode: AttackMode, options: LnLFamilyOptions
-    ) -> DamagePlan: ...
-    def is_direct(self, means: Spell, mode: AttackMode) -> bool: ...
-    def apply_damage(self, target: Any, damage: int, direct: bool, explosions: int, options: Any) -> Application: ...
 
 
 def _applies(dex: bool, ap: bool) -> str:
@@ -87,11 +73,11 @@ def area_means(c: LnLStats) -> tuple[AreaMeans, ...]:
     return tuple(AreaMeans(s.name, s.area, spell_words(c, s), s.range_ft) for s in c.spells if s.area is not None)
 
 
-def area_spec(ruleset: LnLRuleset) -> AreaSpec:
+def area_spec(rules: LnlRules) -> AreaSpec:
     """What a free effect asks in L&L (or Classic, which has no direct damage) and how §14 reads here."""
     fields = ("dice", "dex_applies", "ap_applies")
     where = "SP first, then IP (no direct damage in this edition)"
-    if ruleset.has_direct_damage:
+    if rules.has_direct_damage:
         fields += ("direct",)
         where = "SP first, then IP; a direct effect goes to IP at once"
     return AreaSpec(
@@ -128,10 +114,10 @@ class _Effect:
     ap_applies: bool
     direct: bool
 
-    def plan(self, ruleset: LnLRuleset, target: LnLStats, options: LnLFamilyOptions) -> DamagePlan:
+    def plan(self, rules: LnlRules, target: LnLStats, options: LnLFamilyOptions) -> DamagePlan:
         """The target's damage plan: a spell's is the ruleset's own (as CastSpell), a free effect's its fields."""
         if self.caster is not None and self.spell is not None:
-            return ruleset.damage_plan(self.caster, target, self.spell, AttackMode.SPELL, options)
+            return rules.damage_plan(self.caster, target, self.spell, AttackMode.SPELL, options)
         _, count, sides = self.terms[0] if len(self.terms) == 1 else (1, 0, 0)
         return DamagePlan(
             base=count,
@@ -191,13 +177,13 @@ def _free_dice(text: str) -> tuple[tuple[tuple[int, int, int], ...], int, str]:
     return tuple(terms), fixed, "".join(words)
 
 
-def _effect(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect, strict: bool) -> _Effect:
+def _effect(rules: LnlRules, encounter: Encounter, action: AreaEffect, strict: bool) -> _Effect:
     """The effect ``action`` names: its caster's area spell, or the GM's free effect. ``strict`` refuses
     a spell laid on a shape or size other than its own (the GM's override allows it)."""
     if not action.caster:
-        if action.direct and not ruleset.has_direct_damage:
+        if action.extra("direct", False) and not rules.has_direct_damage:
             raise IllegalAction(
-                action.name or "Free effect", [f"{ruleset.title} has no direct damage: all damage comes off SP first"]
+                action.name or "Free effect", [f"{rules.title} has no direct damage: all damage comes off SP first"]
             )
         terms, fixed, words = _free_dice(action.dice)
         return _Effect(
@@ -207,9 +193,9 @@ def _effect(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect, stric
             terms=terms,
             fixed=fixed,
             dice_words=words,
-            dex_applies=action.dex_applies,
-            ap_applies=action.ap_applies,
-            direct=action.direct,
+            dex_applies=action.extra("dex_applies", True),
+            ap_applies=action.extra("ap_applies", True),
+            direct=action.extra("direct", False),
         )
     caster: LnLStats = encounter.combatant(action.caster)  # type: ignore[assignment]
     title = f"{caster.name}'s {action.means or 'area spell'}"
@@ -234,7 +220,7 @@ def _effect(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect, stric
         dice_words=f"{plan_n}{spell.die}!",
         dex_applies=spell.dex_applies,
         ap_applies=spell.ap_applies,
-        direct=ruleset.is_direct(spell, AttackMode.SPELL),
+        direct=rules.is_direct(spell, AttackMode.SPELL),
     )
 
 
@@ -286,11 +272,11 @@ class _Struck:
     damage: int
 
 
-def resolve_area(ruleset: LnLRuleset, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
+def resolve_area(rules: LnlRules, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
     """RULES §14 in the L&L family: one roll, each target's DEX, AP and parry, SP then IP (or IP at once)."""
     encounter = engine.encounter
     options: LnLFamilyOptions = encounter.options  # type: ignore[assignment]
-    effect = _effect(ruleset, encounter, action, strict=not action.override)
+    effect = _effect(rules, encounter, action, strict=not action.override)
     caster = effect.caster
     fighting = encounter.combat.phase is Phase.FIGHTING
     uses_action = False
@@ -313,7 +299,7 @@ def resolve_area(ruleset: LnLRuleset, engine: Table, action: AreaEffect, dice: D
     ability_term, ability_words = 0, ""
     for cid in action.targets:
         target: LnLStats = engine.combatant(cid)
-        plan = effect.plan(ruleset, target, options)
+        plan = effect.plan(rules, target, options)
         if plan.ability is not None:  # the caster's bonus: the same for every target
             ability_term = plan.ability_term
             ability_words = f" {'+' if ability_term >= 0 else '-'} {abs(ability_term)} {plan.ability.value}"
@@ -321,7 +307,7 @@ def resolve_area(ruleset: LnLRuleset, engine: Table, action: AreaEffect, dice: D
         raw, damage = damage_after(rolled, plan, ap_term, options.minimum_damage)
         sp_before, ip_before = target.stamina, target.injury
         shield_before = target.shield.durability if target.shield is not None else None
-        application = ruleset.apply_damage(target, damage, plan.direct, explosions, options)  # type: ignore[arg-type]
+        application = apply_damage(target, damage, plan.direct, explosions, options)  # type: ignore[arg-type]
         was_up = land(target, application)
         if caster is not None and effect.spell is not None and caster.id != target.id and fighting:
             record_blow(engine, caster, target, ranged=effect.spell.range_ft is None or effect.spell.range_ft > 5)
@@ -398,7 +384,7 @@ def _rolled_odds(effect: _Effect) -> tuple[np.ndarray, int]:
     return p, offset
 
 
-def area_forecast(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
+def area_forecast(rules: LnlRules, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
     """Each target's exact chances before the roll: what gets through its DEX, AP and parry, and
     the chance it goes down (0 IP). Empty when the effect cannot be rolled as it stands."""
     from lnl_desktop.core.dice.odds import explosions_at_least
@@ -408,7 +394,7 @@ def area_forecast(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect)
     if action.caster and action.caster not in ids:
         return {}
     try:
-        effect = _effect(ruleset, encounter, action, strict=False)
+        effect = _effect(rules, encounter, action, strict=False)
     except IllegalAction:
         return {}
     options: LnLFamilyOptions = encounter.options  # type: ignore[assignment]
@@ -418,7 +404,7 @@ def area_forecast(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect)
         if cid not in ids:
             continue
         target: LnLStats = encounter.combatant(cid)  # type: ignore[assignment]
-        plan = effect.plan(ruleset, target, options)
+        plan = effect.plan(rules, target, options)
         ap_term = 0 if plan.ap_ignored else plan.ap
         shift = offset + plan.magic_term + plan.ability_term - plan.dex_term - ap_term
         dist = _clamped(rolled, shift, options.minimum_damage)
@@ -428,7 +414,7 @@ def area_forecast(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect)
         parried_with: str | None = None
         for amount in np.nonzero(dist)[0]:
             p = float(dist[amount])
-            app = ruleset.apply_damage(target, int(amount), plan.direct, 0, options)  # type: ignore[arg-type]
+            app = apply_damage(target, int(amount), plan.direct, 0, options)  # type: ignore[arg-type]
             got = int(amount) - app.stopped
             through[got] = through.get(got, 0.0) + p
             if app.injury_after == 0:
@@ -479,3 +465,22 @@ def area_forecast(ruleset: LnLRuleset, encounter: Encounter, action: AreaEffect)
             words.append(f"{_pct(drop)} to put it down")
         out[cid] = AreaOdds(damage=f"≈ {mean:.1f} ({low}-{likely}{more})", drop=drop, words="; ".join(words))
     return out
+
+
+class LnlAreas:
+    """Area effects of the L&L family (RULES §14)."""
+
+    def __init__(self, rules: LnlRules) -> None:
+        self.rules = rules
+
+    def means(self, c: LnLStats) -> tuple[AreaMeans, ...]:
+        return area_means(c)
+
+    def spec(self) -> AreaSpec:
+        return area_spec(self.rules)
+
+    def forecast(self, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
+        return area_forecast(self.rules, encounter, action)
+
+    def resolve(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
+        return resolve_area(self.rules, engine, action, dice)

@@ -1,23 +1,42 @@
-"""Damage and healing by the GM's hand in L&L: the number lands on SP or IP as it is."""
+"""Damage and healing by the GM's hand in the L&L family (:class:`LnlHealth`, RULES §10): the number lands
+on SP or IP as it is."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.encounter.events import CombatantChanged, Event, WentDown
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.base import (
-    Ruleset,
-)
-from lnl_desktop.core.rules.lnl.model import (
-    LnLStats,
-)
+from lnl_desktop.core.rules.lnl.model import LnLStats
+from lnl_desktop.core.rules.lnl.rules import LnlRules, apply_damage
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
 
 
-def by_hand(ruleset: Ruleset, engine: Table, c: LnLStats, amount: int, heal: bool, kind: str) -> list[Event]:
+class LnlHealth:
+    """Damage by hand wears SP down (spilling into IP) or, where the edition has direct damage, goes to IP."""
+
+    def __init__(self, rules: LnlRules) -> None:
+        self.rules = rules
+
+    def kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
+        if heal:
+            return (("stamina", "SP"), ("injury", "IP"))
+        direct = self.rules.has_direct_damage
+        wearing = ("stamina", "wearing down: SP first, then IP" if direct else "SP first, then IP")
+        return (wearing, ("injury", "direct: IP at once")) if direct else (wearing,)
+
+    def fields(self) -> Mapping[str, str]:
+        # A typed SP is wearing down (or rest); a typed IP is an injury (or its healing).
+        return {"stamina": "stamina", "injury": "injury"}
+
+    def by_hand(self, engine: Table, c: LnLStats, amount: int, heal: bool, kind: str) -> list[Event]:
+        return by_hand(engine, c, amount, heal, kind)
+
+
+def by_hand(engine: Table, c: LnLStats, amount: int, heal: bool, kind: str) -> list[Event]:
     """Damage or healing the GM types (RULES §10): SP or IP as the GM says, no DEX, no AP, no parry."""
     rnd = engine.encounter.combat.round
     if heal:
@@ -43,7 +62,7 @@ def by_hand(ruleset: Ruleset, engine: Table, c: LnLStats, amount: int, heal: boo
         ]
     direct = kind == "injury"
     # The GM's number lands as it is: no DEX, no AP, no parry (those are for blows the rules roll).
-    ap = ruleset.apply_damage(c.model_copy(update={"parry": None}), amount, direct, 0, engine.encounter.options)
+    ap = apply_damage(c.model_copy(update={"parry": None}), amount, direct, 0, engine.encounter.options)
     was_up = not c.down
     before_sp, before_ip = c.stamina, c.injury
     c.stamina, c.injury = ap.stamina_after, ap.injury_after

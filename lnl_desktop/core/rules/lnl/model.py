@@ -20,9 +20,11 @@ from lnl_desktop.core.encounter.events import EventBase, PrecisionCheck, event_u
 from lnl_desktop.core.encounter.model import (
     MOST_SPELLS,
     MOST_WEAPONS,
+    ActionKind,
     CombatantBase,
     OptionsBase,
     ShieldState,
+    SurpriseSituation,
     WeaponKind,
     WeaponState,
     _Model,
@@ -33,6 +35,10 @@ from lnl_desktop.core.encounter.model import (
 )
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.common import AttackMode
+
+# The L&L family's words defined in the shared frame for now (WeaponState, ShieldState, SurpriseSituation,
+# ActionKind, PrecisionCheck, AttackMode): the family's modules import them from here only.
+FAMILY_WORDS = (ActionKind, AttackMode, PrecisionCheck, ShieldState, SurpriseSituation, WeaponState)
 
 NAME = "lnl"
 

@@ -8,7 +8,7 @@ the mass is left, so every probability is exact to floating point.
 
 The damage formula mirrors ``resolve_attack`` term by term (dice count, 2N for a Power Attack,
 the magic term, the ability term, DEX and AP, the sneak attack's AWA precision check, the
-minimum damage), and where the damage goes is asked of ```ruleset.apply_damage`` itself for every
+minimum damage), and where the damage goes is asked of ``rules.apply_damage`` itself for every
 possible amount, so the forecast cannot disagree with the engine about a parry or SP spilling
 into IP.
 """
@@ -17,13 +17,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from lnl_desktop.core.dice.odds import Forecast, dice_total, explosions_at_least, mean_of
-from lnl_desktop.core.encounter.model import WeaponState
-from lnl_desktop.core.rules.base import Ruleset
-from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, Spell, Weapon, formula_terms
+from lnl_desktop.core.dice.odds import Forecast, Threshold, dice_total, explosions_at_least, mean_of
+from lnl_desktop.core.rules.lnl.model import (
+    AttackMode,
+    LnLFamilyOptions,
+    LnLStats,
+    Spell,
+    Weapon,
+    WeaponState,
+    formula_terms,
+)
+from lnl_desktop.core.rules.lnl.rules import apply_damage
 from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.lnl.rules import LnlRules
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
 
@@ -55,10 +65,10 @@ def _terms(
     mode: AttackMode,
     options: LnLFamilyOptions,
     ignore_dex: bool,
-    ruleset: Ruleset,
+    rules: LnlRules,
 ) -> _Terms:
-    """The ruleset's own damage plan (what ``resolve_attack`` rolls), with the precision check left as a chance."""
-    plan = ruleset.damage_plan(attacker, target, means, mode, options, ignore_dex=ignore_dex)
+    """The edition's own damage plan (what ``resolve_attack`` rolls), with the precision check left as a chance."""
+    plan = rules.damage_plan(attacker, target, means, mode, options, ignore_dex=ignore_dex)
     precision = precision_chance(*plan.precision) if plan.precision is not None else None
     unless = f" unless the {attacker.PERCEPTION.value} check succeeds" if precision is not None else ""
     magic_dice = plan.magic_term // plan.magic_bonus if plan.magic_bonus else 0
@@ -119,7 +129,7 @@ def _pct(p: float) -> str:
 
 
 def forecast_with(
-    ruleset: Ruleset,
+    rules: LnlRules,
     attacker: LnLStats,
     target: LnLStats,
     means: Weapon | Spell,
@@ -128,9 +138,9 @@ def forecast_with(
     *,
     ignore_dex: bool = False,
 ) -> Forecast:
-    """The exact distribution of what ``ruleset.resolve_attack`` (L&L or a ruleset of its family) would do
+    """The exact distribution of what ``rules.resolve_attack`` (L&L or an edition of its family) would do
     with these arguments, and where it goes."""
-    terms = _terms(attacker, target, means, mode, options, ignore_dex, ruleset)
+    terms = _terms(attacker, target, means, mode, options, ignore_dex, rules)
     fixed = terms.fixed
     totals = dice_total(terms.base, terms.sides)
     minimum = options.minimum_damage
@@ -161,7 +171,7 @@ def forecast_with(
     down_from: int | None = None
     parried_with: str | None = None
     for amount, p in damage.items():  # in increasing order of damage
-        app = ruleset.apply_damage(target, amount, terms.direct, 0, options)
+        app = apply_damage(target, amount, terms.direct, 0, options)
         through = app.to_sp + app.to_ip
         taken[through] = taken.get(through, 0.0) + p
         if app.stamina_after == 0:
@@ -198,9 +208,31 @@ def forecast_with(
         down_from=down_from,
         parried_with=parried_with,
         p_parry_shatters=p_shatter,
+        where=f"to {'IP (direct)' if terms.direct else 'SP first'}",
     )
     fc.summary = _summary(fc, target)
+    # The chart's lines in the family's words: SP emptied on the way, then down at 0 IP.
+    thresholds = []
+    if sp_empty_from is not None:
+        thresholds.append(Threshold("SP 0", sp_empty_from, fc.p_sp_empty))
+    if down_from is not None:
+        thresholds.append(Threshold("down", down_from, fc.p_down, down=True))
+    fc.thresholds = tuple(thresholds)
+    fc.notes = _notes(fc, means)
     return fc
+
+
+def _notes(fc: Forecast, means: Weapon | Spell) -> tuple[str, ...]:
+    """The family's lines about this attack: a weapon broken until repaired, what a parry stops the blow with."""
+    notes = []
+    if isinstance(means, Weapon) and means.state is WeaponState.BROKEN:
+        notes.append("broken until repaired")
+    if fc.parried_with is not None:
+        if fc.p_parry_shatters is not None:
+            notes.append(f"Parried with {fc.parried_with}: all stopped, {_pct(fc.p_parry_shatters)} it shatters")
+        else:
+            notes.append(f"Parried with the {fc.parried_with}: mean {fc.mean_taken:.1f} gets through")
+    return tuple(notes)
 
 
 def _summary(fc: Forecast, target: LnLStats) -> str:

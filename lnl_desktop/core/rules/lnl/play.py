@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, WentDown
-from lnl_desktop.core.encounter.model import ActionKind, AttackRecord, ShieldState, WeaponKind, WeaponState
+from lnl_desktop.core.encounter.model import AttackRecord, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.common import SNEAK_MODES, Application, AttackMode, AttackOutcome, failed
+from lnl_desktop.core.rules.common import SNEAK_MODES, Application, AttackOutcome, failed
 from lnl_desktop.core.rules.lnl.model import (
+    ActionKind,
     Attack,
+    AttackMode,
     AttackResolved,
     CastSpell,
     Dash,
@@ -25,15 +27,23 @@ from lnl_desktop.core.rules.lnl.model import (
     ParryStarted,
     ParryState,
     ShieldDestroyed,
+    ShieldState,
     WeaponBroken,
+    WeaponState,
 )
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
+    from lnl_desktop.core.rules.lnl.attacks import LnlAttacks
 
 
 def _ft(value: float) -> str:
     return f"{value:g} ft"
+
+
+def _attacks(engine: Table) -> LnlAttacks:
+    """The attacks of the engine's ruleset, one of the L&L family (its handlers are these)."""
+    return engine.ruleset.attacks  # type: ignore[return-value]
 
 
 def attack(engine: Table, a: Attack, dice: DiceSource) -> list[Event]:
@@ -43,15 +53,16 @@ def attack(engine: Table, a: Attack, dice: DiceSource) -> list[Event]:
     if a.mode is AttackMode.SPELL:
         raise IllegalAction(title, ["cast a spell with CastSpell"])
     checks = engine.turn_checks(attacker, needs_action=True)
-    checks += engine.ruleset.attack_checks(engine.encounter, attacker, target, weapon, a.mode)
+    attacks = _attacks(engine)
+    checks += attacks.checks(engine.encounter, attacker, target, weapon, a.mode)
     engine.require(title, checks)
     overrides: list[str] = []
     if a.mode in SNEAK_MODES:
-        reasons = failed(engine.ruleset.sneak_checks(engine.encounter, attacker, target, weapon))
+        reasons = failed(attacks.sneak_points(engine.encounter, attacker, target, weapon))
         if reasons and not a.override:
             raise IllegalAction(title, reasons)
         overrides = reasons
-    outcome = engine.ruleset.resolve_attack(
+    outcome = attacks.rules.resolve_attack(
         attacker, target, weapon, a.mode, dice, engine.encounter.options, ignore_dex=a.ignore_dex
     )
     outcome.overrides = overrides
@@ -65,9 +76,10 @@ def cast(engine: Table, a: CastSpell, dice: DiceSource) -> list[Event]:
     spell = caster.spell(a.spell)
     title = f"{caster.name} casting {spell.name} on {target.name}"
     checks = engine.turn_checks(caster, needs_action=True)
-    checks += engine.ruleset.attack_checks(engine.encounter, caster, target, spell, AttackMode.SPELL)
+    attacks = _attacks(engine)
+    checks += attacks.checks(engine.encounter, caster, target, spell, AttackMode.SPELL)
     engine.require(title, checks)
-    outcome = engine.ruleset.resolve_attack(
+    outcome = attacks.rules.resolve_attack(
         caster, target, spell, AttackMode.SPELL, dice, engine.encounter.options, ignore_dex=a.ignore_dex
     )
     engine.use_action(caster, ActionKind.SPELL, f"{spell.name} on {target.name}")

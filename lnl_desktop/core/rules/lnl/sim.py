@@ -16,15 +16,13 @@ forecast. Initiative and surprise are read from the ruleset's own :meth:`open_co
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condition_key
-from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side, WeaponKind, WeaponState
+from lnl_desktop.core.encounter.model import ConditionDuration, Encounter, Phase, Side
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.fight import (
     MAX_ROUNDS,
     NEITHER,
@@ -38,12 +36,15 @@ from lnl_desktop.core.rules.fight import (
     timed_conditions,
     variants,
 )
-from lnl_desktop.core.rules.lnl.model import Ability, LnLFamilyOptions, LnLStats, Weapon
-from lnl_desktop.core.rules.lnl.odds import forecast_with
+from lnl_desktop.core.rules.lnl.blows import Blow, FamilyRuleset, _rules, blows, distribution, sample
+from lnl_desktop.core.rules.lnl.model import Ability, AttackMode, LnLFamilyOptions, LnLStats, WeaponState
+from lnl_desktop.core.rules.shared import FightsBase
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
     import numpy.typing as npt
+
+    from lnl_desktop.core.rules.base import Table
 
 np = lazy_module("numpy")
 
@@ -51,125 +52,20 @@ MELEE_FT = 5  # a plain melee weapon's reach: the gaps of the battlefield are me
 D6 = 6
 
 
-class FamilyRuleset(Protocol):
-    """What the simulator asks of L&L or L&L Classic (never the package's ``__init__``: no circle)."""
-
-    name: str
-    ranged_minimum_ft: int
-
-    def open_combat(self, engine: Any, a: act.StartCombat, dice: Any) -> Any: ...
-    def initiative(self, face: int) -> Side: ...
-    def start_procedure(self) -> Any: ...
-    def is_direct(self, means: Any, mode: AttackMode) -> bool: ...
-    def costs_exertion(self, means: Any, options: LnLFamilyOptions) -> bool: ...
-    def damage_plan(self, *args: Any, **kwargs: Any) -> Any: ...
-    def apply_damage(self, *args: Any, **kwargs: Any) -> Any: ...
-
-
-@dataclass(frozen=True)
-class Blow:
-    """One weapon of an attacker against one target: the forecast's exact damage, ready to sample."""
-
-    weapon: int  # index in the attacker's weapons
-    ranged: bool
-    reach_ft: int
-    max_range_ft: float
-    mean: float
-    values: npt.NDArray[Any]  # the damage amounts
-    cdf: npt.NDArray[Any]  # their cumulative chances (the last exactly 1)
-    dice: int
-    sides: int
-    direct: bool
-    exertion: bool
-    specialized: bool
-
-
-# The forecast's damage distributions by the plan that sets them (every term of RULES §5's formula):
-# the odds are worked out again after every change at the table, mostly of the same blows.
-_DISTRIBUTIONS: dict[tuple[Any, ...], tuple[float, Any, Any]] = {}
-_CACHE_SIZE = 4096
-
-
-def distribution(
-    ruleset: FamilyRuleset,
-    a: LnLStats,
-    t: LnLStats,
-    weapon: Weapon,
-    options: LnLFamilyOptions,
-    mode: AttackMode = AttackMode.ATTACK,
-) -> tuple[float, Any, Any]:
-    """The mean, the amounts and their cumulative chances of ``a``'s blow on ``t`` with ``weapon``:
-    :func:`.odds.forecast_with`'s exact distribution, kept by its damage plan."""
-    plan = ruleset.damage_plan(a, t, weapon, mode, options)
-    key = (type(ruleset), plan, options.minimum_damage)
-    found = _DISTRIBUTIONS.get(key)
-    if found is not None:
-        return found
-    fc = forecast_with(ruleset, a, t, weapon, mode, options)  # type: ignore[arg-type]
-    amounts = np.array(sorted(fc.damage), dtype=np.int64)
-    chances = np.array([fc.damage[int(d)] for d in amounts], dtype=np.float64)
-    cdf = np.cumsum(chances)
-    cdf /= cdf[-1]
-    cdf[-1] = 1.0
-    if len(_DISTRIBUTIONS) >= _CACHE_SIZE:
-        _DISTRIBUTIONS.clear()
-    _DISTRIBUTIONS[key] = (fc.mean, amounts, cdf)
-    return fc.mean, amounts, cdf
-
-
-def blows(
-    ruleset: FamilyRuleset,
-    a: LnLStats,
-    t: LnLStats,
-    options: LnLFamilyOptions,
-    mode: AttackMode = AttackMode.ATTACK,
-) -> list[Blow]:
-    """Every intact weapon of ``a`` against ``t`` in ``mode`` (a what-if's pinned sneak attack), best
-    first (highest mean damage; ties: the first listed)."""
-    out: list[tuple[float, int, Blow]] = []
-    for w, weapon in enumerate(a.weapons):
-        if weapon.state is WeaponState.BROKEN:
-            continue
-        mean, amounts, cdf = distribution(ruleset, a, t, weapon, options, mode)
-        plan = ruleset.damage_plan(a, t, weapon, mode, options)
-        ranged = weapon.kind is WeaponKind.RANGED
-        blow = Blow(
-            weapon=w,
-            ranged=ranged,
-            reach_ft=0 if ranged else weapon.reach,
-            max_range_ft=float(weapon.max_range_ft) if ranged and weapon.max_range_ft is not None else math.inf,
-            mean=mean,
-            values=amounts,
-            cdf=cdf,
-            dice=plan.base,
-            sides=plan.sides,
-            direct=ruleset.is_direct(weapon, mode),
-            exertion=ruleset.costs_exertion(weapon, options),
-            specialized=weapon.specialized,
-        )
-        out.append((-mean, w, blow))
-    return [b for _, _, b in sorted(out, key=lambda x: (x[0], x[1]))]
-
-
-def sample(blow: Blow, rng: Any, count: int) -> npt.NDArray[Any]:
-    """``count`` damage amounts of ``blow``, drawn from its exact distribution."""
-    idx = np.searchsorted(blow.cdf, rng.random(count), side="right")
-    out: npt.NDArray[Any] = blow.values[np.minimum(idx, len(blow.values) - 1)]
-    return out
-
-
 def openings(ruleset: FamilyRuleset) -> tuple[Any, Any, Any]:
     """The default start of combat (the Start combat dialog's first situation: L&L's "nobody
     ambushes", Classic's surprise d6) read by the ruleset itself for every face of the first d6
     and of an initiative d6 after it: [6, 6] arrays of who acts first (PARTY/OPPONENTS), who is
     surprised (-1 nobody) and the first round (0: a surprise round)."""
-    situation = ruleset.start_procedure().situations[0].key
+    situation = ruleset.rounds.start_procedure().situations[0].key
     first = np.zeros((D6, D6), dtype=np.int64)
     surprised = np.full((D6, D6), -1, dtype=np.int64)
     first_round = np.ones((D6, D6), dtype=np.int64)
     for face in range(1, D6 + 1):
         for init in range(1, D6 + 1):
-            o = ruleset.open_combat(None, act.StartCombat(situation=situation, face=face, initiative_face=init), None)
+            o = ruleset.rounds.open_combat(
+                None, act.StartCombat(situation=situation, face=face, initiative_face=init), None
+            )
             first[face - 1, init - 1] = PARTY if o.first_side is Side.PARTY else OPPONENTS
             if o.surprised_side is not None:
                 surprised[face - 1, init - 1] = PARTY if o.surprised_side is Side.PARTY else OPPONENTS
@@ -212,7 +108,7 @@ class Simulator:
         k = self.k
         # Per attacker and foe: its weapons best first.
         self.blows: list[list[list[Blow]]] = [
-            [blows(ruleset, self.c[i], self.c[j], self.options) if self.foes[i, j] else [] for j in range(k)]
+            [blows(_rules(ruleset), self.c[i], self.c[j], self.options) if self.foes[i, j] else [] for j in range(k)]
             for i in range(k)
         ]
         # A what-if's pinned attack in a mode of the rules' own (a sneak attack) on its chosen foe.
@@ -220,7 +116,7 @@ class Simulator:
             for i in range(k):
                 j, mode = int(field.prefer[i]), field.modes[i]
                 if j >= 0 and mode:
-                    self.blows[i][j] = blows(ruleset, self.c[i], self.c[j], self.options, AttackMode(mode))
+                    self.blows[i][j] = blows(_rules(ruleset), self.c[i], self.c[j], self.options, AttackMode(mode))
         # Who loses its turn or its Move, per combatant and per set of its timed conditions ended (RULES §10).
         self.timed_names, self.timed = timed_conditions(field, self.c, _matters, save_chance)
         width = 2 ** max((len(t) for t in self.timed_names), default=0)
@@ -231,7 +127,7 @@ class Simulator:
                 self.no_turn[i, v] = w.incapacitated_by is not None
                 self.held[i, v] = w.held_by is not None
         self.aware = np.array([c.cannot_be_surprised for c in self.c], dtype=np.bool_)
-        self.minimum_ft = float(ruleset.ranged_minimum_ft)
+        self.minimum_ft = float(_rules(ruleset).ranged_minimum_ft)
 
     # -- the state ---------------------------------------------------------------------------
 
@@ -435,7 +331,7 @@ class Simulator:
         s = self.start(n)
         combat = e.combat
         initiative = np.array(
-            [PARTY if self.ruleset.initiative(f) is Side.PARTY else OPPONENTS for f in range(1, D6 + 1)]
+            [PARTY if self.ruleset.rounds.initiative(f) is Side.PARTY else OPPONENTS for f in range(1, D6 + 1)]
         )
         start_round = combat.round
         if combat.phase is not Phase.FIGHTING:
@@ -534,7 +430,46 @@ def simulate_fights(
     return Simulator(ruleset, encounter, field, rng).run(fights)
 
 
-__all__ = ["Blow", "Simulator", "blows", "openings", "sample", "simulate_fights"]
+class LnlFights(FightsBase):
+    """The L&L family's fight odds: this simulator, and the engine-played reference (:mod:`.tactic`)."""
+
+    tactic = (
+        "Each standing combatant takes the nearest standing foe (the fewest feet to reach it) and its best "
+        "weapon against it: the intact one with the highest mean damage. If that is a ranged weapon and the "
+        "foe is in sight, in range and far enough, it shoots from where it stands; else it strikes with its "
+        "best melee or reach weapon that reaches, closing in by up to its Move first when none does. Ranged "
+        "attacks cost their exertion; no power attacks, sneak attacks, parries, Dash or Leap."
+    )
+    health_columns = ("SP", "IP")
+    modes = (AttackMode.SNEAK.value,)  # a what-if may pin a sneak attack
+    tells_death = False  # at 0 IP a creature is down; dying or dead is the GM's call
+
+    def __init__(self, ruleset: FamilyRuleset) -> None:
+        self.ruleset = ruleset
+
+    def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
+        return simulate_fights(self.ruleset, encounter, field, fights, rng)
+
+    def play(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
+        from lnl_desktop.core.rules.lnl import tactic
+
+        tactic.play_fight(self.ruleset, engine, field, max_rounds)
+
+    def health(self, c: LnLStats) -> tuple[float, ...]:
+        return (float(c.stamina), float(c.injury))
+
+
+__all__ = [
+    "Blow",
+    "FamilyRuleset",
+    "LnlFights",
+    "Simulator",
+    "blows",
+    "distribution",
+    "openings",
+    "sample",
+    "simulate_fights",
+]
 
 
 def _matters(condition: str) -> bool:

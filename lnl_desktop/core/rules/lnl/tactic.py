@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.map.sight import sees
-from lnl_desktop.core.rules.common import AttackMode, failed
+from lnl_desktop.core.rules.common import failed
 from lnl_desktop.core.rules.fight import Battlefield, approach_path, close_in, nearest_foes
-from lnl_desktop.core.rules.lnl.model import Attack
+from lnl_desktop.core.rules.lnl.model import Attack, AttackMode
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
-    from lnl_desktop.core.rules.lnl.sim import FamilyRuleset
+    from lnl_desktop.core.rules.lnl.blows import FamilyRuleset
 
 
 def play_fight(ruleset: FamilyRuleset, engine: Table, field: Battlefield, max_rounds: int) -> None:
@@ -23,7 +23,7 @@ def play_fight(ruleset: FamilyRuleset, engine: Table, field: Battlefield, max_ro
     or ``max_rounds`` rounds have been played."""
     e = engine.encounter
     if e.combat.phase is not Phase.FIGHTING:
-        engine.apply(act.StartCombat(situation=ruleset.start_procedure().situations[0].key))
+        engine.apply(act.StartCombat(situation=ruleset.rounds.start_procedure().situations[0].key))
     last = max(e.combat.round, 1) + max_rounds - 1
     # The gaps the fast simulator moves by, kept the same way here: both pick the same targets.
     plan = field.gap_ft[None].copy()
@@ -57,12 +57,12 @@ def _over(engine: Table) -> bool:
 def _take_turn(ruleset: FamilyRuleset, engine: Table, c: Any, field: Battlefield, plan: Any) -> None:
     import numpy as np
 
-    from lnl_desktop.core.rules.lnl.sim import blows  # numpy's distributions: not on the app's start path
+    from lnl_desktop.core.rules.lnl.blows import blows  # numpy's distributions: not on the app's start path
 
     if c.incapacitated_by is not None or c.id not in field.ids:
         return
     by_id = engine.encounter.by_id()
-    standing = np.array([[not ruleset.sim_out(by_id[cid]) for cid in field.ids]])
+    standing = np.array([[not ruleset.fights.out(by_id[cid]) for cid in field.ids]])
     i = field.index(c.id)
     j = int(nearest_foes(plan, standing, field.foes(), field.prefer)[0, i])
     if j < 0:
@@ -71,12 +71,12 @@ def _take_turn(ruleset: FamilyRuleset, engine: Table, c: Any, field: Battlefield
     # A what-if's pinned attack in a mode of the rules' own (a sneak attack) on its chosen foe: the GM's word.
     pinned = field.prefer is not None and field.modes is not None and int(field.prefer[i]) == j and field.modes[i]
     mode = AttackMode(field.modes[i]) if pinned and field.modes is not None else AttackMode.ATTACK
-    options = blows(ruleset, c, target, engine.encounter.options, mode)  # type: ignore[arg-type]
+    options = blows(ruleset.attacks.rules, c, target, engine.encounter.options, mode)
     if not options:
         return
 
     def usable(b: Any) -> bool:
-        checks = ruleset.attack_checks(engine.encounter, c, target, c.weapons[b.weapon], AttackMode.ATTACK)  # type: ignore[attr-defined]
+        checks = ruleset.attacks.checks(engine.encounter, c, target, c.weapons[b.weapon], AttackMode.ATTACK)
         return not failed(checks)
 
     def strike(b: Any) -> None:

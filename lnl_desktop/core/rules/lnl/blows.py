@@ -1,0 +1,127 @@
+"""One L&L-family blow as the fight odds draw it: the exact damage distribution of an attacker's weapon
+against a target (:func:`.odds.forecast_with`'s, kept by its damage plan), ready to sample. The fast
+simulator (:mod:`.sim`) and its engine-played reference (:mod:`.tactic`) both pick weapons by it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from lnl_desktop.core.encounter.model import WeaponKind
+from lnl_desktop.core.rules.lnl.model import AttackMode, LnLFamilyOptions, LnLStats, Weapon, WeaponState
+from lnl_desktop.core.rules.lnl.rules import LnlRules
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+np = lazy_module("numpy")
+
+
+class FamilyRuleset(Protocol):
+    """What the simulator asks of L&L or L&L Classic (never the package's ``__init__``: no circle):
+    its rounds (the start of combat, initiative) and its attacks' edition (the damage formula)."""
+
+    name: str
+    rounds: Any
+    attacks: Any
+
+
+def _rules(ruleset: FamilyRuleset) -> LnlRules:
+    return ruleset.attacks.rules  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Blow:
+    """One weapon of an attacker against one target: the forecast's exact damage, ready to sample."""
+
+    weapon: int  # index in the attacker's weapons
+    ranged: bool
+    reach_ft: int
+    max_range_ft: float
+    mean: float
+    values: npt.NDArray[Any]  # the damage amounts
+    cdf: npt.NDArray[Any]  # their cumulative chances (the last exactly 1)
+    dice: int
+    sides: int
+    direct: bool
+    exertion: bool
+    specialized: bool
+
+
+# The forecast's damage distributions by the plan that sets them (every term of RULES §5's formula):
+# the odds are worked out again after every change at the table, mostly of the same blows.
+_DISTRIBUTIONS: dict[tuple[Any, ...], tuple[float, Any, Any]] = {}
+_CACHE_SIZE = 4096
+
+
+def distribution(
+    rules: LnlRules,
+    a: LnLStats,
+    t: LnLStats,
+    weapon: Weapon,
+    options: LnLFamilyOptions,
+    mode: AttackMode = AttackMode.ATTACK,
+) -> tuple[float, Any, Any]:
+    """The mean, the amounts and their cumulative chances of ``a``'s blow on ``t`` with ``weapon``:
+    :func:`.odds.forecast_with`'s exact distribution, kept by its damage plan."""
+    from lnl_desktop.core.rules.lnl.odds import forecast_with  # the forecast's own: at the first fight odds
+
+    plan = rules.damage_plan(a, t, weapon, mode, options)
+    key = (type(rules), plan, options.minimum_damage)
+    found = _DISTRIBUTIONS.get(key)
+    if found is not None:
+        return found
+    fc = forecast_with(rules, a, t, weapon, mode, options)
+    amounts = np.array(sorted(fc.damage), dtype=np.int64)
+    chances = np.array([fc.damage[int(d)] for d in amounts], dtype=np.float64)
+    cdf = np.cumsum(chances)
+    cdf /= cdf[-1]
+    cdf[-1] = 1.0
+    if len(_DISTRIBUTIONS) >= _CACHE_SIZE:
+        _DISTRIBUTIONS.clear()
+    _DISTRIBUTIONS[key] = (fc.mean, amounts, cdf)
+    return fc.mean, amounts, cdf
+
+
+def blows(
+    rules: LnlRules,
+    a: LnLStats,
+    t: LnLStats,
+    options: LnLFamilyOptions,
+    mode: AttackMode = AttackMode.ATTACK,
+) -> list[Blow]:
+    """Every intact weapon of ``a`` against ``t`` in ``mode`` (a what-if's pinned sneak attack), best
+    first (highest mean damage; ties: the first listed)."""
+    out: list[tuple[float, int, Blow]] = []
+    for w, weapon in enumerate(a.weapons):
+        if weapon.state is WeaponState.BROKEN:
+            continue
+        mean, amounts, cdf = distribution(rules, a, t, weapon, options, mode)
+        plan = rules.damage_plan(a, t, weapon, mode, options)
+        ranged = weapon.kind is WeaponKind.RANGED
+        blow = Blow(
+            weapon=w,
+            ranged=ranged,
+            reach_ft=0 if ranged else weapon.reach,
+            max_range_ft=float(weapon.max_range_ft) if ranged and weapon.max_range_ft is not None else math.inf,
+            mean=mean,
+            values=amounts,
+            cdf=cdf,
+            dice=plan.base,
+            sides=plan.sides,
+            direct=rules.is_direct(weapon, mode),
+            exertion=rules.costs_exertion(weapon, options),
+            specialized=weapon.specialized,
+        )
+        out.append((-mean, w, blow))
+    return [b for _, _, b in sorted(out, key=lambda x: (x[0], x[1]))]
+
+
+def sample(blow: Blow, rng: Any, count: int) -> npt.NDArray[Any]:
+    """``count`` damage amounts of ``blow``, drawn from its exact distribution."""
+    idx = np.searchsorted(blow.cdf, rng.random(count), side="right")
+    out: npt.NDArray[Any] = blow.values[np.minimum(idx, len(blow.values) - 1)]
+    return out
