@@ -12,7 +12,7 @@ from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import ActionResult, ActionSpec, Handler, Setting
 from lnl_desktop.core.rules.common import Check
-from lnl_desktop.core.rules.d10 import model, play, results, rules
+from lnl_desktop.core.rules.d10 import model, play, results, rules, timers
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Weapon
 from lnl_desktop.core.rules.shared import said_checks
 
@@ -122,8 +122,8 @@ class D10Actions:
         model.SavingThrow: play.saving_throw,
         model.Mishap: play.mishap,
         model.OpposedRoll: play.opposed,
-        model.SetTimer: play.set_timer,
-        model.TimerNoted: play.timer_noted,
+        model.SetTimer: timers.set_timer,
+        model.TimerNoted: timers.timer_noted,
     }
     # Its checks hear the declared action's override and the action's inputs (an item picked up, an edge).
     hooks_with_extras: frozenset[str] = frozenset({"action_checks", "action_notes"})

@@ -1,6 +1,6 @@
 """Group d10 at the table (RULES §13): the engine's handlers for the ruleset's actions and prompts:
 declarations, attacks and free attacks with criticals and mishaps, minions and wounds, parry /
-dodge, disengage, items, sprints, grapples, saving throws, opposed rolls and timer dice.
+dodge, disengage, items, sprints, grapples, saving throws and opposed rolls (timer dice: timers.py).
 
 Every roll goes through the dice source, so the GM may type the faces of physical dice."""
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, RulesEvent, WentDown
-from lnl_desktop.core.encounter.model import Pending, Phase, Side
+from lnl_desktop.core.encounter.model import Pending, Phase
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.sight import sees
 from lnl_desktop.core.rules import engagement
@@ -40,13 +40,10 @@ from lnl_desktop.core.rules.d10.model import (
     OpposedRoll,
     ParryDodge,
     SavingThrow,
-    SetTimer,
     Sprint,
     StandUp,
     Stealth,
     Tier,
-    Timer,
-    TimerNoted,
     UseItem,
     WeaponKind,
 )
@@ -785,45 +782,4 @@ def opposed(engine: Table, a: OpposedRoll, dice: DiceSource) -> list[Event]:
     elif stake == "break free" and winner is x:
         release(x)
         events.append(Override(round=rnd, text=f"{x.name} breaks free of {y.name}", actors=(x.id,)))
-    return events
-
-
-def set_timer(engine: Table, a: SetTimer, dice: DiceSource) -> list[Event]:
-    event = a.event.strip()
-    if not event:
-        raise IllegalAction("Timer die", ["say what happens when it runs out"])
-    if a.die not in ("d4", "d6", "d8", "d10", "d12", "d20"):
-        raise IllegalAction("Timer die", [f"{a.die} is not a die (d4 … d20)"])
-    face = roll_plain(dice, int(a.die[1:]), f"timer {a.die}: {event}").face
-    combat = combat_of(engine.encounter)
-    combat.timers.append(Timer(die=a.die, event=event, face=face, rounds_left=face))
-    rounds = "round" if face == 1 else "rounds"
-    text = f"Timer {a.die} {face}: {event} in {face} {rounds}"
-    return [
-        RulesEvent(round=combat.round, text=text, ruleset=NAME, name="timer set", detail={"die": a.die, "face": face})
-    ]
-
-
-def timer_noted(engine: Table, a: TimerNoted, dice: DiceSource) -> list[Event]:
-    item = pending_item(engine.encounter, a.index, "timer", "Timer")
-    engine.encounter.combat.pending.pop(a.index)
-    return [Override(round=engine.encounter.combat.round, text=f"{item.text} The GM tells the table.")]
-
-
-def tick_timers(engine: Table) -> list[Event]:
-    """A new round: every timer counts one round down; one that reaches 0 is announced."""
-    combat = combat_of(engine.encounter)
-    events: list[Event] = []
-    kept = []
-    for timer in combat.timers:
-        left = timer.rounds_left - 1
-        if left > 0:
-            kept.append(timer.model_copy(update={"rounds_left": left}))
-            continue
-        text = f"Timer {timer.die}: {timer.event}!"
-        combat.pending.append(Pending(kind="timer", who=Side.PARTY.value, text=text, urgent=True, round=combat.round))
-        events.append(
-            RulesEvent(round=combat.round, text=text, ruleset=NAME, name="timer", detail={"event": timer.event})
-        )
-    combat.timers = kept
     return events

@@ -15,7 +15,7 @@ from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules.base import DeclareSpec, RowAction, Setting, Situation, StartProcedure
 from lnl_desktop.core.rules.common import Opening, RoundOrder
-from lnl_desktop.core.rules.d10 import model, play
+from lnl_desktop.core.rules.d10 import model, timers
 from lnl_desktop.core.rules.d10.model import D10Combat, D10Combatant
 from lnl_desktop.core.rules.d10.rules import combat_of
 
@@ -284,7 +284,7 @@ class D10Rounds:
         events: list[Event] = []
         events += engagement.lapse(engine.encounter, "free attack")
         if combat.round > combat.first_round:
-            events += play.tick_timers(engine)
+            events += timers.tick_timers(engine)
         return events
 
     def on_combat_start(self, engine: Table) -> None:
