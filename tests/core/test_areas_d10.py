@@ -13,9 +13,8 @@ import pytest
 from lnl_desktop.core import Engine, IllegalAction, RulesError, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import AreaEffectResolved, Override, WentDown
-from lnl_desktop.core.engine.areas import struck_by
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.map.areas import AreaShape
+from lnl_desktop.core.map.areas import AreaShape, struck_by
 from lnl_desktop.core.rules.bestiary import read_bestiary
 from lnl_desktop.core.rules.d10 import Declare
 from lnl_desktop.core.rules.d10.areas import dealt_odds, total_odds

@@ -19,11 +19,11 @@ import pytest
 
 from lnl_desktop.core.encounter.light import cell_light, light_map, target_light
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.engine.areas import struck_by
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.engine.party_view import party_sight, party_view, players_unseen
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.pictures import PictureError, read_picture_beside
+from lnl_desktop.core.map.areas import struck_by
 from lnl_desktop.core.map.explored import explored_mask
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim.run import fight_odds

@@ -1,11 +1,9 @@
 """Area templates and area effects at the table (RULES §14): the engine's handlers for laying,
-editing and removing a template, who an area strikes, and an area effect resolved through the
+editing and removing a template, and an area effect resolved through the
 encounter's ruleset (:meth:`Ruleset.resolve_area`). Each handler replaces the encounter's tuple of
 templates whole, so the undo history keeps the old tuple by reference (``history._SHARED_PARTS``)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
@@ -14,16 +12,8 @@ from lnl_desktop.core.encounter.events import Event, TemplateChanged, TemplatePl
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.drawings import checked, on_map
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, Strike, grid_feet, strike, under_cover
+from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, grid_feet, struck_by
 from lnl_desktop.core.rules.base import Table
-
-
-@dataclass(frozen=True)
-class Struck:
-    """A combatant an area strikes: whether the origin sees only part of it (Group d10's cover)."""
-
-    combatant: str
-    cover: bool
 
 
 def area_of(shape: str, origin: tuple[float, float], size_ft: int, direction: float, title: str) -> AreaShape:
@@ -41,22 +31,6 @@ def area_of(shape: str, origin: tuple[float, float], size_ft: int, direction: fl
     if reasons:
         raise IllegalAction(title, reasons)
     return kind
-
-
-def struck_by(
-    encounter: Encounter, shape: AreaShape, origin: tuple[float, float], size_ft: int, direction: float
-) -> tuple[Strike, list[Struck]]:
-    """The cells an area strikes and every combatant on the map with a cell among them, in the
-    roster's order (friends too: RULES §14 spares nobody), each with whether it is under cover."""
-    grid = encounter.map
-    area = strike(grid, shape, origin, size_ft, direction, grid.diagonal)
-    out: list[Struck] = []
-    for c in encounter.combatants:
-        token = encounter.tokens.get(c.id)
-        if token is None or not area.hits(token.cell, c.size):
-            continue
-        out.append(Struck(c.id, under_cover(grid, origin, token.cell, c.size)))
-    return area, out
 
 
 def _find(engine: Table, title: str, template_id: str) -> tuple[int, Template]:

@@ -23,13 +23,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lnl_desktop.core.map.grid import _EPS, Cell, DiagonalRule
 from lnl_desktop.core.map.sight import points_seen
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from lnl_desktop.core.map.grid import BoolArray
     from lnl_desktop.core.map.terrain import GridMap
 
@@ -216,3 +218,51 @@ def corners_seen(grid_map: GridMap, origin: tuple[float, float], anchor: Cell, s
 def under_cover(grid_map: GridMap, origin: tuple[float, float], anchor: Cell, size: int) -> bool:
     """RULES §14 [D], Group d10: some but not all of the creature's corners seen from the origin."""
     return 0 < corners_seen(grid_map, origin, anchor, size) < 4
+
+
+@dataclass(frozen=True)
+class Struck:
+    """A combatant an area strikes: whether the origin sees only part of it (Group d10's cover)."""
+
+    combatant: str
+    cover: bool
+
+
+class Placed(Protocol):
+    """What :func:`struck_by` reads of an encounter: its map, its roster and their tokens."""
+
+    @property
+    def map(self) -> Any: ...  # the encounter's map grid, read as a GridMap
+    @property
+    def combatants(self) -> Sequence[Any]: ...
+    @property
+    def tokens(self) -> Mapping[str, Any]: ...
+
+
+def struck_by(
+    encounter: Placed,
+    shape: AreaShape,
+    origin: tuple[float, float],
+    size_ft: int,
+    direction: float,
+    *,
+    cover_counts: bool = True,
+) -> tuple[Strike, list[Struck]]:
+    """Who a template strikes: the cells an area strikes and every combatant on the map with a cell
+    among them, in the roster's order (friends too: RULES §14 spares nobody), each with whether it is
+    under cover. ``cover_counts`` False (a ruleset where cover changes nothing): nobody is."""
+    grid = encounter.map
+    area = strike(grid, shape, origin, size_ft, direction, grid.diagonal)
+    out: list[Struck] = []
+    for c in encounter.combatants:
+        token = encounter.tokens.get(c.id)
+        if token is None or not area.hits(token.cell, c.size):
+            continue
+        out.append(Struck(c.id, cover_counts and under_cover(grid, origin, token.cell, c.size)))
+    return area, out
+
+
+def cover_counts(areas: Any) -> bool:
+    """Whether cover changes anything in a ruleset's area effects (its ``areas`` capability, None
+    for a ruleset without area effects: then nobody's cover counts)."""
+    return areas is not None and bool(areas.spec().cover)

@@ -31,15 +31,20 @@ from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
 from lnl_desktop.core.encounter.actions import AreaEffect
 from lnl_desktop.core.encounter.areas import Template
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.engine.areas import struck_by
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import AreaMeans
+from lnl_desktop.core.map.areas import cover_counts, struck_by
+from lnl_desktop.core.rules.base import AreaMeans, AreaSpec
 from lnl_desktop.ui.dialogs.faces import FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 FREE = ""  # the caster combo's data for a free effect
 COL_TARGET, COL_SIDE, COL_COVER, COL_SAVE, COL_DAMAGE, COL_DROP = range(6)
+
+
+def no_area_effects(title: str) -> str:
+    """Why an area effect is refused in a ruleset without them (the Template tool and the dialog)."""
+    return f"{title} has no area effects"
 
 
 class AreaEffectDialog(QDialog):
@@ -57,11 +62,14 @@ class AreaEffectDialog(QDialog):
         self.controller = controller
         self.template = template
         self.ruleset = controller.engine.ruleset
-        self.spec = self.ruleset.areas.spec()
+        self.areas = self.ruleset.areas  # None for a ruleset without area effects: the dialog says so
+        self.lacking = "" if self.areas is not None else no_area_effects(self.ruleset.title)
+        self.spec = self.areas.spec() if self.areas is not None else AreaSpec()
         self.setWindowTitle(f"Area effect — {template.words}")
         self.setMinimumWidth(540)
         encounter = controller.encounter
-        _, self.struck = struck_by(encounter, template.shape, template.origin, template.size_ft, template.direction)
+        t, cover = template, cover_counts(self.areas)
+        _, self.struck = struck_by(encounter, t.shape, t.origin, t.size_ft, t.direction, cover_counts=cover)
 
         self.caster_combo = QComboBox(self)
         self.caster_combo.setToolTip(
@@ -253,7 +261,7 @@ class AreaEffectDialog(QDialog):
         """The combatant's spells, breaths and bombs whose own area this template is (a spell strikes
         its own shape and size: the Action dock's Area effect… lays it)."""
         t = self.template
-        means = self.ruleset.areas.means(c) if c is not None else ()
+        means = self.areas.means(c) if self.areas is not None and c is not None else ()
         return tuple(m for m in means if (m.area.shape, m.area.size_ft) == (t.shape, t.size_ft))
 
     def caster(self) -> str:
@@ -319,8 +327,9 @@ class AreaEffectDialog(QDialog):
         action = self.action()
         with QSignalBlocker(self.table):
             try:
-                odds = self.ruleset.areas.forecast(self.controller.encounter, action) if action.targets else {}
-                problem = ""
+                areas = self.areas
+                odds = areas.forecast(self.controller.encounter, action) if areas and action.targets else {}
+                problem = self.lacking
             except RulesError as refused:
                 odds, problem = {}, str(refused)
             for row in range(self.table.rowCount()):
@@ -335,8 +344,12 @@ class AreaEffectDialog(QDialog):
                     item.setToolTip(o.words if o is not None else "")
         self.table.setColumnHidden(COL_SAVE, not self.spec.saves)
         self.refusal.setText(problem)
-        self.roll_button.setEnabled(bool(action.targets))
-        self.faces_button.setEnabled(bool(action.targets))
+        can = bool(action.targets) and not self.lacking
+        self.roll_button.setEnabled(can)
+        self.faces_button.setEnabled(can)
+        if self.lacking:  # disabled, and says why
+            self.roll_button.setToolTip(self.lacking)
+            self.faces_button.setToolTip(self.lacking)
 
     # -- rolling --------------------------------------------------------------------------------
 
@@ -345,6 +358,9 @@ class AreaEffectDialog(QDialog):
         return self._apply(None)
 
     def _apply(self, dice: DiceSource | None) -> list[Event] | None:
+        if self.lacking:
+            self.refusal.setText(self.lacking)
+            return None
         events = self.controller.do(self.action(), dice)
         if events is None:
             self.refusal.setText(self.controller.refusal or "refused")
@@ -354,6 +370,9 @@ class AreaEffectDialog(QDialog):
 
     def type_faces(self) -> FacesDialog | None:
         """The faces of the table's own dice: the damage once, then what each target rolls."""
+        if self.lacking:
+            self.refusal.setText(self.lacking)
+            return None
         dry_run = engine_dry_run(self.controller.encounter, self.action())
         try:
             hint = faces_hint(dry_run)
@@ -392,8 +411,12 @@ class AreaEffectButton(QPushButton):
         self.menu_shown: QMenu | None = None
         self.clicked.connect(self._clicked)
 
+    def _means(self, c: object | None) -> tuple[AreaMeans, ...]:
+        areas = self.controller.engine.ruleset.areas
+        return areas.means(c) if areas is not None and c is not None else ()
+
     def show_for(self, c: object | None) -> None:
-        means = self.controller.engine.ruleset.areas.means(c) if c is not None else ()
+        means = self._means(c)
         self.caster = getattr(c, "id", "") if means else ""
         self.setVisible(bool(means))
         if means:
@@ -401,8 +424,7 @@ class AreaEffectButton(QPushButton):
             self.setToolTip(f"Lay the area of {names} on the map, then resolve it on everyone it strikes")
 
     def _clicked(self) -> None:
-        c = self.controller.combatant(self.caster) if self.caster else None
-        means = self.controller.engine.ruleset.areas.means(c) if c is not None else ()
+        means = self._means(self.controller.combatant(self.caster) if self.caster else None)
         if len(means) == 1:
             self.lay.emit(means[0], self.caster)
         elif means:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Background, Encounter, MapGrid
+from lnl_desktop.core.map.areas import cover_counts
 from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.registry import Ruleset
 from lnl_desktop.ui.map.drawings import DrawingLayer
@@ -159,7 +160,7 @@ class MapScene(QGraphicsScene):
         # The GM's drawings and labels (the players' scene: the shown ones only).
         self.drawings = DrawingLayer(self, player)
         # Area templates (RULES §14; the players' scene: the shown ones, under its fog, without rings).
-        self.templates = TemplateLayer(self, player, lambda: controller.engine.ruleset.areas.spec().cover)
+        self.templates = TemplateLayer(self, player, lambda: cover_counts(controller.engine.ruleset.areas))
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)

@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QWidget
 
 from lnl_desktop.core.encounter.actions import Action, EditTemplate, PlaceTemplate, RemoveTemplate
 from lnl_desktop.core.encounter.areas import Template, area_words
-from lnl_desktop.core.engine.areas import Struck, struck_by
-from lnl_desktop.core.map.areas import AreaShape, drag_size, snap_origin
+from lnl_desktop.core.map.areas import AreaShape, Struck, cover_counts, drag_size, snap_origin, struck_by
 from lnl_desktop.core.map.grid import Cell, direction_deg
+from lnl_desktop.ui.dialogs.area import no_area_effects
 from lnl_desktop.ui.map.gestures import Gesture, MapSurface
 from lnl_desktop.ui.map.templates import PREVIEW_Z, StruckRings, TemplateItem, TemplateLayer, TemplateStyle, to_cells
 
@@ -50,13 +50,14 @@ class _Preview:
 
     def update(self, template: Template) -> None:
         encounter = self.view.controller.encounter
-        strike_, struck = struck_by(encounter, template.shape, template.origin, template.size_ft, template.direction)
+        cover = cover_counts(self.view.controller.engine.ruleset.areas)  # only where cover changes anything
+        t = template
+        strike_, struck = struck_by(encounter, t.shape, t.origin, t.size_ft, t.direction, cover_counts=cover)
         self.struck = struck
         self.item.set_template(template, strike_)
-        cover = self.view.controller.engine.ruleset.areas.spec().cover  # only where cover changes anything
-        self.rings.set_rings(encounter, struck, cover)
+        self.rings.set_rings(encounter, struck)
         names = encounter.names()
-        who = ", ".join(names.get(s.combatant, s.combatant) + (" (cover)" if s.cover and cover else "") for s in struck)
+        who = ", ".join(names.get(s.combatant, s.combatant) + (" (cover)" if s.cover else "") for s in struck)
         words = area_words(template.shape, template.size_ft)
         self.view.say(f"{words[0].upper()}{words[1:]}: {who or 'nobody inside'}")
 
@@ -150,7 +151,10 @@ class LayTemplate(Gesture):
         style.caster = style.means = style.label = ""
         style.fixed_size = None
         events = view.do(PlaceTemplate(t.shape.value, t.origin, t.size_ft, t.direction, t.label))
-        if events and struck:
+        ruleset = view.controller.engine.ruleset
+        if events and struck and ruleset.areas is None:
+            view.say(no_area_effects(ruleset.title))  # laid all the same: a template is the map's too
+        elif events and struck:
             view.open_area_effect(view.controller.encounter.templates[-1].id, caster, means)
 
     def cancel(self) -> None:
@@ -258,13 +262,16 @@ def template_menu(
     do: Callable[[Action], list[Event] | None],
     apply: Callable[[], object],
     rename: Callable[[], object],
+    refusal: str = "",
 ) -> QMenu:
     """The commands on a template (a right-click): apply its effect, shown to the players or not,
-    name it, remove it. Each change is one undo step."""
+    name it, remove it. Each change is one undo step. ``refusal``: why no effect applies (a ruleset
+    without area effects), the entry disabled with it."""
     menu = QMenu(parent)
     menu.setToolTipsVisible(True)
     apply_entry = menu.addAction("&Apply area effect…", apply)
-    apply_entry.setToolTip("Resolve an effect on everyone it strikes, through the rules (RULES §14)")
+    apply_entry.setToolTip(refusal or "Resolve an effect on everyone it strikes, through the rules (RULES §14)")
+    apply_entry.setEnabled(not refusal)
     menu.addSeparator()
     shown = menu.addAction("&Shown to the players")
     shown.setCheckable(True)
@@ -338,12 +345,15 @@ class TemplateCommands:
 
     def template_context_menu(self, template: Template, where: QPoint) -> QMenu:
         self.select_template(template.id)
+        ruleset = self.controller.engine.ruleset
+        refusal = no_area_effects(ruleset.title) if ruleset.areas is None else ""
         self.context_menu = template_menu(
             self,
             template,
             self.do,
             lambda: self.open_area_effect(template.id),
             lambda: self.rename_template(template.id),
+            refusal,
         )
         self.context_menu.popup(where)
         return self.context_menu

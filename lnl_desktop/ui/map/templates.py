@@ -30,8 +30,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 from lnl_desktop.core.encounter.areas import Template, area_words
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.core.engine.areas import Struck, struck_by
-from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike, strike
+from lnl_desktop.core.map.areas import CONE_DEG, AreaShape, Strike, Struck, strike, struck_by
 from lnl_desktop.ui.map.drawings import DRAWING_Z
 from lnl_desktop.ui.map.failsafe import fails_closed
 from lnl_desktop.ui.map.geometry import CellMask, cell_rect
@@ -226,13 +225,13 @@ class StruckRings(QGraphicsItem):
         self.rings: list[tuple[QRectF, bool]] = []
         self._rect = QRectF()
 
-    def set_rings(self, encounter: Encounter, struck: list[Struck], cover_matters: bool) -> None:
+    def set_rings(self, encounter: Encounter, struck: list[Struck]) -> None:
         sizes = {c.id: c.size for c in encounter.combatants}
         rings: list[tuple[QRectF, bool]] = []
         for s in struck:
             token = encounter.tokens.get(s.combatant)
             if token is not None:
-                rings.append((cell_rect(token.cell, sizes.get(s.combatant, 1)), s.cover and cover_matters))
+                rings.append((cell_rect(token.cell, sizes.get(s.combatant, 1)), s.cover))
         if rings == self.rings:
             return
         self.prepareGeometryChange()
@@ -328,8 +327,8 @@ class TemplateLayer:
             self.rings.clear()
             return
         t = item.template
-        struck = struck_by(encounter, t.shape, t.origin, t.size_ft, t.direction)[1]
-        self.rings.set_rings(encounter, struck, self.cover_matters())
+        struck = struck_by(encounter, t.shape, t.origin, t.size_ft, t.direction, cover_counts=self.cover_matters())[1]
+        self.rings.set_rings(encounter, struck)
 
     def reset(self) -> None:
         self._templates = None
