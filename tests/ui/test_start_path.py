@@ -59,10 +59,19 @@ START_PATH = {
     "lnl_desktop.core.rules.base",
     "lnl_desktop.core.rules.common",
     "lnl_desktop.core.rules.lnl",
+    "lnl_desktop.core.rules.capabilities",  # the seam's Protocols
+    "lnl_desktop.core.rules.shared",  # the capability pieces rulesets compose
+    "lnl_desktop.core.rules.lnl.actions",  # the demo's ruleset, composed of its capabilities
     "lnl_desktop.core.rules.lnl.areas",  # the demo's ruleset: its area effects (RULES §14)
+    "lnl_desktop.core.rules.lnl.attacks",
+    "lnl_desktop.core.rules.lnl.blows",  # the fight odds' blows (numpy lazily)
     "lnl_desktop.core.rules.lnl.by_hand",
+    "lnl_desktop.core.rules.lnl.conditions",
+    "lnl_desktop.core.rules.lnl.movement",
     "lnl_desktop.core.rules.lnl.play",
+    "lnl_desktop.core.rules.lnl.rounds",
     "lnl_desktop.core.rules.lnl.rules",
+    "lnl_desktop.core.rules.lnl.sim",  # its fight odds capability (numpy and the forecast lazily)
     "lnl_desktop.core.rules.lnl.views",
     "lnl_desktop.core.map.sight",
     "lnl_desktop.core.map.light",
