@@ -14,6 +14,7 @@ from lnl_desktop.core.engine.drawings import checked, on_map
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, grid_feet, struck_by
 from lnl_desktop.core.rules.base import Table
+from lnl_desktop.core.rules.capabilities import Areas
 
 
 def area_of(shape: str, origin: tuple[float, float], size_ft: int, direction: float, title: str) -> AreaShape:
@@ -135,10 +136,18 @@ def origin_feet(encounter: Encounter, cid: str, origin: tuple[float, float]) -> 
     return grid_feet(dx, dy, encounter.map.diagonal)
 
 
-def _out_of_range(engine: Table, a: act.AreaEffect) -> list[str]:
+def areas_of(engine: Table, title: str) -> Areas:
+    """The ruleset's area effects; IllegalAction for a ruleset that has none (its ``areas`` is None)."""
+    areas = engine.ruleset.areas
+    if areas is None:
+        raise IllegalAction(title, [f"{engine.ruleset.title} has no area effects"])
+    return areas  # type: ignore[no-any-return]
+
+
+def _out_of_range(engine: Table, a: act.AreaEffect, areas: Areas) -> list[str]:
     """Why the caster's means cannot reach the area's origin (a spell's or a throw's range), if so."""
     c = next((c for c in engine.encounter.combatants if c.id == a.caster), None)
-    means = next((m for m in engine.ruleset.areas.means(c) if m.name == a.means), None) if c is not None else None
+    means = next((m for m in areas.means(c) if m.name == a.means), None) if c is not None else None
     feet = origin_feet(engine.encounter, a.caster, a.origin)
     if c is None or means is None or means.range_ft is None or feet is None or feet <= means.range_ft:
         return []
@@ -148,6 +157,7 @@ def _out_of_range(engine: Table, a: act.AreaEffect) -> list[str]:
 def area_effect(engine: Table, a: act.AreaEffect, dice: DiceSource) -> list[Event]:
     """Check the area and its targets, let the ruleset resolve it (§14), lift its template if asked."""
     title = f"{a.name or a.means or 'Area effect'}"
+    areas = areas_of(engine, title)
     shape = area_of(a.shape, a.origin, a.size_ft, a.direction, title)
     on_map(engine, title, (a.origin,))
     encounter = engine.encounter
@@ -176,10 +186,10 @@ def area_effect(engine: Table, a: act.AreaEffect, dice: DiceSource) -> list[Even
         else:
             _find(engine, title, a.template)
     if a.caster and a.means and not a.override:
-        reasons += _out_of_range(engine, a)
+        reasons += _out_of_range(engine, a, areas)
     if reasons:
         raise IllegalAction(title, reasons)
-    events: list[Event] = list(engine.ruleset.areas.resolve(engine, a, dice))
+    events: list[Event] = list(areas.resolve(engine, a, dice))
     if a.lift:
         events += remove_template(engine, act.RemoveTemplate(a.template), dice)
     return events

@@ -4,7 +4,7 @@ each foe, worked out once from the engine's state."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
@@ -13,7 +13,18 @@ from lnl_desktop.core.map.sight import sees
 from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battlefield, melee_gaps
 from lnl_desktop.lazy import lazy_module
 
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.capabilities import Fights
+
 np = lazy_module("numpy")
+
+
+def simulator(ruleset: Any) -> Fights:
+    """The ruleset's fight simulator; RulesError for a ruleset that has none (its ``fights`` is None)."""
+    fights = ruleset.fights
+    if fights is None:
+        raise RulesError(f"{ruleset.title} has no fight simulator")
+    return fights  # type: ignore[no-any-return]
 
 
 def battlefield(engine: Any) -> Battlefield:
@@ -32,7 +43,7 @@ def battlefield(engine: Any) -> Battlefield:
     grid = e.map
     rule, fpc = grid.diagonal, grid.feet_per_cell
     side = np.array([PARTY if c.side is Side.PARTY else OPPONENTS for c in fighters], dtype=np.int64)
-    standing = np.array([not ruleset.fights.out(c) for c in fighters], dtype=np.bool_)
+    standing = np.array([not simulator(ruleset).out(c) for c in fighters], dtype=np.bool_)
     move = np.array([float(c.move_ft) for c in fighters])
     gap = np.full((k, k), np.inf)
     dist = np.full((k, k), np.inf)

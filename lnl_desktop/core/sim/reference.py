@@ -22,7 +22,7 @@ from lnl_desktop.core.rules.fight import (
     empty_outcome,
     with_plans,
 )
-from lnl_desktop.core.sim.field import battlefield
+from lnl_desktop.core.sim.field import battlefield, simulator
 from lnl_desktop.core.sim.odds import FightOdds, summarise
 from lnl_desktop.core.sim.run import with_retreats, without_retreats
 
@@ -40,11 +40,11 @@ def play_reference(
     encounter, _gone = without_retreats(encounter, plans)
     field = with_plans(battlefield(Engine(_copy(encounter))), tuple(p for p in plans if p.kind != "retreat"))
     ruleset = Engine(_copy(encounter)).ruleset
-    outcome = empty_outcome(fights, field.size, ruleset.fights.health_columns)
+    outcome = empty_outcome(fights, field.size, simulator(ruleset).health_columns)
     for f in range(fights):
         engine = Engine(_copy(encounter), dice=RandomDice(seed * 1_000_003 + f))
         start_round = engine.encounter.combat.round
-        ruleset.fights.play(engine, field, MAX_ROUNDS)
+        simulator(ruleset).play(engine, field, MAX_ROUNDS)
         _read(engine, field, outcome, f, start_round)
     return field, outcome
 
@@ -53,7 +53,7 @@ def _read(engine: Any, field: Battlefield, outcome: SimOutcome, f: int, start_ro
     e = engine.encounter
     ruleset = engine.ruleset
     by_id = e.by_id()
-    out = {cid: ruleset.fights.out(by_id[cid]) for cid in field.ids}
+    out = {cid: simulator(ruleset).out(by_id[cid]) for cid in field.ids}
     party_out = all(out[cid] for cid, side in zip(field.ids, field.side, strict=True) if side == PARTY)
     opponents_out = all(out[cid] for cid, side in zip(field.ids, field.side, strict=True) if side == OPPONENTS)
     outcome.winner[f] = OPPONENTS if party_out and not opponents_out else PARTY if opponents_out else NEITHER
@@ -62,12 +62,12 @@ def _read(engine: Any, field: Battlefield, outcome: SimOutcome, f: int, start_ro
         c = by_id[cid]
         outcome.down[f, k] = out[cid]
         outcome.dead[f, k] = bool(getattr(c, "dead", False))
-        outcome.health[f, k] = ruleset.fights.health(c)
+        outcome.health[f, k] = simulator(ruleset).health(c)
 
 
 def reference_odds(encounter: Encounter, fights: int, seed: int = 0, plans: tuple[Plan, ...] = ()) -> FightOdds:
     t0 = time.perf_counter()
     field, outcome = play_reference(encounter, fights, seed, plans)
     ruleset = Engine(_copy(encounter)).ruleset
-    odds = summarise(field, outcome, ruleset.fights.tells_death, time.perf_counter() - t0)
+    odds = summarise(field, outcome, simulator(ruleset).tells_death, time.perf_counter() - t0)
     return with_retreats(odds, encounter, tuple(p.combatant for p in plans if p.kind == "retreat"), ruleset)

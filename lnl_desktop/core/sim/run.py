@@ -9,7 +9,7 @@ from typing import Any
 from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.rules.fight import Battlefield, Plan, with_plans
-from lnl_desktop.core.sim.field import battlefield
+from lnl_desktop.core.sim.field import battlefield, simulator
 from lnl_desktop.core.sim.odds import CombatantOdds, FightOdds, Tally
 from lnl_desktop.lazy import lazy_module
 
@@ -60,10 +60,11 @@ def fight_odds(
     field = with_plans(field or battlefield(engine), tuple(p for p in plans if p.kind != "retreat"))
     rng = np.random.default_rng(seed)
     size = batch or batch_size(field.size)
-    tally = Tally(field, engine.ruleset.fights.health_columns)
+    sim = simulator(engine.ruleset)
+    tally = Tally(field, sim.health_columns)
     for start in range(0, fights, size):
-        tally.add(engine.ruleset.fights.simulate(table, field, min(size, fights - start), rng))
-    odds = tally.odds(engine.ruleset.fights.tells_death, time.perf_counter() - t0)
+        tally.add(sim.simulate(table, field, min(size, fights - start), rng))
+    odds = tally.odds(sim.tells_death, time.perf_counter() - t0)
     return with_retreats(odds, encounter, gone, engine.ruleset)
 
 
@@ -88,8 +89,9 @@ def with_retreats(odds: FightOdds, encounter: Encounter, gone: tuple[str, ...], 
         if c.id in kept:
             people.append(kept[c.id])
         elif c.id in gone:
-            health = dict(zip(ruleset.fights.health_columns, ruleset.fights.health(c), strict=True))
+            sim = simulator(ruleset)
+            health = dict(zip(sim.health_columns, sim.health(c), strict=True))
             side = "Party" if c.side is Side.PARTY else "Opponents"
-            die = 0.0 if ruleset.fights.tells_death else None
+            die = 0.0 if sim.tells_death else None
             people.append(CombatantOdds(id=c.id, name=c.name, side=side, drop=0.0, die=die, health_left=health))
     return replace(odds, combatants=tuple(people))
