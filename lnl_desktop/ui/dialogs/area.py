@@ -300,6 +300,13 @@ class AreaEffectDialog(QDialog):
         caster = self.caster()
         means = self.selected_means()
         dc = self.dc_spin.value() or None
+        said = {  # every ruleset field the dialog has a widget for
+            "save": str(self.save_combo.currentData() or "") if not caster else "",
+            "dc": dc,
+            "dex_applies": self.dex_check.isChecked(),
+            "ap_applies": self.ap_check.isChecked(),
+            "direct": self.direct_check.isChecked(),
+        }
         return AreaEffect(
             shape=t.shape.value,
             origin=t.origin,
@@ -313,13 +320,8 @@ class AreaEffectDialog(QDialog):
             cover=self.covered(),
             template=t.id,
             lift=self.lift_check.isChecked(),
-            extras={  # the ruleset's own fields of the effect, read with AreaEffect.extra
-                "save": str(self.save_combo.currentData() or "") if "save" in self.spec.fields and not caster else "",
-                "dc": dc if "dc" in self.spec.fields else None,
-                "dex_applies": self.dex_check.isChecked(),
-                "ap_applies": self.ap_check.isChecked(),
-                "direct": self.direct_check.isChecked(),
-            },
+            # The ruleset's own fields of the effect (those its AreaSpec names), read with AreaEffect.extra.
+            extras={name: value for name, value in said.items() if name in self.spec.fields},
         )
 
     def _refresh(self, *_: object) -> None:
