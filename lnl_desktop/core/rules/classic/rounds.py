@@ -59,35 +59,37 @@ class ClassicRounds(LnlRounds):
             by_hand_surprise=False,
         )
 
-    def open_combat(self, engine: Table, a: act.StartCombat, dice: DiceSource) -> Opening:
+    def open_combat(self, engine: Table, action: act.StartCombat, dice: DiceSource) -> Opening:
         face: int | None = None
-        if a.situation == ROLL:
-            face = a.face if a.face is not None else roll_plain(dice, 6, "surprise").face
+        if action.situation == ROLL:
+            face = action.face if action.face is not None else roll_plain(dice, 6, "surprise").face
             surprising, words = surprise_reading(face)
             # The table's words say what comes next; the log line says it happened.
             said = f"Surprise d6 {face}: {words if surprising is not None else 'no surprise round'}"
-        elif a.situation in (PARTY, OPPONENTS):
-            surprising = Side.PARTY if a.situation == PARTY else Side.OPPONENTS
+        elif action.situation in (PARTY, OPPONENTS):
+            surprising = Side.PARTY if action.situation == PARTY else Side.OPPONENTS
             verb = "gets" if surprising is Side.PARTY else "get"
             said = f"Surprise (GM): the {surprising.value} {verb} a surprise round"
-        elif a.situation == NONE:
+        elif action.situation == NONE:
             surprising, said = None, "No surprise (GM)"
         else:
             known = ", ".join((ROLL, PARTY, OPPONENTS, NONE))
-            raise IllegalAction("Start combat", [f"{a.situation!r} is not a situation of {self.title} ({known})"])
+            raise IllegalAction("Start combat", [f"{action.situation!r} is not a situation of {self.title} ({known})"])
         if surprising is not None:
             return Opening(
-                situation=a.situation,
+                situation=action.situation,
                 first_side=surprising,
                 surprised_side=surprising.other,
                 text=f"{said}: only the {surprising.value} {'acts' if surprising is Side.PARTY else 'act'}",
                 face=face,
                 first_round=0,
             )
-        initiative = a.initiative_face if a.initiative_face is not None else roll_plain(dice, 6, "initiative").face
+        initiative = (
+            action.initiative_face if action.initiative_face is not None else roll_plain(dice, 6, "initiative").face
+        )
         first = self.initiative(initiative)
         return Opening(
-            situation=a.situation,
+            situation=action.situation,
             first_side=first,
             surprised_side=None,
             text=f"{said}. Round 1: initiative {initiative}, {first.acts_first}",

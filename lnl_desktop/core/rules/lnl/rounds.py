@@ -36,21 +36,21 @@ class LnlRounds(GmSaysRounds):
             reading=reading,
         )
 
-    def open_combat(self, engine: Table, a: act.StartCombat, dice: DiceSource) -> Opening:
+    def open_combat(self, engine: Table, action: act.StartCombat, dice: DiceSource) -> Opening:
         try:
-            situation = SurpriseSituation(a.situation)
+            situation = SurpriseSituation(action.situation)
         except ValueError:
             known = ", ".join(s.value for s in SurpriseSituation)
             raise IllegalAction(
-                "Start combat", [f"{a.situation!r} is not a situation of {self.title} ({known})"]
+                "Start combat", [f"{action.situation!r} is not a situation of {self.title} ({known})"]
             ) from None
         face: int | None = None
         if situation is SurpriseSituation.REVERSE:
-            if a.first_side is None:
+            if action.first_side is None:
                 raise IllegalAction("Start combat", ["a reverse ambush needs the GM to say who acts first"])
-            outcome = reverse_ambush_outcome(a.first_side, a.surprised_side)
+            outcome = reverse_ambush_outcome(action.first_side, action.surprised_side)
         else:
-            face = a.face if a.face is not None else roll_plain(dice, 6, "surprise and initiative").face
+            face = action.face if action.face is not None else roll_plain(dice, 6, "surprise and initiative").face
             outcome = surprise(situation, face)
         rolled = f"rolled {face}: " if face is not None else ""
         return Opening(
@@ -61,8 +61,8 @@ class LnlRounds(GmSaysRounds):
             face=face,
         )
 
-    def round_order(self, engine: Table, a: act.NextRound, dice: DiceSource) -> RoundOrder:
-        face = a.face if a.face is not None else roll_plain(dice, 6, "initiative").face
+    def round_order(self, engine: Table, action: act.NextRound, dice: DiceSource) -> RoundOrder:
+        face = action.face if action.face is not None else roll_plain(dice, 6, "initiative").face
         first = initiative(face)
         return RoundOrder(first, face, f"initiative {face}, {first.acts_first}")
 
