@@ -1,4 +1,4 @@
-"""The exact damage forecast of an attack: what :meth:`LnLRuleset.resolve_attack` can roll, and how likely.
+"""The exact damage forecast of an attack: what :meth:`.rules.LnlRules.resolve_attack` can roll, and how likely.
 
 Nothing here is sampled. One exploding die of ``s`` sides totals ``m*s + r`` (``m`` maxima in a
 row, then a face ``r`` of ``1..s-1``) with probability ``(1/s)**(m+1)``; the sum of several dice

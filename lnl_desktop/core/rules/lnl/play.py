@@ -1,7 +1,7 @@
 """The L&L family at the table: the engine's handlers for the actions both Laurels & Loot rulesets
 share (attack, cast, parry, dash, leap) and the writing of an attack's outcome into the encounter.
 
-The engine finds these through :attr:`LnLRuleset.handlers`; it never imports them.
+The engine finds these through :attr:`.actions.LnlActions.handlers`; it never imports them.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ closing in first when none does. No power attacks, sneak attacks, parries, Dash 
 The dice: every blow's damage is drawn from the exact distribution the forecast computes for that
 attacker, target and weapon (:func:`.odds.forecast_with`: exploding dice by level, the magic, STR,
 DEX or AWA/WIS terms, less the target's DEX and AP), so the simulator cannot disagree with the
-forecast. Initiative and surprise are read from the ruleset's own :meth:`open_combat` and
-:meth:`initiative` for every face of the d6, so Classic's surprise round comes for free.
+forecast. Initiative and surprise are read from the ruleset's own rounds (``rounds.open_combat`` and
+``rounds.initiative``) for every face of the d6, so Classic's surprise round comes for free.
 """
 
 from __future__ import annotations
