@@ -116,14 +116,14 @@ class Table:
         views rendered (a first paint at a new zoom spreads them over frames) and the map's search
         tables built by their worker."""
         from lnl_desktop.core.map.terrain import map_terrain
-        from lnl_desktop.ui.map import walls
+        from lnl_desktop.ui.map import wall_tiles
 
         for _ in range(200):
-            before = walls.tile_cache.rendered
+            before = wall_tiles.tile_cache.rendered
             self.view.viewport().repaint()
             self.player.view.viewport().repaint()
             settle(self.app)
-            if walls.tile_cache.rendered == before:
+            if wall_tiles.tile_cache.rendered == before:
                 break
         terrain = map_terrain(self.controller.encounter.map)
         deadline = time.perf_counter() + 30

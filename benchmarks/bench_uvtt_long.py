@@ -45,7 +45,7 @@ def one_case(kind: str, count: int, size: int) -> dict[str, object]:
 
     from lnl_desktop.lazy import load_now
     from lnl_desktop.ui.dialogs import import_map
-    from lnl_desktop.ui.map import walls
+    from lnl_desktop.ui.map import wall_tiles
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     load_now("numpy")
@@ -55,7 +55,7 @@ def one_case(kind: str, count: int, size: int) -> dict[str, object]:
     refusals: list[str] = []
     QMessageBox.warning = lambda _parent, _title, text, *a, **k: refusals.append(text)  # type: ignore[method-assign]
     table = Table(big_maps.build(size=size, tokens=10, segments=0), scratch)
-    before = walls.tile_cache.rendered
+    before = wall_tiles.tile_cache.rendered
     t0 = time.perf_counter()
     done = import_map.import_map_file(table.window, table.controller, path)
     imported = time.perf_counter() - t0
@@ -68,7 +68,7 @@ def one_case(kind: str, count: int, size: int) -> dict[str, object]:
         table.view.fit_map()
         table.warm()  # every tile of both views rendered, the search tables built
         out["paint_s"] = time.perf_counter() - t0
-        out["tiles"] = walls.tile_cache.rendered - before
+        out["tiles"] = wall_tiles.tile_cache.rendered - before
         _, steps, _ = table.drag("p0", 30)
         out["drag_worst_ms"] = max(steps)
         out["drag_median_ms"] = sorted(steps)[len(steps) // 2]

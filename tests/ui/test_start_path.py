@@ -141,6 +141,7 @@ START_PATH = {
     "lnl_desktop.ui.map.token_look",
     "lnl_desktop.ui.map.view",
     "lnl_desktop.ui.map.walls",
+    "lnl_desktop.ui.map.wall_tiles",
     "lnl_desktop.ui.window.menus",
     "lnl_desktop.ui.plumbing.mime",
     "lnl_desktop.ui.plumbing.portraits",

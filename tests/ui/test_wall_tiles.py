@@ -1,4 +1,4 @@
-"""Walls and doors painted from cached tiles (``ui/map/walls.py``): what the cache shows is what a
+"""Walls and doors painted from cached tiles (``ui/map/wall_tiles.py``): what the cache shows is what a
 direct paint shows, at once after an edit, a zoom or a pan; an edit re-renders only the tiles it
 touches; the cache keeps to its byte budget; a first paint on screen is spread over frames.
 
@@ -23,8 +23,9 @@ from qt_pictures import render
 from lnl_desktop.core.encounter.actions import AddWall, RemoveWall, SetDoor
 from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
-from lnl_desktop.ui.map import MapView, walls
-from lnl_desktop.ui.map.walls import TILE_PX, WALL_LINE, LineShapes, tile_cache
+from lnl_desktop.ui.map import MapView, wall_tiles, walls
+from lnl_desktop.ui.map.wall_tiles import TILE_PX, LineShapes, tile_cache
+from lnl_desktop.ui.map.walls import WALL_LINE
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.style import CELL_PX
 
@@ -405,7 +406,7 @@ def test_a_first_paint_on_screen_renders_up_to_a_budget_and_the_rest_follows(
     qtbot.wait(50)  # the paints the zoom asked for
     tile_cache.clear()
     view.resetCachedContent()  # as a new zoom drops the view's picture of its background
-    monkeypatch.setattr(walls, "PAINT_BUDGET_US", 1.0)  # a tile a paint
+    monkeypatch.setattr(wall_tiles, "PAINT_BUDGET_US", 1.0)  # a tile a paint
     viewport = view.viewport()
     rendered = tile_cache.rendered
     viewport.repaint()
@@ -475,7 +476,7 @@ def test_long_walls_are_cut_to_each_tile_and_a_tile_keeps_only_the_pieces_inside
     lines = view.map_scene.lines
     rows = lines._build()[0].rows
     scale = view.viewportTransform().m11()
-    pad = walls._pad(scale, scale)
+    pad = wall_tiles._pad(scale, scale)
     tiles = [(c, r) for c, r in tiles_now(view)]
     assert len(tiles) > 6
     for col, row in tiles:
@@ -516,7 +517,7 @@ def test_strokes_that_could_change_no_pixel_are_left_out_and_the_picture_is_the_
     controller = TableController(long_lines_encounter(2000))
     view = make_view(qtbot, controller)
     stroked: list[int] = []
-    stroke = walls._stroke_layer
+    stroke = wall_tiles._stroke_layer
 
     def counting(*args: object, **kwargs: object) -> np.ndarray:
         drawn = stroke(*args, **kwargs)  # type: ignore[arg-type]
@@ -524,12 +525,12 @@ def test_strokes_that_could_change_no_pixel_are_left_out_and_the_picture_is_the_
         stroked.append(-len(drawn))
         return drawn
 
-    monkeypatch.setattr(walls, "_stroke_layer", counting)
+    monkeypatch.setattr(wall_tiles, "_stroke_layer", counting)
     skipping = pixels(render(view))
     drawn, offered = sum(n for n in stroked if n > 0), -sum(n for n in stroked if n < 0)
     assert drawn < 0.8 * offered
     tile_cache.clear()
-    monkeypatch.setattr(walls, "_SATURATE_FROM", 10**9)
+    monkeypatch.setattr(wall_tiles, "_SATURATE_FROM", 10**9)
     every = pixels(render(view))
     assert np.array_equal(skipping, every)
 

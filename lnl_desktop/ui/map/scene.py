@@ -43,7 +43,7 @@ from lnl_desktop.ui.map.light import LightItem
 from lnl_desktop.ui.map.templates import TemplateLayer
 from lnl_desktop.ui.map.token_look import TokenLook
 from lnl_desktop.ui.map.tokens import TokenItem
-from lnl_desktop.ui.map.walls import LineShapes
+from lnl_desktop.ui.map.wall_tiles import LineShapes
 from lnl_desktop.ui.plumbing import style, theme
 from lnl_desktop.ui.plumbing.controller import TableController
 
