@@ -16,16 +16,9 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.map import MapView
-from lnl_desktop.ui.map.gestures import (
-    DrawLine,
-    EraseLines,
-    FogRect,
-    Gesture,
-    MoveToken,
-    PaintStroke,
-    Pan,
-    TurnToken,
-)
+from lnl_desktop.ui.map.edit_gestures import DrawLine, EraseLines, FogRect, PaintStroke
+from lnl_desktop.ui.map.gestures import Gesture, Pan
+from lnl_desktop.ui.map.token_gestures import MoveToken, TurnToken
 from lnl_desktop.ui.plumbing.controller import TableController
 
 LEFT = Qt.MouseButton.LeftButton

@@ -80,22 +80,11 @@ from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.lazy import loaded
 from lnl_desktop.ui.map.drag import DragLayer
 from lnl_desktop.ui.map.draw_menu import draw_menu
+from lnl_desktop.ui.map.drawing_gestures import DrawShape, LightAt, MoveDrawing
 from lnl_desktop.ui.map.drawings import DrawStyle, drawing_menu
+from lnl_desktop.ui.map.edit_gestures import DrawLine, EraseLines, FogRect, PaintStroke
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, cell_at, fit_scale, footprint_centre
-from lnl_desktop.ui.map.gestures import (
-    PAINT_Z,
-    DrawLine,
-    DrawShape,
-    EraseLines,
-    FogRect,
-    Gesture,
-    LightAt,
-    MoveDrawing,
-    MoveToken,
-    PaintStroke,
-    Pan,
-    TurnToken,
-)
+from lnl_desktop.ui.map.gestures import PAINT_Z, Gesture, Pan
 from lnl_desktop.ui.map.light import LightChoice
 from lnl_desktop.ui.map.overlays import (
     FOG_STYLES,
@@ -110,6 +99,7 @@ from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
 from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, TemplateCommands, template_shapes_menu
 from lnl_desktop.ui.map.templates import TemplateStyle
+from lnl_desktop.ui.map.token_gestures import MoveToken, TurnToken
 from lnl_desktop.ui.map.tokens import body_path
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
 from lnl_desktop.ui.plumbing import theme

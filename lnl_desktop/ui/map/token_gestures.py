@@ -1,0 +1,272 @@
+"""The gestures on a token (:mod:`lnl_desktop.ui.map.gestures` has what they share).
+
+- :class:`MoveToken`: a token dragged along its route, with waypoints (right click or W pins one,
+  Backspace drops the last) and Shift for a forced move; a click without a drag begins a turn or
+  picks the attack's target.
+- :class:`TurnToken`: a right-drag turns a token (Alt: 15 degree steps); a right click that turns
+  nothing opens its menu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QCursor, QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from lnl_desktop.core.encounter.actions import (
+    BeginTurn,
+    Face,
+)
+from lnl_desktop.core.encounter.model import Phase
+from lnl_desktop.core.errors import RulesError
+from lnl_desktop.core.map import grid
+from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.ui.map.drag import MoveDrag, Route
+from lnl_desktop.ui.map.geometry import footprint_centre
+from lnl_desktop.ui.map.gestures import Gesture, MapSurface
+from lnl_desktop.ui.plumbing import style
+from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
+
+# -- moving a token --------------------------------------------------------------------------------
+
+
+class MoveToken(Gesture):
+    """A token dragged to where it goes, along the route through its waypoints; the release is one
+    Move. Until the cursor has moved a few pixels it is a click, which does what combat needs next
+    (:meth:`clicked`)."""
+
+    keeps_hover = True
+    holds_token = True
+    STEERING_KEYS = (Qt.Key.Key_W, Qt.Key.Key_Backspace, Qt.Key.Key_Escape)
+
+    def __init__(self, view: MapSurface, drag: MoveDrag, press: QPoint, targets: bool) -> None:
+        super().__init__(view)
+        self.drag = drag
+        self.active = False  # moved far enough to be a drag, not a click
+        self.pressed_at = press
+        self.target: Cell | None = None  # the anchor under the cursor
+        self.forced = False
+        self.targets = targets  # a click makes the token the plan's target
+
+    @classmethod
+    def pressed(cls, view: MapSurface, cid: str, cell: Cell, press: QPoint, targets: bool) -> MoveToken | None:
+        """The gesture of a press on ``cid``'s token at ``cell``; None (and why, said) when the
+        engine will not say where it may go."""
+        token = view.controller.encounter.tokens[cid]
+        try:
+            drag = MoveDrag(view.controller, cid, grab=(cell[0] - token.cell[0], cell[1] - token.cell[1]))
+        except (RulesError, ValueError) as error:
+            view.refuse(str(error))
+            return None
+        return cls(view, drag, press, targets)
+
+    @staticmethod
+    def targets_on_click(controller: TableController, cid: str) -> bool:
+        """A click on ``cid`` picks the target of the attack being set up (not the active one)."""
+        turn = controller.encounter.combat.turn
+        plan = controller.plan
+        if turn is None or plan is None or plan.attacker != turn.combatant:
+            return False
+        return cid != turn.combatant or bool(getattr(plan, "allies", False))  # Defend may pick oneself
+
+    def start(self) -> None:
+        self.view.overlays.prime(self.drag.cid, self.drag.mover_inputs())
+
+    @property
+    def dragged_token(self) -> str | None:
+        return self.drag.cid
+
+    def grabbing(self) -> bool:
+        return self.active
+
+    def steers(self, key: int) -> bool:
+        # W is also "paint walls": during a drag it pins a waypoint instead.
+        return key in self.STEERING_KEYS
+
+    def press(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.RightButton and self.active:
+            self.pin_waypoint()
+
+    def move(self, event: QMouseEvent, cell: Cell) -> None:
+        if not self.active:
+            moved = (event.position().toPoint() - self.pressed_at).manhattanLength()
+            if moved >= QApplication.startDragDistance():
+                self._activate()
+        if self.active:
+            self.drag_to(cell, bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+
+    def release(self, event: QMouseEvent, cell: Cell) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        clicked = None if self.active else self.drag.cid
+        forced = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier) or self.forced
+        self._finish(cell, forced)
+        if clicked is not None:
+            self.clicked(clicked)
+
+    def key_press(self, event: QKeyEvent) -> bool:
+        if not self.active:
+            return False
+        key = event.key()
+        if key == Qt.Key.Key_W:
+            self.pin_waypoint()
+            return True
+        if key == Qt.Key.Key_Backspace:
+            self.unpin_waypoint()
+            return True
+        if key == Qt.Key.Key_Shift and self.target is not None:
+            self.drag_to(self.view.cell_under_cursor() or self.target, True, again=True)
+            return True
+        return False
+
+    def key_release(self, event: QKeyEvent) -> bool:
+        if event.key() != Qt.Key.Key_Shift or not self.active:
+            return False
+        if self.target is not None:
+            self.drag_to(self.view.cell_under_cursor() or self.target, False, again=True)
+        return True
+
+    def _activate(self) -> None:
+        view, drag = self.view, self.drag
+        self.active = True
+        view.drag_layer.show_press(drag)
+        view.overlays.set_selected_hidden(True)
+        item = view.map_scene.tokens.get(drag.cid)
+        if item is not None:
+            item.set_dragged(True)
+        view.refresh_hover()
+        view.update_cursor()
+
+    def drag_to(self, cell: Cell, forced: bool, again: bool = False) -> None:
+        """The cursor is over ``cell``: recompute only when the cell or the Shift key changed."""
+        view, drag = self.view, self.drag
+        target = drag.anchor_for(cell)
+        if not again and target == self.target and forced == self.forced:
+            return
+        self.target = target
+        self.forced = forced
+        route = drag.route_to(target) if not forced else None
+        if route is None:
+            route = Route(target, [drag.start, target], True, 0.0, [[drag.start, target]], [True])
+        info = view.drag_layer.show_route(drag, route, forced)
+        item = view.map_scene.tokens.get(drag.cid)
+        if item is not None:
+            item.move_to(target)
+            item.set_ghost_bad(target != drag.start and drag.end_looks_bad(target, view.map_scene.occupant))
+        view.say(info)
+
+    def pin_waypoint(self) -> None:
+        if not self.active or self.target is None:
+            return
+        if self.drag.pin(self.target):
+            self.drag_to(self.view.cell_under_cursor() or self.target, self.forced, again=True)
+
+    def unpin_waypoint(self) -> None:
+        if self.active and self.drag.unpin() and self.target is not None:
+            self.drag_to(self.view.cell_under_cursor() or self.target, self.forced, again=True)
+
+    def _finish(self, cell: Cell, forced: bool) -> None:
+        action = None
+        if self.active and self.view.on_map(cell):
+            action = self.drag.action(self.drag.anchor_for(cell), forced)
+        self.end()
+        self.view.say("")
+        if action is not None:
+            self.view.do(action)
+
+    def cancel(self) -> None:
+        self.end()
+        self.view.say("")
+
+    def end(self) -> None:
+        view = self.view
+        item = view.map_scene.tokens.get(self.drag.cid)
+        if item is not None:
+            item.set_dragged(False)
+            item.reset_position()
+            item.set_ghost_bad(False)
+        view.drag_layer.hide()
+        view.overlays.set_selected_hidden(False)
+        super().end()
+        view.refresh_hover()
+        view.update_cursor()
+
+    def clicked(self, cid: str) -> None:
+        """A press and release on a token without a drag: between turns it begins the turn of one
+        who may act now; while an attack is being set up it picks the target."""
+        controller = self.view.controller
+        engine = controller.engine
+        combat = controller.encounter.combat
+        if self.targets and combat.turn is not None:
+            plan = controller.plan
+            controller.set_plan(replace(plan or AttackPlan(combat.turn.combatant), target=cid))
+        elif combat.phase is Phase.FIGHTING and combat.turn is None and any(c.id == cid for c in engine.waiting()):
+            self.view.do(BeginTurn(cid))
+
+
+# -- turning a token -------------------------------------------------------------------------------
+
+
+class TurnToken(Gesture):
+    """A right-drag that turns a token to face the cursor; the release is one Face action, or the
+    token's menu when it turned nothing."""
+
+    keeps_hover = True
+    holds_token = True
+
+    def __init__(self, view: MapSurface, cid: str, name: str, centre: QPointF, facing: int) -> None:
+        super().__init__(view)
+        self.cid = cid
+        self.name = name
+        self.centre = centre
+        self.facing = facing
+        self.preview = facing
+
+    @classmethod
+    def pressed(cls, view: MapSurface, cid: str) -> TurnToken | None:
+        """The gesture of a right press on ``cid``'s token (selected by it)."""
+        token = view.controller.encounter.tokens[cid]
+        c = view.controller.combatant(cid)
+        if c is None:
+            return None
+        view.controller.select(cid)
+        return cls(view, cid, c.name, footprint_centre(token.cell, c.size), token.facing)
+
+    def move(self, event: QMouseEvent, cell: Cell) -> None:
+        point = self.view.scene_pos(event.position())
+        fine = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
+        dx, dy = point.x() - self.centre.x(), point.y() - self.centre.y()
+        if dx * dx + dy * dy < (0.3 * style.CELL_PX) ** 2:
+            return  # too close to the centre to tell a direction
+        bearing = grid.direction_deg((self.centre.x(), self.centre.y()), (point.x(), point.y()))
+        facing = grid.snap_facing(bearing, 15 if fine else 45)
+        if facing != self.preview:
+            self.preview = facing
+            item = self.view.map_scene.tokens.get(self.cid)
+            if item is not None:
+                item.set_preview_facing(facing)
+        self.view.say(f"{self.name}: face {facing}°" + ("" if fine else " (Alt: 15° steps)"))
+
+    def release(self, event: QMouseEvent, cell: Cell) -> None:
+        if event.button() != Qt.MouseButton.RightButton:
+            return
+        view = self.view
+        self._end_preview()
+        if self.preview != self.facing:
+            view.do(Face(self.cid, self.preview))
+        else:
+            # A right-click that turned nothing: the token's menu.
+            view.context_menu = view.token_menu(self.cid)
+            view.context_menu.popup(QCursor.pos())
+
+    def cancel(self) -> None:
+        self._end_preview()
+
+    def _end_preview(self) -> None:
+        self.end()
+        item = self.view.map_scene.tokens.get(self.cid)
+        if item is not None:
+            item.set_preview_facing(None)
+        self.view.say("")
