@@ -141,7 +141,7 @@ def areas_of(engine: Table, title: str) -> Areas:
     areas = engine.ruleset.areas
     if areas is None:
         raise IllegalAction(title, [f"{engine.ruleset.title} has no area effects"])
-    return areas  # type: ignore[no-any-return]
+    return areas
 
 
 def _out_of_range(engine: Table, a: act.AreaEffect, areas: Areas) -> list[str]:

@@ -24,7 +24,7 @@ def simulator(ruleset: Any) -> Fights:
     fights = ruleset.fights
     if fights is None:
         raise RulesError(f"{ruleset.title} has no fight simulator")
-    return fights  # type: ignore[no-any-return]
+    return fights
 
 
 def battlefield(engine: Any) -> Battlefield:
