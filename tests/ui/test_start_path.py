@@ -143,6 +143,8 @@ START_PATH = {
     "lnl_desktop.ui.map.tokens",
     "lnl_desktop.ui.map.token_look",
     "lnl_desktop.ui.map.view",
+    "lnl_desktop.ui.map.view_keys",
+    "lnl_desktop.ui.map.drops",
     "lnl_desktop.ui.map.walls",
     "lnl_desktop.ui.map.wall_tiles",
     "lnl_desktop.ui.window.menus",

@@ -1,4 +1,5 @@
-"""The battle map widget: zoom and fit, the gesture under way, keys, drops from the docks.
+"""The battle map widget: zoom and fit, the gesture under way, hover and menus; its keys
+(:mod:`.view_keys`) and the drops from the docks (:mod:`.drops`) are mixins of their own.
 
 The view turns gestures into actions and hands each one to ``controller.do`` (one undo step); it
 decides nothing itself. Each gesture is a class of :mod:`lnl_desktop.ui.map.gestures`: the view
@@ -43,11 +44,6 @@ import threading
 from PySide6.QtCore import QEvent, QLineF, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
-    QDragEnterEvent,
-    QDragLeaveEvent,
-    QDragMoveEvent,
-    QDropEvent,
-    QKeyEvent,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -62,9 +58,7 @@ from lnl_desktop.core.encounter.actions import (
     Action,
     EditDrawing,
     Face,
-    Move,
     PlaceLight,
-    PlaceToken,
     RemoveDrawing,
     RemoveTemplate,
     RemoveToken,
@@ -73,7 +67,7 @@ from lnl_desktop.core.encounter.actions import (
 )
 from lnl_desktop.core.encounter.drawings import MAX_TEXT, Drawing
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.encounter.model import Door, MapGrid, Side, WallSegment
+from lnl_desktop.core.encounter.model import Door, MapGrid, WallSegment
 from lnl_desktop.core.map import grid
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import map_terrain
@@ -82,6 +76,7 @@ from lnl_desktop.ui.map.drag import DragLayer
 from lnl_desktop.ui.map.draw_menu import draw_menu
 from lnl_desktop.ui.map.drawing_gestures import DrawShape, LightAt, MoveDrawing
 from lnl_desktop.ui.map.drawings import DrawStyle, drawing_menu
+from lnl_desktop.ui.map.drops import TokenDrops
 from lnl_desktop.ui.map.edit_gestures import DrawLine, EraseLines, FogRect, PaintStroke
 from lnl_desktop.ui.map.geometry import FIT_MARGIN_PX, cell_at, fit_scale, footprint_centre
 from lnl_desktop.ui.map.gestures import PAINT_Z, Gesture, Pan
@@ -101,16 +96,12 @@ from lnl_desktop.ui.map.template_gestures import LayTemplate, ShapeTemplate, Tem
 from lnl_desktop.ui.map.templates import TemplateStyle
 from lnl_desktop.ui.map.token_gestures import MoveToken, TurnToken
 from lnl_desktop.ui.map.tokens import body_path
+from lnl_desktop.ui.map.view_keys import MapKeys
 from lnl_desktop.ui.map.walls import PICK_PX, LinesPreview, nearest_line
 from lnl_desktop.ui.plumbing import theme
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.mime import (
-    MIME_COMBATANT,
-    MIME_CREATURE,
     FileDrops,
-    creature_for,
-    read_combatant,
-    read_creature,
 )
 
 # The map's tools, by the names set_tool takes and toolChanged says.
@@ -158,7 +149,7 @@ class TargetRing(MarkerItem):
             painter.drawLines(ticks)
 
 
-class MapView(TemplateCommands, QGraphicsView):
+class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
     """The battle map. Construct with the table controller; it builds and owns its scene."""
 
     cellHovered = Signal(int, int)  # (-1, -1) off the map
@@ -769,151 +760,6 @@ class MapView(TemplateCommands, QGraphicsView):
             return door
         point = item.mapFromScene(self.mapToScene(pos.toPoint() if isinstance(pos, QPointF) else pos))
         return None if body_path(item.look.side, item.extent).contains(point) else door
-
-    # -- the keyboard ----------------------------------------------------------------------------
-
-    def event(self, event: QEvent) -> bool:
-        # During a drag, W, Backspace and Escape steer the drag: they must beat the window's
-        # shortcuts (W is also "paint walls"), which Qt would otherwise run first.
-        if (
-            event.type() == QEvent.Type.ShortcutOverride
-            and self._gesture is not None
-            and isinstance(event, QKeyEvent)
-            and self._gesture.steers(event.key())
-        ):
-            event.accept()
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if self._gesture is not None and self._gesture.key_press(event):
-            return
-        key = event.key()
-        if key == Qt.Key.Key_Escape:
-            if self._previewing():
-                self.cancel_gesture()
-            else:
-                self.controller.select(None)
-                self.map_scene.drawings.select(None)
-                self.map_scene.templates.select(None, None)
-            return
-        if self._gesture is None or not self._gesture.holds_token:
-            if key == Qt.Key.Key_Delete:
-                self.remove_selected()
-                return
-            if key == Qt.Key.Key_BracketLeft or event.text() == "[":
-                self.turn_selected(-45)
-                return
-            if key == Qt.Key.Key_BracketRight or event.text() == "]":
-                self.turn_selected(45)
-                return
-        super().keyPressEvent(event)
-
-    def keyReleaseEvent(self, event: QKeyEvent) -> None:
-        if self._gesture is not None and self._gesture.key_release(event):
-            return
-        super().keyReleaseEvent(event)
-
-    # -- drops from the docks --------------------------------------------------------------------
-
-    def _drop_anchor(self, pos: QPointF, size: int) -> Cell | None:
-        cell = self.cell_of(pos)
-        if not self.on_map(cell):
-            return None
-        grid_map = self.controller.encounter.map
-        x = min(max(cell[0] - (size - 1) // 2, 0), max(0, grid_map.width - size))
-        y = min(max(cell[1] - (size - 1) // 2, 0), max(0, grid_map.height - size))
-        return (x, y)
-
-    def _drop_size(self, event: QDropEvent | QDragMoveEvent) -> int | None:
-        data = event.mimeData()
-        cid = read_combatant(data)
-        if cid is not None:
-            c = self.controller.combatant(cid)
-            return c.size if c is not None else 1
-        creature = read_creature(data)
-        if creature is not None:
-            size = creature.get("size", 1)
-            return size if isinstance(size, int) and 1 <= size <= 4 else 1
-        return None
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        data = event.mimeData()
-        if data.hasFormat(MIME_COMBATANT) or data.hasFormat(MIME_CREATURE):
-            event.acceptProposedAction()
-            self._show_drop(event)
-        elif self.files_dropped.accepts(data):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
-        if self.files_dropped.accepts(event.mimeData()) or self._show_drop(event):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
-
-    def dragLeaveEvent(self, event: QDragLeaveEvent) -> None:
-        self._drop_marker.hide()
-        event.accept()
-
-    def _show_drop(self, event: QDragMoveEvent) -> bool:
-        size = self._drop_size(event)
-        anchor = self._drop_anchor(event.position(), size) if size is not None else None
-        if anchor is None or size is None:
-            self._drop_marker.hide()
-            return False
-        self._drop_marker.set_about(read_combatant(event.mimeData()))
-        self._drop_marker.show_at(anchor, size)
-        self._hover(self.cell_of(event.position()))
-        return True
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        self._drop_marker.hide()
-        data = event.mimeData()
-        if self.files_dropped.accepts(data):
-            event.acceptProposedAction()
-            self.files_dropped.take(data)
-            return
-        size = self._drop_size(event)
-        anchor = self._drop_anchor(event.position(), size) if size is not None else None
-        if anchor is None:
-            event.ignore()
-            return
-        event.acceptProposedAction()
-        cid = read_combatant(data)
-        if cid is not None:
-            token = self.controller.encounter.tokens.get(cid)
-            if token is not None:
-                if token.cell != anchor:
-                    self.do(Move(cid, to=anchor, forced=True))
-                return
-            c = self.controller.combatant(cid)
-            facing = self._facing_for(c.side if c is not None else Side.PARTY, anchor, size or 1)
-            if self.do(PlaceToken(cid, anchor, facing)) is not None:
-                self.controller.select(cid)
-            return
-        creature = read_creature(data)
-        if creature is not None:
-            facing = self._facing_for(Side.OPPONENTS, anchor, size or 1)
-            self.controller.add_combatant(creature_for(creature), cell=anchor, facing=facing)
-
-    def _facing_for(self, side: Side, anchor: Cell, size: int) -> int:
-        """A new token faces the other side's tokens (their centre), in 45 degree steps."""
-        encounter = self.controller.encounter
-        points = []
-        for cid, token in encounter.tokens.items():
-            c = self.controller.combatant(cid)
-            if c is not None and c.side is not side and not c.down:
-                points.append(grid.footprint_center(token.cell, c.size))
-        if not points:
-            return 90 if side is Side.PARTY else 270
-        cx = sum(p[0] for p in points) / len(points)
-        cy = sum(p[1] for p in points) / len(points)
-        me = grid.footprint_center(anchor, size)
-        if (cx, cy) == me:
-            return 90 if side is Side.PARTY else 270
-        return grid.snap_facing(grid.direction_deg(me, (cx, cy)), 45)
 
     # -- for tests and tools -----------------------------------------------------------------
 
