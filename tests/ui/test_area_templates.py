@@ -252,3 +252,27 @@ def test_a_casters_area_is_laid_once_then_the_tool_lays_the_gms_own_again(
     assert (style.fixed_size, style.caster, style.means, style.label) == (None, "", "", "")
     drag(view, [(3.0, 3.0), (3.8, 3.0)])  # into the first cell past the corner: 5 ft
     assert controller.encounter.templates[-1].size_ft == 5 and controller.encounter.templates[-1].label == ""
+
+
+def test_a_ruleset_without_area_effects_lays_templates_and_says_why_it_applies_none(
+    table: tuple[TableController, MapView], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    controller, view = table
+    ruleset = controller.engine.ruleset
+    monkeypatch.setattr(ruleset, "areas", None)  # a ruleset that has no area effects at all
+    reason = f"{ruleset.title} has no area effects"
+    x, y = controller.encounter.tokens["tombril"].cell
+    view.set_tool("template")
+    view.template_style.shape = AreaShape.CIRCLE
+    drag(view, [(x + 0.5, y + 0.5), (x + 1.5, y + 0.5), (x + 2.5, y + 0.5)])  # a 10 ft circle round Tombril
+    template = controller.encounter.templates[-1]  # laid all the same: the map's own
+    assert view.area_dialog is None
+    menu = view.template_context_menu(template, view.mapToGlobal(view.rect().center()))
+    apply = menu.actions()[0]
+    assert not apply.isEnabled() and apply.toolTip() == reason
+    menu.close()
+    dialog = AreaEffectDialog(controller, template, view)
+    assert "tombril" in dialog.targets()
+    assert not dialog.roll_button.isEnabled() and dialog.roll_button.toolTip() == reason
+    assert dialog.refusal.text() == reason
+    assert dialog.roll() is None and dialog.type_faces() is None
