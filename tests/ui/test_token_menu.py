@@ -123,7 +123,7 @@ def test_damage_heal_opens_for_the_token_and_is_disabled_with_why_without_damage
     assert isinstance(dialog, DamageHealDialog) and dialog.cid == "half-orc"
     dialog.close()
     ruleset: Any = controller.engine.ruleset
-    monkeypatch.setattr(ruleset, "hand_kinds", lambda heal: ())
+    monkeypatch.setattr(ruleset.health, "kinds", lambda heal: ())
     hand = entry(token_menu(window, "half-orc"), "Damage / Heal Half-orc…")
     assert not hand.isEnabled()
     assert "no damage or healing by hand" in hand.toolTip()
