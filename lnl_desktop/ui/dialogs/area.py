@@ -8,6 +8,8 @@ them first). One AreaEffect: one undo step and one log entry with every target's
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -212,7 +214,7 @@ class AreaEffectDialog(QDialog):
             item = QTableWidgetItem(c.name)
             item.setData(Qt.ItemDataRole.UserRole, s.combatant)
             item.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled)
-            down = bool(getattr(c, "down", False))
+            down = c.down
             item.setCheckState(Qt.CheckState.Unchecked if down else Qt.CheckState.Checked)
             if down:
                 item.setToolTip("Already down: unticked (tick it to strike it all the same)")
@@ -417,9 +419,9 @@ class AreaEffectButton(QPushButton):
         areas = self.controller.engine.ruleset.areas
         return areas.means(c) if areas is not None and c is not None else ()
 
-    def show_for(self, c: object | None) -> None:
+    def show_for(self, c: Any) -> None:
         means = self._means(c)
-        self.caster = getattr(c, "id", "") if means else ""
+        self.caster = c.id if means else ""
         self.setVisible(bool(means))
         if means:
             names = ", ".join(f"{m.name} ({m.area.words.removeprefix('a ')})" for m in means)
