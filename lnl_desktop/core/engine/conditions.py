@@ -18,7 +18,7 @@ from lnl_desktop.core.encounter.durations import duration_words, given_words, le
 from lnl_desktop.core.encounter.events import ConditionChanged, Event
 from lnl_desktop.core.encounter.model import MOST_CONDITIONS, CombatantBase, ConditionDuration, DurationKind, Phase
 from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.rules.base import Table as Engine  # the engine, as the rulesets' hooks see it
+from lnl_desktop.core.rules.base import Table
 
 MAX_NAME = 60  # a condition's name, as the sheet's line holds it
 
@@ -35,7 +35,7 @@ def _drop(c: CombatantBase, written: str) -> None:
     c.durations = {k: d for k, d in c.durations.items() if k != written}
 
 
-def _event(engine: Engine, c: CombatantBase, condition: str, change: str, text: str, **more: Any) -> ConditionChanged:
+def _event(engine: Table, c: CombatantBase, condition: str, change: str, text: str, **more: Any) -> ConditionChanged:
     return ConditionChanged(
         round=engine.encounter.combat.round,
         text=text,
@@ -47,7 +47,7 @@ def _event(engine: Engine, c: CombatantBase, condition: str, change: str, text: 
     )
 
 
-def _in_its_turn(engine: Engine, c: CombatantBase) -> bool:
+def _in_its_turn(engine: Table, c: CombatantBase) -> bool:
     combat = engine.encounter.combat
     return combat.phase is Phase.FIGHTING and combat.turn is not None and combat.turn.combatant == c.id
 
@@ -55,7 +55,7 @@ def _in_its_turn(engine: Engine, c: CombatantBase) -> bool:
 # -- given and taken away by the GM ------------------------------------------------------------------
 
 
-def duration_problems(engine: Engine, c: CombatantBase, d: ConditionDuration) -> list[str]:
+def duration_problems(engine: Table, c: CombatantBase, d: ConditionDuration) -> list[str]:
     """Why ``d`` cannot be counted for ``c`` in this encounter (a creature that is not in it, a save
     the ruleset cannot roll), in words; empty when it can."""
     problems: list[str] = []
@@ -68,7 +68,7 @@ def duration_problems(engine: Engine, c: CombatantBase, d: ConditionDuration) ->
     return problems
 
 
-def set_condition(engine: Engine, a: act.SetCondition, dice: DiceSource) -> list[Event]:
+def set_condition(engine: Table, a: act.SetCondition, dice: DiceSource) -> list[Event]:
     """Give a condition (with its duration), change the duration of one it has, or take one away."""
     key = condition_key(a.condition)
     title = f"{'Give' if a.on else 'Remove'} {key or 'a condition'}"
@@ -137,7 +137,7 @@ def _same(old: ConditionDuration | None, new: ConditionDuration | None) -> bool:
 # -- counted by the app --------------------------------------------------------------------------------
 
 
-def turn_ended(engine: Engine, c: CombatantBase, dice: DiceSource, skipped: bool = False) -> list[Event]:
+def turn_ended(engine: Table, c: CombatantBase, dice: DiceSource, skipped: bool = False) -> list[Event]:
     """Count ``c``'s durations at the end of its turn (``skipped``: the round ended before it took
     one, which counts as well, or a stunned creature whose turn the GM passes over stays stunned)."""
     if not c.durations:
@@ -203,7 +203,7 @@ def turn_ended(engine: Engine, c: CombatantBase, dice: DiceSource, skipped: bool
 
 
 def _save(
-    engine: Engine,
+    engine: Table,
     c: CombatantBase,
     written: str,
     d: ConditionDuration,
@@ -227,7 +227,7 @@ def _save(
     return _event(engine, c, written, "kept", text, duration=words, roll=roll.words, face=roll.face)
 
 
-def turn_started(engine: Engine, starting: CombatantBase) -> list[Event]:
+def turn_started(engine: Table, starting: CombatantBase) -> list[Event]:
     """End every condition lasting "until the start of X's next turn" whose X is ``starting``; and
     those whose X is down or gone from the fight, since X's turn will never come to end them."""
     e = engine.encounter

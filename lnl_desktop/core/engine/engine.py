@@ -16,29 +16,19 @@ from typing import Any, ClassVar
 from lnl_desktop.core.dice.rolls import DiceSource, RandomDice, RecordingDice, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import (
-    ActionTaken,
-    CombatEnded,
-    CombatStarted,
     Event,
-    InitiativeRolled,
-    Override,
-    RoundEnded,
     RulesetChanged,
-    TurnEnded,
-    TurnStarted,
     Undone,
 )
 from lnl_desktop.core.encounter.model import (
-    ActionKind,
     CombatantBase,
-    CombatState,
     Encounter,
     Phase,
     Side,
     Token,
     TurnState,
 )
-from lnl_desktop.core.engine import conditions, movement
+from lnl_desktop.core.engine import conditions, movement, rounds
 from lnl_desktop.core.engine.areas import HANDLERS as AREA_HANDLERS
 from lnl_desktop.core.engine.dice_rolls import roll_dice
 from lnl_desktop.core.engine.drawings import HANDLERS as DRAWING_HANDLERS
@@ -58,7 +48,7 @@ from lnl_desktop.core.engine.history import (
 from lnl_desktop.core.engine.lights import HANDLERS as LIGHT_HANDLERS
 from lnl_desktop.core.engine.movement import HANDLERS as MOVEMENT_HANDLERS
 from lnl_desktop.core.engine.party_view import party_sight
-from lnl_desktop.core.engine.words import feet_words
+from lnl_desktop.core.engine.rounds import HANDLERS as ROUND_HANDLERS
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.explored import explore
 from lnl_desktop.core.map.grid import Cell
@@ -69,6 +59,35 @@ from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 
 Listener = Callable[[list[Event]], None]
+
+
+def convert_ruleset(engine: Engine, a: act.ConvertRuleset, dice: DiceSource) -> list[Event]:
+    """A setup-phase encounter as another ruleset's: the shared fields kept, the rest mapped or defaulted."""
+    from lnl_desktop.core.rules.convert import convert_encounter
+
+    old = engine.encounter
+    title = f"Convert to {a.ruleset}"
+    if old.combat.phase is not Phase.SETUP:
+        raise IllegalAction(title, ["only an encounter before combat can change its ruleset"])
+    if a.ruleset == old.ruleset:
+        raise IllegalAction(title, [f"the encounter already uses {engine.ruleset.title}"])
+    try:
+        target = get_ruleset(a.ruleset)
+    except RulesError as error:
+        raise IllegalAction(title, [str(error)]) from None
+    new, notes = convert_encounter(old, target)
+    source = engine.ruleset
+    engine._set_encounter(new)
+    lost = f": {'; '.join(notes)}" if notes else ", nothing dropped"
+    return [
+        RulesetChanged(
+            round=0,
+            text=f"Ruleset: {source.title} → {target.title}{lost}",
+            old=source.name,
+            new=target.name,
+            notes=notes,
+        )
+    ]
 
 
 class Engine:
@@ -365,121 +384,10 @@ class Engine:
 
     # -- the round ---------------------------------------------------------------------------
 
-    def _start_combat(self, a: act.StartCombat, dice: DiceSource) -> list[Event]:
-        e = self.encounter
-        if e.combat.phase is Phase.FIGHTING:
-            raise IllegalAction("Start combat", ["combat is already under way"])
-        if not e.side(Side.PARTY) or not e.side(Side.OPPONENTS):
-            raise IllegalAction("Start combat", ["both sides need at least one combatant"])
-        # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
-        opening = self.ruleset.rounds.open_combat(self, a, dice)
-        first = opening.first_round
-        # A ruleset's own combat fields (its CombatState's, such as declarations) carry over into the fight.
-        carried = {k: getattr(e.combat, k) for k in type(e.combat).model_fields if k not in CombatState.model_fields}
-        e.combat = type(e.combat)(
-            **carried,
-            phase=Phase.FIGHTING,
-            round=first,
-            first_round=first,
-            situation=opening.situation,
-            initiative_face=opening.initiative_face or opening.face,
-            first_side=opening.first_side,
-            surprised_side=opening.surprised_side,
-            order=list(opening.order),
-        )
-        surprised = opening.surprised_side
-        for c in e.combatants:
-            c.surprised = (c.side is surprised or c.id in opening.surprised) and not c.cannot_be_surprised
-        self.ruleset.rounds.on_combat_start(self)
-        events: list[Event] = [
-            CombatStarted(
-                round=first,
-                text=opening.text,
-                situation=opening.situation,
-                face=opening.face,
-                first_side=opening.first_side.value,
-                surprised_side=surprised.value if surprised else None,
-            )
-        ]
-        awake = [c.name for c in e.side(surprised) if c.cannot_be_surprised] if surprised else []
-        if awake:
-            events.append(Override(round=first, text=f"Cannot be surprised, act normally: {', '.join(awake)}"))
-        events += self.ruleset.rounds.on_round_start(self)
-        return events
-
-    def _next_round(self, a: act.NextRound, dice: DiceSource) -> list[Event]:
-        e = self.encounter
-        combat = e.combat
-        if combat.phase is not Phase.FIGHTING:
-            raise IllegalAction("Next round", ["combat has not started"])
-        if combat.turn is not None:
-            raise IllegalAction(
-                "Next round", [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"]
-            )
-        order = self.ruleset.rounds.round_order(self, a, dice)
-        events: list[Event] = []
-        name = combat.round_name
-        passed = [c for c in e.combatants if self.may_act(c)]
-        if passed:
-            skipped = ", ".join(c.name for c in passed)
-            events.append(Override(round=combat.round, text=f"{name} ended before {skipped} acted"))
-        for c in passed:
-            # A turn passed over still counts its conditions down: a stunned creature the GM skips
-            # would otherwise stay stunned for ever.
-            events += conditions.turn_ended(self, c, dice, skipped=True)
-        events.append(RoundEnded(round=combat.round, text=f"{name} ends"))
-        combat.round += 1
-        combat.initiative_face = order.face
-        combat.first_side = order.first_side
-        combat.surprised_side = None
-        combat.acted = []
-        combat.order = list(order.order)
-        combat.free_attacks = {}
-        combat.attacks = [r for r in combat.attacks if r.round >= combat.round - 1]
-        for c in e.combatants:
-            c.surprised = False
-        events.append(
-            InitiativeRolled(
-                round=combat.round,
-                text=f"Round {combat.round}: {order.text}",
-                face=order.face,
-                first_side=order.first_side.value,
-            )
-        )
-        events += self.ruleset.rounds.on_round_start(self)
-        return events
-
-    def _end_combat(self, a: act.EndCombat, dice: DiceSource) -> list[Event]:
-        combat = self.encounter.combat
-        if combat.phase is not Phase.FIGHTING:
-            raise IllegalAction("End combat", ["combat is not under way"])
-        combat.phase = Phase.ENDED
-        combat.turn = None
-        for c in self.encounter.combatants:
-            c.surprised = False
-        self.ruleset.rounds.on_combat_end(self)
-        return [CombatEnded(round=combat.round, text=f"Combat ends after {combat.round} round(s)")]
-
     def turn_refusals(self, cid: str) -> list[str]:
         """Why ``cid`` may not begin a turn now, in the words a refused ``BeginTurn`` gives (empty
-        when it may): no fight, another turn under way, acted already, the ruleset's refusal (down,
-        surprised in this round), the round over, or someone before it in the order or the other side acting."""
-        e = self.encounter
-        c = self.combatant(cid)
-        combat = e.combat
-        if combat.phase is not Phase.FIGHTING:
-            return ["combat has not started"]
-        if combat.turn is not None:
-            return [f"{self.combatant(combat.turn.combatant).name}'s turn is still under way"]
-        refusal = self.ruleset.turns.turn_refusal(e, c)
-        if c.id in combat.acted:
-            return [f"{c.name} has already acted this round"]
-        if refusal is not None:
-            return [refusal]
-        if self.acting_side() is None:
-            return ["the round is over: roll initiative for the next one"]
-        later = self.ruleset.turns.order_refusal(self, c)
-        return [] if later is None else [later]
+        when it may)."""
+        return rounds.turn_refusals(self, cid)
 
     def turn_state(self, cid: str) -> str:
         """``cid``'s state this round: "waiting", "acting now", "acted", "surprised", "down" (the
@@ -499,70 +407,7 @@ class Engine:
             return "surprised"
         return "waiting"
 
-    def _begin_turn(self, a: act.BeginTurn, dice: DiceSource) -> list[Event]:
-        e = self.encounter
-        c = self.combatant(a.combatant)
-        combat = e.combat
-        reasons = self.turn_refusals(c.id)
-        if reasons:
-            raise IllegalAction(f"{c.name}'s turn", reasons)
-        token = e.tokens.get(c.id)
-        combat.turn = TurnState(
-            combatant=c.id,
-            start_cell=token.cell if token else None,
-            concealed_at_start=c.concealed,
-            path=[token.cell] if token else [],
-        )
-        events: list[Event] = [TurnStarted(round=combat.round, text=f"{c.name}'s turn", actors=(c.id,), combatant=c.id)]
-        # Conditions lasting "until the start of its next turn" end as it begins (RULES §10).
-        events += conditions.turn_started(self, c)
-        events += self.ruleset.turns.on_turn_start(self, c)
-        # "Hit by a ranged attack since its last turn" ends when that turn comes.
-        combat.ranged_hits.pop(c.id, None)
-        return events
-
-    def _end_turn(self, a: act.EndTurn, dice: DiceSource) -> list[Event]:
-        combat = self.encounter.combat
-        turn = combat.turn
-        if turn is None:
-            raise IllegalAction("End turn", ["no turn is under way"])
-        c = self.combatant(turn.combatant)
-        combat.acted.append(c.id)
-        combat.turn = None
-        did = turn.action or "no action"
-        events: list[Event] = [
-            TurnEnded(
-                round=combat.round,
-                text=f"{c.name} ends the turn ({did}, moved {feet_words(turn.feet_used)})",
-                actors=(c.id,),
-                combatant=c.id,
-                feet_used=turn.feet_used,
-            )
-        ]
-        # Its conditions' durations count at the end of its turn, in this same undo step (RULES §10).
-        events += conditions.turn_ended(self, c, dice)
-        if self.acting_side() is None:
-            events.append(RoundEnded(round=combat.round, text=f"Everyone has acted: {combat.round_phrase} is over"))
-        return events
-
-    # -- actions of the turn ------------------------------------------------------------------
-
-    def _other(self, a: act.OtherAction, dice: DiceSource) -> list[Event]:
-        c = self.combatant(a.combatant)
-        text = a.text.strip()
-        if not text:
-            raise IllegalAction(f"{c.name}'s action", ["say what the action is"])
-        self.use_action(c, ActionKind.OTHER, text)
-        return [
-            ActionTaken(
-                round=self.encounter.combat.round,
-                text=f"{c.name}: {text}",
-                actors=(c.id,),
-                combatant=c.id,
-                action="other",
-                detail=text,
-            )
-        ]
+    # -- what the Party sees ------------------------------------------------------------------
 
     def _sight_may_grow(self, action: act.Action) -> bool:
         """Whether the action may let the Party see cells it did not: a Party token placed, moved,
@@ -593,52 +438,10 @@ class Engine:
         if grown is not fog.explored:
             fog.explored = grown
 
-    def _skip_pending(self, a: act.SkipPending, dice: DiceSource) -> list[Event]:
-        pending = self.encounter.combat.pending
-        if not 0 <= a.index < len(pending):
-            raise IllegalAction("Skip", ["nothing is waiting there (it was rolled or skipped already)"])
-        item = pending.pop(a.index)
-        why = f": {a.reason.strip()}" if a.reason.strip() else ""
-        return [Override(round=self._round(), text=f"GM skips the {item.kind} ({item.text}){why}")]
-
-    def _convert(self, a: act.ConvertRuleset, dice: DiceSource) -> list[Event]:
-        """A setup-phase encounter as another ruleset's: the shared fields kept, the rest mapped or defaulted."""
-        from lnl_desktop.core.rules.convert import convert_encounter
-
-        old = self.encounter
-        title = f"Convert to {a.ruleset}"
-        if old.combat.phase is not Phase.SETUP:
-            raise IllegalAction(title, ["only an encounter before combat can change its ruleset"])
-        if a.ruleset == old.ruleset:
-            raise IllegalAction(title, [f"the encounter already uses {self.ruleset.title}"])
-        try:
-            target = get_ruleset(a.ruleset)
-        except RulesError as error:
-            raise IllegalAction(title, [str(error)]) from None
-        new, notes = convert_encounter(old, target)
-        source = self.ruleset
-        self._set_encounter(new)
-        lost = f": {'; '.join(notes)}" if notes else ", nothing dropped"
-        return [
-            RulesetChanged(
-                round=0,
-                text=f"Ruleset: {source.title} → {target.title}{lost}",
-                old=source.name,
-                new=target.name,
-                notes=notes,
-            )
-        ]
-
     _handlers: ClassVar[dict[type, Callable[[Engine, Any, DiceSource], list[Event]]]] = {
-        act.StartCombat: _start_combat,
-        act.NextRound: _next_round,
-        act.EndCombat: _end_combat,
-        act.BeginTurn: _begin_turn,
-        act.EndTurn: _end_turn,
+        **ROUND_HANDLERS,  # the round and the turn
         act.SetCondition: conditions.set_condition,
-        act.OtherAction: _other,
-        act.ConvertRuleset: _convert,
-        act.SkipPending: _skip_pending,
+        act.ConvertRuleset: convert_ruleset,  # the engine's own: it swaps the encounter
         **MOVEMENT_HANDLERS,  # the move and the facing
         **EDIT_HANDLERS,  # the roster and the map
         **LIGHT_HANDLERS,  # light on the map
