@@ -14,31 +14,34 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+# The L&L family's words still defined in the shared frame (ActionKind, AttackMode, PrecisionCheck,
+# ShieldState, SurpriseSituation, WeaponState): the family's modules import them from here only, so
+# they move here with one change.
 from lnl_desktop.core.dice.rolls import DieFace, DieName
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.events import EventBase, PrecisionCheck, event_union
 from lnl_desktop.core.encounter.model import (
     MOST_SPELLS,
     MOST_WEAPONS,
-    ActionKind,
     CombatantBase,
     OptionsBase,
     ShieldState,
-    SurpriseSituation,
     WeaponKind,
     WeaponState,
     _Model,
     kinds_among,
 )
 from lnl_desktop.core.encounter.model import (
+    ActionKind as ActionKind,
+)
+from lnl_desktop.core.encounter.model import (
     Encounter as EncounterFrame,
+)
+from lnl_desktop.core.encounter.model import (
+    SurpriseSituation as SurpriseSituation,
 )
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.common import AttackMode
-
-# The L&L family's words defined in the shared frame for now (WeaponState, ShieldState, SurpriseSituation,
-# ActionKind, PrecisionCheck, AttackMode): the family's modules import them from here only.
-FAMILY_WORDS = (ActionKind, AttackMode, PrecisionCheck, ShieldState, SurpriseSituation, WeaponState)
 
 NAME = "lnl"
 
