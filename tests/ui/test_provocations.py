@@ -79,6 +79,7 @@ class Provoking(LnLRuleset):
     name = "ui-test-provoking"
     title = "Provoking (test)"
     asked: ClassVar[list[list[Cell]]] = []  # every path the map asked about
+    provocation_word: ClassVar[str] = "Free attack"  # what the map calls the attack a path provokes
 
     def __init__(self) -> None:
         super().__init__()
