@@ -260,7 +260,7 @@ def test_the_quick_rolls_of_each_ruleset_parse() -> None:
         assert rolls
         for _label, expression in rolls:
             parse(expression)
-    assert all_rulesets()["osr"].quick_rolls()[1] == ("Advantage", "2d20kh1")
+    assert all_rulesets()["osr"].prompts.quick_rolls()[1] == ("Advantage", "2d20kh1")
     assert ("Initiative d6", "d6") in all_rulesets()["classic"].quick_rolls()
 
 

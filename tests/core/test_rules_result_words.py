@@ -1,4 +1,4 @@
-"""The seam's description of a result (``Ruleset.action_result``), each ruleset in its own words:
+"""The seam's description of a result (``ruleset.actions.result``), each ruleset in its own words:
 a death save against its DC, a critical that grapples, an event of another ruleset or of no roll,
 and an event logged before the roll's words were kept."""
 
@@ -23,7 +23,7 @@ def test_an_old_school_death_save_is_said_against_its_dc() -> None:
         name="death save",
         detail={"combatant": "tombril", "d20": 14, "dc": 13, "success": True, "roll": "d20 14 +2 = 16"},
     )
-    result = osr.action_result(encounter, saved, [])
+    result = osr.actions.result(encounter, saved, [])
     assert result is not None and result.event is saved
     assert result.headline == "Death save: success: unconscious at 0 HP"
     assert plain(result) == "Tombril's death save: d20 14 +2 = 16 vs DC 13"

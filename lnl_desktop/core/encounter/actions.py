@@ -122,7 +122,7 @@ class DamageByHand:
     """Damage or healing the GM applies by hand (a trap, a potion, a spell the app does not model),
     through the encounter's ruleset as a weapon's damage would land (RULES §10).
 
-    ``kind`` is one of the ruleset's :meth:`Ruleset.hand_kinds` ("" for its first), such as wearing
+    ``kind`` is one of the ruleset's ``ruleset.health.kinds`` ("" for its first), such as wearing
     down or direct damage, damage that ignores DR, or subdual; for healing, what is healed."""
 
     combatant: str

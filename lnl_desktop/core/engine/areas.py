@@ -1,6 +1,6 @@
 """Area templates and area effects at the table (RULES §14): the engine's handlers for laying,
 editing and removing a template, and an area effect resolved through the
-encounter's ruleset (:meth:`Ruleset.resolve_area`). Each handler replaces the encounter's tuple of
+encounter's ruleset (``ruleset.areas.resolve``). Each handler replaces the encounter's tuple of
 templates whole, so the undo history keeps the old tuple by reference (``history._SHARED_PARTS``)."""
 
 from __future__ import annotations

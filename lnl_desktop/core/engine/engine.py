@@ -461,7 +461,7 @@ class Engine:
         surprised_side: Side | None = None,
         initiative_face: int | None = None,
     ) -> list[Event]:
-        """Start combat; ``situation`` is one of the ruleset's (:meth:`Ruleset.start_procedure`; None: its first)."""
+        """Start combat; ``situation`` is one of the ruleset's (``ruleset.rounds.start_procedure``; None: its first)."""
         if situation is None:
             situation = self.ruleset.rounds.start_procedure().situations[0].key
         return self.apply(act.StartCombat(str(situation), face, first_side, surprised_side, initiative_face))

@@ -131,7 +131,7 @@ def attack_mode(mode: str | None) -> AttackMode | None:
 
 def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> AttackMode | None:
     """The AttackMode of a spec, where the ruleset checks attacks by their mode (its own
-    ``attack_checks``, with its sections: :attr:`Ruleset.checks_attack_modes`); None for a ruleset
+    ``attack_checks``, with its sections: ``ruleset.attacks.checks_modes``); None for a ruleset
     whose attacks are checked by its ``action_checks`` (under a word of its own such as "melee", or
     "attack", a word AttackMode also holds)."""
     mode = attack_mode(spec.mode)
@@ -147,7 +147,7 @@ def action_spec(ruleset: Ruleset, kind: str) -> ActionSpec:
 
 
 def _extras_for(ruleset: Ruleset, spec: ActionSpec, plan: ActionPlan, hook: str, override: bool) -> dict[str, Any]:
-    """``extras=`` for a ruleset hook that takes the action's own inputs (:attr:`Ruleset.hooks_with_extras`),
+    """``extras=`` for a ruleset hook that takes the action's own inputs (``ruleset.actions.hooks_with_extras``),
     nothing for one that does not. An action the GM may override adds ``override``."""
     if not (spec.extras or spec.gm_override) or hook not in ruleset.actions.hooks_with_extras:
         return {}

@@ -16,27 +16,38 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pydantic import Field, create_model
 
-from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
-from lnl_desktop.core.encounter.actions import AreaEffect
+from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.areas import Area
-from lnl_desktop.core.encounter.conditions import CONDITION_TIPS, DEFAULT_MENU
 from lnl_desktop.core.encounter.events import Event, EventBase, Override, Turned, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
     CombatState,
     Encounter,
     OptionsBase,
-    Phase,
     Side,
     TurnState,
 )
-from lnl_desktop.core.errors import IllegalAction, RulesError
-from lnl_desktop.core.rules.common import Check, CheckSection, Opening, RoundOrder
-from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
+from lnl_desktop.core.rules.common import Check
+
+if TYPE_CHECKING:
+    from lnl_desktop.core.rules.capabilities import (
+        Actions,
+        Areas,
+        Attacks,
+        Conditions,
+        Fights,
+        Health,
+        Movement,
+        Prompts,
+        Rest,
+        Rounds,
+        Turns,
+        Views,
+    )
 
 
 class Table(Protocol):
@@ -92,10 +103,6 @@ class Table(Protocol):
 
 
 Handler = Callable[[Table, Any, DiceSource], list[Event]]
-
-# The default menu of conditions (RULES §1) and what each means (tooltips): from the one
-# conditions table.
-CONDITIONS = DEFAULT_MENU
 
 # The one situation of the default start of combat: the GM says who acts first.
 BY_HAND = "set by the GM"
@@ -474,8 +481,12 @@ class SaveRoll:
 
 
 class Ruleset:
-    """One combat system. Subclass it and override what differs; the defaults are the shared
-    side-based turn order of RULES §2: the first side's members pick turns, then the other side's."""
+    """One combat system: its stat block, options and files, and the capabilities it composes
+    (:mod:`lnl_desktop.core.rules.capabilities`): one object each for what the views show, how combat
+    starts and a round runs, whose turn it is, movement, actions, attacks, damage and healing by hand,
+    the GM's prompts and conditions; and, where the ruleset has them, area effects, a fight simulator
+    and rest. A ruleset sets every capability in its ``__init__``; one it lacks stays ``None``.
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -485,7 +496,6 @@ class Ruleset:
     options_model: ClassVar[type[OptionsBase]] = OptionsBase
     combat_model: ClassVar[type[CombatState]] = CombatState  # a ruleset's own combat fields (declarations)
     round_seconds: ClassVar[int] = 6
-    provocation_word: ClassVar[str] = "Free attack"  # what the map calls an attack a path provokes
     # Whether a creature sees only inside its field of vision (its facing cone): what the fog of
     # war's "what the Party sees" reads. RULES §10 shares facing; a ruleset that never reads it says so.
     sight_uses_facing: ClassVar[bool] = True
@@ -494,13 +504,21 @@ class Ruleset:
     # The ruleset's encounter model where it writes one out (the default ruleset's is the public ``Encounter``), used
     # when its ``ruleset`` default is this ruleset's name; else one is made (:attr:`encounter_model`).
     encounter_class: ClassVar[type[Encounter] | None] = None
-    # The action hooks ("action_checks", "action_notes") whose overrides take the action's own inputs
-    # as ``extras=`` (the values of ActionSpec.extras, and ``override`` for a spec with gm_override);
-    # a hook not named here is called without them, as the seam first described it.
-    hooks_with_extras: ClassVar[frozenset[str]] = frozenset()
-    # Whether an action whose mode is an AttackMode is checked by that mode (``attack_checks``, and a
-    # sneak attack's points by ``sneak_checks``) rather than by ``action_checks``.
-    checks_attack_modes: ClassVar[bool] = False
+
+    # -- its capabilities (set by the ruleset's __init__) --------------------------------------
+
+    views: Views
+    conditions: Conditions
+    rounds: Rounds
+    turns: Turns
+    movement: Movement
+    actions: Actions
+    attacks: Attacks
+    health: Health
+    prompts: Prompts
+    areas: Areas | None = None  # None: the ruleset has no area effects
+    fights: Fights | None = None  # None: no fight simulator
+    rest: Rest | None = None  # None: no rules for rest between fights
 
     # -- files -------------------------------------------------------------------------------
 
@@ -525,480 +543,6 @@ class Ruleset:
 
     def new_encounter(self, **fields: Any) -> Encounter:
         return self.encounter_model.model_validate({"ruleset": self.name, **fields})
-
-    # -- the sheet and the tables ------------------------------------------------------------
-
-    def sheet(self) -> SheetSpec:
-        return SheetSpec(identity=(), numbers_title="Numbers", numbers=())
-
-    def columns(self) -> tuple[Column, ...]:
-        """The Combatants table's columns between Side and Move."""
-        return ()
-
-    def gauges(self, c: Any) -> tuple[Gauge, ...]:
-        """The bars a token shows and the Turns list's columns."""
-        return ()
-
-    def gauge_labels(self) -> tuple[str, ...]:
-        """The labels of :meth:`gauges`, for the Turns list's headers before anyone is in the encounter."""
-        return ()
-
-    def condition_tip(self, condition: str) -> str:
-        """What a condition of the menu means, for its tooltip ("" for a word of the GM's own)."""
-        return CONDITION_TIPS.get(condition.strip().lower(), "")
-
-    def token_word(self, c: Any) -> str:
-        """A state worth a word on the token itself, for the GM and the players ("flees", "dead"), or ""."""
-        return ""
-
-    def markers(self, c: Any) -> tuple[str, ...]:
-        """The conditions a token shows as markers round its edge, each in the ruleset's word
-        ("prone", "frightened of Ogre"); a ruleset that keeps a condition elsewhere adds it here."""
-        return tuple(c.conditions)
-
-    def condition_menu(self) -> tuple[str, ...]:
-        """The sheet's menu of common conditions (free-text labels the GM adds to a combatant)."""
-        return CONDITIONS
-
-    # -- how long a condition lasts (RULES §10) --------------------------------------------------
-
-    def duration_save(self) -> DurationSave:
-        """What a "save at the end of each of its turns" names here (the default: a d20 against a DC)."""
-        return DurationSave()
-
-    def duration_save_problem(self, c: Any, save: str | None, dc: int | None) -> str | None:
-        """Why a save each turn naming ``save`` and ``dc`` cannot be rolled for ``c``, or None."""
-        spec = self.duration_save()
-        known = [value for value, _ in spec.saves]
-        if save is not None and save not in known:
-            offered = f" (one of {', '.join(known)})" if known else ""
-            return f"{self.title} has no save {save!r}{offered}"
-        if spec.needs_save and save is None:
-            return f"say which save ends it ({', '.join(known)})"
-        if spec.needs_dc and dc is None:
-            return "give the save's DC"
-        return None
-
-    def condition_save(
-        self, encounter: Encounter, c: Any, save: str | None, dc: int | None, dice: DiceSource, purpose: str
-    ) -> SaveRoll:
-        """Roll ``c``'s save each turn against a condition (the default: d20 against the DC)."""
-        face = roll_plain(dice, 20, purpose).face
-        target = dc or 0
-        return SaveRoll(face >= target, face, f"d20 {face} vs DC {target}")
-
-    def new_combatant(self) -> dict[str, Any]:
-        """What the Combatants dock's "Add combatant" creates, for the GM to edit on the sheet:
-        a valid stat block's data (a ruleset whose stat block has required numbers gives them)."""
-        return {"name": "New combatant", "side": Side.PARTY.value}
-
-    def summary(self, c: Any) -> str:
-        """The line under the sheet's title: what the fields below work out to."""
-        return c.side.value
-
-    def stat_line(self, c: Any) -> str:
-        """A short line of the numbers that matter, for tooltips and the bestiary."""
-        return ""
-
-    def token_icons(self, c: Any) -> frozenset[str]:
-        """Transitional: the icons of :data:`TOKEN_ICONS` the token shows."""
-        from lnl_desktop.core.encounter.model import WeaponState
-
-        icons = set()
-        if getattr(c, "parry", None) is not None:
-            icons.add("guard")
-        if any(getattr(w, "state", None) is WeaponState.BROKEN for w in getattr(c, "weapons", ())):
-            icons.add("broken")
-        return frozenset(icons)
-
-    def token_tip(self, c: Any) -> TokenTip:
-        """Transitional: the tooltip's words of the stat block."""
-        from lnl_desktop.core.encounter.model import WeaponKind, WeaponState
-
-        items = []
-        for w in getattr(c, "weapons", ()):
-            extra = ""
-            if w.kind is WeaponKind.REACH:
-                extra = f", reach {w.reach} ft"
-            elif w.kind is WeaponKind.RANGED and w.max_range_ft:
-                extra = f", range {w.max_range_ft} ft"
-            state = getattr(w, "state", WeaponState.READY)
-            items.append(f"{w.label}{extra}" + ("" if state is WeaponState.READY else f" [{state.value}]"))
-        return TokenTip(
-            identity=f"level {c.level}" if hasattr(c, "level") else "",
-            numbers=(f"AP {c.armor_points}",) if hasattr(c, "armor_points") else (),
-            items=tuple(items),
-        )
-
-    def export_columns(self) -> tuple[str, ...]:
-        """The CSV export's titles of an event's ``table_cells``."""
-        return ("dice", "damage", "to SP", "to IP", "target SP", "target IP")
-
-    # -- the round ---------------------------------------------------------------------------
-
-    def start_procedure(self) -> StartProcedure:
-        """What the Start combat dialog offers. By default the GM says who acts first (and who is surprised)."""
-        return StartProcedure(
-            question="Who acts first?",
-            situations=(
-                Situation(
-                    BY_HAND, "The GM sets who acts first", f"{self.title} rolls no die for it: say it by hand", True
-                ),
-            ),
-            die_label="initiative",
-            reading=lambda situation, face: "",
-        )
-
-    def open_combat(self, engine: Table, action: Any, dice: DiceSource) -> Opening:
-        """Read the start of combat (an ``actions.StartCombat``): the first round, who acts first, who is surprised.
-
-        By default the GM's word, as ``first_side`` and ``surprised_side`` say it."""
-        first, surprised = action.first_side, action.surprised_side
-        if first is None:
-            raise IllegalAction("Start combat", ["say which side acts first"])
-        if surprised is first:
-            raise IllegalAction("Start combat", ["the side that acts first cannot be the surprised one"])
-        words = first.acts_first if surprised is None else f"{surprised.value} surprised: {first.acts_first}"
-        return Opening(
-            situation=action.situation, first_side=first, surprised_side=surprised, text=f"Round 1 (GM): {words}"
-        )
-
-    def round_order(self, engine: Table, action: Any, dice: DiceSource) -> RoundOrder:
-        """A new round's initiative (an ``actions.NextRound``). By default the order of the round before is kept."""
-        first = engine.encounter.combat.first_side or Side.PARTY
-        return RoundOrder(first, None, f"the order is kept: {first.acts_first}")
-
-    def declarations(self, engine: Table) -> DeclareSpec | None:
-        """The declare phase, for a ruleset that has one (the Turns dock shows a Declared column)."""
-        return None
-
-    def row_actions(self, engine: Table, c: Any) -> tuple[RowAction, ...]:
-        """Commands on ``c``'s row in the Turns dock (its context menu)."""
-        return ()
-
-    def round_notes(self, engine: Table) -> tuple[str, ...]:
-        """Lines the Turns dock shows under the round's heading (a timer die counting down)."""
-        return ()
-
-    def round_settings(self) -> tuple[Setting, ...]:
-        """The round's considerations the GM may change each round (light, how initiative is rolled),
-        as options of the encounter: the Turns dock shows one editor each."""
-        return ()
-
-    def on_round_start(self, engine: Table) -> list[Event]:
-        """What the rules do as a new round begins, after its order is set."""
-        return []
-
-    def waiting(self, engine: Table) -> list[Any]:
-        """Who may take the next turn. With a turn order set (``combat.order``), the members of the
-        first place in it who still may act; otherwise the acting side's members."""
-        combat = engine.encounter.combat
-        if combat.turn is not None:
-            return []
-        if combat.order:
-            for ready in self._order_places(engine):
-                ready = [c for c in ready if engine.may_act(c)]
-                if ready:
-                    return ready
-            return []
-        side = engine.acting_side()
-        return [] if side is None else [c for c in engine.encounter.side(side) if engine.may_act(c)]
-
-    @staticmethod
-    def _order_places(engine: Table) -> list[list[Any]]:
-        """The round's order as combatants, place by place; whoever joined after the roll acts last."""
-        by_id = engine.encounter.by_id()
-        places = [[by_id[cid] for cid in slot.members if cid in by_id] for slot in engine.encounter.combat.order]
-        listed = {c.id for place in places for c in place}
-        late = [c for c in engine.encounter.combatants if c.id not in listed]
-        return [*places, late] if late else places
-
-    def order_refusal(self, engine: Table, c: Any) -> str | None:
-        """Why it is not ``c``'s place in the order to act now (it may act later this round), or None."""
-        combat = engine.encounter.combat
-        if combat.order:
-            ready = self.waiting(engine)
-            if ready and c not in ready:
-                names = ", ".join(w.name for w in ready)
-                return f"{names} act{'s' if len(ready) == 1 else ''} before {c.name} in the initiative order"
-            return None
-        side = engine.acting_side()
-        if side is not None and c.side is not side:
-            return f"the {side.value} are acting now"
-        return None
-
-    def initiative(self, face: int) -> Side:
-        """Which side acts first on this face of the initiative die."""
-        raise IllegalAction("Initiative", [f"{self.title} has no side initiative"])
-
-    def turn_refusal(self, encounter: Encounter, c: Any) -> str | None:
-        """Why ``c`` takes no turn this round (besides having acted), or None."""
-        if c.down:
-            return f"{c.name} is down"
-        if c.surprised:
-            return f"{c.name} is surprised in {encounter.combat.round_phrase}"
-        return None
-
-    def acting_side(self, engine: Table) -> Side | None:
-        combat = engine.encounter.combat
-        if combat.phase is not Phase.FIGHTING or combat.first_side is None:
-            return None
-        if combat.order:
-            for place in self._order_places(engine):
-                for c in place:
-                    if engine.may_act(c):
-                        return c.side  # type: ignore[no-any-return]
-            return None
-        for side in (combat.first_side, combat.first_side.other):
-            if any(engine.may_act(c) for c in engine.encounter.side(side)):
-                return side
-        return None
-
-    def on_turn_start(self, engine: Table, c: Any) -> list[Event]:
-        """What ends or begins when ``c``'s turn begins (a parry in force ends)."""
-        return []
-
-    def on_combat_start(self, engine: Table) -> None:
-        """Clear what a fight must not start with (a parry left from an earlier one)."""
-
-    def on_combat_end(self, engine: Table) -> None:
-        """Clear the ruleset's states that last only during combat."""
-
-    # -- damage and healing by hand (RULES §10) ------------------------------------------------
-
-    def hand_kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
-        """The kinds of damage (or, with ``heal``, what is healed) the GM picks from when applying an
-        amount by hand: (key, words). The first is the default."""
-        return ()
-
-    def health_fields(self) -> Mapping[str, str]:
-        """The sheet's current values the rules watch (field → the by-hand kind a typed change is):
-        typing one is damage or healing, never a bare write."""
-        return {}
-
-    def by_hand(self, engine: Table, c: Any, amount: int, heal: bool, kind: str) -> list[Event]:
-        """Apply ``amount`` of damage (or healing) by hand to ``c`` exactly as a weapon's would land,
-        with everything it sets off; the first event says what happened to ``c``."""
-        raise IllegalAction(f"{'Heal' if heal else 'Damage'} {c.name}", [f"{self.title} has no damage by hand"])
-
-    # -- movement ------------------------------------------------------------------------------
-
-    def terrain_free(self, engine: Table, cid: str) -> bool:
-        """Whether ``cid`` moves over obstacles and difficult terrain this turn (after a Leap)."""
-        return False
-
-    def move_allowance(self, engine: Table, c: Any) -> float:
-        """How far ``c`` may move in all this turn, given the action taken so far (its Move, plus a Dash)."""
-        turn = engine.encounter.combat.turn
-        return c.move_ft + (turn.extra_ft if turn is not None else 0)
-
-    def move_refusal(self, engine: Table, c: Any) -> str | None:
-        """Why ``c`` may not move on its own now by this ruleset's rules (prone until it stands), or None."""
-        return None
-
-    def provocations(self, engine: Table, cid: str, path: list[tuple[int, int]]) -> list[Provocation]:
-        """The steps of a planned path that give enemies a free attack, for the map to mark while dragging."""
-        return []
-
-    def after_move(self, engine: Table, c: Any, path: list[tuple[int, int]], forced: bool) -> list[Event]:
-        """What a move sets off once made (counter-attacks queued)."""
-        return []
-
-    # -- what the rules call for ------------------------------------------------------------
-
-    def prompt(self, engine: Table, item: Any) -> PromptSpec:
-        """How to ask the GM about a pending item (``combat.pending``). Only a ruleset that queues them needs it."""
-        return PromptSpec(item.kind.capitalize(), item.text, (), ())
-
-    def tools(self, engine: Table) -> tuple[PromptSpec, ...]:
-        """Rolls the GM may call for at any time, from the Combat menu (a morale check)."""
-        return ()
-
-    def combatant_tools(self, engine: Table, c: Any) -> tuple[PromptSpec, ...]:
-        """Rolls for one combatant on the GM's demand, from its sheet (a saving throw)."""
-        return ()
-
-    def quick_rolls(self) -> tuple[tuple[str, str], ...]:
-        """The dice roller's quick buttons: (label, expression in the dice notation) for the rolls
-        this ruleset's GM makes most often."""
-        return (("d20", "d20"), ("d6", "d6"))
-
-    # -- actions -------------------------------------------------------------------------------
-
-    handlers: ClassVar[Mapping[type, Handler]] = {}
-
-    def action_kinds(self) -> tuple[ActionSpec, ...]:
-        return ()
-
-    def action_available(self, spec: ActionSpec, c: Any) -> tuple[bool, str]:
-        """Whether ``c`` can take this kind of action at all (a weapon to swing), and why not."""
-        return True, ""
-
-    def action_means(self, spec: ActionSpec, c: Any) -> list[tuple[str, str, str]]:
-        """What ``c`` may take this action with: (name, label, why it cannot be used or "")."""
-        return []
-
-    def action_checks(
-        self,
-        encounter: Encounter,
-        spec: ActionSpec,
-        c: Any,
-        means: str | None,
-        text: str,
-        target: Any = None,
-        extras: Mapping[str, Any] | None = None,
-    ) -> list[Any]:
-        """The checks the Action dock lists for an action that is not an attack checked by mode (a parry, a dash,
-        words, a ruleset's own strike), besides the turn's own; ``target`` is the chosen target, if any,
-        and ``extras`` the values of the spec's own inputs."""
-        if spec.uses == "text":
-            from lnl_desktop.core.rules.common import Check
-
-            said = bool(text.strip())
-            return [Check("Say what the action is", said, "" if said else "type it above")]
-        return []
-
-    def action_notes(
-        self,
-        encounter: Encounter,
-        spec: ActionSpec,
-        c: Any,
-        means: str | None,
-        target: Any,
-        extras: Mapping[str, Any] | None = None,
-    ) -> list[tuple[str, str]]:
-        """What the GM should know before taking the action: (bold head, sentence) pairs."""
-        return []
-
-    def action_open(self, encounter: Encounter, c: Any, kind: str | None = None) -> str:
-        """The words for what the turn's action, once begun, still allows ("Attack 2 of 3": a monster
-        with several attacks), or "" when it is done; with ``kind``, only if an action of that kind
-        may follow. The Action dock stays open and the turn's check holds while it is not ""."""
-        return ""
-
-    def opening_action(self, encounter: Encounter, c: Any) -> str | None:
-        """The action (an :class:`ActionSpec` key) the Action dock opens ``c``'s turn on, where the rules
-        already say it (an action declared before the round); None: the dock's own choice (the first attack)."""
-        return None
-
-    def action_result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
-        """The Action dock's result of one event of the round log, in this ruleset's words (``after``: the
-        events logged after it); None for an event that is no result (a move, a turn's start)."""
-        return None
-
-    # -- attacks -------------------------------------------------------------------------------
-
-    def attack_checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]:
-        return []
-
-    def sneak_checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> list[Any]:
-        return []
-
-    def concealment_details(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
-        return []
-
-    def attack_sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]:
-        """Transitional: the sneak attack's points as a section, from the old hooks."""
-        checks = self.sneak_checks(encounter, attacker, target, means)
-        if not checks:
-            return ()
-        ways = tuple(self.concealment_details(encounter, attacker, target))
-        details = {c.label: ways for c in checks if c.label.startswith(("Concealed", "Hidden"))}
-        return (CheckSection(f"Sneak attack ({self.title})", tuple(checks), details),)
-
-    def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None:
-        """Who attacks whom with ``action`` (attacker id, target id), read before it is applied, or
-        None when it is no attack on a creature. The engine turns the attacker to face its target.
-
-        By default: an action with ``attacker`` and ``target`` (an attack), ``caster`` and a
-        ``target`` (a spell aimed at a creature), or an ``index`` into ``combat.pending`` naming an
-        item of the kind this ruleset's paths provoke (a counter-attack or free attack taken)."""
-        target = getattr(action, "target", None)
-        who = getattr(action, "attacker", None) or getattr(action, "caster", None)
-        if isinstance(who, str) and isinstance(target, str) and target:
-            return who, target
-        from lnl_desktop.core.encounter.actions import SkipPending  # actions imports the rulesets: not at the top
-
-        if isinstance(action, SkipPending):
-            return None  # the GM passes over the attack: nobody strikes, nobody turns
-        index = getattr(action, "index", None)
-        pending = encounter.combat.pending
-        if isinstance(index, int) and 0 <= index < len(pending):
-            item = pending[index]
-            if item.kind == self.provocation_word.lower() and item.target:
-                return item.who, item.target
-        return None
-
-    def forecast(
-        self,
-        attacker: Any,
-        target: Any,
-        means: Any,
-        mode: Any,
-        options: Any,
-        *,
-        ignore_dex: bool = False,
-        encounter: Encounter | None = None,
-        extras: Mapping[str, Any] | None = None,
-    ) -> Any:
-        """The exact chances of what an attack would do (a ``forecast.Forecast``), or None if not forecast.
-
-        ``encounter`` gives the positions (range, facing) and ``extras`` the action's own inputs
-        (:attr:`ActionSpec.extras`), for a ruleset whose chance to hit depends on them."""
-        return None
-
-    # -- area effects (RULES §14) ------------------------------------------------------------------
-
-    def area_means(self, c: Any) -> tuple[AreaMeans, ...]:
-        """The combatant's spells, breaths, bombs or weapons that strike an area."""
-        return ()
-
-    def area_spec(self) -> AreaSpec:
-        """What a free area effect asks for in this ruleset, and how it reads cover."""
-        return AreaSpec()
-
-    def area_forecast(self, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]:
-        """Each target's expected result of ``action`` (by combatant id); empty when not forecast."""
-        return {}
-
-    def resolve_area(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]:
-        """Resolve an area effect on its targets (the engine has checked the area and that each is
-        struck): one roll, each target's own defences, one :class:`AreaEffectResolved` and what
-        follows it (a target down, a death save, morale), the caster's action used."""
-        raise IllegalAction(action.name or action.means or "Area effect", [f"{self.title} has no area effects"])
-
-    # -- whole-fight odds (core.rules.fight) -----------------------------------------------------
-
-    # The default tactic in the ruleset's words (docs/RULESETS.md, the odds view's tooltip).
-    sim_tactic: ClassVar[str] = ""
-    # What the odds call a combatant's health, a column each: ("SP", "IP") or ("HP",).
-    sim_health_fields: ClassVar[tuple[str, ...]] = ()
-    # The ruleset's own attack modes a what-if may pin on a chosen foe ("sneak attack").
-    sim_modes: ClassVar[tuple[str, ...]] = ()
-    # Whether the ruleset tells dying from dropping (the odds show both).
-    sim_tells_death: ClassVar[bool] = False
-
-    def simulate_fights(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
-        """The rest of the fight from the encounter's state, ``fights`` times at once with random
-        dice (``rng``, a numpy Generator), by the default tactic (core.rules.fight)."""
-        raise RulesError(f"{self.title} has no fight simulator")
-
-    def play_fight(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
-        """The reference: the rest of one fight played through the engine with its dice, by the same
-        default tactic, until one side is out or ``max_rounds`` rounds have been played."""
-        raise RulesError(f"{self.title} has no fight simulator")
-
-    def sim_out(self, c: Any) -> bool:
-        """Whether ``c`` is out of the fight (down; a ruleset with morale: fled or surrendered too)."""
-        return bool(c.down)
-
-    def sim_health(self, c: Any) -> tuple[float, ...]:
-        """``c``'s health in :attr:`sim_health_fields`' order."""
-        return tuple(float(getattr(c, name.lower(), 0)) for name in self.sim_health_fields)
-
-    def means(self, c: Any, name: str, spell: bool = False) -> Any:
-        """The weapon (or spell) called ``name``."""
-        return c.spell(name) if spell else c.weapon(name)
 
     # -- converting and the bestiary -------------------------------------------------------------
 
@@ -1037,123 +581,3 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<ruleset {self.name}: {self.title}>"
-
-
-# -- transitional: the capabilities read through the old hooks until each ruleset composes its own --
-
-_LEGACY = {
-    "views": {
-        "sheet": "sheet",
-        "columns": "columns",
-        "gauges": "gauges",
-        "gauge_labels": "gauge_labels",
-        "token_word": "token_word",
-        "markers": "markers",
-        "summary": "summary",
-        "stat_line": "stat_line",
-        "new_combatant": "new_combatant",
-        "export_columns": "export_columns",
-        "token_icons": "token_icons",
-        "token_tip": "token_tip",
-    },
-    "conditions": {
-        "menu": "condition_menu",
-        "tip": "condition_tip",
-        "duration_save": "duration_save",
-        "save_problem": "duration_save_problem",
-        "save": "condition_save",
-    },
-    "rounds": {
-        "start_procedure": "start_procedure",
-        "open_combat": "open_combat",
-        "round_order": "round_order",
-        "initiative": "initiative",
-        "declarations": "declarations",
-        "notes": "round_notes",
-        "settings": "round_settings",
-        "row_actions": "row_actions",
-        "on_round_start": "on_round_start",
-        "on_combat_start": "on_combat_start",
-        "on_combat_end": "on_combat_end",
-    },
-    "turns": {
-        "waiting": "waiting",
-        "order_refusal": "order_refusal",
-        "turn_refusal": "turn_refusal",
-        "acting_side": "acting_side",
-        "on_turn_start": "on_turn_start",
-    },
-    "movement": {
-        "allowance": "move_allowance",
-        "refusal": "move_refusal",
-        "terrain_free": "terrain_free",
-        "provocations": "provocations",
-        "after_move": "after_move",
-        "provocation_word": "provocation_word",
-    },
-    "actions": {
-        "handlers": "handlers",
-        "hooks_with_extras": "hooks_with_extras",
-        "kinds": "action_kinds",
-        "available": "action_available",
-        "choices": "action_means",
-        "checks": "action_checks",
-        "notes": "action_notes",
-        "still_open": "action_open",
-        "opening": "opening_action",
-        "result": "action_result",
-        "means": "means",
-    },
-    "attacks": {
-        "attack_of": "attack_of",
-        "checks": "attack_checks",
-        "concealment": "concealment_details",
-        "sections": "attack_sections",
-        "forecast": "forecast",
-        "checks_modes": "checks_attack_modes",
-    },
-    "health": {"kinds": "hand_kinds", "fields": "health_fields", "by_hand": "by_hand"},
-    "prompts": {
-        "prompt": "prompt",
-        "tools": "tools",
-        "combatant_tools": "combatant_tools",
-        "quick_rolls": "quick_rolls",
-    },
-    "areas": {"means": "area_means", "spec": "area_spec", "forecast": "area_forecast", "resolve": "resolve_area"},
-    "fights": {
-        "simulate": "simulate_fights",
-        "play": "play_fight",
-        "out": "sim_out",
-        "health": "sim_health",
-        "tactic": "sim_tactic",
-        "health_columns": "sim_health_fields",
-        "modes": "sim_modes",
-        "tells_death": "sim_tells_death",
-    },
-}
-
-
-class _Legacy:
-    """A capability answered by a ruleset's old hooks (removed once every ruleset composes its own)."""
-
-    def __init__(self, ruleset: Ruleset, names: Mapping[str, str]) -> None:
-        self._ruleset = ruleset
-        self._names = names
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ruleset, self._names.get(name, name))
-
-
-def _legacy(cap: str) -> Any:
-    def get(self: Ruleset) -> Any:
-        return _Legacy(self, _LEGACY[cap])
-
-    get.__name__ = cap
-    return cached_property(get)
-
-
-for _cap in _LEGACY:
-    _prop = _legacy(_cap)
-    setattr(Ruleset, _cap, _prop)
-    _prop.__set_name__(Ruleset, _cap)
-Ruleset.rest = None  # type: ignore[attr-defined]

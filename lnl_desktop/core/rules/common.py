@@ -8,7 +8,6 @@ from enum import StrEnum
 from typing import Any
 
 from lnl_desktop.core.dice.rolls import DieFace
-from lnl_desktop.core.encounter.conditions import RULES_TABLE
 from lnl_desktop.core.encounter.events import PrecisionCheck
 from lnl_desktop.core.encounter.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction
@@ -27,11 +26,6 @@ class AttackMode(StrEnum):
 
 SNEAK_MODES = frozenset({AttackMode.SNEAK, AttackMode.SNEAK_POWER})
 POWER_MODES = frozenset({AttackMode.POWER, AttackMode.SNEAK_POWER})
-
-
-# RULES §12's conditions table, as the sheet's menu spells them: a ruleset's conditions menu, whole
-# or built from it (RULES §13 reads the same list); kept in the one conditions table.
-CONDITIONS_TABLE = RULES_TABLE
 
 
 @dataclass(frozen=True)

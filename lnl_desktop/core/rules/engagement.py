@@ -4,7 +4,7 @@
 A step of a path *provokes* when it leaves a cell from which the mover is within an enemy's melee
 reach (with no wall, wall segment or closed door between them: :func:`sight.reach_blocker`); each
 enemy is named once per path, at the first step that provokes it. The map marks the
-same steps while a token is dragged (:meth:`Ruleset.provocations`) that the ruleset queues after
+same steps while a token is dragged (``ruleset.movement.provocations``) that the ruleset queues after
 the drop, because both come from :func:`provocations` here.
 """
 

@@ -1,8 +1,8 @@
 """Whole-fight odds, the seam's part: what a ruleset's simulator starts from and hands back.
 
 The rest of the fight is played thousands of times at once, arrays over the fights (numpy), by
-each ruleset in its own package (:meth:`Ruleset.simulate_fights`); the same default tactic is
-played one fight at a time through the real engine (:meth:`Ruleset.play_fight`) as the reference
+each ruleset in its own package (``ruleset.fights.simulate``); the same default tactic is
+played one fight at a time through the real engine (``ruleset.fights.play``) as the reference
 the fast simulator must agree with. Both move by the same plan of the map, worked out once from
 the table's state (:class:`Battlefield`, built by :mod:`lnl_desktop.core.sim.field`):
 

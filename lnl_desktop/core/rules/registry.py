@@ -47,6 +47,15 @@ def _as_ruleset(value: object) -> Ruleset:
     for needed in ("name", "title", "stat_block"):
         if not hasattr(ruleset, needed):
             raise TypeError(f"{type(ruleset).__name__} has no {needed}")
+    from lnl_desktop.core.rules.capabilities import CAPABILITIES
+
+    for name, (protocol, may_lack) in CAPABILITIES.items():
+        capability = getattr(ruleset, name, None)
+        if capability is None:
+            if not may_lack:
+                raise TypeError(f"{type(ruleset).__name__} has no {name} capability (core.rules.capabilities)")
+        elif not isinstance(capability, protocol):
+            raise TypeError(f"{type(ruleset).__name__}.{name} does not answer {protocol.__name__}'s methods")
     return ruleset
 
 

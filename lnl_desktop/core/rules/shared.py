@@ -12,13 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.conditions import CONDITION_TIPS, DEFAULT_MENU
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules.base import (
     BY_HAND,
-    CONDITION_TIPS,
-    CONDITIONS,
     DeclareSpec,
     DurationSave,
     PromptSpec,
@@ -166,7 +165,7 @@ class GmSaysRounds:
 class D20Conditions:
     """The conditions' menu (RULES §1) with their tips, and a d20 against a DC at the end of each turn to end one."""
 
-    def __init__(self, title: str, menu: tuple[str, ...] = CONDITIONS) -> None:
+    def __init__(self, title: str, menu: tuple[str, ...] = DEFAULT_MENU) -> None:
         self.title = title
         self._menu = menu
 

@@ -1,5 +1,5 @@
 """The fight simulator's reference: the same default tactic played one fight at a time through the
-real engine with random dice (:meth:`Ruleset.play_fight`), slow but the rules themselves. The fast
+real engine with random dice (``ruleset.fights.play``), slow but the rules themselves. The fast
 simulator must agree with it (tests/core/test_fight_odds.py)."""
 
 from __future__ import annotations

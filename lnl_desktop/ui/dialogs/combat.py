@@ -116,7 +116,7 @@ class _DieRow(QWidget):
 
 
 class StartCombatDialog(QDialog):
-    """The first round, as the encounter's ruleset opens a combat (:meth:`Ruleset.start_procedure`):
+    """The first round, as the encounter's ruleset opens a combat (``ruleset.rounds.start_procedure``):
     its situations, the die they read (rolled by the app or typed), a second die for round 1's
     initiative where the ruleset reads one, or the outcome set by hand. :meth:`action` is the
     ``StartCombat`` to apply.

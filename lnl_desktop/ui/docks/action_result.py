@@ -1,6 +1,6 @@
 """The Action dock's result box: the last result of the turn, in the ruleset's words.
 
-It reads the round log (:meth:`Ruleset.action_result`), so undo takes the result away again; a
+It reads the round log (``ruleset.actions.result``), so undo takes the result away again; a
 formula wraps between its terms, never inside one.
 """
 

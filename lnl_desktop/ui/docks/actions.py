@@ -1,6 +1,6 @@
 """The Action dock: the active combatant's action this turn, checked before anything is rolled.
 
-The GM picks the action (the encounter's ruleset lists them, :meth:`Ruleset.action_kinds`; in
+The GM picks the action (the encounter's ruleset lists them, ``ruleset.actions.kinds``; in
 L&L: attack, power attack, sneak attack, a damaging spell, parry, dash, leap, or anything else
 in words), the weapon or spell and the target (from the list or by clicking its token; until the GM
 picks one, the nearest foe from where the combatant stands, chosen again after every move and its
@@ -14,10 +14,10 @@ eligibility with a GM override: the core works them out from the action as set u
 and :mod:`.action_checklist` draws them. The dice come from
 the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
 box shows the last result of the turn (an attack, a counter-attack, a save...), read from the round
-log in the ruleset's words (:meth:`Ruleset.action_result`), so undo takes it away again, and each
+log in the ruleset's words (``ruleset.actions.result``), so undo takes it away again, and each
 new one is scrolled into view (the set-up of a monster's next attack stays above it); a formula
 wraps between its terms, never inside one (:mod:`.action_result`). A turn opens on the action the rules already name for
-it (:meth:`Ruleset.opening_action`: a declared one), else on the first attack. Roll is disabled with
+it (``ruleset.actions.opening``: a declared one), else on the first attack. Roll is disabled with
 the reasons while the action may not be taken, and a refusal goes as soon as the encounter changes.
 The targeted action being set up is kept in ``controller.plan`` for the
 forecast and the map.

@@ -1,11 +1,11 @@
 """The Turns dock's declare phase and row commands.
 
-A ruleset with a declare phase (``Ruleset.declarations``: every combatant's action is declared
+A ruleset with a declare phase (``ruleset.rounds.declarations``: every combatant's action is declared
 before initiative) adds a Declared column: a narrow combo per combatant able to act. While the
 declarations are open (before combat, between rounds) a pick is one undoable, logged step and the
 banner names who must still declare before the initiative roll ("All: <choice>" fills them in at
 once); during a round a change asks first, and the log records it as a GM override. A ruleset's
-commands on a combatant (``Ruleset.row_actions``: put it in a group of its own) make up the row's
+commands on a combatant (``ruleset.rounds.row_actions``: put it in a group of its own) make up the row's
 context menu (right click, the menu key or Shift+F10).
 """
 

@@ -1,13 +1,13 @@
 """The Forecast dock: the exact damage distribution of the attack being set up, before it is rolled.
 
 It follows ``controller.plan`` (attacker, target, weapon or spell, mode, the action's own inputs)
-and the encounter's numbers, and shows the ruleset's forecast (:meth:`Ruleset.forecast`, a
+and the encounter's numbers, and shows the ruleset's forecast (``ruleset.attacks.forecast``, a
 :class:`~lnl_desktop.core.dice.odds.Forecast`) as a bar chart with the mean marked, the
 thresholds the ruleset names (:attr:`Forecast.thresholds`: where the target's SP empties, where it
 goes down), its summary ("Mean 35.0 damage · 12% to empty SP · <1% to put it down") and its notes.
 For a ruleset that rolls to hit (``Forecast.p_hit``) the chance to hit comes first, in words, and
 the chart is the damage on a hit.
-The means is asked of the ruleset (:meth:`Ruleset.means`), which may say there is no forecast.
+The means is asked of the ruleset (``ruleset.actions.means``), which may say there is no forecast.
 
 pyqtgraph is heavy to import, so this module never imports it at the top: the chart is built the
 first time the panel is shown (``showEvent``), and the app starts without it. While hidden, the
@@ -58,7 +58,7 @@ class _Inputs:
     plan: AttackPlan
     attacker: Any  # the ruleset's stat block
     target: Any
-    means: Any  # what Ruleset.means gave: a weapon or a spell
+    means: Any  # what ruleset.actions.means gave: a weapon or a spell
     mode: Any  # the spec's mode (the shared attack word where it is one), or the ruleset's own ("melee")
     options: Any
     # Where everyone stands and how the others are (a guard, a facing), as plain data: a to-hit

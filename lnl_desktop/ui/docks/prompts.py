@@ -1,7 +1,7 @@
 """The "Rules call for" dock: what the rules ask of the GM now, one card each.
 
 A ruleset queues items in ``combat.pending`` (a counter-attack after a move, a death save at 0 HP,
-a morale check) and says how to ask about each one (``Ruleset.prompt``): a title, the stakes, the
+a morale check) and says how to ask about each one (``ruleset.prompts.prompt``): a title, the stakes, the
 GM's inputs (:class:`~lnl_desktop.core.rules.base.Setting`) and the choices, each of which builds
 the engine action that takes the item up. :class:`PromptsPanel` lists the queue with those inputs
 and buttons, plus "Skip" (the generic ``SkipPending``, logged and undoable). A choice that rolls
@@ -14,8 +14,8 @@ that takes the focus without blocking the window; meanwhile its card in the dock
 title (the question is in one place at a time), and closing the dialog leaves the item in the queue.
 
 The same card (:class:`~lnl_desktop.ui.docks.prompt_card.SpecCard`) answers a ruleset's *tools*,
-the rolls the GM calls for on demand with no queued item (``Ruleset.tools``: a morale check from
-the Combat menu; ``Ruleset.combatant_tools``: a saving throw from the Sheet): a
+the rolls the GM calls for on demand with no queued item (``ruleset.prompts.tools``: a morale check from
+the Combat menu; ``ruleset.prompts.combatant_tools``: a saving throw from the Sheet): a
 :class:`ToolDialog` shows it without Skip, with Close, and the roll's line once rolled.
 """
 
@@ -70,7 +70,7 @@ def ask_spec(controller: TableController, item: Pending) -> PromptSpec:
 
 
 class PromptCard(SpecCard):
-    """One waiting item of the queue: its question (:meth:`Ruleset.prompt`) and Skip. The item is
+    """One waiting item of the queue: its question (``ruleset.prompts.prompt``) and Skip. The item is
     looked up again at each click, so a card never acts on an item that has gone or moved."""
 
     def __init__(
@@ -428,7 +428,7 @@ class PromptDialog(QDialog):
 
 
 def table_tools(controller: TableController) -> tuple[PromptSpec, ...]:
-    """The rolls the GM may call for at any time (``Ruleset.tools``: a morale check); none when the
+    """The rolls the GM may call for at any time (``ruleset.prompts.tools``: a morale check); none when the
     ruleset offers none (or declares no such hook)."""
     try:
         return tuple(controller.engine.ruleset.prompts.tools(controller.engine))
@@ -437,7 +437,7 @@ def table_tools(controller: TableController) -> tuple[PromptSpec, ...]:
 
 
 def combatant_tools(controller: TableController, cid: str) -> tuple[PromptSpec, ...]:
-    """The rolls for the combatant ``cid`` on the GM's demand (``Ruleset.combatant_tools``: a saving
+    """The rolls for the combatant ``cid`` on the GM's demand (``ruleset.prompts.combatant_tools``: a saving
     throw); none when the ruleset offers none or the combatant is gone."""
     c = controller.combatant(cid)
     if c is None:

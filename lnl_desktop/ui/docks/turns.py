@@ -7,7 +7,7 @@ anyone of the acting side who has not acted (double-click or "Take turn"), end i
 the next round's initiative, start and end the combat. A step that cannot be taken now is disabled
 with the reason (:meth:`TurnsPanel.availability`, which the main window's menus read too), and a
 refusal shown in the dock goes as soon as the encounter changes. A ruleset's word for a combatant
-(``Ruleset.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
+(``ruleset.views.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
 no copy of the encounter: it is redrawn from the engine after every event, undo included. Rows
 look combatants up by id, and only the rows whose contents changed are built again; after a change
 of some combatants alone (:attr:`Engine.touched`), only their rows are worked out again, unless
@@ -15,7 +15,7 @@ what every row reads (the acting side, the declarations, the names rows give) ch
 
 A ruleset that sets a turn order each round (``combat.order``: Old-School d20's group or
 individual initiative) has it shown instead of the sides: each place in order with its roll, its
-members under it, the place acting now highlighted. Its round notes (``Ruleset.round_notes``: a
+members under it, the place acting now highlighted. Its round notes (``ruleset.rounds.notes``: a
 timer die counting down) are small lines under the round's heading.
 
 Who may begin a turn, and each combatant's state this round, are the engine's answers

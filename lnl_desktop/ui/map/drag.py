@@ -9,7 +9,7 @@ a drag (reach shading, blocked cells, path, label, start marker, and the steps t
 a free attack), built once per press.
 
 In combat the ruleset says, for each route (once per cursor cell, not per mouse pixel), which
-steps provoke a free attack and from whom (``Ruleset.provocations``): the map rings those steps
+steps provoke a free attack and from whom (``ruleset.movement.provocations``): the map rings those steps
 and the label at the cursor names the attackers, in the ruleset's own word ("Counter-attack
 from: Ogre") or "Free attack from:". The engine queues them after the drop (``after_move``).
 

@@ -43,7 +43,7 @@ class TokenLook:
     condition: str = ""  # in the player view, an Opponent's condition word instead of its bars
     word: str = ""  # the ruleset's word for a state the token must show ("flees", "dead")
     portrait: str | None = None  # the combatant's picture (base64 PNG), drawn inside the body
-    markers: tuple[str, ...] = ()  # the conditions shown as badges round the edge (Ruleset.markers)
+    markers: tuple[str, ...] = ()  # the conditions shown as badges round the edge (ruleset.views.markers)
 
     @classmethod
     def of(

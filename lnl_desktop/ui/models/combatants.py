@@ -37,7 +37,7 @@ Index = QModelIndex | QPersistentModelIndex
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 ICON_PX = 20  # a portrait beside a name (drawn at twice that for high-DPI screens)
 
-# The columns every ruleset has; the ruleset's own (Ruleset.columns) go between Side and Move.
+# The columns every ruleset has; the ruleset's own (ruleset.views.columns) go between Side and Move.
 _SHARED_TIPS = {
     "Name": "The combatant's name; hover a name for its numbers",
     "Side": "Party (player characters and allies) or Opponents (run by the GM)",

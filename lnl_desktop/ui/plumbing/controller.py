@@ -49,7 +49,7 @@ class AttackPlan:
 
     @property
     def extra_values(self) -> dict[str, Any]:
-        """The action's extras by key, as ``Ruleset.forecast(extras=...)`` takes them."""
+        """The action's extras by key, as ``ruleset.attacks.forecast``(extras=...)`` takes them."""
         return dict(self.extras)
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.conditions import RULES_TABLE
 from lnl_desktop.core.rules.base import DurationSave, SaveRoll
-from lnl_desktop.core.rules.common import CONDITIONS_TABLE
 from lnl_desktop.core.rules.d10.model import SKILL_NAMES, SKILLS, D10Combatant
 from lnl_desktop.core.rules.shared import D20Conditions
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # The condition menu (RULES §13: the §12 list), and what Group d10 does with each it applies.
 # "surprised" is not a word on the sheet here: the ambush roll decides surprise.
-CONDITIONS = (*(word for word in CONDITIONS_TABLE if word != "surprised"), "hidden")
+CONDITIONS = (*(word for word in RULES_TABLE if word != "surprised"), "hidden")
 # Set by a Stealth action won; an attack gives it away (the GM removes it when a foe spots it).
 HIDDEN = "hidden"
 APPLIED = {

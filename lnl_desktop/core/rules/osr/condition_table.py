@@ -10,15 +10,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.encounter.conditions import INCAPACITATING
-from lnl_desktop.core.rules.common import CONDITIONS_TABLE
+from lnl_desktop.core.encounter.conditions import INCAPACITATING, RULES_TABLE
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.model import Encounter
 
 # The table's conditions, as the sheet's menu spells them (shared with Group d10), and the two that
 # only stop spells here (RULES §12 "Also applied").
-TABLE = tuple(sorted((*CONDITIONS_TABLE, "bound", "gagged")))
+TABLE = tuple(sorted((*RULES_TABLE, "bound", "gagged")))
 # No spell is cast by a creature with one of these (RULES §12 "Also applied").
 NO_SPELLS = ("silenced", "restrained", "bound", "gagged")
 # No action, no move, no counter-attack; attacks against it have advantage.

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
+from lnl_desktop.core.encounter.conditions import CONDITION_TIPS
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.base import CONDITION_TIPS, DurationSave, SaveRoll
+from lnl_desktop.core.rules.base import DurationSave, SaveRoll
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import SAVE_LABELS, SaveCategory
 from lnl_desktop.core.rules.osr.rules import save_bonus
