@@ -9,7 +9,8 @@ from __future__ import annotations
 from timing import median_seconds, report
 
 from lnl_desktop.core.dice.rolls import RandomDice, ScriptedDice
-from lnl_desktop.core.encounter.model import MapGrid, Side, Token
+from lnl_desktop.core.encounter.map_model import MapGrid, Token
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import AttackMode

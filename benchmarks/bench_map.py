@@ -26,7 +26,8 @@ from PySide6.QtGui import QImage, QMouseEvent, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from lnl_desktop.core.encounter.model import MapGrid, Side, Token, WeaponKind
+from lnl_desktop.core.encounter.map_model import MapGrid, Token
+from lnl_desktop.core.encounter.model import Side, WeaponKind
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.map import MapView

@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, i
 
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.map import sight

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import random
 
-from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment, WeaponKind
+from lnl_desktop.core.encounter.map_model import Door, Fog, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side, WeaponKind
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 
 MOVER = "p0"  # a Party token, the one the benchmarks drag

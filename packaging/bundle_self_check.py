@@ -145,7 +145,7 @@ def check_grid_and_sight() -> None:
     steps: 40 ft; nothing beyond x = 3 is seen. Door open: straight through, 20 ft, and the cells
     seen through the doorway are those whose centre's line passes strictly inside it.
     """
-    from lnl_desktop.core.encounter.model import Door, MapGrid, WallSegment
+    from lnl_desktop.core.encounter.map_model import Door, MapGrid, WallSegment
     from lnl_desktop.core.map.movement import cheapest_path, path_cost_ft, reachable
     from lnl_desktop.core.map.sight import blocker, sees, visible_cells
     from lnl_desktop.core.map.terrain import map_terrain

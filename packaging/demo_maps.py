@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout
     sys.path.insert(0, str(ROOT))
 
-from lnl_desktop.core.encounter.model import Background, Encounter, MapGrid  # noqa: E402
+from lnl_desktop.core.encounter.map_model import Background, MapGrid  # noqa: E402
+from lnl_desktop.core.encounter.model import Encounter  # noqa: E402
 from lnl_desktop.core.files import storage  # noqa: E402
 
 ENCOUNTERS = ROOT / "resources" / "encounters"

@@ -16,15 +16,8 @@ if TYPE_CHECKING:
     from lnl_desktop.core.dice.rolls import DiceSource, DieFace, PhysicalDice, RandomDice, ScriptedDice
     from lnl_desktop.core.encounter.actions import Action
     from lnl_desktop.core.encounter.events import Event
-    from lnl_desktop.core.encounter.model import (
-        MapGrid,
-        Side,
-        SurpriseSituation,
-        Token,
-        Trait,
-        WeaponKind,
-        WeaponState,
-    )
+    from lnl_desktop.core.encounter.map_model import MapGrid, Token
+    from lnl_desktop.core.encounter.model import Side, SurpriseSituation, Trait, WeaponKind, WeaponState
     from lnl_desktop.core.engine.engine import Engine
     from lnl_desktop.core.errors import IllegalAction, RulesError
     from lnl_desktop.core.map.grid import DiagonalRule
@@ -63,13 +56,13 @@ _PUBLIC = {
     "Ability": "lnl_desktop.core.rules.lnl.model",
     "Combatant": "lnl_desktop.core.rules.lnl.model",
     "Encounter": "lnl_desktop.core.rules.lnl.model",  # an L&L encounter
-    "MapGrid": "lnl_desktop.core.encounter.model",
+    "MapGrid": "lnl_desktop.core.encounter.map_model",
     "RulesOptions": "lnl_desktop.core.rules.lnl.model",
     "Shield": "lnl_desktop.core.rules.lnl.model",
     "Side": "lnl_desktop.core.encounter.model",
     "Spell": "lnl_desktop.core.rules.lnl.model",
     "SurpriseSituation": "lnl_desktop.core.encounter.model",
-    "Token": "lnl_desktop.core.encounter.model",
+    "Token": "lnl_desktop.core.encounter.map_model",
     "Trait": "lnl_desktop.core.encounter.model",
     "Weapon": "lnl_desktop.core.rules.lnl.model",
     "WeaponKind": "lnl_desktop.core.encounter.model",

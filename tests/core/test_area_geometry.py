@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import MapGrid, WallSegment
+from lnl_desktop.core.encounter.map_model import MapGrid, WallSegment
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.files import storage

@@ -420,7 +420,7 @@ def test_explain_lists_at_most_the_first_problems_and_a_count() -> None:
 def test_walls_measuring_past_the_limit_are_refused_at_once_and_short_ones_read() -> None:
     """Walls drawn across the whole map cost painting and sight as much as their length: an encounter
     whose walls and doors measure over MAX_WALL_CELLS cells together is refused, the limit named."""
-    from lnl_desktop.core.encounter.model import MAX_WALL_CELLS
+    from lnl_desktop.core.encounter.map_model import MAX_WALL_CELLS
 
     document = json.loads(demo_encounter_path().read_text(encoding="utf-8"))
     grid = document["encounter"]["map"]

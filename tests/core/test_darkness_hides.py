@@ -14,7 +14,8 @@ from typing import Any
 
 from lnl_desktop.core import Engine, ScriptedDice
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.party_view import party_light, players_unseen
 from lnl_desktop.core.engine.plan import nearest_foe
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter

@@ -27,7 +27,7 @@ from lnl_desktop.core import (
     Weapon,
 )
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Door, WallSegment, _line_on
+from lnl_desktop.core.encounter.map_model import Door, WallSegment, _line_on
 from lnl_desktop.core.files import uvtt
 from lnl_desktop.core.files.journal import action_to_json
 from lnl_desktop.core.map import terrain

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from test_properties import actions, arena
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Background, ConditionDuration, DurationKind, Side, SurpriseSituation
+from lnl_desktop.core.encounter.map_model import Background
+from lnl_desktop.core.encounter.model import ConditionDuration, DurationKind, Side, SurpriseSituation
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import journal as journal_module

@@ -19,7 +19,8 @@ import pytest
 
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Door, Encounter, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.map import explored as explored_cells

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Background, Door, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Background, Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import uvtt

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter import model
-from lnl_desktop.core.encounter.model import (
+from lnl_desktop.core.encounter import map_model
+from lnl_desktop.core.encounter.map_model import (
     BULK_LINES,
     MAX_MAP_LINES,
     MAX_PICTURE_PIXELS,
@@ -392,7 +392,7 @@ def test_an_encounter_over_the_line_limit_is_refused_naming_the_limit(
         "the most a map may have is 200,000 wall segments and doors together"
     )
     # The same limit in the model: an edit cannot make such a map either (a small limit, for speed).
-    monkeypatch.setattr(model, "MAX_MAP_LINES", 10)
+    monkeypatch.setattr(map_model, "MAX_MAP_LINES", 10)
     engine = Engine(Encounter(map=MapGrid(width=1000, height=1000)))
     before = engine.encounter.model_dump()
     with pytest.raises(RulesError, match="the map has 5 wall segments and 6 doors; the most a map may have is 10 "):

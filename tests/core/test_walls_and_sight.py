@@ -41,7 +41,7 @@ from lnl_desktop.core.encounter.events import (
     WallAdded,
     WallRemoved,
 )
-from lnl_desktop.core.encounter.model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
 from lnl_desktop.core.engine.party_view import party_view
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import Cell, DiagonalRule, footprint, line_of_sight, outside_cone

@@ -19,7 +19,8 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import EditCombatant, Move, PlaceLight, SetAmbientLight
-from lnl_desktop.core.encounter.model import MapGrid, Side, Token
+from lnl_desktop.core.encounter.map_model import MapGrid, Token
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.dialogs.options import RulesOptionsDialog
 from lnl_desktop.ui.map import MapView

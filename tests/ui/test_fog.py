@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import BeginTurn, SetFog, StartCombat
-from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, Fog, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.map import MapView

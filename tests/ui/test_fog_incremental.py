@@ -18,7 +18,8 @@ from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Door, Fog, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, Fog, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.map import MapView

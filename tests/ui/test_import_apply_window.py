@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 from test_import_cancel import cave_file
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import MapGrid, Side, Token
+from lnl_desktop.core.encounter.map_model import MapGrid, Token
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.map import terrain
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, Weapon
 from lnl_desktop.ui.dialogs import import_map

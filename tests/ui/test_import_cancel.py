@@ -14,7 +14,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QProgressDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core.encounter.model import MapGrid
+from lnl_desktop.core.encounter.map_model import MapGrid
 from lnl_desktop.core.files import uvtt
 from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.ui.dialogs import import_map

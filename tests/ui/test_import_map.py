@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor, QImage, QImageReader, QPainter, QShowEvent
 from PySide6.QtWidgets import QFileDialog, QProgressDialog
 from pytestqt.qtbot import QtBot
 
-from lnl_desktop.core.encounter.model import MapGrid
+from lnl_desktop.core.encounter.map_model import MapGrid
 from lnl_desktop.core.files import uvtt
 from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.ui.dialogs import import_map

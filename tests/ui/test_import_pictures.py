@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from test_import_map import encoded, two_colour, write_map
 
-from lnl_desktop.core.encounter.model import Background, MapGrid
+from lnl_desktop.core.encounter.map_model import Background, MapGrid
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Encounter
 from lnl_desktop.ui.dialogs.import_map import import_map_file

@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import SetAmbientLight
-from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.plumbing.controller import TableController

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter.actions import AddCombatant, Face
-from lnl_desktop.core.encounter.model import Background, MapGrid, Phase, Side, Token
+from lnl_desktop.core.encounter.map_model import Background, MapGrid, Token
+from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import DiagonalRule, token_distance_ft
 from lnl_desktop.core.map.movement import cells_outside_cone

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QApplication, QGraphicsView
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter.actions import EditMap
-from lnl_desktop.core.encounter.model import MapGrid, Side, Token
+from lnl_desktop.core.encounter.map_model import MapGrid, Token
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.paths import demo_encounter_path

@@ -15,7 +15,8 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import SetPortrait
-from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, MapGrid, Side, Token
+from lnl_desktop.core.encounter.map_model import MapGrid, Token
+from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, Side
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.docks.combatants import CombatantsPanel
 from lnl_desktop.ui.docks.sheet import CombatantSheet

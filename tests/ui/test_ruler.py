@@ -19,7 +19,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Encounter, MapGrid
+from lnl_desktop.core.encounter.map_model import MapGrid
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import Cell, DiagonalRule
 from lnl_desktop.core.map.movement import MoveRules, diagonal_steps, path_cost_ft

@@ -49,6 +49,7 @@ START_PATH = {
     "lnl_desktop.core.map.terrain",
     "lnl_desktop.core.files.journal",
     "lnl_desktop.core.encounter.model",
+    "lnl_desktop.core.encounter.map_model",  # the map, its walls, doors and tokens
     "lnl_desktop.core.encounter.conditions",
     "lnl_desktop.core.encounter.drawings",
     "lnl_desktop.core.encounter.areas",  # Encounter.templates

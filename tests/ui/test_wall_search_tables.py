@@ -5,7 +5,8 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.map.terrain import Terrain, map_terrain
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.lazy import load_now

@@ -21,7 +21,8 @@ from pytestqt.qtbot import QtBot
 from qt_pictures import render
 
 from lnl_desktop.core.encounter.actions import AddWall, RemoveWall, SetDoor
-from lnl_desktop.core.encounter.model import Door, MapGrid, Side, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.map import MapView, wall_tiles, walls
 from lnl_desktop.ui.map.wall_tiles import TILE_PX, LineShapes, tile_cache

@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator
 
-from lnl_desktop.core.encounter.model import ConditionDuration, MapGrid, Side, SurpriseSituation
+from lnl_desktop.core.encounter.map_model import MapGrid
+from lnl_desktop.core.encounter.model import ConditionDuration, Side, SurpriseSituation
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import barriers_ahead
 

@@ -37,7 +37,8 @@ from lnl_desktop.core.encounter.events import (
     WallRemoved,
     WentDown,
 )
-from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, Door, Encounter, Token, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, Token, WallSegment
+from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, Encounter
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.engine.lights import map_lights
 from lnl_desktop.core.engine.movement import blockers, end_cell_problems, token_of

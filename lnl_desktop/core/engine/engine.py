@@ -20,14 +20,8 @@ from lnl_desktop.core.encounter.events import (
     RulesetChanged,
     Undone,
 )
-from lnl_desktop.core.encounter.model import (
-    CombatantBase,
-    Encounter,
-    Phase,
-    Side,
-    Token,
-    TurnState,
-)
+from lnl_desktop.core.encounter.map_model import Token
+from lnl_desktop.core.encounter.model import CombatantBase, Encounter, Phase, Side, TurnState
 from lnl_desktop.core.engine import conditions, movement, rounds
 from lnl_desktop.core.engine.areas import HANDLERS as AREA_HANDLERS
 from lnl_desktop.core.engine.dice_rolls import roll_dice

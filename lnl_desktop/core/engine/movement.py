@@ -13,7 +13,8 @@ from typing import Any
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event, Moved, Turned
-from lnl_desktop.core.encounter.model import CombatantBase, Phase, Token
+from lnl_desktop.core.encounter.map_model import Token
+from lnl_desktop.core.encounter.model import CombatantBase, Phase
 from lnl_desktop.core.engine.words import feet_words
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.grid import Cell, cell_distance_ft, direction_deg, footprint, footprint_center, snap_facing

@@ -48,7 +48,8 @@ from pydantic_core import to_jsonable_python
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.encounter.model import Encounter, gc_paused
+from lnl_desktop.core.encounter.map_model import gc_paused
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.engine.history import HistoryStep
 from lnl_desktop.core.errors import RulesError

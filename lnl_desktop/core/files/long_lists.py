@@ -14,11 +14,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from lnl_desktop.core.encounter.areas import MAX_TEMPLATES
 from lnl_desktop.core.encounter.drawings import MAX_DRAWINGS
 from lnl_desktop.core.encounter.light import MAX_LIGHTS
-from lnl_desktop.core.encounter.model import (
-    Encounter,
-    in_bulk,
-    lines_from_json,
-)
+from lnl_desktop.core.encounter.map_model import in_bulk, lines_from_json
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, field_path, problem_line, problem_lines
 from lnl_desktop.core.map.grid import Cell
 

@@ -23,7 +23,7 @@ import struct
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Literal
 
-from lnl_desktop.core.encounter.model import MAX_PICTURE_PIXELS
+from lnl_desktop.core.encounter.map_model import MAX_PICTURE_PIXELS
 from lnl_desktop.core.errors import RulesError
 
 ImageFormat = Literal["png", "jpeg", "webp"]

@@ -32,9 +32,8 @@ from typing import Annotated, Any, NoReturn, Union
 
 from pydantic import TypeAdapter, ValidationError
 
-from lnl_desktop.core.encounter.model import (
+from lnl_desktop.core.encounter.map_model import (
     MAX_PICTURE_PIXELS,
-    Encounter,
     MapGrid,
     WallSegment,
     gc_paused,
@@ -43,6 +42,7 @@ from lnl_desktop.core.encounter.model import (
     too_long_walls,
     too_many_lines,
 )
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, capped, problem_lines
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files.long_lists import LONG_LIST as LONG_LIST  # the files' tests read it here

@@ -60,7 +60,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from lnl_desktop.core.encounter.light import MAX_LIGHT_FT, MAX_LIGHTS, LightKind, LightSource
-from lnl_desktop.core.encounter.model import (
+from lnl_desktop.core.encounter.map_model import (
     MAX_MAP_LINES,
     MAX_MAP_SIDE,
     MAX_PICTURE_PIXELS,

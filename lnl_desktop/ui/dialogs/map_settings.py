@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.encounter.model import Background, MapGrid
+from lnl_desktop.core.encounter.map_model import Background, MapGrid
 from lnl_desktop.core.files import pictures, storage
 from lnl_desktop.core.map.grid import DiagonalRule
 from lnl_desktop.ui.plumbing.folders import Folders

@@ -18,7 +18,7 @@ from lnl_desktop.core.encounter.actions import (
     RemoveWall,
     RevealCells,
 )
-from lnl_desktop.core.encounter.model import WallSegment
+from lnl_desktop.core.encounter.map_model import WallSegment
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.ui.map.drag import chebyshev_line
 from lnl_desktop.ui.map.geometry import CellMask

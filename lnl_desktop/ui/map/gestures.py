@@ -32,7 +32,7 @@ from lnl_desktop.core.encounter.actions import (
     PlaceLight,
 )
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.encounter.model import Door, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, WallSegment
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.ui.map.drag import DragLayer
 from lnl_desktop.ui.map.drawings import DrawStyle

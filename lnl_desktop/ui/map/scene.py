@@ -31,7 +31,8 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QGraphicsView
 
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.encounter.model import Background, Encounter, MapGrid
+from lnl_desktop.core.encounter.map_model import Background, MapGrid
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.map.areas import cover_counts
 from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.core.rules.registry import Ruleset

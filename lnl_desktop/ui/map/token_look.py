@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lnl_desktop.core.encounter.model import Side, Token
+from lnl_desktop.core.encounter.map_model import Token
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.base import Gauge

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from lnl_desktop.core.encounter.actions import Action, CarryLight, PlaceLight, RemoveToken, SetDoor, SetHidden
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.light import LIGHT_RADII, MAX_LIGHTS, LightKind
-from lnl_desktop.core.encounter.model import Door
+from lnl_desktop.core.encounter.map_model import Door
 from lnl_desktop.core.map.grid import Cell, footprint
 from lnl_desktop.ui.plumbing.condition_menu import fill_condition_menu
 from lnl_desktop.ui.plumbing.controller import TableController

@@ -67,7 +67,7 @@ from lnl_desktop.core.encounter.actions import (
 )
 from lnl_desktop.core.encounter.drawings import MAX_TEXT, Drawing
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.encounter.model import Door, MapGrid, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, WallSegment
 from lnl_desktop.core.map import grid
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import map_terrain

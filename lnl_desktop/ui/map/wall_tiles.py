@@ -44,7 +44,7 @@ from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPainterPathStroker, QPen, QTransform
 from PySide6.QtWidgets import QWidget
 
-from lnl_desktop.core.encounter.model import Door, MapGrid, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, MapGrid, WallSegment
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.map.walls import (
     DOOR_EDGE,

@@ -23,7 +23,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from lnl_desktop.core.encounter.model import Door, Point, WallSegment
+from lnl_desktop.core.encounter.map_model import Door, Point, WallSegment
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.plumbing.style import CELL_PX
 
