@@ -1,7 +1,7 @@
 """Line of sight and walls benchmarks, medians of many runs on a generated 100 x 100 map
 with 300 wall segments (a tenth of them doors, half of those closed):
 
-- what a creature sees from one cell (``sight.visible_cells``): budget 5 ms;
+- what a creature sees from one cell (``visibility.visible_cells``): budget 5 ms;
 - the fog of war's update after a Party move (the engine's Move with fog on: the move itself, the
   Party's view of 5 tokens and the explored cells grown): budget 16 ms;
 - a 120 ft movement reach on the same map with the 300 segments and without them (for comparison;
@@ -27,7 +27,7 @@ from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegme
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.engine.engine import Engine
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.map import sight, visibility
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.movement import MoveRules, reachable
 from lnl_desktop.core.map.terrain import map_terrain
@@ -99,7 +99,7 @@ def main() -> None:
     load_now("numpy")  # the program loads it once its window is up: not part of the tables' cost
     t0 = time.perf_counter()
     terrain = map_terrain(grid_map)
-    sight.visible_cells(grid_map, (SIZE // 2, SIZE // 2))
+    visibility.visible_cells(grid_map, (SIZE // 2, SIZE // 2))
     _ = terrain.barrier_steps
     print(f"per-map tables (built once per map): {(time.perf_counter() - t0) * 1e3:.2f} ms")
 
@@ -110,13 +110,13 @@ def main() -> None:
     samples = []
     for spot in spots:
         start = time.perf_counter()
-        sight.visible_cells(grid_map, spot)
+        visibility.visible_cells(grid_map, spot)
         samples.append(time.perf_counter() - start)
     report(f"visible_cells from one cell, {where} ({RUNS} cells)", statistics.median(samples), SIGHT_BUDGET)
     print(f"  slowest of those: {max(samples) * 1e3:.2f} ms")
     report(
         f"visible_cells in a 120 degree cone, {where}",
-        median_seconds(lambda: sight.visible_cells(grid_map, (50, 50), facing=45, vision_deg=120)),
+        median_seconds(lambda: visibility.visible_cells(grid_map, (50, 50), facing=45, vision_deg=120)),
         SIGHT_BUDGET,
     )
     report(

@@ -147,8 +147,9 @@ def check_grid_and_sight() -> None:
     """
     from lnl_desktop.core.encounter.map_model import Door, MapGrid, WallSegment
     from lnl_desktop.core.map.movement import cheapest_path, path_cost_ft, reachable
-    from lnl_desktop.core.map.sight import blocker, sees, visible_cells
+    from lnl_desktop.core.map.sight import blocker, sees
     from lnl_desktop.core.map.terrain import map_terrain
+    from lnl_desktop.core.map.visibility import visible_cells
 
     door = Door(a=(3, 1), b=(3, 2))
     walls = (WallSegment(a=(3, 0), b=(3, 1)), WallSegment(a=(3, 2), b=(3, 4)))

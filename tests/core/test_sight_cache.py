@@ -24,7 +24,7 @@ from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.engine import party_view
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.map import explored as explored_cells
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.map import sight, sight_index, visibility
 from lnl_desktop.core.map.grid import Cell, footprint, footprint_center, outside_cone
 from lnl_desktop.core.map.terrain import Terrain, _step_masks, barriers_of, map_terrain, segments_cross
 from lnl_desktop.core.rules.registry import get_ruleset
@@ -149,45 +149,45 @@ def test_the_shared_party_view_is_a_fresh_one_through_moves_doors_walls_undo_and
 def test_a_party_move_works_out_the_moved_tokens_view_only() -> None:
     engine_ = engine()
     e = engine_.encounter
-    ix = sight._index(map_terrain(e.map))
+    ix = sight_index._index(map_terrain(e.map))
     engine_.apply(act.Move("ana", (2, 3), forced=True))
     known = dict(ix.views)
     engine_.apply(act.Move("ana", (3, 3), forced=True))
     new = [key for key in ix.views if key not in known]
     assert [key[0] for key in new] == [(3, 3)]  # Ana's new cell; Bo's and Cy's views were kept
-    bits = sight._packed_view(ix, (3, 3), 1, None, 360)
-    assert sight._packed_view(ix, (3, 3), 1, None, 360) is bits and not bits.flags.writeable
-    view = sight._view(ix, (3, 3), 1, None, 360)
-    returned = sight.terrain_visible_mask(map_terrain(e.map), (3, 3))
+    bits = visibility._packed_view(ix, (3, 3), 1, None, 360)
+    assert visibility._packed_view(ix, (3, 3), 1, None, 360) is bits and not bits.flags.writeable
+    view = visibility._view(ix, (3, 3), 1, None, 360)
+    returned = visibility.terrain_visible_mask(map_terrain(e.map), (3, 3))
     returned[0, 0] = not returned[0, 0]  # a caller's own array: the cache is untouched
-    assert np.array_equal(sight._view(ix, (3, 3), 1, None, 360), view)
+    assert np.array_equal(visibility._view(ix, (3, 3), 1, None, 360), view)
     assert np.array_equal(view, reference_point(map_terrain(e.map), (3, 3)))
 
 
 def test_the_view_cache_is_bounded_and_only_the_latest_maps_keep_theirs() -> None:
     maps = [MapGrid(width=W, height=H, segments=(WallSegment(a=(i + 1, 0), b=(i + 1, 5)),)) for i in range(5)]
-    indexes = [sight._index(map_terrain(m)) for m in maps]
+    indexes = [sight_index._index(map_terrain(m)) for m in maps]
     for ix in indexes:
         for x in range(W):
             for y in range(3):
-                sight._view(ix, (x, y), 1, None, 360)
+                visibility._view(ix, (x, y), 1, None, 360)
         assert 0 < len(ix.views) <= ix.view_limit
-    assert sum(1 for ix in indexes if ix.views) == sight._MAPS_CACHING
+    assert sum(1 for ix in indexes if ix.views) == sight_index._MAPS_CACHING
     assert indexes[-1].views  # the latest map keeps its views
     small = indexes[-1]
     small.view_limit = 5
     for x in range(10):
-        sight._view(small, (x, 11), 1, None, 360)
+        visibility._view(small, (x, 11), 1, None, 360)
     assert len(small.views) == 5 and next(reversed(small.views)) == ((9, 11), 1)
 
 
 def test_an_old_map_and_its_tables_are_not_kept_alive_by_the_caches() -> None:
     grid = MapGrid(width=23, height=17, segments=(WallSegment(a=(3, 0), b=(3, 5)),))
     terrain = map_terrain(grid)
-    sight._view(sight._index(terrain), (1, 1), 1, None, 360)
+    visibility._view(sight_index._index(terrain), (1, 1), 1, None, 360)
     del grid, terrain
     gc.collect()
-    assert (23, 17) not in sight._OFFSETS and (23, 17) not in sight._LATEST
+    assert (23, 17) not in sight_index._OFFSETS and (23, 17) not in sight_index._LATEST
 
 
 def test_the_explored_mask_follows_the_set_through_moves_reveals_undo_and_redo() -> None:
@@ -245,12 +245,12 @@ def test_a_door_edit_takes_over_the_tables_and_sees_the_same_as_a_fresh_build() 
     engine_ = engine()
     e = engine_.encounter
     before = map_terrain(e.map)
-    ix_before = sight._index(before)
+    ix_before = sight_index._index(before)
     steps_before = before.barrier_steps
     engine_.apply(act.SetDoor(*DOOR, open=True))
     after = map_terrain(e.map)
     assert after is not before
-    ix = sight._index(after)
+    ix = sight_index._index(after)
     assert ix.offsets is ix_before.offsets and ix.dist is ix_before.dist and ix.bins is ix_before.bins
     assert ix.wall_cells is ix_before.wall_cells  # the same wall cells: the same diagonals
     assert after.wall_grid is before.wall_grid
@@ -266,7 +266,7 @@ def test_a_door_edit_takes_over_the_tables_and_sees_the_same_as_a_fresh_build() 
     assert not np.array_equal(steps[(1, 0)], steps_before[(1, 0)])  # the open door no longer bars the step
     for x in range(W):
         for y in range(H):
-            assert np.array_equal(sight.terrain_visible_mask(after, (x, y)), reference_point(fresh, (x, y)))
+            assert np.array_equal(visibility.terrain_visible_mask(after, (x, y)), reference_point(fresh, (x, y)))
 
 
 def reference_point(terrain: Terrain, cell: Cell) -> np.ndarray:
@@ -327,7 +327,7 @@ ANY_BLOCKER: Any = _AnyBlocker()
 def test_a_cone_cut_from_the_bearing_table_is_the_cone_predicates() -> None:
     from lnl_desktop.core.map.grid import ConePredicate
 
-    ix = sight._index(Terrain(W, H))
+    ix = sight_index._index(Terrain(W, H))
     rng = random.Random(9)
     for _ in range(200):
         size = rng.choice([1, 2, 3])
@@ -335,4 +335,4 @@ def test_a_cone_cut_from_the_bearing_table_is_the_cone_predicates() -> None:
         facing = rng.choice([0.0, 45.0, 90.0, 180.0, 315.0, -90.0, 405.0, rng.uniform(0, 360)])
         vision = rng.choice([90.0, 120.0, 180.0, 300.0, rng.uniform(1, 359)])
         cone = ConePredicate(footprint_center(cell, size), facing, vision, 1).mask(0, 0, W, H)
-        assert np.array_equal(sight._outside_cone(ix, cell, size, facing, vision), cone)
+        assert np.array_equal(visibility._outside_cone(ix, cell, size, facing, vision), cone)

@@ -46,14 +46,9 @@ from lnl_desktop.core.engine.party_view import party_view
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import Cell, DiagonalRule, footprint, line_of_sight, outside_cone
 from lnl_desktop.core.map.movement import MoveRules, path_cost_ft, reachable
-from lnl_desktop.core.map.sight import (
-    blocker,
-    cells_unseen,
-    reach_blocker,
-    sees,
-    visible_cells,
-)
+from lnl_desktop.core.map.sight import blocker, cells_unseen, reach_blocker, sees
 from lnl_desktop.core.map.terrain import Barrier, Terrain, map_terrain
+from lnl_desktop.core.map.visibility import visible_cells
 from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.model import Attack, AttackResolved
 from lnl_desktop.core.rules.osr import OsrAttack
@@ -825,7 +820,7 @@ def test_barriers_are_filed_in_the_buckets_they_cross_not_every_bucket_of_their_
 
     import numpy as np
 
-    from lnl_desktop.core.map import sight
+    from lnl_desktop.core.map import sight_index
 
     rng = random.Random(4)
     size = 100
@@ -835,7 +830,7 @@ def test_barriers_are_filed_in_the_buckets_they_cross_not_every_bucket_of_their_
     ]
     lines += [(10.0, 5.0, 10.0, 90.0), (4.0, 16.0, 95.0, 16.0), (0.0, 0.0, 100.0, 100.0), (8.0, 8.0, 16.0, 8.0)]
     bar = np.array(lines)
-    starts, items, columns = sight._bucketed(bar, size, size)
+    starts, items, columns = sight_index._bucketed(bar, size, size)
     rows = (len(starts) - 1) // columns
     filed: dict[int, set[int]] = {}
     for k in range(len(starts) - 1):
@@ -844,8 +839,8 @@ def test_barriers_are_filed_in_the_buckets_they_cross_not_every_bucket_of_their_
     for i, (ax, ay, bx, by) in enumerate(lines):
         for t in np.linspace(0.0, 1.0, 2001):
             x, y = ax + t * (bx - ax), ay + t * (by - ay)
-            col = min(max(int(x // sight._BUCKET), 0), columns - 1)
-            row = min(max(int(y // sight._BUCKET), 0), rows - 1)
+            col = min(max(int(x // sight_index._BUCKET), 0), columns - 1)
+            row = min(max(int(y // sight_index._BUCKET), 0), rows - 1)
             assert row * columns + col in filed[i], (i, x, y)
     diagonal = filed[len(lines) - 2]
     assert len(diagonal) <= 3 * columns  # its box: every bucket of the map

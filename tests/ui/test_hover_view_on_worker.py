@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 from waiting import run_until
 
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.map import visibility
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.map import rules_overlays as overlays_module
@@ -58,15 +58,15 @@ def test_the_first_hover_over_a_foe_works_its_view_out_on_a_worker(
     encounter = controller.encounter
     foe = next(c for c in encounter.combatants if c.id.startswith("o"))
     token = encounter.tokens[foe.id]
-    assert not sight.view_known(encounter.map, token.cell, foe.size)
+    assert not visibility.view_known(encounter.map, token.cell, foe.size)
     threads: list[str] = []
-    real = sight.visible_mask
+    real = visibility.visible_mask
 
     def watched(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
         threads.append(threading.current_thread().name)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(overlays_module.sight, "visible_mask", watched)
+    monkeypatch.setattr(overlays_module.visibility, "visible_mask", watched)
     controller.select("p0")
     hover(view, token.cell)
     overlays = view.overlays

@@ -75,6 +75,8 @@ START_PATH = {
     "lnl_desktop.core.rules.lnl.sim",  # its fight odds capability (numpy and the forecast lazily)
     "lnl_desktop.core.rules.lnl.views",
     "lnl_desktop.core.map.sight",
+    "lnl_desktop.core.map.visibility",  # what a creature sees (light and the fog read it)
+    "lnl_desktop.core.map.sight_index",  # what sight keeps per map
     "lnl_desktop.core.map.light",
     "lnl_desktop.core.encounter.light",
     "lnl_desktop.core.engine.lights",

@@ -16,7 +16,7 @@ from qt_pictures import render
 from lnl_desktop.core.encounter.actions import AddWall, Face, RemoveToken, RemoveWall, SetHidden
 from lnl_desktop.core.encounter.map_model import Door, MapGrid, Token, WallSegment
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.map import visibility
 from lnl_desktop.core.rules.lnl.model import Combatant, Encounter
 from lnl_desktop.ui.map import TOOLS, MapView
 from lnl_desktop.ui.map.walls import DOOR_WIDTH, LinesPreview
@@ -372,7 +372,9 @@ def hovered_foe_blind_cells(controller: TableController, view: MapView, cursor: 
         c = encounter.combatant(cid)
         inside = token.cell[0] <= cell[0] < token.cell[0] + c.size and token.cell[1] <= cell[1] < token.cell[1] + c.size
         if inside and c.side is Side.OPPONENTS and not c.down and cid != controller.selected:
-            seen = sight.visible_cells(encounter.map, token.cell, c.size, facing=token.facing, vision_deg=c.vision_deg)
+            seen = visibility.visible_cells(
+                encounter.map, token.cell, c.size, facing=token.facing, vision_deg=c.vision_deg
+            )
             grid_map = encounter.map
             return {(x, y) for x in range(grid_map.width) for y in range(grid_map.height)} - seen
     return set()

@@ -1,8 +1,8 @@
 """What the Party sees now: the fog of war's eyes, shared by the engine and both windows.
 
-The map's sight (:func:`lnl_desktop.core.map.sight.eyes_sight`) works out and caches what a group of
-creatures sees; this names the group (the Party's tokens) and asks the encounter's ruleset whether
-creatures see only within their field of vision (``Ruleset.sight_uses_facing``).
+The map's sight (:func:`lnl_desktop.core.map.visibility.eyes_sight`) works out and caches what a
+group of creatures sees; this names the group (the Party's tokens) and asks the encounter's ruleset
+whether creatures see only within their field of vision (``Ruleset.sight_uses_facing``).
 
 Darkness hides too (RULES §15): in a dark cell a creature not of the Party is not on the players'
 map, fog of war on or off, unless a Party member's darkvision reaches the cell (:func:`party_light`).
@@ -16,7 +16,8 @@ from lnl_desktop.core.encounter.light import AmbientLight, ambient, darkvision_s
 from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.light import DARK, DIM, light_levels
-from lnl_desktop.core.map.sight import Eye, PartyView, eyes_sight, mask_cells
+from lnl_desktop.core.map.sight_index import PartyView
+from lnl_desktop.core.map.visibility import Eye, eyes_sight, mask_cells
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.lazy import lazy_module
 
@@ -86,7 +87,7 @@ def party_view_mask(encounter: Encounter) -> BoolArray:
 
 def party_view(encounter: Encounter) -> frozenset[Cell]:
     """Every cell some Party token sees now: the union of what each Party token on the map that is
-    neither hidden from the players nor down sees (:func:`lnl_desktop.core.map.sight.visible_cells`),
+    neither hidden from the players nor down sees (:func:`lnl_desktop.core.map.visibility.visible_cells`),
     within its field of vision where the encounter's ruleset reads facing."""
     return mask_cells(party_sight(encounter).mask)
 

@@ -8,7 +8,7 @@ directions as compass bearings (0 = north, clockwise). The decided readings of Â
   each axis (a centre half a cell from a corner origin is one step away), so a 15 ft circle round a
   cell's centre on 5-10-5 is that grid's 15 ft reach. A cone is 90Â° wide; a line is 5 ft wide and
   measured straight; a square is laid from a corner.
-- A cell is *struck* when it is inside and the origin sees its centre (:func:`sight.points_seen`:
+- A cell is *struck* when it is inside and the origin sees its centre (:func:`visibility.points_seen`:
   walls and closed doors stop the effect as they stop sight).
 - *Cover* (Group d10): a creature is under cover when the origin sees some but not all of its
   footprint's four corners (each taken a twentieth of a cell inside, so a wall along its edge on the
@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lnl_desktop.core.map.grid import _EPS, Cell, DiagonalRule
-from lnl_desktop.core.map.sight import points_seen
+from lnl_desktop.core.map.visibility import points_seen
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:

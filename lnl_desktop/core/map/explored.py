@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.core.map.sight import mask_cells
+from lnl_desktop.core.map.visibility import mask_cells
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 
 Levels are numbers, brighter is more: 0 dark, 1 dim, 2 normal (bright). A source lights the cells
 within its radii that it sees: walls and closed doors stop light as they stop sight, so what a source
-at a cell lights is :func:`sight.visible_mask` from that cell cut to its radii, measured as the map
+at a cell lights is :func:`visibility.visible_mask` from that cell cut to its radii, measured as the map
 measures distances (its diagonal rule). Each source's lit window is cached per map, cell and radii,
 so a carried torch back on a cell it stood on, or a map repainted, costs an OR of a few windows.
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lnl_desktop.core.map.grid import Cell, DiagonalRule
-from lnl_desktop.core.map.sight import terrain_visible_mask
 from lnl_desktop.core.map.terrain import GridMap, Terrain, map_terrain
+from lnl_desktop.core.map.visibility import terrain_visible_mask
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QT
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from lnl_desktop.core.engine import party_view
-from lnl_desktop.core.map import sight
+from lnl_desktop.core.map import sight_index
 from lnl_desktop.core.map.explored import explored_mask
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.lazy import lazy_module
@@ -95,7 +95,7 @@ class FogItem(QGraphicsItem):
         self.controller = controller
         self.player = player
         self.editing = False  # the GM's fog tool is in hand: shade even while the fog is off
-        self._key: tuple[sight.PartyView, frozenset[Cell]] | None = None
+        self._key: tuple[sight_index.PartyView, frozenset[Cell]] | None = None
         # What is shown, as ``(height, width)`` masks: the Party's sight, and the cells seen or explored.
         self._now: np.ndarray | None = None
         self._known: np.ndarray | None = None

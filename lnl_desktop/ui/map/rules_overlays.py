@@ -21,9 +21,10 @@ from weakref import WeakKeyDictionary
 from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from lnl_desktop.core.encounter.model import CombatantBase, MapGrid, Side, WeaponKind
+from lnl_desktop.core.encounter.map_model import MapGrid
+from lnl_desktop.core.encounter.model import CombatantBase, Side, WeaponKind
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map import grid, movement, sight
+from lnl_desktop.core.map import grid, movement, sight, visibility
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import Terrain
 from lnl_desktop.lazy import loaded
@@ -150,7 +151,7 @@ def _work_view_out(
     """A worker: the view from ``cell`` worked out into sight's cache, then ``key`` put on ``done``."""
     try:
         with contextlib.suppress(ValueError):
-            sight.visible_mask(grid_map, cell, size)
+            visibility.visible_mask(grid_map, cell, size)
     finally:
         done.put(key)
 
@@ -196,7 +197,7 @@ class RulesOverlays:
             return False  # an open map's view costs little; and the lazy loader has no lock
         if not (0 <= cell[0] < grid_map.width and 0 <= cell[1] < grid_map.height):
             return False  # off the map: it sees nothing there, said at once
-        if sight.view_known(grid_map, cell, size):
+        if visibility.view_known(grid_map, cell, size):
             return False
         key = (id(grid_map), cell, size)
         if key not in self._views_pending:
@@ -307,7 +308,7 @@ class RulesOverlays:
         facing, and in the shadow of walls and closed doors), by the core's own sight."""
         grid_map = self.controller.encounter.map
         cone = self.controller.engine.ruleset.sight_uses_facing
-        seen = sight.visible_mask(grid_map, anchor, size, facing if cone else None, vision_deg)
+        seen = visibility.visible_mask(grid_map, anchor, size, facing if cone else None, vision_deg)
         return CellMask(0, 0, ~seen)
 
     def _near(self, s: CombatantBase) -> tuple[object, ...]:
