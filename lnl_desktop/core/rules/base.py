@@ -211,6 +211,16 @@ class TokenTip:
     items: tuple[str, ...] = ()  # a line each: "Longsword, reach 10 ft [broken]"
 
 
+@dataclass(frozen=True)
+class Reach:
+    """How far a combatant strikes, for the map's outlines round the selected token."""
+
+    melee_ft: int = 0  # its longest melee reach beyond the adjacent cells (a polearm's 10 ft), 0: none
+    too_close_ft: int = 0  # a ranged weapon's minimum: a target closer than this cannot be shot (0: none)
+    range_ft: int | None = None  # the longest range of its ranged weapons (None: none, or one without a limit)
+    ranged: bool = False  # it has a ranged weapon
+
+
 # The icons a token may show beside its gauges (ruleset-free drawing words): a guard in force (a parry, a
 # shield raised) and a weapon broken until repaired.
 TOKEN_ICONS = ("guard", "broken")

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         Handler,
         PromptSpec,
         Provocation,
+        Reach,
         RowAction,
         SaveRoll,
         Setting,
@@ -59,6 +60,7 @@ class Views(Protocol):
     def new_combatant(self) -> dict[str, Any]: ...  # what "Add combatant" creates
     def token_icons(self, c: Any) -> frozenset[str]: ...  # of base.TOKEN_ICONS: "guard", "broken"
     def token_tip(self, c: Any) -> TokenTip: ...  # the tooltip's words of the stat block
+    def reach(self, c: Any) -> Reach: ...  # how far it strikes and shoots, for the map's outlines
     def export_columns(self) -> tuple[str, ...]: ...  # the CSV titles of an event's table_cells ("to HP")
 
 

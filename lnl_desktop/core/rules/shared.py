@@ -9,12 +9,13 @@ the GM (:class:`NoPrompts`) and a fight simulator's shared readings (:class:`Fig
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.conditions import CONDITION_TIPS, DEFAULT_MENU
 from lnl_desktop.core.encounter.events import Event
-from lnl_desktop.core.encounter.model import Encounter, Phase, Side
+from lnl_desktop.core.encounter.model import Encounter, Phase, Side, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules.base import (
     BY_HAND,
@@ -22,6 +23,7 @@ from lnl_desktop.core.rules.base import (
     DurationSave,
     PromptSpec,
     Provocation,
+    Reach,
     RowAction,
     SaveRoll,
     Setting,
@@ -280,3 +282,13 @@ class FightsBase:
 
     def health(self, c: Any) -> tuple[float, ...]:
         return tuple(float(getattr(c, name.lower(), 0)) for name in self.health_columns)
+
+
+def weapons_reach(weapons: Sequence[Any], too_close_ft: int = 0) -> Reach:
+    """The reach of a stat block's weapons of the shared kinds (melee, reach, ranged): the longest reach,
+    the longest range when every ranged weapon has one, and the ruleset's ranged minimum."""
+    longest = max((w.reach for w in weapons if w.kind is WeaponKind.REACH), default=0)
+    ranged = [w for w in weapons if w.kind is WeaponKind.RANGED]
+    limits = [w.max_range_ft for w in ranged]
+    limit = max(limits) if ranged and all(r is not None for r in limits) else None
+    return Reach(longest, too_close_ft if ranged else 0, limit, bool(ranged))

@@ -22,7 +22,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from lnl_desktop.core.encounter.map_model import MapGrid
-from lnl_desktop.core.encounter.model import CombatantBase, Side, WeaponKind
+from lnl_desktop.core.encounter.model import CombatantBase, Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map import grid, movement, sight, visibility
 from lnl_desktop.core.map.grid import Cell
@@ -260,12 +260,14 @@ class RulesOverlays:
         c = self.controller.combatant(cid) if cid else None
         token = encounter.tokens.get(cid) if cid else None
         key = None
+        reach = None
         if c is not None and token is not None:
+            reach = self.controller.engine.ruleset.views.reach(c)  # the ruleset's words for its weapons
             key = (
                 cid,
                 token.cell,
                 c.size,
-                tuple(getattr(c, "weapons", ())),
+                reach,
                 self.controller.engine.ruleset.name,
                 encounter.map.width,
                 encounter.map.height,
@@ -278,28 +280,20 @@ class RulesOverlays:
         for item in self._selected_items:
             item.clear()
             item.set_about(cid if c is not None else None)
-        if c is None or token is None:
+        if c is None or token is None or reach is None:
             return
         grid_map = encounter.map
         args = (grid_map.diagonal, grid_map.feet_per_cell, grid_map.width, grid_map.height)
         anchor = token.cell
         self.melee.set_cells(within_ft(anchor, c.size, 5, *args))
-        weapons = getattr(c, "weapons", ())
-        reach_ft = max((w.reach for w in weapons if w.kind is WeaponKind.REACH), default=0)
-        if reach_ft > 5:
-            self.reach_weapon.set_cells(within_ft(anchor, c.size, reach_ft, *args))
-        ranged = [w for w in weapons if w.kind is WeaponKind.RANGED]
-        if ranged:
-            # The ruleset's ranged minimum (10 ft in L&L; none in L&L Classic).
-            least = getattr(self.controller.engine.ruleset, "ranged_minimum_ft", 0)
-            if least:
-                self.too_close.set_cells(within_ft(anchor, c.size, least, *args, closer_than=True))
-            longest = [w.max_range_ft for w in ranged]
-            if all(r is not None for r in longest):
-                limit = max(r for r in longest if r is not None)
-                # Past the map's edge too: the outline then shows the real limit, clipped to the map.
-                self.max_range.set_clip(QRectF(0, 0, grid_map.width * style.CELL_PX, grid_map.height * style.CELL_PX))
-                self.max_range.set_cells(within_ft(anchor, c.size, limit, *args, on_map=False))
+        if reach.melee_ft > 5:
+            self.reach_weapon.set_cells(within_ft(anchor, c.size, reach.melee_ft, *args))
+        if reach.too_close_ft:  # the ruleset's ranged minimum (10 ft in L&L; none in L&L Classic)
+            self.too_close.set_cells(within_ft(anchor, c.size, reach.too_close_ft, *args, closer_than=True))
+        if reach.range_ft is not None:
+            # Past the map's edge too: the outline then shows the real limit, clipped to the map.
+            self.max_range.set_clip(QRectF(0, 0, grid_map.width * style.CELL_PX, grid_map.height * style.CELL_PX))
+            self.max_range.set_cells(within_ft(anchor, c.size, reach.range_ft, *args, on_map=False))
 
     # -- the hovered token ---------------------------------------------------------------------
 

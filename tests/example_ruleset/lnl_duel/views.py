@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.core.rules.base import Column, Gauge, SheetRow, SheetSpec, TokenTip
+from lnl_desktop.core.rules.base import Column, Gauge, Reach, SheetRow, SheetSpec, TokenTip
 from lnl_duel.model import DuelStats
 
 
@@ -55,6 +55,9 @@ class DuelViews:
 
     def token_icons(self, c: DuelStats) -> frozenset[str]:
         return frozenset()  # no guard to keep up, no weapon to break
+
+    def reach(self, c: DuelStats) -> Reach:
+        return Reach()  # a Strike reaches the adjacent cells only; nothing is shot
 
     def token_tip(self, c: DuelStats) -> TokenTip:
         return TokenTip(numbers=(f"d{c.damage_die}", f"Def {c.defense}"))

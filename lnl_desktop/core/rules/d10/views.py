@@ -11,11 +11,13 @@ from lnl_desktop.core.rules.base import (
     Gauge,
     ItemColumn,
     ItemList,
+    Reach,
     SheetRow,
     SheetSpec,
     TokenTip,
 )
 from lnl_desktop.core.rules.d10.model import D10_DICE, WEAPON_KINDS, D10Combatant, Tier
+from lnl_desktop.core.rules.shared import weapons_reach
 
 # The CSV titles of the cells a Group d10 log's events give: only the shared area effect's and dice
 # roller's have any, the dice and the damage; the four after them are the L&L family's SP and IP cells,
@@ -151,6 +153,9 @@ class D10Views:
     def token_icons(self, c: D10Combatant) -> frozenset[str]:
         # A parry / dodge is the token's word ("parrying"), and no weapon of Group d10 breaks.
         return frozenset()
+
+    def reach(self, c: D10Combatant) -> Reach:
+        return weapons_reach(c.weapons)  # no ranged minimum here
 
     def token_tip(self, c: D10Combatant) -> TokenTip:
         """Its weapons, a line each, with a reach weapon's reach and a ranged one's range."""

@@ -18,6 +18,7 @@ from lnl_desktop.core.rules.base import (
     ItemBox,
     ItemColumn,
     ItemList,
+    Reach,
     SheetRow,
     SheetSpec,
     TokenTip,
@@ -30,7 +31,7 @@ from lnl_desktop.core.rules.lnl.model import (
     WeaponStyle,
 )
 from lnl_desktop.core.rules.lnl.rules import LnlRules
-from lnl_desktop.core.rules.shared import NoPrompts
+from lnl_desktop.core.rules.shared import NoPrompts, weapons_reach
 
 
 def _signed(value: int) -> str:
@@ -374,6 +375,9 @@ class LnlViews:
 
     def export_columns(self) -> tuple[str, ...]:
         return ("dice", "damage", "to SP", "to IP", "target SP", "target IP")
+
+    def reach(self, c: LnLStats) -> Reach:
+        return weapons_reach(c.weapons, self.rules.ranged_minimum_ft)  # 10 ft in L&L, none in Classic
 
 
 class LnlPrompts(NoPrompts):

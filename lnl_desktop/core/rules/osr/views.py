@@ -11,11 +11,13 @@ from lnl_desktop.core.rules.base import (
     Gauge,
     ItemColumn,
     ItemList,
+    Reach,
     SheetRow,
     SheetSpec,
     TokenTip,
 )
 from lnl_desktop.core.rules.osr.model import WEAPON_KINDS, Kind, OsrCombatant, SaveCategory
+from lnl_desktop.core.rules.shared import weapons_reach
 
 
 class OsrViews:
@@ -223,6 +225,9 @@ class OsrViews:
     def token_icons(self, c: OsrCombatant) -> frozenset[str]:
         # No parry and no weapon that breaks here: no guard, no broken weapon to show.
         return frozenset()
+
+    def reach(self, c: OsrCombatant) -> Reach:
+        return weapons_reach(c.weapons)  # no ranged minimum here
 
     def token_tip(self, c: OsrCombatant) -> TokenTip:
         # A reach weapon says its reach; a missile or thrown weapon's range is in its label already.
