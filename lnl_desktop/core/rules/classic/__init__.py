@@ -23,7 +23,6 @@ class ClassicRuleset(LnLRuleset):
     bestiary_file = "bestiary-classic.json"
     demo_file = "hill-giant-classic.lnl"
     edition: ClassVar[ClassicRules] = CLASSIC_RULES
-    ranged_minimum_ft = CLASSIC_RULES.ranged_minimum_ft
 
     def __init__(self) -> None:
         super().__init__()

@@ -53,8 +53,6 @@ class LnLRuleset(Ruleset):
     demo_file: ClassVar[str | None] = "hill-giant.lnl"
     # The edition whose arithmetic and words the capabilities below take.
     edition: ClassVar[LnlRules] = LNL_RULES
-    # TRANSITIONAL: the map's overlays still read the ranged minimum off the ruleset (ui/map/rules_overlays.py).
-    ranged_minimum_ft: ClassVar[int] = RANGED_MINIMUM_FT
 
     def __init__(self) -> None:
         rules = self.edition
