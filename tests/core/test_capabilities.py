@@ -7,8 +7,7 @@ import inspect
 
 import pytest
 
-from lnl_desktop.core.rules.base import Ruleset
-from lnl_desktop.core.rules.capabilities import CAPABILITIES
+from lnl_desktop.core.rules.base import CAPABILITIES, Ruleset
 from lnl_desktop.core.rules.registry import _as_ruleset, get_ruleset
 
 BUILT_IN = ("lnl", "classic", "osr", "d10")

@@ -27,12 +27,13 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.plan import FAIL, OK
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
-from lnl_desktop.core.rules.base import ActionSpec, Handler, Setting
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.actions import LnlActions
 from lnl_desktop.core.rules.lnl.model import Attack
 from lnl_desktop.core.rules.registry import register
+from lnl_desktop.core.rules.specs import ActionSpec, Setting
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.map import MapView

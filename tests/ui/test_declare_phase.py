@@ -30,12 +30,13 @@ from lnl_desktop.core.encounter.model import CombatState, Encounter, Phase, Side
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
-from lnl_desktop.core.rules.base import DeclareSpec, Handler, RowAction
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.actions import LnlActions
 from lnl_desktop.core.rules.lnl.rounds import LnlRounds
 from lnl_desktop.core.rules.registry import register
+from lnl_desktop.core.rules.specs import DeclareSpec, RowAction
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.docks.declare import DECLARED
 from lnl_desktop.ui.docks.turns import TurnsPanel

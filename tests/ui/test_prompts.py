@@ -25,11 +25,12 @@ from lnl_desktop.core.encounter.model import Pending, WeaponKind
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
-from lnl_desktop.core.rules.base import Handler, PromptChoice, PromptSpec, Setting
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.actions import LnlActions
 from lnl_desktop.core.rules.lnl.views import LnlPrompts
 from lnl_desktop.core.rules.registry import get_ruleset, register
+from lnl_desktop.core.rules.specs import PromptChoice, PromptSpec, Setting
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.docks.prompts import NOTHING_WAITING, PromptDialog, PromptsPanel
 from lnl_desktop.ui.plumbing.controller import TableController

@@ -28,10 +28,10 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import engagement
 from lnl_desktop.core.rules import registry as rules
-from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.movement import LnlMovement
 from lnl_desktop.core.rules.registry import get_ruleset, register
+from lnl_desktop.core.rules.specs import Provocation
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.map import MapView
 from lnl_desktop.ui.plumbing.controller import TableController

@@ -30,7 +30,7 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.plan import FAIL, OK, OVERRIDDEN
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
-from lnl_desktop.core.rules.base import ActionSpec, Handler, PromptChoice, PromptSpec, Setting, StartProcedure
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
 from lnl_desktop.core.rules.lnl.actions import LnlActions
@@ -39,6 +39,7 @@ from lnl_desktop.core.rules.lnl.model import Attack, RulesOptions
 from lnl_desktop.core.rules.lnl.rounds import LnlRounds
 from lnl_desktop.core.rules.lnl.views import LnlPrompts
 from lnl_desktop.core.rules.registry import register
+from lnl_desktop.core.rules.specs import ActionSpec, PromptChoice, PromptSpec, Setting, StartProcedure
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
 from lnl_desktop.ui.dialogs.setting_editors import setting_editor, setting_value

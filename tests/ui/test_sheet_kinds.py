@@ -21,8 +21,8 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter.model import CombatantBase
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import ItemColumn, ItemList, SheetRow, SheetSpec
 from lnl_desktop.core.rules.registry import Ruleset, get_ruleset, register
+from lnl_desktop.core.rules.specs import ItemColumn, ItemList, SheetRow, SheetSpec
 from lnl_desktop.ui.docks.sheet import CombatantSheet
 from lnl_desktop.ui.plumbing.controller import TableController
 

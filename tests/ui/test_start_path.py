@@ -41,6 +41,7 @@ START_PATH = {
     "lnl_desktop.core.rules.fight",  # the seam's fight odds types (Ruleset's hooks name them)
     "lnl_desktop.core.engine.history",
     "lnl_desktop.core.engine.movement",
+    "lnl_desktop.core.engine.rounds",  # the round's handlers, split from the engine
     "lnl_desktop.core.engine.words",
     "lnl_desktop.core.errors",
     "lnl_desktop.core.encounter.events",
@@ -60,7 +61,7 @@ START_PATH = {
     "lnl_desktop.core.rules.base",
     "lnl_desktop.core.rules.common",
     "lnl_desktop.core.rules.lnl",
-    "lnl_desktop.core.rules.capabilities",  # the seam's Protocols
+    "lnl_desktop.core.rules.specs",  # the seam's plain descriptions
     "lnl_desktop.core.rules.shared",  # the capability pieces rulesets compose
     "lnl_desktop.core.rules.lnl.actions",  # the demo's ruleset, composed of its capabilities
     "lnl_desktop.core.rules.lnl.areas",  # the demo's ruleset: its area effects (RULES §14)
@@ -84,6 +85,7 @@ START_PATH = {
     "lnl_desktop.core.map.explored",
     "lnl_desktop.core.engine.party_view",
     "lnl_desktop.core.files.storage",
+    "lnl_desktop.core.files.long_lists",  # storage's check of long lists, split from it
     "lnl_desktop.core.encounter.validation",
     "lnl_desktop.core.encounter.words",  # names and labels shown with their control characters escaped
     "lnl_desktop.lazy",

@@ -27,9 +27,9 @@ from lnl_desktop.core.encounter.events import CombatStarted, Override
 from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase, Phase, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.base import Gauge, Setting, SheetRow, SheetSpec, Situation, StartProcedure
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.registry import Ruleset, get_ruleset, register
+from lnl_desktop.core.rules.specs import Gauge, Setting, SheetRow, SheetSpec, Situation, StartProcedure
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
 from lnl_desktop.ui.docks.turns import TurnsPanel

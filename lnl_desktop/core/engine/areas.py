@@ -13,8 +13,7 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.drawings import checked, on_map
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.areas import MAX_AREA_FT, AreaShape, grid_feet, struck_by
-from lnl_desktop.core.rules.base import Table
-from lnl_desktop.core.rules.capabilities import Areas
+from lnl_desktop.core.rules.base import Areas, Table
 
 
 def area_of(shape: str, origin: tuple[float, float], size_ft: int, direction: float, title: str) -> AreaShape:

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import ActionSpec, Ruleset
+from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMode, Check
+from lnl_desktop.core.rules.specs import ActionSpec
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.model import CombatantBase, Encounter

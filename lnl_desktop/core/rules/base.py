@@ -1,28 +1,27 @@
-"""The ruleset seam: what a ruleset owns, and the plain descriptions the views ask it for.
+"""The ruleset seam: a :class:`Ruleset` is a few capabilities, each a small Protocol a few methods wide,
+and what it is handed to work on (:class:`Table`, the engine).
 
-The engine keeps what every ruleset shares (RULES §10): turns, movement budgets, the log, undo,
-files and events. A :class:`Ruleset` brings the rest: its stat block (a pydantic model), its
-options, its round procedure, its actions with their checks, its attack and damage, what
-happens at 0, its forecast and its bestiary. The Qt layer never branches on a ruleset's name:
-it reads the descriptions below (sheet rows, table columns, health gauges, action kinds, the
-start of combat) and builds its widgets from them.
+A ruleset holds one object per capability (``ruleset.views``, ``ruleset.rounds``, ``ruleset.attacks``...).
+The engine and the Qt layer ask the capability, never the ruleset's name. A capability a ruleset lacks is
+``None`` (``areas``, ``fights``, ``rest``): the callers say "this ruleset has none" rather than meet a default
+that pretends. The capabilities answer with the plain descriptions of :mod:`lnl_desktop.core.rules.specs`;
+shared pieces to compose are in :mod:`lnl_desktop.core.rules.shared`. ``CAPABILITIES`` names each capability
+and its Protocol; the registry refuses a ruleset that lacks one it must have.
 
-A new ruleset subclasses :class:`Ruleset` (or a ruleset close to it, changing only what differs:
-docs/RULESETS.md shows one) and is registered by name, or through the ``lnl_desktop.rulesets`` entry point.
+A new ruleset subclasses :class:`Ruleset` and composes its capabilities (docs/RULESETS.md walks through one),
+registered by name or through the ``lnl_desktop.rulesets`` entry point.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import Field, create_model
 
 from lnl_desktop.core.dice.rolls import DiceSource
-from lnl_desktop.core.encounter.areas import Area
-from lnl_desktop.core.encounter.events import Event, EventBase, Override, Turned, event_union
+from lnl_desktop.core.encounter.events import Event, EventBase, event_union
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
     CombatState,
@@ -32,22 +31,31 @@ from lnl_desktop.core.encounter.model import (
     TurnState,
 )
 from lnl_desktop.core.rules.common import Check
+from lnl_desktop.core.rules.specs import (
+    ActionResult,
+    ActionSpec,
+    AreaMeans,
+    AreaOdds,
+    AreaSpec,
+    Column,
+    DeclareSpec,
+    DurationSave,
+    Gauge,
+    PromptSpec,
+    Provocation,
+    Reach,
+    RowAction,
+    SaveRoll,
+    Setting,
+    SheetSpec,
+    StartProcedure,
+    TokenTip,
+)
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.rules.capabilities import (
-        Actions,
-        Areas,
-        Attacks,
-        Conditions,
-        Fights,
-        Health,
-        Movement,
-        Prompts,
-        Rest,
-        Rounds,
-        Turns,
-        Views,
-    )
+    from lnl_desktop.core.encounter.actions import AreaEffect
+    from lnl_desktop.core.rules.common import CheckSection, Opening, RoundOrder
+    from lnl_desktop.core.rules.fight import Battlefield, SimOutcome
 
 
 class Table(Protocol):
@@ -104,387 +112,180 @@ class Table(Protocol):
 
 Handler = Callable[[Table, Any, DiceSource], list[Event]]
 
-# The one situation of the default start of combat: the GM says who acts first.
-BY_HAND = "set by the GM"
 
-# The means of an action that is a shield rather than a named weapon (no weapon may be named so).
-SHIELD_MEANS = "\x00shield"
-
+@runtime_checkable
+class Views(Protocol):
+    """What the sheet, the tables, the tokens and an export show of a combatant."""
+
+    def sheet(self) -> SheetSpec: ...
+    def columns(self) -> tuple[Column, ...]: ...  # the Combatants table's columns between Side and Move
+    def gauges(self, c: Any) -> tuple[Gauge, ...]: ...  # a token's bars, the Turns list's columns
+    def gauge_labels(self) -> tuple[str, ...]: ...
+    def token_word(self, c: Any) -> str: ...  # "flees", "dead", or ""
+    def markers(self, c: Any) -> tuple[str, ...]: ...  # the conditions round a token's edge
+    def summary(self, c: Any) -> str: ...  # the line under the sheet's title
+    def stat_line(self, c: Any) -> str: ...  # a short line of the numbers that matter
+    def new_combatant(self) -> dict[str, Any]: ...  # what "Add combatant" creates
+    def token_icons(self, c: Any) -> frozenset[str]: ...  # of base.TOKEN_ICONS: "guard", "broken"
+    def token_tip(self, c: Any) -> TokenTip: ...  # the tooltip's words of the stat block
+    def reach(self, c: Any) -> Reach: ...  # how far it strikes and shoots, for the map's outlines
+    def export_columns(self) -> tuple[str, ...]: ...  # the CSV titles of an event's table_cells ("to HP")
+
+
+@runtime_checkable
+class Conditions(Protocol):
+    """The conditions a GM puts on a combatant and how long they last (RULES §10)."""
+
+    def menu(self) -> tuple[str, ...]: ...
+    def tip(self, condition: str) -> str: ...
+    def duration_save(self) -> DurationSave: ...
+    def save_problem(self, c: Any, save: str | None, dc: int | None) -> str | None: ...
+    def save(
+        self, encounter: Encounter, c: Any, save: str | None, dc: int | None, dice: DiceSource, purpose: str
+    ) -> SaveRoll: ...
+
+
+@runtime_checkable
+class Rounds(Protocol):
+    """How combat starts and a round begins: surprise, initiative, declarations."""
+
+    def start_procedure(self) -> StartProcedure: ...
+    def open_combat(self, engine: Table, action: Any, dice: DiceSource) -> Opening: ...
+    def round_order(self, engine: Table, action: Any, dice: DiceSource) -> RoundOrder: ...
+    def initiative(self, face: int) -> Side: ...
+    def declarations(self, engine: Table) -> DeclareSpec | None: ...
+    def notes(self, engine: Table) -> tuple[str, ...]: ...  # lines under the round's heading
+    def settings(self) -> tuple[Setting, ...]: ...  # the round's considerations the GM may change
+    def row_actions(self, engine: Table, c: Any) -> tuple[RowAction, ...]: ...
+    def on_round_start(self, engine: Table) -> list[Event]: ...
+    def on_combat_start(self, engine: Table) -> None: ...
+    def on_combat_end(self, engine: Table) -> None: ...
+
+
+@runtime_checkable
+class Turns(Protocol):
+    """Who acts next within a round."""
+
+    def waiting(self, engine: Table) -> list[Any]: ...
+    def order_refusal(self, engine: Table, c: Any) -> str | None: ...
+    def turn_refusal(self, encounter: Encounter, c: Any) -> str | None: ...
+    def acting_side(self, engine: Table) -> Side | None: ...
+    def on_turn_start(self, engine: Table, c: Any) -> list[Event]: ...
 
-# -- what the views ask for ------------------------------------------------------------------------
 
+@runtime_checkable
+class Movement(Protocol):
+    """How far a combatant moves and what a path sets off."""
 
-@dataclass(frozen=True)
-class SheetRow:
-    """One line of the sheet's numbers: one or more fields (``now / max``) under a label.
-
-    ``kind`` says the editor: whole numbers ("int"), a whole number that may be left empty
-    ("optional int": morale for a PC, a typed AC), or one of ``choices`` ("choice")."""
-
-    label: str
-    keys: tuple[str, ...]
-    tip: str
-    unit: str = ""
-    kind: Literal["int", "optional int", "choice", "bool", "text"] = "int"
-    choices: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A value the GM sets in a panel the ruleset describes: an action's extra (cover, a second
-    weapon), a round's consideration (light), a prompt's input (a morale modifier).
-
-    ``kind`` "int" is a spin box from ``low`` to ``high``; "choice" one of ``choices``; "bool" a
-    check box; "means" one of the acting combatant's weapons ("" for none when ``optional``);
-    "text" a line of words (a timer's event)."""
-
-    key: str
-    label: str
-    tip: str
-    kind: Literal["int", "choice", "bool", "means", "text"] = "int"
-    default: Any = 0
-    low: int = 0
-    high: int = 0
-    choices: tuple[str, ...] = ()
-    optional: bool = False
-
-
-@dataclass(frozen=True)
-class ItemColumn:
-    """One column of a list on the sheet (weapons, spells): its field, title, editor kind and tooltip."""
-
-    key: str
-    title: str
-    kind: Literal["text", "int", "optional int", "choice", "optional choice", "bool", "area"]  # area: "20 ft circle"
-    tip: str
-    choices: tuple[str, ...] = ()
-    # A choice that leaves other fields of the item without meaning: the value chosen -> the fields the
-    # sheet empties with it (a melee weapon's reach and range).
-    clears: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class ItemList:
-    """A list of things on the sheet, edited as a table (a combatant's weapons or spells)."""
-
-    key: str  # the stat block's field, a list of models
-    noun: str  # "weapon": "Add weapon", "Remove weapon"
-    columns: tuple[ItemColumn, ...]
-    tip: str
-    new_item: Mapping[str, Any]  # what "Add" puts in (a free name is added)
-
-
-@dataclass(frozen=True)
-class ItemBox:
-    """A box of the sheet for one item a stat block may have or not (a shield): a tick to have it,
-    then its fields, each edited alone (the edit sends the whole item)."""
-
-    key: str  # the stat block's field: a model, None while it has none
-    title: str  # the box's title: "Shield"
-    has: str  # the tick's words: "Has a shield"
-    tip: str  # the tick's tooltip
-    fields: tuple[ItemColumn, ...]  # the item's fields ("text", "int" or "choice"); a title names one in a message
-    rows: tuple[SheetRow, ...]  # the box's rows: a label, the keys of the fields it holds ("now / max"), a tip
-    new_item: Mapping[str, Any]  # what ticking the box puts in
-    after: str = ""  # the key of the list the box follows ("weapons"); empty: after the lists
-
-
-@dataclass(frozen=True)
-class SheetSpec:
-    """The ruleset's part of the Sheet; the shared fields (name, side, Move, size, vision,
-    traits, status flags, conditions, notes) the sheet shows for every ruleset."""
-
-    identity: tuple[SheetRow, ...]  # next to name and side (level, hit dice...)
-    numbers_title: str
-    numbers: tuple[SheetRow, ...]
-    lists: tuple[ItemList, ...] = ()
-    boxes: tuple[ItemBox, ...] = ()  # boxes for items a stat block may have or not (a shield)
-    tips: Mapping[str, str] = field(default_factory=dict)  # tooltips of the shared fields, worded for this ruleset
-
-
-@dataclass(frozen=True)
-class TokenTip:
-    """What a token's tooltip says of the stat block, beside the name, side, gauges and Move."""
-
-    identity: str = ""  # after the side in the heading: "level 3"
-    numbers: tuple[str, ...] = ()  # beside the gauges: "AP 2"
-    items: tuple[str, ...] = ()  # a line each: "Longsword, reach 10 ft [broken]"
-
-
-@dataclass(frozen=True)
-class Reach:
-    """How far a combatant strikes, for the map's outlines round the selected token."""
-
-    melee_ft: int = 0  # its longest melee reach beyond the adjacent cells (a polearm's 10 ft), 0: none
-    too_close_ft: int = 0  # a ranged weapon's minimum: a target closer than this cannot be shot (0: none)
-    range_ft: int | None = None  # the longest range of its ranged weapons (None: none, or one without a limit)
-    ranged: bool = False  # it has a ranged weapon
-
-
-# The icons a token may show beside its gauges (ruleset-free drawing words): a guard in force (a parry, a
-# shield raised) and a weapon broken until repaired.
-TOKEN_ICONS = ("guard", "broken")
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column of the Combatants table: the title, its tooltip, and the value for a combatant."""
-
-    title: str
-    tip: str
-    value: Callable[[Any], int | str]
-    numeric: bool = True
-    # A row's own tooltip where it says more than the column's (the AP's parts); "" for the column's.
-    row_tip: Callable[[Any], str] | None = None
-
-
-@dataclass(frozen=True)
-class Gauge:
-    """A bar on a token and a column of the Turns list: SP, IP, HP..."""
-
-    label: str
-    now: int
-    most: int
-    tint: Literal["stamina", "injury", "health"] = "health"
-
-
-@dataclass(frozen=True)
-class ActionSpec:
-    """One action of a turn as the Action dock offers it.
-
-    ``uses`` says what the dock asks for: a weapon, a spell, a weapon or the shield to parry with,
-    words, or nothing. ``build`` turns the choices into the engine's action value; the dock calls it
-    with the active combatant's id first, in one of four forms:
-
-    - ``targeted``: ``build(c, target, means, ignore_dex=bool, override=bool)`` (``means`` None when
-      ``uses`` is "none");
-    - ``uses == "text"``: ``build(c, words)``;
-    - ``uses`` "weapon", "spell" or "parry" (not targeted): ``build(c, means)``;
-    - otherwise: ``build(c)``.
-    """
-
-    key: str
-    label: str
-    tip: str
-    uses: Literal["weapon", "spell", "parry", "text", "none"]
-    build: Callable[..., Any]
-    targeted: bool = False
-    mode: str | None = None  # the AttackMode of a rolling action
-    gm_override: bool = False  # the GM may override its eligibility points (a sneak attack)
-    ignore_dex: bool = False  # the GM toggle "ignore the target's DEX" applies
-    button: str = ""  # the button's words ("Roll the attack"); the label when empty
-    rolls: bool = False  # it rolls dice: the GM may type the faces
-    # The action's own inputs besides the target and the means (cover, a second weapon, subdual):
-    # the dock shows one editor each and passes their values to ``build`` as keywords.
-    extras: tuple[Setting, ...] = ()
-    allies: bool = False  # a targeted action aimed at a friend (guard an ally), or at oneself
-    # What the GM override lets through, in the ruleset's words (empty: a sneak attack's eligibility).
-    override_label: str = ""
-
-
-@dataclass(frozen=True)
-class Situation:
-    """One way a combat can open (an ambush, a surprise roll, the GM's hand)."""
-
-    key: str
-    label: str
-    tip: str
-    by_hand: bool = False  # the GM sets the outcome, no die is read
-
-
-@dataclass(frozen=True)
-class StartProcedure:
-    """What the Start combat dialog shows: the situations, the die and how it reads."""
-
-    question: str  # "Who ambushes whom?"
-    situations: tuple[Situation, ...]
-    die_label: str  # "surprise and initiative"
-    reading: Callable[[str, int], str]  # (situation, face) -> words
-    # After this face, is a second d6 rolled for round 1's initiative? (a surprise d6 that gave no surprise round)
-    then_initiative: Callable[[str, int | None], bool] = lambda situation, face: False
-    by_hand_surprise: bool = True  # the by-hand outcome names a surprised side
-    surprise_die: bool = True  # the situations read a d6 (a surprise table); False: the situation alone says it
-    # Round 1's initiative is rolled by the ruleset (d20s per side or per combatant): the dialog offers
-    # "roll" or typed faces, checked by a dry run of the start on a copy of the encounter.
-    rolls_initiative: bool = False
-    settings: tuple[Setting, ...] = ()  # options set before the first round (light, initiative by group...)
-
-
-@dataclass(frozen=True)
-class PromptChoice:
-    """One button of a prompt: its words, whether it rolls dice (the GM may type the faces), and
-    ``build(values) -> action`` with the prompt's settings by key."""
-
-    label: str
-    tip: str
-    build: Callable[[Mapping[str, Any]], Any]
-    rolls: bool = False
-
-
-@dataclass(frozen=True)
-class PromptSpec:
-    """How the table asks the GM about one :class:`~lnl_desktop.core.encounter.model.Pending` item."""
-
-    title: str  # "Death save", "Counter-attack"
-    text: str  # what is at stake, with the numbers ("DC 18: 11 + 7 overkill")
-    settings: tuple[Setting, ...]
-    choices: tuple[PromptChoice, ...]
-
-
-@dataclass(frozen=True)
-class DeclareSpec:
-    """A ruleset whose combatants declare their actions before initiative (RULES §13): the
-    choices, what each combatant has declared, and the action that records a declaration.
-
-    ``open`` is True between rounds (and before combat): the declarations are for the coming
-    round and change freely. During a round they are locked: ``build(cid, key)`` then makes a GM
-    override, which the log records."""
-
-    choices: tuple[tuple[str, str], ...]  # (key, label)
-    open: bool
-    declared: Mapping[str, str]  # combatant id -> key
-    missing: tuple[str, ...]  # who must still declare before the initiative roll
-    build: Callable[[str, str], Any]
-
-
-@dataclass(frozen=True)
-class RowAction:
-    """A command the Turns dock offers on a combatant's row (put it in a group of its own)."""
-
-    label: str
-    tip: str
-    build: Callable[[], Any]
-
-
-@dataclass(frozen=True)
-class Span:
-    """A piece of a result's line: words, or a formula the view wraps only between its terms
-    (``formula``), in bold (``strong``), or in the colour of harm done (``alert``)."""
-
-    text: str
-    formula: bool = False
-    strong: bool = False
-    alert: bool = False
-
-
-@dataclass(frozen=True)
-class ActionResult:
-    """What the Action dock's result box shows of one event of the round log (an attack, a save):
-    a headline in the ruleset's words, then lines of spans, the rolls and what followed."""
-
-    headline: str
-    lines: tuple[tuple[Span, ...], ...]
-    event: Any  # the log's event the result is about
-
-
-def result_line(*parts: str | Span) -> tuple[Span, ...]:
-    """A result's line from words and spans: ``result_line("To hit: ", Span("d20 (14) + 3 = 17", formula=True))``."""
-    return tuple(Span(part) if isinstance(part, str) else part for part in parts)
-
-
-def following(after: list[Any], kinds: tuple[type, ...], belongs: Callable[[Any], bool] = lambda e: True) -> list[Any]:
-    """The events right after a result that belong to it (damage's consequences: of ``kinds``, and
-    ``belongs``), up to the first other one; the attacker turning to face its target is passed over."""
-    found = []
-    for event in after:
-        if isinstance(event, Turned):
-            continue
-        if not isinstance(event, kinds) or not belongs(event):
-            break
-        found.append(event)
-    return found
-
-
-def area_result(event: Any, follows: list[Any]) -> ActionResult:
-    """The Action dock's result of an area effect (``AreaEffectResolved``, RULES §14) in any ruleset:
-    the one roll, each target's save or defences and what it took, then ``follows`` (its consequences)."""
-    if not event.faces and not event.targets:  # a bomb that missed: nothing landed
-        return ActionResult(f"{event.effect}: missed, nothing lands", (result_line(event.text),), event)
-    harmed = sum(1 for t in event.targets if t.damage)
-    headline = f"{event.effect}: {event.total} damage rolled, {harmed} of {len(event.targets)} harmed"
-    roll = f"{event.dice} [{'+'.join(map(str, event.faces))}] = {event.total}"
-    lines = [result_line(f"{event.effect} ({event.area}): ", Span(roll, formula=True))]
-    for t in event.targets:
-        how = "; ".join(part for part in (t.save, t.defences) if part)
-        parts: list[str | Span] = [f"{t.name}: "]
-        if how:
-            parts.append(Span(how, formula=True))
-        parts += [f" → {t.damage} ", Span(f"({t.result})", alert=bool(t.damage))] if t.result else [f" → {t.damage}"]
-        lines.append(result_line(*parts))
-    for follow in follows:
-        lines.append(result_line(Span(follow.text, alert=not isinstance(follow, Override))))
-    return ActionResult(headline, tuple(lines), event)
-
-
-@dataclass(frozen=True)
-class Provocation:
-    """A step of a path that gives enemies a free attack (RULES §12 counter-attacks, §13 free attacks)."""
-
-    index: int  # the path's cell the step leaves from
-    cell: tuple[int, int]
-    attackers: tuple[str, ...]  # the ids of those who may attack there (each named once per path)
-
-
-# -- area effects (RULES §14) ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AreaMeans:
-    """A combatant's spell, breath, bomb or weapon that strikes an area, as the Area effect dialog offers it."""
-
-    name: str
-    area: Area
-    words: str = ""  # what it does in the ruleset's words: "5d6! exploding, DEX and AP apply"
-    range_ft: int | None = None  # how far from its caster the area's origin may lie (None: no limit)
-
-
-# The free effect's inputs a ruleset may ask for (AreaEffect's fields of the same names).
-AREA_FIELDS = ("dice", "save", "dc", "dex_applies", "ap_applies", "direct")
-
-
-@dataclass(frozen=True)
-class AreaSpec:
-    """What a ruleset's area effects ask of the GM: a free effect's ``fields`` (of :data:`AREA_FIELDS`),
-    its save categories ``(value, label)`` where targets save, and whether cover changes anything."""
-
-    fields: tuple[str, ...] = ("dice",)
-    saves: tuple[tuple[str, str], ...] = ()
-    default_save: str = ""
-    cover: bool = False
-    default_dice: str = "2d6"
-    notes: tuple[str, ...] = ()  # how the ruleset reads an area effect, a line each, for the dialog
-    labels: Mapping[str, str] = field(default_factory=dict)  # a field's words where the ruleset has its own
-
-
-@dataclass(frozen=True)
-class AreaOdds:
-    """One target's expected result of an area effect before the roll, in the ruleset's words."""
-
-    save: str = ""  # "saves 45 %"; empty where targets do not save
-    damage: str = ""  # "≈ 9 (2-16)": after its defences, over the roll and its save
-    drop: float | None = None  # the chance it drops (0 to 1), None when not worked out
-    words: str = ""  # a line for the tooltip
-
-
-@dataclass(frozen=True)
-class DurationSave:
-    """What a condition's "save at the end of each of its turns" names in a ruleset (RULES §10), for
-    the dialogs that set one: the saves it may name (value kept in the file, words), whether it must
-    name one, whether it needs a DC, and a line saying how the save is rolled."""
-
-    saves: tuple[tuple[str, str], ...] = ()
-    needs_save: bool = False
-    needs_dc: bool = True
-    words: str = "a d20 at the end of each of its turns, the DC or more ends it"
-
-
-@dataclass(frozen=True)
-class SaveRoll:
-    """A save each turn, rolled: whether it ended the condition, the d20, and the roll in words."""
-
-    saved: bool
-    face: int
-    words: str  # "d20 14 +2 = 16 vs DC 12"
+    provocation_word: str  # what the map calls an attack a path provokes
+
+    def allowance(self, engine: Table, c: Any) -> float: ...
+    def refusal(self, engine: Table, c: Any) -> str | None: ...
+    def terrain_free(self, engine: Table, cid: str) -> bool: ...
+    def provocations(self, engine: Table, cid: str, path: list[tuple[int, int]]) -> list[Provocation]: ...
+    def after_move(self, engine: Table, c: Any, path: list[tuple[int, int]], forced: bool) -> list[Event]: ...
+
+
+@runtime_checkable
+class Actions(Protocol):
+    """The actions of a turn: what the Action dock offers, checks and shows as a result."""
+
+    handlers: Mapping[type, Handler]
+    hooks_with_extras: frozenset[str]
+
+    def kinds(self) -> tuple[ActionSpec, ...]: ...
+    def available(self, spec: ActionSpec, c: Any) -> tuple[bool, str]: ...
+    def choices(self, spec: ActionSpec, c: Any) -> list[tuple[str, str, str]]: ...
+    def checks(self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, text: str,
+               target: Any = None, extras: Mapping[str, Any] | None = None) -> list[Any]: ...  # fmt: skip
+    def notes(self, encounter: Encounter, spec: ActionSpec, c: Any, means: str | None, target: Any,
+              extras: Mapping[str, Any] | None = None) -> list[tuple[str, str]]: ...  # fmt: skip
+    def still_open(self, encounter: Encounter, c: Any, kind: str | None = None) -> str: ...
+    def opening(self, encounter: Encounter, c: Any) -> str | None: ...
+    def result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None: ...
+    def means(self, c: Any, name: str, spell: bool = False) -> Any: ...
+
+
+@runtime_checkable
+class Attacks(Protocol):
+    """How an attack on a creature is checked and what it would do."""
+
+    checks_modes: bool  # an action with an attack mode is checked by :meth:`checks`, not Actions.checks
+
+    def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None: ...
+    def checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]: ...
+    def concealment(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]: ...
+    def sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]: ...
+    def forecast(self, attacker: Any, target: Any, means: Any, mode: Any, options: Any, *, ignore_dex: bool = False,
+                 encounter: Encounter | None = None, extras: Mapping[str, Any] | None = None) -> Any: ...  # fmt: skip
+
+
+@runtime_checkable
+class Health(Protocol):
+    """How damage and healing land when the GM applies them by hand (RULES §10)."""
+
+    def kinds(self, heal: bool) -> tuple[tuple[str, str], ...]: ...
+    def fields(self) -> Mapping[str, str]: ...  # the sheet's current values typed as damage or healing
+    def by_hand(self, engine: Table, c: Any, amount: int, heal: bool, kind: str) -> list[Event]: ...
+
+
+@runtime_checkable
+class Prompts(Protocol):
+    """What the rules ask the GM (a death save, a morale check) and the rolls at hand."""
+
+    def prompt(self, engine: Table, item: Any) -> PromptSpec: ...
+    def tools(self, engine: Table) -> tuple[PromptSpec, ...]: ...
+    def combatant_tools(self, engine: Table, c: Any) -> tuple[PromptSpec, ...]: ...
+    def quick_rolls(self) -> tuple[tuple[str, str], ...]: ...
+
+
+@runtime_checkable
+class Areas(Protocol):
+    """Area effects (RULES §14): what strikes an area, its odds and how it lands."""
+
+    def means(self, c: Any) -> tuple[AreaMeans, ...]: ...
+    def spec(self) -> AreaSpec: ...
+    def forecast(self, encounter: Encounter, action: AreaEffect) -> Mapping[str, AreaOdds]: ...
+    def resolve(self, engine: Table, action: AreaEffect, dice: DiceSource) -> list[Event]: ...
+
+
+@runtime_checkable
+class Fights(Protocol):
+    """The fight simulator: the rest of a fight many times over, and the engine-played reference."""
+
+    tactic: str  # the default tactic in the ruleset's words
+    health_columns: tuple[str, ...]  # what the odds call a combatant's health, a column each
+    modes: tuple[str, ...]  # attack modes a what-if may pin on a chosen foe
+    tells_death: bool  # the ruleset tells dying from dropping
+
+    def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome: ...
+    def play(self, engine: Table, field: Battlefield, max_rounds: int) -> None: ...
+    def out(self, c: Any) -> bool: ...
+    def health(self, c: Any) -> tuple[float, ...]: ...
+
+
+@runtime_checkable
+class Rest(Protocol):
+    """Rest between fights (RULES §16): what a short rest and a night's rest give back."""
+
+    def kinds(self) -> tuple[tuple[str, str], ...]: ...  # (key, words): "short", "night"
+
+
+# Each capability, whether a ruleset may lack it, and its Protocol.
+CAPABILITIES: dict[str, tuple[type, bool]] = {
+    "views": (Views, False),
+    "conditions": (Conditions, False),
+    "rounds": (Rounds, False),
+    "turns": (Turns, False),
+    "movement": (Movement, False),
+    "actions": (Actions, False),
+    "attacks": (Attacks, False),
+    "health": (Health, False),
+    "prompts": (Prompts, False),
+    "areas": (Areas, True),
+    "fights": (Fights, True),
+    "rest": (Rest, True),
+}
 
 
 # -- the ruleset -----------------------------------------------------------------------------------
@@ -492,7 +293,7 @@ class SaveRoll:
 
 class Ruleset:
     """One combat system: its stat block, options and files, and the capabilities it composes
-    (:mod:`lnl_desktop.core.rules.capabilities`): one object each for what the views show, how combat
+    (:mod:`lnl_desktop.core.rules.base`): one object each for what the views show, how combat
     starts and a round runs, whose turn it is, movement, actions, attacks, damage and healing by hand,
     the GM's prompts and conditions; and, where the ruleset has them, area effects, a fight simulator
     and rest. A ruleset sets every capability in its ``__init__``; one it lacks stays ``None``.

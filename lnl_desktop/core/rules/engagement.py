@@ -17,7 +17,7 @@ from lnl_desktop.core.encounter.events import Event, Override, RulesEvent
 from lnl_desktop.core.encounter.model import Encounter, Pending
 from lnl_desktop.core.map.grid import Cell, token_distance_ft
 from lnl_desktop.core.map.sight import reach_blocker
-from lnl_desktop.core.rules.base import Provocation
+from lnl_desktop.core.rules.specs import Provocation
 
 # How far a combatant strikes in melee, and whether it may make a free attack on ``target`` now.
 ReachOf = Callable[[Any], float]

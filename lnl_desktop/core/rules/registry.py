@@ -47,7 +47,7 @@ def _as_ruleset(value: object) -> Ruleset:
     for needed in ("name", "title", "stat_block"):
         if not hasattr(ruleset, needed):
             raise TypeError(f"{type(ruleset).__name__} has no {needed}")
-    from lnl_desktop.core.rules.capabilities import CAPABILITIES
+    from lnl_desktop.core.rules.base import CAPABILITIES
 
     for name, (protocol, may_lack) in CAPABILITIES.items():
         capability = getattr(ruleset, name, None)

@@ -17,7 +17,9 @@ from lnl_desktop.core.encounter.conditions import CONDITION_TIPS, DEFAULT_MENU
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.base import (
+from lnl_desktop.core.rules.base import Table
+from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
+from lnl_desktop.core.rules.specs import (
     BY_HAND,
     DeclareSpec,
     DurationSave,
@@ -29,12 +31,10 @@ from lnl_desktop.core.rules.base import (
     Setting,
     Situation,
     StartProcedure,
-    Table,
 )
-from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.rules.base import ActionSpec
+    from lnl_desktop.core.rules.specs import ActionSpec
 
 
 class SideTurns:

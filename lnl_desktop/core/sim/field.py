@@ -14,7 +14,7 @@ from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battle
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.rules.capabilities import Fights
+    from lnl_desktop.core.rules.base import Fights
 
 np = lazy_module("numpy")
 

@@ -35,7 +35,7 @@ from lnl_desktop.core.encounter.areas import Template
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.areas import cover_counts, struck_by
-from lnl_desktop.core.rules.base import AreaMeans, AreaSpec
+from lnl_desktop.core.rules.specs import AreaMeans, AreaSpec
 from lnl_desktop.ui.dialogs.faces import FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.widgets import RefusalLabel

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtCore import QSignalBlocker, SignalInstance
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox, QWidget
 
-from lnl_desktop.core.rules.base import Setting
+from lnl_desktop.core.rules.specs import Setting
 
 
 def plain(value: Any) -> Any:

@@ -13,7 +13,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QCheckBox, QGridLayout, QGroupBox, QLabel, QWidget
 
 from lnl_desktop.core.engine.plan import FAIL, HEAD, NA, NO, OK, OVERRIDDEN, YES, CheckRow
-from lnl_desktop.core.rules.base import ActionSpec
+from lnl_desktop.core.rules.specs import ActionSpec
 from lnl_desktop.ui.plumbing import style
 
 # The GM override of a sneak attack's eligibility (an ActionSpec with gm_override and no override_label).

@@ -16,7 +16,7 @@ from PySide6.QtGui import QStandardItemModel
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QComboBox
 
-    from lnl_desktop.core.rules.base import ActionSpec
+    from lnl_desktop.core.rules.specs import ActionSpec
     from lnl_desktop.ui.plumbing.controller import TableController
 
 

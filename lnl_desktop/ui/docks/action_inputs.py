@@ -10,7 +10,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QLineEdit, QSpinBox, QWidget
 
-from lnl_desktop.core.rules.base import ActionSpec, Ruleset, Setting
+from lnl_desktop.core.rules.base import Ruleset
+from lnl_desktop.core.rules.specs import ActionSpec, Setting
 from lnl_desktop.ui.dialogs.setting_editors import setting_default, text_placeholder
 
 

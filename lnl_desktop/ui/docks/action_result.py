@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidg
 
 from lnl_desktop.core.encounter.events import Event, TurnStarted
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.base import ActionResult, Ruleset, Span
+from lnl_desktop.core.rules.base import Ruleset
+from lnl_desktop.core.rules.specs import ActionResult, Span
 from lnl_desktop.ui.docks.action_checklist import escape
 
 NBSP = "\u00a0"

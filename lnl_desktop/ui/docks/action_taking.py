@@ -18,7 +18,7 @@ from lnl_desktop.ui.dialogs.faces import DryRun, FacesDialog, check_faces, engin
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QCheckBox, QLineEdit
 
-    from lnl_desktop.core.rules.base import ActionSpec
+    from lnl_desktop.core.rules.specs import ActionSpec
     from lnl_desktop.ui.plumbing.controller import TableController
 
 

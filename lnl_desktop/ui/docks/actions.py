@@ -56,7 +56,7 @@ from lnl_desktop.core.engine.plan import (
     checklist,
     nearest_foe,
 )
-from lnl_desktop.core.rules.base import SHIELD_MEANS, ActionSpec
+from lnl_desktop.core.rules.specs import SHIELD_MEANS, ActionSpec
 from lnl_desktop.ui.dialogs.area import AreaEffectButton
 from lnl_desktop.ui.dialogs.faces import FacesDialog
 from lnl_desktop.ui.docks.action_checklist import ChecklistBox, escape, override_label

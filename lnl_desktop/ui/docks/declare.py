@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QMenu, QMessageBox, QToolButton
 
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import DeclareSpec
+from lnl_desktop.core.rules.specs import DeclareSpec
 from lnl_desktop.ui.dialogs.faces import engine_dry_run
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
+from lnl_desktop.core.rules.specs import PromptChoice, PromptSpec, Setting
 from lnl_desktop.ui.dialogs.faces import FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
 from lnl_desktop.ui.dialogs.setting_editors import set_setting_value, setting_changed, setting_editor, setting_value
 from lnl_desktop.ui.plumbing.controller import TableController

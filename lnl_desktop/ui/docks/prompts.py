@@ -42,7 +42,7 @@ from lnl_desktop.core.encounter.actions import SkipPending
 from lnl_desktop.core.encounter.events import Event, Undone
 from lnl_desktop.core.encounter.model import Pending
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import PromptSpec
+from lnl_desktop.core.rules.specs import PromptSpec
 from lnl_desktop.ui.docks.prompt_card import SpecCard
 from lnl_desktop.ui.plumbing import style
 from lnl_desktop.ui.plumbing.controller import TableController

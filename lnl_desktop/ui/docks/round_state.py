@@ -19,7 +19,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.ui.plumbing import style
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.rules.base import DeclareSpec
+    from lnl_desktop.core.rules.specs import DeclareSpec
     from lnl_desktop.ui.plumbing.controller import TableController
 
 PALE = {Side.PARTY: "#e3f0fa", Side.OPPONENTS: "#fbe9dc"}  # a side's colour behind its words

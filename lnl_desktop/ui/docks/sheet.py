@@ -41,7 +41,7 @@ from lnl_desktop.core.encounter.durations import condition_label, duration_of
 from lnl_desktop.core.encounter.model import Side, Trait
 from lnl_desktop.core.encounter.validation import humanize
 from lnl_desktop.core.engine.edits import health_edit
-from lnl_desktop.core.rules.base import ItemBox, ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
+from lnl_desktop.core.rules.specs import ItemBox, ItemColumn, ItemList, PromptSpec, SheetRow, SheetSpec
 from lnl_desktop.ui.dialogs.damage_heal import DamageHealDialog, open_damage_heal
 from lnl_desktop.ui.dialogs.setting_editors import plain
 from lnl_desktop.ui.docks.prompts import ToolDialog, combatant_tools, tool_label

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lnl_desktop.core.rules.base import ItemBox, SheetRow
+from lnl_desktop.core.rules.specs import ItemBox, SheetRow
 from lnl_desktop.ui.dialogs.setting_editors import plain
 from lnl_desktop.ui.models.combatants import ID_ROLE
 

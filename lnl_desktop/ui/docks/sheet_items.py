@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from lnl_desktop.core.encounter.areas import read_area, short_area
-from lnl_desktop.core.rules.base import ItemColumn
+from lnl_desktop.core.rules.specs import ItemColumn
 from lnl_desktop.ui.dialogs.setting_editors import plain
 from lnl_desktop.ui.docks.sheet_fields import BadInput, parse_int, parse_optional_int
 

@@ -50,7 +50,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import CombatStarted, Event
 from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.core.rules.base import DeclareSpec
+from lnl_desktop.core.rules.specs import DeclareSpec
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
 from lnl_desktop.ui.dialogs.faces import DieAsked, dice_asked
 from lnl_desktop.ui.docks.declare import DeclarePhase

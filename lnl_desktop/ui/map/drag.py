@@ -34,7 +34,7 @@ from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map import movement
 from lnl_desktop.core.map.grid import Cell, footprint
-from lnl_desktop.core.rules.base import Provocation
+from lnl_desktop.core.rules.specs import Provocation
 from lnl_desktop.ui.map.fog import players_unseen
 from lnl_desktop.ui.map.geometry import CellMask, footprint_centre
 from lnl_desktop.ui.map.overlays import (

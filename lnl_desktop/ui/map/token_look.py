@@ -15,8 +15,8 @@ from lnl_desktop.core.encounter.map_model import Token
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.encounter.words import visible
 from lnl_desktop.core.map.grid import Cell
-from lnl_desktop.core.rules.base import Gauge
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, Ruleset, get_ruleset
+from lnl_desktop.core.rules.specs import Gauge
 from lnl_desktop.ui.map.markers import markers_tooltip
 
 

@@ -23,7 +23,7 @@ from PySide6.QtGui import QFont, QIcon
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import CombatantBase
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.core.rules.base import Column
+from lnl_desktop.core.rules.specs import Column
 from lnl_desktop.ui.plumbing import style
 from lnl_desktop.ui.plumbing.mime import MIME_COMBATANT, RowDragSource, combatant_mime
 from lnl_desktop.ui.plumbing.portraits import portrait_pixmap

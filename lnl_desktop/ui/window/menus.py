@@ -12,7 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.rules.base import PromptSpec
+from lnl_desktop.core.rules.specs import PromptSpec
 from lnl_desktop.ui.docks.prompts import ToolDialog, table_tools, tool_label
 from lnl_desktop.ui.map.draw_menu import draw_menu, drawings_layer_action
 from lnl_desktop.ui.map.light import light_menu

@@ -8,7 +8,7 @@ rocks): one roll of its dice, each target's defense off it. The Fight odds play 
 thousands of times over by the default tactic.
 
 It is laid out as every ruleset package is (docs/RULESETS.md "How to add a ruleset"): this
-``__init__`` composes one object per capability (``lnl_desktop.core.rules.capabilities``), each a
+``__init__`` composes one object per capability (``lnl_desktop.core.rules.base``), each a
 few methods wide, and overrides none of the base class's hooks; ``model.py`` holds the stat block,
 the options and the Strike, ``rules.py`` the arithmetic, and one module each the capabilities of
 its own (views, rounds, actions, attacks, health, areas, fights); conditions, turns, movement and

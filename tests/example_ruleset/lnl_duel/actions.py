@@ -9,9 +9,10 @@ from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import AreaEffectResolved, Event, RulesEvent, WentDown
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.base import ActionResult, ActionSpec, Handler, area_result, following
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.shared import said_checks
+from lnl_desktop.core.rules.specs import ActionResult, ActionSpec, area_result, following
 from lnl_duel.model import NAME, DuelStats, Strike
 from lnl_duel.rules import die_name, in_reach, land, strike_damage, went_down
 

@@ -13,7 +13,7 @@ from lnl_desktop.core.encounter.events import AreaEffectResolved, AreaTarget, Ev
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.areas import AreaShape
-from lnl_desktop.core.rules.base import AreaMeans, AreaOdds, AreaSpec
+from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec
 from lnl_duel.model import DuelStats
 from lnl_duel.rules import area_damage, land, went_down
 

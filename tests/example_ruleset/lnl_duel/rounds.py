@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.base import RowAction, Situation, StartProcedure
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.shared import GmSaysRounds
+from lnl_desktop.core.rules.specs import RowAction, Situation, StartProcedure
 from lnl_duel.model import ROLL, TITLE
 from lnl_duel.rules import initiative
 

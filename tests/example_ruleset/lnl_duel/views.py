@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.core.rules.base import Column, Gauge, Reach, SheetRow, SheetSpec, TokenTip
+from lnl_desktop.core.rules.specs import Column, Gauge, Reach, SheetRow, SheetSpec, TokenTip
 from lnl_duel.model import DuelStats
 
 

@@ -7,9 +7,10 @@ from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.base import Situation, StartProcedure, Table
+from lnl_desktop.core.rules.base import Table
 from lnl_desktop.core.rules.common import Opening
 from lnl_desktop.core.rules.lnl.rounds import LnlRounds
+from lnl_desktop.core.rules.specs import Situation, StartProcedure
 
 # The Start combat dialog's situations (RULES §11): the surprise d6, or the GM's hand.
 ROLL, PARTY, OPPONENTS, NONE = "roll for surprise", "Party surprise round", "Opponents surprise round", "no surprise"

@@ -10,11 +10,12 @@ from typing import Any
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.base import ActionResult, ActionSpec, Handler, Setting
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.d10 import model, play, results, rules, timers
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Weapon
 from lnl_desktop.core.rules.shared import said_checks
+from lnl_desktop.core.rules.specs import ActionResult, ActionSpec, Setting
 
 NONE, PARTY, OPPONENTS, STUMBLED = "no surprise", "Party ambushes", "Opponents ambush", "both stumbled"
 

@@ -26,11 +26,11 @@ from lnl_desktop.core.encounter.events import AreaEffectResolved, AreaTarget, Ev
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.areas import AreaShape
-from lnl_desktop.core.rules.base import AreaMeans, AreaOdds, AreaSpec
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Weapon
 from lnl_desktop.core.rules.d10.rules import damage_after, turn_attack_checks
+from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

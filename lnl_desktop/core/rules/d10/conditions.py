@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.conditions import RULES_TABLE
-from lnl_desktop.core.rules.base import DurationSave, SaveRoll
 from lnl_desktop.core.rules.d10.model import SKILL_NAMES, SKILLS, D10Combatant
 from lnl_desktop.core.rules.shared import D20Conditions
+from lnl_desktop.core.rules.specs import DurationSave, SaveRoll
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.model import Encounter

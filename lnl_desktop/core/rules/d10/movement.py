@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Phase
-from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant
 from lnl_desktop.core.rules.shared import FeetMovement
+from lnl_desktop.core.rules.specs import Provocation
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

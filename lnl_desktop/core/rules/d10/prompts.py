@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
 from lnl_desktop.core.rules.d10 import model
 from lnl_desktop.core.rules.d10.actions import ON_20
 from lnl_desktop.core.rules.d10.conditions import CONDITIONS
 from lnl_desktop.core.rules.d10.model import SKILL_NAMES, SKILLS, D10Combatant, WeaponKind
 from lnl_desktop.core.rules.shared import NoPrompts
+from lnl_desktop.core.rules.specs import PromptChoice, PromptSpec, Setting
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

@@ -13,11 +13,11 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Phase, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.base import DeclareSpec, RowAction, Setting, Situation, StartProcedure
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.d10 import model, timers
 from lnl_desktop.core.rules.d10.model import D10Combat, D10Combatant
 from lnl_desktop.core.rules.d10.rules import combat_of
+from lnl_desktop.core.rules.specs import DeclareSpec, RowAction, Setting, Situation, StartProcedure
 
 if TYPE_CHECKING:
     from lnl_desktop.core.encounter.model import Encounter

@@ -6,18 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.model import Side, WeaponKind
-from lnl_desktop.core.rules.base import (
-    Column,
-    Gauge,
-    ItemColumn,
-    ItemList,
-    Reach,
-    SheetRow,
-    SheetSpec,
-    TokenTip,
-)
 from lnl_desktop.core.rules.d10.model import D10_DICE, WEAPON_KINDS, D10Combatant, Tier
 from lnl_desktop.core.rules.shared import weapons_reach
+from lnl_desktop.core.rules.specs import Column, Gauge, ItemColumn, ItemList, Reach, SheetRow, SheetSpec, TokenTip
 
 # The CSV titles of the cells a Group d10 log's events give: only the shared area effect's and dice
 # roller's have any, the dice and the damage; the four after them are the L&L family's SP and IP cells,

@@ -11,16 +11,7 @@ from typing import Any
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import AreaEffectResolved, Override, WentDown
 from lnl_desktop.core.encounter.model import Encounter, WeaponKind
-from lnl_desktop.core.rules.base import (
-    SHIELD_MEANS,
-    ActionResult,
-    ActionSpec,
-    Handler,
-    Span,
-    area_result,
-    following,
-    result_line,
-)
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import play
 from lnl_desktop.core.rules.lnl.model import (
@@ -42,6 +33,15 @@ from lnl_desktop.core.rules.lnl.model import (
 )
 from lnl_desktop.core.rules.lnl.rules import LnlRules
 from lnl_desktop.core.rules.shared import said_checks
+from lnl_desktop.core.rules.specs import (
+    SHIELD_MEANS,
+    ActionResult,
+    ActionSpec,
+    Span,
+    area_result,
+    following,
+    result_line,
+)
 
 # -- the Action dock -------------------------------------------------------------------------------
 

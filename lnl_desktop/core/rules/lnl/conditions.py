@@ -7,10 +7,10 @@ from typing import Any
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.base import DurationSave, SaveRoll
 from lnl_desktop.core.rules.lnl.model import Ability
 from lnl_desktop.core.rules.lnl.rules import LnlRules
 from lnl_desktop.core.rules.shared import D20Conditions
+from lnl_desktop.core.rules.specs import DurationSave, SaveRoll
 
 
 class LnlConditions(D20Conditions):

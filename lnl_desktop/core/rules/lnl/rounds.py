@@ -11,11 +11,12 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.base import Situation, StartProcedure, Table
+from lnl_desktop.core.rules.base import Table
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.lnl.model import LnLStats, ParryEnded, SurpriseSituation
 from lnl_desktop.core.rules.lnl.rules import SITUATION_TIPS, initiative, reverse_ambush_outcome, surprise
 from lnl_desktop.core.rules.shared import GmSaysRounds, SideTurns
+from lnl_desktop.core.rules.specs import Situation, StartProcedure
 
 
 class LnlRounds(GmSaysRounds):

@@ -12,7 +12,16 @@ from typing import Any
 
 from lnl_desktop.core.dice.rolls import DAMAGE_DICE
 from lnl_desktop.core.encounter.model import WeaponKind
-from lnl_desktop.core.rules.base import (
+from lnl_desktop.core.rules.lnl.model import (
+    WEAPON_KINDS,
+    LnLStats,
+    ShieldState,
+    WeaponState,
+    WeaponStyle,
+)
+from lnl_desktop.core.rules.lnl.rules import LnlRules
+from lnl_desktop.core.rules.shared import NoPrompts, weapons_reach
+from lnl_desktop.core.rules.specs import (
     Column,
     Gauge,
     ItemBox,
@@ -23,15 +32,6 @@ from lnl_desktop.core.rules.base import (
     SheetSpec,
     TokenTip,
 )
-from lnl_desktop.core.rules.lnl.model import (
-    WEAPON_KINDS,
-    LnLStats,
-    ShieldState,
-    WeaponState,
-    WeaponStyle,
-)
-from lnl_desktop.core.rules.lnl.rules import LnlRules
-from lnl_desktop.core.rules.shared import NoPrompts, weapons_reach
 
 
 def _signed(value: int) -> str:

@@ -10,7 +10,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.base import ActionResult, ActionSpec, Handler, Setting
+from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr import morale, play, results, rules
@@ -30,6 +30,7 @@ from lnl_desktop.core.rules.osr.model import (
     WeaponKind,
 )
 from lnl_desktop.core.rules.shared import said_checks
+from lnl_desktop.core.rules.specs import ActionResult, ActionSpec, Setting
 
 COVER = Setting(
     "cover",

@@ -27,7 +27,6 @@ from lnl_desktop.core.encounter.model import Encounter, Phase, Side
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.areas import AreaShape
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.base import AreaMeans, AreaOdds, AreaSpec
 from lnl_desktop.core.rules.osr.model import (
     MAGIC,
     SAVE_LABELS,
@@ -43,6 +42,7 @@ from lnl_desktop.core.rules.osr.morale import morale_triggers, side_counts
 from lnl_desktop.core.rules.osr.odds import _pct, dice_sum
 from lnl_desktop.core.rules.osr.play import at_zero, interrupt
 from lnl_desktop.core.rules.osr.rules import death_save_dc, movement_checks, save_bonus, spell_checks, unharmed
+from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

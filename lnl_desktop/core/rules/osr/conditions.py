@@ -8,11 +8,11 @@ from typing import Any
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.conditions import CONDITION_TIPS
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.base import DurationSave, SaveRoll
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import SAVE_LABELS, SaveCategory
 from lnl_desktop.core.rules.osr.rules import save_bonus
 from lnl_desktop.core.rules.shared import D20Conditions
+from lnl_desktop.core.rules.specs import DurationSave, SaveRoll
 
 
 class OsrConditions(D20Conditions):

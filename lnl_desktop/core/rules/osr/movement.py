@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Phase
-from lnl_desktop.core.rules.base import Provocation
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr import play
 from lnl_desktop.core.rules.osr.model import OsrCombatant
 from lnl_desktop.core.rules.shared import FeetMovement
+from lnl_desktop.core.rules.specs import Provocation
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

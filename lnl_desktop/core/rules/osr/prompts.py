@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.core.rules.base import PromptChoice, PromptSpec, Setting
 from lnl_desktop.core.rules.osr.actions import GM
 from lnl_desktop.core.rules.osr.model import (
     Burn,
@@ -22,6 +21,7 @@ from lnl_desktop.core.rules.osr.model import (
 )
 from lnl_desktop.core.rules.osr.morale import morale_eligible
 from lnl_desktop.core.rules.shared import NoPrompts
+from lnl_desktop.core.rules.specs import PromptChoice, PromptSpec, Setting
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

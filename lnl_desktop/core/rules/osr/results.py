@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.events import ActionTaken, AreaEffectResolved, Override, RulesEvent, WentDown
-from lnl_desktop.core.rules.base import ActionResult, Span, area_result, following, result_line
+from lnl_desktop.core.rules.specs import ActionResult, Span, area_result, following, result_line
 
 NAME = "osr"
 

@@ -12,7 +12,6 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.rules import engagement
-from lnl_desktop.core.rules.base import DeclareSpec, RowAction, Setting, Situation, StartProcedure
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.osr.model import (
     LIGHT_PENALTY,
@@ -23,6 +22,7 @@ from lnl_desktop.core.rules.osr.model import (
     OsrCombatant,
     OsrOptions,
 )
+from lnl_desktop.core.rules.specs import DeclareSpec, RowAction, Setting, Situation, StartProcedure
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

@@ -6,18 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from lnl_desktop.core.encounter.model import Side, WeaponKind
-from lnl_desktop.core.rules.base import (
-    Column,
-    Gauge,
-    ItemColumn,
-    ItemList,
-    Reach,
-    SheetRow,
-    SheetSpec,
-    TokenTip,
-)
 from lnl_desktop.core.rules.osr.model import WEAPON_KINDS, Kind, OsrCombatant, SaveCategory
 from lnl_desktop.core.rules.shared import weapons_reach
+from lnl_desktop.core.rules.specs import Column, Gauge, ItemColumn, ItemList, Reach, SheetRow, SheetSpec, TokenTip
 
 
 class OsrViews:
