@@ -10,8 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import forecast_attack
+from lnl_desktop.core.rules.lnl.model import AttackMode
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.docks.forecast import NO_COMBAT, ForecastPanel
 from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
@@ -35,7 +35,7 @@ def panel(qtbot: QtBot, controller: TableController) -> ForecastPanel:
 def core_forecast(controller: TableController, plan: AttackPlan):
     enc = controller.encounter
     attacker, target = enc.combatant(plan.attacker), enc.combatant(plan.target)
-    means = attacker.spell(plan.means) if plan.mode is AttackMode.SPELL else attacker.weapon(plan.means)
+    means = attacker.spell(plan.means) if plan.mode == AttackMode.SPELL else attacker.weapon(plan.means)
     return forecast_attack(attacker, target, means, plan.mode, enc.options, ignore_dex=plan.ignore_dex)
 
 

@@ -21,10 +21,10 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules import registry as rules
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import LnLRuleset, forecast_attack
 from lnl_desktop.core.rules.lnl.actions import LnlActions
 from lnl_desktop.core.rules.lnl.attacks import LnlAttacks
+from lnl_desktop.core.rules.lnl.model import AttackMode
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.core.rules.specs import ActionSpec, Setting
 from lnl_desktop.paths import demo_encounter_path, resource
