@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator
 
 from lnl_desktop.core.encounter.map_model import MapGrid
-from lnl_desktop.core.encounter.model import ConditionDuration, Side, SurpriseSituation
+from lnl_desktop.core.encounter.model import ConditionDuration, Side
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import barriers_ahead
 
@@ -24,11 +24,12 @@ class StartCombat:
 
     A ruleset may read one d6 with its surprise table, or a surprise d6 and then (with no surprise
     round) an initiative d6 for round 1 (:attr:`StartProcedure.then_initiative`). Where the GM sets
-    the outcome by hand, ``first_side`` and
-    ``surprised_side`` say it.
+    the outcome by hand, ``first_side`` and ``surprised_side`` say it. An empty ``situation`` is the
+    ruleset's first (:meth:`Rounds.start_procedure`), read when combat starts; a journal keeps the
+    action as it was given, so it replays the same.
     """
 
-    situation: str = SurpriseSituation.NOBODY.value
+    situation: str = ""
     face: int | None = None
     first_side: Side | None = None
     surprised_side: Side | None = None

@@ -5,6 +5,7 @@ the engine (a :class:`Table`), in :data:`HANDLERS`; ``turn_refusals`` is the que
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from lnl_desktop.core.dice.rolls import DiceSource
@@ -21,7 +22,6 @@ from lnl_desktop.core.encounter.events import (
     TurnStarted,
 )
 from lnl_desktop.core.encounter.model import (
-    ActionKind,
     CombatState,
     Phase,
     Side,
@@ -39,6 +39,8 @@ def start_combat(engine: Table, a: act.StartCombat, dice: DiceSource) -> list[Ev
         raise IllegalAction("Start combat", ["combat is already under way"])
     if not e.side(Side.PARTY) or not e.side(Side.OPPONENTS):
         raise IllegalAction("Start combat", ["both sides need at least one combatant"])
+    if not a.situation:  # no situation said: the ruleset's first
+        a = replace(a, situation=engine.ruleset.rounds.start_procedure().situations[0].key)
     # The ruleset reads the dice (or the GM's hand): the first round, who acts first, who is surprised.
     opening = engine.ruleset.rounds.open_combat(engine, a, dice)
     first = opening.first_round
@@ -204,7 +206,7 @@ def other_action(engine: Table, a: act.OtherAction, dice: DiceSource) -> list[Ev
     text = a.text.strip()
     if not text:
         raise IllegalAction(f"{c.name}'s action", ["say what the action is"])
-    engine.use_action(c, ActionKind.OTHER, text)
+    engine.use_action(c, "other", text)  # the word a turn keeps for an action said in words
     return [
         ActionTaken(
             round=engine.encounter.combat.round,
