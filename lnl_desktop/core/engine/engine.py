@@ -49,7 +49,7 @@ from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.movement import MoveRules, Reach
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.core.rules.base import Ruleset
-from lnl_desktop.core.rules.common import AttackMeans, AttackMode, Check, failed
+from lnl_desktop.core.rules.common import AttackMeans, Check, failed
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 
 Listener = Callable[[list[Event]], None]
@@ -290,12 +290,15 @@ class Engine:
     def means(self, c: Any, name: str, spell: bool = False) -> AttackMeans:
         return self.ruleset.actions.means(c, name, spell)
 
-    def attack_checks(
-        self, attacker: str, target: str, means: str, mode: AttackMode = AttackMode.ATTACK
-    ) -> list[Check]:
-        """Every condition of the attack with its reason: the turn, the weapon, the distance."""
+    def casts(self, mode: str) -> bool:
+        """Whether the ruleset's attack mode ``mode`` is cast with a spell (its action ``uses`` one)."""
+        return any(spec.mode == mode and spec.uses == "spell" for spec in self.ruleset.actions.kinds())
+
+    def attack_checks(self, attacker: str, target: str, means: str, mode: str = "attack") -> list[Check]:
+        """Every condition of the attack with its reason: the turn, the weapon, the distance. ``mode`` is
+        the word of the ruleset's attack mode (an :attr:`ActionSpec.mode`), read by its attacks capability."""
         a, t = self.combatant(attacker), self.combatant(target)
-        weapon = self.means(a, means, spell=mode is AttackMode.SPELL)
+        weapon = self.means(a, means, spell=self.casts(mode))
         checks = self.turn_checks(a, needs_action=True)
         checks += self.ruleset.attacks.checks(self.encounter, a, t, weapon, mode)
         return checks

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import Ruleset
-from lnl_desktop.core.rules.common import AttackMode, Check
+from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.specs import ActionSpec
 
 if TYPE_CHECKING:
@@ -122,19 +122,16 @@ def _overridden(line: CheckRow) -> CheckRow:
     return CheckRow(OVERRIDDEN, line.label, f"{line.reason} (GM override)", line.detail) if line.blocks else line
 
 
-def attack_mode(mode: str | None) -> AttackMode | None:
-    """The shared AttackMode a spec's ``mode`` names, or None (no mode, or a ruleset's own word)."""
-    try:
-        return AttackMode(mode) if mode is not None else None
-    except ValueError:
-        return None
+def attack_mode(mode: str | None) -> str | None:
+    """The attack mode a spec's ``mode`` names: the ruleset's own word, opaque here (its attacks
+    capability reads it); None for no mode."""
+    return mode or None
 
 
-def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> AttackMode | None:
-    """The AttackMode of a spec, where the ruleset checks attacks by their mode (its own
-    ``attack_checks``, with its sections: ``ruleset.attacks.checks_modes``); None for a ruleset
-    whose attacks are checked by its ``action_checks`` (under a word of its own such as "melee", or
-    "attack", a word AttackMode also holds)."""
+def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> str | None:
+    """The attack mode of a spec, where the ruleset checks attacks by their mode (its own
+    ``attacks.checks``, with its sections: ``ruleset.attacks.checks_modes``); None for a ruleset
+    whose attacks are checked by its ``actions.checks`` (under a word of its own such as "melee")."""
     mode = attack_mode(spec.mode)
     return mode if mode is not None and ruleset.attacks.checks_modes else None
 
@@ -206,7 +203,7 @@ def _checks(engine: Engine, plan: ActionPlan, spec: ActionSpec, c: Any) -> tuple
     if mode is not None and name is not None and chosen is not None:
         rows = [row(check) for check in engine.attack_checks(c.id, chosen, name, mode)]
         if spec.gm_override:
-            rows += _section_rows(engine, c, chosen, name, mode, plan.override)
+            rows += _section_rows(engine, c, chosen, name, spec.uses == "spell", plan.override)
             return rows, True  # as ever for an attack the GM may override: its sections are on show
         return rows, False
     target = _combatant(engine.encounter, chosen)
@@ -245,12 +242,12 @@ def _action_checks(
     )
 
 
-def _section_rows(engine: Engine, c: Any, chosen: str, means: str, mode: AttackMode, override: bool) -> list[CheckRow]:
+def _section_rows(engine: Engine, c: Any, chosen: str, means: str, spell: bool, override: bool) -> list[CheckRow]:
     """The sections the ruleset adds to the attack (:meth:`Attacks.sections`), each under its heading:
     its checks one by one (let through when the GM override is ticked) and under a check the ways to
     satisfy it."""
     a, t = engine.combatant(c.id), engine.combatant(chosen)
-    weapon = engine.means(a, means, spell=mode is AttackMode.SPELL)
+    weapon = engine.means(a, means, spell=spell)
     rows: list[CheckRow] = []
     for section in engine.ruleset.attacks.sections(engine.encounter, a, t, weapon):
         rows.append(CheckRow(HEAD, section.head))

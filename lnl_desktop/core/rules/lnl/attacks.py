@@ -63,13 +63,15 @@ class LnlAttacks:
         attacker: LnLStats,
         target: LnLStats,
         means: AttackMeans,
-        mode: AttackMode,
+        mode: str,
         options: LnLFamilyOptions,
         *,
         ignore_dex: bool = False,
         encounter: Encounter | None = None,
         extras: Mapping[str, Any] | None = None,
     ) -> Forecast:
+        # The shared frame hands the spec's mode word; the family's rules read its AttackMode.
+        mode = AttackMode(mode)
         return forecast_attack(attacker, target, means, mode, options, ignore_dex=ignore_dex, rules=self.rules)
 
     def checks(
@@ -78,8 +80,9 @@ class LnlAttacks:
         attacker: Combatant,
         target: Combatant,
         means: AttackMeans,
-        mode: AttackMode,
+        mode: str,
     ) -> list[Check]:
+        mode = AttackMode(mode)  # the spec's mode word, as the family reads it
         checks = [
             Check("Attacker is up", not attacker.down, f"{attacker.name} is down"),
             Check("Another combatant", attacker.id != target.id, "cannot attack itself"),
