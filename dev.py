@@ -2,8 +2,12 @@
 """One entry point for working on the project from a fresh clone.
 
     python3 dev.py run [FILE]    start the app (on the built-in demo encounter without FILE)
-    python3 dev.py test [ARGS]   ruff, the workflows' schema check, then the whole test suite offscreen
-                                 (ARGS go to pytest; it builds the wheel and runs it installed, offline)
+    python3 dev.py test [ARGS]   ruff, the workflows' schema check, import-linter, then the whole test suite
+                                 offscreen, one test after another, as CI runs it (ARGS go to pytest; it
+                                 builds the wheel and runs it installed, offline)
+    python3 dev.py quick [ARGS]  the inner loop: ruff, import-linter, then the suite without the tests marked
+                                 slow (tests/conftest.py's SLOW), three at once (pytest-xdist); under
+                                 3 minutes where `test` takes 12 or more
     python3 dev.py bench         the benchmarks, printing medians against their budgets
     python3 dev.py schema        regenerate resources/schema/encounter.schema.json
     python3 dev.py screenshots   regenerate the README's pictures in docs/screenshots/
@@ -136,12 +140,24 @@ def run(args: list[str]) -> int:
 LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
 
 
-def test(args: list[str]) -> int:
-    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+def ruff() -> int:
     say("ruff check")
-    lint = subprocess.call(
-        [str(PYTHON), "-m", "ruff", "check", "lnl_desktop", "tests", "benchmarks", "dev.py"], cwd=ROOT
-    )
+    folders = ["lnl_desktop", "tests", "benchmarks", "dev.py"]
+    return subprocess.call([str(PYTHON), "-m", "ruff", "check", *folders], cwd=ROOT)
+
+
+def import_contracts() -> int:
+    say("import-linter: the house's contracts (pyproject.toml, [tool.importlinter])")
+    return subprocess.call([str(PYTHON), "-c", LINT_IMPORTS, "--no-cache"], cwd=ROOT)
+
+
+def test_environment() -> dict[str, str]:
+    return dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+
+
+def test(args: list[str]) -> int:
+    """Everything, one test after another: what CI runs (.ci/run)."""
+    lint = ruff()
     if lint != 0:
         return lint
     say("check-jsonschema: .github/workflows/*.yml against the workflow schema")
@@ -150,12 +166,28 @@ def test(args: list[str]) -> int:
     checked = subprocess.call(schema, cwd=ROOT)
     if checked != 0:
         return checked
-    say("import-linter: the house's contracts (pyproject.toml, [tool.importlinter])")
-    contracts = subprocess.call([str(PYTHON), "-c", LINT_IMPORTS, "--no-cache"], cwd=ROOT)
+    contracts = import_contracts()
     if contracts != 0:
         return contracts
     say("pytest")
-    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=env)
+    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT, env=test_environment())
+
+
+# Processes for the quick loop, chosen by measurement on a 2-core machine (shared, load about 4): -n 2
+# took 293 s, -n 3 212 s. The window tests spend much of their time waiting (timers, Qt's event loop,
+# child processes), so one more process than cores helps.
+QUICK_WORKERS = 3
+
+
+def quick(args: list[str]) -> int:
+    """The inner loop: the same checks but the workflows' schema, and the tests not marked slow, in parallel."""
+    for check in (ruff, import_contracts):
+        status = check()
+        if status != 0:
+            return status
+    parallel = ["-m", "not slow", "-n", str(QUICK_WORKERS), *args]
+    say(f"pytest {' '.join(parallel)}")
+    return subprocess.call([str(PYTHON), "-m", "pytest", *parallel], cwd=ROOT, env=test_environment())
 
 
 def bench(args: list[str]) -> int:
@@ -177,7 +209,7 @@ def screenshots(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), str(ROOT / "docs" / "make_screenshots.py"), *args], cwd=ROOT, env=env)
 
 
-COMMANDS = {"run": run, "test": test, "bench": bench, "schema": schema, "screenshots": screenshots}
+COMMANDS = {"run": run, "test": test, "quick": quick, "bench": bench, "schema": schema, "screenshots": screenshots}
 
 
 def main() -> int:
