@@ -27,7 +27,7 @@ from lnl_desktop.core import (
     Spell,
     Weapon,
 )
-from lnl_desktop.core.dice.odds import Forecast, dice_total, exploding_die, explosions_at_least, mean_of
+from lnl_desktop.core.dice.odds import Forecast, Threshold, dice_total, exploding_die, explosions_at_least, mean_of
 from lnl_desktop.core.rules.lnl import forecast_attack
 from lnl_desktop.core.rules.lnl.examples import cedryk, half_orc, hill_giant, tombril
 from lnl_desktop.core.rules.lnl.model import ParryState
@@ -48,6 +48,22 @@ def fighter(name: str, side: Side = PARTY, **fields) -> Combatant:
 def forecast(attacker: Combatant, target: Combatant, name: str, mode: AttackMode = ATTACK, **options) -> Forecast:
     means = attacker.spell(name) if mode is SPELL else attacker.weapon(name)
     return forecast_attack(attacker, target, means, mode, RulesOptions(**options))
+
+
+def threshold(fc: Forecast, label: str) -> Threshold | None:
+    """The state the forecast names ``label`` ("SP 0", "down"), None if this attack cannot reach it."""
+    return next((t for t in fc.thresholds if t.label == label), None)
+
+
+def p_sp_empty(fc: Forecast) -> float:
+    """The chance the blow leaves the target at 0 SP (the forecast's "SP 0" line; 0 without one)."""
+    sp_0 = threshold(fc, "SP 0")
+    return 0.0 if sp_0 is None else sp_0.chance
+
+
+def direct(fc: Forecast) -> bool:
+    """The forecast's damage goes straight to IP, as its words say."""
+    return fc.where == "to IP (direct)"
 
 
 # -- the dice ------------------------------------------------------------------------------------
@@ -109,8 +125,8 @@ def test_precision_chance():
 def test_example_1_tombril_can_roll_31_against_the_giant():
     fc = forecast(tombril(), hill_giant(), "Shortsword")
     assert fc.damage.get(31, 0.0) > 0
-    assert not fc.direct
-    assert fc.p_precision is None
+    assert not direct(fc) and fc.where == "to SP first"
+    assert "AWA check" not in fc.summary  # no precision check
     # 5 exploding d6 (mean 21) + 5 x 2 + 8 - 3 - 1.
     assert fc.mean == pytest.approx(21 + 10 + 8 - 4, **EXACT)
     assert fc.total == pytest.approx(1.0, **EXACT)
@@ -126,19 +142,18 @@ def test_example_2_the_giant_can_roll_43_against_tombril():
     assert fc.mean == pytest.approx(6 * 4.2 + 9 - 8, **EXACT)
     # Tombril has 55 SP and 12 IP: he goes down only from 67 damage up.
     assert fc.p_down == pytest.approx(fc.chance_at_least(67), **EXACT)
-    assert fc.p_sp_empty == pytest.approx(fc.chance_at_least(55), **EXACT)
+    assert p_sp_empty(fc) == pytest.approx(fc.chance_at_least(55), **EXACT)
 
 
 def test_example_3_cedryks_sneak_attack_can_roll_12_and_the_check_is_12_in_20():
     fc = forecast(cedryk(), half_orc(), "Dagger", SNEAK)
     assert fc.damage.get(12, 0.0) > 0
     assert fc.damage.get(9, 0.0) > 0  # the failed-check case of the example
-    assert fc.direct
-    assert fc.p_precision == pytest.approx(12 / 20)
-    assert "AWA check 60%" in fc.summary
+    assert direct(fc)
+    assert "AWA check 60%" in fc.summary  # the precision check's 12 in 20 (its exact chance is in the mean below)
     # DEX never subtracted; AP 3 with the chance of a failed check: 2 d4 (mean 2 x 10/3) + DEX 4.
     assert fc.mean == pytest.approx(2 * 10 / 3 + 4 - 3 * 8 / 20, **EXACT)
-    assert fc.p_sp_empty == 0.0  # direct damage never touches SP
+    assert p_sp_empty(fc) == 0.0  # direct damage never touches SP
 
 
 # -- agreement with the engine, by enumeration ---------------------------------------------------
@@ -228,10 +243,10 @@ def test_forecast_agrees_with_resolve_attack_enumerated(att, weapon, tgt, mode, 
     # What comes off the target depends on the damage only, and the forecast agrees.
     for amount, seen in taken.items():
         assert len(seen) == 1
-        app = apply_damage(target, amount, fc.direct, 0, options)
+        app = apply_damage(target, amount, direct(fc), 0, options)
         assert seen == {app.to_sp + app.to_ip}
     # If staying up only needs small damage, the enumeration sees all of it.
-    if fc.direct:
+    if direct(fc):
         stays_up_below = target.injury
     else:
         stays_up_below = target.stamina + target.injury if options.spill_to_injury else math.inf
@@ -246,14 +261,14 @@ def test_a_spell_forecast_agrees_with_the_engine():
     fc = forecast_attack(caster, target, spell, SPELL, RulesOptions())
     probs, _, offsets, up = enumerate_engine(caster, target, spell, SPELL, RulesOptions(), 2)
     assert offsets == {2 - 2 - 1}
-    assert fc.direct
+    assert direct(fc)
     for amount in range(0, 4 * 6 + 2 - 1):
         assert fc.damage.get(amount, 0.0) == pytest.approx(probs.get(amount, 0.0), **EXACT)
     assert 1 - fc.p_down == pytest.approx(up, **EXACT)
     ghost = Spell(name="Ghost", die="d4", dex_applies=False, ap_applies=False)
     fc = forecast_attack(caster, target, ghost, SPELL, RulesOptions())
     assert min(fc.damage) == 2  # 2 dice, no ability, nothing subtracted
-    assert not fc.direct
+    assert not direct(fc)
 
 
 # -- where the damage goes -----------------------------------------------------------------------
@@ -264,7 +279,7 @@ def test_p_down_of_a_one_ip_target_hit_directly_is_p_damage_at_least_1():
     target = target.model_copy(update={"injury": 1})
     shooter = fighter("S", level=3, awa_bonus=1, weapons=[Weapon(name="Bow", die="d6", kind="ranged")])
     fc = forecast(shooter, target, "Bow")
-    assert fc.direct
+    assert direct(fc)
     assert 0 < fc.p_down < 1
     assert fc.p_down == pytest.approx(fc.chance_at_least(1), **EXACT)
     assert fc.p_down == pytest.approx(1 - fc.damage[0], **EXACT)
@@ -279,10 +294,11 @@ def test_a_weapon_parry_stops_everything_and_may_shatter():
     assert set(fc.taken) == {0}
     assert fc.taken[0] == pytest.approx(1.0, **EXACT)
     assert fc.mean_taken == 0.0
-    assert fc.p_down == 0.0 and fc.p_sp_empty == 0.0
-    assert fc.parried_with == "Sword"
-    # A +1 weapon shatters on the second exploding die: 5 d6 with at least 2 maxima.
-    assert fc.p_parry_shatters == pytest.approx(explosions_at_least(5, 6, 2), **EXACT)
+    assert fc.p_down == 0.0 and p_sp_empty(fc) == 0.0
+    assert fc.thresholds == ()  # nothing gets through: no state is reached
+    # A +1 weapon shatters on the second exploding die: 5 d6 with at least 2 maxima (26%, in whole percents).
+    shatters = explosions_at_least(5, 6, 2)
+    assert fc.notes == (f"Parried with Sword: all stopped, {shatters * 100:.0f}% it shatters",)
     assert "parried with Sword" in fc.summary
 
 
@@ -296,8 +312,8 @@ def test_a_shield_parry_follows_the_overflow_rule():
         # doubled damage up to 6 is absorbed; past that, damage - ceil(6 / 2) gets through (30 SP + 10 IP at most)
         expected[0 if 2 * amount <= 6 else min(amount - 3, 40)] += p
     assert fc.taken == pytest.approx(dict(expected))
-    assert fc.parried_with == "shield"
-    assert fc.p_parry_shatters is None
+    assert fc.notes == (f"Parried with the shield: mean {fc.mean_taken:.1f} gets through",)
+    assert not any("shatters" in note for note in fc.notes)  # a shield never shatters
     fc_all = forecast(attacker, target, "Axe", shield_overflow_half=False)
     assert fc_all.taken.get(4, 0.0) == pytest.approx(fc.damage[4], **EXACT)
 
@@ -306,7 +322,7 @@ def test_sp_spills_into_ip_or_not():
     target = fighter("T", OPP, stamina_max=10, injury_max=2)
     attacker = fighter("A", level=5, str_bonus=3, weapons=[Weapon(name="Maul", die="d8")])
     fc = forecast(attacker, target, "Maul")
-    assert fc.p_sp_empty == pytest.approx(fc.chance_at_least(10), **EXACT)
+    assert p_sp_empty(fc) == pytest.approx(fc.chance_at_least(10), **EXACT)
     assert fc.p_down == pytest.approx(fc.chance_at_least(12), **EXACT)
     no_spill = forecast(attacker, target, "Maul", spill_to_injury=False)
     assert no_spill.p_down == 0.0
@@ -400,8 +416,8 @@ def test_damage_is_never_negative_and_probabilities_are_probabilities(setup):
     assert max(fc.taken) <= target.stamina + target.injury
     assert fc.total == pytest.approx(1.0, abs=1e-12)
     assert math.fsum(fc.taken.values()) == pytest.approx(1.0, abs=1e-12)
-    for p in (fc.p_sp_empty, fc.p_down, fc.p_precision, fc.p_parry_shatters):
-        assert p is None or 0.0 <= p <= 1.0
+    for p in (fc.p_down, *(t.chance for t in fc.thresholds)):
+        assert 0.0 <= p <= 1.0
     assert fc.mean >= options.minimum_damage
     assert fc.mean_taken <= fc.mean + 1e-9
     if target.injury == 0:
@@ -417,10 +433,11 @@ def test_formula_and_thresholds_in_words():
     # The log's words for the same terms (one formula description): "+ 5 x 2 magic", not "+10 magic".
     assert fc.formula == "5d6! + 5 x 2 magic + 8 STR - 3 DEX - 1 AP"
     # The Giant (68 SP, 20 IP) empties its SP from 68 damage and goes down from 88.
-    assert (fc.sp_empty_from, fc.down_from) == (68, 88)
+    assert [(t.label, t.from_amount) for t in fc.thresholds] == [("SP 0", 68), ("down", 88)]
+    assert fc.down_from == 88
     sneak = forecast(cedryk(), half_orc(), "Dagger", SNEAK)
     assert sneak.formula == "2d4! + 4 DEX - 3 AP unless the AWA check succeeds"
-    assert sneak.sp_empty_from is None and sneak.down_from == 15
+    assert [(t.label, t.from_amount) for t in sneak.thresholds] == [("down", 15)] and sneak.down_from == 15
 
 
 def test_a_target_with_nothing_left_takes_nothing_with_certainty():

@@ -16,7 +16,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import get_ruleset
-from lnl_desktop.core.dice.odds import Forecast
+from lnl_desktop.core.dice.odds import Forecast, Threshold
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.files import storage
@@ -25,6 +25,7 @@ from lnl_desktop.core.rules.lnl import LnLRuleset, forecast_attack
 from lnl_desktop.core.rules.lnl.actions import LnlActions
 from lnl_desktop.core.rules.lnl.attacks import LnlAttacks
 from lnl_desktop.core.rules.lnl.model import AttackMode
+from lnl_desktop.core.rules.lnl.odds import means_label
 from lnl_desktop.core.rules.registry import register
 from lnl_desktop.core.rules.specs import ActionSpec, Setting
 from lnl_desktop.paths import demo_encounter_path, resource
@@ -100,21 +101,18 @@ class ToHitAttacks(LnlAttacks):
             damage=damage,
             mean=3.5,
             taken=dict(damage),
-            p_sp_empty=0.0,
             p_down=p_down,
-            p_precision=None,
             summary=f"On a hit 3.5 on average; expected {p_hit * 3.5:.2f}",
-            direct=False,
             dice=1,
             sides=6,
             formula="1d6",
             mean_taken=p_hit * 3.5,
-            sp_empty_from=None,
             down_from=down_from,
             p_hit=p_hit,
             where="to HP",
             exploding=False,
-            sp_label="",
+            thresholds=(Threshold("down", down_from, p_down, down=True),) if down_from is not None else (),
+            means_label=means_label(means),  # L&L's words for its weapon: "Shortsword +2"
         )
 
 

@@ -106,40 +106,35 @@ class Threshold:
 
 @dataclass
 class Forecast:
-    """What an attack can do, exactly, before it is rolled.
+    """What an attack can do, exactly, before it is rolled: a distribution of outcomes the ruleset labels.
 
-    ``damage`` maps each damage amount (after DEX, AP and the minimum, before any parry) to its
-    chance; ``taken`` maps what actually comes off the target (SP + IP, after a parry, capped by
-    what the target has) to its chance.
+    ``damage`` maps each damage amount (after the target's defences, before any parry) to its chance;
+    ``taken`` maps what actually comes off the target (after a parry, capped by what the target has)
+    to its chance. ``thresholds`` are the states that damage may reach, in the ruleset's words, and
+    ``notes`` the ruleset's own lines about the attack.
     """
 
     damage: dict[int, float]
     mean: float
     taken: dict[int, float]
-    p_sp_empty: float
     p_down: float
-    p_precision: float | None
     summary: str
-    direct: bool
     dice: int = 0  # base dice rolled (N, or 2N for a Power Attack)
     sides: int = 0
     formula: str = ""  # "5d6! +10 magic +8 STR -3 DEX -1 AP"
     mean_taken: float = 0.0
-    sp_empty_from: int | None = None  # the least damage that leaves the target at 0 SP
-    down_from: int | None = None  # the least damage that puts the target down (0 IP)
-    parried_with: str | None = None  # what a parry in force stops the blow with
-    p_parry_shatters: float | None = None  # a parrying weapon's chance to shatter on this blow
+    down_from: int | None = None  # the least damage that puts the target down
     # A ruleset with to-hit rolls: the chance to hit; ``damage`` is then the distribution on a hit,
     # ``mean`` the mean on a hit, ``mean_taken`` the expected damage over hit and miss, ``p_down`` overall.
     p_hit: float | None = None
-    where: str = ""  # where damage goes, in words ("to HP"); empty: the SP / IP wording
+    where: str = ""  # where damage goes, in words ("to HP", "to SP first"); empty: the formula says it
     exploding: bool = True  # the dice explode; False: plain dice such as 1d8 + 2
-    sp_label: str = "SP 0"  # the chart's first threshold line
     edge: str = ""  # advantage or disadvantage on the d20 to hit, with its sources ("advantage (target prone)")
     # The states the damage may reach, least first, in the ruleset's words (a distribution of outcomes
     # the ruleset labels), and lines the ruleset adds ("Parried with Shield: …").
     thresholds: tuple[Threshold, ...] = ()
     notes: tuple[str, ...] = ()
+    means_label: str = ""  # the weapon or spell as the title names it ("Shortsword +2"); empty: its name
 
     @property
     def total(self) -> float:

@@ -362,14 +362,12 @@ class ForecastPanel(_Reading, QWidget):
             self.refresh()
 
     def _show_words(self, inputs: _Inputs, fc: Forecast) -> None:
-        means = inputs.means
-        magic = getattr(means, "magic_bonus", 0)  # an L&L weapon's; a spell or another ruleset's weapon has none
-        bonus = f" +{magic}" if magic else ""
         plain = not inputs.mode or inputs.mode in ("attack", "spell")  # the spec's mode words
         mode = "" if plain else f" ({inputs.mode})"
-        name = str(inputs.plan.means)  # the weapon's or spell's name, as the plan names it
-        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{bonus}{mode}")
-        _, notes, where = _reading(fc, means)
+        # The ruleset's words for the weapon or spell ("Shortsword +2"), else its name as the plan names it.
+        name = fc.means_label or str(inputs.plan.means)
+        self.title_label.setText(f"{inputs.attacker.name} → {inputs.target.name}: {name}{mode}")
+        notes, where = fc.notes, fc.where
         self.notes_label.setText("\n".join(notes))
         self.notes_label.setVisible(bool(notes))
         if fc.p_hit is not None:
@@ -484,7 +482,7 @@ class ForecastPanel(_Reading, QWidget):
         # A to-hit ruleset's chart is the damage on a hit; the chance to hit is said above it.
         item.setTitle("damage on a hit" if on_hit else None)
         item.getAxis("bottom").setLabel("damage on a hit" if on_hit else "damage")
-        thresholds, _, _ = _reading(fc, self._inputs.means if self._inputs is not None else None)
+        thresholds = fc.thresholds
         on_the_way = [t for t in thresholds if not t.down]
         while len(self._markers) - 1 < len(on_the_way):  # one more state on the way: a line before "down"
             self._markers.insert(len(self._markers) - 1, self._line(_colour(len(self._markers) - 1)))
@@ -570,7 +568,7 @@ class ForecastPanel(_Reading, QWidget):
         at_least = fc.chance_at_least(amount)
         on_hit = " on a hit" if fc.p_hit is not None else ""
         words = [f"{amount} damage{on_hit}: {_pct(p)}", f"{amount} or more{on_hit}: {_pct(at_least)}"]
-        thresholds, _, _ = _reading(fc, self._inputs.means if self._inputs is not None else None)
+        thresholds = fc.thresholds
         reached = _reached(thresholds, amount)
         if reached >= 0:
             threshold = thresholds[reached]
@@ -602,25 +600,6 @@ def _reached(thresholds: tuple[Threshold, ...], amount: int) -> int:
         if amount >= threshold.from_amount and (best < 0 or threshold.down or not thresholds[best].down):
             best = index
     return best
-
-
-def _reading(fc: Forecast, means: Any) -> tuple[tuple[Threshold, ...], tuple[str, ...], str]:
-    """The forecast's thresholds, notes and words for where the damage goes, as the dock reads them.
-
-    TRANSITIONAL (delete with Forecast's old L&L fields ``sp_empty_from``, ``sp_label``, ``p_sp_empty`` and
-    ``direct``): a ruleset that fills neither ``thresholds`` nor ``notes`` yet gets them built here from
-    the old fields and its weapon's state, so the dock reads as before meanwhile.
-    """
-    where = fc.where or f"to {'IP (direct)' if fc.direct else 'SP first'}"
-    if fc.thresholds or fc.notes:
-        return fc.thresholds, fc.notes, where
-    thresholds: list[Threshold] = []
-    if fc.sp_empty_from is not None:
-        thresholds.append(Threshold(fc.sp_label or "SP 0", fc.sp_empty_from, fc.p_sp_empty))
-    if fc.down_from is not None:
-        thresholds.append(Threshold("down", fc.down_from, fc.p_down, down=True))
-    broken = str(getattr(means, "state", "")) == "broken"  # an L&L-family weapon broken until repaired
-    return tuple(thresholds), ("broken until repaired",) if broken else (), where
 
 
 def _view_range(fc: Forecast) -> tuple[int, int]:

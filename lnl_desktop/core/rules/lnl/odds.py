@@ -191,66 +191,77 @@ def forecast_with(
             needed = weapon.magic_bonus + 1 - parry.explosions
             p_shatter = explosions_at_least(terms.base, terms.sides, needed)
 
-    fc = Forecast(
+    # The chart's lines in the family's words: SP emptied on the way, then down at 0 IP.
+    thresholds = []
+    if sp_empty_from is not None:
+        thresholds.append(Threshold("SP 0", sp_empty_from, min(1.0, p_sp_empty)))
+    if down_from is not None:
+        thresholds.append(Threshold("down", down_from, min(1.0, p_down), down=True))
+    parried = _Parried(parried_with, p_shatter, mean_taken) if parried_with is not None else None
+    return Forecast(
         damage=damage,
         mean=mean,
         taken={t: min(1.0, p) for t, p in sorted(taken.items())},
-        p_sp_empty=min(1.0, p_sp_empty),
         p_down=min(1.0, p_down),
-        p_precision=terms.precision,
-        summary="",
-        direct=terms.direct,
+        summary=_summary(mean, parried, terms, min(1.0, p_sp_empty), min(1.0, p_down), target),
         dice=terms.base,
         sides=terms.sides,
         formula=terms.formula,
         mean_taken=mean_taken,
-        sp_empty_from=sp_empty_from,
         down_from=down_from,
-        parried_with=parried_with,
-        p_parry_shatters=p_shatter,
         where=f"to {'IP (direct)' if terms.direct else 'SP first'}",
+        thresholds=tuple(thresholds),
+        notes=_notes(parried, means),
+        means_label=means_label(means),
     )
-    fc.summary = _summary(fc, target)
-    # The chart's lines in the family's words: SP emptied on the way, then down at 0 IP.
-    thresholds = []
-    if sp_empty_from is not None:
-        thresholds.append(Threshold("SP 0", sp_empty_from, fc.p_sp_empty))
-    if down_from is not None:
-        thresholds.append(Threshold("down", down_from, fc.p_down, down=True))
-    fc.thresholds = tuple(thresholds)
-    fc.notes = _notes(fc, means)
-    return fc
 
 
-def _notes(fc: Forecast, means: Weapon | Spell) -> tuple[str, ...]:
+def means_label(means: Weapon | Spell) -> str:
+    """The weapon or spell as the forecast's title names it: a weapon's magic bonus after its name."""
+    bonus = getattr(means, "magic_bonus", 0)  # a spell has none
+    return f"{means.name} +{bonus}" if bonus else means.name
+
+
+@dataclass(frozen=True)
+class _Parried:
+    """A parry in force on the target: what it stops the blow with, and what it lets through."""
+
+    with_: str  # the weapon's name, or "shield"
+    shatters: float | None  # a parrying weapon's chance to shatter on this blow; None for the shield
+    mean_taken: float
+
+
+def _notes(parried: _Parried | None, means: Weapon | Spell) -> tuple[str, ...]:
     """The family's lines about this attack: a weapon broken until repaired, what a parry stops the blow with."""
     notes = []
     if isinstance(means, Weapon) and means.state is WeaponState.BROKEN:
         notes.append("broken until repaired")
-    if fc.parried_with is not None:
-        if fc.p_parry_shatters is not None:
-            notes.append(f"Parried with {fc.parried_with}: all stopped, {_pct(fc.p_parry_shatters)} it shatters")
+    if parried is not None:
+        if parried.shatters is not None:
+            notes.append(f"Parried with {parried.with_}: all stopped, {_pct(parried.shatters)} it shatters")
         else:
-            notes.append(f"Parried with the {fc.parried_with}: mean {fc.mean_taken:.1f} gets through")
+            notes.append(f"Parried with the {parried.with_}: mean {parried.mean_taken:.1f} gets through")
     return tuple(notes)
 
 
-def _summary(fc: Forecast, target: LnLStats) -> str:
-    parts = [f"Mean {fc.mean:.1f} damage"]
-    if fc.parried_with is not None:
-        if fc.p_parry_shatters is not None:
+def _summary(
+    mean: float, parried: _Parried | None, terms: _Terms, p_sp_empty: float, p_down: float, target: LnLStats
+) -> str:
+    parts = [f"Mean {mean:.1f} damage"]
+    if parried is not None:
+        if parried.shatters is not None:
             # A weapon parry stops the whole blow: SP and IP cannot change, only the weapon may break.
-            parts.append(f"parried with {fc.parried_with}: all stopped, {_pct(fc.p_parry_shatters)} it shatters")
+            parts.append(f"parried with {parried.with_}: all stopped, {_pct(parried.shatters)} it shatters")
             return " · ".join(parts)
-        parts.append(f"parried with the {fc.parried_with}: mean {fc.mean_taken:.1f} gets through")
-    if not fc.direct and target.stamina > 0:
-        parts.append(f"{_pct(fc.p_sp_empty)} to empty SP")
-    elif fc.direct:
+        parts.append(f"parried with the {parried.with_}: mean {parried.mean_taken:.1f} gets through")
+    if not terms.direct and target.stamina > 0:
+        parts.append(f"{_pct(p_sp_empty)} to empty SP")
+    elif terms.direct:
         parts.append("direct to IP")
     if target.injury > 0:
-        parts.append(f"{_pct(fc.p_down)} to put it down")
+        parts.append(f"{_pct(p_down)} to put it down")
     else:
         parts.append("already down")
-    if fc.p_precision is not None:
-        parts.append(f"AWA check {_pct(fc.p_precision)}")
+    if terms.precision is not None:
+        parts.append(f"AWA check {_pct(terms.precision)}")
     return " · ".join(parts)
