@@ -218,8 +218,9 @@ def forecast_with(
 
 def means_label(means: Weapon | Spell) -> str:
     """The weapon or spell as the forecast's title names it: a weapon's magic bonus after its name."""
-    bonus = getattr(means, "magic_bonus", 0)  # a spell has none
-    return f"{means.name} +{bonus}" if bonus else means.name
+    if isinstance(means, Weapon) and means.magic_bonus:
+        return f"{means.name} +{means.magic_bonus}"
+    return means.name  # a spell, or a weapon without a bonus
 
 
 @dataclass(frozen=True)
