@@ -129,11 +129,13 @@ def attack_mode(mode: str | None) -> str | None:
 
 
 def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> str | None:
-    """The attack mode of a spec, where the ruleset checks attacks by their mode (its own
-    ``attacks.checks``, with its sections: ``ruleset.attacks.checks_modes``); None for a ruleset
-    whose attacks are checked by its ``actions.checks`` (under a word of its own such as "melee")."""
-    mode = attack_mode(spec.mode)
-    return mode if mode is not None and ruleset.attacks.checks_modes else None
+    """The attack mode of a spec, where the ruleset checks attacks of that mode by their mode (its own
+    ``attacks.checks``, with its sections: ``ruleset.attacks.checks_modes``); None where its
+    ``actions.checks`` checks them (a word of its own such as "melee")."""
+    mode, checked = attack_mode(spec.mode), ruleset.attacks.checks_modes
+    if mode is None or not checked:
+        return None
+    return mode if checked is True or mode in checked else None
 
 
 def action_spec(ruleset: Ruleset, kind: str) -> ActionSpec:

@@ -210,7 +210,9 @@ class Actions(Protocol):
 class Attacks(Protocol):
     """How an attack on a creature is checked and what it would do."""
 
-    checks_modes: bool  # an action with an attack mode is checked by :meth:`checks`, not Actions.checks
+    # An action with an attack mode is checked by :meth:`checks`, not Actions.checks: every mode (True),
+    # none (False), or the mode words listed (a ruleset's own word beside them goes to Actions.checks).
+    checks_modes: bool | frozenset[str]
 
     def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None: ...
     def checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]: ...

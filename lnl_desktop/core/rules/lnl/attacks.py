@@ -36,10 +36,21 @@ if TYPE_CHECKING:
     from lnl_desktop.core.dice.odds import Forecast
 
 
+def read_mode(word: Any) -> Any:
+    """The shared frame hands an attack mode as the spec's word: the family's rules read it as their
+    :class:`AttackMode`; a word of another spec (a ruleset built on L&L's attacks) or none stays as it
+    is, a plain attack to the rules."""
+    try:
+        return AttackMode(word)
+    except ValueError:
+        return word
+
+
 class LnlAttacks:
     """The attacks of the L&L family: checked by mode (an attack, a power attack, a sneak attack, a spell)."""
 
-    checks_modes = True  # an action with an attack mode is checked here, not by the actions' checks
+    # An action with one of the family's attack modes is checked here, not by the actions' checks.
+    checks_modes: frozenset[str] = frozenset(AttackMode)
     provocation_word = "Free attack"
 
     def __init__(self, rules: LnlRules) -> None:
@@ -70,8 +81,7 @@ class LnlAttacks:
         encounter: Encounter | None = None,
         extras: Mapping[str, Any] | None = None,
     ) -> Forecast:
-        # The shared frame hands the spec's mode word; the family's rules read its AttackMode.
-        mode = AttackMode(mode)
+        mode = read_mode(mode)
         return forecast_attack(attacker, target, means, mode, options, ignore_dex=ignore_dex, rules=self.rules)
 
     def checks(
@@ -82,7 +92,7 @@ class LnlAttacks:
         means: AttackMeans,
         mode: str,
     ) -> list[Check]:
-        mode = AttackMode(mode)  # the spec's mode word, as the family reads it
+        mode = read_mode(mode)
         checks = [
             Check("Attacker is up", not attacker.down, f"{attacker.name} is down"),
             Check("Another combatant", attacker.id != target.id, "cannot attack itself"),
