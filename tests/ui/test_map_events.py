@@ -482,13 +482,13 @@ def test_hovering_a_foe_shows_its_cone_and_the_cells_outside_it(table) -> None:
     move(view, (13, 9), buttons=Qt.MouseButton.NoButton)
     assert not view.overlays.cone.is_empty
     # The Half-orc faces west, toward Tombril: every approach starts inside its cone.
-    assert view.overlays.sneak.is_empty
+    assert view.overlays.unseen_approach.is_empty
     controller.do(Face("half-orc", 180))  # it turns south: now Tombril is at its back; the overlay follows
     assert hovered[-1] == (13, 9)
     assert not view.overlays.cone.is_empty
-    assert not view.overlays.sneak.is_empty
+    assert not view.overlays.unseen_approach.is_empty
     move(view, (2, 2), buttons=Qt.MouseButton.NoButton)
-    assert view.overlays.cone.is_empty and view.overlays.sneak.is_empty
+    assert view.overlays.cone.is_empty and view.overlays.unseen_approach.is_empty
     margin = QPointF(2, 2)  # the grey margin outside the map
     QApplication.sendEvent(
         view.viewport(),

@@ -189,7 +189,7 @@ def check(t: Table) -> None:
         hovered = None
     if hovered is None:
         assert overlays.cone.is_empty and overlays.cone.centre is None, "a cone left behind"
-        assert overlays.sneak.is_empty, "sneak cells left behind"
+        assert overlays.unseen_approach.is_empty, "sneak cells left behind"
     else:
         h = encounter.combatant(hovered)
         h_token = encounter.tokens[hovered]
@@ -208,9 +208,9 @@ def check(t: Table) -> None:
                 for anchor in controller.engine.reach(selected, allowed=outside).cells()
                 for cell in footprint(anchor, s.size)
             }
-            assert set(overlays.sneak.cells) == expected
+            assert set(overlays.unseen_approach.cells) == expected
         else:
-            assert overlays.sneak.is_empty
+            assert overlays.unseen_approach.is_empty
         # The scene's index knows where the cone is: a look-up at the hovered token finds it.
         assert overlays.cone in scene.items(footprint_centre(h_token.cell, h.size))
     # The attack plan's target ring.
@@ -562,7 +562,7 @@ def test_the_players_copy_of_the_sneak_approach_is_searched_only_for_a_hidden_to
     t.controller.do(SetHidden("half-orc-glaive", True))  # at (14, 4): within Tombril's 30 ft and the margin
     t.click((8, 6))
     t.hover((13, 9))
-    sneak = t.view.overlays.sneak
+    sneak = t.view.overlays.unseen_approach
     assert not sneak.is_empty
     assert sneak._players is not None  # searched again as if the glaive were not there
     check(t)

@@ -246,7 +246,7 @@ def shown_gm_overlays(window: MainWindow, about: str) -> set[str]:
         "too close": view.overlays.too_close,
         "max range": view.overlays.max_range,
         "cone": view.overlays.cone,
-        "sneak": view.overlays.sneak,
+        "sneak": view.overlays.unseen_approach,
         "drag reach": view.drag_layer.reach,
         "drag blocked": view.drag_layer.blocked,
         "drag path": view.drag_layer.path,

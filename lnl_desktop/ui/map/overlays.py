@@ -32,7 +32,7 @@ SIGHT_Z = 7.5
 RULES_Z = 8.0
 CONE_Z = 9.0
 REACH_Z = 10.0
-SNEAK_Z = 11.0
+UNSEEN_APPROACH_Z = 11.0
 BLOCKED_Z = 12.0
 PATH_Z = 30.0
 PROVOKE_Z = 35.0
@@ -67,7 +67,8 @@ class CellsStyle:
 
 REACH_STYLE = CellsStyle(fill=QColor(0, 158, 115, 64), outline=QColor("#007a59"), outline_width=3.0)
 BLOCKED_STYLE = CellsStyle(fill=QColor(204, 51, 17, 70), cross=QColor("#CC3311"))
-SNEAK_STYLE = CellsStyle(
+# The cells the selected combatant may reach out of a hovered foe's sight (its unseen approach).
+UNSEEN_APPROACH_STYLE = CellsStyle(
     fill=QColor(204, 121, 167, 85), outline=QColor("#8f3f72"), outline_width=3.0, dash=Qt.PenStyle.DashLine
 )
 MELEE_STYLE = CellsStyle(fill=QColor(0, 114, 178, 38), outline=QColor("#0072B2"), outline_width=3.0)

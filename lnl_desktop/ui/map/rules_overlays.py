@@ -1,6 +1,6 @@
 """The rules overlays: what the selected combatant reaches (its melee and reach rings, the too-close
 ring and longest range of a ranged weapon) and what a hovered token sees (its vision cone, the cells
-it cannot see and, from them, the selected combatant's sneak approach), all from the core's
+it cannot see and, through them, the selected combatant's unseen approach), all from the core's
 distance functions, sight and the engine's reach, so they agree with what the engine will allow.
 
 The items that draw them are :mod:`lnl_desktop.ui.map.overlays`'. :class:`MoverInputs` holds what
@@ -37,9 +37,9 @@ from lnl_desktop.ui.map.overlays import (
     REACH_WEAPON_STYLE,
     RULES_Z,
     SIGHT_Z,
-    SNEAK_STYLE,
-    SNEAK_Z,
     TOO_CLOSE_STYLE,
+    UNSEEN_APPROACH_STYLE,
+    UNSEEN_APPROACH_Z,
     CellsItem,
     ConeItem,
 )
@@ -138,7 +138,7 @@ VIEW_POLL_MS = 15  # while views are being worked out, the workers' results are 
 
 
 def _unseen_near(near: object) -> bool:
-    """Whether a token the players do not see stands within the sneak search's reach (``near`` from
+    """Whether a token the players do not see stands within the unseen approach's search (``near`` from
     ``RulesOverlays._near``; True when the search has no bound)."""
     if not isinstance(near, tuple) or not isinstance(near[-1], tuple):
         return True
@@ -168,10 +168,10 @@ class RulesOverlays:
         self.too_close = CellsItem(TOO_CLOSE_STYLE, RULES_Z)
         self.max_range = CellsItem(MAX_RANGE_STYLE, RULES_Z)
         self.cone = ConeItem()
-        self.sneak = CellsItem(SNEAK_STYLE, SNEAK_Z)
+        self.unseen_approach = CellsItem(UNSEEN_APPROACH_STYLE, UNSEEN_APPROACH_Z)  # reached out of its sight
         self.blind = CellsItem(BLIND_STYLE, SIGHT_Z)  # what a hovered foe does not see
         self._selected_items = (self.melee, self.reach_weapon, self.too_close, self.max_range)
-        for item in (*self._selected_items, self.cone, self.sneak, self.blind):
+        for item in (*self._selected_items, self.cone, self.unseen_approach, self.blind):
             scene.addItem(item)
         self._selected_key: object = _STALE
         self._hover_key: object = _STALE
@@ -185,7 +185,7 @@ class RulesOverlays:
         self._views_done = Inbox(self._view_done, lambda: bool(self._views_pending), VIEW_POLL_MS)
 
     def items(self) -> list[QGraphicsItem]:
-        return [*self._selected_items, self.cone, self.sneak, self.blind]
+        return [*self._selected_items, self.cone, self.unseen_approach, self.blind]
 
     def _view_later(self, grid_map: MapGrid, cell: Cell, size: int) -> bool:
         """Whether the hovered creature's view is still to be worked out: if so, a worker does it (on a
@@ -306,7 +306,7 @@ class RulesOverlays:
         return CellMask(0, 0, ~seen)
 
     def _near(self, s: CombatantBase) -> tuple[object, ...]:
-        """All of the table the selected combatant's sneak approach is searched from but the map and
+        """All of the table the selected combatant's unseen approach is searched from but the map and
         the hovered token: its movement left and move rules, and every token within that movement
         (plus the largest footprint) with its size and side, whether it is down and whether the
         players see it. A token farther away can neither block nor open a cell the search reaches,
@@ -361,10 +361,10 @@ class RulesOverlays:
             return
         self._hover_key = key
         self.cone.clear()
-        self.sneak.clear()
+        self.unseen_approach.clear()
         self.blind.clear()
         self.cone.set_about(target_id if t is not None else None)
-        self.sneak.set_about(target_id if t is not None else None, selected_id)
+        self.unseen_approach.set_about(target_id if t is not None else None, selected_id)
         self.blind.set_about(target_id if t is not None else None)
         if t is None or t_token is None:
             return
@@ -383,7 +383,7 @@ class RulesOverlays:
             return
         if t.vision_deg >= 360 and not (grid_map.segments or grid_map.doors or grid_map.walls):
             return  # it sees all around and nothing hides anyone from it
-        # Out of its sight: outside its cone or behind a wall, as the sneak attack's rule reads it.
+        # Out of its sight: outside its cone or behind a wall, as the core's sight reads it.
         outside = sight.cells_unseen(grid_map, t_token.cell, t.size, t_token.facing, t.vision_deg, s.size)
         inputs = self._mover_inputs(s.id)
         try:
@@ -398,7 +398,7 @@ class RulesOverlays:
             player_reach = players.reach(grid_map.terrain, allowed=outside) if players is not None else None
         except (RulesError, ValueError):
             return
-        self.sneak.set_cells(
+        self.unseen_approach.set_cells(
             CellMask.from_cells(reach.cells()).grown(s.size),
             players=(CellMask.from_cells(player_reach.cells()).grown(s.size), ()) if player_reach is not None else None,
         )
