@@ -259,7 +259,7 @@ def actions(draw: Any, engine: Engine) -> act.Action | str | None:
     spec = draw(st.sampled_from([*kinds, *(k for k in kinds if k.targeted), *(k for k in kinds if k.targeted)]))
     c = e.combatant(me) if me in {x.id for x in e.combatants} else e.combatants[0]
     means = [name for name, _, _ in ruleset.actions.choices(spec, c)]
-    if spec.uses in ("weapon", "spell", "parry") and not means:
+    if spec.uses in ("weapon", "spell", "choice") and not means:
         return None
     mean = draw(st.sampled_from(means)) if means else None
     if spec.targeted:

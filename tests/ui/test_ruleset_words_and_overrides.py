@@ -33,7 +33,7 @@ from lnl_desktop.core.rules import registry as rules
 from lnl_desktop.core.rules.base import Handler
 from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.lnl import LnLRuleset
-from lnl_desktop.core.rules.lnl.actions import LnlActions
+from lnl_desktop.core.rules.lnl.actions import SNEAK_OVERRIDE, SNEAK_OVERRIDE_TIP, LnlActions
 from lnl_desktop.core.rules.lnl.attacks import LnlAttacks
 from lnl_desktop.core.rules.lnl.model import Attack, RulesOptions
 from lnl_desktop.core.rules.lnl.rounds import LnlRounds
@@ -43,7 +43,6 @@ from lnl_desktop.core.rules.specs import ActionSpec, PromptChoice, PromptSpec, S
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
 from lnl_desktop.ui.dialogs.setting_editors import setting_editor, setting_value
-from lnl_desktop.ui.docks.action_checklist import SNEAK_OVERRIDE, SNEAK_OVERRIDE_TIP
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.prompts import ToolCard, ToolDialog
 from lnl_desktop.ui.docks.turns import TurnsPanel

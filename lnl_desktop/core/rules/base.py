@@ -128,6 +128,9 @@ class Views(Protocol):
     def new_combatant(self) -> dict[str, Any]: ...  # what "Add combatant" creates
     def token_icons(self, c: Any) -> frozenset[str]: ...  # of base.TOKEN_ICONS: "guard", "broken"
     def token_tip(self, c: Any) -> TokenTip: ...  # the tooltip's words of the stat block
+    # A bestiary entry's tooltip in the ruleset's words: its heading (the name, a level), then a line per
+    # item it carries (weapons, a shield, spells); the dock adds the stat line, size, traits and notes.
+    def creature_lines(self, c: Any) -> tuple[str, ...]: ...
     def reach(self, c: Any) -> Reach: ...  # how far it strikes and shoots, for the map's outlines
     def export_columns(self) -> tuple[str, ...]: ...  # the CSV titles of an event's table_cells ("to HP")
 
@@ -204,6 +207,7 @@ class Actions(Protocol):
     def opening(self, encounter: Encounter, c: Any) -> str | None: ...
     def result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None: ...
     def means(self, c: Any, name: str, spell: bool = False) -> Any: ...
+    def means_names(self, c: Any) -> tuple[str, ...]: ...  # what a "means" Setting offers: its weapons' names
 
 
 @runtime_checkable

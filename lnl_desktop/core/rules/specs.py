@@ -14,9 +14,6 @@ from lnl_desktop.core.encounter.events import Override, Turned
 # The one situation of the default start of combat: the GM says who acts first.
 BY_HAND = "set by the GM"
 
-# The means of an action that is a shield rather than a named weapon (no weapon may be named so).
-SHIELD_MEANS = "\x00shield"
-
 
 # -- what the views ask for ------------------------------------------------------------------------
 
@@ -152,28 +149,29 @@ class Gauge:
     label: str
     now: int
     most: int
-    tint: Literal["stamina", "injury", "health"] = "health"
+    tint: Literal["reserve", "wound", "health"] = "health"  # drawing words: what the bar's colour says
 
 
 @dataclass(frozen=True)
 class ActionSpec:
     """One action of a turn as the Action dock offers it.
 
-    ``uses`` says what the dock asks for: a weapon, a spell, a weapon or the shield to parry with,
-    words, or nothing. ``build`` turns the choices into the engine's action value; the dock calls it
-    with the active combatant's id first, in one of four forms:
+    ``uses`` says what the dock asks for: a weapon, a spell, one of the ruleset's own choices
+    (``Actions.choices``, under ``means_caption``: L&L's "Parry with" a weapon or the shield), words, or
+    nothing. ``build`` turns the choices into the engine's action value; the dock calls it with the active
+    combatant's id first, in one of four forms:
 
     - ``targeted``: ``build(c, target, means, ignore_dex=bool, override=bool)`` (``means`` None when
       ``uses`` is "none");
     - ``uses == "text"``: ``build(c, words)``;
-    - ``uses`` "weapon", "spell" or "parry" (not targeted): ``build(c, means)``;
+    - ``uses`` "weapon", "spell" or "choice" (not targeted): ``build(c, means)``;
     - otherwise: ``build(c)``.
     """
 
     key: str
     label: str
     tip: str
-    uses: Literal["weapon", "spell", "parry", "text", "none"]
+    uses: Literal["weapon", "spell", "choice", "text", "none"]
     build: Callable[..., Any]
     targeted: bool = False
     mode: str | None = None  # the AttackMode of a rolling action
@@ -185,8 +183,13 @@ class ActionSpec:
     # the dock shows one editor each and passes their values to ``build`` as keywords.
     extras: tuple[Setting, ...] = ()
     allies: bool = False  # a targeted action aimed at a friend (guard an ally), or at oneself
-    # What the GM override lets through, in the ruleset's words (empty: a sneak attack's eligibility).
+    # What the GM override lets through, in the ruleset's words, and its tooltip (empty: the dock's own).
     override_label: str = ""
+    override_tip: str = ""
+    # The caption over the list of means (empty: "Weapon", or "Spell" for a spell), and the name a choice
+    # goes by where its key is no name the GM would use ((key, name): L&L's shield, "shield").
+    means_caption: str = ""
+    means_names: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """The Action dock's checklist: the checks an action must pass, each with its mark and reason.
 
 The lines come from the core (:func:`lnl_desktop.core.engine.plan.checklist`); this box only draws
-them (✔ holds, ✘ fails, – does not apply, ⚑ let through by the GM override, a heading for a sneak
-attack's points with the ways to be hidden under the first) and offers the GM override when a
+them (✔ holds, ✘ fails, – does not apply, ⚑ let through by the GM override, a heading for a group of
+points with their details under it) and offers the GM override when a
 check it covers blocks.
 """
 
@@ -16,9 +16,8 @@ from lnl_desktop.core.engine.plan import FAIL, HEAD, NA, NO, OK, OVERRIDDEN, YES
 from lnl_desktop.core.rules.specs import ActionSpec
 from lnl_desktop.ui.plumbing import style
 
-# The GM override of a sneak attack's eligibility (an ActionSpec with gm_override and no override_label).
-SNEAK_OVERRIDE = "GM override: allow the sneak attack anyway"
-SNEAK_OVERRIDE_TIP = "Lets an ineligible sneak attack through; the log names the points overridden"
+# The GM override's words where the ruleset gives none (an ActionSpec with gm_override and no override_label).
+OVERRIDE = "GM override: allow it anyway"
 _ICONS = {
     OK: ("✔", "#1b7a3a"),
     FAIL: ("✘", "#c62828"),
@@ -34,8 +33,8 @@ def escape(text: str) -> str:
 
 
 def override_label(spec: ActionSpec) -> str:
-    """The override's words for an action: the ruleset's, or a sneak attack's."""
-    return spec.override_label or SNEAK_OVERRIDE
+    """The override's words for an action: the ruleset's, or the dock's own."""
+    return spec.override_label or OVERRIDE
 
 
 class WrapLabel(QLabel):
@@ -63,8 +62,7 @@ class ChecklistBox(QGroupBox):
         self.grid.setHorizontalSpacing(6)
         self.grid.setVerticalSpacing(3)
         self.widgets: list[QWidget] = []
-        self.override_check = QCheckBox(SNEAK_OVERRIDE, self)
-        self.override_check.setToolTip(SNEAK_OVERRIDE_TIP)
+        self.override_check = QCheckBox(OVERRIDE, self)
         self._shown: tuple[object, ...] | None = None  # what the lines show now
 
     def forget(self) -> None:
@@ -134,10 +132,10 @@ class ChecklistBox(QGroupBox):
         self.override_check.setVisible(offered)
 
     def _label_override(self, spec: ActionSpec) -> None:
-        """The override's words: the ruleset's for what it lets through, or a sneak attack's as ever."""
+        """The override's words: the ruleset's for what it lets through, or the dock's own."""
         self.override_check.setText(override_label(spec))
-        if not spec.override_label:
-            self.override_check.setToolTip(SNEAK_OVERRIDE_TIP)
+        if spec.override_tip:
+            self.override_check.setToolTip(spec.override_tip)
             return
         what = spec.label.lower().rstrip("…")
         self.override_check.setToolTip(

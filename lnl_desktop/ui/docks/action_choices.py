@@ -2,7 +2,7 @@
 of movement, each filled from the ruleset's answers for the acting combatant.
 
 :class:`ChoiceLists` is a part of :class:`~lnl_desktop.ui.docks.actions.ActionPanel`: it keeps the
-panel's choices (``_kind``, ``_weapon``, ``_spell``, ``_parry_with``, ``_target``, ``_ally``) ones the
+panel's choices (``_kind``, ``_weapon``, ``_spell``, ``_choice``, ``_target``, ``_ally``) ones the
 combatant still has and shows them in the combos.
 """
 
@@ -59,9 +59,10 @@ class ChoiceLists:
         return f"{moved} · {feet(max(left, 0))} left of {feet(c.move_ft + turn.extra_ft)}{extra}"
 
     def _validate_choices(self, c: Any) -> None:
-        """Keep each kind of choice (weapon, spell, parry) one the combatant still has; else its first usable one."""
+        """Keep each kind of means (weapon, spell, the ruleset's own choice) one the combatant still has; else its
+        first usable one."""
         ruleset = self.controller.engine.ruleset
-        for uses, attribute in (("weapon", "_weapon"), ("spell", "_spell"), ("parry", "_parry_with")):
+        for uses, attribute in (("weapon", "_weapon"), ("spell", "_spell"), ("choice", "_choice")):
             # The chosen action's own list when it uses this kind of means (a ranged attack offers
             # only missile weapons, a melee attack only melee ones), else the first such action's.
             current = self.spec()

@@ -165,7 +165,7 @@ class ActionInputs(QWidget):
         if spec.uses == "weapon":
             offered = [(name, label, why) for name, label, why in ruleset.actions.choices(spec, c) if name != weapon]
         else:
-            offered = [(w.name, w.name, "") for w in getattr(c, "weapons", ())]
+            offered = [(name, name, "") for name in ruleset.actions.means_names(c)]
         combo.clear()
         if setting.optional:
             combo.addItem("none", "")

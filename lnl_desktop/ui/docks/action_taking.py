@@ -50,7 +50,7 @@ class TakingAction:
             return None
         spec = self.spec()
         means = self._raw_means()
-        if spec.uses in ("weapon", "spell", "parry") and means is None:
+        if spec.uses in ("weapon", "spell", "choice") and means is None:
             return None
         extras = self.extras()  # empty for an action with no inputs of its own: the build is called as before
         if spec.targeted:
@@ -75,7 +75,7 @@ class TakingAction:
         return spec.build(c.id, **extras)  # type: ignore[no-any-return]
 
     def roll(self) -> list[Event] | None:
-        """Take the action with the app's dice (or no dice at all for parry, dash, leap, other)."""
+        """Take the action with the app's dice (or no dice at all for an action that rolls none)."""
         ok, reasons = self.allowed()
         if not ok:
             self._refuse("Not allowed: " + "; ".join(reasons))

@@ -1,27 +1,24 @@
 """The Action dock: the active combatant's action this turn, checked before anything is rolled.
 
-The GM picks the action (the encounter's ruleset lists them, ``ruleset.actions.kinds``; in
-L&L: attack, power attack, sneak attack, a damaging spell, parry, dash, leap, or anything else
-in words), the weapon or spell and the target (from the list or by clicking its token; until the GM
-picks one, the nearest foe from where the combatant stands, chosen again after every move and its
-undo; an action aimed at one's own side, such as guarding an ally, offers the acting side and oneself instead of
-foes), and the action's own inputs the ruleset describes (cover, a second weapon: one small editor
-each, passed to the action as keywords: :mod:`.action_inputs`). Before any die is rolled the dock
-shows the engine's own checks as a checklist, each with its reason (out of reach, too close to
-shoot, weapon broken, action already used...), and for a sneak attack every point of the ruleset's
-eligibility with a GM override: the core works them out from the action as set up (an
-:class:`~lnl_desktop.core.engine.plan.ActionPlan`, :func:`~lnl_desktop.core.engine.plan.checklist`)
-and :mod:`.action_checklist` draws them. The dice come from
-the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result
-box shows the last result of the turn (an attack, a counter-attack, a save...), read from the round
-log in the ruleset's words (``ruleset.actions.result``), so undo takes it away again, and each
-new one is scrolled into view (the set-up of a monster's next attack stays above it); a formula
-wraps between its terms, never inside one (:mod:`.action_result`). A turn opens on the action the rules already name for
-it (``ruleset.actions.opening``: a declared one), else on the first attack. Roll is disabled with
-the reasons while the action may not be taken, and a refusal goes as soon as the encounter changes.
-The targeted action being set up is kept in ``controller.plan`` for the
-forecast and the map.
-"""
+The GM picks the action (the encounter's ruleset lists them, ``ruleset.actions.kinds``; in L&L: attack, power
+attack, sneak attack, a damaging spell, parry, dash, leap, or anything else in words), the weapon, spell or
+other means (the ruleset's own choices: what L&L parries with) and the target (from the list or by clicking
+its token; until the GM picks one, the nearest foe from where the combatant stands, chosen again after every
+move and its undo; an action aimed at one's own side, such as guarding an ally, offers the acting side and
+oneself instead of foes), and the action's own inputs the ruleset describes (cover, a second weapon: one small
+editor each, passed to the action as keywords: :mod:`.action_inputs`). Before any die is rolled the dock shows
+the engine's own checks as a checklist, each with its reason (out of reach, too close to shoot, weapon broken,
+action already used...), and for an action the GM may override, every point it covers with the override:
+the core works them out from the action as set up (an :class:`~lnl_desktop.core.engine.plan.ActionPlan`,
+:func:`~lnl_desktop.core.engine.plan.checklist`) and :mod:`.action_checklist` draws them. The dice come from
+the app ("Roll") or from the GM's table ("Type faces…", checked by a dry run first). The result box shows the
+last result of the turn (an attack, a counter-attack, a save...), read from the round log in the ruleset's
+words (``ruleset.actions.result``), so undo takes it away again, and each new one is scrolled into view (the
+set-up of a monster's next attack stays above it); a formula wraps between its terms, never inside one
+(:mod:`.action_result`). A turn opens on the action the rules already name for it
+(``ruleset.actions.opening``: a declared one), else on the first attack. Roll is disabled with the reasons
+while the action may not be taken, and a refusal goes as soon as the encounter changes. The targeted action
+being set up is kept in ``controller.plan`` for the forecast and the map."""
 
 from __future__ import annotations
 
@@ -56,7 +53,7 @@ from lnl_desktop.core.engine.plan import (
     checklist,
     nearest_foe,
 )
-from lnl_desktop.core.rules.specs import SHIELD_MEANS, ActionSpec
+from lnl_desktop.core.rules.specs import ActionSpec
 from lnl_desktop.ui.dialogs.area import AreaEffectButton
 from lnl_desktop.ui.dialogs.faces import FacesDialog
 from lnl_desktop.ui.docks.action_checklist import ChecklistBox, escape, override_label
@@ -70,8 +67,6 @@ from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 if TYPE_CHECKING:  # for the type checker only: the forecast's modules load with the first turn
     from lnl_desktop.ui.docks.forecast import ForecastLine
-
-SHIELD = SHIELD_MEANS  # the parry combo's entry for the shield (no weapon may be named so)
 
 
 class ActionPanel(ChoiceLists, TakingAction, QWidget):
@@ -98,7 +93,7 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         self._kind = "attack"
         self._weapon: str | None = None
         self._spell: str | None = None
-        self._parry_with: str | None = None
+        self._choice: str | None = None  # one of the ruleset's own choices (L&L: what to parry with)
         self._target: str | None = None  # a foe (or anyone) for an action aimed at another
         # Whether the GM picked the target this turn (in the list or on the map); until then the
         # default, the nearest foe, is chosen again whenever the acting combatant stands elsewhere.
@@ -278,12 +273,12 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
 
     def _raw_means(self) -> str | None:
         uses = self.spec().uses
-        return {"spell": self._spell, "parry": self._parry_with, "weapon": self._weapon}.get(uses)
+        return {"spell": self._spell, "choice": self._choice, "weapon": self._weapon}.get(uses)
 
     def means(self) -> str | None:
-        """The weapon, spell or parry choice ('shield' stands for the shield) of the current action."""
+        """The weapon, spell or choice of the current action, by the name the ruleset gives it (L&L: 'shield')."""
         raw = self._raw_means()
-        return "shield" if raw == SHIELD else raw
+        return dict(self.spec().means_names).get(raw, raw) if raw is not None else None
 
     def target(self) -> str | None:
         """The chosen target: a foe (or anyone), or for an action aimed at one's own side, oneself or an ally."""
@@ -333,8 +328,8 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         self.kind_combo.setCurrentIndex(index)
 
     def set_means(self, name: str) -> None:
-        """Pick a weapon, a spell, or (parry) a weapon or 'shield'."""
-        key = SHIELD if self.spec().uses == "parry" and name == "shield" else name
+        """Pick a weapon, a spell, or one of the ruleset's choices by its name (L&L's parry: a weapon or 'shield')."""
+        key = next((k for k, named in self.spec().means_names if named == name), name)
         index = self.means_combo.findData(key)
         if index < 0:
             raise ValueError(f"{name!r} is not in the list")
@@ -351,7 +346,7 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         return self.spec().gm_override and self._override_offered and self.override_check.isChecked()
 
     def override_label(self) -> str:
-        """The override's words for the chosen action: the ruleset's, or a sneak attack's."""
+        """The override's words for the chosen action: the ruleset's, or the dock's own."""
         return override_label(self.spec())
 
     def allowed(self) -> tuple[bool, list[str]]:
@@ -432,8 +427,8 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         uses = self.spec().uses
         if uses == "spell":
             self._spell = data
-        elif uses == "parry":
-            self._parry_with = data
+        elif uses == "choice":
+            self._choice = data
         else:
             self._weapon = data
         self._changed()
@@ -504,7 +499,7 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
 
     def _reset_choices(self, c: Any) -> None:
         """A new turn: sensible defaults for this combatant (its first usable attack, the nearest foe)."""
-        self._weapon = self._spell = self._parry_with = self._target = self._ally = None
+        self._weapon = self._spell = self._choice = self._target = self._ally = None
         self._target_by_hand = False
         self.extras_box.reset()  # the action's own inputs go back to their defaults
         with QSignalBlocker(self.ignore_dex_check), QSignalBlocker(self.override_check):
@@ -615,9 +610,9 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         self._fill_targets(c)
         spec = self.spec()
         ruleset = self.controller.engine.ruleset
-        self.means_caption.setText({"spell": "Spell", "parry": "Parry with"}.get(spec.uses, "Weapon"))
+        self.means_caption.setText(spec.means_caption or ("Spell" if spec.uses == "spell" else "Weapon"))
         for widget in (self.means_caption, self.means_combo):
-            widget.setVisible(spec.uses in ("weapon", "spell", "parry"))
+            widget.setVisible(spec.uses in ("weapon", "spell", "choice"))
         for widget in (self.target_caption, self.target_combo):
             widget.setVisible(spec.targeted)
         self.target_caption.setText("Who" if spec.allies else "Target")

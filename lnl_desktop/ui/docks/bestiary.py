@@ -56,17 +56,10 @@ def creature_summary(entry: dict[str, Any], ruleset: Ruleset | None = None) -> s
     ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
     c = ruleset.stat_block.model_validate(entry | {"side": "Opponents"})
     size = SIZE_WORDS.get(c.size, "")
-    head = c.name
-    if hasattr(c, "level"):
-        dice = getattr(c, "dice_count", None)
-        head += f": level {c.level}" + (f" ({dice} damage {'die' if dice == 1 else 'dice'})" if dice else "")
+    head, *items = ruleset.views.creature_lines(c)
     lines = [head, *ruleset.views.stat_line(c).splitlines()]
     lines.append(f"Size {c.size} x {c.size} ({size}), field of vision {c.vision_deg}°")
-    lines += [f"Weapon: {w.label}" for w in getattr(c, "weapons", ())]
-    shield = getattr(c, "shield", None)
-    if shield is not None:
-        lines.append(f"Shield: {shield.name}, +{shield.armor} AP, durability {shield.durability_max}")
-    lines += [f"Spell: {s.name} ({s.die}{', direct' if s.direct else ''})" for s in getattr(c, "spells", ())]
+    lines += items
     lines += [f"Trait: {t.value}" for t in c.traits]
     if c.notes:
         lines.append(c.notes)

@@ -39,9 +39,10 @@ from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 
 def weapon_names(controller: TableController, who: str) -> list[str]:
-    """The weapons of the combatant ``who`` (a "means" setting's menu); none when ``who`` is a side."""
+    """The weapons of the combatant ``who`` (a "means" setting's menu, as the ruleset names them); none when
+    ``who`` is a side."""
     c = controller.combatant(who)
-    return [w.name for w in getattr(c, "weapons", ())] if c is not None else []
+    return list(controller.engine.ruleset.actions.means_names(c)) if c is not None else []
 
 
 def prompt_editor(setting: Setting, weapons: list[str], parent: QWidget | None = None) -> QWidget:

@@ -635,13 +635,13 @@ class TokenItem(QGraphicsRectItem):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(_BAR_BACK)
         painter.drawRoundedRect(plate, gap * 1.5, gap * 1.5)
-        tints = {"stamina": style.STAMINA, "injury": style.INJURY}
+        tints = {"reserve": style.RESERVE_BAR, "wound": style.WOUND_BAR}
         for bar, gauge in zip(layout.bars, look.gauges, strict=False):
             fraction = 0.0 if gauge.most <= 0 else max(0.0, min(1.0, gauge.now / gauge.most))
             painter.setBrush(QColor(90, 90, 90))
             painter.drawRect(bar)
             if fraction > 0:
-                painter.setBrush(tints.get(gauge.tint, style.STAMINA))
+                painter.setBrush(tints.get(gauge.tint, style.RESERVE_BAR))
                 painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
 
     def _paint_condition(self, painter: QPainter, condition: str, layout: TokenLayout) -> None:

@@ -114,6 +114,9 @@ class DuelActions:
             return area_result(event, following(after, (WentDown,)))
         return None
 
+    def means_names(self, c: Any) -> tuple[str, ...]:
+        return ()  # no weapons to name: a Strike's die is its only means
+
     def means(self, c: Any, name: str, spell: bool = False) -> Any:
         """A Strike's means: the striker's damage die, by its name ("d8")."""
         if spell or name != die_name(c):

@@ -59,6 +59,9 @@ class DuelViews:
     def reach(self, c: DuelStats) -> Reach:
         return Reach()  # a Strike reaches the adjacent cells only; nothing is shot
 
+    def creature_lines(self, c: DuelStats) -> tuple[str, ...]:
+        return (c.name,)  # no level, no weapons: the stat line says the rest
+
     def token_tip(self, c: DuelStats) -> TokenTip:
         return TokenTip(numbers=(f"d{c.damage_die}", f"Def {c.defense}"))
 

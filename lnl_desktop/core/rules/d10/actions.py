@@ -381,3 +381,6 @@ class D10Actions:
 
     def means(self, c: D10Combatant, name: str, spell: bool = False) -> D10Weapon:
         return c.weapon(name)
+
+    def means_names(self, c: D10Combatant) -> tuple[str, ...]:
+        return tuple(w.name for w in c.weapons)

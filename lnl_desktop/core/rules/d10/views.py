@@ -148,6 +148,10 @@ class D10Views:
     def reach(self, c: D10Combatant) -> Reach:
         return weapons_reach(c.weapons)  # no ranged minimum here
 
+    def creature_lines(self, c: D10Combatant) -> tuple[str, ...]:
+        """A bestiary entry's heading (its name), then a line per weapon."""
+        return (c.name, *(f"Weapon: {w.label}" for w in c.weapons))
+
     def token_tip(self, c: D10Combatant) -> TokenTip:
         """Its weapons, a line each, with a reach weapon's reach and a ranged one's range."""
         items = []

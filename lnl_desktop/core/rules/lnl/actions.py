@@ -34,7 +34,6 @@ from lnl_desktop.core.rules.lnl.model import (
 from lnl_desktop.core.rules.lnl.rules import LnlRules
 from lnl_desktop.core.rules.shared import said_checks
 from lnl_desktop.core.rules.specs import (
-    SHIELD_MEANS,
     ActionResult,
     ActionSpec,
     Span,
@@ -44,6 +43,13 @@ from lnl_desktop.core.rules.specs import (
 )
 
 # -- the Action dock -------------------------------------------------------------------------------
+
+# The parry's choice that is the shield rather than a named weapon (no weapon may be named so); the GM
+# names it "shield".
+SHIELD_MEANS = "\x00shield"
+# The GM override of a sneak attack's eligibility, in the words the Action dock has always shown.
+SNEAK_OVERRIDE = "GM override: allow the sneak attack anyway"
+SNEAK_OVERRIDE_TIP = "Lets an ineligible sneak attack through; the log names the points overridden"
 
 
 def _attack(mode: AttackMode) -> Any:
@@ -71,6 +77,8 @@ def action_kinds(r: LnlRules) -> tuple[ActionSpec, ...]:
     def rolling(key: str, label: str, tip: str, mode: AttackMode, button: str, **more: Any) -> ActionSpec:
         build = _cast if mode is AttackMode.SPELL else _attack(mode)
         uses = "spell" if mode is AttackMode.SPELL else "weapon"
+        if more.get("gm_override"):
+            more.update(override_label=SNEAK_OVERRIDE, override_tip=SNEAK_OVERRIDE_TIP)
         return ActionSpec(
             key, label, tip, uses, build, targeted=True, mode=mode.value, button=button, rolls=True, **more
         )
@@ -115,7 +123,13 @@ def action_kinds(r: LnlRules) -> tuple[ActionSpec, ...]:
             ignore_dex=True,
         ),
         ActionSpec(
-            "parry", "Parry", "Stop incoming damage until the next turn, with a weapon or the shield", "parry", _parry
+            "parry",
+            "Parry",
+            "Stop incoming damage until the next turn, with a weapon or the shield",
+            "choice",
+            _parry,
+            means_caption="Parry with",
+            means_names=((SHIELD_MEANS, "shield"),),
         ),
         ActionSpec("dash", "Dash", "Gain extra movement this turn", "none", lambda c: Dash(c)),
         ActionSpec(
@@ -138,7 +152,7 @@ def action_available(spec: ActionSpec, c: LnLStats) -> tuple[bool, str]:
         return bool(c.weapons), f"{c.name} has no weapon"
     if spec.uses == "spell":
         return bool(c.spells), f"{c.name} knows no damaging spell"
-    if spec.uses == "parry":
+    if spec.key == "parry":
         return bool(c.weapons) or c.shield is not None, f"{c.name} has neither a weapon nor a shield"
     return True, ""
 
@@ -150,7 +164,7 @@ def action_means(spec: ActionSpec, c: LnLStats) -> list[tuple[str, str, str]]:
             (s.name, f"{s.name} ({c.dice_count}{s.die}{f', {s.range_ft} ft' if s.range_ft else ''})", "")
             for s in c.spells
         ]
-    if spec.uses == "parry":
+    if spec.key == "parry":
         out = [(w.name, f"{w.label} · {w.state.value}", "") for w in c.weapons]
         if c.shield is not None:
             sh = c.shield
@@ -249,7 +263,7 @@ def action_notes(
         s = c.spell(means)
         where = "direct to IP" if s.direct else "off SP first"
         notes.append(("", f"{c.dice_count}{s.die}, exploding; damage {where}."))
-    elif spec.uses == "parry":
+    elif spec.key == "parry":
         notes.append(("", "Until its next turn begins, incoming damage is stopped; it may still move."))
     elif spec.key in ("dash", "leap"):
         extra = c.move_ft * (options.dash_moves if spec.key == "dash" else options.leap_moves)
@@ -359,7 +373,7 @@ class LnlActions:
         target: Any = None,
         extras: Mapping[str, Any] | None = None,
     ) -> list[Check]:
-        if spec.uses == "parry":
+        if spec.key == "parry":
             return parry_checks(c, means)
         return said_checks(spec, text)
 
@@ -385,3 +399,6 @@ class LnlActions:
 
     def means(self, c: LnLStats, name: str, spell: bool = False) -> Any:
         return c.spell(name) if spell else c.weapon(name)
+
+    def means_names(self, c: LnLStats) -> tuple[str, ...]:
+        return tuple(w.name for w in c.weapons)

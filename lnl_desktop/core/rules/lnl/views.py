@@ -285,8 +285,8 @@ def columns(r: LnlRules) -> tuple[Column, ...]:
 
 def gauges(c: LnLStats) -> tuple[Gauge, ...]:
     return (
-        Gauge("SP", c.stamina, c.stamina_max, "stamina"),
-        Gauge("IP", c.injury, c.injury_max, "injury"),
+        Gauge("SP", c.stamina, c.stamina_max, "reserve"),
+        Gauge("IP", c.injury, c.injury_max, "wound"),
     )
 
 
@@ -361,6 +361,17 @@ class LnlViews:
         if any(w.state is WeaponState.BROKEN for w in c.weapons):
             icons.add("broken")
         return frozenset(icons)
+
+    def creature_lines(self, c: LnLStats) -> tuple[str, ...]:
+        """A bestiary entry's heading (name, level, damage dice), then a line per weapon, the shield, a spell."""
+        dice = c.dice_count
+        head = f"{c.name}: level {c.level}" + (f" ({dice} damage {'die' if dice == 1 else 'dice'})" if dice else "")
+        lines = [head, *(f"Weapon: {w.label}" for w in c.weapons)]
+        if c.shield is not None:
+            sh = c.shield
+            lines.append(f"Shield: {sh.name}, +{sh.armor} AP, durability {sh.durability_max}")
+        lines += [f"Spell: {s.name} ({s.die}{', direct' if s.direct else ''})" for s in c.spells]
+        return tuple(lines)
 
     def token_tip(self, c: LnLStats) -> TokenTip:
         items = []

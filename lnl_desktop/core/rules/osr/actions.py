@@ -430,6 +430,9 @@ class OsrActions:
     def means(self, c: OsrCombatant, name: str, spell: bool = False) -> Any:
         return c.weapon(name)
 
+    def means_names(self, c: OsrCombatant) -> tuple[str, ...]:
+        return tuple(w.name for w in c.weapons)
+
 
 def reach_note(encounter: Encounter, c: OsrCombatant) -> tuple[str, str]:
     """Which attack this is and who is in reach of it now (it changes as foes fall)."""

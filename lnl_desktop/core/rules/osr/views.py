@@ -220,6 +220,10 @@ class OsrViews:
     def reach(self, c: OsrCombatant) -> Reach:
         return weapons_reach(c.weapons)  # no ranged minimum here
 
+    def creature_lines(self, c: OsrCombatant) -> tuple[str, ...]:
+        """A bestiary entry's heading (name, level or Hit Dice), then a line per weapon, and the shield."""
+        return (f"{c.name}: level {c.level}", *(f"Weapon: {w.label}" for w in c.weapons), *(("Shield",) * c.shield))
+
     def token_tip(self, c: OsrCombatant) -> TokenTip:
         # A reach weapon says its reach; a missile or thrown weapon's range is in its label already.
         items = tuple(f"{w.label}, reach {w.reach} ft" if w.kind is WeaponKind.REACH else w.label for w in c.weapons)
