@@ -38,7 +38,7 @@ class ActionPlan:
     """The action the GM is setting up for the acting combatant, before anything is rolled.
 
     ``kind`` is an :class:`ActionSpec` key of the encounter's ruleset; ``means`` the weapon, spell or
-    parry choice as the ruleset named it (:data:`SHIELD_MEANS` for the shield), None until chosen;
+    ruleset's own choice as its key (L&L's parry: a weapon's name, or its key for the shield), None until chosen;
     ``target`` the chosen combatant (a foe, or for an action aimed at one's own side, oneself or an
     ally); ``words`` the action in words (an action that ``uses`` "text"); ``override`` whether the
     GM override is ticked, ``ignore_dex`` the GM's "ignore the target's DEX"; ``extras`` the values
