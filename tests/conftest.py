@@ -94,6 +94,10 @@ SLOW: dict[str, dict[str, str]] = {
     },
     "ui/test_fight_to_the_end.py": {"test_a_whole_fight_runs_to_the_end_from_the_docks": "whole fights (12 s)"},
     "ui/test_action_results.py": {"test_the_next_rounds_initiative_names_the_d10s": "rounds played (7 s)"},
+    "ui/test_fight_odds_view.py": {EVERY_TEST: "10,000 fights worked out on a worker; each test waits (11 s)"},
+    "ui/test_start_path.py": {
+        "test_numpy_is_loaded_once_the_window_is_up": "a child waits out the warm-up; late under load (3 s)",
+    },
     "ui/test_views_follow_actions.py": {
         "test_the_turns_dock_kept_up_change_by_change_shows_what_a_fresh_one_shows": "a fresh dock each change (8 s)",
     },
