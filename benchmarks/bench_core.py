@@ -13,10 +13,9 @@ from lnl_desktop.core.encounter.map_model import MapGrid, Token
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import script
 from lnl_desktop.core.rules.lnl.examples import hill_giant, tombril
-from lnl_desktop.core.rules.lnl.model import Combatant, Encounter, RulesOptions, Weapon
+from lnl_desktop.core.rules.lnl.model import AttackMode, Combatant, Encounter, RulesOptions, Weapon
 from lnl_desktop.core.rules.lnl.rules import LNL_RULES
 
 

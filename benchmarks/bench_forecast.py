@@ -15,9 +15,8 @@ from functools import partial
 
 from lnl_desktop.core.dice import odds as fc_module
 from lnl_desktop.core.encounter.model import Side
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import forecast_attack
-from lnl_desktop.core.rules.lnl.model import Combatant, RulesOptions, Weapon
+from lnl_desktop.core.rules.lnl.model import AttackMode, Combatant, RulesOptions, Weapon
 
 BUDGET_MS = 20.0
 

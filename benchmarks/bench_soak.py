@@ -40,12 +40,12 @@ from pathlib import Path
 
 from lnl_desktop.core.dice.rolls import RandomDice
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Encounter, WeaponState
+from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.rules.lnl.examples import demo_line_up_actions
-from lnl_desktop.core.rules.lnl.model import Attack
+from lnl_desktop.core.rules.lnl.model import Attack, WeaponState
 from lnl_desktop.paths import demo_encounter_path
 
 ENGINE_ROUNDS = 1000

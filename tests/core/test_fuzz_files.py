@@ -30,8 +30,8 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.storage import EncounterFileError
-from lnl_desktop.core.rules.common import AttackMode
 from lnl_desktop.core.rules.lnl import forecast_attack, script
+from lnl_desktop.core.rules.lnl.model import AttackMode
 from lnl_desktop.paths import demo_encounter_path
 
 # Longer than the suite's one minute a test (thousands of damaged files read): five minutes still ends a hang.

@@ -14,14 +14,13 @@ from test_properties import actions, arena
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.map_model import Background
-from lnl_desktop.core.encounter.model import ConditionDuration, DurationKind, Side, SurpriseSituation
+from lnl_desktop.core.encounter.model import ConditionDuration, DurationKind, Side
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import journal as journal_module
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal, Recovered, action_from_json, action_to_json, recover
-from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.model import Attack, CastSpell, Dash, Leap, Parry
+from lnl_desktop.core.rules.lnl.model import Attack, AttackMode, CastSpell, Dash, Leap, Parry, SurpriseSituation
 from lnl_desktop.paths import demo_encounter_path
 
 EVERY_ACTION = [

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from test_properties import actions, arena
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import SurpriseSituation
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal, apply_step, recover
+from lnl_desktop.core.rules.lnl.model import SurpriseSituation
 
 
 def journaled(folder: Path, seed: int = 1, original: Path | None = None) -> tuple[Engine, Journal]:

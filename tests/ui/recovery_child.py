@@ -20,9 +20,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import SurpriseSituation
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.lnl.model import Attack
+from lnl_desktop.core.rules.lnl.model import Attack, SurpriseSituation
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.window.main_window import MainWindow
 from lnl_desktop.ui.window.recovery import RecoveryStore

@@ -19,11 +19,17 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Moved
-from lnl_desktop.core.encounter.model import Phase, Side, SurpriseSituation, WeaponState
+from lnl_desktop.core.encounter.model import Phase, Side
 from lnl_desktop.core.engine.plan import FAIL, NA, OK, OVERRIDDEN, YES
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.common import AttackMode
-from lnl_desktop.core.rules.lnl.model import AttackResolved, ExertionSpent, WeaponBroken
+from lnl_desktop.core.rules.lnl.model import (
+    AttackMode,
+    AttackResolved,
+    ExertionSpent,
+    SurpriseSituation,
+    WeaponBroken,
+    WeaponState,
+)
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
 from lnl_desktop.ui.dialogs.faces import FacesDialog, check_d6

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Phase, SurpriseSituation
+from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.lnl.model import Encounter
+from lnl_desktop.core.rules.lnl.model import Encounter, SurpriseSituation
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.docks.actions import ActionPanel
 from lnl_desktop.ui.docks.forecast import COMBAT_OVER, NO_COMBAT, NO_TURN, ForecastPanel

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Override
-from lnl_desktop.core.encounter.model import SurpriseSituation
+from lnl_desktop.core.rules.lnl.model import SurpriseSituation
 from lnl_desktop.ui.window.main_window import MainWindow
 
 WindowFactory = Callable[..., MainWindow]

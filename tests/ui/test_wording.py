@@ -25,11 +25,11 @@ from pytestqt.qtbot import QtBot
 import lnl_desktop
 from lnl_desktop.core.dice.rolls import ScriptedDice, roll_exploding, roll_plain
 from lnl_desktop.core.encounter import actions as act
-from lnl_desktop.core.encounter.model import Phase, SurpriseSituation
+from lnl_desktop.core.encounter.model import Phase
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.engine.words import describe_change
 from lnl_desktop.core.files import storage
-from lnl_desktop.core.rules.lnl.model import Attack
+from lnl_desktop.core.rules.lnl.model import Attack, SurpriseSituation
 from lnl_desktop.paths import demo_encounter_path, resource
 from lnl_desktop.ui.dialogs.faces import check_faces, faces_hint, parse_faces
 from lnl_desktop.ui.docks.action_result import NBSP, formula_html

@@ -85,28 +85,6 @@ class Turned(_Event):
     new_facing: int
 
 
-class PrecisionCheck(BaseModel):
-    """The sneak attack's AWA check: d20 + AWA against DC 10 + target AP."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    face: int
-    bonus: int
-    dc: int
-
-    @property
-    def total(self) -> int:
-        return self.face + self.bonus
-
-    @property
-    def success(self) -> bool:
-        return self.total >= self.dc
-
-    @property
-    def verdict(self) -> str:
-        return "success: armor ignored" if self.success else "failure: armor applies"
-
-
 class WentDown(_Event):
     kind: Literal["down"] = "down"
     combatant: str

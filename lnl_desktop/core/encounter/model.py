@@ -78,18 +78,6 @@ def kinds_among(*kinds: WeaponKind) -> Any:
     return Annotated[WeaponKind, AfterValidator(among), WithJsonSchema({"enum": values, "type": "string"})]
 
 
-class WeaponState(StrEnum):
-    READY = "ready"
-    SHEATHED = "sheathed"  # drawing it is part of the attack
-    BROKEN = "broken"  # after a Power Attack or a shattering parry, until repaired
-
-
-class ShieldState(StrEnum):
-    CARRIED = "carried"  # adds its armor value to AP
-    STOWED = "stowed"
-    DESTROYED = "destroyed"
-
-
 class Trait(StrEnum):
     CANNOT_BE_SURPRISED = "cannot be surprised"
 
@@ -268,29 +256,10 @@ class OptionsBase(_Model):
     )
 
 
-class SurpriseSituation(StrEnum):
-    NOBODY = "nobody ambushes"
-    OPPONENTS_AMBUSH = "Opponents ambush"
-    PARTY_AMBUSH = "Party ambushes"
-    REVERSE = "reverse ambush"
-
-
 class Phase(StrEnum):
     SETUP = "setup"
     FIGHTING = "fighting"
     ENDED = "ended"
-
-
-class ActionKind(StrEnum):
-    ATTACK = "attack"
-    POWER_ATTACK = "power attack"
-    SNEAK_ATTACK = "sneak attack"
-    SNEAK_POWER_ATTACK = "sneak power attack"
-    SPELL = "spell"
-    PARRY = "parry"
-    DASH = "dash"
-    LEAP = "leap"
-    OTHER = "other"
 
 
 class TurnState(_Model):
@@ -305,7 +274,7 @@ class TurnState(_Model):
     leaping: bool = False
     diagonals: int = Field(default=0, ge=0)  # the 5-10-5 alternation carries across a turn's moves
     path: list[Cell] = Field(default_factory=list)  # every anchor the token stood on, forced moves apart
-    action: str | None = Field(default=None, max_length=60)  # an ActionKind, or a ruleset's own action
+    action: str | None = Field(default=None, max_length=60)  # the word of the ruleset's action
     action_detail: str = ""
     attacks: int = Field(default=0, ge=0)  # attack rolls made this turn (a monster with several, RULES §12)
 

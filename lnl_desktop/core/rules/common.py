@@ -1,31 +1,16 @@
-"""Value types every ruleset speaks: checks with reasons, surprise outcomes, attack outcomes."""
+"""Value types every ruleset speaks: checks with reasons, the start of combat and a round's order, surprise outcomes."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from lnl_desktop.core.dice.rolls import DieFace
-from lnl_desktop.core.encounter.events import PrecisionCheck
 from lnl_desktop.core.encounter.model import Encounter, Pending, Side, TurnSlot
 from lnl_desktop.core.errors import IllegalAction
 
 # What an attack is made with: a ruleset's weapon or spell (a type of the ruleset's own).
 AttackMeans = Any
-
-
-class AttackMode(StrEnum):
-    ATTACK = "attack"
-    POWER = "power attack"
-    SNEAK = "sneak attack"
-    SNEAK_POWER = "sneak power attack"  # a sneak attack that is also a Power Attack, where the ruleset allows it
-    SPELL = "spell"
-
-
-SNEAK_MODES = frozenset({AttackMode.SNEAK, AttackMode.SNEAK_POWER})
-POWER_MODES = frozenset({AttackMode.POWER, AttackMode.SNEAK_POWER})
 
 
 @dataclass(frozen=True)
@@ -97,60 +82,3 @@ class SurpriseOutcome:
     first_side: Side
     surprised_side: Side | None
     text: str
-
-
-@dataclass
-class Application:
-    """Where an amount of damage goes on a target, computed without changing it."""
-
-    to_sp: int = 0
-    to_ip: int = 0
-    overkill: int = 0
-    stopped: int = 0
-    parried_with: str | None = None
-    shield_damage: int = 0
-    shield_destroyed: bool = False
-    parry_weapon_shattered: str | None = None
-    parry_explosions: int | None = None  # new count against a parrying weapon, if it holds
-    parry_ends: bool = False
-    stamina_after: int = 0
-    injury_after: int = 0
-    shield_durability_after: int | None = None
-
-
-@dataclass
-class AttackOutcome:
-    """Everything an attack rolled and computed; the engine writes it into the encounter."""
-
-    means: str
-    mode: AttackMode
-    attack_kind: str
-    die: str
-    dice_count: int  # base dice (N, or 2N for a Power Attack)
-    faces: list[DieFace]
-    magic_bonus: int
-    magic_term: int
-    ability: str | None
-    ability_term: int
-    dex_term: int
-    dex_ignored: bool
-    ap_term: int
-    ap_ignored: bool
-    raw: int
-    damage: int
-    direct: bool
-    application: Application
-    precision: PrecisionCheck | None = None
-    exertion_face: int | None = None
-    exertion_cost: int = 0
-    breaks_weapon: bool = False
-    overrides: list[str] = field(default_factory=list)
-
-    @property
-    def dice_total(self) -> int:
-        return sum(f.face for f in self.faces)
-
-    @property
-    def explosions(self) -> int:
-        """How many dice showed their maximum (each counts against a parrying weapon)."""
-        return sum(1 for f in self.faces if f.exploded)

@@ -12,7 +12,7 @@ from lnl_desktop.core.encounter import validation
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import Ruleset
-from lnl_desktop.core.rules.common import AttackMeans, AttackMode, AttackOutcome, Check, SurpriseOutcome
+from lnl_desktop.core.rules.common import AttackMeans, Check, SurpriseOutcome
 
 ENTRY_POINT_GROUP = "lnl_desktop.rulesets"
 
@@ -128,8 +128,6 @@ __all__ = [
     "DEFAULT_RULESET",
     "ENTRY_POINT_GROUP",
     "AttackMeans",
-    "AttackMode",
-    "AttackOutcome",
     "Check",
     "Ruleset",
     "SurpriseOutcome",

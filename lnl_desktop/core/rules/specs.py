@@ -174,7 +174,7 @@ class ActionSpec:
     uses: Literal["weapon", "spell", "choice", "text", "none"]
     build: Callable[..., Any]
     targeted: bool = False
-    mode: str | None = None  # the AttackMode of a rolling action
+    mode: str | None = None  # the attack mode of a rolling action: the ruleset's own word
     gm_override: bool = False  # the GM may override its eligibility points (a sneak attack)
     ignore_dex: bool = False  # the GM toggle "ignore the target's DEX" applies
     button: str = ""  # the button's words ("Roll the attack"); the label when empty

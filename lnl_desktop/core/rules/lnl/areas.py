@@ -27,8 +27,9 @@ from lnl_desktop.core.encounter.events import AreaEffectResolved, AreaTarget, Ev
 from lnl_desktop.core.encounter.model import Encounter, Phase
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.areas import AreaShape
-from lnl_desktop.core.rules.common import Application, Check, failed
+from lnl_desktop.core.rules.common import Check, failed
 from lnl_desktop.core.rules.lnl.model import ActionKind, AttackMode, LnLFamilyOptions, LnLStats, Spell, formula_terms
+from lnl_desktop.core.rules.lnl.outcome import Application
 from lnl_desktop.core.rules.lnl.play import after_blow, land, record_blow
 from lnl_desktop.core.rules.lnl.rules import DamagePlan, LnlRules, apply_damage, damage_after, dice_count
 from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec

@@ -12,38 +12,98 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-# The L&L family's words still defined in the shared frame (ActionKind, AttackMode, PrecisionCheck,
-# ShieldState, SurpriseSituation, WeaponState): the family's modules import them from here only, so
-# they move here with one change.
 from lnl_desktop.core.dice.rolls import DieFace, DieName
 from lnl_desktop.core.encounter.areas import Area
-from lnl_desktop.core.encounter.events import EventBase, PrecisionCheck, event_union
+from lnl_desktop.core.encounter.events import EventBase, event_union
 from lnl_desktop.core.encounter.model import (
     MOST_SPELLS,
     MOST_WEAPONS,
     CombatantBase,
     OptionsBase,
-    ShieldState,
     WeaponKind,
-    WeaponState,
     _Model,
     kinds_among,
 )
 from lnl_desktop.core.encounter.model import (
-    ActionKind as ActionKind,
-)
-from lnl_desktop.core.encounter.model import (
     Encounter as EncounterFrame,
 )
-from lnl_desktop.core.encounter.model import (
-    SurpriseSituation as SurpriseSituation,
-)
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.common import AttackMode
 
 NAME = "lnl"
+
+
+# The L&L family's own words (the shared frame knows none of them): its weapons break, its shields
+# are carried or stowed, its fights open by who ambushes whom, its turn's action and attack modes.
+class WeaponState(StrEnum):
+    READY = "ready"
+    SHEATHED = "sheathed"  # drawing it is part of the attack
+    BROKEN = "broken"  # after a Power Attack or a shattering parry, until repaired
+
+
+class ShieldState(StrEnum):
+    CARRIED = "carried"  # adds its armor value to AP
+    STOWED = "stowed"
+    DESTROYED = "destroyed"
+
+
+class SurpriseSituation(StrEnum):
+    NOBODY = "nobody ambushes"
+    OPPONENTS_AMBUSH = "Opponents ambush"
+    PARTY_AMBUSH = "Party ambushes"
+    REVERSE = "reverse ambush"
+
+
+class ActionKind(StrEnum):
+    """What a turn's action was (:attr:`TurnState.action` holds its word)."""
+
+    ATTACK = "attack"
+    POWER_ATTACK = "power attack"
+    SNEAK_ATTACK = "sneak attack"
+    SNEAK_POWER_ATTACK = "sneak power attack"
+    SPELL = "spell"
+    PARRY = "parry"
+    DASH = "dash"
+    LEAP = "leap"
+    OTHER = "other"
+
+
+class AttackMode(StrEnum):
+    """An attack's mode: the word of its :attr:`ActionSpec.mode`, read back by L&L's attacks capability."""
+
+    ATTACK = "attack"
+    POWER = "power attack"
+    SNEAK = "sneak attack"
+    SNEAK_POWER = "sneak power attack"  # a sneak attack that is also a Power Attack, where the edition allows it
+    SPELL = "spell"
+
+
+SNEAK_MODES = frozenset({AttackMode.SNEAK, AttackMode.SNEAK_POWER})
+POWER_MODES = frozenset({AttackMode.POWER, AttackMode.SNEAK_POWER})
+
+
+class PrecisionCheck(BaseModel):
+    """The sneak attack's AWA check: d20 + AWA against DC 10 + target AP."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    face: int
+    bonus: int
+    dc: int
+
+    @property
+    def total(self) -> int:
+        return self.face + self.bonus
+
+    @property
+    def success(self) -> bool:
+        return self.total >= self.dc
+
+    @property
+    def verdict(self) -> str:
+        return "success: armor ignored" if self.success else "failure: armor applies"
+
 
 # An L&L weapon is melee, reach or ranged (a bow, a thrown dagger).
 WEAPON_KINDS = (WeaponKind.MELEE, WeaponKind.REACH, WeaponKind.RANGED)

@@ -12,8 +12,9 @@ from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.events import ActionTaken, Event, Override, WentDown
 from lnl_desktop.core.encounter.model import AttackRecord, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
-from lnl_desktop.core.rules.common import SNEAK_MODES, Application, AttackOutcome, failed
+from lnl_desktop.core.rules.common import failed
 from lnl_desktop.core.rules.lnl.model import (
+    SNEAK_MODES,
     ActionKind,
     Attack,
     AttackMode,
@@ -31,6 +32,7 @@ from lnl_desktop.core.rules.lnl.model import (
     WeaponBroken,
     WeaponState,
 )
+from lnl_desktop.core.rules.lnl.outcome import Application, AttackOutcome
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table

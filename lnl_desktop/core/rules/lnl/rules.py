@@ -16,8 +16,10 @@ from lnl_desktop.core.dice.rolls import DiceSource, roll_exploding, roll_plain, 
 from lnl_desktop.core.encounter.model import Encounter, Side, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.sight import reach_blocker
-from lnl_desktop.core.rules.common import POWER_MODES, SNEAK_MODES, Application, AttackOutcome, SurpriseOutcome
+from lnl_desktop.core.rules.common import SurpriseOutcome
 from lnl_desktop.core.rules.lnl.model import (
+    POWER_MODES,
+    SNEAK_MODES,
     Ability,
     AttackMeans,
     AttackMode,
@@ -33,6 +35,7 @@ from lnl_desktop.core.rules.lnl.model import (
     WeaponState,
     WeaponStyle,
 )
+from lnl_desktop.core.rules.lnl.outcome import Application, AttackOutcome
 
 RANGED_MINIMUM_FT = 10
 MELEE_ENGAGED_FT = 5

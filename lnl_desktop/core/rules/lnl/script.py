@@ -13,7 +13,8 @@ from lnl_desktop.core.dice.rolls import DiceSource, ScriptedDice
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.rules.base import Table
-from lnl_desktop.core.rules.common import AttackMode, Check
+from lnl_desktop.core.rules.common import Check
+from lnl_desktop.core.rules.lnl.model import AttackMode
 
 
 def action_class(engine: Table, name: str) -> Any:
