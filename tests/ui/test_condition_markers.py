@@ -120,7 +120,7 @@ def test_markers_keep_clear_of_the_label_the_bars_and_each_other(window: MainWin
     words = ("prone", "stunned", "grappled", "poisoned", "blinded", "deafened", "charmed", "burning")
     for ui_scale in (1.0, 1.5, 2.0):
         for lod in (1.0, 2.0, 4.0):
-            look = TokenLook(**{**item.look.__dict__, "markers": words, "surprised": True, "parrying": True})
+            look = TokenLook(**{**item.look.__dict__, "markers": words, "surprised": True, "guard": True})
             layout = token_layout(look, lod, ui_scale)
             assert layout.mode == "full" and layout.bars
             shown = layout.markers

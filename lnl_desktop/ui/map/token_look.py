@@ -34,7 +34,7 @@ class TokenLook:
     gauges: tuple[Gauge, ...]  # the ruleset's bars (SP and IP in L&L); none for a secret Opponent
     down: bool
     concealed: bool
-    parrying: bool
+    guard: bool
     surprised: bool
     broken: bool
     has_turn: bool
@@ -82,7 +82,7 @@ class TokenLook:
             gauges=() if secret else gauges,
             down=c.down,
             concealed=c.concealed,
-            parrying="guard" in icons,
+            guard="guard" in icons,
             surprised=c.surprised,
             broken="broken" in icons,
             has_turn=has_turn,

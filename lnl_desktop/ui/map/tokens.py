@@ -142,7 +142,7 @@ class TokenLayout:
     frame: QRectF  # what the turn ring and the selection marks go round
     bounds: QRectF
     bars: tuple[QRectF, ...] = ()  # the ruleset's bars (SP, IP) in "full" mode, top first
-    badge_radius: float = 0.0  # the state badges' ("surprised", "parrying") in "full" mode
+    badge_radius: float = 0.0  # the state badges' ("surprised", "guard") in "full" mode
     markers: tuple[Marker, ...] = ()  # the condition markers round the edge in "full" mode
 
 
@@ -254,8 +254,8 @@ def _label_box(look: TokenLook, s: float, f: float) -> QRectF:
 
 
 def _state_badges(look: TokenLook) -> list[str]:
-    flags = (look.surprised, look.parrying, look.concealed, look.broken)
-    return [name for name, on in zip(("surprised", "parrying", "concealed", "broken"), flags, strict=True) if on]
+    flags = (look.surprised, look.guard, look.concealed, look.broken)
+    return [name for name, on in zip(("surprised", "guard", "concealed", "broken"), flags, strict=True) if on]
 
 
 def _badge_slots(s: float, r: float) -> list[tuple[float, float]]:
@@ -707,7 +707,7 @@ def _paint_badge(painter: QPainter, name: str, centre: QPointF, r: float) -> Non
         painter.setBrush(ink)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.drawEllipse(QPointF(x, y + r * 0.52), r * 0.14, r * 0.14)
-    elif name == "parrying":  # a shield
+    elif name == "guard":  # a shield: a guard in force (a parry)
         glyph.moveTo(x - r * 0.5, y - r * 0.5)
         glyph.lineTo(x + r * 0.5, y - r * 0.5)
         glyph.lineTo(x + r * 0.5, y)
