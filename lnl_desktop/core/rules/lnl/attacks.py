@@ -40,6 +40,8 @@ def read_mode(word: Any) -> Any:
     """The shared frame hands an attack mode as the spec's word: the family's rules read it as their
     :class:`AttackMode`; a word of another spec (a ruleset built on L&L's attacks) or none stays as it
     is, a plain attack to the rules."""
+    if type(word) is AttackMode:  # the family's own callers (its tactic, its sim) hand the mode itself
+        return word
     try:
         return AttackMode(word)
     except ValueError:
