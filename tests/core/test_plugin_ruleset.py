@@ -17,10 +17,8 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
 from importlib.metadata import version
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -260,20 +258,11 @@ def test_a_ruleset_with_no_start_of_its_own_opens_by_the_gm_s_hand() -> None:
         D20Conditions,
         FeetMovement,
         GmSaysRounds,
+        NoActions,
         NoPrompts,
+        PlainAttacks,
         SideTurns,
-        attack_of_action,
     )
-
-    class NoActions:
-        handlers: Mapping[type, Any] = MappingProxyType({})
-        hooks_with_extras: frozenset[str] = frozenset()
-
-    class PlainAttacks:
-        checks_modes = False
-
-        def attack_of(self, encounter: Any, action: Any) -> tuple[str, str] | None:
-            return attack_of_action(encounter, action, FeetMovement.provocation_word)
 
     class Bare(Ruleset):
         name = "bare"

@@ -9,7 +9,8 @@ the GM (:class:`NoPrompts`) and a fight simulator's shared readings (:class:`Fig
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
@@ -34,7 +35,8 @@ from lnl_desktop.core.rules.specs import (
 )
 
 if TYPE_CHECKING:
-    from lnl_desktop.core.rules.specs import ActionSpec
+    from lnl_desktop.core.rules.common import CheckSection
+    from lnl_desktop.core.rules.specs import ActionResult, ActionSpec
 
 
 class SideTurns:
@@ -292,3 +294,97 @@ def weapons_reach(weapons: Sequence[Any], too_close_ft: int = 0) -> Reach:
     limits = [w.max_range_ft for w in ranged]
     limit = max(limits) if ranged and all(r is not None for r in limits) else None
     return Reach(longest, too_close_ft if ranged else 0, limit, bool(ranged))
+
+
+class NoActions:
+    """A ruleset whose turns take no action of its own: only the shared ones (move, face, an action said in words)."""
+
+    handlers: Mapping[type, Any] = MappingProxyType({})
+    hooks_with_extras: frozenset[str] = frozenset()
+
+    def kinds(self) -> tuple[ActionSpec, ...]:
+        return ()
+
+    def available(self, spec: ActionSpec, c: Any) -> tuple[bool, str]:
+        return True, ""
+
+    def choices(self, spec: ActionSpec, c: Any) -> list[tuple[str, str, str]]:
+        return []
+
+    def checks(
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: Any,
+        means: str | None,
+        text: str,
+        target: Any = None,
+        extras: Mapping[str, Any] | None = None,
+    ) -> list[Any]:
+        return said_checks(spec, text)
+
+    def notes(
+        self,
+        encounter: Encounter,
+        spec: ActionSpec,
+        c: Any,
+        means: str | None,
+        target: Any,
+        extras: Mapping[str, Any] | None = None,
+    ) -> list[tuple[str, str]]:
+        return []
+
+    def still_open(self, encounter: Encounter, c: Any, kind: str | None = None) -> str:
+        return ""
+
+    def opening(self, encounter: Encounter, c: Any) -> str | None:
+        return None
+
+    def result(self, encounter: Encounter, event: Any, after: list[Any]) -> ActionResult | None:
+        return None
+
+    def means(self, c: Any, name: str, spell: bool = False) -> Any:
+        return None
+
+    def means_names(self, c: Any) -> tuple[str, ...]:
+        return ()
+
+
+class PlainAttacks:
+    """Attacks with no checks, sections or forecast of their own: who strikes whom is read from the action."""
+
+    checks_modes = False
+
+    def __init__(self, provocation_word: str = FeetMovement.provocation_word) -> None:
+        self.provocation_word = provocation_word
+
+    def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None:
+        return attack_of_action(encounter, action, self.provocation_word)
+
+    def checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]:
+        return []
+
+    def concealment(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
+        return []
+
+    def sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]:
+        return ()
+
+    def forecast(self, attacker: Any, target: Any, means: Any, mode: Any, options: Any, **context: Any) -> Any:
+        return None
+
+
+class NoDamageByHand:
+    """A ruleset with no damage or healing by hand: the GM's Damage / Heal is refused in its words."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+    def kinds(self, heal: bool) -> tuple[tuple[str, str], ...]:
+        return ()
+
+    def fields(self) -> Mapping[str, str]:
+        return {}
+
+    def by_hand(self, engine: Table, c: Any, amount: int, heal: bool, kind: str) -> list[Event]:
+        raise IllegalAction(f"{'Heal' if heal else 'Damage'} {c.name}", [f"{self.title} has no damage by hand"])
