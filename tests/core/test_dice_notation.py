@@ -261,7 +261,7 @@ def test_the_quick_rolls_of_each_ruleset_parse() -> None:
         for _label, expression in rolls:
             parse(expression)
     assert all_rulesets()["osr"].prompts.quick_rolls()[1] == ("Advantage", "2d20kh1")
-    assert ("Initiative d6", "d6") in all_rulesets()["classic"].quick_rolls()
+    assert ("Initiative d6", "d6") in all_rulesets()["classic"].prompts.quick_rolls()
 
 
 # -- only plain ASCII is read ------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import re
 from typing import Any, Literal
 
 import pytest
+from plain_ruleset import compose
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
@@ -60,30 +61,31 @@ class KindsRuleset(Ruleset):
     title = "Sheet kinds (test)"
     stat_block = KindsStats
 
-    def sheet(self) -> SheetSpec:
-        return SheetSpec(
-            identity=(
-                SheetRow("Kind", ("kind",), "PC, NPC or monster", kind="choice", choices=("PC", "NPC", "monster")),
+    def __init__(self) -> None:
+        compose(self, KINDS_SHEET)
+
+
+KINDS_SHEET = SheetSpec(
+    identity=(SheetRow("Kind", ("kind",), "PC, NPC or monster", kind="choice", choices=("PC", "NPC", "monster")),),
+    numbers_title="Health and morale",
+    numbers=(
+        SheetRow("HP (now / max)", ("hp", "hp_max"), "Hit points"),
+        SheetRow("Morale", ("morale",), MORALE_TIP, kind="optional int"),
+        SheetRow("Group leader", ("leader",), "Rolls its side's group initiative", kind="bool"),
+    ),
+    lists=(
+        ItemList(
+            "weapons",
+            "weapon",
+            (
+                ItemColumn("name", "Name", "text", "The weapon's name"),
+                ItemColumn("damage", "Damage", "text", "Dice such as 1d4, 1d8 or 2d6"),
             ),
-            numbers_title="Health and morale",
-            numbers=(
-                SheetRow("HP (now / max)", ("hp", "hp_max"), "Hit points"),
-                SheetRow("Morale", ("morale",), MORALE_TIP, kind="optional int"),
-                SheetRow("Group leader", ("leader",), "Rolls its side's group initiative", kind="bool"),
-            ),
-            lists=(
-                ItemList(
-                    "weapons",
-                    "weapon",
-                    (
-                        ItemColumn("name", "Name", "text", "The weapon's name"),
-                        ItemColumn("damage", "Damage", "text", "Dice such as 1d4, 1d8 or 2d6"),
-                    ),
-                    "The combatant's weapons",
-                    {"damage": "1d6"},
-                ),
-            ),
-        )
+            "The combatant's weapons",
+            {"damage": "1d6"},
+        ),
+    ),
+)
 
 
 def the_ruleset() -> Ruleset:

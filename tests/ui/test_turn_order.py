@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import pytest
+from plain_ruleset import compose
 from pydantic import Field
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -29,26 +30,13 @@ from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.common import Opening, RoundOrder
 from lnl_desktop.core.rules.registry import Ruleset, get_ruleset, register
-from lnl_desktop.core.rules.shared import (
-    D20Conditions,
-    FeetMovement,
-    GmSaysRounds,
-    NoActions,
-    NoDamageByHand,
-    NoPrompts,
-    PlainAttacks,
-    SideTurns,
-)
+from lnl_desktop.core.rules.shared import GmSaysRounds
 from lnl_desktop.core.rules.specs import (
-    Column,
-    Gauge,
-    Reach,
     Setting,
     SheetRow,
     SheetSpec,
     Situation,
     StartProcedure,
-    TokenTip,
 )
 from lnl_desktop.paths import demo_encounter_path
 from lnl_desktop.ui.dialogs.combat import StartCombatDialog
@@ -120,52 +108,6 @@ def roll_order(engine: Any, dice: DiceSource) -> tuple[list[TurnSlot], str]:
     return slots, "; ".join(f"{s.title} {s.roll}" for s in slots)
 
 
-class OrderViews:
-    """What the sheet and the tables show: HP, and nothing else of its own."""
-
-    def sheet(self) -> SheetSpec:
-        return SheetSpec(identity=(), numbers_title="Numbers", numbers=(SheetRow("HP", ("hp", "hp_max"), "HP"),))
-
-    def columns(self) -> tuple[Column, ...]:
-        return ()
-
-    def gauges(self, c: Any) -> tuple[Gauge, ...]:
-        return (Gauge("HP", c.hp, c.hp_max),)
-
-    def gauge_labels(self) -> tuple[str, ...]:
-        return ()
-
-    def token_word(self, c: Any) -> str:
-        return ""
-
-    def markers(self, c: Any) -> tuple[str, ...]:
-        return tuple(c.conditions)
-
-    def summary(self, c: Any) -> str:
-        return str(c.side.value)
-
-    def stat_line(self, c: Any) -> str:
-        return ""
-
-    def new_combatant(self) -> dict[str, Any]:
-        return {"name": "New combatant", "side": Side.PARTY.value}
-
-    def token_icons(self, c: Any) -> frozenset[str]:
-        return frozenset()
-
-    def token_tip(self, c: Any) -> TokenTip:
-        return TokenTip()
-
-    def reach(self, c: Any) -> Reach:
-        return Reach()
-
-    def creature_lines(self, c: Any) -> tuple[str, ...]:
-        return ()
-
-    def export_columns(self) -> tuple[str, ...]:
-        return ()
-
-
 class OrderRounds(GmSaysRounds):
     """Surprise said by the GM, then a turn order rolled each round (RULES §13's kind)."""
 
@@ -210,15 +152,8 @@ class OrderRuleset(Ruleset):
     round_seconds = 10
 
     def __init__(self) -> None:
-        self.views = OrderViews()
-        self.conditions = D20Conditions(self.title)
-        self.rounds = OrderRounds(self.title)
-        self.turns = SideTurns()
-        self.movement = FeetMovement()
-        self.actions = NoActions()
-        self.attacks = PlainAttacks()
-        self.health = NoDamageByHand(self.title)
-        self.prompts = NoPrompts()
+        sheet = SheetSpec(identity=(), numbers_title="Numbers", numbers=(SheetRow("HP", ("hp", "hp_max"), "HP"),))
+        compose(self, sheet, OrderRounds(self.title), hp_bar=True)
 
 
 def the_ruleset() -> Ruleset:
