@@ -42,7 +42,7 @@ _SHARED_TIPS = {
     "Name": "The combatant's name; hover a name for its numbers",
     "Side": "Party (player characters and allies) or Opponents (run by the GM)",
     "Move": "Feet of movement per turn",
-    "Status": "Down, surprised, parrying, concealed, broken weapons and conditions",
+    "Status": "Down, surprised, on guard, concealed, broken weapons and conditions",
 }
 
 

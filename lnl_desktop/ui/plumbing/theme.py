@@ -31,7 +31,7 @@ def ui_scale() -> float:
 class Presentation:
     theme: str = "system"
     scale: int = 100  # percent
-    badly_hurt_below: float = 0.5  # an Opponent below this share of its SP + IP reads "badly hurt"
+    badly_hurt_below: float = 0.5  # an Opponent below this share of its health bars together reads "badly hurt"
 
     @classmethod
     def load(cls, settings: QSettings) -> Presentation:

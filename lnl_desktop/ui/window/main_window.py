@@ -400,7 +400,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         percent, ok = QInputDialog.getInt(
             self,
             "Condition words for the players",
-            'An Opponent reads "badly hurt" below this share of its SP + IP (any damage reads "wounded"):',
+            'An Opponent reads "badly hurt" below this share of its health bars together (any damage reads "wounded"):',
             current,
             5,
             95,
