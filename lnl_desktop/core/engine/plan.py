@@ -122,17 +122,11 @@ def _overridden(line: CheckRow) -> CheckRow:
     return CheckRow(OVERRIDDEN, line.label, f"{line.reason} (GM override)", line.detail) if line.blocks else line
 
 
-def attack_mode(mode: str | None) -> str | None:
-    """The attack mode a spec's ``mode`` names: the ruleset's own word, opaque here (its attacks
-    capability reads it); None for no mode."""
-    return mode or None
-
-
 def checked_attack_mode(ruleset: Ruleset, spec: ActionSpec) -> str | None:
     """The attack mode of a spec, where the ruleset checks attacks of that mode by their mode (its own
     ``attacks.checks``, with its sections: ``ruleset.attacks.checks_modes``); None where its
     ``actions.checks`` checks them (a word of its own such as "melee")."""
-    mode, checked = attack_mode(spec.mode), ruleset.attacks.checks_modes
+    mode, checked = spec.mode or None, ruleset.attacks.checks_modes
     if mode is None or not checked:
         return None
     return mode if checked is True or mode in checked else None

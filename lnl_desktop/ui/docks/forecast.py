@@ -27,7 +27,6 @@ from PySide6.QtWidgets import QLabel, QStackedWidget, QToolTip, QVBoxLayout, QWi
 
 from lnl_desktop.core.dice.odds import Forecast, Threshold
 from lnl_desktop.core.encounter.model import Phase
-from lnl_desktop.core.engine.plan import attack_mode
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
@@ -141,25 +140,18 @@ class _Reading:
         if attacker.id == target.id:
             return f"{attacker.name} cannot attack itself: pick another target"
         ruleset = self.controller.engine.ruleset
-        shared = attack_mode(plan.mode)  # the ActionSpec's mode word, as the rules read it
-        mode = shared or plan.mode
-        spell = shared == "spell"
+        mode = plan.mode  # the ActionSpec's mode word: the ruleset's own, read by its attacks capability
+        spell = plan.uses == "spell"
         try:
             means = ruleset.actions.means(attacker, plan.means, spell=spell)
         except (RulesError, AttributeError, LookupError):
-            if shared is None:
-                return (
-                    f"{attacker.name} has no weapon named {plan.means!r}: pick one of its weapons in the Action dock."
-                )
-            # A spell picked while the mode still says attack (or the reverse): forecast what was picked.
-            try:
+            try:  # a spell picked for a weapon's action, or the reverse: forecast what was picked
                 means = ruleset.actions.means(attacker, plan.means, spell=not spell)
             except (RulesError, AttributeError, LookupError):
                 return (
                     f"{attacker.name} has no weapon or spell named {plan.means!r}:"
                     " pick one of its own in the Action dock."
                 )
-            mode = attack_mode("attack" if spell else "spell")
         if means is None:
             return self._no_forecast(plan)  # the ruleset forecasts nothing with this
         encounter = self.controller.encounter
