@@ -9,6 +9,9 @@
                                  slow (tests/conftest.py's SLOW), three at once (pytest-xdist); under
                                  3 minutes where `test` takes 12 or more
     python3 dev.py bench         the benchmarks, printing medians against their budgets
+    python3 dev.py bench --against REV [bench_x ...]
+                                 a revision's benchmarks and the checkout's side by side in one run,
+                                 alternating (--rounds N), each median compared, more than 5 % slower marked
     python3 dev.py schema        regenerate resources/schema/encounter.schema.json
     python3 dev.py screenshots   regenerate the README's pictures in docs/screenshots/
 
@@ -191,6 +194,9 @@ def quick(args: list[str]) -> int:
 
 
 def bench(args: list[str]) -> int:
+    if args and args[0].startswith("--against"):
+        # Before and after side by side in one run: a git revision against the checkout (benchmarks/side_by_side.py).
+        return subprocess.call([str(PYTHON), str(ROOT / "benchmarks" / "side_by_side.py"), *args], cwd=ROOT)
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     status = 0
     for script in sorted((ROOT / "benchmarks").glob("bench_*.py")):
