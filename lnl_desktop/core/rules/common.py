@@ -75,10 +75,3 @@ class RoundOrder:
     face: int | None
     text: str
     order: tuple[TurnSlot, ...] = ()  # the round's turn order, where the ruleset sets one
-
-
-@dataclass(frozen=True)
-class SurpriseOutcome:
-    first_side: Side
-    surprised_side: Side | None
-    text: str

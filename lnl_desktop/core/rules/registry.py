@@ -12,7 +12,7 @@ from lnl_desktop.core.encounter import validation
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.base import Ruleset
-from lnl_desktop.core.rules.common import AttackMeans, Check, SurpriseOutcome
+from lnl_desktop.core.rules.common import AttackMeans, Check
 
 ENTRY_POINT_GROUP = "lnl_desktop.rulesets"
 
@@ -130,7 +130,6 @@ __all__ = [
     "AttackMeans",
     "Check",
     "Ruleset",
-    "SurpriseOutcome",
     "all_rulesets",
     "get_ruleset",
     "plugin_problems",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lnl_desktop.core.dice.rolls import DieFace
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.lnl.model import AttackMode, PrecisionCheck
 
 
@@ -65,3 +66,12 @@ class AttackOutcome:
     def explosions(self) -> int:
         """How many dice showed their maximum (each counts against a parrying weapon)."""
         return sum(1 for f in self.faces if f.exploded)
+
+
+@dataclass(frozen=True)
+class SurpriseOutcome:
+    """Who acts first in round 1 and who is surprised, read off the surprise table (RULES §2), with its words."""
+
+    first_side: Side
+    surprised_side: Side | None
+    text: str

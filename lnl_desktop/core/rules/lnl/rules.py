@@ -16,7 +16,6 @@ from lnl_desktop.core.dice.rolls import DiceSource, roll_exploding, roll_plain, 
 from lnl_desktop.core.encounter.model import Encounter, Side, WeaponKind
 from lnl_desktop.core.errors import IllegalAction
 from lnl_desktop.core.map.sight import reach_blocker
-from lnl_desktop.core.rules.common import SurpriseOutcome
 from lnl_desktop.core.rules.lnl.model import (
     POWER_MODES,
     SNEAK_MODES,
@@ -35,7 +34,7 @@ from lnl_desktop.core.rules.lnl.model import (
     WeaponState,
     WeaponStyle,
 )
-from lnl_desktop.core.rules.lnl.outcome import Application, AttackOutcome
+from lnl_desktop.core.rules.lnl.outcome import Application, AttackOutcome, SurpriseOutcome
 
 RANGED_MINIMUM_FT = 10
 MELEE_ENGAGED_FT = 5
