@@ -1,6 +1,6 @@
 """The benchmarks of two revisions side by side in one run: before (a git revision) and after (the checkout).
 
-    python3 dev.py bench --against REV [bench_core bench_osr ...]
+    python3 dev.py bench --against REV [--after REV] [--rounds N] [bench_core bench_osr ...]
 
 Each benchmark script runs alternately on the revision (a git worktree of it, its own code and its own
 script) and on the checkout, ``--rounds`` times, so both see the same machine load; every line that
@@ -65,10 +65,12 @@ def shown(seconds: float) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", required=True, help="the revision to compare with (before)")
+    parser.add_argument("--after", default="", help="a revision to measure instead of the checkout (after)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each script on each side (alternating)")
     parser.add_argument("scripts", nargs="*", help="bench_*.py names (default: every one both sides have)")
     args = parser.parse_args(argv)
     before_tree = worktree(args.against)
+    after_tree = worktree(args.after) if args.after else ROOT
     names = args.scripts or sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
     names = [n if n.endswith(".py") else f"{n}.py" for n in names]
     slower = 0
@@ -78,7 +80,7 @@ def main(argv: list[str]) -> int:
             continue
         runs: dict[str, tuple[list[float], list[float]]] = {}
         for _ in range(args.rounds):
-            for side, tree in ((0, before_tree), (1, ROOT)):
+            for side, tree in ((0, before_tree), (1, after_tree)):
                 for what, value in run(tree, script).items():
                     runs.setdefault(what, ([], []))[side].append(value)
         print(f"{script} ({args.rounds} rounds each, alternating)")
