@@ -5,6 +5,7 @@ asked (the Start-combat dialog, a prompt's card, the Action and Turns docks)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, SignalInstance
@@ -37,10 +38,13 @@ def setting_default(setting: Setting) -> Any:
     return setting.default
 
 
-def setting_editor(setting: Setting, parent: QWidget | None = None) -> QWidget:
-    """A small editor for one of the ruleset's settings: a combo box of its choices, a check box,
-    a spin box from ``low`` to ``high``, or a line of words ("text": a timer's event); its tooltip
-    is the setting's."""
+def setting_editor(
+    setting: Setting, parent: QWidget | None = None, words: Mapping[str, str] | None = None, unset: str = ""
+) -> QWidget:
+    """A small editor for one of the ruleset's settings: a combo box of its choices (shown in their
+    ``words`` where the ruleset gives more than the value), a check box, a spin box from ``low`` to
+    ``high`` (an ``optional`` one reads ``unset`` at its lowest: no number given), or a line of words
+    ("text": a timer's event); its tooltip is the setting's."""
     editor: QWidget
     if setting.kind == "bool":
         editor = QCheckBox(setting.label, parent)
@@ -48,6 +52,8 @@ def setting_editor(setting: Setting, parent: QWidget | None = None) -> QWidget:
         spin = QSpinBox(parent)
         spin.setRange(setting.low, setting.high)
         spin.setKeyboardTracking(False)  # a typed number counts once, on Enter or leaving the box
+        if setting.optional:
+            spin.setSpecialValueText(unset or "—")
         editor = spin
     elif setting.kind == "text":
         line = QLineEdit(parent)
@@ -58,7 +64,7 @@ def setting_editor(setting: Setting, parent: QWidget | None = None) -> QWidget:
     else:
         combo = QComboBox(parent)
         for choice in setting.choices:
-            combo.addItem(choice, choice)
+            combo.addItem((words or {}).get(choice, choice), choice)
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         editor = combo
     editor.setToolTip(setting.tip)
@@ -73,6 +79,8 @@ def setting_value(editor: QWidget) -> Any:
     if isinstance(editor, QCheckBox):
         return editor.isChecked()
     if isinstance(editor, QSpinBox):
+        if editor.specialValueText() and editor.value() == editor.minimum():
+            return None  # an optional number left unset
         return editor.value()
     if isinstance(editor, QLineEdit):
         return editor.text().strip()
@@ -87,7 +95,7 @@ def set_setting_value(editor: QWidget, value: Any) -> None:
         if isinstance(editor, QCheckBox):
             editor.setChecked(bool(value))
         elif isinstance(editor, QSpinBox):
-            editor.setValue(int(value))
+            editor.setValue(editor.minimum() if value is None else int(value))
         elif isinstance(editor, QLineEdit):
             words = "" if value is None else str(value)
             if editor.text().strip() != words.strip():  # the GM's own spaces and cursor are kept
@@ -111,3 +119,16 @@ def setting_changed(editor: QWidget) -> SignalInstance:
         return editor.editingFinished
     assert isinstance(editor, QComboBox)
     return editor.activated
+
+
+def setting_shown(editor: QWidget) -> SignalInstance:
+    """The signal of any change of what a :func:`setting_editor` holds, a programmatic one too (a
+    dialog whose forecast follows every value it shows)."""
+    if isinstance(editor, QCheckBox):
+        return editor.toggled
+    if isinstance(editor, QSpinBox):
+        return editor.valueChanged
+    if isinstance(editor, QLineEdit):
+        return editor.textChanged
+    assert isinstance(editor, QComboBox)
+    return editor.currentIndexChanged
