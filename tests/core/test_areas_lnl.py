@@ -165,12 +165,13 @@ def test_area_means_and_the_spec_in_the_rules_words():
     direct = mage(direct=True, dex_applies=False)
     assert LNL.areas.means(direct)[0].words == "5d6! (level 9), AP applies, not DEX, direct: IP at once"
     spec = LNL.areas.spec()
-    assert spec.fields == ("dice", "dex_applies", "ap_applies", "direct") and not spec.saves and not spec.cover
+    assert [s.key for s in spec.settings] == ["dex_applies", "ap_applies", "direct"]  # beside the shared dice
+    assert not spec.saves and not spec.cover
     notes = " ".join(spec.notes)
     for words in ("One roll for every target", "explodes", "DEX bonus and AP", "IP at once", "parrying", "No exertion"):
         assert words in notes
     classic = CLASSIC.areas.spec()
-    assert classic.fields == ("dice", "dex_applies", "ap_applies")
+    assert [s.key for s in classic.settings] == ["dex_applies", "ap_applies"]
     assert "no direct damage" in " ".join(classic.notes)
 
 

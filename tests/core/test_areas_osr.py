@@ -369,7 +369,7 @@ def test_the_means_and_the_spec_in_the_rules_words() -> None:
     thrower = OsrCombatant.model_validate(pc("Tombril", weapons=[flask]))
     assert OSR.areas.means(thrower)[0].words == "1d8, save vs Dragon Breath DC set by the GM for half"
     spec = OSR.areas.spec()
-    assert spec.fields == ("dice", "save", "dc")
+    assert [s.key for s in spec.settings] == ["save", "dc"]  # beside the shared dice
     assert [value for value, _ in spec.saves] == [
         "Poison or Death Ray",
         "Paralysis or Petrification",
@@ -377,7 +377,7 @@ def test_the_means_and_the_spec_in_the_rules_words() -> None:
         "Dragon Breath",
         "Spells",
     ]
-    assert spec.default_save == "Dragon Breath" and not spec.cover
+    assert spec.settings[0].default == "Dragon Breath" and not spec.cover
 
 
 # -- the stat block -------------------------------------------------------------------------------------

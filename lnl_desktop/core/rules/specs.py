@@ -348,22 +348,21 @@ class AreaMeans:
     range_ft: int | None = None  # how far from its caster the area's origin may lie (None: no limit)
 
 
-# The free effect's inputs a ruleset may ask for (AreaEffect's fields of the same names).
-AREA_FIELDS = ("dice", "save", "dc", "dex_applies", "ap_applies", "direct")
-
-
 @dataclass(frozen=True)
 class AreaSpec:
-    """What a ruleset's area effects ask of the GM: a free effect's ``fields`` (of :data:`AREA_FIELDS`),
-    its save categories ``(value, label)`` where targets save, and whether cover changes anything."""
+    """What a ruleset's area effects ask of the GM besides the shared dice: its own ``settings`` (an
+    editor each in the Area effect dialog, their values in ``AreaEffect.extras``), those of them a
+    caster's means decides itself (``free_only``: asked of a free effect only), its save categories
+    ``(value, label)`` where targets save, and whether cover changes anything."""
 
-    fields: tuple[str, ...] = ("dice",)
+    settings: tuple[Setting, ...] = ()
+    free_only: tuple[str, ...] = ()  # setting keys: left out of a caster's effect, whose spell or weapon says
     saves: tuple[tuple[str, str], ...] = ()
-    default_save: str = ""
     cover: bool = False
     default_dice: str = "2d6"
     notes: tuple[str, ...] = ()  # how the ruleset reads an area effect, a line each, for the dialog
-    labels: Mapping[str, str] = field(default_factory=dict)  # a field's words where the ruleset has its own
+    choice_words: Mapping[str, str] = field(default_factory=dict)  # a choice's words where more than its value
+    unset_words: Mapping[str, str] = field(default_factory=dict)  # an optional number's words at its lowest (unset)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """The Area effect dialog (RULES §14): on a template laid on the map, the GM picks the effect — a
-caster's spell, breath or bomb with an area, or a free effect typed in (dice, and where the ruleset
-reads them a save and DC, DEX and AP) — sees every creature it strikes with the ruleset's forecast
-(save chance, damage after its defences, the chance it drops), may untick a target or tick cover,
-and rolls once for all: with the app's dice or faces typed from the table's own (a dry run checks
-them first). One AreaEffect: one undo step and one log entry with every target's numbers.
+caster's spell, breath or bomb with an area, or a free effect typed in (dice, and the ruleset's own
+fields its AreaSpec describes: a save and DC, DEX and AP) — sees every creature it strikes with the
+ruleset's forecast (save chance, damage after its defences, the chance it drops), may untick a
+target or tick cover, and rolls once for all: with the app's dice or faces typed from the table's
+own (a dry run checks them first). One AreaEffect: one undo step and one log entry with every
+target's numbers.
 """
 
 from __future__ import annotations
@@ -37,11 +38,25 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.areas import cover_counts, struck_by
 from lnl_desktop.core.rules.specs import AreaMeans, AreaSpec
 from lnl_desktop.ui.dialogs.faces import FacesDialog, check_faces, engine_dry_run, faces_example, faces_hint
+from lnl_desktop.ui.dialogs.setting_editors import setting_editor, setting_shown, setting_value
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.widgets import RefusalLabel
 
 FREE = ""  # the caster combo's data for a free effect
+MNEMONICS = "CENDLRF"  # the dialog's own: Caster, Effect, Name, Dice, Lift, Roll, Faces
 COL_TARGET, COL_SIDE, COL_COVER, COL_SAVE, COL_DAMAGE, COL_DROP = range(6)
+
+
+def with_mnemonic(label: str, taken: set[str]) -> str:
+    """``label`` with an Alt key: its first letter no other field takes, else its second (Qt cycles
+    through the fields sharing one: "D&C" beside "&Dice")."""
+    letters = [i for i, ch in enumerate(label) if ch.isalnum()]
+    free = next((i for i in letters if label[i].upper() not in taken), None)
+    at = free if free is not None else (letters[1:2] or letters[:1] or [None])[0]
+    if at is None:
+        return label
+    taken.add(label[at].upper())
+    return f"{label[:at]}&{label[at:]}"
 
 
 def no_area_effects(title: str) -> str:
@@ -95,42 +110,34 @@ class AreaEffectDialog(QDialog):
         self.name_edit.setMaxLength(60)
         self.dice_edit = QLineEdit(self.spec.default_dice, self)
         self.dice_edit.setToolTip("The damage, rolled once for every target: 2d6, 3d6+2, 8d6")
-        self.save_combo = QComboBox(self)
-        for value, label in self.spec.saves:
-            self.save_combo.addItem(label, value)
-        self.save_combo.setCurrentIndex(max(0, self.save_combo.findData(self.spec.default_save)))
-        self.dc_spin = QSpinBox(self)
-        self.dc_spin.setRange(0, 40)
-        self.dc_spin.setSpecialValueText("the rules'")
-        self.dc_spin.setToolTip("The saving throw's DC; 'the rules'' takes 11 + a monster's HD for its own effect")
-        self.dex_check = QCheckBox("DEX applies", self)
-        self.dex_check.setChecked(True)
-        self.ap_check = QCheckBox("AP applies", self)
-        self.ap_check.setChecked(True)
-        self.direct_check = QCheckBox(self.spec.labels.get("direct", "Direct (to IP at once)"), self)
+        # The ruleset's own fields, an editor each (AreaEffect.extras of the same keys).
+        self.editors: dict[str, QWidget] = {
+            s.key: setting_editor(s, self, self.spec.choice_words, self.spec.unset_words.get(s.key, ""))
+            for s in self.spec.settings
+        }
 
         form = QFormLayout()
         form.addRow("&Caster:", self.caster_combo)
         form.addRow("&Effect:", self.means_combo)
-        self.free_rows: list[QWidget] = []
-        self._row(form, "&Name:", self.name_edit, always=True)
-        self._row(form, "&Dice:", self.dice_edit, "dice")
-        self._row(form, "&Save:", self.save_combo, "save")
-        self._row(form, "D&C:", self.dc_spin, "dc", always="dc" in self.spec.fields)
+        form.addRow("&Name:", self.name_edit)
+        form.addRow("&Dice:", self.dice_edit)
+        # What only a free effect asks: a caster's means says it itself.
+        self.free_fields: list[QWidget] = [self.dice_edit]
+        self.free_fields += [self.editors[key] for key in self.spec.free_only if key in self.editors]
+        taken = set(MNEMONICS)
         checks = QWidget(self)
         row = QHBoxLayout(checks)
         row.setContentsMargins(0, 0, 0, 0)
-        for name, box in (
-            ("dex_applies", self.dex_check),
-            ("ap_applies", self.ap_check),
-            ("direct", self.direct_check),
-        ):
-            box.setVisible(name in self.spec.fields)
-            row.addWidget(box)
+        for s in self.spec.settings:
+            if s.kind == "bool":  # the check boxes side by side on one row
+                row.addWidget(self.editors[s.key])
+            else:
+                form.addRow(f"{with_mnemonic(s.label, taken)}:", self.editors[s.key])
         row.addStretch(1)
-        if any(n in self.spec.fields for n in ("dex_applies", "ap_applies", "direct")):
+        if row.count() > 1:
             form.addRow("", checks)
-            self.free_rows.append(checks)
+        else:
+            checks.hide()
 
         self.table = QTableWidget(0, 6, self)
         self.table.setHorizontalHeaderLabels(["Target", "Side", "Cover", "Save", "Damage", "Drops"])
@@ -188,20 +195,12 @@ class AreaEffectDialog(QDialog):
         self.means_combo.currentIndexChanged.connect(self._refresh)
         for edit in (self.name_edit, self.dice_edit):
             edit.textChanged.connect(self._refresh)
-        self.save_combo.currentIndexChanged.connect(self._refresh)
-        self.dc_spin.valueChanged.connect(self._refresh)
-        for box in (self.dex_check, self.ap_check, self.direct_check):
-            box.toggled.connect(self._refresh)
+        for editor in self.editors.values():
+            if isinstance(editor, QSpinBox):
+                editor.setKeyboardTracking(True)  # the forecast follows every digit typed
+            setting_shown(editor).connect(self._refresh)
         self.table.itemChanged.connect(self._refresh)
         self._caster_changed()
-
-    def _row(self, form: QFormLayout, label: str, widget: QWidget, field: str = "", always: bool = False) -> None:
-        if not always and field not in self.spec.fields:
-            widget.hide()
-            return
-        form.addRow(label, widget)
-        if not always:
-            self.free_rows.append(widget)
 
     # -- the targets ----------------------------------------------------------------------------
 
@@ -283,9 +282,7 @@ class AreaEffectDialog(QDialog):
             else:
                 self.means_combo.addItem("A free effect (typed below)", "")
         free = not caster
-        for widget in self.free_rows:
-            if widget is self.dc_spin:
-                continue
+        for widget in self.free_fields:
             widget.setEnabled(free)
         self.name_edit.setEnabled(free)
         self._refresh()
@@ -301,14 +298,6 @@ class AreaEffectDialog(QDialog):
         t = self.template
         caster = self.caster()
         means = self.selected_means()
-        dc = self.dc_spin.value() or None
-        said = {  # every ruleset field the dialog has a widget for
-            "save": str(self.save_combo.currentData() or "") if not caster else "",
-            "dc": dc,
-            "dex_applies": self.dex_check.isChecked(),
-            "ap_applies": self.ap_check.isChecked(),
-            "direct": self.direct_check.isChecked(),
-        }
         return AreaEffect(
             shape=t.shape.value,
             origin=t.origin,
@@ -322,8 +311,12 @@ class AreaEffectDialog(QDialog):
             cover=self.covered(),
             template=t.id,
             lift=self.lift_check.isChecked(),
-            # The ruleset's own fields of the effect (those its AreaSpec names), read with AreaEffect.extra.
-            extras={name: value for name, value in said.items() if name in self.spec.fields},
+            # The ruleset's own fields, read with AreaEffect.extra; a caster's means says its free-only ones.
+            extras={
+                key: setting_value(editor)
+                for key, editor in self.editors.items()
+                if not (caster and key in self.spec.free_only)
+            },
         )
 
     def _refresh(self, *_: object) -> None:

@@ -31,7 +31,7 @@ class DuelAreas:
         return ()  # a duellist carries nothing that strikes an area: the effect is the GM's
 
     def spec(self) -> AreaSpec:
-        return AreaSpec(fields=("dice",), default_dice="2d6", notes=AREA_NOTES)
+        return AreaSpec(default_dice="2d6", notes=AREA_NOTES)
 
     def forecast(self, encounter: Encounter, action: act.AreaEffect) -> Mapping[str, AreaOdds]:
         """Each target's damage over the dice's exact spread (plain dice only: none that explode or keep)."""

@@ -30,7 +30,7 @@ from lnl_desktop.core.rules.common import Check
 from lnl_desktop.core.rules.d10 import play
 from lnl_desktop.core.rules.d10.model import D10Combatant, D10Weapon
 from lnl_desktop.core.rules.d10.rules import damage_after, turn_attack_checks
-from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec
+from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec, Setting
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
@@ -48,6 +48,9 @@ NOTES = (
     "Exactly 1 HP is a lasting wound (Wounded); 0 HP is dead, as after any blow.",
     "A caster in combat uses its attack action, declared as an attack or a spell; friends are struck too.",
 )
+
+# A free effect's "Ignores DR" (AreaEffect.extras "direct"); a caster's weapon strikes as it is, DR helping.
+IGNORES_DR = Setting("direct", "Ignores DR (armour does not help)", "", "bool", False)
 
 
 # -- the stat block's areas, and converting one from another ruleset -------------------------------
@@ -236,11 +239,11 @@ class D10Areas:
 
     def spec(self) -> AreaSpec:
         return AreaSpec(
-            fields=("dice", "direct"),
+            settings=(IGNORES_DR,),
+            free_only=("direct",),
             cover=True,
             default_dice="2d6",
             notes=NOTES,
-            labels={"direct": "Ignores DR (armour does not help)"},
         )
 
     def forecast(self, encounter: Encounter, action: AreaEffect) -> dict[str, AreaOdds]:

@@ -32,7 +32,7 @@ from lnl_desktop.core.rules.lnl.model import ActionKind, AttackMode, LnLFamilyOp
 from lnl_desktop.core.rules.lnl.outcome import Application
 from lnl_desktop.core.rules.lnl.play import after_blow, land, record_blow
 from lnl_desktop.core.rules.lnl.rules import DamagePlan, LnlRules, apply_damage, damage_after, dice_count
-from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec
+from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec, Setting
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -74,15 +74,22 @@ def area_means(c: LnLStats) -> tuple[AreaMeans, ...]:
     return tuple(AreaMeans(s.name, s.area, spell_words(c, s), s.range_ft) for s in c.spells if s.area is not None)
 
 
+# A free effect's own fields (a caster's spell says them itself): AreaEffect.extras of the same keys.
+DEX_APPLIES = Setting("dex_applies", "DEX applies", "", "bool", True)
+AP_APPLIES = Setting("ap_applies", "AP applies", "", "bool", True)
+DIRECT = Setting("direct", "Direct (to IP at once)", "", "bool", False)
+
+
 def area_spec(rules: LnlRules) -> AreaSpec:
     """What a free effect asks in L&L (or Classic, which has no direct damage) and how §14 reads here."""
-    fields = ("dice", "dex_applies", "ap_applies")
+    settings: tuple[Setting, ...] = (DEX_APPLIES, AP_APPLIES)
     where = "SP first, then IP (no direct damage in this edition)"
     if rules.has_direct_damage:
-        fields += ("direct",)
+        settings += (DIRECT,)
         where = "SP first, then IP; a direct effect goes to IP at once"
     return AreaSpec(
-        fields=fields,
+        settings=settings,
+        free_only=tuple(s.key for s in settings),
         default_dice="2d6",
         notes=(
             "One roll for every target: an area spell rolls its die N times by the caster's level "

@@ -42,7 +42,7 @@ from lnl_desktop.core.rules.osr.morale import morale_triggers, side_counts
 from lnl_desktop.core.rules.osr.odds import _pct, dice_sum
 from lnl_desktop.core.rules.osr.play import at_zero, interrupt
 from lnl_desktop.core.rules.osr.rules import death_save_dc, movement_checks, save_bonus, spell_checks, unharmed
-from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec
+from lnl_desktop.core.rules.specs import AreaMeans, AreaOdds, AreaSpec, Setting
 
 if TYPE_CHECKING:
     from lnl_desktop.core.rules.base import Table
@@ -59,6 +59,19 @@ AREA_NOTES = (
     f"A bomb: the bomber's d20 {BOMB_HITS}+ hits the aimed square; a miss lands nothing.",
     "A PC at 0 HP makes its death save at once (DC 11 + overkill); a monster or NPC is defeated; "
     "morale is checked as after any blow. Friends in the area are struck too.",
+)
+
+# A free effect's save and any effect's DC (AreaEffect.extras "save", "dc"): the GM's, in the dialog.
+SAVE = Setting("save", "Save", "", "choice", SaveCategory.BREATH.value, choices=tuple(s.value for s in SaveCategory))
+DC = Setting(
+    "dc",
+    "DC",
+    "The saving throw's DC; 'the rules'' takes 11 + a monster's HD for its own effect",
+    "int",
+    0,
+    low=0,
+    high=40,
+    optional=True,  # at its lowest, unset: the rules' DC
 )
 
 
@@ -173,10 +186,12 @@ class OsrAreas:
 
     def spec(self) -> AreaSpec:
         return AreaSpec(
-            fields=("dice", "save", "dc"),
+            settings=(SAVE, DC),
+            free_only=("save",),  # a caster's weapon names its own save; the DC is the GM's for either
             saves=tuple((s.value, SAVE_LABELS[s]) for s in SaveCategory),
-            default_save=SaveCategory.BREATH.value,
             cover=False,
+            choice_words={s.value: SAVE_LABELS[s] for s in SaveCategory},
+            unset_words={"dc": "the rules'"},
             default_dice="2d6",
             notes=AREA_NOTES,
         )
