@@ -277,3 +277,57 @@ def test_a_ruleset_without_area_effects_lays_templates_and_says_why_it_applies_n
     assert not dialog.roll_button.isEnabled() and dialog.roll_button.toolTip() == reason
     assert dialog.refusal.text() == reason
     assert dialog.roll() is None and dialog.type_faces() is None
+
+
+# The Area effect dialog's rows of each ruleset's own fields (from its AreaSpec's settings) and the
+# extras a free effect sends with them as they first stand.
+OWN_FIELDS = {
+    "hill-giant.lnl": (
+        [],
+        ["DEX applies", "AP applies", "Direct (to IP at once)"],
+        {
+            "dex_applies": True,
+            "ap_applies": True,
+            "direct": False,
+        },
+    ),
+    "hill-giant-classic.lnl": ([], ["DEX applies", "AP applies"], {"dex_applies": True, "ap_applies": True}),
+    "goblin-ambush-osr.lnl": (["&Save:", "D&C:"], [], {"save": "Dragon Breath", "dc": None}),
+    "bandit-mill-d10.lnl": ([], ["Ignores DR (armour does not help)"], {"direct": False}),
+}
+
+
+@pytest.mark.parametrize("demo", list(OWN_FIELDS))
+def test_the_dialog_builds_the_rulesets_own_fields_and_a_caster_leaves_the_free_ones(
+    qtbot: QtBot, demo: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from PySide6.QtWidgets import QCheckBox, QFormLayout
+
+    from lnl_desktop.core.encounter.areas import Area
+    from lnl_desktop.core.rules.specs import AreaMeans
+
+    controller = TableController(storage.load(ENCOUNTERS / demo))
+    foe = next(c for c in controller.encounter.combatants if c.side.value == "Opponents")
+    assert controller.do(PlaceTemplate("circle", (3.0, 3.0), 10, 0.0, "Trap"))
+    template = controller.encounter.templates[-1]
+    rows, checks, extras = OWN_FIELDS[demo]
+    dialog = AreaEffectDialog(controller, template)
+    qtbot.addWidget(dialog)
+    form = dialog.layout().itemAt(0).layout()
+    assert isinstance(form, QFormLayout)
+    labels = [form.itemAt(r, QFormLayout.ItemRole.LabelRole) for r in range(form.rowCount())]
+    texts = [item.widget().text() for item in labels if item is not None and item.widget() is not None]
+    assert texts[:4] == ["&Caster:", "&Effect:", "&Name:", "&Dice:"] and [t for t in texts[4:] if t] == rows
+    boxes = [box for box in dialog.findChildren(QCheckBox) if box is not dialog.lift_check]
+    assert [box.text() for box in boxes] == checks and all(box.isEnabled() for box in boxes)
+    assert dialog.action().extras == extras
+    # A caster's means says what a free effect asks: those fields are off and left out of its extras.
+    zap = AreaMeans("Zap", Area(shape=template.shape, size_ft=template.size_ft), "zap", 30)
+    monkeypatch.setattr(
+        AreaEffectDialog, "matching", lambda self, c: (zap,) if c is not None and c.id == foe.id else ()
+    )
+    dialog = AreaEffectDialog(controller, template, caster=foe.id, means="Zap")
+    qtbot.addWidget(dialog)
+    kept = {key for key in extras if key not in dialog.spec.free_only}
+    assert dialog.action().extras.keys() == kept
+    assert all(dialog.editors[key].isEnabled() == (key in kept) for key in extras)
