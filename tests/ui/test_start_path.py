@@ -56,6 +56,7 @@ START_PATH = {
     "lnl_desktop.core.encounter.areas",  # Encounter.templates
     "lnl_desktop.core.map.areas",  # which cells a template strikes (the map scene draws placed ones)
     "lnl_desktop.core.rules.lnl.model",
+    "lnl_desktop.core.rules.lnl.outcome",  # the demo ruleset's outcomes (the surprise table's reading)
     "lnl_desktop.core.files.pictures",  # the demo's map picture, checked whole before it is shown
     "lnl_desktop.core.rules",
     "lnl_desktop.core.rules.base",
