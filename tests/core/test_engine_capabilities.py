@@ -24,25 +24,9 @@ def bare(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.syspath_prepend(str(EXAMPLE))
     monkeypatch.setattr(registry, "_loaded", dict(registry._loaded))
     import lnl_duel
+    from bare_duel import bare_duel_encounter
 
-    class BareDuel(lnl_duel.DuelRuleset):
-        name = "bare-duel"
-        title = "Bare duel"
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.areas = None
-            self.fights = None
-
-    registry.register(BareDuel())
-    yield registry.get_ruleset("bare-duel").new_encounter(
-        name="No fire pots",
-        combatants=[
-            {"id": "ann", "name": "Ann", "side": "Party", "hp_max": 10},
-            {"id": "ogre", "name": "Ogre", "side": "Opponents", "hp_max": 12},
-        ],
-        tokens={"ann": {"cell": [1, 3]}, "ogre": {"cell": [2, 3]}},
-    )
+    yield bare_duel_encounter(lnl_duel)
     for name in [m for m in sys.modules if m == "lnl_duel" or m.startswith("lnl_duel.")]:
         del sys.modules[name]
 

@@ -195,25 +195,9 @@ def test_a_minimal_ruleset_plays_a_fight_an_area_the_odds_and_an_export_through_
 @pytest.fixture
 def bare_duel(duel: Any) -> Any:
     """Duel without area effects and without a fight simulator: its ``areas`` and ``fights`` are None."""
+    from bare_duel import bare_duel_encounter
 
-    class BareDuel(duel.DuelRuleset):
-        name = "bare-duel"
-        title = "Bare duel"
-
-        def __init__(self) -> None:
-            super().__init__()
-            self.areas = None
-            self.fights = None
-
-    registry.register(BareDuel())
-    return registry.get_ruleset("bare-duel").new_encounter(
-        name="No fire pots",
-        combatants=[
-            {"id": "ann", "name": "Ann", "side": "Party", "hp_max": 10},
-            {"id": "ogre", "name": "Ogre", "side": "Opponents", "hp_max": 12},
-        ],
-        tokens={"ann": {"cell": [1, 3]}, "ogre": {"cell": [2, 3]}},
-    )
+    return bare_duel_encounter(duel)
 
 
 def test_a_ruleset_without_areas_or_fights_says_so_where_a_gm_would_look(bare_duel: Any, laptop_window: Any) -> None:

@@ -286,6 +286,15 @@ class FightsBase:
         return tuple(float(getattr(c, name.lower(), 0)) for name in self.health_columns)
 
 
+def weapon_words(w: Any) -> str:
+    """A weapon of the shared kinds in a token's tooltip: its label, a reach weapon's reach, a ranged one's range."""
+    if w.kind is WeaponKind.REACH:
+        return f"{w.label}, reach {w.reach} ft"
+    if w.kind is WeaponKind.RANGED and w.max_range_ft:
+        return f"{w.label}, range {w.max_range_ft} ft"
+    return str(w.label)
+
+
 def weapons_reach(weapons: Sequence[Any], too_close_ft: int = 0) -> Reach:
     """The reach of a stat block's weapons of the shared kinds (melee, reach, ranged): the longest reach,
     the longest range when every ranged weapon has one, and the ruleset's ranged minimum."""

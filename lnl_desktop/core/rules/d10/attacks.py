@@ -8,33 +8,17 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.common import CheckSection
 from lnl_desktop.core.rules.d10.model import ON_20, D10Combatant
-from lnl_desktop.core.rules.shared import attack_of_action
+from lnl_desktop.core.rules.shared import PlainAttacks
 
 if TYPE_CHECKING:
     from lnl_desktop.core.dice.odds import Forecast
 
 
-class D10Attacks:
+class D10Attacks(PlainAttacks):
     """Who strikes whom, and the exact odds of a weapon or spell attack."""
 
     checks_modes = False  # an attack is checked by D10Actions.checks, with its declaration
-
-    def __init__(self, provocation_word: str) -> None:
-        self.provocation_word = provocation_word
-
-    def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None:
-        return attack_of_action(encounter, action, self.provocation_word)
-
-    def checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]:
-        return []
-
-    def concealment(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
-        return []
-
-    def sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]:
-        return ()  # no sneak attack's points here: an unseen attacker's advantage is in the to-hit roll
 
     def forecast(
         self,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lnl_desktop.core.encounter.model import Side, WeaponKind
+from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.rules.d10.model import D10_DICE, WEAPON_KINDS, D10Combatant, Tier
-from lnl_desktop.core.rules.shared import weapons_reach
+from lnl_desktop.core.rules.shared import weapon_words, weapons_reach
 from lnl_desktop.core.rules.specs import Column, Gauge, ItemColumn, ItemList, Reach, SheetRow, SheetSpec, TokenTip
 
 # The CSV titles of the cells a Group d10 log's events give: only the shared area effect's and dice
@@ -154,15 +154,7 @@ class D10Views:
 
     def token_tip(self, c: D10Combatant) -> TokenTip:
         """Its weapons, a line each, with a reach weapon's reach and a ranged one's range."""
-        items = []
-        for w in c.weapons:
-            extra = ""
-            if w.kind is WeaponKind.REACH:
-                extra = f", reach {w.reach} ft"
-            elif w.kind is WeaponKind.RANGED and w.max_range_ft:
-                extra = f", range {w.max_range_ft} ft"
-            items.append(f"{w.label}{extra}")
-        return TokenTip(items=tuple(items))
+        return TokenTip(items=tuple(weapon_words(w) for w in c.weapons))
 
     def export_columns(self) -> tuple[str, ...]:
         return EXPORT_COLUMNS

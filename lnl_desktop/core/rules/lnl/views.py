@@ -20,7 +20,7 @@ from lnl_desktop.core.rules.lnl.model import (
     WeaponStyle,
 )
 from lnl_desktop.core.rules.lnl.rules import LnlRules
-from lnl_desktop.core.rules.shared import NoPrompts, weapons_reach
+from lnl_desktop.core.rules.shared import NoPrompts, weapon_words, weapons_reach
 from lnl_desktop.core.rules.specs import (
     Column,
     Gauge,
@@ -374,14 +374,7 @@ class LnlViews:
         return tuple(lines)
 
     def token_tip(self, c: LnLStats) -> TokenTip:
-        items = []
-        for w in c.weapons:
-            extra = ""
-            if w.kind is WeaponKind.REACH:
-                extra = f", reach {w.reach} ft"
-            elif w.kind is WeaponKind.RANGED and w.max_range_ft:
-                extra = f", range {w.max_range_ft} ft"
-            items.append(f"{w.label}{extra}" + ("" if w.state is WeaponState.READY else f" [{w.state.value}]"))
+        items = [weapon_words(w) + ("" if w.state is WeaponState.READY else f" [{w.state.value}]") for w in c.weapons]
         return TokenTip(identity=f"level {c.level}", numbers=(f"AP {c.armor_points}",), items=tuple(items))
 
     def export_columns(self) -> tuple[str, ...]:

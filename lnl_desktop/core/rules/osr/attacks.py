@@ -9,31 +9,15 @@ from typing import Any
 
 from lnl_desktop.core.dice.odds import Forecast
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.rules.common import CheckSection
 from lnl_desktop.core.rules.osr.model import OsrCombatant
 from lnl_desktop.core.rules.osr.odds import forecast_strike
-from lnl_desktop.core.rules.shared import attack_of_action
+from lnl_desktop.core.rules.shared import PlainAttacks
 
 
-class OsrAttacks:
+class OsrAttacks(PlainAttacks):
     """Who an attack or a counter-attack strikes, and the forecast of a melee, ranged or charging blow."""
 
     checks_modes = False  # an attack is checked by the Action dock's action (actions.OsrActions.checks)
-
-    def __init__(self, provocation_word: str) -> None:
-        self.provocation_word = provocation_word
-
-    def attack_of(self, encounter: Encounter, action: Any) -> tuple[str, str] | None:
-        return attack_of_action(encounter, action, self.provocation_word)
-
-    def checks(self, encounter: Encounter, attacker: Any, target: Any, means: Any, mode: Any) -> list[Any]:
-        return []
-
-    def concealment(self, encounter: Encounter, attacker: Any, target: Any) -> list[Any]:
-        return []
-
-    def sections(self, encounter: Encounter, attacker: Any, target: Any, means: Any) -> tuple[CheckSection, ...]:
-        return ()  # no sneak attack here
 
     def forecast(
         self,
