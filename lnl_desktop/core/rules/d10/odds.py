@@ -101,9 +101,6 @@ def forecast_strike(
     formula = f"{weapon.die}{tier_words}, {crit_words}" + (f", -{target.dr} DR" if target.dr else "")
     fate = "dies on any hit (minion)" if target.minion else ("falls unconscious" if subdual else "dies")
     thresholds = _thresholds(target, damage, p_hit, p_down, down_from, subdual)
-    notes = (f"Critical {p_crit * 100:.1f}%: {crit_words}",)
-    if target.minion:
-        notes += (f"{target.name} is a minion: any hit kills it, whatever its DR leaves",)
     summary = (
         f"To hit: {edge.words()}; d20 {hit.terms()} vs Defense {hit.defense}. "
         f"Critical {p_crit * 100:.1f}%. On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
@@ -124,7 +121,6 @@ def forecast_strike(
         where="to HP",
         exploding=False,
         thresholds=thresholds,
-        notes=notes,
     )
 
 

@@ -211,7 +211,7 @@ def forecast_with(
         down_from=down_from,
         where=f"to {'IP (direct)' if terms.direct else 'SP first'}",
         thresholds=tuple(thresholds),
-        notes=_notes(parried, means),
+        notes=_notes(means),
         means_label=means_label(means),
     )
 
@@ -232,17 +232,10 @@ class _Parried:
     mean_taken: float
 
 
-def _notes(parried: _Parried | None, means: Weapon | Spell) -> tuple[str, ...]:
-    """The family's lines about this attack: a weapon broken until repaired, what a parry stops the blow with."""
-    notes = []
-    if isinstance(means, Weapon) and means.state is WeaponState.BROKEN:
-        notes.append("broken until repaired")
-    if parried is not None:
-        if parried.shatters is not None:
-            notes.append(f"Parried with {parried.with_}: all stopped, {_pct(parried.shatters)} it shatters")
-        else:
-            notes.append(f"Parried with the {parried.with_}: mean {parried.mean_taken:.1f} gets through")
-    return tuple(notes)
+def _notes(means: Weapon | Spell) -> tuple[str, ...]:
+    """The family's line about the weapon itself: broken until repaired (a parry is said in the summary)."""
+    broken = isinstance(means, Weapon) and means.state is WeaponState.BROKEN
+    return ("broken until repaired",) if broken else ()
 
 
 def _summary(

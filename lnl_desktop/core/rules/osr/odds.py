@@ -119,12 +119,6 @@ def forecast_strike(
     # The one state a blow reaches here: 0 HP (a PC's death save, a monster defeated), or subdued.
     label = "subdual ≥ HP" if subdual else "0 HP"
     thresholds = () if down_from is None else (Threshold(label, down_from, p_down, down=True),)
-    at_zero = {
-        True: f"At subdual ≥ HP ({target.hp}): {target.name} surrenders",
-        False: f"At 0 HP: {target.name} makes a death save (d20 + Poison or Death ≥ 11 + the damage past 0)"
-        if target.kind.value == "PC"
-        else f"At 0 HP: {target.name} is defeated",
-    }[subdual]
     summary = (
         f"To hit: {how}. "
         f"On a hit {mean:.1f} on average; expected {p_hit * mean:.1f}. "
@@ -147,7 +141,6 @@ def forecast_strike(
         exploding=False,
         edge="" if hit.auto_hit else hit.edge_text(),
         thresholds=thresholds,
-        notes=(at_zero,),
     )
 
 
