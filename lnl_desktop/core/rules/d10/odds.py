@@ -145,8 +145,8 @@ def _thresholds(
         and max(damage) >= wound_from
     ):
         p_wound = p_hit * math.fsum(p for k, p in damage.items() if k >= wound_from)
-        out.append(Threshold("1 HP: a lasting wound", wound_from, p_wound))
+        out.append(Threshold("wound", wound_from, p_wound))
     if down_from is not None:
-        label = "dies (minion)" if target.minion else "0 HP: unconscious" if subdual else "0 HP: dead"
+        label = "dies" if target.minion else "out" if subdual else "dead"
         out.append(Threshold(label, down_from, p_down, down=True))
     return tuple(out)
