@@ -38,11 +38,16 @@ def worktree(revision: str) -> Path:
     return place
 
 
-def run(tree: Path, script: str) -> dict[str, float]:
-    """The medians one run of ``script`` prints on ``tree``'s code, in seconds, by what they measure."""
+def run(tree: Path, script: str, scripts: Path | None = None) -> dict[str, float]:
+    """The medians one run of ``script`` (from ``scripts``' benchmarks, else ``tree``'s) prints on ``tree``'s code,
+    in seconds, by what they measure."""
     env = dict(os.environ, PYTHONPATH=str(tree), QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     done = subprocess.run(
-        [sys.executable, str(tree / "benchmarks" / script)], cwd=tree, env=env, capture_output=True, text=True
+        [sys.executable, str((scripts or tree) / "benchmarks" / script)],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     found: dict[str, float] = {}
     for line in done.stdout.splitlines():
@@ -67,6 +72,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--against", required=True, help="the revision to compare with (before)")
     parser.add_argument("--after", default="", help="a revision to measure instead of the checkout (after)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each script on each side (alternating)")
+    parser.add_argument(
+        "--same-scripts",
+        action="store_true",
+        help="run the after side's benchmark scripts on both sides' code (finer figures; needs the same names)",
+    )
     parser.add_argument("scripts", nargs="*", help="bench_*.py names (default: every one both sides have)")
     args = parser.parse_args(argv)
     before_tree = worktree(args.against)
@@ -81,7 +91,8 @@ def main(argv: list[str]) -> int:
         runs: dict[str, tuple[list[float], list[float]]] = {}
         for _ in range(args.rounds):
             for side, tree in ((0, before_tree), (1, after_tree)):
-                for what, value in run(tree, script).items():
+                scripts = after_tree if args.same_scripts else None
+                for what, value in run(tree, script, scripts).items():
                     runs.setdefault(what, ([], []))[side].append(value)
         print(f"{script} ({args.rounds} rounds each, alternating)")
         for what, (before, after) in runs.items():

@@ -21,4 +21,4 @@ def median_seconds(fn: Callable[[], object], repeat: int, number: int = 1) -> fl
 def report(what: str, seconds: float, budget: float, unit: str) -> None:
     scale = {"us": 1e6, "ms": 1e3}[unit]
     verdict = "within budget" if seconds <= budget else "OVER BUDGET"
-    print(f"{what}: median {seconds * scale:.2f} {unit} (budget {budget * scale:g} {unit}) {verdict}")
+    print(f"{what}: median {seconds * scale:.4g} {unit} (budget {budget * scale:g} {unit}) {verdict}")
