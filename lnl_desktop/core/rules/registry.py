@@ -53,7 +53,7 @@ def _as_ruleset(value: object) -> Ruleset:
         capability = getattr(ruleset, name, None)
         if capability is None:
             if not may_lack:
-                raise TypeError(f"{type(ruleset).__name__} has no {name} capability (core.rules.capabilities)")
+                raise TypeError(f"{type(ruleset).__name__} has no {name} capability (core.rules.base.CAPABILITIES)")
         elif not isinstance(capability, protocol):
             raise TypeError(f"{type(ruleset).__name__}.{name} does not answer {protocol.__name__}'s methods")
     return ruleset
