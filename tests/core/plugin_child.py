@@ -157,7 +157,7 @@ def play() -> dict[str, Any]:
     ann = engine.combatant("ann")
     seen["sheet_keys"] = [row.keys for row in duel.views.sheet().numbers]
     seen["columns"] = [(col.title, col.value(ann)) for col in duel.views.columns()]
-    seen["gauges"] = [(g.label, g.now, g.most, g.tint) for g in duel.views.gauges(ann)]
+    seen["gauges"] = [(g.label, g.now, g.most, g.tint) for g in duel.tokens.gauges(ann)]
     kinds = duel.actions.kinds()
     seen["action_kinds"] = [(k.key, k.uses, k.targeted, k.rolls) for k in kinds]
     # As the Action dock calls build: a targeted action gets the means and the GM's toggles too.

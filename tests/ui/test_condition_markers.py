@@ -185,14 +185,14 @@ def test_a_rulesets_own_action_shows_its_condition(qtbot: QtBot, tmp_path: Path)
     ruleset = main.controller.engine.ruleset
     c = encounter.combatants[0]
     main.controller.do(act.EditCombatant(c.id, {"conditions": ["grappled"]}))
-    assert "grappled" in ruleset.views.markers(main.controller.combatant(c.id))
+    assert "grappled" in ruleset.tokens.markers(main.controller.combatant(c.id))
     assert main.map_view.map_scene.tokens[c.id].look.markers[0] == "grappled"
     armed = next((x for x in encounter.combatants if getattr(x, "weapons", None)), None)
     assert armed is not None
     weapons = [w.model_dump() for w in armed.weapons]
     weapons[0]["dropped"] = True
     main.controller.do(act.EditCombatant(armed.id, {"weapons": weapons}))
-    assert "disarmed" in ruleset.views.markers(main.controller.combatant(armed.id))
+    assert "disarmed" in ruleset.tokens.markers(main.controller.combatant(armed.id))
 
 
 # -- the player view --------------------------------------------------------------------------------------

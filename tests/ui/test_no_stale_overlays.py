@@ -170,7 +170,7 @@ def check(t: Table) -> None:
         else:
             assert overlays.reach_weapon.is_empty
         ranged = [w for w in c.weapons if w.kind is WeaponKind.RANGED]
-        least = controller.engine.ruleset.views.reach(c).too_close_ft  # the ranged minimum (10 ft in L&L)
+        least = controller.engine.ruleset.tokens.reach(c).too_close_ft  # the ranged minimum (10 ft in L&L)
         if ranged and least:
             assert set(overlays.too_close.cells) == within(controller, token.cell, c.size, least, closer=True)
         else:

@@ -115,24 +115,30 @@ Handler = Callable[[Table, Any, DiceSource], list[Event]]
 
 @runtime_checkable
 class Views(Protocol):
-    """What the sheet, the tables, the tokens and an export show of a combatant."""
+    """What the sheet, the tables, the bestiary and an export show of a combatant."""
 
     def sheet(self) -> SheetSpec: ...
     def columns(self) -> tuple[Column, ...]: ...  # the Combatants table's columns between Side and Move
+    def summary(self, c: Any) -> str: ...  # the line under the sheet's title
+    def stat_line(self, c: Any) -> str: ...  # a short line of the numbers that matter
+    def new_combatant(self) -> dict[str, Any]: ...  # what "Add combatant" creates
+    # A bestiary entry's tooltip in the ruleset's words: its heading (the name, a level), then a line per
+    # item it carries (weapons, a shield, spells); the dock adds the stat line, size, traits and notes.
+    def creature_lines(self, c: Any) -> tuple[str, ...]: ...
+    def export_columns(self) -> tuple[str, ...]: ...  # the CSV titles of an event's table_cells ("to HP")
+
+
+@runtime_checkable
+class Tokens(Protocol):
+    """What a token on the map (and its row in the Turns list) shows of a combatant."""
+
     def gauges(self, c: Any) -> tuple[Gauge, ...]: ...  # a token's bars, the Turns list's columns
     def gauge_labels(self) -> tuple[str, ...]: ...
     def token_word(self, c: Any) -> str: ...  # "flees", "dead", or ""
     def markers(self, c: Any) -> tuple[str, ...]: ...  # the conditions round a token's edge
-    def summary(self, c: Any) -> str: ...  # the line under the sheet's title
-    def stat_line(self, c: Any) -> str: ...  # a short line of the numbers that matter
-    def new_combatant(self) -> dict[str, Any]: ...  # what "Add combatant" creates
     def token_icons(self, c: Any) -> frozenset[str]: ...  # of base.TOKEN_ICONS: "guard", "broken"
     def token_tip(self, c: Any) -> TokenTip: ...  # the tooltip's words of the stat block
-    # A bestiary entry's tooltip in the ruleset's words: its heading (the name, a level), then a line per
-    # item it carries (weapons, a shield, spells); the dock adds the stat line, size, traits and notes.
-    def creature_lines(self, c: Any) -> tuple[str, ...]: ...
     def reach(self, c: Any) -> Reach: ...  # how far it strikes and shoots, for the map's outlines
-    def export_columns(self) -> tuple[str, ...]: ...  # the CSV titles of an event's table_cells ("to HP")
 
 
 @runtime_checkable
@@ -280,6 +286,7 @@ class Rest(Protocol):
 # Each capability, whether a ruleset may lack it, and its Protocol.
 CAPABILITIES: dict[str, tuple[type, bool]] = {
     "views": (Views, False),
+    "tokens": (Tokens, False),
     "conditions": (Conditions, False),
     "rounds": (Rounds, False),
     "turns": (Turns, False),
@@ -325,6 +332,7 @@ class Ruleset:
     # -- its capabilities (set by the ruleset's __init__) --------------------------------------
 
     views: Views
+    tokens: Tokens
     conditions: Conditions
     rounds: Rounds
     turns: Turns

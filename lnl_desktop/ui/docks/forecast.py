@@ -372,7 +372,7 @@ class ForecastPanel(_Reading, QWidget):
         self.hit_label.setVisible(fc.p_hit is not None)
         # The ruleset's words for where the damage goes ("to HP"), unless its formula says it already.
         self.formula_label.setText(fc.formula if where in fc.formula else f"{fc.formula} · {where}")
-        bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.views.gauges(inputs.target))
+        bars = ", ".join(f"{g.now} {g.label}" for g in self.controller.engine.ruleset.tokens.gauges(inputs.target))
         if fc.exploding:
             dice = f"{fc.dice} d{fc.sides} rolled, each maximum rolling again without limit (the '!')."
         else:

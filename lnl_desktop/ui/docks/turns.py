@@ -7,7 +7,7 @@ anyone of the acting side who has not acted (double-click or "Take turn"), end i
 the next round's initiative, start and end the combat. A step that cannot be taken now is disabled
 with the reason (:meth:`TurnsPanel.availability`, which the main window's menus read too), and a
 refusal shown in the dock goes as soon as the encounter changes. A ruleset's word for a combatant
-(``ruleset.views.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
+(``ruleset.tokens.token_word``: flees, surrenders, dead) follows its state ("waiting · flees"). It keeps
 no copy of the encounter: it is redrawn from the engine after every event, undo included. Rows
 look combatants up by id, and only the rows whose contents changed are built again; after a change
 of some combatants alone (:attr:`Engine.touched`), only their rows are worked out again, unless

@@ -151,9 +151,9 @@ class TurnRows:
         sample = encounter.combatants[0] if encounter.combatants else None
         ruleset = self.controller.engine.ruleset
         gauges = (
-            [g.label for g in ruleset.views.gauges(sample)]
+            [g.label for g in ruleset.tokens.gauges(sample)]
             if sample is not None
-            else list(ruleset.views.gauge_labels())
+            else list(ruleset.tokens.gauge_labels())
         )
         declared = [DECLARED] if spec is not None else []
         self._declared_column = 2 if spec is not None else None
@@ -256,7 +256,7 @@ class TurnRows:
         word = self._token_word(c)
         if word:
             label = f"{label} · {word}" if label else word  # who flees, surrenders, is dead
-        gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.views.gauges(c)]
+        gauges = [f"{g.now}/{g.most}" for g in self.controller.engine.ruleset.tokens.gauges(c)]
         spec = self.declare_spec
         declared = [""] if spec is not None else []
         single = head is not None and head.single
@@ -293,7 +293,7 @@ class TurnRows:
     def _token_word(self, c: Any) -> str:
         """The ruleset's word for the combatant's state ("flees", "surrenders", "dead"), or ""."""
         try:
-            return str(self.controller.engine.ruleset.views.token_word(c) or "")
+            return str(self.controller.engine.ruleset.tokens.token_word(c) or "")
         except (RulesError, ValueError):
             return ""
 

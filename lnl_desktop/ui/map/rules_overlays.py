@@ -262,7 +262,7 @@ class RulesOverlays:
         key = None
         reach = None
         if c is not None and token is not None:
-            reach = self.controller.engine.ruleset.views.reach(c)  # the ruleset's words for its weapons
+            reach = self.controller.engine.ruleset.tokens.reach(c)  # the ruleset's words for its weapons
             key = (
                 cid,
                 token.cell,

@@ -2,7 +2,7 @@
 
 The scene builds a fresh look from the encounter after every action; the item
 (:mod:`lnl_desktop.ui.map.tokens`) repaints only when its look changed. The stat block's words and
-the token's icons are the ruleset's (``ruleset.views.token_tip`` / ``token_icons``): the map names
+the token's icons are the ruleset's (``ruleset.tokens.token_tip`` / ``token_icons``): the map names
 no ruleset's field. The players' look of an Opponent tells a condition word, never its numbers.
 """
 
@@ -44,7 +44,7 @@ class TokenLook:
     condition: str = ""  # in the player view, an Opponent's condition word instead of its bars
     word: str = ""  # the ruleset's word for a state the token must show ("flees", "dead")
     portrait: str | None = None  # the combatant's picture (base64 PNG), drawn inside the body
-    markers: tuple[str, ...] = ()  # the conditions shown as badges round the edge (ruleset.views.markers)
+    markers: tuple[str, ...] = ()  # the conditions shown as badges round the edge (ruleset.tokens.markers)
 
     @classmethod
     def of(
@@ -63,12 +63,12 @@ class TokenLook:
         """The look of a token; ``player`` gives the players' look, which tells no Opponent's numbers
         and shows an Opponent's condition markers only when ``share_markers``."""
         ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
-        gauges = ruleset.views.gauges(c)
+        gauges = ruleset.tokens.gauges(c)
         secret = player and c.side is not Side.PARTY
         condition = condition_word(c, badly_hurt_below, gauges) if secret else ""
-        markers = ruleset.views.markers(c) if not secret or share_markers else ()
+        markers = ruleset.tokens.markers(c) if not secret or share_markers else ()
         tip = player_tooltip(c, condition) if secret else tooltip(c, token, has_turn, gauges, ruleset)
-        icons = ruleset.views.token_icons(c)
+        icons = ruleset.tokens.token_icons(c)
         if markers:
             tip += "<br>" + markers_tooltip(markers, None if secret else c, names)  # what is left: the GM's
         return cls(
@@ -90,7 +90,7 @@ class TokenLook:
             tooltip=tip,
             hidden=token.hidden,
             condition=condition,
-            word=ruleset.views.token_word(c),
+            word=ruleset.tokens.token_word(c),
             portrait=c.portrait,
             markers=markers,
         )
@@ -105,7 +105,7 @@ def condition_word(c: Any, badly_hurt_below: float = 0.5, gauges: tuple[Gauge, .
     if c.down:
         return "down"
     if gauges is None:
-        gauges = get_ruleset(DEFAULT_RULESET).views.gauges(c)
+        gauges = get_ruleset(DEFAULT_RULESET).tokens.gauges(c)
     total = sum(g.most for g in gauges)
     fraction = 1.0 if total <= 0 else sum(g.now for g in gauges) / total
     if fraction >= 1.0:
@@ -121,7 +121,7 @@ def tooltip(
     c: Any, token: Token, has_turn: bool, gauges: tuple[Gauge, ...] = (), ruleset: Ruleset | None = None
 ) -> str:
     ruleset = ruleset or get_ruleset(DEFAULT_RULESET)
-    said = ruleset.views.token_tip(c)  # the stat block's words: the ruleset's own
+    said = ruleset.tokens.token_tip(c)  # the stat block's words: the ruleset's own
     identity = f", {_html(said.identity)}" if said.identity else ""
     numbers = [f"{g.label} {g.now}/{g.most}" for g in gauges]
     numbers += [_html(n) for n in said.numbers]

@@ -33,7 +33,7 @@ from lnl_duel.fights import DuelFights
 from lnl_duel.health import DuelHealth
 from lnl_duel.model import NAME, ROLL, TITLE, DuelOptions, DuelStats, Strike
 from lnl_duel.rounds import DuelRounds
-from lnl_duel.views import DuelViews
+from lnl_duel.views import DuelTokens, DuelViews
 
 
 class DuelRuleset(Ruleset):
@@ -46,6 +46,7 @@ class DuelRuleset(Ruleset):
 
     def __init__(self) -> None:
         self.views = DuelViews()
+        self.tokens = DuelTokens()
         self.conditions = D20Conditions(TITLE)
         self.rounds = DuelRounds()
         self.turns = SideTurns()

@@ -31,6 +31,28 @@ class DuelViews:
             Column("Def", "Defense: taken off every Strike", lambda c: c.defense),
         )
 
+    def summary(self, c: DuelStats) -> str:
+        parts = [c.side.value, f"HP {c.hp}/{c.hp_max}", f"d{c.damage_die}", f"defense {c.defense}"]
+        return " · ".join([*parts, "down"] if c.down else parts)
+
+    def stat_line(self, c: DuelStats) -> str:
+        return f"HP {c.hp_max}  d{c.damage_die}  Def {c.defense}  Move {c.move_ft} ft"
+
+    def new_combatant(self) -> dict[str, Any]:
+        return {"name": "New combatant", "side": Side.PARTY.value, "hp_max": 6}
+
+    def creature_lines(self, c: DuelStats) -> tuple[str, ...]:
+        return (c.name,)  # no level, no weapons: the stat line says the rest
+
+    def export_columns(self) -> tuple[str, ...]:
+        # The numbers the log's events carry here are the shared ones (an area effect's, a dice roll's):
+        # the dice and the total. A Strike is a RulesEvent, its numbers in its line.
+        return ("dice", "damage")
+
+
+class DuelTokens:
+    """What a token shows of a combatant: its bars, a word, condition markers, icons, tooltip words and reach."""
+
     def gauges(self, c: DuelStats) -> tuple[Gauge, ...]:
         return (Gauge("HP", c.hp, c.hp_max, "health"),)
 
@@ -43,29 +65,11 @@ class DuelViews:
     def markers(self, c: DuelStats) -> tuple[str, ...]:
         return tuple(c.conditions)
 
-    def summary(self, c: DuelStats) -> str:
-        parts = [c.side.value, f"HP {c.hp}/{c.hp_max}", f"d{c.damage_die}", f"defense {c.defense}"]
-        return " · ".join([*parts, "down"] if c.down else parts)
-
-    def stat_line(self, c: DuelStats) -> str:
-        return f"HP {c.hp_max}  d{c.damage_die}  Def {c.defense}  Move {c.move_ft} ft"
-
-    def new_combatant(self) -> dict[str, Any]:
-        return {"name": "New combatant", "side": Side.PARTY.value, "hp_max": 6}
-
     def token_icons(self, c: DuelStats) -> frozenset[str]:
         return frozenset()  # no guard to keep up, no weapon to break
 
     def reach(self, c: DuelStats) -> Reach:
         return Reach()  # a Strike reaches the adjacent cells only; nothing is shot
 
-    def creature_lines(self, c: DuelStats) -> tuple[str, ...]:
-        return (c.name,)  # no level, no weapons: the stat line says the rest
-
     def token_tip(self, c: DuelStats) -> TokenTip:
         return TokenTip(numbers=(f"d{c.damage_die}", f"Def {c.defense}"))
-
-    def export_columns(self) -> tuple[str, ...]:
-        # The numbers the log's events carry here are the shared ones (an area effect's, a dice roll's):
-        # the dice and the total. A Strike is a RulesEvent, its numbers in its line.
-        return ("dice", "damage")

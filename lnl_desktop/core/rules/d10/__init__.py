@@ -49,7 +49,7 @@ from lnl_desktop.core.rules.d10.rounds import D10Rounds
 from lnl_desktop.core.rules.d10.rules import damage_after
 from lnl_desktop.core.rules.d10.sim import D10Fights
 from lnl_desktop.core.rules.d10.turns import D10Turns
-from lnl_desktop.core.rules.d10.views import D10Views
+from lnl_desktop.core.rules.d10.views import D10Tokens, D10Views
 
 
 class GroupD10Ruleset(Ruleset):
@@ -66,6 +66,7 @@ class GroupD10Ruleset(Ruleset):
 
     def __init__(self) -> None:
         self.views = D10Views()
+        self.tokens = D10Tokens()
         self.conditions = D10Conditions(self.title)
         self.rounds = D10Rounds(self.title)
         self.turns = D10Turns()

@@ -98,9 +98,6 @@ class D10Views:
             Column("Min", "A minion dies on any hit", lambda c: "yes" if c.minion else "", numeric=False),
         )
 
-    def gauges(self, c: D10Combatant) -> tuple[Gauge, ...]:
-        return (Gauge("HP", c.hp, c.hp_max, "health"),)
-
     def summary(self, c: D10Combatant) -> str:
         words = [
             f"{c.side.value}" + (f", group {c.group}" if c.group else ""),
@@ -121,6 +118,23 @@ class D10Views:
         minion = "  minion" if c.minion else ""
         return f"HP {c.hp_max}  Def {c.defense}  DR {c.dr}  melee {c.melee:+d}  ranged {c.ranged:+d}{minion}\n{weapons}"
 
+    def new_combatant(self) -> dict[str, Any]:
+        return {"name": "New combatant", "side": Side.PARTY.value, "hp_max": 10}
+
+    def creature_lines(self, c: D10Combatant) -> tuple[str, ...]:
+        """A bestiary entry's heading (its name), then a line per weapon."""
+        return (c.name, *(f"Weapon: {w.label}" for w in c.weapons))
+
+    def export_columns(self) -> tuple[str, ...]:
+        return EXPORT_COLUMNS
+
+
+class D10Tokens:
+    """What a token shows of a combatant: its bars, a word, condition markers, icons, tooltip words and reach."""
+
+    def gauges(self, c: D10Combatant) -> tuple[Gauge, ...]:
+        return (Gauge("HP", c.hp, c.hp_max, "health"),)
+
     def token_word(self, c: D10Combatant) -> str:
         if c.dead:
             return "dead"
@@ -138,9 +152,6 @@ class D10Views:
     def gauge_labels(self) -> tuple[str, ...]:
         return ("HP",)
 
-    def new_combatant(self) -> dict[str, Any]:
-        return {"name": "New combatant", "side": Side.PARTY.value, "hp_max": 10}
-
     def token_icons(self, c: D10Combatant) -> frozenset[str]:
         # A parry / dodge is the token's word ("parrying"), and no weapon of Group d10 breaks.
         return frozenset()
@@ -148,13 +159,6 @@ class D10Views:
     def reach(self, c: D10Combatant) -> Reach:
         return weapons_reach(c.weapons)  # no ranged minimum here
 
-    def creature_lines(self, c: D10Combatant) -> tuple[str, ...]:
-        """A bestiary entry's heading (its name), then a line per weapon."""
-        return (c.name, *(f"Weapon: {w.label}" for w in c.weapons))
-
     def token_tip(self, c: D10Combatant) -> TokenTip:
         """Its weapons, a line each, with a reach weapon's reach and a ranged one's range."""
         return TokenTip(items=tuple(weapon_words(w) for w in c.weapons))
-
-    def export_columns(self) -> tuple[str, ...]:
-        return EXPORT_COLUMNS

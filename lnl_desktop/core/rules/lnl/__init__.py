@@ -35,7 +35,7 @@ from lnl_desktop.core.rules.lnl.rules import (
     reverse_ambush_outcome,
 )
 from lnl_desktop.core.rules.lnl.sim import LnlFights
-from lnl_desktop.core.rules.lnl.views import LnlPrompts, LnlViews
+from lnl_desktop.core.rules.lnl.views import LnlPrompts, LnlTokens, LnlViews
 
 
 class LnLRuleset(Ruleset):
@@ -57,6 +57,7 @@ class LnLRuleset(Ruleset):
     def __init__(self) -> None:
         rules = self.edition
         self.views = LnlViews(rules)
+        self.tokens = LnlTokens(rules)
         self.conditions = LnlConditions(rules, self.title)
         self.rounds = LnlRounds(self.title)
         self.turns = LnlTurns()

@@ -325,18 +325,6 @@ class LnlViews:
     def columns(self) -> tuple[Column, ...]:
         return columns(self.rules)
 
-    def gauges(self, c: LnLStats) -> tuple[Gauge, ...]:
-        return gauges(c)
-
-    def gauge_labels(self) -> tuple[str, ...]:
-        return ("SP", "IP")
-
-    def token_word(self, c: LnLStats) -> str:
-        return ""
-
-    def markers(self, c: LnLStats) -> tuple[str, ...]:
-        return tuple(c.conditions)
-
     def summary(self, c: LnLStats) -> str:
         return summary(self.rules, c)
 
@@ -354,14 +342,6 @@ class LnlViews:
             "weapons": [{"name": "Weapon", "die": "d6"}],
         }
 
-    def token_icons(self, c: LnLStats) -> frozenset[str]:
-        icons = set()
-        if c.parry is not None:
-            icons.add("guard")
-        if any(w.state is WeaponState.BROKEN for w in c.weapons):
-            icons.add("broken")
-        return frozenset(icons)
-
     def creature_lines(self, c: LnLStats) -> tuple[str, ...]:
         """A bestiary entry's heading (name, level, damage dice), then a line per weapon, the shield, a spell."""
         dice = c.dice_count
@@ -373,12 +353,39 @@ class LnlViews:
         lines += [f"Spell: {s.name} ({s.die}{', direct' if s.direct else ''})" for s in c.spells]
         return tuple(lines)
 
+    def export_columns(self) -> tuple[str, ...]:
+        return ("dice", "damage", "to SP", "to IP", "target SP", "target IP")
+
+
+class LnlTokens:
+    """What a token shows of a combatant: its bars, a word, condition markers, icons, tooltip words and reach."""
+
+    def __init__(self, rules: LnlRules) -> None:
+        self.rules = rules
+
+    def gauges(self, c: LnLStats) -> tuple[Gauge, ...]:
+        return gauges(c)
+
+    def gauge_labels(self) -> tuple[str, ...]:
+        return ("SP", "IP")
+
+    def token_word(self, c: LnLStats) -> str:
+        return ""
+
+    def markers(self, c: LnLStats) -> tuple[str, ...]:
+        return tuple(c.conditions)
+
+    def token_icons(self, c: LnLStats) -> frozenset[str]:
+        icons = set()
+        if c.parry is not None:
+            icons.add("guard")
+        if any(w.state is WeaponState.BROKEN for w in c.weapons):
+            icons.add("broken")
+        return frozenset(icons)
+
     def token_tip(self, c: LnLStats) -> TokenTip:
         items = [weapon_words(w) + ("" if w.state is WeaponState.READY else f" [{w.state.value}]") for w in c.weapons]
         return TokenTip(identity=f"level {c.level}", numbers=(f"AP {c.armor_points}",), items=tuple(items))
-
-    def export_columns(self) -> tuple[str, ...]:
-        return ("dice", "damage", "to SP", "to IP", "target SP", "target IP")
 
     def reach(self, c: LnLStats) -> Reach:
         return weapons_reach(c.weapons, self.rules.ranged_minimum_ft)  # 10 ft in L&L, none in Classic

@@ -44,7 +44,7 @@ from lnl_desktop.core.rules.osr.rounds import OsrRounds
 from lnl_desktop.core.rules.osr.rules import death_save_dc, to_hit
 from lnl_desktop.core.rules.osr.sim import OsrFights
 from lnl_desktop.core.rules.osr.turns import OsrTurns
-from lnl_desktop.core.rules.osr.views import OsrViews
+from lnl_desktop.core.rules.osr.views import OsrTokens, OsrViews
 
 
 class OldSchoolRuleset(Ruleset):
@@ -59,6 +59,7 @@ class OldSchoolRuleset(Ruleset):
 
     def __init__(self) -> None:
         self.views = OsrViews()
+        self.tokens = OsrTokens()
         self.conditions = OsrConditions(self.title)
         self.rounds = OsrRounds(self.title)
         self.turns = OsrTurns()

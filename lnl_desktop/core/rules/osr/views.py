@@ -156,26 +156,6 @@ class OsrViews:
             Column("ML", "Morale (empty: none)", lambda c: "" if c.morale is None else c.morale),
         )
 
-    def gauges(self, c: OsrCombatant) -> tuple[Gauge, ...]:
-        return (Gauge("HP", c.hp, c.hp_max, "health"),)
-
-    def token_word(self, c: OsrCombatant) -> str:
-        if c.dead:
-            return "dead"
-        if c.morale_result is not None:
-            return c.morale_result.value
-        if "unconscious" in c.conditions:
-            return "unconscious"
-        return ""
-
-    def markers(self, c: OsrCombatant) -> tuple[str, ...]:
-        """Its conditions, less the one its token already says in a word (unconscious), and "casting"
-        while a spell is under way (damage interrupts it: worth seeing across the table)."""
-        words = tuple(w for w in c.conditions if w != "unconscious")
-        if c.casting is not None:
-            words += ("casting",)
-        return words
-
     def summary(self, c: OsrCombatant) -> str:
         if c.ac_typed is not None:
             ac = f"AC {c.ac} (typed)"
@@ -207,11 +187,44 @@ class OsrViews:
             f"{weapons}  Move {c.move_ft} ft"
         )
 
-    def gauge_labels(self) -> tuple[str, ...]:
-        return ("HP",)
-
     def new_combatant(self) -> dict[str, Any]:
         return {"name": "New combatant", "side": Side.PARTY.value, "kind": Kind.PC.value, "hp_max": 8}
+
+    def creature_lines(self, c: OsrCombatant) -> tuple[str, ...]:
+        """A bestiary entry's heading (name, level or Hit Dice), then a line per weapon, and the shield."""
+        return (f"{c.name}: level {c.level}", *(f"Weapon: {w.label}" for w in c.weapons), *(("Shield",) * c.shield))
+
+    def export_columns(self) -> tuple[str, ...]:
+        # The only events with numbers here are the shared ones (an area effect, a dice roll): their dice
+        # and their total; an attack is a ruleset event with none. The four cells after are left empty.
+        return ("dice", "damage")
+
+
+class OsrTokens:
+    """What a token shows of a combatant: its bars, a word, condition markers, icons, tooltip words and reach."""
+
+    def gauges(self, c: OsrCombatant) -> tuple[Gauge, ...]:
+        return (Gauge("HP", c.hp, c.hp_max, "health"),)
+
+    def token_word(self, c: OsrCombatant) -> str:
+        if c.dead:
+            return "dead"
+        if c.morale_result is not None:
+            return c.morale_result.value
+        if "unconscious" in c.conditions:
+            return "unconscious"
+        return ""
+
+    def markers(self, c: OsrCombatant) -> tuple[str, ...]:
+        """Its conditions, less the one its token already says in a word (unconscious), and "casting"
+        while a spell is under way (damage interrupts it: worth seeing across the table)."""
+        words = tuple(w for w in c.conditions if w != "unconscious")
+        if c.casting is not None:
+            words += ("casting",)
+        return words
+
+    def gauge_labels(self) -> tuple[str, ...]:
+        return ("HP",)
 
     def token_icons(self, c: OsrCombatant) -> frozenset[str]:
         # No parry and no weapon that breaks here: no guard, no broken weapon to show.
@@ -220,16 +233,7 @@ class OsrViews:
     def reach(self, c: OsrCombatant) -> Reach:
         return weapons_reach(c.weapons)  # no ranged minimum here
 
-    def creature_lines(self, c: OsrCombatant) -> tuple[str, ...]:
-        """A bestiary entry's heading (name, level or Hit Dice), then a line per weapon, and the shield."""
-        return (f"{c.name}: level {c.level}", *(f"Weapon: {w.label}" for w in c.weapons), *(("Shield",) * c.shield))
-
     def token_tip(self, c: OsrCombatant) -> TokenTip:
         # A reach weapon says its reach; a missile or thrown weapon's range is in its label already.
         items = tuple(f"{w.label}, reach {w.reach} ft" if w.kind is WeaponKind.REACH else w.label for w in c.weapons)
         return TokenTip(identity=f"level {c.level}", numbers=(), items=items)
-
-    def export_columns(self) -> tuple[str, ...]:
-        # The only events with numbers here are the shared ones (an area effect, a dice roll): their dice
-        # and their total; an attack is a ruleset event with none. The four cells after are left empty.
-        return ("dice", "damage")
