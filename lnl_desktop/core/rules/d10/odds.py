@@ -34,12 +34,10 @@ def weapon_roll(weapon: D10Weapon, options: D10Options) -> dict[int, float]:
     tier = rules.tier_of(weapon, options)
     if tier is Tier.COMMON:
         return {k: 1 / s for k in range(1, s + 1)}
-    out: dict[int, float] = {}
-    for a in range(1, s + 1):
-        for b in range(1, s + 1):
-            k = max(a, b) if tier is Tier.MASTERWORK else min(a, b)
-            out[k] = out.get(k, 0.0) + 1 / (s * s)
-    return out
+    # Of the s * s pairs, 2k - 1 have k as their higher die, 2(s - k) + 1 as their lower.
+    if tier is Tier.MASTERWORK:
+        return {k: (2 * k - 1) / (s * s) for k in range(1, s + 1)}
+    return {k: (2 * (s - k) + 1) / (s * s) for k in range(1, s + 1)}
 
 
 def forecast_strike(
