@@ -25,7 +25,7 @@ from lnl_desktop.core.rules.d10 import (
     UseItem,
     damage_after,
 )
-from lnl_desktop.core.rules.d10.odds import forecast_strike, kept_face
+from lnl_desktop.core.rules.d10.odds import forecast_strike, kept_face, weapon_roll
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.paths import resource
 
@@ -533,3 +533,20 @@ def test_the_demo_plays_and_saves_exactly(tmp_path: Any) -> None:
     path = storage.save(engine.encounter, tmp_path / "d10.lnl")
     assert storage.load(path) == engine.encounter
     assert len(D10.bestiary()) >= 12
+
+
+@pytest.mark.parametrize("tier", ["masterwork", "shoddy", "common"])
+@pytest.mark.parametrize("die", ["d4", "d8", "d12"])
+def test_a_tiered_damage_die_is_the_higher_or_lower_of_two_as_counted_pair_by_pair(die: str, tier: str) -> None:
+    """Masterwork keeps the higher of two dice, shoddy the lower (RULES §13): the forecast's distribution is
+    the count of every pair of faces."""
+    from lnl_desktop.core.rules.d10.model import D10Options, D10Weapon
+
+    weapon = D10Weapon(name="Blade", die=die, tier=tier)
+    s = weapon.sides
+    counted: dict[int, float] = {}
+    for a in range(1, s + 1):
+        for b in range(1, s + 1):
+            k = {"masterwork": max(a, b), "shoddy": min(a, b), "common": a}[tier]
+            counted[k] = counted.get(k, 0.0) + 1 / (s * s)
+    assert weapon_roll(weapon, D10Options()) == pytest.approx(counted, abs=1e-12)
