@@ -1,6 +1,6 @@
 """The benchmarks of two revisions side by side in one run: before (a git revision) and after (the checkout).
 
-    python3 dev.py bench --against REV [--after REV] [--rounds N] [bench_core bench_osr ...]
+    python3 dev.py bench --against REV [--after REV] [--rounds N] [bench_core bench_osr ...] [-- ARGS]
 
 Each benchmark script runs alternately on the revision (a git worktree of it, its own code and its own
 script) and on the checkout, ``--rounds`` times, so both see the same machine load; every line that
@@ -40,12 +40,12 @@ def worktree(revision: str) -> Path:
     return place
 
 
-def run(tree: Path, script: str, scripts: Path | None = None) -> dict[str, float]:
+def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, ...] = ()) -> dict[str, float]:
     """The medians one run of ``script`` (from ``scripts``' benchmarks, else ``tree``'s) prints on ``tree``'s code,
     in seconds, by what they measure."""
     env = dict(os.environ, PYTHONPATH=str(tree), QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     done = subprocess.run(
-        [sys.executable, str((scripts or tree) / "benchmarks" / script)],
+        [sys.executable, str((scripts or tree) / "benchmarks" / script), *extra],
         cwd=tree,
         env=env,
         capture_output=True,
@@ -91,7 +91,8 @@ def main(argv: list[str]) -> int:
         help="run the after side's benchmark scripts on both sides' code (finer figures; needs the same names)",
     )
     parser.add_argument("scripts", nargs="*", help="bench_*.py names (default: every one both sides have)")
-    args = parser.parse_args(argv)
+    passed = tuple(argv[argv.index("--") + 1 :]) if "--" in argv else ()  # after "--": to every script
+    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
     before_tree = worktree(args.against)
     after_tree = worktree(args.after) if args.after else ROOT
     names = args.scripts or sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
@@ -105,7 +106,7 @@ def main(argv: list[str]) -> int:
         for _ in range(args.rounds):
             for side, tree in ((0, before_tree), (1, after_tree)):
                 scripts = after_tree if args.same_scripts else None
-                for what, value in run(tree, script, scripts).items():
+                for what, value in run(tree, script, scripts, passed).items():
                     runs.setdefault(what, ([], []))[side].append(value)
         print(f"{script} ({args.rounds} rounds each, alternating)")
         for what, (before, after) in runs.items():
