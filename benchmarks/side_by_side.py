@@ -64,7 +64,11 @@ def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, 
             continue
         match = MEDIAN.match(line.strip())
         if match:
-            found[match["what"]] = float(match["value"]) * SCALE[match["unit"]]
+            what, seen = match["what"], 1
+            while what in found:  # the same words again (a "warm" line under each case): number them
+                seen += 1
+                what = f"{match['what']} ({seen})"
+            found[what] = float(match["value"]) * SCALE[match["unit"]]
         elif line.strip() and not line.startswith(" "):
             heading = line.strip().split(",")[0]  # "300x300 map", "Long lines and cave walls (100x100 map"
     if done.returncode != 0 and not found:
