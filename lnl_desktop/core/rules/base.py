@@ -305,11 +305,12 @@ CAPABILITIES: dict[str, tuple[type, bool]] = {
 
 
 class Ruleset:
-    """One combat system: its stat block, options and files, and the capabilities it composes
-    (:mod:`lnl_desktop.core.rules.base`): one object each for what the views show, how combat
-    starts and a round runs, whose turn it is, movement, actions, attacks, damage and healing by hand,
-    the GM's prompts and conditions; and, where the ruleset has them, area effects, a fight simulator
-    and rest. A ruleset sets every capability in its ``__init__``; one it lacks stays ``None``.
+    """One combat system: its stat block, options and files, and the capabilities it composes (the
+    Protocols above, listed in :data:`CAPABILITIES`): one object each for what the sheet and the tables
+    show, what a token shows, how combat starts and a round runs, whose turn it is, movement, actions,
+    attacks, damage and healing by hand, the GM's prompts and conditions; and, where the ruleset has
+    them, area effects, a fight simulator and rest. A ruleset sets every capability in its ``__init__``;
+    one it lacks stays ``None``.
     """
 
     name: ClassVar[str]
