@@ -200,8 +200,9 @@ def short_name(name: str) -> str:
     return name if len(name) <= MAX_NAME_CHARS else f"{name[:MAX_NAME_CHARS]}…"
 
 
-def _loads(text: str, source: str) -> Encounter:
-    source = short_name(source)
+def parse_json(text: str, source: str) -> Any:
+    """``text`` parsed as JSON, hardened as every file of the program is read: a leading BOM dropped,
+    oversized text, deep nesting, huge numbers, NaN and Infinity refused (EncounterFileError, its reason)."""
     text = text.removeprefix("\ufeff")
     if len(text) > MAX_FILE_BYTES:  # characters: each is at least one byte
         raise EncounterFileError(f"{source} is over {MAX_FILE_BYTES // _MB} MB; {_limit_text()}")
@@ -223,6 +224,12 @@ def _loads(text: str, source: str) -> Encounter:
             f"{source} could not be read: it nests deeper than {MAX_DEPTH} levels or holds a number "
             f"longer than {MAX_NUMBER_DIGITS} digits"
         ) from None
+    return document
+
+
+def _loads(text: str, source: str) -> Encounter:
+    source = short_name(source)
+    document = parse_json(text, source)
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise EncounterFileError(f'{source} is not a Laurels & Loot encounter file (no "format": "{FORMAT}")')
     version = document.get("version")
@@ -405,6 +412,12 @@ def load(path: str | os.PathLike[str]) -> Encounter:
     at most MAX_FILE_BYTES of it are read, and a UTF-8 BOM some editors add is accepted.
     """
     path = Path(path)
+    return loads(read_text(path), short_name(path.name or str(path)))
+
+
+def read_text(path: Path) -> str:
+    """A program file's text (EncounterFileError saying why not): only a regular file is opened, at most
+    MAX_FILE_BYTES of it read, a UTF-8 BOM accepted."""
     name = short_name(path.name or str(path))
     try:
         _check_file(name, os.stat(path))  # before opening: opening some devices does things
@@ -426,7 +439,7 @@ def load(path: str | os.PathLike[str]) -> Encounter:
         text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8")
     except UnicodeDecodeError as error:
         raise EncounterFileError(f"{name} is not a text file (not UTF-8 at byte {error.start})") from None
-    return loads(text, name)
+    return text
 
 
 def save(encounter: Encounter, path: str | os.PathLike[str]) -> Path:
