@@ -1,10 +1,13 @@
 """``lnl-desktop odds FIGHT.lnl``: the fight odds for prep, from the command line — the same table
-as the Fight odds view, plain text a person reads and a script parses, or JSON with ``--json``."""
+as the Fight odds view, plain text a person reads and a script parses, or JSON with ``--json``.
+``lnl-desktop odds SESSION-FOLDER``: the Session dock's table, each of the night's encounters against
+the party as it stands."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import os
 import re
 import sys
@@ -45,7 +48,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         description="The rest of the fight in an encounter file played many times by the default tactic "
         "(docs/RULESETS.md): each side's chance to win, each combatant's chance to drop, the rounds left.",
     )
-    parser.add_argument("file", type=Path, help="an encounter file (.lnl), in setup or mid-fight")
+    parser.add_argument(
+        "file", type=Path, help="an encounter file (.lnl), in setup or mid-fight, or a session folder (session.json)"
+    )
     parser.add_argument("--fights", type=whole_number, default=10_000, help="how many fights to play (default 10,000)")
     parser.add_argument(
         "--seed", type=whole_number, default=None, help="the dice's seed (0 or more), for the same numbers again"
@@ -92,6 +97,8 @@ def run(argv: list[str]) -> int:
 
 def odds_command(argv: list[str]) -> int:
     args = parse_args(argv)
+    if args.file.is_dir():
+        return session_command(args)
     try:
         encounter = storage.load(args.file)
     except RulesError as error:  # the same words and exit as opening it in the window
@@ -117,4 +124,23 @@ def odds_command(argv: list[str]) -> int:
         print(visible(f"{heading(encounter.name, title)}, {state_words(encounter)}: {odds.seconds:.2f} s"))
         print(visible(shown_odds.text(), lines=True))
     sys.stdout.flush()  # a closed pipe found here, not at the interpreter's exit
+    return 0
+
+
+def session_command(args: argparse.Namespace) -> int:
+    """The session folder's encounters, each against the party as it stands (the Session dock's table)."""
+    from lnl_desktop.core.session.folder import open_session
+    from lnl_desktop.core.session.odds import odds_table, session_odds
+
+    try:
+        folder = open_session(args.file)
+        found = session_odds(folder, None, args.fights, args.seed)
+    except RulesError as error:
+        print(visible(f"lnl-desktop: {error}", lines=True), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"session": folder.session.name, "encounters": [f.as_dict() for f in found]}, indent=1))
+    else:
+        print(visible(odds_table(folder, found), lines=True))
+    sys.stdout.flush()
     return 0

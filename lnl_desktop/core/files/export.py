@@ -52,38 +52,60 @@ def _names(encounter: Encounter, event: Event) -> str:
 
 
 def to_markdown(encounter: Encounter) -> str:
-    lines = [f"# Round log: {visible(encounter.name)}", ""]
-    for number, events in _by_round(encounter.log):
-        lines += [f"## {_round_title(number, events)}", ""]
+    lines = [f"# Round log: {visible(encounter.name)}", "", *markdown_rounds(encounter.log, "##")]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def markdown_rounds(log: list[Event], heading: str) -> list[str]:
+    """The log's rounds as Markdown lines, each round under a ``heading`` ("##") of its own."""
+    lines = []
+    for number, events in _by_round(log):
+        lines += [f"{heading} {_round_title(number, events)}", ""]
         for event in events:
-            text = visible(event.text).replace("*", r"\*")
+            text = markdown_text(event.text)
             lines.append(f"- _{text}_" if event.kind == "undone" else f"- {text}")
         lines.append("")
-    if not encounter.log:
-        lines.append("Nothing has happened yet.")
-    return "\n".join(lines).rstrip() + "\n"
+    if not log:
+        lines += ["Nothing has happened yet.", ""]
+    return lines
+
+
+def markdown_text(text: str) -> str:
+    return visible(text).replace("*", r"\*")
 
 
 def to_html(encounter: Encounter) -> str:
     title = html.escape(f"Round log: {visible(encounter.name)}")
-    parts = [
+    parts = [*html_head(title), f"<h1>{title}</h1>"]
+    parts += html_rounds(encounter.log, "h2")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def html_head(title: str) -> list[str]:
+    """An HTML page's head up to its body, ``title`` escaped already."""
+    return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{title}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.4}"
         "h2{border-bottom:1px solid #ccc}li.undone{color:#777;font-style:italic}"
         "li.attack{margin:.3em 0}</style>",
-        f"</head><body><h1>{title}</h1>",
+        "</head><body>",
     ]
-    for number, events in _by_round(encounter.log):
-        parts.append(f"<h2>{_round_title(number, events)}</h2><ul>")
+
+
+def html_rounds(log: list[Event], heading: str) -> list[str]:
+    """The log's rounds as HTML, each round under a ``heading`` ("h2") of its own."""
+    parts = []
+    for number, events in _by_round(log):
+        parts.append(f"<{heading}>{_round_title(number, events)}</{heading}><ul>")
         for event in events:
             parts.append(f'<li class="{html.escape(event.kind)}">{html.escape(visible(event.text))}</li>')
         parts.append("</ul>")
-    if not encounter.log:
+    if not log:
         parts.append("<p>Nothing has happened yet.</p>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return parts
 
 
 def to_csv(encounter: Encounter) -> str:
