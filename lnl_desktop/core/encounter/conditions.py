@@ -34,6 +34,8 @@ CONDITION_TABLE = (
     ConditionWord(
         "deafened", "Cannot hear: fails checks that need hearing; immune to effects that must be heard", **_M
     ),
+    # RULES §16: the L&L family marks death with this condition (its stat block has no flag); dead stays dead.
+    ConditionWord("dead", "Dead: no rest and no healing brings it back; the GM raises it by hand"),
     ConditionWord("diseased", "Ill: penalties to checks, exhaustion or slow HP loss until cured"),
     ConditionWord("disarmed"),
     ConditionWord("dropped weapon"),
@@ -90,3 +92,22 @@ def normalised_conditions(names: list[str]) -> list[str]:
             seen.add(key.casefold())
             out.append(key)
     return out
+
+
+def condition_changes(before: list[str], after: list[str]) -> list[str]:
+    """The conditions gained and lost from ``before`` to ``after`` in the GM's words (RULES §16's carry-on
+    summary): "wounded", "no longer exhausted"; one whose level changed reads "exhausted 1 → exhausted 2"."""
+    old = {condition_key(c).casefold(): condition_key(c) for c in before}
+    new = {condition_key(c).casefold(): condition_key(c) for c in after}
+    gained = [new[k] for k in new if k not in old]
+    lost = [old[k] for k in old if k not in new]
+    words: list[str] = []
+    for word in gained:
+        head = word.split()[0].casefold()
+        was = next((w for w in lost if w.split()[0].casefold() == head), None)
+        if was is not None:
+            lost.remove(was)
+            words.append(f"{was} → {word}")
+        else:
+            words.append(word)
+    return words + [f"no longer {word}" for word in lost]

@@ -278,9 +278,21 @@ class Fights(Protocol):
 
 @runtime_checkable
 class Rest(Protocol):
-    """Rest between fights (RULES §16): what a short rest and a night's rest give back."""
+    """Rest between fights (RULES §16): what a rest gives back, and what a fight leaves behind."""
 
-    def kinds(self) -> tuple[tuple[str, str], ...]: ...  # (key, words): "short", "night"
+    # (key, words), the default first: L&L's "short" and "night", Old-School d20's "day" and "short".
+    def kinds(self) -> tuple[tuple[str, str], ...]: ...
+    # The dice a rest of this kind rolls per character, in the dice roller's words ("1d3"); "" when none.
+    def dice(self, kind: str, options: Any) -> str: ...
+    # What the rest gives back to ``c``: (health kind of ``health.kinds(heal=True)``, amount > 0) pairs, never
+    # past a maximum; its dice rolled from ``dice`` even at the maximum (typed faces one per character), none
+    # for the dead. RulesError for an unknown kind, naming the kinds there are.
+    def gains(self, c: Any, kind: str, options: Any, dice: DiceSource) -> tuple[tuple[str, int], ...]: ...
+    def dead(self, c: Any) -> bool: ...  # dead stays dead: no rest, no carry-on raises it
+    # A new copy of ``c`` as it leaves a fight, the ruleset's own fields reset (a parry, a morale check); never ``c``.
+    def after_fight(self, c: Any) -> Any: ...
+    # What changed from ``before`` to ``after``, no name: "IP 12 → 7, wounded, shield destroyed"; "" if nothing.
+    def summary(self, before: Any, after: Any) -> str: ...
 
 
 # Each capability, whether a ruleset may lack it, and its Protocol.

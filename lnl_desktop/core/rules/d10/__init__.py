@@ -45,6 +45,7 @@ from lnl_desktop.core.rules.d10.model import (
 )
 from lnl_desktop.core.rules.d10.movement import D10Movement
 from lnl_desktop.core.rules.d10.prompts import D10Prompts
+from lnl_desktop.core.rules.d10.rest import D10Rest
 from lnl_desktop.core.rules.d10.rounds import D10Rounds
 from lnl_desktop.core.rules.d10.rules import damage_after
 from lnl_desktop.core.rules.d10.sim import D10Fights
@@ -77,7 +78,7 @@ class GroupD10Ruleset(Ruleset):
         self.prompts = D10Prompts()
         self.areas = D10Areas()
         self.fights = D10Fights()
-        self.rest = None  # no rest between fights yet
+        self.rest = D10Rest(self.title)
 
     # -- converting, the bestiary and the demo ------------------------------------------------------
 

@@ -239,6 +239,10 @@ class D10Options(OptionsBase):
     advantage_cancels: bool = Field(
         default=True, description="advantage and disadvantage from different sources cancel to a plain roll"
     )
+    # RULES §16: Wounded and lasting wounds stay until the GM clears them, whatever the rest.
+    night_rest_restores_hp: bool = Field(
+        default=True, description="a night's rest restores all HP (off: nothing, the GM heals by hand)"
+    )
 
 
 class Timer(_Model):

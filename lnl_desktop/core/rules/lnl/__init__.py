@@ -22,6 +22,7 @@ from lnl_desktop.core.rules.lnl.conditions import LnlConditions
 from lnl_desktop.core.rules.lnl.model import EVENTS, LnLStats, RulesOptions, lnl_family_combatant
 from lnl_desktop.core.rules.lnl.model import Encounter as LnLEncounter
 from lnl_desktop.core.rules.lnl.movement import LnlMovement
+from lnl_desktop.core.rules.lnl.rest import LnlRest
 from lnl_desktop.core.rules.lnl.rounds import LnlRounds, LnlTurns
 from lnl_desktop.core.rules.lnl.rules import (
     LNL_RULES,
@@ -68,7 +69,7 @@ class LnLRuleset(Ruleset):
         self.prompts = LnlPrompts()
         self.areas = LnlAreas(rules)
         self.fights = LnlFights(self)
-        self.rest = None
+        self.rest = LnlRest(self.title)
 
     def convert(self, data: dict[str, Any], source: Ruleset) -> tuple[dict[str, Any], list[str]]:
         return lnl_family_combatant(self.edition, data, source)

@@ -356,6 +356,11 @@ class LnLFamilyOptions(OptionsBase):
         description="a broken shield lets through damage - ceil(durability left / 2); off: the whole blow",
     )
     down_skips_turns: bool = Field(default=True, description="a creature at 0 IP takes no turns")
+    # RULES §16: rest between fights; healing beyond it is the GM's, by hand.
+    short_rest_restores_sp: bool = Field(
+        default=True, description="a short rest (about 10 minutes) restores all SP (off: nothing)"
+    )
+    night_rest_ip: int = Field(default=1, ge=0, le=100, description="IP a night's rest restores, besides all SP")
 
 
 class RulesOptions(LnLFamilyOptions):

@@ -40,6 +40,7 @@ from lnl_desktop.core.rules.osr.model import (
 )
 from lnl_desktop.core.rules.osr.movement import OsrMovement
 from lnl_desktop.core.rules.osr.prompts import OsrPrompts
+from lnl_desktop.core.rules.osr.rest import OsrRest
 from lnl_desktop.core.rules.osr.rounds import OsrRounds
 from lnl_desktop.core.rules.osr.rules import death_save_dc, to_hit
 from lnl_desktop.core.rules.osr.sim import OsrFights
@@ -70,7 +71,7 @@ class OldSchoolRuleset(Ruleset):
         self.prompts = OsrPrompts()
         self.areas = OsrAreas()
         self.fights = OsrFights()
-        self.rest = None
+        self.rest = OsrRest(self.title)
 
     # -- converting, the bestiary and the demo ------------------------------------------------------
 

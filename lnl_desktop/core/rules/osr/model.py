@@ -376,6 +376,20 @@ class OsrOptions(OptionsBase):
         description="another invulnerable monster or a monster of 5+ HD harms an invulnerable monster "
         "whatever it strikes with",
     )
+    # RULES §16: the source's day of uninterrupted rest; a short rest restores nothing unless the GM says.
+    day_rest_dice: str = Field(
+        default="1d3",
+        pattern=r"^[1-9]\d?d(2|3|4|6|8|10|12|20)([+-]\d{1,2})?$",
+        description="the HP a full day of uninterrupted rest restores, rolled per character (dice such as 1d3)",
+    )
+    short_rest_dice: str = Field(
+        default="",
+        pattern=r"^([1-9]\d?d(2|3|4|6|8|10|12|20)([+-]\d{1,2})?)?$",
+        description="the HP a short rest restores, rolled per character (empty: nothing)",
+    )
+    day_rest_clears_subdual: bool = Field(
+        default=True, description="a day of rest takes away all subdual damage (off: the GM heals it by hand)"
+    )
 
 
 # -- the actions (what the Action dock and the prompts hand the engine) ----------------------------
