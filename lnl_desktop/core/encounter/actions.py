@@ -147,9 +147,30 @@ class SetHealth:
 
 @dataclass(frozen=True)
 class AddCombatant:
+    """A new combatant from ``data`` (its sheet), on ``cell`` if given. With ``roster_version`` it is a
+    party roster character brought in at that version (RULES §16): linked in the same step."""
+
     data: Mapping[str, Any]
     cell: Cell | None = None
     facing: int = 0
+    roster_version: int | None = None
+
+
+@dataclass(frozen=True)
+class LinkParty:
+    """Link combatants already in the encounter to the party roster at a roster version (RULES §16:
+    "Add to the party", or the versions a carry-on wrote back), or take the link away (None)."""
+
+    links: Mapping[str, int | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PartyNote:
+    """A line in the round log for the party (RULES §16): ``kind`` says what happened ("carried on",
+    "rest", "added to the party"...), ``lines`` the words of it, one each. Changes nothing else."""
+
+    kind: str
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -444,6 +465,8 @@ Action = (
     | DamageByHand
     | SetHealth
     | AddCombatant
+    | LinkParty
+    | PartyNote
     | RemoveCombatant
     | PlaceToken
     | RemoveToken

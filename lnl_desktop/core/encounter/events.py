@@ -383,6 +383,27 @@ class Override(_Event):
     kind: Literal["override"] = "override"
 
 
+class PartyLinked(_Event):
+    """A combatant linked to the party roster at a roster version, or no longer (``version`` None)."""
+
+    kind: Literal["party link"] = "party link"
+    combatant: str
+    version: int | None = None
+
+
+class PartyNoted(_Event):
+    """Something that happened to the party (RULES §16): carried on after a fight, a rest, a character
+    added to the party or taken off it. ``note`` says which ("carried on", "rest", ...), ``lines`` the
+    words, one each; the text is the summary the log shows."""
+
+    kind: Literal["party"] = "party"
+    note: str
+    lines: tuple[str, ...] = ()
+
+    def details(self) -> str:
+        return "\n".join(self.lines)
+
+
 class Undone(_Event):
     kind: Literal["undone"] = "undone"
     undone: str  # what the undone action was
@@ -436,6 +457,8 @@ SHARED_EVENTS: tuple[type[_Event], ...] = (
     Override,
     RulesetChanged,
     RulesEvent,
+    PartyLinked,
+    PartyNoted,
     Undone,
 )
 
@@ -483,6 +506,8 @@ Event = Annotated[
     | Override
     | RulesetChanged
     | RulesEvent
+    | PartyLinked
+    | PartyNoted
     | Undone,
     Field(discriminator="kind"),
 ]

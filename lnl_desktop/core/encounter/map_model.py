@@ -75,6 +75,8 @@ MAX_PICTURE_PIXELS = 16384 * 16384  # a map picture: decoding takes 4 bytes a pi
 # window of a map with a few thousand walls must not wait for numpy.
 BULK_LINES = 512
 COLD_BULK_LINES = 20_000
+# The party's start cells (RULES §16): one a character, far past any party.
+MAX_START_CELLS = 500
 
 
 def in_bulk(lines: int) -> bool:
@@ -321,6 +323,10 @@ class MapGrid(BaseModel):
     background: Background | None = None
     segments: Annotated[tuple[WallSegment, ...], _InBulk(doors=False)] = ()
     doors: Annotated[tuple[Door, ...], _InBulk(doors=True)] = ()
+    # Where the party's characters are placed when the session brings them in, in (y, x) order.
+    start_cells: frozenset[Cell] = Field(
+        default=frozenset(), description="the party's start cells: where its characters are placed when brought in"
+    )
 
     @model_validator(mode="after")
     def _cells_inside(self) -> MapGrid:
@@ -331,10 +337,18 @@ class MapGrid(BaseModel):
             raise ValueError(
                 f"the map is {self.width} x {self.height} cells; the most a map may have is {MAX_MAP_CELLS:,} cells"
             )
-        for name in ("walls", "difficult"):
+        if len(self.start_cells) > MAX_START_CELLS:
+            raise ValueError(
+                f"start_cells: the map has {len(self.start_cells):,} party start cells; "
+                f"the most a map may have is {MAX_START_CELLS:,}"
+            )
+        for name in ("walls", "difficult", "start_cells"):
             for x, y in getattr(self, name):
                 if not (0 <= x < self.width and 0 <= y < self.height):
                     raise ValueError(f"{name}: cell ({x}, {y}) is outside the {self.width} x {self.height} map")
+        if walled := self.start_cells & self.walls:
+            x, y = min(walled)
+            raise ValueError(f"start_cells: cell ({x}, {y}) is a wall; a party start cell is open floor")
         for name in ("segments", "doors"):
             lines = getattr(self, name)
             if in_bulk(len(lines)) and not _off_map(lines, self.width, self.height):
@@ -350,7 +364,7 @@ class MapGrid(BaseModel):
             raise ValueError(problem)
         return self
 
-    @field_serializer("walls", "difficult")
+    @field_serializer("walls", "difficult", "start_cells")
     def _sorted(self, cells: frozenset[Cell]) -> list[Cell]:
         # Sorted so a saved file does not change when nothing changed.
         return sorted(cells)
@@ -358,8 +372,10 @@ class MapGrid(BaseModel):
     def edited(self, changes: Mapping[str, Any]) -> MapGrid:
         """This map with ``changes`` (field names to values as validation takes them: JSON or
         models), validated whole; ValidationError if that is no map. A smaller map drops the wall
-        and difficult cells, wall segments and doors that fall off it. Changes nothing, so a worker
-        thread may make the new map ahead (``EditMap.ahead``); the engine's ``EditMap`` uses it.
+        and difficult cells, party start cells, wall segments and doors that fall off it; new walls
+        clear the start cells they cover (unless the changes give the start cells themselves).
+        Changes nothing, so a worker thread may make the new map ahead (``EditMap.ahead``); the
+        engine's ``EditMap`` uses it.
 
         The unchanged fields go in as this map's own values, not dumped to JSON and read again: a
         map's 100,000 segments are neither dumped nor checked a second time."""
@@ -367,9 +383,12 @@ class MapGrid(BaseModel):
         data.update(changes)
         w, h = data["width"], data["height"]
         if isinstance(w, int) and isinstance(h, int):
-            for name in ("walls", "difficult"):
+            for name in ("walls", "difficult", "start_cells"):
                 if name in changes or w < self.width or h < self.height:  # this map's own cells are on it
                     data[name] = [c for c in data[name] if c[0] < w and c[1] < h]
+            if "walls" in changes and "start_cells" not in changes and data["start_cells"]:
+                walls = {tuple(c) for c in data["walls"] if isinstance(c, list | tuple)}
+                data["start_cells"] = [c for c in data["start_cells"] if tuple(c) not in walls]
             for name in ("segments", "doors"):
                 if isinstance(data[name], list | tuple):
                     data[name] = _lines_on(data[name], w, h, doors=name == "doors")

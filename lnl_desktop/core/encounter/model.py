@@ -33,6 +33,10 @@ MOST_WEAPONS = 50
 MOST_SPELLS = 100
 MOST_TRAITS = 100
 MOST_CONDITIONS = 50
+# Roster characters linked in one encounter: far past any party (and the combatants it names).
+MOST_PARTY_LINKS = 500
+# A roster character's version counter: it counts edits and fights, never near this.
+MAX_ROSTER_VERSION = 1_000_000_000
 
 
 class _Model(BaseModel):
@@ -400,6 +404,13 @@ class Encounter(_Model):
     lights: tuple[LightSource, ...] = ()  # RULES §15: placed or carried light sources (core.encounter.light)
     drawings: Drawings = ()  # the GM's marks and labels on the map (core.encounter.drawings)
     templates: Templates = ()  # area templates laid on the map (core.encounter.areas, RULES §14)
+    # RULES §16: a combatant id -> the roster version its character was brought in at. A linked
+    # combatant is a roster character; the encounter's copy is the roster's until the fight ends.
+    party_links: dict[str, Annotated[int, Field(ge=0, le=MAX_ROSTER_VERSION)]] = Field(
+        default_factory=dict,
+        max_length=MOST_PARTY_LINKS,
+        description="combatant id -> the party roster version its character was brought in at",
+    )
     log: list[Event] = Field(default_factory=list)
 
     @field_validator("ruleset")
@@ -432,6 +443,9 @@ class Encounter(_Model):
                 if cell in taken:
                     raise ValueError(f"tokens.{cid}: cell ({x}, {y}) is taken by {taken[cell]}")
                 taken[cell] = cid
+        for cid in self.party_links:
+            if cid not in seen:
+                raise ValueError(f"party_links.{cid}: no combatant has this id")
         self._combat_references_hold(seen)
         if self.lights and (problem := lights_problem(self.lights, seen, self.map.width, self.map.height)):
             raise ValueError(problem)

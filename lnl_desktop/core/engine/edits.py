@@ -42,6 +42,7 @@ from lnl_desktop.core.encounter.model import MAX_PORTRAIT_CHARS, Encounter
 from lnl_desktop.core.encounter.validation import explain
 from lnl_desktop.core.engine.lights import map_lights
 from lnl_desktop.core.engine.movement import blockers, end_cell_problems, token_of
+from lnl_desktop.core.engine.party import roster_version_problem
 from lnl_desktop.core.engine.words import describe_change, describe_map_change, describe_option, describe_value
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.grid import Cell
@@ -217,6 +218,8 @@ def _check_encounter(engine: Table, title: str) -> None:
 
 def _add(engine: Table, a: act.AddCombatant, dice: DiceSource) -> list[Event]:
     e = engine.encounter
+    if a.roster_version is not None and (why := roster_version_problem(a.roster_version)):
+        raise IllegalAction("New combatant", [why])
     data = dict(a.data)
     first = None
     if isinstance(data.get("name"), str) and data["name"].strip():
@@ -234,10 +237,15 @@ def _add(engine: Table, a: act.AddCombatant, dice: DiceSource) -> list[Event]:
         e.combatants[e.combatants.index(first)] = first.model_copy(update={"name": f"{first.name} 1"})
         renamed = f" ({first.name} is now {first.name} 1)"
     e.combatants.append(c)
+    roster = ""
+    if a.roster_version is not None:
+        # A party roster character brought in (RULES §16): linked in the same step as it joins.
+        e.party_links[c.id] = a.roster_version
+        roster = " from the party roster"
     events: list[Event] = [
         CombatantAdded(
             round=_round(engine),
-            text=f"{c.name} joins the {c.side.value}{renamed}",
+            text=f"{c.name} joins the {c.side.value}{roster}{renamed}",
             actors=(c.id,),
             combatant=c.id,
         )
@@ -255,6 +263,7 @@ def _remove(engine: Table, a: act.RemoveCombatant, dice: DiceSource) -> list[Eve
         raise IllegalAction(f"Remove {c.name}", [f"it is {c.name}'s turn: end it first"])
     e.combatants.remove(c)
     token = e.tokens.pop(c.id, None)
+    e.party_links.pop(c.id, None)  # its link to the party roster goes with it (undo brings both back)
     if any(light.carrier == c.id for light in e.lights):
         # What it carried stays where it stood (or goes with it when it was off the map).
         e.lights = tuple(
@@ -337,6 +346,7 @@ def _paint(engine: Table, a: act.PaintTerrain, dice: DiceSource) -> list[Event]:
     if outside:
         raise IllegalAction(f"Paint {a.layer}", [f"{outside[0]} is off the map"])
     layer: frozenset[Cell] = getattr(grid, a.layer)
+    also = ""
     if a.on:
         if a.layer == "walls":
             taken = e.occupied_by()
@@ -345,6 +355,10 @@ def _paint(engine: Table, a: act.PaintTerrain, dice: DiceSource) -> list[Event]:
                 raise IllegalAction("Paint walls", [f"{under[0]} is taken by {engine.combatant(taken[under[0]]).name}"])
         changed = cells - layer
         new_layer = layer | changed
+        if a.layer == "walls" and (cleared := grid.start_cells & changed):
+            # A wall is no place to start: the party start cells it covers are cleared with it.
+            _replace_map(engine, start_cells=grid.start_cells - cleared)
+            also = f" ({len(cleared)} party start cell{'' if len(cleared) == 1 else 's'} cleared)"
     else:
         changed = cells & layer
         new_layer = layer - changed
@@ -356,7 +370,7 @@ def _paint(engine: Table, a: act.PaintTerrain, dice: DiceSource) -> list[Event]:
     return [
         TerrainChanged(
             round=engine.encounter.combat.round,
-            text=f"{len(changed)} cell(s) of {what} {verb}",
+            text=f"{len(changed)} cell(s) of {what} {verb}{also}",
             layer=a.layer,
             added=sorted(changed) if a.on else [],
             removed=[] if a.on else sorted(changed),
@@ -377,6 +391,7 @@ def _edit_map(engine: Table, a: act.EditMap, dice: DiceSource) -> list[Event]:
         "segments",
         "doors",
         "lights",
+        "start_cells",
     }
     unknown = set(a.changes) - allowed
     if unknown:
@@ -396,8 +411,15 @@ def _edit_map(engine: Table, a: act.EditMap, dice: DiceSource) -> list[Event]:
     explored = e.fog.explored
     if any(not (x < new.width and y < new.height) for x, y in explored):
         e.fog.explored = frozenset((x, y) for x, y in explored if x < new.width and y < new.height)
-    changes = ", ".join(describe_map_change(k, v) for k, v in a.changes.items())
+    changes = ", ".join(_map_change_words(k, v) for k, v in a.changes.items())
     return [MapChanged(round=_round(engine), text=f"Map: {changes}")]
+
+
+def _map_change_words(key: str, value: Any) -> str:
+    """A map change as the log says it; the party's start cells by their count."""
+    if key == "start_cells" and isinstance(value, list | tuple | set | frozenset):
+        return f"party start cells {len(value)}"
+    return describe_map_change(key, value)
 
 
 # -- walls, doors, fog of war and portraits ---------------------------------------------------

@@ -41,6 +41,7 @@ from lnl_desktop.core.engine.history import (
 )
 from lnl_desktop.core.engine.lights import HANDLERS as LIGHT_HANDLERS
 from lnl_desktop.core.engine.movement import HANDLERS as MOVEMENT_HANDLERS
+from lnl_desktop.core.engine.party import HANDLERS as PARTY_HANDLERS
 from lnl_desktop.core.engine.party_view import party_sight
 from lnl_desktop.core.engine.rounds import HANDLERS as ROUND_HANDLERS
 from lnl_desktop.core.errors import IllegalAction, RulesError
@@ -70,6 +71,11 @@ def convert_ruleset(engine: Engine, a: act.ConvertRuleset, dice: DiceSource) -> 
     except RulesError as error:
         raise IllegalAction(title, [str(error)]) from None
     new, notes = convert_encounter(old, target)
+    if new.party_links:
+        # The party roster is kept per ruleset: a converted character is no longer its roster's.
+        count = len(new.party_links)
+        notes.append(f"{count} party roster link{'' if count == 1 else 's'} dropped (a roster is per ruleset)")
+        new.party_links = {}
     source = engine.ruleset
     engine._set_encounter(new)
     lost = f": {'; '.join(notes)}" if notes else ", nothing dropped"
@@ -441,6 +447,7 @@ class Engine:
         act.ConvertRuleset: convert_ruleset,  # the engine's own: it swaps the encounter
         **MOVEMENT_HANDLERS,  # the move and the facing
         **EDIT_HANDLERS,  # the roster and the map
+        **PARTY_HANDLERS,  # the party roster's links and notes (RULES §16)
         **LIGHT_HANDLERS,  # light on the map
         act.RollDice: roll_dice,
         **DRAWING_HANDLERS,

@@ -37,7 +37,7 @@ class HistoryStep:
 
 HistoryListener = Callable[[HistoryStep], None]
 
-_PARTS = frozenset({"name", "options", "map", "combat", "fog", "drawings", "templates"})
+_PARTS = frozenset({"name", "options", "map", "combat", "fog", "drawings", "templates", "party_links"})
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Touched:
     ``combatants`` and ``tokens`` are the ids whose combatant or token changed in any way (in place,
     replaced, added or taken away), None when any may have (another encounter, combatants reordered).
     ``parts`` names the other parts that changed: "combat", "fog", "map", "options", "name",
-    "drawings", "templates".
+    "drawings", "templates", "party_links".
     """
 
     step: int
@@ -78,7 +78,8 @@ class Touched:
 # of cells that changed (the fog of war's explored cells) keeps only the cells added and removed.
 
 _FIELDS_SET = object()  # path key: a model's __pydantic_fields_set__
-_ENCOUNTER_PARTS = ("combatants", "tokens", "combat", "fog")  # shadowed, compared after an action
+# Shadowed, compared after an action (the party's links: a dict of a few ids, changed in place).
+_ENCOUNTER_PARTS = ("combatants", "tokens", "combat", "fog", "party_links")
 # Replaced, never changed in place: kept by reference.
 _SHARED_PARTS = ("name", "options", "map", "lights", "drawings", "templates")
 
