@@ -34,6 +34,7 @@ START_PATH = {
     "lnl_desktop.core.engine.dice_rolls",
     "lnl_desktop.core.engine.plan",
     "lnl_desktop.core.engine.edits",
+    "lnl_desktop.core.engine.party",  # the party roster's links and notes: in the engine's dispatch table
     "lnl_desktop.core.engine.conditions",  # conditions given and their durations counted: in the dispatch table
     "lnl_desktop.core.encounter.durations",  # a condition's duration in words
     "lnl_desktop.core.engine.drawings",

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen, QPixmap
@@ -47,6 +47,9 @@ from lnl_desktop.ui.map.tokens import TokenItem
 from lnl_desktop.ui.map.wall_tiles import LineShapes
 from lnl_desktop.ui.plumbing import style, theme
 from lnl_desktop.ui.plumbing.controller import TableController
+
+if TYPE_CHECKING:
+    from lnl_desktop.ui.map.start_cells import StartCellsItem
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +165,8 @@ class MapScene(QGraphicsScene):
         self.drawings = DrawingLayer(self, player)
         # Area templates (RULES §14; the players' scene: the shown ones, under its fog, without rings).
         self.templates = TemplateLayer(self, player, lambda: cover_counts(controller.engine.ruleset.areas))
+        # The party's start cells (RULES §16): GM only, made when a map first has some.
+        self.start_cells: StartCellsItem | None = None
         controller.eventsApplied.connect(self._on_events)
         controller.encounterReplaced.connect(self.rebuild)
         controller.selectionChanged.connect(self._on_selection)
@@ -271,7 +276,17 @@ class MapScene(QGraphicsScene):
         self.light.refresh()
         self.drawings.sync(encounter)
         self.templates.sync(encounter)
+        if not self.player and (self.start_cells is not None or encounter.map.start_cells):
+            self._show_start_cells(encounter.map)
         self.synced.emit()
+
+    def _show_start_cells(self, grid_map: MapGrid) -> None:
+        if self.start_cells is None:
+            from lnl_desktop.ui.map.start_cells import StartCellsItem  # the first map with start cells
+
+            self.start_cells = StartCellsItem()
+            self.addItem(self.start_cells)
+        self.start_cells.refresh(grid_map)
 
     def _sync_all(
         self, encounter: Encounter, ruleset: Ruleset, turn_id: str | None, selected: str | None, secret: frozenset[str]

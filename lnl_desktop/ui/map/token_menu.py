@@ -4,8 +4,9 @@ A token's menu holds what a GM does to one creature without opening its sheet: i
 how long they last, hiding it from the players or showing it again, Damage / Heal by hand, a light
 to carry (or drop, or pick up from where it stands) and taking the token off the map. The floor's
 menu (a right-click where no token, drawing or template is) opens or closes the door there, places
-a light on the cell and fits the map. Every entry acts through the map view's ``do`` (one undo step,
-a line in the round log); an entry that cannot act now is shown disabled, its tooltip saying why.
+a light on the cell, marks or clears a party start cell there and fits the map. Every entry acts
+through the map view's ``do`` (one undo step, a line in the round log); an entry that cannot act now
+is shown disabled, its tooltip saying why.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.light import LIGHT_RADII, MAX_LIGHTS, LightKind
 from lnl_desktop.core.encounter.map_model import Door
 from lnl_desktop.core.map.grid import Cell, footprint
+from lnl_desktop.ui.map.start_cells import start_cell_entry
 from lnl_desktop.ui.plumbing.condition_menu import fill_condition_menu
 from lnl_desktop.ui.plumbing.controller import TableController
 
@@ -174,7 +176,7 @@ def token_menu(host: MenuHost, cid: str) -> QMenu:
 
 def floor_menu(host: MenuHost, cell: Cell | None, door: Door | None) -> QMenu:
     """The commands on the floor at ``cell`` (a right-click with the Select tool where no token,
-    drawing or template is): the door there, a light placed on the cell, the map fitted."""
+    drawing or template is): the door there, a light placed on the cell, the party start cell, the map fitted."""
     controller = host.controller
     encounter = controller.encounter
     menu = QMenu(host.window())
@@ -198,6 +200,8 @@ def floor_menu(host: MenuHost, cell: Cell | None, door: Door | None) -> QMenu:
         lambda kind, bright, dim: f"A {kind} on this cell: {bright} ft bright light, {dim} ft dim beyond (undoable)",
         why,
     )
+    menu.addSeparator()
+    start_cell_entry(menu, encounter.map, cell, host.do)
     menu.addSeparator()
     _entry(menu, "&Fit map to window", host.fit_map, "Show the whole map (Ctrl+F)")
     return menu
