@@ -13,6 +13,7 @@ arguments as they were, so the window's undo keeps the old one and the odds' wor
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,8 +29,9 @@ from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.session.roster import Roster, noted, with_characters
 
-# A weapon dropped or knocked away in the fight is picked up after it (RULES §16 [D]).
-BACK_IN_HAND = frozenset({"dropped weapon", "disarmed"})
+# A weapon dropped or knocked away in the fight is picked up after it (RULES §16 [D]); lying prone and a
+# grapple are where the fight left a creature, not what it carries to the next one.
+FIGHT_ONLY = frozenset({"dropped weapon", "disarmed", "prone", "grappled"})
 
 
 def is_dead(ruleset: Ruleset, c: Any) -> bool:
@@ -72,8 +74,12 @@ def bring_in(encounter: Encounter, roster: Roster, ids: Iterable[str] | None = N
             if cell is not None:
                 tokens[c.id] = Token(cell=cell)
         links[c.id] = roster.version(c.id)
-    update = {"combatants": combatants, "tokens": tokens, "party_links": links}
-    return type(encounter).model_validate({**_fields(encounter), **update})
+    # Nothing shared with the encounter given or the roster: an engine on the copy changes objects in
+    # place. The map is immutable, and big: it alone is shared.
+    fields = copy.deepcopy(_fields(encounter), {id(encounter.map): encounter.map})
+    fields.update(copy.deepcopy({"combatants": combatants, "tokens": tokens}, {id(encounter.map): encounter.map}))
+    fields["party_links"] = links
+    return type(encounter).model_validate(fields)
 
 
 def _fields(encounter: Encounter) -> dict[str, Any]:
@@ -163,10 +169,10 @@ class CarryOn:
 
 
 def leave_fight(ruleset: Ruleset, c: Any) -> Any:
-    """``c`` as it leaves a fight: conditions with a duration end, a dropped weapon is back in hand, no
-    one is surprised or hidden any more; then the ruleset's own part (``rest.after_fight``)."""
+    """``c`` as it leaves a fight: conditions with a duration end, a dropped weapon is back in hand, no one
+    is prone, grappled, surprised or hidden any more; then the ruleset's own part (``rest.after_fight``)."""
     timed = {name.casefold() for name in c.durations}
-    kept = [w for w in c.conditions if w.casefold() not in timed and w.strip().casefold() not in BACK_IN_HAND]
+    kept = [w for w in c.conditions if w.casefold() not in timed and w.strip().casefold() not in FIGHT_ONLY]
     out = c.model_copy(
         update={"conditions": kept, "durations": {}, "surprised": False, "concealed": False, "distracted": False}
     )
@@ -204,6 +210,10 @@ def carry_on(encounter: Encounter, roster: Roster, fight: str, decided: Mapping[
         if before is None:
             lines.append(f"{c.name}: no longer in the party, not written back")
             continue
+        after = leave_fight(ruleset, c)
+        if after == before:  # nothing to write: its version stays, so another fight's copy stays current
+            lines.append(f"{c.name}: unchanged")
+            continue
         brought = encounter.party_links[c.id]
         if roster.version(c.id) != brought:
             choice = decided.get(c.id)
@@ -218,7 +228,6 @@ def carry_on(encounter: Encounter, roster: Roster, fight: str, decided: Mapping[
         if is_dead(ruleset, before):
             lines.append(f"{c.name}: dead in the roster, stays dead")
             continue
-        after = leave_fight(ruleset, c)
         words = change_words(ruleset, before, after)
         lines.append(f"{c.name}: {words}" if words else f"{c.name}: unchanged")
         written.append(after)
