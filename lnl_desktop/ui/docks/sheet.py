@@ -101,6 +101,7 @@ class CombatantSheet(QWidget):
         self.hand_dialog: DamageHealDialog | None = None  # the last Damage / Heal dialog opened
         self.folders: Folders | None = None  # where Picture… opens (the main window's memory of folders)
         self._marked: QWidget | None = None
+        self.other: QWidget | None = None  # a party character's sheet shown in this one's place
         self.setAcceptDrops(True)  # a picture file dropped anywhere on the sheet becomes the portrait
 
         self.title = QLabel(self)
@@ -478,6 +479,22 @@ class CombatantSheet(QWidget):
         layout.addWidget(self._bind("notes", NotesBinding()).widget)
         return box
 
+    # -- a party character in the encounter's combatant's place ----------------------------------
+
+    def attach_party(self, party: Any) -> None:
+        """Show the party character the Party dock picks (the window's WindowParty), edited on a sheet
+        of its own made like this one (:mod:`lnl_desktop.ui.docks.sheet_party`)."""
+        from lnl_desktop.ui.docks.sheet_party import PartySheetHost
+
+        self.party_host = PartySheetHost(party, self, lambda scratch: type(self)(scratch, self))
+
+    def show_other(self, other: QWidget | None) -> None:
+        """``other`` (a party character's sheet) in this one's place, or None: the encounter's again."""
+        if other is not None and self.stack.indexOf(other) < 0:
+            self.stack.addWidget(other)
+        self.other = other
+        self.refresh(force=True)
+
     # -- looking up and showing --------------------------------------------------------------
 
     def current(self) -> Any:
@@ -511,6 +528,9 @@ class CombatantSheet(QWidget):
     def refresh(self, force: bool = False) -> None:
         """Show the combatant's values; a field the GM is typing in keeps its text unless ``force``."""
         c = self.current()
+        if self.other is not None:
+            self.stack.setCurrentWidget(self.other)
+            return
         self.stack.setCurrentIndex(1 if c is not None else 0)
         for key, model in self.item_models.items():
             model.refresh()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent, QDropEvent
 
-from lnl_desktop.core.encounter.actions import Action, Move, PlaceToken
+from lnl_desktop.core.encounter.actions import Action, AddCombatant, Move, PlaceToken
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.map import grid
@@ -21,10 +21,12 @@ from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.mime import (
     MIME_COMBATANT,
     MIME_CREATURE,
+    MIME_PARTY,
     FileDrops,
     creature_for,
     read_combatant,
     read_creature,
+    read_party,
 )
 
 
@@ -60,7 +62,8 @@ class TokenDrops:
         if cid is not None:
             c = self.controller.combatant(cid)
             return c.size if c is not None else 1
-        creature = read_creature(data)
+        party = read_party(data)
+        creature = party[2] if party is not None else read_creature(data)
         if creature is not None:
             size = creature.get("size", 1)
             return size if isinstance(size, int) and 1 <= size <= 4 else 1
@@ -68,7 +71,7 @@ class TokenDrops:
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         data = event.mimeData()
-        if data.hasFormat(MIME_COMBATANT) or data.hasFormat(MIME_CREATURE):
+        if data.hasFormat(MIME_COMBATANT) or data.hasFormat(MIME_CREATURE) or data.hasFormat(MIME_PARTY):
             event.acceptProposedAction()
             self._show_drop(event)
         elif self.files_dropped.accepts(data):
@@ -122,10 +125,36 @@ class TokenDrops:
             if self.do(PlaceToken(cid, anchor, facing)) is not None:
                 self.controller.select(cid)
             return
+        party = read_party(data)
+        if party is not None:
+            self._drop_party(*party, anchor, size or 1)
+            return
         creature = read_creature(data)
         if creature is not None:
             facing = self._facing_for(Side.OPPONENTS, anchor, size or 1)
             self.controller.add_combatant(creature_for(creature), cell=anchor, facing=facing)
+
+    def _drop_party(self, ruleset: str, version: int, character: dict, anchor: Cell, size: int) -> None:
+        """A party roster character joins where it is dropped, as it stands, linked to the roster at
+        its version (RULES §16); one already in the encounter, or of another ruleset, is refused."""
+        encounter = self.controller.encounter
+        name = str(character.get("name", "the character"))
+        if ruleset != encounter.ruleset:
+            why = f"{name} is of a party of another ruleset ({ruleset}); this encounter plays {encounter.ruleset}"
+        elif self.controller.combatant(str(character.get("id", ""))) is not None:
+            why = f"{name} is already in this encounter: drag it from the Combatants dock to move its token"
+        else:
+            why = ""
+        if why:
+            self.controller.refusal = why
+            self.controller.message.emit(why)
+            self.controller.refused.emit(why)
+            return
+        side = character.get("side", Side.PARTY.value)
+        facing = self._facing_for(Side(side) if side in {s.value for s in Side} else Side.PARTY, anchor, size)
+        events = self.do(AddCombatant(character, cell=anchor, facing=facing, roster_version=version))
+        if events:
+            self.controller.select(str(character.get("id")))
 
     def _facing_for(self, side: Side, anchor: Cell, size: int) -> int:
         """A new token faces the other side's tokens (their centre), in 45 degree steps."""

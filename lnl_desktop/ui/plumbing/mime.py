@@ -13,6 +13,8 @@ from PySide6.QtCore import QMimeData, QModelIndex, QObject, QPersistentModelInde
 MIME_COMBATANT = "application/x-lnl-combatant"
 # A creature from the bestiary; payload: JSON of Combatant fields without id and side.
 MIME_CREATURE = "application/x-lnl-creature"
+# A party roster character; payload: JSON {"ruleset", "version", "character": its stat block}.
+MIME_PARTY = "application/x-lnl-party-character"
 
 
 def combatant_mime(cid: str) -> QMimeData:
@@ -27,6 +29,32 @@ def creature_mime(creature: dict[str, Any]) -> QMimeData:
     data.setData(MIME_CREATURE, json.dumps(creature).encode())
     data.setText(str(creature.get("name", "creature")))
     return data
+
+
+def party_mime(ruleset: str, version: int, character: dict[str, Any]) -> QMimeData:
+    data = QMimeData()
+    payload = {"ruleset": ruleset, "version": version, "character": character}
+    data.setData(MIME_PARTY, json.dumps(payload).encode())
+    data.setText(str(character.get("name", "character")))
+    return data
+
+
+def read_party(data: QMimeData) -> tuple[str, int, dict[str, Any]] | None:
+    """A dragged party character: its ruleset, its roster version and its stat block (None if not one)."""
+    if not data.hasFormat(MIME_PARTY):
+        return None
+    try:
+        payload = json.loads(bytes(data.data(MIME_PARTY).data()).decode())
+    except ValueError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    ruleset, version, character = payload.get("ruleset"), payload.get("version"), payload.get("character")
+    if not isinstance(ruleset, str) or not isinstance(character, dict):
+        return None
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None
+    return ruleset, version, character
 
 
 def read_combatant(data: QMimeData) -> str | None:

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal
 from PySide6.QtGui import QUndoCommand
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files.storage import read_text
-from lnl_desktop.core.session.folder import SessionFolder
 from lnl_desktop.core.session.roster import (
     Roster,
     RosterFileError,
@@ -33,6 +33,9 @@ from lnl_desktop.core.session.roster import (
     save_roster,
 )
 from lnl_desktop.ui.plumbing.controller import TableController
+
+if TYPE_CHECKING:  # only its type: the session folder's module waits for File ▸ Open session…
+    from lnl_desktop.core.session.folder import SessionFolder
 
 ROSTER_KEY = "party/roster"  # QSettings: the roster file reopened at start
 
@@ -100,6 +103,8 @@ class WindowParty(QObject):
     changed = Signal()
     # A problem with the roster's file (could not be read or saved), in the GM's words.
     problem = Signal(str)
+    # The GM picked a party character to see and edit on the Sheet (its id; "" for none).
+    picked = Signal(str)
 
     def __init__(self, controller: TableController, settings: QSettings, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -109,6 +114,9 @@ class WindowParty(QObject):
         self.path: Path | None = None
         self.session: SessionFolder | None = None
         self._seen: str | None = None  # the file's text as this window last read or wrote it
+        self.picked_id: str | None = None  # the character shown on the Sheet, if one is
+        # The roster remembered from last time, once the window is up (its problem said where the GM looks).
+        QTimer.singleShot(0, self.reopen)
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -116,6 +124,8 @@ class WindowParty(QObject):
         """Open the roster file remembered from last time, if any (nothing is created): None when it
         opened or none is remembered, else the reason (said once, through ``problem``)."""
         remembered = self.settings.value(ROSTER_KEY, "")
+        if self.roster is not None:
+            return None  # one was opened meanwhile (a session, New party…)
         if not isinstance(remembered, str) or not remembered:
             return None
         path = Path(remembered)
@@ -190,6 +200,13 @@ class WindowParty(QObject):
             f"The party plays {get_ruleset(self.roster.ruleset).title}; "
             f"this encounter plays {self.controller.engine.ruleset.title}"
         )
+
+    def pick(self, cid: str | None) -> None:
+        """Show a party character on the Sheet (the encounter's selection let go), or none."""
+        if cid is not None:
+            self.controller.select(None)  # the Sheet shows one thing: the roster's copy now
+        self.picked_id = cid
+        self.picked.emit(cid or "")
 
     # -- changing ------------------------------------------------------------------------------
 
