@@ -157,3 +157,38 @@ def test_a_new_session_lists_the_folders_encounters_and_an_empty_party(tmp_path:
     assert made.session.encounters == ["a.lnl", "b.lnl"] and made.load_roster().characters == []
     with pytest.raises(SessionFileError, match="already holds a session"):
         new_session(tmp_path, "lnl")
+
+
+@pytest.mark.parametrize("name", ["lnl-old-tower", "osr-hobgoblin-ford", "d10-mill-road"])
+def test_each_demo_session_opens_with_its_party_and_two_encounters(name: str) -> None:
+    folder = open_session(resource("sessions", name))
+    roster = folder.load_roster()
+    assert len(roster.characters) >= 3 and len(folder.session.encounters) == 2
+    for encounter_name in folder.session.encounters:
+        encounter = folder.load_encounter(encounter_name)
+        assert encounter.map.start_cells, f"{encounter_name} has no Party start cells"
+        assert not {c.id for c in roster.characters} & {c.id for c in encounter.combatants}
+
+
+def test_the_odds_command_prints_a_sessions_table_and_its_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from lnl_desktop.odds_cli import run
+
+    folder = str(resource("sessions", "lnl-old-tower"))
+    assert run([folder, "--fights", "300", "--seed", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "01-hill-giant.lnl" in text and "02-tower-cellar.lnl" in text and "Party wins" in text
+    assert run([folder, "--fights", "300", "--seed", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [e["encounter"] for e in data["encounters"]] == ["01-hill-giant.lnl", "02-tower-cellar.lnl"]
+    assert 0 <= data["encounters"][0]["odds"]["party_wins"] <= 1
+
+
+def test_the_odds_command_refuses_a_damaged_session_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from lnl_desktop.odds_cli import run
+
+    folder = session_folder(tmp_path, ["01-giant.lnl"])
+    (folder / "party.lnlparty").write_text("{broken", encoding="utf-8")
+    assert run([str(folder)]) == 2
+    assert "party.lnlparty is not valid JSON" in capsys.readouterr().err

@@ -73,6 +73,7 @@ START_PATH = {
     "lnl_desktop.core.rules.lnl.conditions",
     "lnl_desktop.core.rules.lnl.movement",
     "lnl_desktop.core.rules.lnl.play",
+    "lnl_desktop.core.rules.lnl.rest",  # its rest between fights (RULES §16)
     "lnl_desktop.core.rules.lnl.rounds",
     "lnl_desktop.core.rules.lnl.rules",
     "lnl_desktop.core.rules.lnl.sim",  # its fight odds capability (numpy and the forecast lazily)

@@ -24,7 +24,7 @@ from lnl_desktop.core.encounter.map_model import Token
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.map.grid import Cell, footprint
+from lnl_desktop.core.map.grid import Cell, direction_deg, footprint, footprint_center, snap_facing
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.session.roster import Roster, noted, with_characters
@@ -72,7 +72,7 @@ def bring_in(encounter: Encounter, roster: Roster, ids: Iterable[str] | None = N
         if c.id not in tokens:
             cell = _place(encounter, tokens, combatants, c.id, c.size)
             if cell is not None:
-                tokens[c.id] = Token(cell=cell)
+                tokens[c.id] = Token(cell=cell, facing=_facing_foes(cell, c, combatants, tokens))
         links[c.id] = roster.version(c.id)
     # Nothing shared with the encounter given or the roster: an engine on the copy changes objects in
     # place. The map is immutable, and big: it alone is shared.
@@ -98,6 +98,21 @@ def _fits(encounter: Encounter, tokens: Mapping[str, Token], cid: str, anchor: C
         0 <= x < grid.width and 0 <= y < grid.height and (x, y) not in grid.walls and (x, y) not in taken
         for x, y in footprint(anchor, size)
     )
+
+
+def _facing_foes(cell: Cell, c: Any, combatants: Sequence[Any], tokens: Mapping[str, Token]) -> int:
+    """Facing the nearest token of the other side (the way a party walks in), north when there is none."""
+    sizes = {o.id: (o.size, o.side) for o in combatants}
+    me = footprint_center(cell, c.size)
+    foes = [
+        footprint_center(t.cell, sizes[cid][0])
+        for cid, t in tokens.items()
+        if cid in sizes and sizes[cid][1] is not c.side
+    ]
+    if not foes:
+        return 0
+    nearest = min(foes, key=lambda p: (p[0] - me[0]) ** 2 + (p[1] - me[1]) ** 2)
+    return snap_facing(direction_deg(me, nearest)) % 360
 
 
 def _place(
