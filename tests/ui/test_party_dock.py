@@ -160,3 +160,17 @@ def test_a_party_of_another_ruleset_is_shown_but_not_brought_in(demo_window: Mai
     assert not panel.add_button.isEnabled()
     assert "Old-School" in panel.add_button.toolTip() or "plays" in panel.add_button.toolTip()
     assert "plays" in panel.header.text()
+
+
+def test_add_to_the_party_from_the_combatants_right_click_menu(demo_window: MainWindow, tmp_path: Path) -> None:
+    window = demo_window
+    party_panel(window, tmp_path)
+    combatants = window.combatants_panel
+    window.controller.select("janine")
+    action = combatants.add_to_party_action
+    assert action is not None and action in combatants.table.actions()
+    action.trigger()
+    assert [c.id for c in load_roster(tmp_path / "heroes.lnlparty").characters] == ["janine"]
+    assert window.controller.encounter.party_links == {"janine": 1}
+    action.trigger()  # once is enough: refused with the reason
+    assert "already in the party" in window.toast.text()

@@ -7,6 +7,8 @@ controller's selection in turn.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSize, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
@@ -83,6 +85,9 @@ class CombatantsPanel(QWidget):
         delete.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         delete.triggered.connect(self.remove_selected)
         self.table.addAction(delete)
+        # Right-click: the table's own actions (Remove; Add to the party once the window's party is here).
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.add_to_party_action: QAction | None = None
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.add_button)
@@ -96,6 +101,14 @@ class CombatantsPanel(QWidget):
 
         controller.selectionChanged.connect(self._follow_controller)
         self._follow_controller()
+
+    def attach_party(self, party: Any) -> None:
+        """The window's party (a WindowParty): "Add to the party" in the table's right-click menu."""
+        action = QAction("Add to the party", self.table)
+        action.setToolTip("Copy the selected combatant into the party roster, linked (Undo takes it back)")
+        action.triggered.connect(lambda: (cid := self.selected_id()) is not None and party.take_in(cid))
+        self.table.addAction(action)
+        self.add_to_party_action = action
 
     # -- selection ---------------------------------------------------------------------------
 

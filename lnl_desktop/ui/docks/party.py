@@ -332,32 +332,8 @@ class PartyPanel(QWidget):
 
     def add_to_party(self, cid: str | None = None) -> bool:
         """The combatant ``cid`` (the selected one) copied into the party and linked to it, one undo step."""
-        party = self.party
         cid = cid or self.controller.selected
-        c = self.controller.combatant(cid) if cid else None
-        if party is None or c is None:
-            return False
-        why = party.ruleset_mismatch()
-        if why:
-            self._refuse(why)
-            return False
-        assert party.roster is not None
-        if party.roster.character(c.id) is not None and c.id in self.controller.encounter.party_links:
-            self._refuse(f"{c.name} is already in the party")
-            return False
-        try:
-            after = with_characters(party.roster, [c])
-        except RulesError as error:
-            self._refuse(f"Add {c.name} to the party: {error}")
-            return False
-        line = f"{c.name}: taken into the party from {self.controller.encounter.name}"
-        done = party.push(
-            f"Add {c.name} to the party",
-            noted(after, "added", [line], fight=self.controller.encounter.name),
-            act.PartyNote("added to the party", (line,)),
-            [act.LinkParty({c.id: after.version(c.id)})],
-        )
-        return done
+        return self.party is not None and cid is not None and self.party.take_in(cid)
 
     def remove_selected(self, cid: str | None = None) -> bool:
         """Let the selected character go from the party (its combatant here unlinked), one undo step."""

@@ -29,8 +29,10 @@ from lnl_desktop.core.session.roster import (
     RosterNote,
     loads_roster,
     new_roster,
+    noted,
     roster_model,
     save_roster,
+    with_characters,
 )
 from lnl_desktop.ui.plumbing.controller import TableController
 
@@ -251,6 +253,34 @@ class WindowParty(QObject):
         self.controller.refusal = None
         self.controller.message.emit(text)
         return True
+
+    def take_in(self, cid: str) -> bool:
+        """The encounter's combatant ``cid`` copied into the party as it stands and linked to it, one undo
+        step with a log line ("Add to the party"); refused with the reason (False) when it cannot be."""
+        c = self.controller.combatant(cid)
+        if c is None:
+            return False
+        why = self.ruleset_mismatch()
+        linked = c.id in self.controller.encounter.party_links
+        if not why and linked and self.roster is not None and self.roster.character(c.id) is not None:
+            why = f"{c.name} is already in the party"
+        if why:
+            self._refuse(why)
+            return False
+        assert self.roster is not None
+        try:
+            after = with_characters(self.roster, [c])
+        except RulesError as error:
+            self._refuse(f"Add {c.name} to the party: {error}")
+            return False
+        fight = self.controller.encounter.name
+        line = f"{c.name}: taken into the party from {fight}"
+        return self.push(
+            f"Add {c.name} to the party",
+            noted(after, "added", [line], fight=fight),
+            act.PartyNote("added to the party", (line,)),
+            [act.LinkParty({c.id: after.version(c.id)})],
+        )
 
     def write(self, change: RosterChange, forward: bool) -> None:
         """Put ``change`` (forward: its after; back: its before) over the latest roster and save it.
