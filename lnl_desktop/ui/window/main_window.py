@@ -47,6 +47,7 @@ from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.fight_odds import FightOddsService
 from lnl_desktop.ui.plumbing.focus import FocusKeeper
 from lnl_desktop.ui.plumbing.mime import FileDrops
+from lnl_desktop.ui.plumbing.party import WindowParty
 from lnl_desktop.ui.plumbing.theme import Presentation, outside_color
 from lnl_desktop.ui.plumbing.toast import Toast
 from lnl_desktop.ui.plumbing.widgets import ElidedLabel, LinesLabel
@@ -75,6 +76,7 @@ LAZY_PANELS = {
     "Forecast": ("lnl_desktop.ui.docks.forecast", "ForecastPanel"),
     "Bestiary": ("lnl_desktop.ui.docks.bestiary", "BestiaryPanel"),
     "Odds": ("lnl_desktop.ui.docks.odds", "FightOddsPanel"),
+    "Party": ("lnl_desktop.ui.docks.party", "PartyPanel"),
 }
 APP_TITLE = "Laurels & Loot Desktop"
 # A dock has one name, on its tab, in the View menu and in its floating title bar. Docks renamed
@@ -130,6 +132,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self._add_dock("Dice", None, side, "")
         self._add_dock("Forecast", None, side, "Ctrl+6")
         self._add_dock("Bestiary", None, side, "Ctrl+7")
+        self._add_dock("Party", None, side, "Ctrl+Shift+P")
         self._add_dock("History", None, side, "Ctrl+8")
         self._add_dock("Odds", None, side, "Ctrl+Shift+O")
         # Whole-fight odds (GM only): for the Odds dock while it shows, and the Turns dock's verdict in setup.
@@ -162,6 +165,10 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.presentation = Presentation.load(self.settings)
 
         self._build_status_bar()
+        self.party = WindowParty(self.controller, self.settings, self)  # the roster beside the encounter
+        self.party.problem.connect(lambda text: self.toast.say(text))  # a party file gone or unsaved
+        # A party character picked in the Party dock: the Sheet (which shows it) comes to the front.
+        self.party.picked.connect(lambda cid: cid and self._panel("Sheet") and self.docks["Sheet"].raise_())
         self._build_actions()
         self._build_player_actions()
         self._build_menus()
@@ -249,6 +256,8 @@ class MainWindow(WindowMenus, SidePanelLayout):
             panel.folders = self.folders  # "Picture…" and Export open where the last file was
         if hasattr(panel, "attach"):
             panel.attach(self.fight_odds)  # the Odds dock: the window's one worker
+        if hasattr(panel, "attach_party"):
+            panel.attach_party(self.party)  # the Party dock and the Sheet: the window's roster
         return panel
 
     @property
