@@ -140,7 +140,9 @@ class TokenDrops:
         encounter = self.controller.encounter
         name = str(character.get("name", "the character"))
         if ruleset != encounter.ruleset:
-            why = f"{name} is of a party of another ruleset ({ruleset}); this encounter plays {encounter.ruleset}"
+            why = (
+                f"{name} is of a party of another ruleset; this encounter plays {self.controller.engine.ruleset.title}"
+            )
         elif self.controller.combatant(str(character.get("id", ""))) is not None:
             why = f"{name} is already in this encounter: drag it from the Combatants dock to move its token"
         else:
