@@ -77,10 +77,12 @@ def test_window_shows_map_and_every_dock(make_window: WindowFactory) -> None:
         "History",
         "Odds",
         "Rules call for",
+        "Party",
+        "Session",
     }
     view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
     toggles = {a.text() for a in view_menu.actions()}
-    assert {"Combatants", "Sheet", "Round log", "History"} <= toggles
+    assert {"Combatants", "Sheet", "Round log", "History", "Party", "Session"} <= toggles
     assert "The Hill Giant at the Old Tower" in window.windowTitle()
 
 

@@ -126,6 +126,10 @@ START_PATH = {
     "lnl_desktop.ui.plumbing.folders",
     "lnl_desktop.ui.window.layout",
     "lnl_desktop.ui.window.main_window",
+    "lnl_desktop.ui.window.session",  # the session's menu entries, enabled or saying why not
+    "lnl_desktop.ui.plumbing.party",  # the window's party: the roster reopened with the window
+    "lnl_desktop.core.session",
+    "lnl_desktop.core.session.roster",
     "lnl_desktop.ui.map",
     "lnl_desktop.ui.map.drag",
     "lnl_desktop.ui.map.drawings",

@@ -97,7 +97,7 @@ class SidePanelLayout(QMainWindow):
         over 60 % of the window. Built afresh rather than restored from a saved default:
         restoreState() over tabbed docks leaves stray tab bars on screen (Qt 6)."""
         side = Qt.DockWidgetArea.RightDockWidgetArea
-        above = ["Turns", "Combatants", "Bestiary", "Party", "Dice"]  # the table's tools beside its order
+        above = ["Turns", "Combatants", "Bestiary", "Party", "Session", "Dice"]  # the table's tools beside its order
         below = ["Action", "Sheet", "Round log", "Forecast", "Odds", "History"]
         for title in above + below:
             dock = self.docks[title]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolButton, QWidget
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.rules.specs import PromptSpec
@@ -18,11 +18,15 @@ from lnl_desktop.ui.map.draw_menu import draw_menu, drawings_layer_action
 from lnl_desktop.ui.map.light import light_menu
 from lnl_desktop.ui.map.template_gestures import template_shapes_menu
 from lnl_desktop.ui.plumbing.theme import SCALES, THEMES
+from lnl_desktop.ui.window.session import WindowSession
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lnl_desktop.ui.docks.turns import TurnsPanel
     from lnl_desktop.ui.map.view import MapView
     from lnl_desktop.ui.plumbing.controller import TableController
+    from lnl_desktop.ui.plumbing.party import WindowParty
     from lnl_desktop.ui.plumbing.theme import Presentation
     from lnl_desktop.ui.window.document import Document
     from lnl_desktop.ui.window.player_view import PlayerView
@@ -45,6 +49,8 @@ class WindowMenus(QMainWindow):
     prompts_action: QAction
     settings: QSettings
     player_view: PlayerView | None
+    party: WindowParty
+    _add_dock: Callable[[str, QWidget | None, Qt.DockWidgetArea, str], None]  # the window's
 
     def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -254,6 +260,9 @@ class WindowMenus(QMainWindow):
         }
         self.turns_panel.availabilityChanged.connect(self._refresh_combat_steps)
         self._refresh_combat_steps()
+        # The session: its file actions, End fight and carry on, Rest…, the Session dock.
+        self.session = WindowSession(self, self.controller, self.document, self.party, self.settings)
+        self.session.add_dock(self._add_dock, lambda: self.docks["Session"])
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -266,9 +275,11 @@ class WindowMenus(QMainWindow):
         file_menu.addAction(self.import_map_action)
         file_menu.addAction(self.convert_action)
         file_menu.addSeparator()
+        file_menu.addActions([self.session.open_session_action, self.session.new_session_action])
+        file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
-        file_menu.addAction(self.export_log_action)
+        file_menu.addActions([self.export_log_action, self.session.export_log_action])
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
@@ -294,6 +305,7 @@ class WindowMenus(QMainWindow):
         combat_menu.addActions(
             [self.start_combat_action, self.turns_panel.end_turn_action, self.next_round_action, self.end_combat_action]
         )
+        combat_menu.addActions([self.session.carry_on_action, self.session.rest_action, self.session.open_next_action])
         combat_menu.addSeparator()
         combat_menu.addAction(self.damage_heal_action)
         combat_menu.addAction(self.rules_options_action)
