@@ -96,3 +96,14 @@ def test_no_rest_without_a_party_or_the_rules_for_it() -> None:
     assert no_rest_reason(new_roster("osr")) == "The party has no characters yet"
     with pytest.raises(RulesError, match="no characters"):
         RestDialog(new_roster("osr"))
+
+
+def test_the_party_dock_has_a_rest_button_that_says_why_not(laptop_window: Any, tmp_path: Path) -> None:
+    osr_party(tmp_path)
+    window = laptop_window()
+    window.docks["Party"].show()
+    window.docks["Party"].raise_()
+    button = window.docks["Party"].widget().rest_button
+    assert not button.isEnabled()
+    assert window.session.open_session_folder(tmp_path / "night")
+    assert button.isEnabled()

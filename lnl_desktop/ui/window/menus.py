@@ -263,6 +263,7 @@ class WindowMenus(QMainWindow):
         # The session: its file actions, End fight and carry on, Rest…, the Session dock.
         self.session = WindowSession(self, self.controller, self.document, self.party, self.settings)
         self.session.add_dock(self._add_dock, lambda: self.docks["Session"])
+        self.session.add_rest_button(self.docks["Party"])
 
     def _build_menus(self) -> None:
         bar = self.menuBar()

@@ -168,6 +168,17 @@ class WindowSession(QObject):
         made.visibilityChanged.connect(shown)
         made.toggleViewAction().setStatusTip("Show or hide the Session dock: the night's encounters and their odds")
 
+    def add_rest_button(self, party_dock: Any) -> None:
+        """Rest… as a button of the Party dock, once its panel is made (it is built when first shown)."""
+
+        def shown(visible: bool) -> None:
+            panel = party_dock.widget()
+            if visible and hasattr(panel, "add_action_button") and not getattr(panel, "rest_button", None):
+                panel.rest_button = panel.add_action_button(self.rest_action)
+
+        party_dock.visibilityChanged.connect(shown)
+        shown(party_dock.isVisible())
+
     def panel(self) -> SessionPanel:
         """The Session dock's panel, made when first shown (its odds worker with it)."""
         if self._panel is None:
@@ -311,14 +322,15 @@ class WindowSession(QObject):
             return False
         try:
             path = inside(folder.folder, name)
-            brought = bring_in(folder.load_encounter(name), roster)
+            saved = folder.load_encounter(name)
+            brought = bring_in(saved, roster)
         except RulesError as error:
             self._refuse("Cannot open the encounter", str(error))
             return False
         if not self.document.confirm_discard() or not self.document.load(path):
             return False
         self.document.replace(brought, path)
-        if brought.model_dump() != folder.load_encounter(name).model_dump():
+        if brought.model_dump() != saved.model_dump():
             # The party came in: that is unsaved work until Save (its recovery copy written now).
             self.controller.undo_stack.resetClean()
             self.document.autosave()
