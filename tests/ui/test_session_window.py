@@ -17,7 +17,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.session.roster import load_roster
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.docks.session import WORKING
+from lnl_desktop.ui.docks.session import DEADLY_COLOR, WORKING
 from lnl_desktop.ui.plumbing.session_odds import SESSION_FIGHTS
 
 
@@ -68,8 +68,11 @@ def test_the_session_dock_lists_the_encounters_with_the_partys_odds(
     after = odds_of(window, qtbot)
     assert after[NAMES[1]].party_wins < before[NAMES[1]].party_wins - 0.05
     assert [state for _, state, _ in panel.rows()] == ["open now", "to come"]
-    if after[NAMES[1]].party_wins < 0.5:
-        assert panel.item(NAMES[1]).toolTip(2).startswith("Deadly")
+    # Below even odds: marked deadly, in red, the tooltip says why.
+    assert after[NAMES[1]].party_wins < 0.5
+    item = panel.item(NAMES[1])
+    assert item.toolTip(2).startswith("Deadly") and item.foreground(2).color().name() == DEADLY_COLOR
+    assert item.text(2).startswith(f"Party wins {100 * after[NAMES[1]].party_wins:.0f} % (±")
 
 
 def test_an_encounter_that_cannot_be_read_says_why(laptop_window: Any, qtbot: QtBot, tmp_path: Path) -> None:

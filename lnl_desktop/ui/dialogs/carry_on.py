@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
@@ -85,8 +85,8 @@ def show_summary(parent: QWidget, lines: Sequence[str]) -> QMessageBox:
     box.setText("Written back to the party roster (Undo takes it back):")
     box.setInformativeText(summary_text(lines))
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
-    box.setModal(False)
-    box.open()
+    box.setWindowModality(Qt.WindowModality.NonModal)
+    box.show()  # open() would make it window-modal
     return box
 
 

@@ -64,12 +64,12 @@ def play(job: SessionOddsJob, results: Any) -> None:
 
 def odds_words(odds: Any) -> str:
     """'Party wins 82 % (±1), Tombril drops 12 %': the party's chance and its likeliest to drop."""
-    party = f"Party wins {odds.party_wins:.0%} (±{100 * odds.margin(odds.party_wins):.0f})"
+    party = f"Party wins {100 * odds.party_wins:.0f} % (±{100 * odds.margin(odds.party_wins):.0f})"
     ours = [c for c in odds.combatants if c.side == "Party"]
     worst = max(ours, key=lambda c: c.drop, default=None)
     if worst is None or worst.drop < 0.005:
         return party
-    return f"{party}, {worst.name} {odds.drop_words} {worst.drop:.0%}"
+    return f"{party}, {worst.name} {odds.drop_words} {100 * worst.drop:.0f} %"
 
 
 def deadly(odds: Any) -> bool:
