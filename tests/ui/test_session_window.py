@@ -130,3 +130,15 @@ def test_the_session_log_exported_as_markdown_and_html(laptop_window: Any, tmp_p
     assert "- Tombril: SP 55 → 48" in markdown
     assert window.session.export_log_to(tmp_path / "night.html")
     assert (tmp_path / "night.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+
+
+def test_the_session_open_last_time_is_open_again(laptop_window: Any, qtbot: QtBot, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    make_session(folder)
+    first = laptop_window()
+    assert first.session.open_session_folder(folder)
+    first.close()
+    again = laptop_window()  # the same settings: the next run
+    qtbot.waitUntil(lambda: again.party.session is not None, timeout=5000)
+    assert again.party.session.folder == first.party.session.folder
+    assert again.session.export_log_action.isEnabled()
