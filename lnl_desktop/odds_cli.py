@@ -97,7 +97,7 @@ def run(argv: list[str]) -> int:
 
 def odds_command(argv: list[str]) -> int:
     args = parse_args(argv)
-    if args.file.is_dir():
+    if is_session(args.file):
         return session_command(args)
     try:
         encounter = storage.load(args.file)
@@ -125,6 +125,14 @@ def odds_command(argv: list[str]) -> int:
         print(visible(shown_odds.text(), lines=True))
     sys.stdout.flush()  # a closed pipe found here, not at the interpreter's exit
     return 0
+
+
+def is_session(path: Path) -> bool:
+    """A folder with a session.json (another folder is refused as an encounter file would be)."""
+    try:
+        return path.is_dir() and (path / "session.json").is_file()
+    except OSError:  # a name too long for the system, a folder not to be read: the file's own refusal says
+        return False
 
 
 def session_command(args: argparse.Namespace) -> int:

@@ -44,7 +44,7 @@ class Night:
 
 NIGHTS = (
     Night(
-        "lnl-old-tower",
+        "lnl_old_tower",
         "lnl",
         "A night at the Old Tower (Laurels & Loot)",
         "hill-giant.lnl",
@@ -53,7 +53,7 @@ NIGHTS = (
         (("Ogre", (13, 6)), ("Skeleton", (12, 3)), ("Skeleton", (12, 9)), ("Orc Archer", (16, 6))),
     ),
     Night(
-        "osr-hobgoblin-ford",
+        "osr_hobgoblin_ford",
         "osr",
         "The road past the Hobgoblin Ford (Old-School d20)",
         "goblin-ambush-osr.lnl",
@@ -62,7 +62,7 @@ NIGHTS = (
         (("Gnoll", (12, 4)), ("Gnoll", (12, 8)), ("Bugbear", (14, 6)), ("Giant rat", (11, 6))),
     ),
     Night(
-        "d10-mill-road",
+        "d10_mill_road",
         "d10",
         "Bandits on the Mill Road (Group d10)",
         "bandit-mill-d10.lnl",

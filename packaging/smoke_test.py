@@ -155,9 +155,9 @@ def check_contents(root: Path, version: str, report: Report) -> None:
             "encounters/goblin-ambush-osr.lnl",
             "bestiary-d10.json",
             "encounters/bandit-mill-d10.lnl",
-            "sessions/lnl-old-tower/session.json",
-            "sessions/lnl-old-tower/party.lnlparty",
-            "sessions/d10-mill-road/02-troll-bridge.lnl",
+            "sessions/lnl_old_tower/session.json",
+            "sessions/lnl_old_tower/party.lnlparty",
+            "sessions/d10_mill_road/02-troll-bridge.lnl",
         ]
         needed += ["schema/encounter.schema.json", "icons/lnl-desktop.ico", "icons/lnl-desktop.icns"]
         needed += [f"icons/lnl-desktop-{size}.png" for size in config.ICON_SIZES]

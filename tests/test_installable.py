@@ -50,7 +50,10 @@ def test_every_package_on_disk_is_in_the_wheel() -> None:
     on_disk = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "lnl_desktop").rglob("__init__.py")}
     assert on_disk - listed == set(), "add these packages to [tool.setuptools] packages in pyproject.toml"
     folders = {p for p in (ROOT / "resources").rglob("*") if p.is_dir()}
-    resources = {"lnl_desktop.resources", *("lnl_desktop.resources." + p.name for p in folders)}
+    resources = {
+        "lnl_desktop.resources",
+        *(".".join(["lnl_desktop.resources", *p.relative_to(ROOT / "resources").parts]) for p in folders),
+    }
     assert resources <= listed, "every folder of resources/ is a data package of the wheel"
     assert PYPROJECT["tool"]["setuptools"]["package-dir"] == {"lnl_desktop.resources": "resources"}
 

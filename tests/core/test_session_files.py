@@ -159,7 +159,7 @@ def test_a_new_session_lists_the_folders_encounters_and_an_empty_party(tmp_path:
         new_session(tmp_path, "lnl")
 
 
-@pytest.mark.parametrize("name", ["lnl-old-tower", "osr-hobgoblin-ford", "d10-mill-road"])
+@pytest.mark.parametrize("name", ["lnl_old_tower", "osr_hobgoblin_ford", "d10_mill_road"])
 def test_each_demo_session_opens_with_its_party_and_two_encounters(name: str) -> None:
     folder = open_session(resource("sessions", name))
     roster = folder.load_roster()
@@ -173,7 +173,7 @@ def test_each_demo_session_opens_with_its_party_and_two_encounters(name: str) ->
 def test_the_odds_command_prints_a_sessions_table_and_its_json(capsys: pytest.CaptureFixture[str]) -> None:
     from lnl_desktop.odds_cli import run
 
-    folder = str(resource("sessions", "lnl-old-tower"))
+    folder = str(resource("sessions", "lnl_old_tower"))
     assert run([folder, "--fights", "300", "--seed", "2"]) == 0
     text = capsys.readouterr().out
     assert "01-hill-giant.lnl" in text and "02-tower-cellar.lnl" in text and "Party wins" in text

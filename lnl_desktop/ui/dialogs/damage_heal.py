@@ -1,9 +1,11 @@
-"""Damage or healing by hand (RULES §10): the dialog the Sheet, the token menu and Ctrl+Shift+D open."""
+"""Damage or healing by hand (RULES §10): the dialog the Sheet, the token menu and Ctrl+Shift+D open; the
+question before a token leaves the map mid-fight."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -11,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QRadioButton,
     QVBoxLayout,
     QWidget,
@@ -105,3 +108,22 @@ def open_damage_heal(controller: TableController, cid: str | None, parent: QWidg
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.open()
     return dialog
+
+
+def confirm_remove_token(window: QWidget, name: str) -> tuple[bool, bool]:
+    """(remove it, don't ask again): the GM asked before a token leaves the map mid-fight. The open box is
+    ``window.remove_box`` while it shows (for tests)."""
+    box = QMessageBox(window)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle("Remove the token?")
+    box.setText(f"Take {name}'s token off the map in the middle of the fight?")
+    box.setInformativeText(f"{name} stays in the fight, off the map. Undo (Ctrl+Z) puts the token back.")
+    remove = box.addButton("Remove token", QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    never = QCheckBox("Don't ask again")
+    box.setCheckBox(never)
+    window.remove_box = box  # type: ignore[attr-defined]
+    box.exec()
+    window.remove_box = None  # type: ignore[attr-defined]
+    return box.clickedButton() is remove, never.isChecked()

@@ -212,7 +212,12 @@ class PartyPanel(QWidget):
         button.setToolTip(action.toolTip())
         button.setEnabled(action.isEnabled())
         button.clicked.connect(action.trigger)
-        action.changed.connect(lambda: (button.setEnabled(action.isEnabled()), button.setText(action.text())))
+        def follow() -> None:  # a disabled Rest… says why, as its menu entry does
+            button.setEnabled(action.isEnabled())
+            button.setText(action.text())
+            button.setToolTip(action.toolTip())
+
+        action.changed.connect(follow)
         self.actions_row.insertWidget(self.actions_row.count() - 1, button)
         return button
 

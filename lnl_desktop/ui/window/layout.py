@@ -28,7 +28,7 @@ ACTION_WORK_LINES = 13
 ACTION_IDLE_LINES = 5
 OWN_SPLIT_KEY = "window/own_split"  # the GM moved the side panel's splitters: keep them there
 # Saved dock layouts of another shape (before the one side panel; before the Dice dock) are not restored.
-LAYOUT_VERSION = 3
+LAYOUT_VERSION = 4  # 4: the Party and Session docks
 
 
 class SidePanelLayout(QMainWindow):

@@ -21,7 +21,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QCheckBox,
     QDockWidget,
     QGraphicsScene,
     QInputDialog,
@@ -160,13 +159,12 @@ class MainWindow(WindowMenus, SidePanelLayout):
             dock.visibilityChanged.connect(lambda _shown: self._balance_timer.start())
         # A scroll bar coming or going narrows or widens the order's rows: measured again then.
         self.turns_panel.tree.viewport().installEventFilter(self)
-
         self.player_view: PlayerView | None = None
         self.presentation = Presentation.load(self.settings)
 
         self._build_status_bar()
         self.party = WindowParty(self.controller, self.settings, self)  # the roster beside the encounter
-        self.party.problem.connect(lambda text: self.toast.say(text))  # a party file gone or unsaved
+        self.party.problem.connect(lambda text: self.toast.say(text))  # a party file gone (the toast comes later)
         # A party character picked in the Party dock: the Sheet (which shows it) comes to the front.
         self.party.picked.connect(lambda cid: cid and self._panel("Sheet") and self.docks["Sheet"].raise_())
         self._build_actions()
@@ -250,6 +248,8 @@ class MainWindow(WindowMenus, SidePanelLayout):
             # One line per step: without this every push measures every row again (slower each round).
             undo_view.setUniformItemSizes(True)
             return undo_view
+        if title not in LAZY_PANELS:  # a dock that makes its own panel when first shown (Session)
+            return self.docks[title].widget()
         module, name = LAZY_PANELS[title]
         panel: QWidget = getattr(import_module(module), name)(self.controller)
         if hasattr(panel, "folders"):
@@ -577,25 +577,12 @@ class MainWindow(WindowMenus, SidePanelLayout):
         return self.map_view.remove_selected() is not None
 
     def _confirm_remove(self, cid: str) -> bool:
-        name = self.controller.encounter.combatant(cid).name
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle("Remove the token?")
-        box.setText(f"Take {name}'s token off the map in the middle of the fight?")
-        box.setInformativeText(f"{name} stays in the fight, off the map. Undo (Ctrl+Z) puts the token back.")
-        remove = box.addButton("Remove token", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        never = QCheckBox("Don't ask again")
-        box.setCheckBox(never)
-        self.remove_box = box  # for tests: the box while it is open
-        box.exec()
-        self.remove_box = None
-        if box.clickedButton() is not remove:
-            return False
-        if never.isChecked():
+        from lnl_desktop.ui.dialogs.damage_heal import confirm_remove_token
+
+        asked, never = confirm_remove_token(self, self.controller.encounter.combatant(cid).name)
+        if asked and never:
             self.settings.setValue(ASK_REMOVE_KEY, False)
-        return True
+        return asked
 
     def import_map(self) -> bool:
         """File ▸ Import map…: a Universal VTT file replaces the map in one undoable step."""
