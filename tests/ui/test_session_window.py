@@ -142,3 +142,21 @@ def test_the_session_open_last_time_is_open_again(laptop_window: Any, qtbot: QtB
     qtbot.waitUntil(lambda: again.party.session is not None, timeout=5000)
     assert again.party.session.folder == first.party.session.folder
     assert again.session.export_log_action.isEnabled()
+
+
+def test_a_demo_session_is_copied_out_and_a_copy_made_before_is_opened_as_left(
+    laptop_window: Any, tmp_path: Path
+) -> None:
+    window = laptop_window()
+    names = dict(window.session.demo_sessions())
+    assert set(names) == {"lnl_old_tower", "osr_hobgoblin_ford", "d10_mill_road"}
+    assert window.session.open_demo_session("lnl_old_tower", tmp_path)
+    copy = tmp_path / "lnl_old_tower"
+    assert window.party.session is not None and window.party.session.folder == copy.resolve()
+    assert [c.name for c in window.party.roster.characters] == ["Tombril", "Cedryk the Sneaky", "Janine the Pious"]
+    roster_file = copy / "party.lnlparty"
+    text = roster_file.read_text(encoding="utf-8").replace('"Tombril"', '"Tombril the Tired"')
+    roster_file.write_text(text, encoding="utf-8")  # the GM's night so far
+    assert window.session.open_demo_session("lnl_old_tower", tmp_path)
+    assert window.party.roster.characters[0].name == "Tombril the Tired"
+    assert load_roster(resource("sessions", "lnl_old_tower", "party.lnlparty")).characters[0].name == "Tombril"

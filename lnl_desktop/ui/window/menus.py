@@ -482,6 +482,17 @@ class WindowMenus(QMainWindow):
                     f"Open the built-in {ruleset.title} demo encounter as an unsaved copy",
                 )
             )
+        self.demo_menu.addSeparator()
+        for name, title in self.session.demo_sessions():
+            self.demo_menu.addAction(
+                self._action(
+                    f"Session: {title}".replace("&", "&&"),
+                    lambda _=False, n=name: self.session.open_demo_session(n),
+                    None,
+                    f"Copy the demo session {title} into your documents and open it (a copy made before is opened"
+                    " as you left it)",
+                )
+            )
 
     def _refresh_recent_menu(self) -> None:
         self.recent_menu.clear()

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMainWindow, QMessageBox, QVBoxLayout, QWidget
 
@@ -35,6 +35,9 @@ SESSION_KEY = "session/folder"  # QSettings: the session folder open last, reope
 CARRY_ON_TEXT = "Carry the party on"
 CARRY_ON_SHORTCUT = "Ctrl+Shift+E"
 LOG_FILTER = "Markdown (*.md);;HTML (*.html)"
+# The demo sessions resources/sessions holds, one per ruleset family, and where their copies go.
+DEMO_SESSIONS = ("lnl_old_tower", "osr_hobgoblin_ford", "d10_mill_road")
+DEMO_FOLDER = "Laurels & Loot demo sessions"
 
 
 class WindowSession(QObject):
@@ -218,6 +221,46 @@ class WindowSession(QObject):
         )
         self.refresh()
         return True
+
+    # -- the demo sessions --------------------------------------------------------------------
+
+    def demo_sessions(self) -> list[tuple[str, str]]:
+        """(folder, the session's name) of each demo session the program carries."""
+        from lnl_desktop.core.session.folder import SESSION_FILE, open_session
+        from lnl_desktop.paths import resource
+
+        found = []
+        for name in DEMO_SESSIONS:
+            if resource("sessions", name, SESSION_FILE).is_file():
+                try:
+                    found.append((name, open_session(resource("sessions", name)).session.name))
+                except RulesError:
+                    continue  # a broken install: the entry is left out rather than offered to fail
+        return found
+
+    def open_demo_session(self, name: str, root: Path | None = None) -> bool:
+        """The demo session ``name`` copied into the GM's documents (``root``: "Laurels & Loot demo sessions"
+        there) and opened. A copy made before is opened as it was left: the GM's night is never overwritten."""
+        import shutil
+
+        from lnl_desktop.core.session.folder import SESSION_FILE
+        from lnl_desktop.paths import resource
+
+        source = resource("sessions", name)
+        if root is None:
+            documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+            root = Path(documents or Path.home()) / DEMO_FOLDER
+        target = root / name
+        if not (target / SESSION_FILE).is_file():
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copytree(source, target, dirs_exist_ok=True)
+            except OSError as error:
+                self._refuse("Cannot open the demo session", f"{target} could not be written: {error.strerror}")
+                return False
+        else:
+            self.controller.message.emit(f"Opening your copy of the demo session in {target}")
+        return self.open_session_folder(target)
 
     def reopen(self) -> None:
         """The session open last time, if its folder is still one (said in the status bar if not)."""
