@@ -51,13 +51,44 @@ FILE_FILTER = f"Party rosters (*{ROSTER_SUFFIX})"
 def state_words(ruleset_name: str, c: Any) -> str:
     """A character's state in its ruleset's words: health, lasting conditions, dead."""
     ruleset = get_ruleset(ruleset_name)
-    words = [ruleset.views.summary(c)]
+    summary = ruleset.views.summary(c)
+    health = health_words(ruleset, c, summary)
+    words = [health, summary, *gear_words(c)]
     if ruleset.rest is not None and ruleset.rest.dead(c):
         words.insert(0, "DEAD")
     conditions = [str(getattr(w, "value", w)) for w in getattr(c, "conditions", ())]
     if conditions:
         words.append("conditions: " + ", ".join(conditions))
     return " · ".join(w for w in words if w)
+
+
+def health_words(ruleset: Any, c: Any, summary: str = "") -> str:
+    """'SP 55/55, IP 8/14': each health value the GM types, in the ruleset's words, with its maximum; one the
+    ruleset's ``summary`` line already shows ("14/14 HP") is not said twice."""
+    labels = dict(ruleset.health.kinds(True))
+    said = []
+    for field, kind in ruleset.health.fields().items():
+        top = getattr(c, f"{field}_max", None)
+        value = getattr(c, field, None)
+        if value is not None and not (top is not None and f"{value}/{top}" in summary):
+            said.append(f"{labels.get(kind, field)} {value}" + (f"/{top}" if top is not None else ""))
+    return ", ".join(said)
+
+
+# The states of a weapon or a shield the next fight must know about.
+LOST_GEAR = frozenset({"broken", "destroyed"})
+
+
+def gear_words(c: Any) -> list[str]:
+    """'Longsword broken', 'Shield destroyed': gear the stat block says is out of use."""
+    said = []
+    for name in type(c).model_fields:
+        value = getattr(c, name)
+        for item in value if isinstance(value, list) else [value]:
+            state = getattr(item, "state", None)
+            if str(getattr(state, "value", state)) in LOST_GEAR:
+                said.append(f"{getattr(item, 'name', name)} {getattr(state, 'value', state)}")
+    return said
 
 
 class PartyModel(QAbstractListModel):

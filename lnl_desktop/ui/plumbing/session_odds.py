@@ -63,18 +63,21 @@ def play(job: SessionOddsJob, results: Any) -> None:
 
 
 def odds_words(odds: Any) -> str:
-    """'Party wins 82 % (±1), Tombril drops 12 %': the party's chance and its likeliest to drop."""
+    """'Party wins 82 % (±1)' and on a line of its own 'Tombril drops 12 %': the party's chance and its
+    likeliest to drop (two lines: a narrow dock shows both rather than cut the name off)."""
     party = f"Party wins {100 * odds.party_wins:.0f} % (±{100 * odds.margin(odds.party_wins):.0f})"
     ours = [c for c in odds.combatants if c.side == "Party"]
     worst = max(ours, key=lambda c: c.drop, default=None)
     if worst is None or worst.drop < 0.005:
         return party
-    return f"{party}, {worst.name} {odds.drop_words} {100 * worst.drop:.0f} %"
+    return f"{party}\n{worst.name} {odds.drop_words} {100 * worst.drop:.0f} %"
 
 
 def deadly(odds: Any) -> bool:
-    """A fight the party more likely loses than wins."""
-    return bool(odds.party_wins < 0.5)
+    """A fight the party more likely loses than wins (the odds command marks the same ones)."""
+    from lnl_desktop.core.session.odds import DEADLY
+
+    return bool(odds.party_wins < DEADLY)
 
 
 class SessionOddsService(QObject):
