@@ -46,7 +46,10 @@ def test_add_from_the_combatants_dock_writes_links_and_undoes(demo_window: MainW
     assert [c.name for c in load_roster(path).characters] == ["Tombril"]
     assert window.controller.encounter.party_links == {"tombril": 1}
     assert "Tombril: taken into the party" in log_lines(window)[-1]
-    assert "heroes.lnlparty" in panel.header.text() and "1 characters" in panel.header.text()
+    assert "heroes.lnlparty" in panel.header.text() and "1 character" in panel.header.text()
+    row = panel.model.data(panel.model.index(0), Qt.ItemDataRole.DisplayRole)
+    tombril = window.controller.encounter.combatant("tombril")
+    assert f"IP {tombril.injury}/{tombril.injury_max}" in row  # the GM sees how hurt each one is
     # Dragged from the Combatants dock: the same.
     assert panel.model.dropMimeData(combatant_mime("janine"), Qt.DropAction.CopyAction, -1, -1, QModelIndex())
     assert [c.name for c in load_roster(path).characters] == ["Tombril", "Janine the Pious"]

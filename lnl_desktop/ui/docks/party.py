@@ -9,6 +9,7 @@ change is one undo step through :meth:`WindowParty.push`, with a line in the rou
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -243,6 +244,7 @@ class PartyPanel(QWidget):
         button.setToolTip(action.toolTip())
         button.setEnabled(action.isEnabled())
         button.clicked.connect(action.trigger)
+
         def follow() -> None:  # a disabled Rest… says why, as its menu entry does
             button.setEnabled(action.isEnabled())
             button.setText(action.text())
@@ -260,9 +262,13 @@ class PartyPanel(QWidget):
         if party is None or roster is None or party.path is None:
             self.header.setText("No party open: New party… or Open party…")
         else:
-            words = f"<b>{visible(roster.name)}</b> ({party.path.name}): {len(roster.characters)} characters"
+            count = len(roster.characters)
+            # Rich text: a name typed with "<" or "&" is shown as typed, never read as markup.
+            name, file = html.escape(visible(roster.name)), html.escape(visible(party.path.name))
+            words = f"<b>{name}</b> ({file}): {count} character{'' if count == 1 else 's'}"
             why = party.ruleset_mismatch()
-            self.header.setText(words + (f"<br><span style='color:#b00020'>{visible(why)}</span>" if why else ""))
+            said = f"<br><span style='color:#b00020'>{html.escape(visible(why))}</span>" if why else ""
+            self.header.setText(words + said)
         self._refresh_buttons()
 
     def _refresh_buttons(self) -> None:
