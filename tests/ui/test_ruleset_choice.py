@@ -106,6 +106,10 @@ def test_open_demo_opens_an_unsaved_copy(window: MainWindow) -> None:
         "L&&L Classic demo",
         "Old-School d20 demo",
         "Group d10 demo",
+        "",  # the separator before the demo sessions
+        "Session: A night at the Old Tower (Laurels && Loot)",
+        "Session: The road past the Hobgoblin Ford (Old-School d20)",
+        "Session: Bandits on the Mill Road (Group d10)",
     ]
 
 

@@ -46,7 +46,7 @@ class RosterFileError(RulesError):
 class RosterNote(BaseModel):
     """One line of the roster's log: a character taken in or let go, a fight carried on, a rest."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     at: datetime
     kind: str = Field(min_length=1, max_length=40)  # "added", "removed", "edited", "carried on", "rest"
@@ -70,7 +70,7 @@ class RosterNote(BaseModel):
 class Roster(BaseModel):
     """The frame every ruleset's roster shares; :func:`roster_model` narrows it to one ruleset."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built when a party is first read
 
     name: str = Field(default="The party", min_length=1, max_length=120)
     ruleset: str = Field(min_length=1, max_length=60)
