@@ -179,3 +179,27 @@ def test_one_side_out_offers_to_carry_on_once_and_the_fight_ends_with_it(laptop_
     controller.undo_stack.undo()  # the fight goes on, the roster as it was
     assert controller.encounter.combat.phase.value == "fighting"
     assert all(n.kind != "carried on" for n in load_roster(folder / "party.lnlparty").log)
+
+
+def test_a_fight_carried_on_in_another_window_is_asked_about_never_overwritten(
+    laptop_window: Any, tmp_path: Path
+) -> None:
+    folder = tmp_path / "night"
+    make_session(folder)
+    first, second = laptop_window(), laptop_window()
+    for window, name in ((first, NAMES[0]), (second, NAMES[1])):
+        assert window.session.open_session_folder(folder)
+        assert window.session.open_encounter(name)
+    assert first.controller.do(act.DamageByHand("tombril", 20, reason="a boulder")) is not None
+    assert second.controller.do(act.DamageByHand("tombril", 5, reason="a dart")) is not None
+    assert first.session.carry_on()
+    boulder = load_roster(folder / "party.lnlparty").character("tombril").stamina
+    asked: list[list[str]] = []
+    second.session.ask_conflicts = lambda conflicts, fight: asked.append([c.cid for c in conflicts])  # type: ignore[func-returns-value]
+    assert not second.session.carry_on()  # left unanswered: nothing written
+    assert asked == [["tombril"]]
+    assert load_roster(folder / "party.lnlparty").character("tombril").stamina == boulder
+    second.session.ask_conflicts = lambda conflicts, fight: {"tombril": True}  # this fight's state wins
+    assert second.session.carry_on()
+    dart = second.controller.encounter.combatant("tombril").stamina
+    assert load_roster(folder / "party.lnlparty").character("tombril").stamina == dart != boulder

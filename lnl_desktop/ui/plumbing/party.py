@@ -304,6 +304,13 @@ class WindowParty(QObject):
                 self._say(f"{error}; the party is kept in this window: save it again with New party…")
         self.changed.emit()
 
+    def refresh_from_disk(self) -> None:
+        """Take the roster as another window last wrote it, before a step that reads versions (a carry-on:
+        a character that window carried on meanwhile is then a conflict the GM decides, never overwritten)."""
+        latest = self._latest_on_disk()
+        if latest is not None and self.path is not None:
+            self._take(latest, self.path, read_text(self.path))
+
     def _latest_on_disk(self) -> Roster | None:
         """The roster as another window left it, or None when the file is as this window last saw it
         (or unreadable: then this window's roster is written whole)."""

@@ -411,6 +411,7 @@ class WindowSession(QObject):
         if reason:
             self._refuse("Cannot carry the party on", reason)
             return False
+        self.party.refresh_from_disk()  # another window's carry-on meanwhile: asked about, not overwritten
         assert self.party.roster is not None
         encounter, roster, fight = self.controller.encounter, self.party.roster, self.fight_name()
         try:
@@ -505,6 +506,7 @@ class WindowSession(QObject):
         if reason:
             self._refuse("No rest", reason)
             return False
+        self.party.refresh_from_disk()  # rest the party as it stands now, whichever window wrote it last
         assert self.party.roster is not None
         dialog = RestDialog(self.party.roster, self.window)
         self.rest_dialog = dialog  # for tests: the dialog while it is open
