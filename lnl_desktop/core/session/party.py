@@ -92,8 +92,12 @@ def _taken(tokens: Mapping[str, Token], combatants: Sequence[Any], but: str) -> 
 
 
 def _fits(encounter: Encounter, tokens: Mapping[str, Token], cid: str, anchor: Cell, size: int) -> bool:
+    return _free(encounter, _taken(tokens, encounter.combatants, cid), anchor, size)
+
+
+def _free(encounter: Encounter, taken: set[Cell], anchor: Cell, size: int) -> bool:
+    """Whether a token of ``size`` fits at ``anchor``: on the map, no wall, no other token."""
     grid = encounter.map
-    taken = _taken(tokens, encounter.combatants, cid)
     return all(
         0 <= x < grid.width and 0 <= y < grid.height and (x, y) not in grid.walls and (x, y) not in taken
         for x, y in footprint(anchor, size)
@@ -124,10 +128,7 @@ def _place(
     taken = _taken(tokens, combatants, cid)
 
     def free(anchor: Cell) -> bool:
-        return all(
-            0 <= x < grid.width and 0 <= y < grid.height and (x, y) not in grid.walls and (x, y) not in taken
-            for x, y in footprint(anchor, size)
-        )
+        return _free(encounter, taken, anchor, size)
 
     starts = sorted(getattr(grid, "start_cells", ()), key=lambda cell: (cell[1], cell[0]))
     for cell in starts:
