@@ -155,11 +155,13 @@ START_PATH = {
     "lnl_desktop.ui.map.tokens",
     "lnl_desktop.ui.map.token_look",
     "lnl_desktop.ui.map.view",
+    "lnl_desktop.ui.map.players_frame",  # the view's frame of the players' screen at real size
     "lnl_desktop.ui.map.view_keys",
     "lnl_desktop.ui.map.drops",
     "lnl_desktop.ui.map.walls",
     "lnl_desktop.ui.map.wall_tiles",
     "lnl_desktop.ui.window.menus",
+    "lnl_desktop.ui.window.table_display",  # the Player view options' real size and turn entries
     "lnl_desktop.ui.plumbing.mime",
     "lnl_desktop.ui.plumbing.portraits",
     "lnl_desktop.ui.window.recovery",
@@ -189,6 +191,7 @@ LATER = {
     "lnl_desktop.ui.docks.forecast",
     "lnl_desktop.ui.dialogs.import_map",
     "lnl_desktop.ui.window.player_view",
+    "lnl_desktop.ui.dialogs.table_display",
     "lnl_desktop.ui.dialogs.about",
     "lnl_desktop.ui.dialogs.map_settings",
     "lnl_desktop.ui.dialogs.rulesets",

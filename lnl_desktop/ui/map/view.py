@@ -89,6 +89,7 @@ from lnl_desktop.ui.map.overlays import (
     MarkerItem,
     cosmetic,
 )
+from lnl_desktop.ui.map.players_frame import DragFrame, PlayersFrame
 from lnl_desktop.ui.map.ruler import Measure
 from lnl_desktop.ui.map.rules_overlays import RulesOverlays
 from lnl_desktop.ui.map.scene import BackgroundCache, MapScene
@@ -196,6 +197,7 @@ class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
         self.target_ring.setZValue(MARKER_Z + 1)
         self.map_scene.addItem(self.target_ring)
 
+        self.players_frame: PlayersFrame | None = None  # at real size: what the players' screen shows
         self._gesture: Gesture | None = None  # the drag, turn, stroke, line, rectangle or pan under way
         self._last_mouse: QPointF | None = None
         self.context_menu: QMenu | None = None  # the last token menu shown (a right-click)
@@ -509,11 +511,14 @@ class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
         elif self._tool == "select":
             cell = self.cell_of(pos)
             cid = self._token_at(cell)
+            zoom = self.transform().m11()
             if button == Qt.MouseButton.LeftButton:
                 door = self._door_under(pos, cid)
                 if door is not None:
                     # A click opens or closes it; a drag from it pans like empty floor.
                     self._begin(Pan(self, event.position().toPoint(), deselect=False, door=door))
+                elif cid is None and (frame := self.players_frame) and frame.grips(self.scene_pos(pos), zoom):
+                    self._begin(DragFrame(self, frame, self.scene_pos(pos)))  # what the players' screen shows
                 elif cid is None and (template := self.template_handle_at(pos)) is not None:
                     self._begin(ShapeTemplate(self, template, pos, resize=True))
                 elif cid is None and (drawing := self.drawing_at(pos)) is not None:

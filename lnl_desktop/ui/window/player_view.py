@@ -7,22 +7,30 @@ the rest black, and no Opponent the Party does not see now. GM overlays (a drag'
 range rings) are painted over it only while "Share overlays" is on, and never over the black. It
 may follow the GM's zoom and position or keep its own; a blackout blanks it for scene changes. A
 move slides the token along its path for a moment so the table can follow it.
+
+For a TV laid on the table it may show the grid at real size (a locked part of the map, placed by
+the GM's frame: :mod:`lnl_desktop.ui.window.table_display`) and turn by 90, 180 or 270 degrees,
+the banner's words with it.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 
-from PySide6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QEasingCurve, QPointF, QRect, QRectF, QSize, QSizeF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QCloseEvent,
     QColor,
     QFont,
+    QFontMetricsF,
     QGuiApplication,
     QPainter,
     QPaintEvent,
+    QPen,
     QResizeEvent,
     QScreen,
+    QShowEvent,
     QTransform,
     QWheelEvent,
 )
@@ -30,7 +38,6 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QSizePolicy,
     QStyleOptionGraphicsItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -49,6 +56,7 @@ from lnl_desktop.ui.plumbing.widgets import ElidedLabel
 
 MOVE_ANIMATION_MS = 300
 BLACK = QColor(0, 0, 0)
+ROTATIONS = (0, 90, 180, 270)  # the players' picture turned clockwise, in degrees
 
 
 def banner_text(controller: TableController) -> str:
@@ -82,6 +90,8 @@ def roll_banner(controller: TableController) -> str:
 class PlayerMapView(QGraphicsView):
     """The players' map: read-only, no scrollbars, no mouse gestures but the wheel's zoom."""
 
+    shownChanged = Signal()  # the part of the map the players see moved, turned or changed size
+
     def __init__(self, controller: TableController, gm_view: QGraphicsView | None, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
@@ -102,6 +112,10 @@ class PlayerMapView(QGraphicsView):
         self.follow = False
         self._user_zoomed = False
         self._fitted_map: tuple[int, int] | None = None  # the map size last fitted
+        self.rotation = 0  # degrees clockwise, one of ROTATIONS
+        self.real_scale: float | None = None  # real size: the zoom that makes a cell its physical size
+        self.real_origin: QPointF | None = None  # real size: the shown area's top-left, on a grid corner
+        self.calibration_bar: tuple[float, float] | None = None  # (length in mm, px per mm) to draw
         self.animations: dict[str, QVariantAnimation] = {}
         # After the scene's own sync (connected first): tokens already stand on their final cells.
         controller.eventsApplied.connect(self._on_events)
@@ -129,32 +143,131 @@ class PlayerMapView(QGraphicsView):
         self.viewport().update()
 
     def set_follow(self, on: bool) -> None:
-        self.follow = on
-        if on:
+        self.follow = on and self.real_scale is None  # real size never follows the GM's zoom
+        if self.follow:
             self._follow_gm()
         else:
             self.fit_map()
 
+    def view_scale(self) -> float:
+        """Screen pixels per scene unit, whatever the turn (m11 alone is 0 at 90 degrees)."""
+        t = self.transform()
+        return math.hypot(t.m11(), t.m12())
+
+    def _set_view(self, scale: float, centre: QPointF) -> None:
+        self.setTransform(QTransform().rotate(self.rotation).scale(scale, scale))
+        self.centerOn(centre)
+        self.map_scene.set_view_scale(scale)
+        self.shownChanged.emit()
+
+    def _room(self) -> QRectF:
+        """The viewport as the map sees it: at 90 and 270 degrees its width and height swap roles."""
+        size = self.viewport().size()
+        if self.rotation in (90, 270):
+            size = size.transposed()
+        return QRectF(0, 0, size.width(), size.height())
+
     def fit_map(self) -> None:
-        """The whole map, as large as the window allows (no more margin than the aspect ratio needs)."""
+        """The whole map, as large as the window allows (no more margin than the aspect ratio needs);
+        at real size, the locked part of the map instead."""
+        if self.real_scale is not None:
+            self.place_real()
+            return
         rect = self.map_scene.map_rect()
         self._user_zoomed = False
         self._fitted_map = (self.controller.encounter.map.width, self.controller.encounter.map.height)
-        scale = fit_scale(rect, self.viewport().rect(), FIT_MARGIN_PX, 8.0)
+        scale = fit_scale(rect, self._room(), FIT_MARGIN_PX, 8.0)
         if scale is None:
             return
-        self.setTransform(QTransform.fromScale(scale, scale))
-        self.centerOn(rect.center())
-        self.map_scene.set_view_scale(scale)
+        self._set_view(scale, rect.center())
 
     def _follow_gm(self, *_: object) -> None:
         gm = self.gm_view
-        if not self.follow or gm is None:
+        if not self.follow or gm is None or self.real_scale is not None:
             return
         centre = gm.mapToScene(gm.viewport().rect().center())
-        self.setTransform(gm.transform())
-        self.centerOn(centre)
-        self.map_scene.set_view_scale(self.transform().m11())
+        t = gm.transform()
+        self._set_view(math.hypot(t.m11(), t.m12()), centre)
+
+    # -- real size and turning ---------------------------------------------------------------------
+
+    def set_rotation(self, degrees: int) -> None:
+        """Turn the players' picture clockwise; it shows the same part of the map."""
+        if degrees not in ROTATIONS:
+            raise ValueError(f"The players' view turns by 0, 90, 180 or 270 degrees, not {degrees}")
+        centre = self.mapToScene(self.viewport().rect().center())
+        self.rotation = degrees
+        if self.real_scale is not None:
+            self.place_real()
+        elif self.follow:
+            self._follow_gm()
+        elif self._user_zoomed:
+            self._set_view(self.view_scale(), QPointF(centre))
+        else:
+            self.fit_map()
+
+    def shown_size(self, scale: float | None = None) -> QSizeF:
+        """The map's width and height (scene units) the viewport holds at ``scale`` and the turn."""
+        room = self._room()
+        s = scale or self.view_scale() or 1.0
+        return QSizeF(room.width() / s, room.height() / s)
+
+    def shown_rect(self) -> QRectF:
+        """The part of the map (scene units) the players' screen shows now."""
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def set_real_size(self, scale: float | None, origin: QPointF | None = None) -> None:
+        """Real size at ``scale`` (scene scale: a cell's physical size on this screen), its top-left
+        at ``origin`` (or where it was, or the middle of the map); None: back to fitting the map."""
+        if scale is None:
+            self.real_scale = None
+            self.setSceneRect(QRectF())  # the scene's own again
+            self.fit_map()
+            return
+        if not math.isfinite(scale) or scale <= 0:
+            raise ValueError(f"Real size needs a positive zoom, not {scale}")
+        self.follow = False
+        self.real_scale = scale
+        if origin is not None:
+            self.real_origin = QPointF(origin)
+        elif self.real_origin is None:
+            size = self.shown_size(scale)
+            centre = self.map_scene.map_rect().center()
+            self.real_origin = QPointF(centre.x() - size.width() / 2, centre.y() - size.height() / 2)
+        self.place_real()
+
+    def snapped_origin(self, origin: QPointF) -> QPointF:
+        """``origin`` on the nearest grid corner, kept where the screen and the map overlap most: a
+        map larger than the screen fills it, a smaller one stays whole on it."""
+        cell = style.CELL_PX
+        size = self.shown_size(self.real_scale)
+        rect = self.map_scene.map_rect()
+        out: list[float] = []
+        for value, room, length in (
+            (origin.x(), size.width(), rect.width()),
+            (origin.y(), size.height(), rect.height()),
+        ):
+            low, high = sorted((0.0, length - room))
+            value = min(max(value, math.floor(low / cell) * cell), math.ceil(high / cell) * cell)
+            out.append(round(value / cell) * cell)
+        return QPointF(out[0], out[1])
+
+    def place_real(self) -> None:
+        """Show the locked part of the map at real size: its top-left on the grid corner kept."""
+        if self.real_scale is None or self.real_origin is None:
+            return
+        self.real_origin = self.snapped_origin(self.real_origin)
+        size = self.shown_size(self.real_scale)
+        # Room to scroll anywhere: the scene's own rect would pull a small map back to the middle.
+        rect = self.map_scene.map_rect()
+        self.setSceneRect(rect.adjusted(-2 * size.width(), -2 * size.height(), 2 * size.width(), 2 * size.height()))
+        centre = self.real_origin + QPointF(size.width() / 2, size.height() / 2)
+        self._set_view(self.real_scale, centre)
+
+    def set_calibration_bar(self, bar: tuple[float, float] | None) -> None:
+        """Draw (or stop drawing) a bar of ``bar[0]`` mm at ``bar[1]`` px per mm for the GM's ruler."""
+        self.calibration_bar = bar
+        self.viewport().update()
 
     # -- keeping up ------------------------------------------------------------------------------
 
@@ -176,7 +289,12 @@ class PlayerMapView(QGraphicsView):
         else:
             self._shared_unseen = None
         grid_map = self.controller.encounter.map
-        if not self.follow and not self._user_zoomed and self._fitted_map != (grid_map.width, grid_map.height):
+        if (
+            not self.follow
+            and not self._user_zoomed
+            and self.real_scale is None
+            and self._fitted_map != (grid_map.width, grid_map.height)
+        ):
             self.fit_map()  # the map changed size: fit the new one
         encounter = self.controller.encounter
         for event in events:
@@ -197,7 +315,10 @@ class PlayerMapView(QGraphicsView):
         self.animations.clear()
         self._shared_unseen = None
         self.viewport().update()
-        if not self.follow:
+        self.real_origin = None  # the frame's place is kept while an encounter is open, not past it
+        if self.real_scale is not None:
+            self.set_real_size(self.real_scale)
+        elif not self.follow:
             self.fit_map()
 
     def animate_move(self, cid: str, path: list[tuple[int, int]]) -> None:
@@ -261,6 +382,35 @@ class PlayerMapView(QGraphicsView):
             return
         if self.share_overlays and self.gm_view is not None:
             self._paint_gm_overlays(painter, rect)
+        if self.calibration_bar is not None:
+            self._paint_calibration_bar(painter)
+
+    def _paint_calibration_bar(self, painter: QPainter) -> None:
+        """A white bar with black ends in the middle of the screen, its stated length above it; it
+        turns with the picture (the GM measures it where the players sit)."""
+        assert self.calibration_bar is not None
+        mm, px_per_mm = self.calibration_bar
+        length = mm * px_per_mm
+        painter.save()
+        painter.resetTransform()
+        centre = QRectF(self.viewport().rect()).center()
+        painter.translate(centre)
+        painter.rotate(self.rotation)
+        font = QFont()
+        font.setPixelSize(22)
+        font.setBold(True)
+        words = f"This bar should measure {mm:g} mm ({mm / 25.4:.3g} in)"
+        wide = max(length, QFontMetricsF(font).horizontalAdvance(words)) + 24
+        painter.fillRect(QRectF(-wide / 2, -68, wide, 100), QColor(0, 0, 0, 210))
+        bar = QRectF(-length / 2, -12, length, 24)
+        painter.fillRect(bar, QColor(255, 255, 255))
+        painter.setPen(QPen(QColor(220, 30, 30), 2))
+        for x in (bar.left(), bar.right()):
+            painter.drawLine(QPointF(x, -24), QPointF(x, 24))
+        painter.setFont(font)
+        painter.setPen(QColor(255, 255, 255))
+        painter.drawText(QRectF(-wide / 2, -60, wide, 40), Qt.AlignmentFlag.AlignCenter, words)
+        painter.restore()
 
     def shared_overlays(self, rect: QRectF | None = None) -> list[Overlay]:
         """The GM's overlays the players may see: none that tells of a hidden token.
@@ -304,10 +454,11 @@ class PlayerMapView(QGraphicsView):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
-        if steps and not self.follow:
+        if steps and not self.follow and self.real_scale is None:  # real size is no zoom to change
             self.scale(1.2**steps, 1.2**steps)
             self._user_zoomed = True
-            self.map_scene.set_view_scale(self.transform().m11())
+            self.map_scene.set_view_scale(self.view_scale())
+            self.shownChanged.emit()
         event.accept()
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -320,7 +471,7 @@ class PlayerMapView(QGraphicsView):
             hook = sys.excepthook
             sys.excepthook = lambda _kind, error, _trace: errors.append(error)
             try:
-                scene.set_view_scale(self.transform().m11())  # tokens size their words by the zoom
+                scene.set_view_scale(self.view_scale())  # tokens size their words by the zoom
                 super().paintEvent(event)
             except Exception as error:
                 errors.append(error)
@@ -339,16 +490,45 @@ class PlayerMapView(QGraphicsView):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        if self.follow:
+        if self.real_scale is not None:
+            self.place_real()
+        elif self.follow:
             self._follow_gm()
         elif not self._user_zoomed:
             self.fit_map()
+        else:
+            self.shownChanged.emit()
+
+
+class TurnedBanner(QWidget):
+    """The banner drawn turned with the players' picture: the label's own look, painted rotated
+    along the edge that is the picture's top (a TV lying between the players)."""
+
+    def __init__(self, owner: PlayerView) -> None:
+        super().__init__(owner)
+        self.owner = owner
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    @fails_closed
+    def paintEvent(self, event: QPaintEvent) -> None:
+        label = self.owner.banner
+        rotation = self.owner.view.rotation
+        along = self.width() if rotation in (0, 180) else self.height()
+        across = self.height() if rotation in (0, 180) else self.width()
+        label.resize(along, across)
+        picture = label.grab()
+        painter = QPainter(self)
+        painter.translate(self.width() / 2, self.height() / 2)
+        painter.rotate(rotation)
+        painter.drawPixmap(QPointF(-along / 2, -across / 2), picture)
+        painter.end()
 
 
 class PlayerView(QWidget):
     """The player view's window: a turn banner over the players' map. One screen or two."""
 
     closed = Signal()
+    screenMoved = Signal()  # the window went to another screen (real size depends on the screen)
 
     def __init__(
         self, controller: TableController, gm_view: QGraphicsView | None = None, parent: QWidget | None = None
@@ -365,11 +545,9 @@ class PlayerView(QWidget):
         self.banner.setAutoFillBackground(True)
         self.banner.setContentsMargins(12, 6, 12, 6)
         self.view = PlayerMapView(controller, gm_view, self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
-        layout.addWidget(self.banner)
-        layout.addWidget(self.view, 1)
+        self.turned_banner = TurnedBanner(self)
+        self.banner.setParent(self)
+        self._watched_window = False
         self.set_scale(round(theme.ui_scale() * 100))
         self.resize(self._first_size(parent))
         controller.eventsApplied.connect(self._refresh_banner)
@@ -410,8 +588,52 @@ class PlayerView(QWidget):
         return self.scene.failure is not None
 
     def _show_paused(self, *_: object) -> None:
-        self.banner.setVisible(not self.blackout and not self.paused)
+        self._place()
         self.view.viewport().update()
+
+    @property
+    def rotation(self) -> int:
+        return self.view.rotation
+
+    def set_rotation(self, degrees: int) -> None:
+        """Turn the whole picture clockwise, the banner's words included; the same cells show."""
+        self.view.rotation = degrees if degrees in ROTATIONS else self.view.rotation
+        self._place()  # the map's room first (its width and height may swap), then its picture
+        self.view.set_rotation(degrees)
+
+    def _place(self) -> None:
+        """The banner along the picture's top edge, wherever the turn puts it, and the map in the rest."""
+        shown = not self.blackout and not self.paused
+        thick = self.banner.sizeHint().height() if shown else 0
+        w, h = self.width(), self.height()
+        rotation = self.view.rotation
+        if rotation == 0:
+            strip, rest = QRect(0, 0, w, thick), QRect(0, thick, w, h - thick)
+        elif rotation == 180:
+            strip, rest = QRect(0, h - thick, w, thick), QRect(0, 0, w, h - thick)
+        elif rotation == 90:  # the top edge turned to the right
+            strip, rest = QRect(w - thick, 0, thick, h), QRect(0, 0, w - thick, h)
+        else:
+            strip, rest = QRect(0, 0, thick, h), QRect(thick, 0, w - thick, h)
+        self.view.setGeometry(rest)
+        if rotation == 0:
+            self.banner.setGeometry(strip)
+        else:
+            self.turned_banner.setGeometry(strip)
+            self.turned_banner.update()
+        self.banner.setVisible(shown and rotation == 0)
+        self.turned_banner.setVisible(shown and rotation != 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._place()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        handle = self.windowHandle()
+        if handle is not None and not self._watched_window:
+            self._watched_window = True
+            handle.screenChanged.connect(lambda _screen: self.screenMoved.emit())
 
     def set_scale(self, percent: int) -> None:
         """The UI scale: large type for the banner, readable across a table, and the map's words
@@ -421,6 +643,7 @@ class PlayerView(QWidget):
         font.setPixelSize(round(34 * percent / 100))
         self.banner.setFont(font)
         self.scene.set_ui_scale(percent / 100)
+        self._place()
 
     def set_badly_hurt_below(self, fraction: float) -> None:
         self.scene.badly_hurt_below = fraction
@@ -442,6 +665,7 @@ class PlayerView(QWidget):
 
     def _refresh_banner(self, *_: object) -> None:
         self.banner.setText(banner_text(self.controller) + roll_banner(self.controller))
+        self.turned_banner.update()
 
     # -- screens -----------------------------------------------------------------------------------
 
