@@ -333,6 +333,9 @@ class WindowMenus(QMainWindow):
                 self.share_markers_action,
             ]
         )
+        player_menu.addSeparator()
+        player_menu.addActions([self.table_display.dialog_action, self.table_display.real_size_action])
+        player_menu.addMenu(self.table_display.rotation_menu(player_menu))
         view_menu.addAction(self.hide_token_action)
         view_menu.addAction(self.drawings_action)
         theme_menu = view_menu.addMenu("&Theme")
@@ -412,6 +415,12 @@ class WindowMenus(QMainWindow):
             "The player view shows the Opponents' condition markers too (the Party's always show)",
         )
         self.share_markers_action.setChecked(str(self.settings.value(SHARE_MARKERS_KEY, "false")).lower() == "true")
+        from lnl_desktop.ui.window.table_display import TableDisplay
+
+        # Real size and the turn: taken on by each player view as it opens (after the entry's own slot).
+        self.table_display = TableDisplay(self, self)
+        self.player_view_action.triggered.connect(self.table_display.attach_current)
+        self.player_full_screen_action.triggered.connect(self.table_display.attach_current)
         self.hide_token_action = self._action(
             "&Hide/reveal selected token from players",
             self.toggle_selected_hidden,
