@@ -235,6 +235,8 @@ def test_dragging_the_frame_moves_what_the_players_see_by_whole_cells(
 
     zoom = window.map_view.transform().m11()
     start = frame_edge_point(window, frame)
+    QTest.mouseMove(window.map_view.viewport(), start)
+    assert window.map_view.viewport().cursor().shape() == Qt.CursorShape.SizeAllCursor  # it can be dragged there
     # Two cells left and one up, and a little more: it snaps back to whole cells.
     end = start + QPoint(round(-2.3 * CELL_PX * zoom), round(-1.2 * CELL_PX * zoom))
     drag(window, start, end)

@@ -72,7 +72,7 @@ class TableDisplayDialog(QDialog):
         self.bar_label = QLabel()
         self.bar_label.setWordWrap(True)
         self.measured_edit = QLineEdit()
-        self.measured_edit.setPlaceholderText("what your ruler reads")
+        self.measured_edit.setPlaceholderText("e.g. 98")
         self.measured_unit = QComboBox()
         self.measured_unit.addItems(["mm", "in"])
         self.correct_button = QPushButton("&Correct the calibration")

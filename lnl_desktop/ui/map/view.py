@@ -626,6 +626,7 @@ class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
         self.overlays.set_hovered(cid)
 
     def update_cursor(self) -> None:
+        zoom = self.transform().m11()
         if self._gesture is not None and self._gesture.grabbing():
             shape = Qt.CursorShape.ClosedHandCursor
         elif self._tool != "select":
@@ -636,6 +637,8 @@ class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
             and self._door_under(self._last_mouse, self._token_at(self._hover_cell))
         ):
             shape = Qt.CursorShape.PointingHandCursor  # a click opens or closes the door
+        elif (frame := self.players_frame) and self._last_mouse and frame.grips(self.scene_pos(self._last_mouse), zoom):
+            shape = Qt.CursorShape.SizeAllCursor  # the players' frame: a drag moves what they see
         elif self._hover_cell is not None and self._token_at(self._hover_cell) is not None:
             shape = Qt.CursorShape.OpenHandCursor
         else:
