@@ -390,6 +390,11 @@ class MainWindow(WindowMenus, SidePanelLayout):
         if self.player_view is not None:
             self.player_view.view.set_share_overlays(on)
 
+    def share_with_devices(self) -> None:
+        from lnl_desktop.ui.window.share import open_share_dialog  # loaded when first asked for
+
+        open_share_dialog(self)
+
     def _blackout(self, on: bool) -> None:
         if self.player_view is not None:
             self.player_view.set_blackout(on)
@@ -738,6 +743,9 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.document.close()
         if self.player_view is not None:
             self.player_view.close()
+        from lnl_desktop.ui.window.share import stop_sharing  # the server stops, every connection closes
+
+        stop_sharing(self)
         event.accept()
 
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from lnl_desktop.ui.window.document import Document
     from lnl_desktop.ui.window.player_view import PlayerView
 
+SHARE_TIP = "The player view in any browser on the table's network: read-only, behind a join code"
 SHARE_MARKERS_KEY = "player_view/opponent_conditions"  # QSettings: the players see Opponents' markers
 
 # The UI scale menu: presets named for where the program is shown.
@@ -336,6 +337,7 @@ class WindowMenus(QMainWindow):
         player_menu.addSeparator()
         player_menu.addActions([self.table_display.dialog_action, self.table_display.real_size_action])
         player_menu.addMenu(self.table_display.rotation_menu(player_menu))
+        view_menu.addAction(self._action("Share with players' de&vices…", self.share_with_devices, None, SHARE_TIP))
         view_menu.addAction(self.hide_token_action)
         view_menu.addAction(self.drawings_action)
         theme_menu = view_menu.addMenu("&Theme")
