@@ -179,3 +179,21 @@ def test_the_turn_is_kept_for_the_next_window_and_works_with_real_size(
     checked = [a.data() for a in again.table_display.rotation_group.actions() if a.isChecked()]
     assert checked == [180]
     assert player.view.real_scale is not None  # real size is kept too
+
+
+def test_a_turned_banner_that_cannot_paint_pauses_the_players_view(
+    qtbot: QtBot, open_window: Callable[[], MainWindow], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window = open_window()
+    player = open_player(qtbot, window, 800, 600)
+    turn(window, 180)
+    assert player.turned_banner.isVisible() and not player.banner.isVisible()
+
+    def broken() -> None:
+        raise RuntimeError("the banner's picture failed")
+
+    monkeypatch.setattr(player.banner, "grab", broken)
+    player.turned_banner.repaint()
+    assert player.paused and not player.turned_banner.isVisible()
+    image = pixels(whole(player))
+    assert int(image.max()) == 0  # all black: nothing half-drawn reaches the players

@@ -509,19 +509,24 @@ class TurnedBanner(QWidget):
         self.owner = owner
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
 
-    @fails_closed
     def paintEvent(self, event: QPaintEvent) -> None:
-        label = self.owner.banner
-        rotation = self.owner.view.rotation
-        along = self.width() if rotation in (0, 180) else self.height()
-        across = self.height() if rotation in (0, 180) else self.width()
-        label.resize(along, across)
-        picture = label.grab()
         painter = QPainter(self)
-        painter.translate(self.width() / 2, self.height() / 2)
-        painter.rotate(rotation)
-        painter.drawPixmap(QPointF(-along / 2, -across / 2), picture)
-        painter.end()
+        try:
+            label = self.owner.banner
+            rotation = self.owner.view.rotation
+            along = self.width() if rotation in (0, 180) else self.height()
+            across = self.height() if rotation in (0, 180) else self.width()
+            label.resize(along, across)
+            picture = label.grab()
+            painter.translate(self.width() / 2, self.height() / 2)
+            painter.rotate(rotation)
+            painter.drawPixmap(QPointF(-along / 2, -across / 2), picture)
+        except Exception as error:  # the players' window pauses (black) rather than show a part of it
+            painter.resetTransform()
+            painter.fillRect(self.rect(), BLACK)
+            self.owner.scene.paint_failed(error)
+        finally:
+            painter.end()
 
 
 class PlayerView(QWidget):
