@@ -197,3 +197,12 @@ def test_a_turned_banner_that_cannot_paint_pauses_the_players_view(
     assert player.paused and not player.turned_banner.isVisible()
     image = pixels(whole(player))
     assert int(image.max()) == 0  # all black: nothing half-drawn reaches the players
+
+
+def test_a_player_view_opened_from_code_is_turned_as_the_gm_set_it(
+    qtbot: QtBot, open_window: Callable[[], MainWindow], settings: QSettings
+) -> None:
+    settings.setValue(td.ROTATION_KEY, 90)
+    window = open_window()
+    player = window.ensure_player_view()  # not through the menu: a share, a script, the layout restored
+    assert player.rotation == 90

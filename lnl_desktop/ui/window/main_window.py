@@ -351,6 +351,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
             view.set_blackout(self.blackout_action.isChecked())
             view.scene.failureChanged.connect(self._player_view_paused)
             self.player_view = view
+            self.table_display.attach(view)  # real size and the turn, however the view was opened
             self._apply_presentation_to_player()
             if view.scene.failure is not None:  # it could not even be built
                 self._player_view_paused(view.scene.failure)
