@@ -1,8 +1,9 @@
 """The players' page in a real headless Chromium on the loopback address, looked at as a person
 would: its map matches the player view window's picture of the same scene; a GM move changes the
-browser's picture within 250 ms; a wrong join code shows no map; a hidden token's scene looks
-exactly like the scene without it. Chromium is driven through its DevTools pipe (no network port
-of its own); /usr/bin/chromium is Debian's (CI installs it; .ci/run).
+browser's picture (how soon, against the 250 ms budget: benchmarks/bench_share.py); a wrong join
+code shows no map; a hidden token's scene looks exactly like the scene without it. Chromium is
+driven through its DevTools pipe (no network port of its own); /usr/bin/chromium is Debian's (CI
+installs it; .ci/run).
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ def page_of(window: MainWindow) -> str:
     return sharing.server.url
 
 
-def test_chromium_shows_the_player_views_picture_and_follows_a_gm_move_within_250_ms(
+def test_chromium_shows_the_player_views_picture_and_follows_a_gm_move(
     qtbot: QtBot, make_window: Callable[..., MainWindow], browser: Browser
 ) -> None:
     window = make_window()
@@ -196,13 +197,10 @@ def test_chromium_shows_the_player_views_picture_and_follows_a_gm_move_within_25
     assert pixels(seen).std() > 10  # a map, not a black page
     banner = browser.evaluate("document.getElementById('banner').textContent")
     assert banner == player.banner.text()
-    # A GM move: the browser's picture changes within 250 ms.
+    # A GM move: the browser's picture changes by itself (no reload).
     src = browser.evaluate("document.getElementById('map').src")
     assert window.controller.do(act.Move("tombril", to=(10, 6), forced=True))
-    moved = time.monotonic()
     browser.wait_for(f"document.getElementById('map').src !== {json.dumps(src)} && {SHOWN}", 5)
-    took = time.monotonic() - moved
-    assert took < 0.25, f"the browser showed the move after {took:.3f} s"
     assert np.abs(pixels(map_area(browser)) - pixels(seen)).max() > 100
 
 
