@@ -7,6 +7,7 @@ it is in front."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
@@ -110,6 +111,10 @@ def test_the_odds_dock_fits_and_its_charts_are_readable(
         assert len(names) == people and all(text for _rect, text in names)
         assert_apart(names, "the drop chart's names")
         assert all(rect.width() <= drops.getAxis("left").width() for rect, _text in names)
+        # A loaded machine lays the charts out a few events later: their labels, once they are there.
+        axes = [plot.getAxis(side) for plot in (drops, rounds) for side in ("bottom", "left")]
+        with contextlib.suppress(AssertionError):
+            run_until(lambda: all(drawn_labels(axis) for axis in axes), 5, "the charts' labels")
         for plot, what in ((drops, "the drop chart"), (rounds, "the rounds chart")):
             for side in ("bottom", "left"):
                 labels = drawn_labels(plot.getAxis(side))
