@@ -123,7 +123,9 @@ def check_parts_made_on_first_use() -> str:
         QApplication.processEvents()
         assert dock.widget() is not None, f"the {title} tab was not made when shown"
     window.demo_menu.aboutToShow.emit()
-    assert len(window.demo_menu.actions()) == 4, "the demo menu does not list the four rulesets"
+    entries = [a.text() for a in window.demo_menu.actions() if not a.isSeparator()]
+    assert sum(1 for e in entries if e.endswith(" demo")) == 4, "the demo menu does not list the four rulesets"
+    assert sum(1 for e in entries if e.startswith("Session: ")) == 3, "the demo menu does not list the demo sessions"
     for module in (
         "dialogs.map_settings",
         "dialogs.rulesets",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from copy import deepcopy
 from enum import StrEnum
 from operator import itemgetter
 from typing import Annotated, Any, ClassVar
@@ -559,6 +560,12 @@ class Encounter(_Model):
             return None
         grid = self.map
         return token_distance_ft(ta.cell, a.size, tb.cell, b.size, grid.diagonal, grid.feet_per_cell)
+
+    def copy_without_log(self) -> Encounter:
+        """A copy to change freely (a dry run, a reference fight), its log left out. The map is
+        immutable and shared, never walked: workers fill its caches (its terrain) meanwhile."""
+        state = {k: v for k, v in self.__dict__.items() if k != "log"}
+        return type(self).model_construct(**deepcopy(state, {id(self.map): self.map}), log=[])
 
     def by_id(self) -> dict[str, CombatantBase]:
         """Every combatant by id, for loops that would otherwise search the list each time."""

@@ -5,7 +5,6 @@ simulator must agree with it (tests/core/test_fight_odds.py)."""
 from __future__ import annotations
 
 import time
-from copy import deepcopy
 from typing import Any
 
 from lnl_desktop.core.dice.rolls import RandomDice
@@ -28,8 +27,7 @@ from lnl_desktop.core.sim.run import with_retreats, without_retreats
 
 
 def _copy(encounter: Encounter) -> Encounter:
-    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
-    return type(encounter).model_construct(**deepcopy(state), log=[])
+    return encounter.copy_without_log()
 
 
 def play_reference(

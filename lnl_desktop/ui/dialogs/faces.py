@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,11 +137,8 @@ def engine_dry_run(encounter: Encounter, *steps: Any) -> DryRun:
     given; the copy's engine comes back, so the real encounter never changes."""
     from lnl_desktop.core.engine.engine import Engine
 
-    state = {k: v for k, v in encounter.__dict__.items() if k != "log"}
-
     def run(dice: Any) -> object:
-        copy = type(encounter).model_construct(**deepcopy(state), log=[])
-        engine = Engine(copy, dice=dice)
+        engine = Engine(encounter.copy_without_log(), dice=dice)
         for step in steps:
             engine.apply(step)
         return engine
