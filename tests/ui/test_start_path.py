@@ -42,6 +42,7 @@ START_PATH = {
     "lnl_desktop.core.rules.fight",  # the seam's fight odds types (Ruleset's hooks name them)
     "lnl_desktop.core.engine.history",
     "lnl_desktop.core.engine.movement",
+    "lnl_desktop.core.engine.occupancy",  # who covers each cell, kept by the engine per change
     "lnl_desktop.core.engine.rounds",  # the round's handlers, split from the engine
     "lnl_desktop.core.engine.words",
     "lnl_desktop.core.errors",
@@ -88,6 +89,7 @@ START_PATH = {
     "lnl_desktop.core.map.explored",
     "lnl_desktop.core.engine.party_view",
     "lnl_desktop.core.files.storage",
+    "lnl_desktop.core.files.compiled",  # the demo read from its compiled form
     "lnl_desktop.core.files.long_lists",  # storage's check of long lists, split from it
     "lnl_desktop.core.encounter.validation",
     "lnl_desktop.core.encounter.words",  # names and labels shown with their control characters escaped

@@ -41,6 +41,7 @@ from lnl_desktop.core.engine.history import (
 )
 from lnl_desktop.core.engine.lights import HANDLERS as LIGHT_HANDLERS
 from lnl_desktop.core.engine.movement import HANDLERS as MOVEMENT_HANDLERS
+from lnl_desktop.core.engine.occupancy import Occupancy
 from lnl_desktop.core.engine.party import HANDLERS as PARTY_HANDLERS
 from lnl_desktop.core.engine.party_view import party_sight
 from lnl_desktop.core.engine.rounds import HANDLERS as ROUND_HANDLERS
@@ -54,6 +55,8 @@ from lnl_desktop.core.rules.common import AttackMeans, Check, failed
 from lnl_desktop.core.rules.registry import DEFAULT_RULESET, get_ruleset
 
 Listener = Callable[[list[Event]], None]
+# Actions whose handler reads the occupancy index once, before it changes anything.
+_READS_FIRST = frozenset({act.Move, act.PlaceToken})
 
 
 def convert_ruleset(engine: Engine, a: act.ConvertRuleset, dice: DiceSource) -> list[Event]:
@@ -112,6 +115,10 @@ class Engine:
         # The encounter as the engine last left it, to find out what an action changes (see _Shadow).
         self._shadow: _Shadow | None = None
         self.touched = Touched(0)  # what the last change touched, for views that redraw only that
+        self._occupancy = Occupancy(self.encounter)  # who covers each cell, kept up to date per change
+        # Between actions the index may be read at will ("kept"); mid-action only once, by a handler
+        # that asks before it changes anything ("once"), and never after that ("stale").
+        self._occupancy_reads = "kept"
 
     # -- history and listeners ---------------------------------------------------------------
 
@@ -159,7 +166,21 @@ class Engine:
         """Start over on another encounter (New, Open, recovery): its ruleset, a fresh history."""
         self._set_encounter(encounter)
         self.clear_history()
-        self.touched = Touched(self.touched.step + 1)
+        self._set_touched(Touched(self.touched.step + 1))
+
+    def _set_touched(self, touched: Touched) -> None:
+        self.touched = touched
+        self._occupancy.note(touched)
+
+    def occupancy(self) -> Occupancy | None:
+        """Who covers each cell as the encounter is now, or None mid-action once the action may
+        have changed it (then read it afresh: :func:`occupancy.rebuilt_blockers`)."""
+        reads = self._occupancy_reads
+        if reads == "stale":
+            return None
+        if reads == "once":
+            self._occupancy_reads = "stale"
+        return self._occupancy.current(self.encounter)
 
     def _shadow_of(self, encounter: Encounter) -> _Shadow:
         shadow = self._shadow
@@ -194,7 +215,14 @@ class Engine:
         try:
             # Read before the handler runs: taking a counter-attack takes it off the pending queue.
             attack = self.ruleset.attacks.attack_of(old, action) if old.options.face_target_on_attack else None
-            events = handler(self, action, recorder)
+            # A move or a placing reads who stands where before it changes anything; any other
+            # handler, and anything after that first read, works it out afresh.
+            first = handler is self._handlers.get(type(action)) and type(action) in _READS_FIRST
+            self._occupancy_reads = "once" if first else "stale"
+            try:
+                events = handler(self, action, recorder)
+            finally:
+                self._occupancy_reads = "kept"
             if attack is not None:
                 events = movement.face_target(self, events, *attack)
             if self.encounter.fog.enabled and self._sight_may_grow(action):
@@ -211,7 +239,7 @@ class Engine:
         else:
             change = _Swap(old, log_length)
             self._shadow = None
-        self.touched = _touched(self.touched.step + 1, change, self.encounter)
+        self._set_touched(_touched(self.touched.step + 1, change, self.encounter))
         _share_field_sets(events)
         self.encounter.log.extend(events)
         summary = events[0].text if events else type(action).__name__
@@ -228,7 +256,7 @@ class Engine:
         log = self.encounter.log
         # Earlier undos after this point stay in the log: every undo is part of the story.
         kept = [e for e in log[change.log_length :] if isinstance(e, Undone)]
-        self.touched = _touched(self.touched.step + 1, change, self.encounter)  # before: paths lead through it
+        self._set_touched(_touched(self.touched.step + 1, change, self.encounter))  # before: paths lead through it
         if isinstance(change, _Swap):
             self._set_encounter(change.old)
             del change.old.log[change.log_length :]

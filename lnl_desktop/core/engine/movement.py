@@ -15,6 +15,7 @@ from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event, Moved, Turned
 from lnl_desktop.core.encounter.map_model import Token
 from lnl_desktop.core.encounter.model import CombatantBase, Phase
+from lnl_desktop.core.engine.occupancy import rebuilt_blockers
 from lnl_desktop.core.engine.words import feet_words
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.grid import Cell, cell_distance_ft, direction_deg, footprint, footprint_center, snap_facing
@@ -73,18 +74,16 @@ def move_rules(engine: Table, cid: str) -> MoveRules:
 
 
 def blockers(engine: Table, cid: str) -> tuple[frozenset[Cell], frozenset[Cell]]:
-    """(enemy cells that cannot be passed, every other token's cells that cannot be ended on)."""
+    """(enemy cells that cannot be passed, every other token's cells that cannot be ended on).
+
+    An enemy is a token of another side that is not down: a creature that is down no longer bars
+    the way, though nobody may stand on it. Read from the engine's occupancy index where it has one."""
     mover = engine.combatant(cid)
-    enemies: set[Cell] = set()
-    occupied: set[Cell] = set()
-    by_id = engine.encounter.by_id()
-    for cell, other_id in engine.encounter.occupied_by(exclude=cid).items():
-        occupied.add(cell)
-        other = by_id[other_id]
-        # A creature that is down no longer bars the way, though nobody may stand on it.
-        if other.side is not mover.side and not other.down:
-            enemies.add(cell)
-    return frozenset(enemies), frozenset(occupied)
+    kept = getattr(engine, "occupancy", None)
+    index = kept() if kept is not None else None
+    if index is None:
+        return rebuilt_blockers(engine.encounter, cid)
+    return index.blockers(cid, mover.side)
 
 
 def reach(
