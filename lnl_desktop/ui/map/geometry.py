@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRect, QRectF
 from PySide6.QtGui import QColor, QImage, QPainterPath
 
-from lnl_desktop.core.map.grid import Cell, DiagonalRule, distance_ft
+from lnl_desktop.core.map.grid import Cell, DiagonalRule
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.plumbing.style import CELL_PX
 
@@ -188,13 +187,35 @@ def fit_scale(map_rect: QRectF, viewport: QRect | QRectF, margin_px: float, max_
 # -- distances, the core's own numbers over a window ------------------------------------------
 
 
-@lru_cache(maxsize=32)
+# Per rule and feet per cell, one table from (0, 0) out to the farthest gap asked for yet; a window
+# takes its corner. Grown by whole blocks: a press or a hover must not build one cell by cell.
+_TABLES: dict[tuple[DiagonalRule, int], npt.NDArray[np.float64]] = {}
+_TABLE_BLOCK = 64
+
+
 def _distance_table(rule: DiagonalRule, feet_per_cell: int, gap_x: int, gap_y: int) -> npt.NDArray[np.float64]:
-    # Every distance comes from core.grid.distance_ft, so the overlays agree with the engine.
-    table = np.empty((gap_y + 1, gap_x + 1), dtype=np.float64)
-    for gy in range(gap_y + 1):
-        for gx in range(gap_x + 1):
-            table[gy, gx] = distance_ft(gx, gy, rule, feet_per_cell)
+    """Feet for every gap ``[0, gap_y] x [0, gap_x]`` (indexed ``[gy, gx]``), read-only."""
+    key = (rule, feet_per_cell)
+    table = _TABLES.get(key)
+    if table is None or table.shape[0] <= max(gap_x, gap_y):
+        side = (max(gap_x, gap_y) // _TABLE_BLOCK + 1) * _TABLE_BLOCK
+        table = _TABLES[key] = _distances(rule, feet_per_cell, side)
+    return table[: gap_y + 1, : gap_x + 1]
+
+
+def _distances(rule: DiagonalRule, feet_per_cell: int, side: int) -> npt.NDArray[np.float64]:
+    """:func:`core.map.grid.distance_ft` for every gap up to ``side`` cells on each axis, with its very
+    numbers (the same integer sums; the same ``math.hypot``), worked out over arrays."""
+    gaps = np.arange(side, dtype=np.int64)
+    ax, ay = gaps[np.newaxis, :], gaps[:, np.newaxis]
+    longer, diagonals = np.maximum(ax, ay), np.minimum(ax, ay)
+    if rule is DiagonalRule.EUCLIDEAN:
+        hypot = np.frompyfunc(math.hypot, 2, 1)(ax, ay).astype(np.float64) * feet_per_cell
+        table = np.where(longer <= 1, (longer * feet_per_cell).astype(np.float64), hypot)
+    elif rule is DiagonalRule.FIVE:
+        table = (longer * feet_per_cell).astype(np.float64)
+    else:
+        table = ((longer + diagonals // 2) * feet_per_cell).astype(np.float64)
     table.flags.writeable = False
     return table
 
