@@ -281,7 +281,7 @@ class TurnsPanel(TurnRows, RoundState, DeclarePhase, RoundDice, QWidget):
     def list_height_for_every_row(self) -> int:
         """The list's height with every line in view, its header and frame included."""
         rows = self.tree.rows_height()
-        header = self.tree.header().sizeHint().height() if not self.tree.isHeaderHidden() else 0
+        header = self.tree.header_height() if not self.tree.isHeaderHidden() else 0
         scroll = self.tree.horizontalScrollBar()
         below = scroll.sizeHint().height() if scroll.isVisible() else 0
         return header + rows + 2 * self.tree.frameWidth() + below + 2
@@ -307,8 +307,18 @@ class TurnsPanel(TurnRows, RoundState, DeclarePhase, RoundDice, QWidget):
         return total - list_hint + self.list_height_for_every_row()
 
     def selected_id(self) -> str | None:
-        rows = self.tree.selectionModel().selectedRows()
-        cid = rows[0].data(ID_ROLE) if rows else None
+        selection = self.tree.selectionModel()
+        current = selection.currentIndex()
+        # The list selects whole lines, one at a time, and moves its current line with them: the
+        # current line's own check is enough. selectedRows() would ask every cell of the selection
+        # through Python, several times a refresh.
+        if current.isValid() and selection.isSelected(current):
+            cid = current.siblingAtColumn(0).data(ID_ROLE)
+        elif selection.hasSelection():  # selected without being made current (by code)
+            rows = selection.selectedRows()
+            cid = rows[0].data(ID_ROLE) if rows else None
+        else:
+            cid = None
         return cid if isinstance(cid, str) else None
 
     @property

@@ -23,6 +23,7 @@ class TurnsView(QTreeView):
         self.setModel(model)
         self.turns_model = model
         self._measured: dict[tuple[int, str, str | None], int] = {}  # (column, words, font) → width
+        self._header_height: tuple[tuple[object, ...], int] | None = None  # (what it depends on, height)
         self.setRootIsDecorated(False)
         self.setItemsExpandable(False)
         self.setUniformRowHeights(True)
@@ -75,9 +76,20 @@ class TurnsView(QTreeView):
                 if width > header.sectionSize(column):
                     header.resizeSection(column, width)
 
+    def header_height(self) -> int:
+        """The header's height as laid out: the same titles in the same font and style measure the
+        same, so it is measured again only when one of them changed (the side panel asks after every
+        change, and each measure reads every title through Python)."""
+        header = self.header()
+        key = (tuple(self.turns_model.headers()), header.font().key(), header.style().name())
+        if self._header_height is None or self._header_height[0] != key:
+            self._header_height = (key, header.sizeHint().height())
+        return self._header_height[1]
+
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
             self._measured.clear()  # the same words measure otherwise now (the UI scale, the theme)
+            self._header_height = None
         super().changeEvent(event)
 
     def _line_count(self) -> int:

@@ -28,6 +28,18 @@ MAY_BEGIN_ROLE = Qt.ItemDataRole.UserRole + 3  # whether its turn may begin now
 
 _TOP = 0  # the internal id of a top-level line; a child's is its parent's row + 1
 
+# Roles and flags as plain ints, looked up once: Qt asks data() and flags() for every cell it paints
+# or lays out, and each Qt enum member read or combined in Python costs more than the answer itself.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TIP = int(Qt.ItemDataRole.ToolTipRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_FORE = int(Qt.ItemDataRole.ForegroundRole)
+_BACK = int(Qt.ItemDataRole.BackgroundRole)
+_HEADING_FLAGS = Qt.ItemFlag.ItemIsEnabled
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
+_HORIZONTAL = Qt.Orientation.Horizontal
+
 
 @dataclass
 class Line:
@@ -44,10 +56,39 @@ class Line:
     may_begin: bool = False
     declared: tuple[str | None, bool] | None = None  # the Declared column: the declaration, whether missing
     children: list[Line] = field(default_factory=list)
+    # What data() answers, by column then role: worked out when the line is first painted. A line is
+    # not changed once the model shows it (the dock hands over a new line instead).
+    cells: list[dict[int, Any]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def heading(self) -> bool:
         return self.cid is None
+
+    def prepare(self, columns: int) -> list[dict[int, Any]]:
+        """Every answer of every column, the words as :func:`visible` writes them and the colours as
+        brushes: painting a cell then reads a dict, not the line's parts."""
+        cells: list[dict[int, Any]] = []
+        for column in range(max(columns, len(self.texts))):
+            cell: dict[int, Any] = {
+                ID_ROLE: self.cid if column == 0 else None,
+                STATE_ROLE: self.state,
+                MAY_BEGIN_ROLE: self.may_begin,
+            }
+            if column < len(self.texts):
+                cell[_DISPLAY] = visible(self.texts[column])
+            tip = self.tips.get(column)
+            if tip is not None:
+                cell[_TIP] = visible(tip)
+            font = self.fonts.get(column)
+            if font is not None:
+                cell[_FONT] = font
+            for role, colors in ((_FORE, self.fore), (_BACK, self.back)):
+                color = colors.get(column)
+                if color is not None:
+                    cell[role] = QBrush(color)
+            cells.append(cell)
+        self.cells = cells
+        return cells
 
     def look(self) -> tuple[object, ...]:
         """What the line shows, its children left out: two lines alike look the same."""
@@ -117,6 +158,8 @@ class TurnsModel(QAbstractItemModel):
     def _reset(self, lines: list[Line], headers: list[str], tips: dict[int, str]) -> None:
         self.beginResetModel()
         self._headers, self._header_tips = list(headers), dict(tips)
+        for line in _every(lines):
+            line.cells = None  # prepared for other columns, if ever
         self._set_lines(lines)
         self.endResetModel()
 
@@ -195,13 +238,15 @@ class TurnsModel(QAbstractItemModel):
     # -- lookups --------------------------------------------------------------------------------
 
     def line(self, index: Index) -> Line | None:
-        if not index.isValid():
+        row = index.row()
+        if row < 0:  # an invalid index
             return None
         parent = index.internalId()
-        if parent == _TOP:
-            return self._lines[index.row()] if index.row() < len(self._lines) else None
-        children = self._lines[parent - 1].children if parent - 1 < len(self._lines) else []
-        return children[index.row()] if index.row() < len(children) else None
+        lines = self._lines if parent == _TOP else self._children(parent - 1)
+        return lines[row] if row < len(lines) else None
+
+    def _children(self, row: int) -> list[Line]:
+        return self._lines[row].children if row < len(self._lines) else []
 
     def index_of(self, cid: str, column: int = 0) -> QModelIndex:
         """The index of combatant ``cid``'s line (invalid when it has none)."""
@@ -219,71 +264,53 @@ class TurnsModel(QAbstractItemModel):
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008 - Qt's own default
         if column < 0 or column >= len(self._headers) or row < 0:
             return QModelIndex()
-        if not parent.isValid():
+        top = parent.row()
+        if top < 0:  # the invisible root
             return self.createIndex(row, column, _TOP) if row < len(self._lines) else QModelIndex()
-        if parent.internalId() != _TOP or parent.row() >= len(self._lines):
+        if parent.internalId() != _TOP or top >= len(self._lines) or row >= len(self._lines[top].children):
             return QModelIndex()
-        if row >= len(self._lines[parent.row()].children):
-            return QModelIndex()
-        return self.createIndex(row, column, parent.row() + 1)
+        return self.createIndex(row, column, top + 1)
 
     def parent(self, index: Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        if not index.isValid() or index.internalId() == _TOP:
+        parent = index.internalId()  # an invalid index's is 0, a top line's too
+        if parent == _TOP:
             return QModelIndex()
-        return self.createIndex(index.internalId() - 1, 0, _TOP)
+        return self.createIndex(parent - 1, 0, _TOP)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        if not parent.isValid():
+        top = parent.row()
+        if top < 0:
             return len(self._lines)
-        if parent.column() != 0 or parent.internalId() != _TOP or parent.row() >= len(self._lines):
+        if parent.column() != 0 or parent.internalId() != _TOP or top >= len(self._lines):
             return 0
-        return len(self._lines[parent.row()].children)
+        return len(self._lines[top].children)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return len(self._headers)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation is not Qt.Orientation.Horizontal or not 0 <= section < len(self._headers):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if orientation != _HORIZONTAL or not 0 <= section < len(self._headers):
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return self._headers[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TIP:
             return self._header_tips.get(section)
         return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         line = self.line(index)
         if line is None:
-            return Qt.ItemFlag.NoItemFlags
-        if line.heading:
-            return Qt.ItemFlag.ItemIsEnabled
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+            return _NO_FLAGS
+        return _HEADING_FLAGS if line.cid is None else _ROW_FLAGS
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        # Read from the line's prepared answers: Qt asks every role of every cell it paints.
         line = self.line(index)
         if line is None:
             return None
+        cells = line.cells or line.prepare(len(self._headers))
         column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return visible(line.texts[column]) if column < len(line.texts) else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tip = line.tips.get(column)
-            return None if tip is None else visible(tip)
-        if role == Qt.ItemDataRole.FontRole:
-            return line.fonts.get(column)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            color = line.fore.get(column)
-            return QBrush(color) if color is not None else None
-        if role == Qt.ItemDataRole.BackgroundRole:
-            color = line.back.get(column)
-            return QBrush(color) if color is not None else None
-        if role == ID_ROLE:
-            return line.cid if column == 0 else None
-        if role == STATE_ROLE:
-            return line.state
-        if role == MAY_BEGIN_ROLE:
-            return line.may_begin
-        return None
+        return cells[column].get(role) if 0 <= column < len(cells) else None
 
 
 class LineView:
