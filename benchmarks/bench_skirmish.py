@@ -2,8 +2,8 @@
 
 For each ruleset a 40-combatant skirmish: its demo's Party members, copied round to 20, against 20 creatures
 of its bestiary (seeded), the two sides facing each other across a 30 x 30 map, once on open ground and once
-among 120 dungeon walls (big_maps.segments_for's "short" kind: rooms, corridors, doors). Each case runs in a
-child process of its own, so its peak memory is its own:
+in a pillared hall (two walls broken by doorways, 40 pillars: 170 wall segments, every foe reachable round
+them). Each case runs in a child process of its own, so its peak memory is its own:
 
     fight_odds(encounter, 10,000), the map's plan included     <= 2 s    (median of --repeat)
     the first 500 fights                                        <= 150 ms (median of 5)
@@ -24,17 +24,21 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-RULESETS = ("lnl", "classic", "osr", "d10")
-SIZE, PER_SIDE, WALLS = 30, 20, 120
+# Each ruleset's demo, whose Party the skirmish copies.
+DEMOS = {
+    "lnl": "hill-giant.lnl",
+    "classic": "hill-giant-classic.lnl",
+    "osr": "goblin-ambush-osr.lnl",
+    "d10": "bandit-mill-d10.lnl",
+}
+RULESETS = tuple(DEMOS)
+SIZE, PER_SIDE, PILLARS = 30, 20, 40
 FULL, FIRST = 10_000, 500
 BUDGET_FULL_S, BUDGET_FIRST_S, BUDGET_MB = 2.0, 0.150, 500
 
 
 def skirmish(ruleset_name: str, walled: bool, seed: int = 3) -> Any:
     """The 20-against-20 encounter of ``ruleset_name``: its demo's Party copied round, its bestiary's creatures."""
-    sys.path.insert(0, str(HERE))
-    import big_maps
-
     from lnl_desktop.core.encounter.map_model import MapGrid, Token
     from lnl_desktop.core.files import storage
     from lnl_desktop.core.rules.bestiary import read_bestiary
@@ -42,7 +46,7 @@ def skirmish(ruleset_name: str, walled: bool, seed: int = 3) -> Any:
     from lnl_desktop.paths import demo_encounter_path
 
     ruleset = get_ruleset(ruleset_name)
-    demo = storage.load(demo_encounter_path().parent / ruleset.demo_file)
+    demo = storage.load(demo_encounter_path().parent / DEMOS[ruleset_name])
     rng = random.Random(seed)
     heroes = [c for c in demo.combatants if c.side.value == "Party"]
     creatures, problems = read_bestiary(ruleset)
@@ -56,8 +60,8 @@ def skirmish(ruleset_name: str, walled: bool, seed: int = 3) -> Any:
         entry = dict(rng.choice(creatures))
         entry.update(id=f"o{n}", side="Opponents", name=f"{entry.get('name', 'Creature')} {n + 1}")
         people.append(ruleset.stat_block.model_validate(entry))
-    segments, doors = big_maps.segments_for(SIZE, WALLS if walled else 0, "short", seed + 11)
-    grid = MapGrid(width=SIZE, height=SIZE, segments=tuple(segments), doors=tuple(doors))
+    segments = walls(rng) if walled else []
+    grid = MapGrid(width=SIZE, height=SIZE, segments=tuple(segments))
     # The Party in two ranks on the west side, the Opponents in two ranks on the east: they close across the map.
     tokens: dict[str, Token] = {}
     for n in range(PER_SIDE):
@@ -68,6 +72,19 @@ def skirmish(ruleset_name: str, walled: bool, seed: int = 3) -> Any:
     return demo.model_copy(
         update={"combatants": people, "tokens": tokens, "map": grid, "combat": combat, "log": [], "name": "Skirmish"}
     )
+
+
+def walls(rng: random.Random) -> list[Any]:
+    """A pillared hall: two walls across the map broken by doorways every 6 cells, and single-cell
+    pillars scattered between the ranks (never on a token's cell): every foe reachable, by a path round them."""
+    from lnl_desktop.core.encounter.map_model import WallSegment
+
+    out = [WallSegment(a=(x, y), b=(x, y + 4)) for x in (10, 20) for y in range(0, SIZE, 6)]
+    free = [(x, y) for x in range(6, SIZE - 6) for y in range(1, SIZE - 1) if x not in (9, 10, 19, 20)]
+    for x, y in rng.sample(free, PILLARS):
+        corners = [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
+        out += [WallSegment(a=corners[n], b=corners[(n + 1) % 4]) for n in range(4)]
+    return out
 
 
 def child(ruleset_name: str, walled: bool, repeat: int) -> dict[str, Any]:
