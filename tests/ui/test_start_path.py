@@ -262,3 +262,26 @@ def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "numpy: yes" in result.stdout
+
+
+def test_pyside_reads_no_module_of_the_program_at_start() -> None:
+    """PySide6 would read the source of each module imported after it (a tenth of a second of the start,
+    for its __feature__ options, which the program never selects): the app's start skips that."""
+    code = (
+        "import inspect, sys\n"
+        "read = []\n"
+        "real = inspect.getsource\n"
+        "def counted(thing):\n"
+        "    read.append(getattr(thing, '__name__', ''))\n"
+        "    return real(thing)\n"
+        "inspect.getsource = counted\n"
+        "from lnl_desktop.ui.window import app\n"
+        "code = app.run(['--smoke-test'])\n"
+        "ours = [name for name in read if name.startswith('lnl_desktop')]\n"
+        "print('read:', len(ours), ours[:5])\n"
+        "sys.exit(code)\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "read: 0 []" in result.stdout, result.stdout

@@ -250,6 +250,8 @@ class Journal:
         self.root = 0  # the generation whose base the chain's journals start from
         self.original: Path | None = None
         self._base_text = ""
+        # The state a generation starts from, kept as a copy until its text is needed (see reset).
+        self._base_pending: Encounter | None = None
         self._written = False  # whether this generation is on disk yet
         self._handle: IO[bytes] | None = None
         self._synced: Future[None] | None = None  # the sync of the last line written
@@ -271,7 +273,11 @@ class Journal:
         self._close_handle()
         chained = checkpoint and unsaved and self._written
         self.original = original
-        self._base_text = self._base_of(encounter)
+        self._base_pending = None
+        if unsaved:
+            self._base_text = self._base_of(encounter)
+        else:
+            self._keep_base(encounter)
         if not chained:
             self._depth = 0
         self._written = False
@@ -279,6 +285,20 @@ class Journal:
             self._write_generation(chained=chained)
         else:
             self._remove_files()
+
+    def _keep_base(self, encounter: Encounter) -> None:
+        """Nothing is written until the next change: the state is kept as it is now (a copy sharing the
+        immutable map and the frozen log events) and its text made then, or at an idle moment
+        (:meth:`prepare`). The first text ever made builds pydantic's serializer (a tenth of a second):
+        off the first window's start."""
+        copy = encounter.copy_without_log()
+        self._base_pending = type(copy).model_construct(**{**copy.__dict__, "log": list(encounter.log)})
+
+    def prepare(self) -> None:
+        """Make the kept state's text now (an idle moment), not at the GM's next change."""
+        pending, self._base_pending = self._base_pending, None
+        if pending is not None:
+            self._base_text = self._base_of(pending)
 
     def record(self, step: HistoryStep, encounter: Encounter) -> None:
         """Append one change and flush it to the disk (``encounter`` is the state after it)."""
@@ -326,6 +346,7 @@ class Journal:
         if not chained:
             self.root = self.generation
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.prepare()
         storage.write_text_atomic(self._base_path(self.generation), self._base_text)
         self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
         meta = {
