@@ -8,7 +8,7 @@ twice per move; this index is brought up to date from what each change touched
 
 from __future__ import annotations
 
-from lnl_desktop.core.encounter.model import Encounter, Side
+from lnl_desktop.core.encounter.model import CombatantBase, Encounter, Side
 from lnl_desktop.core.engine.history import Touched
 from lnl_desktop.core.map.grid import Cell, footprint
 
@@ -57,14 +57,14 @@ class Occupancy:
             self.pending.clear()
         return self
 
-    def _add(self, cid: str, by_id: dict[str, object] | None) -> None:
+    def _add(self, cid: str, by_id: dict[str, CombatantBase] | None) -> None:
         e = self.encounter
         c = by_id.get(cid) if by_id is not None else next((c for c in e.combatants if c.id == cid), None)
         if c is None:
             return  # a token without its combatant covers nothing the rules read
-        cells = tuple(footprint(e.tokens[cid].cell, c.size))  # type: ignore[attr-defined]
-        up = not c.down  # type: ignore[attr-defined]
-        side: Side = c.side  # type: ignore[attr-defined]
+        cells = tuple(footprint(e.tokens[cid].cell, c.size))
+        up = not c.down
+        side = c.side
         self.of[cid] = (cells, side, up)
         for cell in cells:
             self.cover.setdefault(cell, set()).add(cid)
