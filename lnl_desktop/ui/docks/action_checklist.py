@@ -46,9 +46,21 @@ class WrapLabel(QLabel):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        needed = self.heightForWidth(self.width())
+        self.fit_height()
+
+    def fit_height(self) -> None:
+        """As tall as the text needs at the width it has (none yet: its resize will tell)."""
+        needed = self.heightForWidth(self.width()) if self.width() > 0 else 0
         if needed > 0 and needed != self.minimumHeight():
             self.setMinimumHeight(needed)
+
+
+def _write(label: QLabel, text: str) -> bool:
+    """Give ``label`` these words; whether they changed (the same words are not laid out again)."""
+    if label.text() == text:
+        return False
+    label.setText(text)
+    return True
 
 
 class ChecklistBox(QGroupBox):
@@ -64,6 +76,23 @@ class ChecklistBox(QGroupBox):
         self.widgets: list[QWidget] = []
         self.override_check = QCheckBox(OVERRIDE, self)
         self._shown: tuple[object, ...] | None = None  # what the lines show now
+        self._heads: list[QLabel] = []  # the labels lines are written in, in order of use
+        self._pairs: list[tuple[QLabel, WrapLabel]] = []
+
+    def _new_head(self) -> QLabel:
+        head = QLabel(self)
+        head.setContentsMargins(0, 6, 0, 0)
+        self._heads.append(head)
+        return head
+
+    def _new_pair(self) -> tuple[QLabel, WrapLabel]:
+        icon = QLabel(self)
+        icon.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
+        text = WrapLabel(self)
+        text.setWordWrap(True)
+        text.setTextFormat(Qt.TextFormat.RichText)
+        self._pairs.append((icon, text))
+        return icon, text
 
     def forget(self) -> None:
         """Build the lines again on the next show (the UI scale changed: the marks' sizes are in points)."""
@@ -77,28 +106,28 @@ class ChecklistBox(QGroupBox):
         if shown == self._shown:
             return
         self._shown = shown
-        for widget in self.widgets:
-            self.grid.removeWidget(widget)
-            widget.hide()  # at once: deleteLater waits for the event loop
-            widget.deleteLater()
-        self.widgets = []
-        self.grid.removeWidget(self.override_check)
+        # The labels of the last lines are written again, not made anew: a rich-text label costs
+        # milliseconds to build, and every step of a turn changes the checklist.
         grid = self.grid
+        for widget in self.widgets:
+            grid.removeWidget(widget)
+        grid.removeWidget(self.override_check)
+        heads, pairs = iter(self._heads), iter(self._pairs)
+        used: list[QWidget] = []
         line = 0
         for row in rows:
             if row.status == HEAD:
-                head = QLabel(f"<b>{escape(row.label)}</b>", self)
-                head.setContentsMargins(0, 6, 0, 0)
+                head = next(heads, None) or self._new_head()
+                _write(head, f"<b>{escape(row.label)}</b>")
                 grid.addWidget(head, line, 0, 1, 3)
-                self.widgets.append(head)
+                used.append(head)
                 line += 1
                 continue
+            icon, text = next(pairs, None) or self._new_pair()
             mark, color = _ICONS[row.status]
-            icon = QLabel(
-                style.scaled_css(f'<span style="color:{color}; font-weight:bold; font-size:12pt">{mark}</span>'),
-                self,
+            _write(
+                icon, style.scaled_css(f'<span style="color:{color}; font-weight:bold; font-size:12pt">{mark}</span>')
             )
-            icon.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
             icon.setFixedWidth(self.fontMetrics().horizontalAdvance("✔✔"))
             icon.setToolTip({OK: "holds", FAIL: "does not hold", NA: "does not apply here"}.get(row.status, ""))
             dim = row.status in (NA, NO)
@@ -106,17 +135,25 @@ class ChecklistBox(QGroupBox):
             reason = f'<br><span style="color:#555555">{escape(row.reason)}</span>' if row.reason else ""
             if row.status == NA:
                 reason = f'<br><span style="color:#6b6b6b">n/a: {escape(row.reason)}</span>' if row.reason else ""
-            text = WrapLabel(f'<span style="color:{text_color}">{escape(row.label)}</span>{reason}', self)
-            text.setWordWrap(True)
-            text.setTextFormat(Qt.TextFormat.RichText)
+            if _write(text, f'<span style="color:{text_color}">{escape(row.label)}</span>{reason}'):
+                text.setMinimumHeight(0)  # the last words' height must not hold: Qt's measure keeps to it
+                text.fit_height()
             if row.detail:
                 grid.addWidget(icon, line, 1)
                 grid.addWidget(text, line, 2)
             else:
                 grid.addWidget(icon, line, 0)
                 grid.addWidget(text, line, 1, 1, 2)
-            self.widgets += [icon, text]
+            used += [icon, text]
             line += 1
+        for widget in (*heads, *(w for pair in pairs for w in pair)):
+            if not widget.isHidden():
+                widget.hide()  # a line fewer than before: kept for the next, out of sight
+                widget.setText("")
+        for widget in used:
+            if widget.isHidden():
+                widget.show()
+        self.widgets = used
         failing = sum(1 for r in rows if r.blocks)
         overridden = any(r.status == OVERRIDDEN for r in rows)
         if failing:
