@@ -16,10 +16,12 @@ Seeded dice, so every run plays the same fight.
   medians of 30.
 
 Each part runs in a process of its own so its RSS is its own. Budgets: engine RSS growth over
-1,000 rounds under 100 MB; window RSS growth over 300 rounds under 200 MB and time per round at
-round 300 within 1.3x of round 1; one engine action among 500 tokens under 5 ms. "Time at round R"
-is the median of five rounds ending at R (rounds 1-5 for round 1), so one slow paint does not
-decide it.
+1,000 rounds under 100 MB, and from round 10 to the last under 15 MB (flat: what still grows is
+said, the round log's events and the undo history measured apart); window RSS growth over 300
+rounds under 200 MB, time per round at round 300 within 1.3x of round 1, and a round through the
+docks (rounds 1-5) under 700 ms, beside the same rounds' engine alone (its bare baseline, measured
+in the same process); one engine action among 500 tokens under 5 ms. "Time at round R" is the
+median of five rounds ending at R (rounds 1-5 for round 1), so one slow paint does not decide it.
 
     python benchmarks/bench_soak.py             all three parts (about 5 minutes: the window's 300 rounds)
     python benchmarks/bench_soak.py engine      one part (also: window, big)
@@ -52,6 +54,9 @@ ENGINE_ROUNDS = 1000
 WINDOW_ROUNDS = 300
 QUICK_WINDOW_ROUNDS = 100
 ENGINE_RSS_BUDGET_MB = 100.0
+FLAT_FROM = 10  # the round memory is counted from for "flat"
+FLAT_BUDGET_MB = 15.0
+ROUND_BUDGET_MS = 700.0  # a round at the demo table through the docks
 WINDOW_RSS_BUDGET_MB = 200.0
 WINDOW_SLOWDOWN_BUDGET = 1.3
 WINDOW = 5  # rounds per time figure
@@ -144,9 +149,66 @@ def play_round(table: Table) -> None:
     assert table.next_round()
 
 
-def soak(table: Table, rounds: int, checkpoints: list[int], tick: Callable[[], None] = lambda: None) -> None:
+def deep_size(root: object, seen: set[int]) -> tuple[int, int]:
+    """Bytes and objects held by ``root`` and below (each object once across calls sharing ``seen``;
+    classes, functions and modules are not counted: they are the program's, not the fight's)."""
+    import types
+
+    size = count = 0
+    stack = [root]
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, skip):
+            continue
+        seen.add(id(item))
+        size += sys.getsizeof(item)
+        count += 1
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(item.keys())
+        elif isinstance(item, list | tuple | set | frozenset):
+            stack.extend(item)
+        else:
+            held = getattr(item, "__dict__", None)
+            if isinstance(held, dict):
+                stack.append(held)
+            for slot in getattr(type(item), "__slots__", ()):
+                stack.append(getattr(item, slot, None))
+            fields_set = getattr(item, "__pydantic_fields_set__", None)
+            if fields_set is not None:
+                stack.append(fields_set)
+    return size, count
+
+
+def what_is_kept(engine: Engine) -> str:
+    """The round log's events and the undo history, each measured (shared objects counted once, in
+    the log first): what a long fight keeps."""
+    seen: set[int] = set()
+    deep_size(engine.ruleset, seen)  # the ruleset's own tables, shared by events, are not the fight's
+    log = engine.encounter.log
+    log_bytes, _ = deep_size(log, seen)
+    records = [*engine._undo, *engine._redo]  # a benchmark looks inside
+    undo_bytes, _ = deep_size(records, seen)
+    per_event = log_bytes / max(len(log), 1)
+    per_record = undo_bytes / max(len(records), 1)
+    return (
+        f"  kept: the round log {len(log)} events, {log_bytes / 1e6:.1f} MB ({per_event:.0f} bytes each); "
+        f"the undo history {len(records)} records, {undo_bytes / 1e6:.1f} MB ({per_record:.0f} bytes each)"
+    )
+
+
+def soak(
+    table: Table,
+    rounds: int,
+    checkpoints: list[int],
+    tick: Callable[[], None] = lambda: None,
+    bare: Callable[[int], float] | None = None,
+) -> None:
     """Play ``rounds`` rounds, printing a line per checkpoint (RSS, its growth, time per round) as it
-    is reached, then a last line the parent process reads: the RSS growth and the slowdown."""
+    is reached, then a last line the parent process reads: the RSS growth, the slowdown, the growth
+    from round FLAT_FROM and the median time of the first rounds. ``bare``: the seconds the same
+    number of first rounds take the engine alone, for the baseline line."""
     times: list[float] = []
     rss: dict[int, float] = {}
 
@@ -171,15 +233,37 @@ def soak(table: Table, rounds: int, checkpoints: list[int], tick: Callable[[], N
         if number in checkpoints and number > 1:
             line(number, times[max(0, number - WINDOW) : number])
     print(f"  actions in the log: {len(table.engine.encounter.log)}; total {sum(times):.1f} s")
-    slowdown = statistics.median(times[max(0, rounds - WINDOW) :]) / statistics.median(times[:WINDOW])
-    print(f"__growth {rss[rounds] - rss[1]:.3f} {slowdown:.3f}", flush=True)
+    first = statistics.median(times[:WINDOW])
+    if bare is not None:
+        alone = bare(min(WINDOW, rounds))
+        print(
+            f"  rounds 1-{min(WINDOW, rounds)}: {first * 1e3:.1f} ms per round through the docks, the engine alone "
+            f"{alone * 1e3:.1f} ms (same process, same rounds): the docks' share {(first - alone) * 1e3:.1f} ms"
+        )
+    slowdown = statistics.median(times[max(0, rounds - WINDOW) :]) / first
+    flat = rss[rounds] - rss[min(FLAT_FROM, rounds)]
+    print(f"__growth {rss[rounds] - rss[1]:.3f} {slowdown:.3f} {flat:.3f} {first * 1e3:.3f}", flush=True)
 
 
 def run_engine(rounds: int) -> None:
     engine = Engine(storage.load(demo_encounter_path()), RandomDice(7))
     table = Table(engine)
     line_up(table)
-    soak(table, rounds, [100, 300, 1000])
+    soak(table, rounds, [FLAT_FROM, 100, 300, 1000])
+    print(what_is_kept(engine), flush=True)
+
+
+def bare_rounds(count: int) -> float:
+    """The median seconds of the first ``count`` rounds of the same fight on the engine alone."""
+    engine = Engine(storage.load(demo_encounter_path()), RandomDice(7))
+    table = Table(engine)
+    line_up(table)
+    times = []
+    for _ in range(count):
+        start = time.perf_counter()
+        play_round(table)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 class WindowTable(Table):
@@ -260,7 +344,7 @@ def run_window(rounds: int) -> None:
         window.controller.engine.dice = RandomDice(7)
         table = WindowTable(window, process)
         line_up(table)
-        soak(table, rounds, [100, 300])
+        soak(table, rounds, [100, 300], bare=bare_rounds)
         window.setWindowModified(False)
         window.controller.undo_stack.setClean()
         window.close()
@@ -343,22 +427,22 @@ def run_big() -> None:
     print(f"__big {worst:.3f}", flush=True)
 
 
-def run_part(part: str, rounds: int | None) -> tuple[float, float] | None:
-    """Run one part in a process of its own; print its lines; return (RSS growth, slowdown)."""
+def run_part(part: str, rounds: int | None) -> tuple[float, ...] | None:
+    """Run one part in a process of its own; print its lines; return (RSS growth, slowdown, growth
+    from round FLAT_FROM, milliseconds of a first round) or, for the big part, (worst action,)."""
     command = [sys.executable, __file__, f"--{part}-child"]
     if rounds is not None:
         command += ["--rounds", str(rounds)]
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
-    growth: tuple[float, float] | None = None
+    growth: tuple[float, ...] | None = None
     # stderr joins stdout: a failure's traceback shows where it happened, and no pipe fills up.
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as child:
         assert child.stdout is not None
         for line in child.stdout:  # shown as they come: the window part takes minutes
             if line.startswith("__growth"):
-                _, rss, slowdown = line.split()
-                growth = (float(rss), float(slowdown))
+                growth = tuple(float(value) for value in line.split()[1:])
             elif line.startswith("__big"):
-                growth = (float(line.split()[1]), 0.0)
+                growth = (float(line.split()[1]),)
             else:
                 print(line, end="", flush=True)
     if child.returncode != 0:
@@ -392,6 +476,7 @@ def main(argv: list[str]) -> None:
         found = run_part("engine", rounds)
         if found is not None:
             report(f"engine RSS growth over {n} rounds", found[0], ENGINE_RSS_BUDGET_MB, " MB", "over 1000")
+            report(f"engine RSS growth from round {FLAT_FROM} to {n}", found[2], FLAT_BUDGET_MB, " MB", "to 1000")
     if "window" in parts:
         n = window_rounds or WINDOW_ROUNDS
         print(f"window soak: {n} rounds through the docks of a MainWindow (offscreen)")
@@ -399,6 +484,7 @@ def main(argv: list[str]) -> None:
         if found is not None:
             report(f"window RSS growth over {n} rounds", found[0], WINDOW_RSS_BUDGET_MB, " MB", "over 300")
             report(f"window time per round at round {n}", found[1], WINDOW_SLOWDOWN_BUDGET, "x", "of round 1")
+            report("a round through the docks (rounds 1-5)", found[3], ROUND_BUDGET_MS, " ms", "per round")
     if "big" in parts:
         print(f"one action among {BIG_TOKENS} tokens (300 x 300 map, fog off)")
         found = run_part("big", None)
