@@ -10,10 +10,11 @@ map, fog of war on or off, unless a Party member's darkvision reaches the cell (
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.light import AmbientLight, ambient, darkvision_shine, light_map
-from lnl_desktop.core.encounter.model import Encounter, Side
+from lnl_desktop.core.encounter.model import CombatantBase, Encounter, Side
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.light import DARK, DIM, light_levels
 from lnl_desktop.core.map.sight_index import PartyView
@@ -30,14 +31,36 @@ else:
     np = lazy_module("numpy")
 
 
+_SIDE = attrgetter("side")
+# The Party's members as last found: (the combatants list, its items, their sides, the members). One
+# tuple, replaced whole, so a worker's reading and the GUI thread's never mix two of them.
+_kept: tuple[list[Any] | None, tuple[Any, ...], tuple[Side, ...], tuple[Any, ...]] = (None, (), (), ())
+
+
+def _party_members(encounter: Encounter) -> tuple[CombatantBase, ...]:
+    """The Party's combatants in the encounter's order. Asked four times per move on a map of
+    hundreds: kept while the list holds the very same combatants on the very same sides (checked
+    in C over the list, not a Python step per combatant)."""
+    global _kept
+    combatants = encounter.combatants
+    items = tuple(combatants)
+    sides = tuple(map(_SIDE, items))
+    kept = _kept
+    if kept[0] is combatants and len(kept[1]) == len(items) and all(map(is_, kept[1], items)) and kept[2] == sides:
+        return kept[3]
+    members = tuple(c for c, side in zip(items, sides, strict=True) if side is Side.PARTY)
+    _kept = (combatants, items, sides, members)
+    return members
+
+
 def party_sight(encounter: Encounter) -> PartyView:
     """:func:`party_view`, worked out once per state of the map, the ruleset and the Party's tokens
     (their cells, facings, sizes, vision, hidden and down) however many ask."""
     tokens = encounter.tokens
     eyes: list[Eye] = []
-    for c in encounter.combatants:
+    for c in _party_members(encounter):
         token = tokens.get(c.id)
-        if token is not None and c.side is Side.PARTY:
+        if token is not None:
             eyes.append((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg))
     return eyes_sight(encounter.map, tuple(eyes), get_ruleset(encounter.ruleset).sight_uses_facing)
 
@@ -45,9 +68,9 @@ def party_sight(encounter: Encounter) -> PartyView:
 def _party_eyes(encounter: Encounter) -> list[tuple[Eye, Any]]:
     """Each Party member's eyes that see for the group (on the map, shown, not down), with its combatant."""
     found = []
-    for c in encounter.combatants:
+    for c in _party_members(encounter):
         token = encounter.tokens.get(c.id)
-        if token is not None and c.side is Side.PARTY and not token.hidden and not c.down:
+        if token is not None and not token.hidden and not c.down:
             found.append(((c.id, token.cell, token.facing, token.hidden, c.size, c.down, c.vision_deg), c))
     return found
 
