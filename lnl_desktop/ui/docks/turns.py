@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QKeySequence, QResizeEvent
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QKeySequence, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -412,6 +412,10 @@ class TurnsPanel(TurnRows, RoundState, DeclarePhase, RoundDice, QWidget):
         self.show_row_menu(cid, self.tree.viewport().mapToGlobal(rect.bottomLeft()))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Every paint and layout of the list passes here: those are let by before asking their type,
+        # which is slow to read in Python.
+        if not isinstance(event, (QWheelEvent, QContextMenuEvent, QKeyEvent)):
+            return False
         kind = event.type()
         if kind == QEvent.Type.Wheel and isinstance(watched, QComboBox) and not watched.hasFocus():
             # A combo of the Declared column never changes under a wheel that scrolls the list.
