@@ -132,6 +132,10 @@ class FocusKeeper(QObject):
             self.home.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Every event of the application passes here: all but focus and key events are let by before
+        # their type is read (slow in Python, and tens of thousands a round of play).
+        if not isinstance(event, (QFocusEvent, QKeyEvent)):
+            return False
         kind = event.type()
         if kind not in _WATCHED or not isinstance(watched, QWidget):
             return False

@@ -33,6 +33,10 @@ class WheelGuard(QObject):
     """The application's event filter: see the module's docstring."""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Every event of the application passes here: only a wheel or a plain event (a Polish) on
+        # an editor can matter, the rest are let by before their type is read (slow in Python).
+        if not isinstance(event, QWheelEvent) and (type(event) is not QEvent or not isinstance(watched, EDITORS)):
+            return False
         kind = event.type()
         if kind == QEvent.Type.Polish and isinstance(watched, EDITORS):
             # Before its first show: a wheel over it must not give it the focus (and so the wheel).
