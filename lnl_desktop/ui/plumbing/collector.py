@@ -43,7 +43,9 @@ class GuiCollector(QObject):
         self.timer.setInterval(INTERVAL_MS)
         self.timer.timeout.connect(self.check)
         gc.disable()
-        self.timer.start()
+        # Counted from the first event pass, not from now: building the window takes longer than an
+        # interval, and a full collection must not run before the window is first shown.
+        QTimer.singleShot(0, self, self.timer.start)
 
     def check(self) -> int:
         """Collect the generations whose counts passed their thresholds; the number of objects found."""
