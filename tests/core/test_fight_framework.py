@@ -27,6 +27,7 @@ from lnl_desktop.core.rules.fight import (
     empty_outcome,
     nearest_foes,
 )
+from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim.agreement import disagreements
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.odds import margin, summarise
@@ -179,6 +180,9 @@ def test_fights_in_batches_sum_to_the_odds_of_the_same_fights_played_as_one(demo
 
 def test_a_batch_of_forty_combatants_stays_within_about_100_mb() -> None:
     assert 1000 <= batch_size(40) <= 2500 and batch_size(40) * 32 * 40 * 40 <= 100_000_000
+    # L&L's simulator measures its own fights (float32 tables): 10,000 fights of 40 are one batch, within 300 MB.
+    lnl = get_ruleset("lnl").fights
+    assert batch_size(40, lnl.fight_bytes) >= 10_000 and batch_size(40, lnl.fight_bytes) * 26_000 <= 300_000_000
     with pytest.raises(ValueError, match="seed -5"):
         fight_odds(storage.load(demo_encounter_path()), 10, seed=-5)
 
@@ -194,9 +198,9 @@ from lnl_desktop.core.sim.run import batch_size, fight_odds
 encounter = big_maps.build(size=20, tokens=40, party=20, fog=False)
 field = battlefield(Engine(encounter))
 size = batch_size(field.size)
-fight_odds(encounter, size, seed=1, field=field)
+fight_odds(encounter, size, seed=1, field=field, batch=size)
 one = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-odds = fight_odds(encounter, 3 * size, seed=2, field=field)
+odds = fight_odds(encounter, 3 * size, seed=2, field=field, batch=size)
 three = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(size, odds.fights, one // 1024, three // 1024)
 """

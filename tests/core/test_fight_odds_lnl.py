@@ -44,13 +44,15 @@ def test_fast_agrees_with_the_engine(name: str) -> None:
 
 
 def test_a_planted_rule_change_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    original = sim.sample
+    original = sim.Arsenal.roll
+
+    def halved(self: sim.Arsenal, blow: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return original(self, blow, rng) // np.where(self.dice[blow] >= 6, 2, 1)
+
     # A planted bug in the fast path only: a level-12 attacker's 6 dice deal half (the Giant's club).
-    monkeypatch.setattr(
-        sim, "sample", lambda blow, rng, count: original(blow, rng, count) // (2 if blow.dice >= 6 else 1)
-    )
+    monkeypatch.setattr(sim.Arsenal, "roll", halved)
     fast = run.fight_odds(demo("hill-giant-classic.lnl"), 4000, seed=5)
-    monkeypatch.setattr(sim, "sample", original)
+    monkeypatch.setattr(sim.Arsenal, "roll", original)
     slow = reference.reference_odds(demo("hill-giant-classic.lnl"), 200, seed=5)
     assert agreement.disagreements(fast, slow) != []
 
@@ -102,7 +104,8 @@ def _blow(name: str, attacker: str, target: str, weapon: str, parry: ParryState 
     s = simulator.start(2000)
     i, j = simulator.field.index(attacker), simulator.field.index(target)
     blow = next(b for b in simulator.blows[i][j] if e.combatant(attacker).weapons[b.weapon].name == weapon)
-    simulator.strike(s, i, j, blow, np.ones(2000, dtype=np.bool_))
+    b = simulator.arsenals[i].blows.index(blow)  # its id among the attacker's blows
+    simulator.strike(s, i, np.arange(2000), np.full(2000, j), np.full(2000, b))
     a, t = e.combatant(attacker), e.combatant(target)
     return s, i, j, a, t
 

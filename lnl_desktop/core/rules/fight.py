@@ -174,17 +174,32 @@ def close_in(gap: FloatArray, mover: IntArray, target: IntArray, feet: FloatArra
     """Move each ``mover`` (its index, one per fight) towards its ``target`` by up to ``feet`` in the
     fights where ``fights`` is set: both gaps of the pair shrink by the feet moved. Returns the feet
     moved per fight (the gap is left at 0 when the mover gets there)."""
-    n = gap.shape[0]
-    rows = np.arange(n)
     ok = fights & (target >= 0) & (mover >= 0)
-    t = np.where(ok, target, 0)
-    m = np.where(ok, mover, 0)
-    current = gap[rows, m, t]
-    moved = np.where(ok & np.isfinite(current), np.minimum(current, feet), 0.0)
-    gap[rows, m, t] = np.where(ok, current - moved, current)
-    gap[rows, t, m] = np.where(ok, np.maximum(gap[rows, t, m] - moved, 0.0), gap[rows, t, m])
-    out: FloatArray = moved
+    out: FloatArray = np.zeros(gap.shape[0])
+    rows = np.flatnonzero(ok)
+    if rows.size:
+        out[rows] = close_in_rows(gap, rows, mover[rows], target[rows], np.broadcast_to(feet, ok.shape)[rows])
     return out
+
+
+def close_in_rows(gap: FloatArray, rows: IntArray, mover: Any, target: IntArray, feet: Any) -> FloatArray:
+    """:func:`close_in` in the fights ``rows`` only (indices, each once), ``mover`` one index or one
+    per row, every ``target`` a combatant: only those fights' gaps are read and written."""
+    current = gap[rows, mover, target]
+    moved: FloatArray = np.where(np.isfinite(current), np.minimum(current, feet), 0.0)
+    gap[rows, mover, target] = current - moved
+    gap[rows, target, mover] = np.maximum(gap[rows, target, mover] - moved, 0.0)
+    return moved
+
+
+def close_in_at(gap: FloatArray, ij: IntArray, ji: IntArray, feet: Any) -> FloatArray:
+    """:func:`close_in` on a flat view of the gaps: ``ij`` the mover-to-target entries (each once),
+    ``ji`` the target-to-mover ones. The fast path of a simulator that keeps its pairs' flat indices."""
+    current = gap[ij]
+    moved: FloatArray = np.where(np.isfinite(current), np.minimum(current, feet), 0.0)
+    gap[ij] = current - moved
+    gap[ji] = np.maximum(gap[ji] - moved, 0.0)
+    return moved
 
 
 def melee_gaps(engine: Any, cid: str, foes: list[Any]) -> list[float]:
@@ -195,26 +210,43 @@ def melee_gaps(engine: Any, cid: str, foes: list[Any]) -> list[float]:
     c = engine.combatant(cid)
     rule, fpc = e.map.diagonal, e.map.feet_per_cell
     here = e.tokens[cid].cell
-    costs: dict[tuple[int, int], float] | None = None
+    cells: Any = None  # every cell it reaches (x, y) and its cost, as arrays: one pass per foe, not a loop
     out: list[float] = []
     for f in foes:
         there = e.tokens[f.id].cell
         if token_distance_ft(here, c.size, there, f.size, rule, fpc) <= MELEE_FT:
             out.append(0.0)
             continue
-        if costs is None:
+        if cells is None:
             costs = engine.reach(cid, WHOLE_MAP_FT).costs_ft()
-        out.append(
-            min(
-                (
-                    cost
-                    for a, cost in costs.items()
-                    if token_distance_ft(a, c.size, there, f.size, rule, fpc) <= MELEE_FT
-                ),
-                default=float("inf"),
+            cells = (
+                np.fromiter((a[0] for a in costs), dtype=np.int64, count=len(costs)),
+                np.fromiter((a[1] for a in costs), dtype=np.int64, count=len(costs)),
+                np.fromiter(costs.values(), dtype=np.float64, count=len(costs)),
             )
-        )
+        xs, ys, feet = cells
+        near = token_distances_ft(xs, ys, c.size, there, f.size, rule, fpc) <= MELEE_FT
+        out.append(float(feet[near].min()) if near.any() else float("inf"))
     return out
+
+
+def token_distances_ft(
+    xs: Any, ys: Any, size: int, there: tuple[int, int], there_size: int, rule: Any, fpc: int
+) -> Any:
+    """:func:`token_distance_ft` from a token of ``size`` anchored at each of (``xs``, ``ys``) to one
+    anchored at ``there``: the same feet, as an array (the map's plan asks it for every reachable cell)."""
+    from lnl_desktop.core.map.grid import DiagonalRule
+
+    gx = np.maximum(0, np.maximum(there[0] - (xs + size - 1), xs - (there[0] + there_size - 1)))
+    gy = np.maximum(0, np.maximum(there[1] - (ys + size - 1), ys - (there[1] + there_size - 1)))
+    diagonals = np.minimum(gx, gy)
+    straight = np.maximum(gx, gy) - diagonals
+    if rule is DiagonalRule.EUCLIDEAN:
+        adjacent = (gx <= 1) & (gy <= 1)
+        return np.where(adjacent, np.maximum(gx, gy) * float(fpc), np.hypot(gx, gy) * fpc)
+    if rule is DiagonalRule.FIVE:
+        return ((straight + diagonals) * fpc).astype(np.float64)
+    return ((straight + diagonals + diagonals // 2) * fpc).astype(np.float64)
 
 
 def approach_path(engine: Any, cid: str, target: str, reach_ft: float = MELEE_FT) -> list[tuple[int, int]] | None:

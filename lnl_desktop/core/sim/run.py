@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,18 +19,22 @@ np = lazy_module("numpy")
 DEFAULT_FIGHTS = 10_000
 # A batch of fights is played at once, its arrays (a gap between every two combatants in every fight,
 # and the like) within about BATCH_BYTES; the batches' sums make the odds, so memory stays that of one
-# batch at any number of fights. FIGHT_BYTES: a fight's arrays for k combatants, measured in every
-# ruleset at 7 to 40 combatants (about 41 KB a fight at 40) with room to spare.
-BATCH_BYTES = 100_000_000
+# batch at any number of fights. A simulator tells what a fight of k combatants takes at its peak
+# (its ``fight_bytes(k)``, measured: L&L's 26 KB a fight at 40, so 10,000 fights of 40 are one batch);
+# one that does not is taken at FIGHT_BYTES's three times 32 bytes a pair (Old-School d20 and Group
+# d10 measured 320-500 MB in all at 1,900 fights of 40).
+BATCH_BYTES = 300_000_000
 
 
 def fight_bytes(k: int) -> int:
-    return 32 * k * k + 1024
+    """What a fight of ``k`` combatants is taken to need when its simulator does not say."""
+    return 3 * (32 * k * k + 1024)
 
 
-def batch_size(k: int) -> int:
-    """How many fights of ``k`` combatants one batch plays: 1,914 at 40, 27,654 at 9."""
-    return max(1, BATCH_BYTES // fight_bytes(k))
+def batch_size(k: int, per_fight: Callable[[int], int] | None = None) -> int:
+    """How many fights of ``k`` combatants one batch plays: 1,911 at 40, 27,654 at 9 by default;
+    ``per_fight``: the simulator's own measure of a fight's bytes."""
+    return max(1, BATCH_BYTES // (per_fight or fight_bytes)(k))
 
 
 def fight_odds(
@@ -59,8 +64,8 @@ def fight_odds(
         field = None  # the map's plan without those who left
     field = with_plans(field or battlefield(engine), tuple(p for p in plans if p.kind != "retreat"))
     rng = np.random.default_rng(seed)
-    size = batch or batch_size(field.size)
     sim = simulator(engine.ruleset)
+    size = batch or batch_size(field.size, getattr(sim, "fight_bytes", None))
     tally = Tally(field, sim.health_columns)
     for start in range(0, fights, size):
         tally.add(sim.simulate(table, field, min(size, fights - start), rng))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 from lnl_desktop.core.encounter.model import WeaponKind
@@ -125,3 +126,82 @@ def sample(blow: Blow, rng: Any, count: int) -> npt.NDArray[Any]:
     idx = np.searchsorted(blow.cdf, rng.random(count), side="right")
     out: npt.NDArray[Any] = blow.values[np.minimum(idx, len(blow.values) - 1)]
     return out
+
+
+@dataclass(frozen=True)
+class Arsenal:
+    """Every blow of one attacker against each of its foes as arrays, so that a turn picks, rolls and
+    applies each fight's blow at once whatever foe that fight's target is (no loop over the foes).
+
+    Blow ``b`` is ``blows[b]``; ``ranged[j]`` the best blow on foe ``j`` when that is a ranged one (-1:
+    not), ``melee[j, m]`` its ``m``-th best melee or reach blow (-1: no more). The damage tables of all
+    blows are laid end to end, blow ``b``'s cumulative chances raised by ``b`` (:meth:`roll`)."""
+
+    blows: tuple[Blow, ...]
+    any: npt.NDArray[Any]  # [k] whether it has a blow on j at all
+    ranged: npt.NDArray[Any]  # [k] blow id or -1
+    melee: npt.NDArray[Any]  # [k, m] blow ids, best first, -1 padded
+    weapon: npt.NDArray[Any]  # [b] index in the attacker's weapons
+    reach_ft: npt.NDArray[Any]  # [b]
+    max_range_ft: npt.NDArray[Any]  # [b]
+    direct: npt.NDArray[Any]  # [b]
+    exertion: npt.NDArray[Any]  # [b]
+    specialized: npt.NDArray[Any]  # [b]
+    dice: npt.NDArray[Any]  # [b]
+    sides: npt.NDArray[Any]  # [b]
+    cdf: npt.NDArray[Any]  # every blow's cumulative chances + its id, end to end
+    values: npt.NDArray[Any]  # the damage amounts, end to end
+    last: npt.NDArray[Any]  # [b] the index of blow b's last amount
+
+    @cached_property
+    def shoots(self) -> bool:
+        """Whether its best blow on any foe is a ranged one."""
+        return bool((self.ranged >= 0).any())
+
+    @classmethod
+    def of(cls, options: list[list[Blow]]) -> Arsenal:
+        """The arsenal of an attacker whose blows on foe ``j``, best first, are ``options[j]``."""
+        k = len(options)
+        found: list[Blow] = []
+        ids: dict[int, int] = {}
+
+        def bid(blow: Blow) -> int:
+            if id(blow) not in ids:
+                ids[id(blow)] = len(found)
+                found.append(blow)
+            return ids[id(blow)]
+
+        width = max((sum(not b.ranged for b in o) for o in options), default=0) or 1
+        ranged = np.full(k, -1, dtype=np.int64)
+        melee = np.full((k, width), -1, dtype=np.int64)
+        for j, o in enumerate(options):
+            if o and o[0].ranged:
+                ranged[j] = bid(o[0])
+            for m, blow in enumerate(b for b in o if not b.ranged):
+                melee[j, m] = bid(blow)
+        cdf = [b.cdf + n for n, b in enumerate(found)]
+        sizes = np.array([len(b.values) for b in found], dtype=np.int64)
+        return cls(
+            blows=tuple(found),
+            any=np.array([bool(o) for o in options], dtype=np.bool_),
+            ranged=ranged,
+            melee=melee,
+            weapon=np.array([b.weapon for b in found], dtype=np.int64),
+            reach_ft=np.array([b.reach_ft for b in found], dtype=np.float64),
+            max_range_ft=np.array([b.max_range_ft for b in found], dtype=np.float64),
+            direct=np.array([b.direct for b in found], dtype=np.bool_),
+            exertion=np.array([b.exertion for b in found], dtype=np.bool_),
+            specialized=np.array([b.specialized for b in found], dtype=np.bool_),
+            dice=np.array([b.dice for b in found], dtype=np.int64),
+            sides=np.array([b.sides for b in found], dtype=np.int64),
+            cdf=np.concatenate(cdf) if cdf else np.zeros(0),
+            values=np.concatenate([b.values for b in found]) if found else np.zeros(0, dtype=np.int64),
+            last=np.cumsum(sizes) - 1,
+        )
+
+    def roll(self, blow: npt.NDArray[Any], rng: Any) -> npt.NDArray[Any]:
+        """One damage amount per entry of ``blow`` (blow ids), each from its blow's exact distribution
+        (:func:`sample`'s draw): one search in the tables laid end to end, a uniform draw raised by the id."""
+        idx = np.searchsorted(self.cdf, rng.random(blow.shape[0]) + blow, side="right")
+        out: npt.NDArray[Any] = self.values[np.minimum(idx, self.last[blow])]
+        return out

@@ -31,12 +31,12 @@ from lnl_desktop.core.rules.fight import (
     Battlefield,
     SimOutcome,
     Timers,
-    close_in,
+    close_in_at,
     pin,
     timed_conditions,
     variants,
 )
-from lnl_desktop.core.rules.lnl.blows import Blow, FamilyRuleset, _rules, blows, distribution, sample
+from lnl_desktop.core.rules.lnl.blows import Arsenal, Blow, FamilyRuleset, _rules, blows, distribution, sample
 from lnl_desktop.core.rules.lnl.model import Ability, AttackMode, LnLFamilyOptions, LnLStats, WeaponState
 from lnl_desktop.core.rules.shared import FightsBase
 from lnl_desktop.lazy import lazy_module
@@ -117,6 +117,7 @@ class Simulator:
                 j, mode = int(field.prefer[i]), field.modes[i]
                 if j >= 0 and mode:
                     self.blows[i][j] = blows(_rules(ruleset), self.c[i], self.c[j], self.options, AttackMode(mode))
+        self.arsenals = [Arsenal.of(self.blows[i]) for i in range(k)]
         # Who loses its turn or its Move, per combatant and per set of its timed conditions ended (RULES §10).
         self.timed_names, self.timed = timed_conditions(field, self.c, _matters, save_chance)
         width = 2 ** max((len(t) for t in self.timed_names), default=0)
@@ -128,6 +129,9 @@ class Simulator:
                 self.held[i, v] = w.held_by is not None
         self.aware = np.array([c.cannot_be_surprised for c in self.c], dtype=np.bool_)
         self.minimum_ft = float(_rules(ruleset).ranged_minimum_ft)
+        # A parry in force from the table's state: the only way a weapon breaks in the fights (RULES §6).
+        self.parries = any(c.parry is not None for c in self.c)
+        self.round = 0  # the round being played (:meth:`side_turns`)
 
     # -- the state ---------------------------------------------------------------------------
 
@@ -153,12 +157,14 @@ class Simulator:
             for c in self.c
         ]
         up = np.tile(f.standing, (n, 1))
+        # The gaps to allies and to those down are inf: a turn's nearest foe is the smallest gap of its row.
+        gap = np.where(self.foes & f.standing[None, :], f.gap_ft, np.inf).astype(np.float32)  # float32: half the memory
         return _State(
             sp=sp,
             ip=ip,
             up=up,
-            gap=np.tile(f.gap_ft, (n, 1, 1)),
-            dist=np.tile(f.dist_ft, (n, 1, 1)),
+            gap=_copies(gap, n),
+            dist=_copies(f.dist_ft.astype(np.float32), n),
             parry=parry,
             parry_count=count,
             shield_left=shield,
@@ -183,7 +189,8 @@ class Simulator:
         acting = acting & s.up[:, i] & s.active
         if not acting.any():
             return
-        s.parry[acting, i] = False  # a parry in force ends as the parrier's turn begins
+        if self.parries:
+            s.parry[acting, i] = False  # a parry in force ends as the parrier's turn begins
         timers = s.timers
         if not begun:
             timers.turn_starts(acting, i, ~s.up)
@@ -195,134 +202,163 @@ class Simulator:
             self._act(s, i, acting, feet, self.held[i, 0])
 
     def _act(self, s: _State, i: int, acting: npt.NDArray[Any], feet: npt.NDArray[Any] | float, held: Any) -> None:
-        """What ``i`` does in its turn by the default tactic: its nearest foe, a shot, a move, a blow."""
-        if not acting.any():
+        """What ``i`` does in its turn by the default tactic: its nearest foe, a shot, a move, a blow; in
+        every acting fight at once, whichever foe each fight's target is (:class:`.blows.Arsenal`)."""
+        rows = np.flatnonzero(acting)
+        if rows.size == 0:
             return
-        foes = self.foes[i]
-        candidates = foes[None, :] & s.up
-        masked = np.where(candidates, s.gap[:, i, :], np.inf)
-        target = pin(self.field, i, np.where(candidates.any(axis=1), masked.argmin(axis=1), -1), s.up)
-        move = np.where(held, 0.0, np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape))
-        rows = np.arange(acting.shape[0])
-        for j in np.nonzero(foes)[0]:
-            mine = acting & (target == j)
-            if not mine.any():
-                continue
-            options = self.blows[i][j]
-            if not options:
-                continue
-            done = np.zeros_like(mine)
-            best = options[0]
-            if best.ranged:
-                # Shoot from where it stands: in sight, in range, far enough (RULES §4).
-                can = (
-                    mine
-                    & self.field.sees[i, j]
-                    & (s.dist[:, i, j] <= best.max_range_ft)
-                    & (s.dist[:, i, j] >= self.minimum_ft)
-                    & ~s.broken[i][:, best.weapon]
-                )
-                if self.minimum_ft > MELEE_FT:
-                    can &= s.gap[:, i, j] > 0
-                if can.any():
-                    self.strike(s, i, j, best, can)
-                    done |= can
-            melee = [b for b in options if not b.ranged]
-            if not melee:
-                continue
-            # Strike without moving if a melee or reach weapon reaches; else close in, then strike.
-            left = mine & ~done
-            reach = self._reach(s, i, j, melee, left)
-            still = left & (reach < 0)
-            if still.any():
-                moved = close_in(s.gap, np.full(len(rows), i), np.full(len(rows), j), move, still)
-                s.dist[still, i, j] = np.maximum(s.dist[still, i, j] - moved[still], MELEE_FT)
-                s.dist[still, j, i] = s.dist[still, i, j]
-                reach = np.where(still, self._reach(s, i, j, melee, still), reach)
-            for m, blow in enumerate(melee):
-                hit = left & (reach == m)
-                if hit.any():
-                    self.strike(s, i, j, blow, hit)
+        # The nearest standing foe: a gap to an ally or to one down is inf (:meth:`start`, :meth:`strike`),
+        # and an acting fight's foes are never all down, so the smallest gap is it (ties: the first).
+        every = rows.size == acting.size  # all fights act: a strided view, no gather
+        target = (s.gap[:, i, :] if every else s.gap[rows, i, :]).argmin(axis=1)
+        if self.field.prefer is not None:
+            target = pin(self.field, i, target, s.up[rows])
+        arsenal = self.arsenals[i]
+        armed = arsenal.any[target]
+        move = np.where(held, 0.0, np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape))[rows[armed]]
+        rows, target = rows[armed], target[armed]
+        if rows.size == 0:
+            return
+        # Each fight's pair as flat indices into the [n, k, k] tables: one take per read, not three.
+        k = self.k
+        ij = rows * (k * k) + (i * k + target)
+        gap, dist = _flat(s.gap), _flat(s.dist)
+        shot = None
+        best = arsenal.ranged[target] if arsenal.shoots else None
+        if best is not None and (best >= 0).any():
+            # Shoot from where it stands: in sight, in range, far enough (RULES §4).
+            b = np.maximum(best, 0)
+            d = dist[ij]
+            shot = (best >= 0) & self.field.sees[i, target] & (d <= arsenal.max_range_ft[b]) & (d >= self.minimum_ft)
+            if self.parries:
+                shot &= ~s.broken[i][rows, arsenal.weapon[b]]
+            if self.minimum_ft > MELEE_FT:
+                shot &= gap[ij] > 0
+            if shot.any():
+                self.strike(s, i, rows[shot], target[shot], best[shot])
+            else:
+                shot = None
+        # Strike without moving if a melee or reach weapon reaches; else close in, then strike.
+        left = arsenal.melee[target, 0] >= 0
+        if shot is not None:
+            left &= ~shot
+        if not left.all():
+            if not left.any():
+                return
+            rows, target, move, ij = rows[left], target[left], move[left], ij[left]
+        reach = self._reach(s, i, rows, target, gap[ij])
+        still = reach < 0
+        if still.any():
+            rs, ts, at = rows[still], target[still], ij[still]
+            ji = rs * (k * k) + (ts * k + i)
+            moved = close_in_at(gap, at, ji, move[still])
+            dist[at] = np.maximum(dist[at] - moved, MELEE_FT)
+            dist[ji] = dist[at]
+            reach[still] = self._reach(s, i, rs, ts, gap[at])
+        hit = reach >= 0
+        if hit.any():
+            self.strike(s, i, rows[hit], target[hit], arsenal.melee[target[hit], reach[hit]])
 
-    def _reach(self, s: _State, i: int, j: int, melee: list[Blow], where: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """[n]: the index in ``melee`` of the best intact weapon that reaches ``j`` (-1: none)."""
-        out = np.full(where.shape[0], -1, dtype=np.int64)
-        gap = s.gap[:, i, j]
-        for m in range(len(melee) - 1, -1, -1):
-            blow = melee[m]
-            ok = where & (gap <= blow.reach_ft - MELEE_FT) & ~s.broken[i][:, blow.weapon]
+    def _reach(
+        self, s: _State, i: int, rows: npt.NDArray[Any], target: npt.NDArray[Any], gap: npt.NDArray[Any]
+    ) -> npt.NDArray[Any]:
+        """[len(rows)]: which of ``i``'s melee blows on each fight's ``target`` (``gap`` away: its rank in
+        :attr:`.blows.Arsenal.melee`) is the best intact one that reaches it (-1: none)."""
+        arsenal = self.arsenals[i]
+        out = np.full(rows.size, -1, dtype=np.int64)
+        broken = s.broken[i][rows] if self.parries else None
+        for m in range(arsenal.melee.shape[1] - 1, -1, -1):
+            blow = arsenal.melee[target, m]
+            b = np.maximum(blow, 0)
+            ok = (blow >= 0) & (gap <= arsenal.reach_ft[b] - MELEE_FT)
+            if broken is not None:
+                ok &= ~np.take_along_axis(broken, arsenal.weapon[b][:, None], axis=1)[:, 0]
             out[ok] = m
         return out
 
-    def strike(self, s: _State, i: int, j: int, blow: Blow, fights: npt.NDArray[Any]) -> None:
-        """``i`` hits ``j`` with ``blow`` in ``fights``: damage, a parry in force, SP then IP, exertion."""
-        rows = np.nonzero(fights)[0]
-        damage = sample(blow, self.rng, len(rows)).astype(np.float64)
-        parrying = s.parry[rows, j]
-        if parrying.any():
-            self._parried(s, j, rows, damage, parrying, blow)
-        sp, ip = s.sp[rows, j], s.ip[rows, j]
-        if blow.direct:
-            ip = ip - np.minimum(damage, ip)
-        else:
-            to_sp = np.minimum(damage, sp)
-            rest = damage - to_sp
-            sp = sp - to_sp
-            if self.options.spill_to_injury:
-                ip = ip - np.minimum(rest, ip)
-        s.sp[rows, j], s.ip[rows, j] = sp, ip
-        s.up[rows, j] = ip > 0
-        if blow.exertion:
-            face = self.rng.integers(1, 5, len(rows)).astype(np.float64)
-            cost = np.ceil(face / 2) if blow.specialized else face
-            s.sp[rows, i] -= np.minimum(cost, s.sp[rows, i])  # exertion never takes SP below 0
-        s.active[rows] = self._going_on(s.up[rows])
+    def strike(
+        self, s: _State, i: int, rows: npt.NDArray[Any], target: npt.NDArray[Any], blow: npt.NDArray[Any]
+    ) -> None:
+        """``i`` hits each fight's ``target`` with its ``blow`` (ids of its :class:`.blows.Arsenal`) in the
+        fights ``rows``: damage, a parry in force, SP then IP, exertion."""
+        arsenal = self.arsenals[i]
+        damage = arsenal.roll(blow, self.rng).astype(np.float64)
+        if self.parries:
+            parrying = s.parry[rows, target]
+            for j in np.unique(target[parrying]):
+                on = parrying & (target == j)
+                damage[on] = self._parried(
+                    s, int(j), rows[on], damage[on], arsenal.dice[blow[on]], arsenal.sides[blow[on]]
+                )
+        hit = rows * self.k + target  # flat indices into the [n, k] tables
+        sp, ip = _flat(s.sp), _flat(s.ip)
+        was_sp, was_ip = sp[hit], ip[hit]
+        direct = arsenal.direct[blow]
+        to_sp = np.where(direct, 0.0, np.minimum(damage, was_sp))
+        to_ip = np.where(direct, damage, damage - to_sp if self.options.spill_to_injury else 0.0)
+        sp[hit] = was_sp - to_sp
+        now = was_ip - np.minimum(to_ip, was_ip)
+        ip[hit] = now
+        tired = arsenal.exertion[blow]
+        if tired.any():
+            at = rows[tired] * self.k + i
+            face = self.rng.integers(1, 5, at.size).astype(np.float64)
+            cost = np.where(arsenal.specialized[blow[tired]], np.ceil(face / 2), face)
+            sp[at] -= np.minimum(cost, sp[at])  # exertion never takes SP below 0
+        down = now <= 0
+        if down.any():
+            fell, whom = rows[down], target[down]
+            s.up[fell, whom] = False
+            s.gap[fell, :, whom] = np.inf  # nobody's nearest foe any more
+            going = self._going_on(s.up[fell])
+            s.active[fell] = going
+            s.end_round[fell[~going]] = self.round  # a fight goes on until a blow ends it
 
-    def _parried(self, s: _State, j: int, rows: Any, damage: Any, parrying: Any, blow: Blow) -> None:
-        """A parry in force from the table's state (RULES §6): a weapon stops the whole blow until
-        its (M+1)-th exploding die; a shield takes double against its durability."""
+    def _parried(
+        self, s: _State, j: int, on: npt.NDArray[Any], damage: npt.NDArray[Any], dice: Any, sides: Any
+    ) -> npt.NDArray[Any]:
+        """A parry in force from the table's state (RULES §6) against the blows on ``j`` in the fights
+        ``on``: a weapon stops the whole blow until its (M+1)-th exploding die; a shield takes double
+        against its durability. Returns the damage that gets through."""
         c = self.c[j]
         p = c.parry
         assert p is not None
-        on = rows[parrying]
         if p.weapon is not None:
             w = next(n for n, weapon in enumerate(c.weapons) if weapon.name == p.weapon)
             # Each die's run of maxima is geometric: the blow's count is negative binomial.
-            explosions = self.rng.negative_binomial(blow.dice, 1 - 1 / blow.sides, len(on))
+            explosions = self.rng.negative_binomial(dice, 1 - 1 / sides, len(on))
             counted = s.parry_count[on, j] + explosions
             s.parry_count[on, j] = counted
-            damage[parrying] = 0.0
             shattered = counted >= c.weapons[w].magic_bonus + 1
             s.broken[j][on[shattered], w] = True
             s.parry[on[shattered], j] = False
-            return
+            return np.zeros_like(damage)
         left = s.shield_left[on, j]
-        dmg = damage[parrying]
-        doubled = 2 * dmg
+        doubled = 2 * damage
         holds = doubled <= left
-        through = np.where(
+        through: npt.NDArray[Any] = np.where(
             holds,
             0.0,
-            np.maximum(0.0, dmg - np.ceil(left / 2)) if self.options.shield_overflow_half else dmg,
+            np.maximum(0.0, damage - np.ceil(left / 2)) if self.options.shield_overflow_half else damage,
         )
         s.shield_left[on, j] = np.where(holds, left - doubled, 0.0)
         s.parry[on[~holds], j] = False
-        damage[parrying] = through
+        return through
 
     # -- rounds ------------------------------------------------------------------------------
 
     def side_turns(
-        self, s: _State, first: npt.NDArray[Any], may: npt.NDArray[Any], rnd: int, playing: npt.NDArray[Any]
+        self, s: _State, first: npt.NDArray[Any], may: npt.NDArray[Any] | None, rnd: int, playing: npt.NDArray[Any]
     ) -> None:
         """The round's turns: the first side's members in roster order, then the other side's.
-        ``may`` [n, k]: who still gets a turn this round."""
+        ``may`` [n, k]: who still gets a turn this round (None: everyone)."""
+        self.round = rnd  # a fight a blow ends ends in it (:meth:`strike`)
         for slot in (0, 1):
-            acting_side = first if slot == 0 else 1 - first
+            party_acts = playing & ((first == PARTY) if slot == 0 else (first != PARTY))
+            sides = (party_acts, playing & ~party_acts)
             for i in range(self.k):
-                acting = playing & may[:, i] & (acting_side == self.side[i])
-                if acting.any():
-                    self.turn(s, i, acting, self.field.move_ft[i])
-                    s.end_round[acting & ~s.active & (s.end_round < 0)] = rnd
+                acting = sides[self.side[i]] if may is None else sides[self.side[i]] & may[:, i]
+                self.turn(s, i, acting, self.field.move_ft[i])
 
     def run(self, n: int) -> SimOutcome:
         from lnl_desktop.core.rules.fight import empty_outcome
@@ -364,6 +400,7 @@ class Simulator:
                 if turn.action is None:
                     c = self.c[i]
                     left = max(0.0, float(c.move_ft) + turn.extra_ft - turn.feet_used)
+                    self.round = rnd
                     self.turn(s, i, everyone, left, begun=True)
                     s.end_round[everyone & ~s.active & (s.end_round < 0)] = rnd
                 else:
@@ -383,7 +420,7 @@ class Simulator:
             rnd += 1
             m = len(rows)
             first = initiative[rng.integers(0, D6, m)]
-            self.side_turns(s, first, np.ones((m, k), dtype=np.bool_), rnd, s.active.copy())
+            self.side_turns(s, first, None, rnd, s.active.copy())
         s.end_round[s.end_round < 0] = rnd
         self._record(s, np.ones(len(rows), dtype=np.bool_), rows, out, end_round)
         party = self.side == PARTY
@@ -423,6 +460,20 @@ class Simulator:
         )
 
 
+def _flat(table: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A flat view of ``table`` (writes reach it): AttributeError, never a silent copy, if it is not contiguous."""
+    out = table.view()
+    out.shape = (table.size,)
+    return out
+
+
+def _copies(table: npt.NDArray[Any], n: int) -> npt.NDArray[Any]:
+    """``n`` copies of ``table`` stacked (one per fight): a broadcast copy, no repeat."""
+    out = np.empty((n, *table.shape), dtype=table.dtype)
+    out[:] = table
+    return out
+
+
 def simulate_fights(
     ruleset: FamilyRuleset, encounter: Encounter, field: Battlefield, fights: int, rng: Any
 ) -> SimOutcome:
@@ -446,6 +497,12 @@ class LnlFights(FightsBase):
 
     def __init__(self, ruleset: FamilyRuleset) -> None:
         self.ruleset = ruleset
+
+    @staticmethod
+    def fight_bytes(k: int) -> int:
+        """A fight's peak bytes at ``k`` combatants: the float32 gap and distance tables (8 bytes a pair),
+        twice while finished fights leave the arrays (measured: 26.2 KB a fight at 40, 20 KB in Classic)."""
+        return 16 * k * k + 1024
 
     def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
         return simulate_fights(self.ruleset, encounter, field, fights, rng)
