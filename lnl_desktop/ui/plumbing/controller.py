@@ -18,7 +18,7 @@ from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.actions import Action, AddCombatant
 from lnl_desktop.core.encounter.events import CombatantAdded, Event
 from lnl_desktop.core.encounter.model import CombatantBase, Encounter
-from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.engine.engine import UNDO_LIMIT, Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.ui.plumbing.commands import push_action
@@ -71,6 +71,9 @@ class TableController(QObject):
         super().__init__(parent)
         self.engine = Engine(encounter)
         self.undo_stack = QUndoStack(self)
+        # Commands the GM can undo: a quarter of the engine's actions (a Party command may take a few
+        # at once), set while the stack is empty as Qt requires. Older ones drop off; the log keeps all.
+        self.undo_stack.setUndoLimit(UNDO_LIMIT // 4)
         self.selected: str | None = None
         self.plan: AttackPlan | None = None
         # Why the last action was refused (None after one that went through): for the docks to show.
