@@ -65,12 +65,14 @@ def distribution(
     weapon: Weapon,
     options: LnLFamilyOptions,
     mode: AttackMode = AttackMode.ATTACK,
+    plan: Any = None,
 ) -> tuple[float, Any, Any]:
     """The mean, the amounts and their cumulative chances of ``a``'s blow on ``t`` with ``weapon``:
     :func:`.odds.forecast_with`'s exact distribution, kept by its damage plan."""
     from lnl_desktop.core.rules.lnl.odds import forecast_with  # the forecast's own: at the first fight odds
 
-    plan = rules.damage_plan(a, t, weapon, mode, options)
+    if plan is None:
+        plan = rules.damage_plan(a, t, weapon, mode, options)
     key = (type(rules), plan, options.minimum_damage)
     found = _DISTRIBUTIONS.get(key)
     if found is not None:
@@ -100,8 +102,8 @@ def blows(
     for w, weapon in enumerate(a.weapons):
         if weapon.state is WeaponState.BROKEN:
             continue
-        mean, amounts, cdf = distribution(rules, a, t, weapon, options, mode)
         plan = rules.damage_plan(a, t, weapon, mode, options)
+        mean, amounts, cdf = distribution(rules, a, t, weapon, options, mode, plan)
         ranged = weapon.kind is WeaponKind.RANGED
         blow = Blow(
             weapon=w,
@@ -152,15 +154,27 @@ class Arsenal:
     cdf: npt.NDArray[Any]  # every blow's cumulative chances + its id, end to end
     values: npt.NDArray[Any]  # the damage amounts, end to end
     last: npt.NDArray[Any]  # [b] the index of blow b's last amount
+    foes: npt.NDArray[Any]  # [k] who it may target
 
     @cached_property
     def shoots(self) -> bool:
         """Whether its best blow on any foe is a ranged one."""
         return bool((self.ranged >= 0).any())
 
+    @cached_property
+    def always(self) -> bool:
+        """Whether it has a blow on every combatant it may target (its foes: the others never are)."""
+        return bool(self.any[self.foes].all())
+
+    @cached_property
+    def close(self) -> bool:
+        """Whether it has a melee or reach blow on every foe (none to leave out before closing in)."""
+        return bool((self.melee[self.foes, 0] >= 0).all())
+
     @classmethod
-    def of(cls, options: list[list[Blow]]) -> Arsenal:
-        """The arsenal of an attacker whose blows on foe ``j``, best first, are ``options[j]``."""
+    def of(cls, options: list[list[Blow]], foes: npt.NDArray[Any]) -> Arsenal:
+        """The arsenal of an attacker whose blows on foe ``j``, best first, are ``options[j]``; ``foes``:
+        [k] whether ``j`` is its foe."""
         k = len(options)
         found: list[Blow] = []
         ids: dict[int, int] = {}
@@ -197,6 +211,7 @@ class Arsenal:
             cdf=np.concatenate(cdf) if cdf else np.zeros(0),
             values=np.concatenate([b.values for b in found]) if found else np.zeros(0, dtype=np.int64),
             last=np.cumsum(sizes) - 1,
+            foes=np.asarray(foes, dtype=np.bool_),
         )
 
     def roll(self, blow: npt.NDArray[Any], rng: Any) -> npt.NDArray[Any]:

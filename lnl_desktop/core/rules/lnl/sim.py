@@ -106,10 +106,19 @@ class Simulator:
         self.foes = field.foes()
         self.side = field.side
         k = self.k
-        # Per attacker and foe: its weapons best first.
+        # Per attacker and foe: its weapons best first. Worked out once per two stat blocks alike but for
+        # their names (a skirmish's twenty goblins): the same blows, the same damage tables.
+        kind = [c.model_dump_json(exclude={"id", "name"}) for c in self.c]
+        alike: dict[tuple[str, str], list[Blow]] = {}
+
+        def blows_on(i: int, j: int) -> list[Blow]:
+            key = (kind[i], kind[j])
+            if key not in alike:
+                alike[key] = blows(_rules(ruleset), self.c[i], self.c[j], self.options)
+            return alike[key]
+
         self.blows: list[list[list[Blow]]] = [
-            [blows(_rules(ruleset), self.c[i], self.c[j], self.options) if self.foes[i, j] else [] for j in range(k)]
-            for i in range(k)
+            [blows_on(i, j) if self.foes[i, j] else [] for j in range(k)] for i in range(k)
         ]
         # A what-if's pinned attack in a mode of the rules' own (a sneak attack) on its chosen foe.
         if field.prefer is not None and field.modes is not None:
@@ -117,7 +126,7 @@ class Simulator:
                 j, mode = int(field.prefer[i]), field.modes[i]
                 if j >= 0 and mode:
                     self.blows[i][j] = blows(_rules(ruleset), self.c[i], self.c[j], self.options, AttackMode(mode))
-        self.arsenals = [Arsenal.of(self.blows[i]) for i in range(k)]
+        self.arsenals = [Arsenal.of(self.blows[i], self.foes[i]) for i in range(k)]
         # Who loses its turn or its Move, per combatant and per set of its timed conditions ended (RULES §10).
         self.timed_names, self.timed = timed_conditions(field, self.c, _matters, save_chance)
         width = 2 ** max((len(t) for t in self.timed_names), default=0)
@@ -214,11 +223,16 @@ class Simulator:
         if self.field.prefer is not None:
             target = pin(self.field, i, target, s.up[rows])
         arsenal = self.arsenals[i]
-        armed = arsenal.any[target]
-        move = np.where(held, 0.0, np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape))[rows[armed]]
-        rows, target = rows[armed], target[armed]
-        if rows.size == 0:
-            return
+        if np.ndim(held) == 0 and np.ndim(feet) == 0:
+            move: Any = 0.0 if held else float(feet)  # the same Move in every fight: no array
+        else:
+            move = np.where(held, 0.0, np.broadcast_to(np.asarray(feet, dtype=np.float64), acting.shape))[rows]
+        if not arsenal.always:
+            armed = arsenal.any[target]
+            rows, target = rows[armed], target[armed]
+            move = move[armed] if np.ndim(move) else move
+            if rows.size == 0:
+                return
         # Each fight's pair as flat indices into the [n, k, k] tables: one take per read, not three.
         k = self.k
         ij = rows * (k * k) + (i * k + target)
@@ -239,19 +253,20 @@ class Simulator:
             else:
                 shot = None
         # Strike without moving if a melee or reach weapon reaches; else close in, then strike.
-        left = arsenal.melee[target, 0] >= 0
-        if shot is not None:
-            left &= ~shot
-        if not left.all():
+        if shot is not None or not arsenal.close:
+            left = arsenal.melee[target, 0] >= 0
+            if shot is not None:
+                left &= ~shot
             if not left.any():
                 return
-            rows, target, move, ij = rows[left], target[left], move[left], ij[left]
+            rows, target, ij = rows[left], target[left], ij[left]
+            move = move[left] if np.ndim(move) else move
         reach = self._reach(s, i, rows, target, gap[ij])
         still = reach < 0
         if still.any():
             rs, ts, at = rows[still], target[still], ij[still]
             ji = rs * (k * k) + (ts * k + i)
-            moved = close_in_at(gap, at, ji, move[still])
+            moved = close_in_at(gap, at, ji, move[still] if np.ndim(move) else move)
             dist[at] = np.maximum(dist[at] - moved, MELEE_FT)
             dist[ji] = dist[at]
             reach[still] = self._reach(s, i, rs, ts, gap[at])
