@@ -127,8 +127,8 @@ def test_the_command_line_refuses_a_bad_file_as_opening_it_does(tmp_path: Path) 
 
 
 def test_a_battle_too_big_or_a_side_missing_is_refused_with_the_reason() -> None:
-    with pytest.raises(RulesError, match="41 combatants are on the map: the fight odds are worked out for up to 40"):
-        battlefield(Engine(big_maps.build(size=40, tokens=41, fog=False)))
+    with pytest.raises(RulesError, match="61 combatants are on the map: the fight odds are worked out for up to 60"):
+        battlefield(Engine(big_maps.build(size=40, tokens=61, fog=False)))
     with pytest.raises(RulesError, match="the fight odds need both sides on the map"):
         battlefield(Engine(big_maps.build(size=20, tokens=3, party=3, fog=False)))
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 np = lazy_module("numpy")
 
-MOST_FIGHTERS = 40  # the odds play skirmishes, not battles: beyond this a state's plan alone takes seconds
+MOST_FIGHTERS = 60  # a skirmish, not a battle: 10,000 fights of 60 take about 2.7 s of CPU, the first 500 0.25 s
 MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells
 WHOLE_MAP_FT = 100_000.0  # a movement budget no path on any map reaches: every cell's cost
 PATHS_TRIED = 40  # the reference's move: cells tried for a path that provokes nobody

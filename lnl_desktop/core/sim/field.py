@@ -50,10 +50,11 @@ def battlefield(engine: Any) -> Battlefield:
     seen = np.zeros((k, k), dtype=np.bool_)
     cells = [e.tokens[c.id].cell for c in fighters]
     for i, c in enumerate(fighters):
-        for j, f in enumerate(fighters):
-            if i != j:
-                dist[i, j] = token_distance_ft(cells[i], c.size, cells[j], f.size, rule, fpc)
-                seen[i, j] = sees(grid, cells[i], c.size, cells[j], f.size)
+        # Distance and sight are mutual (RULES §4; sight.sees): each pair is worked out once.
+        for j in range(i + 1, k):
+            f = fighters[j]
+            dist[i, j] = dist[j, i] = token_distance_ft(cells[i], c.size, cells[j], f.size, rule, fpc)
+            seen[i, j] = seen[j, i] = sees(grid, cells[i], c.size, cells[j], f.size)
         foes = [j for j in range(k) if side[j] != side[i]]
         gap[i, foes] = melee_gaps(engine, c.id, [fighters[j] for j in foes])
     return Battlefield(
