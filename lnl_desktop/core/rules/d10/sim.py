@@ -93,17 +93,24 @@ def _chances(people: list[D10Combatant], arms: list[Arms]) -> tuple[Any, Any]:
     k = len(people)
     hit = np.zeros((k, k, 2, 3, 2))
     crit = np.zeros((k, k, 2, 3, 2))
-    for e, (dice, high) in enumerate(EDGES):
-        faces = odds.kept_face(dice, high)
-        for i, a in enumerate(people):
-            for kind, weapon in ((MELEE, arms[i].blade), (RANGED, arms[i].bow)):
-                if weapon is None:
-                    continue
-                for j, t in enumerate(people):
-                    for bl in (0, 1):
-                        roll = rules.ToHit(weapon.skill, a.skill(weapon.skill), bool(bl), t.defense, rules.Edge())
-                        hit[i, j, kind, e, bl] = sum(p for f, p in faces.items() if roll.hits(f))
-                        crit[i, j, kind, e, bl] = faces[20]
+    faces = [odds.kept_face(dice, high) for dice, high in EDGES]
+    natural_20 = np.array([f[20] for f in faces])[:, None]  # [edge, 1]
+    # A roll hits by its skill bonus, the half-HP -2 and the defense alone: each of those worked out once.
+    worked: dict[tuple[int, int, int], list[float]] = {}
+    for i, a in enumerate(people):
+        for kind, weapon in ((MELEE, arms[i].blade), (RANGED, arms[i].bow)):
+            if weapon is None:
+                continue
+            bonus = a.skill(weapon.skill)
+            crit[i, :, kind] = natural_20
+            for j, t in enumerate(people):
+                for bl in (0, 1):
+                    chances = worked.get((bonus, bl, t.defense))
+                    if chances is None:
+                        roll = rules.ToHit(weapon.skill, bonus, bool(bl), t.defense, rules.Edge())
+                        chances = [sum(p for f, p in face.items() if roll.hits(f)) for face in faces]
+                        worked[bonus, bl, t.defense] = chances
+                    hit[i, j, kind, :, bl] = chances
     return hit, crit
 
 
@@ -192,7 +199,7 @@ class _Fights:
     def compact(self) -> None:
         """Keep only the fights still on (the others' end state stored first)."""
         keep = np.nonzero(self.live)[0]
-        if keep.size < self.live.size:
+        if 2 * keep.size <= self.live.size:  # copying every array costs a round's turns: once half are over
             self.store()
             for name in self.STATE:
                 setattr(self, name, getattr(self, name)[keep])
@@ -269,15 +276,24 @@ class _Fights:
         old = self.dist[fights, i, :]
         wider = (self.size[i] - self.size[t])[:, None]
         there = np.maximum(self.dist[fights, t, :] - GRID_FT / 2 * wider, GRID_FT)
-        mixed = GRID_FT * np.round(((1 - f) * old + f * there) / GRID_FT)
+        mixed = (1 - f) * old  # (1 - f) * old + f * there, to the nearest cell: worked out in place
+        mixed += f * there
+        mixed /= GRID_FT
+        np.round(mixed, out=mixed)
+        mixed *= GRID_FT
         n = np.arange(fights.size)
         mixed[:, i] = 0.0
         mixed[n, t] = np.where(arrived, MELEE_FT + extra, np.maximum(old[n, t] - moved, MELEE_FT + extra + GRID_FT))
         shift = mixed - old
         shift[n, t] = 0.0
-        gi = self.gap[fights, i, :]
-        self.gap[fights, i, :] = np.maximum(gi + shift, 0.0)
-        self.gap[fights, :, i] = np.maximum(self.gap[fights, :, i] + shift, 0.0)
+        row = self.gap[fights, i, :]  # a copy (fancy index), moved on in place and put back
+        row += shift
+        np.maximum(row, 0.0, out=row)
+        self.gap[fights, i, :] = row
+        column = self.gap[fights, :, i]  # read after the row is back: they share the gap to itself
+        column += shift
+        np.maximum(column, 0.0, out=column)
+        self.gap[fights, :, i] = column
         self.dist[fights, i, :] = mixed
         self.dist[fights, :, i] = mixed
         if arrived.any():

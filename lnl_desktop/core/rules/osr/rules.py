@@ -111,9 +111,14 @@ class ToHit:
     def chance(self) -> float:
         """The exact chance to hit: the faces of a d20 that hit, over 20; with advantage one minus
         the chance both dice miss, with disadvantage the chance both hit."""
+        return self.chance_at(self.bonus)
+
+    def chance_at(self, bonus: int) -> float:
+        """:attr:`chance` with the roll's bonus ``bonus`` instead (a shot at short or at long range)."""
         if self.auto_hit:
             return 1.0
-        plain = sum(self.hits(f) for f in range(1, 21)) / 20
+        need = self.ac - bonus  # hits(), its sums taken once: the faces 2-19 that reach AC, and the 20
+        plain = sum(f == 20 or (f != 1 and f >= need) for f in range(1, 21)) / 20
         if self.edge > 0:
             return 1 - (1 - plain) ** 2
         if self.edge < 0:

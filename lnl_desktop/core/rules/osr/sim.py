@@ -13,7 +13,6 @@ out, a failure fleeing. Loops run over rounds, turns and attacks; every fight is
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,6 @@ from lnl_desktop.core.rules.fight import (
     SimOutcome,
     Timed,
     Timers,
-    close_in,
     empty_outcome,
     pin,
     timed_conditions,
@@ -37,7 +35,7 @@ from lnl_desktop.core.rules.fight import (
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import InitiativeMode, Kind, MoraleResult, OsrCombatant, SaveCategory
 from lnl_desktop.core.rules.osr.rules import ATTACKS, save_bonus
-from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blow, play_fight, ranked, sim_out
+from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blow, play_fight, ranked_blows, sim_out
 from lnl_desktop.core.rules.shared import FightsBase
 from lnl_desktop.lazy import lazy_module
 
@@ -100,6 +98,11 @@ class _Tables:
     group: bool  # initiative by group
     timed: list[Timed]  # the conditions that end by themselves
     width: int  # variants per combatant in the ``u`` tables (1: no timed condition)
+    harms_all: bool = False  # everyone harms each of its foes: the nearest needs no second look
+
+    def __post_init__(self) -> None:
+        pairs = np.repeat(np.repeat(self.foe, self.width, axis=0), self.width, axis=1)
+        self.harms_all = bool(self.harms[pairs].all())
 
     @property
     def k(self) -> int:
@@ -133,20 +136,21 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
             for va, a in enumerate(forms[i]):
                 for vt, t in enumerate(forms[j]):
                     x, y = i * v_width + va, j * v_width + vt
-                    for o, (w, style) in enumerate(opts[i]):
-                        to, damage = blow(encounter, a, t, w, style)
+                    blows = [blow(encounter, a, t, w, style) for w, style in opts[i]]  # each worked out once
+                    for o, (w, _style) in enumerate(opts[i]):
+                        to, damage = blows[o]
                         if w.name in to.unharmed:
                             continue  # RULES §12: it cannot harm this foe, as good as a miss (the chance stays 0)
                         harms[x, y] = True
                         if va == vt == 0:
                             dists.setdefault((i, o), damage)
-                        short = [term for term in to.terms if term[0] != "long range"]
-                        hit[x, y, o, 0] = dataclasses.replace(to, terms=short).chance
-                        hit[x, y, o, 1] = dataclasses.replace(to, terms=[*short, ("long range", -1)]).chance
-                    best = ranked(encounter, a, t, ranged=False)
+                        short = to.bonus - sum(v for name, v in to.terms if name == "long range")
+                        hit[x, y, o, 0] = to.chance_at(short)
+                        hit[x, y, o, 1] = to.chance_at(short - 1)
+                    best = ranked_blows(opts[i], blows, ranged=False)
                     melee_best[x, y] = best[0]
                     reach_extra[x, y] = opts[i][best[0]][0].reach - MELEE_FT
-                    for r, o in enumerate(ranked(encounter, a, t, ranged=True)):
+                    for r, o in enumerate(ranked_blows(opts[i], blows, ranged=True)):
                         ranks[x, y, r] = o
     top = max((max(d) for d in dists.values()), default=0)
     cdf = np.ones((k, width, top + 1))
@@ -197,6 +201,23 @@ def _tables(encounter: Encounter, field: Battlefield) -> _Tables:
     )
 
 
+_last: tuple[Any, Any, str, _Tables] | None = None  # the last state's tables: (field, map, its words, tables)
+
+
+def _tables_of(encounter: Encounter, field: Battlefield) -> _Tables:
+    """The tables of this state, worked out once for all the batches of one odds: kept while the same
+    plan and map and the same words of the table (its JSON, the log and the immutable map apart) come
+    back, so a change the engine made in place is never read from stale tables."""
+    global _last
+    words = encounter.model_dump_json(exclude={"log", "map"})
+    last = _last
+    if last is not None and last[0] is field and last[1] is encounter.map and last[2] == words:
+        return last[3]
+    t = _tables(encounter, field)
+    _last = (field, encounter.map, words, t)
+    return t
+
+
 def _each(forms: list[list[OsrCombatant]], width: int, value: Any) -> list[Any]:
     """``value`` of each combatant in each of its forms, a ``u`` row each (a form it lacks: its own)."""
     return [value(f[v] if v < len(f) else f[0]) for f in forms for v in range(width)]
@@ -237,6 +258,11 @@ class _Fights:
         self.gap = np.tile(np.where(np.isinf(field.gap_ft) & t.foe, FAR, field.gap_ft), (n, 1, 1))
         self.dist = np.tile(field.dist_ft, (n, 1, 1))
         self.over = np.zeros(n, dtype=np.bool_)
+        self.written = np.zeros(n, dtype=np.bool_)  # over and its outcome written
+        self.gone = self.down | self.fled | self.surrendered  # out of the fight: kept as they fall or flee
+        mine = t.side[:, None] == np.arange(2)[None, :]  # [k, 2]
+        self.downs = self.down.astype(np.int64) @ mine  # [n, 2]: each side's members down, kept as they fall
+        self.outs = self.gone.astype(np.int64) @ mine  # [n, 2]: each side's members out of the fight
         self.timers = Timers(t.timed, t.k, n)
 
     @property
@@ -244,7 +270,23 @@ class _Fights:
         return len(self.ids)
 
     def keep(self, rows: Any) -> None:
-        for name in ("ids", "hp", "down", "dead", "fled", "surrendered", "passes", "gap", "dist", "over"):
+        names = (
+            "ids",
+            "hp",
+            "down",
+            "dead",
+            "fled",
+            "surrendered",
+            "passes",
+            "gap",
+            "dist",
+            "over",
+            "written",
+            "gone",
+            "downs",
+            "outs",
+        )
+        for name in names:
             setattr(self, name, getattr(self, name)[rows])
         self.timers.keep(rows)
 
@@ -254,11 +296,19 @@ class _Fights:
             return who
         return who * self.t.width + self.timers.variant(idx, who)
 
+    def every_u(self, idx: Any) -> Any:
+        """[len(idx), k]: the ``u`` rows of every combatant in each fight of ``idx``."""
+        t, timers = self.t, self.timers
+        out = np.broadcast_to(np.arange(t.k) * t.width, (len(idx), t.k)).copy()
+        for x, timed in enumerate(timers.timed):
+            out[:, timed.owner] += (~timers.on[idx, x]).astype(np.int64) << timers.bit[x]
+        return out
+
     def out(self, idx: Any = slice(None)) -> Any:
-        return self.down[idx] | self.fled[idx] | self.surrendered[idx]
+        return self.gone[idx]
 
     def out_of(self, idx: Any, a: Any) -> Any:
-        return self.down[idx, a] | self.fled[idx, a] | self.surrendered[idx, a]
+        return self.gone[idx, a]
 
     # -- the round --------------------------------------------------------------------------
 
@@ -301,10 +351,15 @@ class _Fights:
     def nearest(self, idx: Any, a: Any) -> tuple[Any, Any]:
         """Each actor's nearest standing foe by the plan (ties: the roster's first) of those it can harm
         (any, when it harms none), and whether one stands."""
-        cand = self.t.foe[a] & ~self.out(idx)
-        ua = self.u(idx, a)
-        harmed = cand & np.stack([self.t.harms[ua, self.u(idx, j)] for j in range(self.t.k)], axis=1)
-        pick = np.where(harmed.any(axis=1)[:, None], harmed, cand)
+        cand = self.t.foe[a] & ~self.gone[idx]
+        if self.t.harms_all:
+            pick = cand  # every option harms every foe: no foe goes last
+        elif self.timers.any:
+            harmed = cand & self.t.harms[self.u(idx, a)[:, None], self.every_u(idx)]
+        else:
+            harmed = cand & self.t.harms[a]
+        if not self.t.harms_all:
+            pick = np.where(harmed.any(axis=1)[:, None], harmed, cand)
         gaps = np.where(pick, self.gap[idx, a, :], np.inf)
         return pin(self.field, a, gaps.argmin(axis=1), cand), cand.any(axis=1)
 
@@ -354,13 +409,12 @@ class _Fights:
         walk = fresh & ~near & ~shoot
         if walk.any():
             w = np.flatnonzero(walk)
-            mover = np.full(self.n, -1)
-            towards = np.full(self.n, -1)
-            budget = np.zeros(self.n)
-            mask = np.zeros(self.n, dtype=np.bool_)
-            mover[idx[w]], towards[idx[w]], budget[idx[w]], mask[idx[w]] = a[w], target[w], feet[w], True
-            steps = close_in(self.gap, mover, towards, budget, mask)[idx[w]]
             rows, i, j = idx[w], a[w], target[w]
+            # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
+            current = self.gap[rows, i, j]
+            steps = np.where(np.isfinite(current), np.minimum(current, feet[w]), 0.0)
+            self.gap[rows, i, j] = current - steps
+            self.gap[rows, j, i] = np.maximum(self.gap[rows, j, i] - steps, 0.0)
             reached = self.gap[rows, i, j] <= 0
             d = np.where(
                 reached,
@@ -369,8 +423,7 @@ class _Fights:
             )
             self.dist[rows, i, j] = self.dist[rows, j, i] = d
             near[w] = self.gap[rows, i, j] <= t.reach_extra[ua[w], self.u(rows, j)]
-        self._melee(idx[near], a[near], target[near])
-        self.strike(idx[shoot], a[shoot], target[shoot], shot[shoot])
+        self._blows(idx, a, target, near, shoot, shot)
         attacking = (used & (strikes > 0)) | near | shoot
         strikes = np.where(near | shoot, 1, strikes)
         shooting = shooting | shoot
@@ -386,14 +439,19 @@ class _Fights:
             if aim.any():
                 shot[aim] = self.shot(idx[aim], a[aim], target[aim])
             shoot = shot >= 0
-            self._melee(idx[hand], a[hand], target[hand])
-            self.strike(idx[shoot], a[shoot], target[shoot], shot[shoot])
+            self._blows(idx, a, target, hand, shoot, shot)
             attacking = hand | shoot
             strikes = strikes + attacking
 
-    def _melee(self, idx: Any, a: Any, target: Any) -> None:
-        """One blow each with the best melee option against the target."""
-        self.strike(idx, a, target, self.t.melee_best[self.u(idx, a), self.u(idx, target)])
+    def _blows(self, idx: Any, a: Any, target: Any, melee: Any, shoot: Any, shot: Any) -> None:
+        """One blow in each fight that strikes: the best melee option where ``melee``, the option
+        ``shot`` where ``shoot`` (never both in one fight: one strike call does them all)."""
+        go = melee | shoot
+        if not go.any():
+            return
+        idx, a, target = idx[go], a[go], target[go]
+        option = np.where(shoot[go], shot[go], self.t.melee_best[self.u(idx, a), self.u(idx, target)])
+        self.strike(idx, a, target, option)
 
     def strike(self, idx: Any, a: Any, target: Any, option: Any) -> None:
         """One blow each: the d20 against the exact chance, the damage from its exact distribution."""
@@ -421,10 +479,13 @@ class _Fights:
             return
         idx, target, overkill = idx[falls], target[falls], np.maximum(amount - before, 0)[falls]
         side = t.side[target]
-        mine = t.side[None, :] == side[:, None]
-        down_before = (self.down[idx] & mine).sum(axis=1) + t.off_down[side]
-        out_before = (self.out(idx) & mine).sum(axis=1) + t.off_out[side]
+        down_before = self.downs[idx, side] + t.off_down[side]
+        was_out = self.gone[idx, target]  # fled already: down now, not out once more
+        out_before = self.outs[idx, side] + t.off_out[side]
         self.down[idx, target] = True
+        self.gone[idx, target] = True
+        self.downs[idx, side] += 1
+        self.outs[idx, side] += ~was_out
         pc = t.pc[target]
         if pc.any():
             face = self.rng.integers(1, 21, len(idx))
@@ -449,6 +510,8 @@ class _Fights:
         flees = eligible & ((score == 2) | ((score != 12) & (roll[:, None] > score)))
         stands = eligible & ~flees & (score != 2) & (score != 12)
         self.fled[rows, members] |= flees
+        self.gone[rows, members] |= flees
+        self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
         self.passes[rows, members] += stands
 
     def death_save(self, target: int, dc: int) -> None:
@@ -457,7 +520,7 @@ class _Fights:
 
 
 def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
-    t = _tables(encounter, field)
+    t = _tables_of(encounter, field)
     k = t.k
     result = empty_outcome(fights, k, ("HP",))
     f = _Fights(t, encounter, field, fights, rng)
@@ -512,10 +575,13 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             f.turn(live, a, None, zero, zero.astype(np.int64), no, no)
             f.settle()
         done = f.over | (played >= MAX_ROUNDS)
-        _write(result, f, done, played)
-        f.keep(~done)
-        if not f.n:
+        fresh = done & ~f.written
+        _write(result, f, fresh, played)
+        f.written |= fresh
+        if done.all():
             return result
+        if 2 * done.sum() >= f.n:  # copying every array costs a round's turns: only once half are over
+            f.keep(~done)
         played += 1
         order = None
 

@@ -88,10 +88,22 @@ def ranked(encounter: Encounter, a: OsrCombatant, t: OsrCombatant, ranged: bool)
     ``t``: the most damage on average; ties keep the sheet's order. A shot that cannot harm ``t`` is
     left out when some option harms it (better close in with the silver dagger than shoot the wight)."""
     opts = attack_options(a)
+    return ranked_blows(opts, [blow(encounter, a, t, w, style) for w, style in opts], ranged)
+
+
+def ranked_blows(opts: list[tuple[OsrWeapon, Style]], blows: list[tuple[Any, dict]], ranged: bool) -> list[int]:
+    """:func:`ranked` from each option's :func:`blow` against the target, already worked out (the
+    simulator's tables work every blow out once)."""
     kind = [i for i, (_, style) in enumerate(opts) if (style == "ranged") == ranged]
-    if ranged and can_harm(encounter, a, t):
-        kind = [i for i in kind if harms(encounter, a, t, *opts[i])]
-    return sorted(kind, key=lambda i: -expected(encounter, a, t, *opts[i]))
+    harmed = [w.name not in blows[i][0].unharmed for i, (w, _) in enumerate(opts)]
+    if ranged and any(harmed):
+        kind = [i for i in kind if harmed[i]]
+
+    def mean(i: int) -> float:
+        hit, damage = blows[i]
+        return hit.chance * sum(k * p for k, p in damage.items())
+
+    return sorted(kind, key=lambda i: -mean(i))
 
 
 # -- the reference: one fight through the engine ------------------------------------------------
