@@ -136,6 +136,7 @@ class FightOddsPanel(QWidget):
         self._fill_who()
         self.drop_plot: pyqtgraph.PlotWidget | None = None
         self.rounds_plot: pyqtgraph.PlotWidget | None = None
+        self._elided: tuple[object, list[str]] = (None, [])  # (names, room, font) and the names as the chart shows them
         self._row_names: list[str] = []  # the drop chart's rows, top first, by their full names
         self.chart_holder.installEventFilter(self)  # a new width: the names elided and the rounds ticked anew
 
@@ -374,6 +375,10 @@ class FightOddsPanel(QWidget):
         self.rounds_plot.addItem(
             pg.BarGraphItem(x=keys, height=[odds.rounds[k] for k in keys], width=0.8, brush=pg.mkBrush(ROUNDS_COLOR))
         )
+        # The range set now, not at the chart's next paint (pyqtgraph's auto range): a chart scrolled out of
+        # sight would keep its old range, and its round labels, outside it, would not be drawn.
+        if keys:
+            self.rounds_plot.setXRange(keys[0] - 0.6, keys[-1] + 0.6, padding=0)
         self._set_ticks(odds)
 
     def _set_ticks(self, odds: FightOdds) -> None:
@@ -389,7 +394,11 @@ class FightOddsPanel(QWidget):
         people = list(odds.combatants)
         width = max(self.chart_holder.width(), 8 * metrics.horizontalAdvance("M"))
         room = max(metrics.horizontalAdvance("Mmmm…"), round(width * NAME_SHARE))
-        names = [metrics.elidedText(c.name, Qt.TextElideMode.ElideRight, room) for c in people]
+        # Elided once per names, room and font: each new result of the same table would redo 40 of them.
+        key = (tuple(c.name for c in people), room, font.key())
+        if self._elided[0] != key:
+            self._elided = (key, [metrics.elidedText(name, Qt.TextElideMode.ElideRight, room) for name in key[0]])
+        names = self._elided[1]
         ys = list(range(len(people)))[::-1]
         name_width = max((metrics.horizontalAdvance(n) for n in names), default=0)
         left = self.drop_plot.getAxis("left")
