@@ -37,15 +37,12 @@ def test_undo_goes_back_as_far_as_the_limit_and_the_log_keeps_everything() -> No
     assert engine.encounter.combatant(cid).stamina == 8 and sp != 8
 
 
-def test_the_window_undo_stack_keeps_fewer_commands_than_the_engine_actions() -> None:
+def test_the_window_undo_stack_keeps_fewer_commands_than_the_engine_actions(qapp: object) -> None:
     # A command may take several engine actions (a Party command): the stack must never hold one the
-    # engine has dropped.
-    from PySide6.QtCore import QCoreApplication
-
+    # engine has dropped. (pytest-qt's QApplication: a bare QCoreApplication made here would outlive
+    # the test and make every later widget of this process abort.)
     from lnl_desktop.ui.plumbing.controller import TableController
 
-    app = QCoreApplication.instance() or QCoreApplication([])
-    assert app is not None
     controller = TableController(storage.load(demo_encounter_path()))
     assert 0 < controller.undo_stack.undoLimit() <= UNDO_LIMIT // 4
     assert controller.engine.undo_limit == UNDO_LIMIT
