@@ -186,7 +186,8 @@ def close_in_rows(gap: FloatArray, rows: IntArray, mover: Any, target: IntArray,
     """:func:`close_in` in the fights ``rows`` only (indices, each once), ``mover`` one index or one
     per row, every ``target`` a combatant: only those fights' gaps are read and written."""
     current = gap[rows, mover, target]
-    moved: FloatArray = np.where(np.isfinite(current), np.minimum(current, feet), 0.0)
+    # feet as float64: a Move past float32's range (an extreme sheet) is no overflow, just all the way.
+    moved: FloatArray = np.where(np.isfinite(current), np.minimum(current, np.asarray(feet, np.float64)), 0.0)
     gap[rows, mover, target] = current - moved
     gap[rows, target, mover] = np.maximum(gap[rows, target, mover] - moved, 0.0)
     return moved
@@ -196,7 +197,8 @@ def close_in_at(gap: FloatArray, ij: IntArray, ji: IntArray, feet: Any) -> Float
     """:func:`close_in` on a flat view of the gaps: ``ij`` the mover-to-target entries (each once),
     ``ji`` the target-to-mover ones. The fast path of a simulator that keeps its pairs' flat indices."""
     current = gap[ij]
-    moved: FloatArray = np.where(np.isfinite(current), np.minimum(current, feet), 0.0)
+    # feet as float64: a Move past float32's range (an extreme sheet) is no overflow, just all the way.
+    moved: FloatArray = np.where(np.isfinite(current), np.minimum(current, np.asarray(feet, np.float64)), 0.0)
     gap[ij] = current - moved
     gap[ji] = np.maximum(gap[ji] - moved, 0.0)
     return moved
