@@ -283,7 +283,9 @@ def _number(text: str | None, default: int) -> int:
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
-    request_queue_size = 16
+    # Room for every device's requests arriving at once after a change: a connection the backlog has no
+    # room for is retried by the device's system a second later (a one-second stall on every screen).
+    request_queue_size = 2 * MAX_CONNECTIONS
 
     def __init__(self, address: tuple[str, int], picture: SharedPicture, code: str) -> None:
         self.picture = picture
