@@ -227,19 +227,27 @@ def parse_json(text: str, source: str) -> Any:
     return document
 
 
-def _loads(text: str, source: str) -> Encounter:
-    source = short_name(source)
+def parse_document(text: str, source: str, form: str, newest: int, what: str) -> tuple[dict[str, Any], int]:
+    """A program file's document and its version (EncounterFileError saying why not): JSON read as
+    :func:`parse_json` reads it, its ``"format"`` the ``form`` of a ``what`` ("encounter file", "party
+    roster", "session"), its version a whole number no newer than ``newest``."""
     document = parse_json(text, source)
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise EncounterFileError(f'{source} is not a Laurels & Loot encounter file (no "format": "{FORMAT}")')
+    if not isinstance(document, dict) or document.get("format") != form:
+        raise EncounterFileError(f'{source} is not a Laurels & Loot {what} (no "format": "{form}")')
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise EncounterFileError(f"{source}: version must be a whole number, got {version!r}")
-    if version > VERSION:
+    if version > newest:
         raise EncounterFileError(
             f"{source} was saved by a newer version of the program (file version {version}, "
-            f"this program reads up to {VERSION})"
+            f"this program reads up to {newest})"
         )
+    return document, version
+
+
+def _loads(text: str, source: str) -> Encounter:
+    source = short_name(source)
+    document, version = parse_document(text, source, FORMAT, VERSION, "encounter file")
     try:
         while version < VERSION:
             document = MIGRATIONS[version](document)

@@ -116,16 +116,10 @@ def open_session(folder: str | Path) -> SessionFolder:
     if not file.exists():
         raise SessionFileError(f"{storage.short_name(folder.name)} holds no {SESSION_FILE}: not a session folder")
     try:
-        document = storage.parse_json(storage.read_text(file), source)
+        text = storage.read_text(file)
+        document, _version = storage.parse_document(text, source, SESSION_FORMAT, SESSION_VERSION, "session")
     except RulesError as error:
         raise SessionFileError(str(error)) from None
-    if not isinstance(document, dict) or document.get("format") != SESSION_FORMAT:
-        raise SessionFileError(f'{source} is not a Laurels & Loot session (no "format": "{SESSION_FORMAT}")')
-    version = document.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SessionFileError(f"{source}: version must be a whole number, got {version!r}")
-    if version > SESSION_VERSION:
-        raise SessionFileError(f"{source} was saved by a newer version of the program (session version {version})")
     try:
         session = Session.model_validate_json(json.dumps(document.get("session")), strict=True)
     except ValidationError as error:

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 from lnl_desktop.core.encounter.model import CombatantBase, OptionsBase
 from lnl_desktop.core.encounter.validation import MAX_PROBLEMS, capped, problem_lines
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.files.storage import parse_json, read_text, short_name, write_text_atomic
+from lnl_desktop.core.files.storage import parse_document, read_text, short_name, write_text_atomic
 from lnl_desktop.core.rules.registry import get_ruleset
 
 ROSTER_FORMAT = "lnl-party"
@@ -207,19 +207,9 @@ def loads_roster(text: str, source: str = "party file", ruleset: str | None = No
     """The roster ``text`` holds, or RosterFileError saying why; ``ruleset``: the one it must be of."""
     source = short_name(source)
     try:
-        document = parse_json(text, source)
+        document, _version = parse_document(text, source, ROSTER_FORMAT, ROSTER_VERSION, "party roster")
     except RulesError as error:
         raise RosterFileError(str(error)) from None
-    if not isinstance(document, dict) or document.get("format") != ROSTER_FORMAT:
-        raise RosterFileError(f'{source} is not a Laurels & Loot party roster (no "format": "{ROSTER_FORMAT}")')
-    version = document.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise RosterFileError(f"{source}: version must be a whole number, got {version!r}")
-    if version > ROSTER_VERSION:
-        raise RosterFileError(
-            f"{source} was saved by a newer version of the program (party file version {version}, "
-            f"this program reads up to {ROSTER_VERSION})"
-        )
     data = document.get("roster")
     if not isinstance(data, dict):
         raise RosterFileError(f'{source}: the "roster" object is missing')
