@@ -17,7 +17,7 @@ from lnl_desktop.core.dice.rolls import DiceSource, roll_plain
 from lnl_desktop.core.encounter.conditions import CONDITION_TIPS, DEFAULT_MENU
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter, Phase, Side, WeaponKind
-from lnl_desktop.core.errors import IllegalAction
+from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.rules.base import Table
 from lnl_desktop.core.rules.common import Check, Opening, RoundOrder
 from lnl_desktop.core.rules.specs import (
@@ -397,3 +397,10 @@ class NoDamageByHand:
 
     def by_hand(self, engine: Table, c: Any, amount: int, heal: bool, kind: str) -> list[Event]:
         raise IllegalAction(f"{'Heal' if heal else 'Damage'} {c.name}", [f"{self.title} has no damage by hand"])
+
+
+def refuse_unknown_rest(title: str, kind: str, kinds: Sequence[tuple[str, str]]) -> None:
+    """RulesError naming the rests ``title`` has, when ``kind`` is none of them (a rest capability's check)."""
+    if kind not in dict(kinds):
+        known = ", ".join(f"{key} ({words})" for key, words in kinds)
+        raise RulesError(f"{title} has no rest {kind!r}: its rests are {known}")

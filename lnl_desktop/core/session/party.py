@@ -27,6 +27,7 @@ from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell, direction_deg, footprint, footprint_center, snap_facing
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.registry import get_ruleset
+from lnl_desktop.core.rules.shared import refuse_unknown_rest
 from lnl_desktop.core.session.roster import Roster, noted, with_characters
 
 # A weapon dropped or knocked away in the fight is picked up after it (RULES §16 [D]); lying prone and a
@@ -266,10 +267,8 @@ class Rested:
 def rest_words(ruleset: Ruleset, kind: str) -> str:
     if ruleset.rest is None:
         raise RulesError(f"{ruleset.title} has no rules for rest between fights")
-    kinds = dict(ruleset.rest.kinds())
-    if kind not in kinds:
-        raise RulesError(f"no rest called {kind!r} in {ruleset.title}: {', '.join(kinds)}")
-    return kinds[kind]
+    refuse_unknown_rest(ruleset.title, kind, ruleset.rest.kinds())
+    return dict(ruleset.rest.kinds())[kind]
 
 
 def rest(roster: Roster, kind: str, dice: DiceSource, ids: Iterable[str] | None = None) -> Rested:

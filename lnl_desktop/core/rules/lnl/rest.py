@@ -8,8 +8,8 @@ from typing import Any
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.conditions import condition_changes
-from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.lnl.model import LnLFamilyOptions, LnLStats, ShieldState, WeaponState
+from lnl_desktop.core.rules.shared import refuse_unknown_rest
 
 SHORT = "short"
 NIGHT = "night"
@@ -26,9 +26,7 @@ class LnlRest:
         return KINDS
 
     def _known(self, kind: str) -> None:
-        if kind not in dict(KINDS):
-            known = ", ".join(f"{key} ({words})" for key, words in KINDS)
-            raise RulesError(f"{self.title} has no rest {kind!r}: its rests are {known}")
+        refuse_unknown_rest(self.title, kind, KINDS)
 
     def dice(self, kind: str, options: Any) -> str:
         self._known(kind)

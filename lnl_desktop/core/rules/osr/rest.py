@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.conditions import condition_changes
-from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.osr.model import OsrCombatant, OsrOptions, parse_dice
+from lnl_desktop.core.rules.shared import refuse_unknown_rest
 
 DAY = "day"
 SHORT = "short"
@@ -26,9 +26,7 @@ class OsrRest:
         return KINDS
 
     def _known(self, kind: str) -> None:
-        if kind not in WORDS:
-            known = ", ".join(f"{key} ({words})" for key, words in KINDS)
-            raise RulesError(f"{self.title} has no rest {kind!r}: its rests are {known}")
+        refuse_unknown_rest(self.title, kind, KINDS)
 
     def dice(self, kind: str, options: OsrOptions) -> str:
         self._known(kind)
