@@ -11,7 +11,8 @@
     python3 dev.py bench         the benchmarks, printing medians against their budgets
     python3 dev.py bench --against REV [bench_x ...]
                                  a revision's benchmarks and the checkout's side by side in one run,
-                                 alternating (--rounds N), each median compared, more than 5 % slower marked
+                                 alternating (--rounds N), each median compared and printed against its
+                                 budget on both sides, more than 5 % slower marked
     python3 dev.py schema        regenerate resources/schema/encounter.schema.json
     python3 dev.py screenshots   regenerate the README's pictures in docs/screenshots/
 

@@ -3,9 +3,11 @@
     python3 dev.py bench --against REV [--after REV] [--rounds N] [bench_core bench_osr ...] [-- ARGS]
 
 Each benchmark script runs alternately on the revision (a git worktree of it, its own code and its own
-script) and on the checkout, ``--rounds`` times, so both see the same machine load; every line that
-prints a median ("what: median 1.23 ms ...") is compared by the median of its rounds. A figure more than
-5 % slower is marked. Lines only one side prints are listed apart.
+script, or the checkout's script where the revision has none) and on the checkout, ``--rounds`` times, so
+both see the same machine load; every line that prints a median or a figure against its budget ("what:
+median 1.23 ms (budget 5 ms)", "what: 35.1 MB (budget 15 MB)", "ratio: 4.5x (target 2.5x)") is compared by
+the median of its rounds, and printed against its budget on both sides. A figure more than 5 % slower is
+marked. Lines only one side prints are listed apart.
 """
 
 from __future__ import annotations
@@ -20,9 +22,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # bench_big_map's rows: "  a press on a token (budget 16.7 ms): 0: 3.1 | 200: 3.4 OVER", under a heading line.
-ROW = re.compile(r"^\s+(?P<what>.+?) \(budget [\d.]+ (?P<unit>us|ms|s)\): (?P<cells>.+)$")
-MEDIAN = re.compile(r"^(?P<what>.+?): median (?P<value>[\d.]+) ?(?P<unit>us|µs|ms|s)\b")
-SCALE = {"us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+ROW = re.compile(r"^\s+(?P<what>.+?) \(budget (?P<budget>[\d.]+) (?P<unit>us|ms|s)\): (?P<cells>.+)$")
+# Any other figure: "what: median 1.23 ms (budget 5 ms) ok", "what: 35.10 MB (budget 15 MB to 1000) OVER BUDGET",
+# "start-up ratio (app / bare window, source): 4.50x (target 2.5x) OVER", "Party move ...: 12.3 ms (budget 16.7 ms)".
+FIGURE = re.compile(
+    r"^(?P<what>.+?): (?:median )?(?P<value>[\d,]*\.?\d+) ?(?P<unit>us|µs|ms|s|MB|x)\b"
+    r"(?:.*?\b(?:budget|target) (?P<budget>[\d,]*\.?\d+) ?(?P<bunit>us|µs|ms|s|MB|x)?)?"
+)
+SCALE = {"us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "MB": 1.0, "x": 1.0}
 SLOWER = 1.05  # the issue's bound: nothing slower by more than 5 %
 
 
@@ -40,9 +47,12 @@ def worktree(revision: str) -> Path:
     return place
 
 
-def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, ...] = ()) -> dict[str, float]:
-    """The medians one run of ``script`` (from ``scripts``' benchmarks, else ``tree``'s) prints on ``tree``'s code,
-    in seconds, by what they measure."""
+Figure = tuple[float, float | None, str]  # value (seconds for times), its budget if printed, its unit
+
+
+def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, ...] = ()) -> dict[str, Figure]:
+    """The figures one run of ``script`` (from ``scripts``' benchmarks, else ``tree``'s) prints on ``tree``'s code,
+    by what they measure: times in seconds, with the budget printed beside them."""
     env = dict(os.environ, PYTHONPATH=str(tree), QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     done = subprocess.run(
         [sys.executable, str((scripts or tree) / "benchmarks" / script), *extra],
@@ -51,24 +61,31 @@ def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, 
         capture_output=True,
         text=True,
     )
-    found: dict[str, float] = {}
+    found: dict[str, Figure] = {}
     heading = ""
     for line in done.stdout.splitlines():
         row = ROW.match(line)
         if row:
+            scale = SCALE[row["unit"]]
             for cell in row["cells"].split(" | "):
                 label, _, value = cell.partition(": ")
                 number = value.replace("OVER", "").strip()
                 if number not in ("", "-"):
-                    found[f"{heading}: {row['what']} [{label}]"] = float(number) * SCALE[row["unit"]]
+                    figure = (float(number) * scale, float(row["budget"]) * scale, row["unit"])
+                    found[f"{heading}: {row['what']} [{label}]"] = figure
             continue
-        match = MEDIAN.match(line.strip())
-        if match:
-            what, seen = match["what"], 1
+        match = FIGURE.match(line.strip())
+        if match and ("median" in line or match["budget"]):
+            unit = match["unit"]
+            budget = match["budget"]
+            scale_budget = SCALE[match["bunit"] or unit]
+            what = f"{heading}: {match['what']}" if line.startswith(" ") and heading else match["what"]
+            base, seen = what, 1
             while what in found:  # the same words again (a "warm" line under each case): number them
                 seen += 1
-                what = f"{match['what']} ({seen})"
-            found[what] = float(match["value"]) * SCALE[match["unit"]]
+                what = f"{base} ({seen})"
+            value = float(match["value"].replace(",", "")) * SCALE[unit]
+            found[what] = (value, None if budget is None else float(budget.replace(",", "")) * scale_budget, unit)
         elif line.strip() and not line.startswith(" "):
             heading = line.strip().split(",")[0]  # "300x300 map", "Long lines and cave walls (100x100 map"
     if done.returncode != 0 and not found:
@@ -76,12 +93,19 @@ def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, 
     return found
 
 
-def shown(seconds: float) -> str:
+def shown(value: float, unit: str = "s") -> str:
+    if unit in ("MB", "x"):
+        return f"{value:.2f}{'x' if unit == 'x' else ' MB'}"
+    seconds = value
     if seconds >= 1:
         return f"{seconds:.2f} s"
     if seconds >= 1e-3:
         return f"{seconds * 1e3:.2f} ms"
     return f"{seconds * 1e6:.1f} us"
+
+
+def against_budget(value: float, budget: float | None) -> str:
+    return "" if budget is None else ("ok" if value <= budget else "OVER")
 
 
 def main(argv: list[str]) -> int:
@@ -101,28 +125,35 @@ def main(argv: list[str]) -> int:
     after_tree = worktree(args.after) if args.after else ROOT
     names = args.scripts or sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
     names = [n if n.endswith(".py") else f"{n}.py" for n in names]
-    slower = 0
+    slower = over = 0
     for script in names:
-        if not (before_tree / "benchmarks" / script).exists():
-            print(f"{script}: new, nothing to compare with")
-            continue
-        runs: dict[str, tuple[list[float], list[float]]] = {}
+        # A script the revision lacks runs from the checkout on the revision's code (when the code allows).
+        own = (before_tree / "benchmarks" / script).exists() and not args.same_scripts
+        runs: dict[str, tuple[list[Figure], list[Figure]]] = {}
         for _ in range(args.rounds):
             for side, tree in ((0, before_tree), (1, after_tree)):
-                scripts = after_tree if args.same_scripts else None
-                for what, value in run(tree, script, scripts, passed).items():
-                    runs.setdefault(what, ([], []))[side].append(value)
-        print(f"{script} ({args.rounds} rounds each, alternating)")
+                for what, figure in run(tree, script, None if own else after_tree, passed).items():
+                    runs.setdefault(what, ([], []))[side].append(figure)
+        scripts_said = "" if own else ", the checkout's script on both"
+        print(f"{script} ({args.rounds} rounds each, alternating{scripts_said})")
         for what, (before, after) in runs.items():
             if not before or not after:
                 print(f"  {what}: only {'after' if after else 'before'}")
                 continue
-            b, a = statistics.median(before), statistics.median(after)
+            unit = after[0][2]
+            b = statistics.median(f[0] for f in before)
+            a = statistics.median(f[0] for f in after)
+            budget = after[0][1] if after[0][1] is not None else before[0][1]
             ratio = a / b if b > 0 else 1.0
             mark = "  SLOWER" if ratio > SLOWER else ""
             slower += bool(mark)
-            print(f"  {what}: before {shown(b)}, after {shown(a)} ({(ratio - 1) * 100:+.1f} %){mark}")
-    print(f"{slower} figure(s) more than {round((SLOWER - 1) * 100)} % slower")
+            said = f"{what}: before {shown(b, unit)}, after {shown(a, unit)} ({(ratio - 1) * 100:+.1f} %)"
+            if budget is not None:
+                over += a > budget
+                verdicts = f"before {against_budget(b, budget)}, after {against_budget(a, budget)}"
+                said += f"; budget {shown(budget, unit)}: {verdicts}"
+            print(f"  {said}{mark}")
+    print(f"{slower} figure(s) more than {round((SLOWER - 1) * 100)} % slower; {over} figure(s) over budget after")
     return 0
 
 
