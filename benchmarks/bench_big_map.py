@@ -8,16 +8,19 @@ printed for 0, 200, 2,000 and 10,000 segments side by side, with its budget (and
 drag steps again with 200 drawings and labels on the map):
 
     full repaint at fit and at 1:1 (the GM's map, cache warm)           <= 8 ms
-    press on a token, to both windows painted                           <= 16.7 ms
+    press on a token, to both windows painted (median, worst)           <= 16.7 ms worst
     a drag step, mouse event to both windows painted (median, worst)    <= 16.7 ms worst
-    hover over a foe mid-drag, to both windows painted                  <= 16.7 ms
-    a Party move with fog, to both windows painted                      <= 16.7 ms
+    hover over a foe mid-drag, to both windows painted (median, worst)  <= 16.7 ms worst
+    a Party move with fog, to both windows painted (median, worst)      <= 16.7 ms worst
     one engine action, 500 tokens, fog off                              <= 5 ms
     opening the file to the first painted window (a new process)        <= 1 s
     a 100,000-segment Universal VTT file read                           <= 3 s
 
 "Both windows painted" is the mouse event (or the action) sent, then the event loop run until
-the GM's map and the player view have painted what changed, as on screen. The 2,000- and
+the GM's map and the player view have painted what changed, as on screen. A budget is for the
+worst case (one stall is a dropped frame), so every figure is taken several times: a press on a
+token (with a hover over a foe) once per drag, each drag starting from nothing selected and the
+cursor off the token, as the GM's first press does. The 2,000- and
 10,000-segment figures must stay within 2x of the 0-segment ones.
 
     python benchmarks/bench_big_map.py            every size (a few minutes)
@@ -60,6 +63,7 @@ ACTION_BUDGET_MS = 5.0
 OPEN_BUDGET_S = 1.0
 IMPORT_BUDGET_S = 3.0
 DRAG_STEPS = 50
+DRAGS = 5  # drags per table: the press and the hover are sampled once per drag
 
 
 def settle(app: QApplication) -> None:
@@ -175,11 +179,32 @@ class Table:
             settle(app)
             hover = (time.perf_counter() - t1) * 1000
         QTest.keyClick(viewport, Qt.Key.Key_Escape)
+        # The button let go again: a button held on would keep the collector's older generations waiting.
+        QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, self.point(start))
         settle(app)
         return press, times, hover
 
-    def party_moves(self, mover: str, repeat: int) -> float:
-        """A forced move of a Party token back and forth, to both windows painted."""
+    def drags(self, mover: str, steps: int, samples: int) -> tuple[list[float], list[float], list[float]]:
+        """``samples`` drags of ``steps`` steps, each pressed as the first one is: nothing selected, the
+        cursor coming from off the token. (press ms of each, every step's ms, each hover's ms)."""
+        presses: list[float] = []
+        step_times: list[float] = []
+        hovers: list[float] = []
+        start = self.controller.encounter.tokens[mover].cell
+        away = (max(start[0] - 3, 0), max(start[1] - 3, 0))
+        for _ in range(samples):
+            self.controller.select(None)
+            QApplication.sendEvent(self.view.viewport(), self.move_event(away, Qt.MouseButton.NoButton))
+            self.warm()
+            press, times, hover = self.drag(mover, steps)
+            presses.append(press)
+            step_times += times
+            if hover is not None:
+                hovers.append(hover)
+        return presses, step_times, hovers
+
+    def party_moves(self, mover: str, repeat: int) -> list[float]:
+        """A forced move of a Party token back and forth, to both windows painted: each move's ms."""
         encounter = self.controller.encounter
         x, y = encounter.tokens[mover].cell
         occupied = {t.cell for t in encounter.tokens.values()}
@@ -195,7 +220,7 @@ class Table:
                 raise RuntimeError(f"the move was refused: {self.controller.refusal}")
             self.player.view.finish_animations()
             settle(self.app)
-        return statistics.median(times)
+        return times
 
 
 def engine_action_ms(encounter: Encounter, repeat: int = 40) -> float:
@@ -262,6 +287,12 @@ def drawings_around(encounter: Encounter, count: int) -> tuple[Drawing, ...]:
     return tuple(made)
 
 
+def spread(figures: dict[str, dict[str, float | None]], what: str, label: str, samples: list[float]) -> None:
+    """The median and the worst of ``samples`` as two rows of ``figures`` ("-" when none were taken)."""
+    figures.setdefault(f"{what}, median", {})[label] = statistics.median(samples) if samples else None
+    figures.setdefault(f"{what}, worst", {})[label] = max(samples) if samples else None
+
+
 def verdict(value: float, budget: float) -> str:
     return "ok" if value <= budget else "OVER"
 
@@ -281,6 +312,7 @@ def main() -> int:
     load_now("numpy")  # the program loads it once its window is up
     scratch = Path(tempfile.mkdtemp(prefix="lnl-bench-big-"))
     steps = 20 if quick else DRAG_STEPS
+    drags = 3 if quick else DRAGS
     counts = (0, 200, 2000, 10000)
     if "--segments" in sys.argv:  # e.g. --segments 0,200 to compare before a change that makes 10,000 paintable
         counts = tuple(int(n) for n in sys.argv[sys.argv.index("--segments") + 1].split(","))
@@ -303,26 +335,17 @@ def main() -> int:
             figures.setdefault("repaint at 1:1", {})[label] = table.repaint_ms(9)
             table.view.fit_map()
             table.warm()
-            press, step_times, hover = table.drag(big_maps.MOVER, steps)
-            figures.setdefault("press on a token", {})[label] = press
-            figures.setdefault("drag step, median", {})[label] = statistics.median(step_times)
-            figures.setdefault("drag step, worst", {})[label] = max(step_times)
-            figures.setdefault("hover over a foe mid-drag", {})[label] = hover
+            presses, step_times, hovers = table.drags(big_maps.MOVER, steps, drags)
+            spread(figures, "press on a token", label, presses)
+            spread(figures, "drag step", label, step_times)
+            spread(figures, "hover over a foe mid-drag", label, hovers)
             table.warm()
-            figures.setdefault("Party move with fog", {})[label] = table.party_moves("p1", 10 if quick else 20)
+            spread(figures, "Party move with fog", label, table.party_moves("p1", 10 if quick else 20))
             table.close()
-        budgets = {
-            "repaint at fit": REPAINT_BUDGET_MS,
-            "repaint at 1:1": REPAINT_BUDGET_MS,
-            "press on a token": FRAME_MS,
-            "drag step, median": FRAME_MS,
-            "drag step, worst": FRAME_MS,
-            "hover over a foe mid-drag": FRAME_MS,
-            "Party move with fog": FRAME_MS,
-        }
         for what, values in figures.items():
-            row(what, values, budgets[what])
-            over += sum(1 for v in values.values() if v is not None and v > budgets[what])
+            budget = REPAINT_BUDGET_MS if what.startswith("repaint") else FRAME_MS
+            row(what, values, budget)
+            over += sum(1 for v in values.values() if v is not None and v > budget)
             base = values.get("0")
             for label in ("2,000", "10,000"):
                 v = values.get(label)
@@ -340,13 +363,15 @@ def main() -> int:
         one = table.repaint_ms(5)
         table.view.fit_map()
         table.warm()
-        _, step_times, _ = table.drag(big_maps.MOVER, steps)
+        presses, step_times, _ = table.drags(big_maps.MOVER, steps, drags)
         table.close()
         worst = max(step_times)
-        over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS)
+        over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS) + (max(presses) > FRAME_MS)
         print(
             f"  {count:,} {kind}: repaint at fit {fit:.1f} ms {verdict(fit, REPAINT_BUDGET_MS)}, at 1:1 {one:.1f} ms "
-            f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)}"
+            f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)} "
+            f"(median {statistics.median(step_times):.1f}), press worst {max(presses):.1f} ms "
+            f"{verdict(max(presses), FRAME_MS)} (median {statistics.median(presses):.1f})"
         )
 
     print("\nDrawings (100x100 map, 10 tokens, 2,000 segments, fog on): 200 drawings, half shown to the players")
@@ -360,13 +385,15 @@ def main() -> int:
     one = table.repaint_ms(5)
     table.view.fit_map()
     table.warm()
-    _, step_times, _ = table.drag(big_maps.MOVER, steps)
+    presses, step_times, _ = table.drags(big_maps.MOVER, steps, drags)
     table.close()
     worst = max(step_times)
-    over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS)
+    over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS) + (max(presses) > FRAME_MS)
     print(
         f"  200 drawings: repaint at fit {fit:.1f} ms {verdict(fit, REPAINT_BUDGET_MS)}, at 1:1 {one:.1f} ms "
-        f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)}"
+        f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)} "
+        f"(median {statistics.median(step_times):.1f}), press worst {max(presses):.1f} ms "
+        f"{verdict(max(presses), FRAME_MS)} (median {statistics.median(presses):.1f})"
     )
 
     print("\nA carried torch (300x300, 500 tokens, 2,000 segments, fog on): it moves with its token")
@@ -376,14 +403,14 @@ def main() -> int:
     engine.apply(act.PlaceLight(kind="torch", carrier="p1"))
     table = Table(engine.encounter, scratch)
     table.warm()
-    _, step_times, _ = table.drag(big_maps.MOVER, steps)
-    moved = table.party_moves("p1", 10)
+    _, step_times, _ = table.drags(big_maps.MOVER, steps, drags)
+    moves = table.party_moves("p1", 10)
     table.close()
-    worst = max(step_times)
+    worst, moved = max(step_times), max(moves)
     over += (worst > FRAME_MS) + (moved > FRAME_MS)
     print(
         f"  drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)}; a Party move carrying it, fog and light "
-        f"worked out again: {moved:.1f} ms {verdict(moved, FRAME_MS)}"
+        f"worked out again: worst {moved:.1f} ms {verdict(moved, FRAME_MS)} (median {statistics.median(moves):.1f})"
     )
 
     print("\nThe party's size (300x300, 500 tokens, 2,000 segments, fog on)")
@@ -391,11 +418,15 @@ def main() -> int:
         encounter = big_maps.build(size=300, tokens=500, segments=2000, party=party)
         table = Table(encounter, scratch)
         table.warm()
-        ms = table.party_moves("p1", 10)
+        moves = table.party_moves("p1", 10)
         table.close()
+        ms = max(moves)
         over += ms > FRAME_MS
         mark = verdict(ms, FRAME_MS)
-        print(f"  Party move with fog, {party} Party tokens: {ms:.1f} ms (budget {FRAME_MS:.1f} ms) {mark}")
+        print(
+            f"  Party move with fog, {party} Party tokens, worst: {ms:.1f} ms (budget {FRAME_MS:.1f} ms) {mark} "
+            f"(median {statistics.median(moves):.1f} ms)"
+        )
 
     print("\nThe engine alone (300x300, fog off)")
     for count in (0, 2000):
