@@ -25,6 +25,7 @@ from lnl_desktop.core.encounter.conditions import HOLDING, INCAPACITATING, condi
 from lnl_desktop.core.encounter.drawings import Drawings
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.light import AmbientLight, LightSource, lights_problem
+from lnl_desktop.core.encounter.log_book import LogBook, log_of
 from lnl_desktop.core.encounter.map_model import Fog, MapGrid, Token
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell, footprint, token_distance_ft
@@ -38,6 +39,9 @@ MOST_CONDITIONS = 50
 MOST_PARTY_LINKS = 500
 # A roster character's version counter: it counts edits and fights, never near this.
 MAX_ROSTER_VERSION = 1_000_000_000
+
+
+EventLog = log_of(Event)  # the round log's type: a list of events to the file, a LogBook in memory
 
 
 class _Model(BaseModel):
@@ -412,7 +416,8 @@ class Encounter(_Model):
         max_length=MOST_PARTY_LINKS,
         description="combatant id -> the party roster version its character was brought in at",
     )
-    log: list[Event] = Field(default_factory=list)
+    # Every event of the fight, the older ones kept compact (core.encounter.log_book): a list to the file.
+    log: EventLog = Field(default_factory=LogBook)
 
     @field_validator("ruleset")
     @classmethod
@@ -565,7 +570,7 @@ class Encounter(_Model):
         """A copy to change freely (a dry run, a reference fight), its log left out. The map is
         immutable and shared, never walked: workers fill its caches (its terrain) meanwhile."""
         state = {k: v for k, v in self.__dict__.items() if k != "log"}
-        return type(self).model_construct(**deepcopy(state, {id(self.map): self.map}), log=[])
+        return type(self).model_construct(**deepcopy(state, {id(self.map): self.map}), log=LogBook())
 
     def by_id(self) -> dict[str, CombatantBase]:
         """Every combatant by id, for loops that would otherwise search the list each time."""

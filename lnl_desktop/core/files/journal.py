@@ -48,6 +48,7 @@ from pydantic_core import to_jsonable_python
 from lnl_desktop.core.dice.rolls import ScriptedDice
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
+from lnl_desktop.core.encounter.log_book import LogBook, file_text
 from lnl_desktop.core.encounter.map_model import gc_paused
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.engine.engine import Engine
@@ -170,34 +171,31 @@ def action_from_json(data: dict[str, Any]) -> act.Action:
 
 
 class _BaseText:
-    """An encounter as :func:`storage.dumps` writes it, with each log event's text kept for the next time.
+    """An encounter as :func:`storage.dumps` writes it, with each live log event's text kept for the next time.
 
-    Events are frozen and the log only grows, or is cut back by an undo: the texts are kept for the
-    log as it was, and reused for as long as the log starts with the same events."""
+    Events are frozen and the log only grows, or is cut back by an undo: the texts of the live events
+    are kept by event, and reused for as long as the event is in the log's live tail. The sealed
+    events' text is the log's own (:meth:`LogBook.chunk_texts`): nothing kept here."""
 
     def __init__(self) -> None:
-        self._events: list[Event] = []
-        self._texts: list[str] = []
+        self._texts: dict[int, tuple[Event, str]] = {}  # id -> the event (keeping the id its own), its text
 
     def __call__(self, encounter: Encounter) -> str:
         if list(type(encounter).model_fields)[-1:] != ["log"]:
             return storage.dumps(encounter)  # the log is not last: the whole text, the slow way
         log = encounter.log
-        events, texts = self._events, self._texts
-        same = 0
-        for kept, event in zip(events, log, strict=False):  # the log may have grown or been cut back
-            if kept is not event:
-                break
-            same += 1
-        del events[same:], texts[same:]
-        for event in log[same:]:
-            events.append(event)
-            # The event as it sits in the file: an item of encounter.log, three levels down.
-            texts.append(event.model_dump_json(indent=1).replace("\n", "\n   "))
+        sealed = [text() for _, text in log.chunk_texts()] if isinstance(log, LogBook) else []
+        live = log.live if isinstance(log, LogBook) else list(log)
+        kept, texts = self._texts, {}
+        for event in live:
+            held = kept.get(id(event))
+            texts[id(event)] = held if held is not None and held[0] is event else (event, file_text(event))
+        self._texts = texts
         # pydantic's own JSON (written in Rust) is json.dumps' text, several times sooner: the state
         # one level down (inside "encounter"), its closing brace taken off for the log to follow.
         state = encounter.model_dump_json(indent=1, exclude={"log"}).removesuffix("\n}").replace("\n", "\n ")
-        listed = "[\n   " + ",\n   ".join(texts) + "\n  ]" if texts else "[]"
+        items = [*sealed, *(texts[id(event)][1] for event in live)]
+        listed = "[\n   " + ",\n   ".join(items) + "\n  ]" if items else "[]"
         head = f'{{\n "format": {json.dumps(storage.FORMAT)},\n "version": {storage.VERSION},\n "encounter": '
         return head + state + ',\n  "log": ' + listed + "\n }\n}"
 
@@ -292,7 +290,9 @@ class Journal:
         (:meth:`prepare`). The first text ever made builds pydantic's serializer (a tenth of a second):
         off the first window's start."""
         copy = encounter.copy_without_log()
-        self._base_pending = type(copy).model_construct(**{**copy.__dict__, "log": list(encounter.log)})
+        log = encounter.log
+        kept = log.copy() if isinstance(log, LogBook) else list(log)  # a book's copy shares its sealed chunks
+        self._base_pending = type(copy).model_construct(**{**copy.__dict__, "log": kept})
 
     def prepare(self) -> None:
         """Make the kept state's text now (an idle moment), not at the GM's next change."""

@@ -32,6 +32,7 @@ from typing import Annotated, Any, NoReturn, Union
 
 from pydantic import TypeAdapter, ValidationError
 
+from lnl_desktop.core.encounter.log_book import LogBook
 from lnl_desktop.core.encounter.map_model import (
     MAX_PICTURE_PIXELS,
     MapGrid,
@@ -298,7 +299,7 @@ def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Enc
         except ValidationError as error:
             _refuse(source, problem_lines(error, "encounter", limit=MAX_PROBLEMS), error.error_count())
     if log is not None:
-        encounter.log = log  # no check of the encounter reads its log
+        encounter.log = LogBook(log)  # no check of the encounter reads its log
     return encounter
 
 

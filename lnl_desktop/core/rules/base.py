@@ -22,6 +22,7 @@ from pydantic import Field, create_model
 
 from lnl_desktop.core.dice.rolls import DiceSource
 from lnl_desktop.core.encounter.events import Event, EventBase, event_union
+from lnl_desktop.core.encounter.log_book import LogBook, log_of
 from lnl_desktop.core.encounter.model import (
     CombatantBase,
     CombatState,
@@ -375,7 +376,7 @@ class Ruleset:
             options=(self.options_model, Field(default_factory=self.options_model)),
             combatants=(list[self.stat_block], Field(default_factory=list)),  # type: ignore[name-defined]
             combat=(self.combat_model, Field(default_factory=self.combat_model)),
-            log=(list[event_union(self.event_types)], Field(default_factory=list)),  # type: ignore[misc]
+            log=(log_of(event_union(self.event_types)), Field(default_factory=LogBook)),
         )
         return model
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from lnl_desktop.core.dice.rolls import DieFace, DieName
 from lnl_desktop.core.encounter.areas import Area
 from lnl_desktop.core.encounter.events import EventBase, event_union
+from lnl_desktop.core.encounter.log_book import LogBook, log_of
 from lnl_desktop.core.encounter.model import (
     MOST_SPELLS,
     MOST_WEAPONS,
@@ -526,6 +527,7 @@ class AttackResolved(EventBase):
 # The events of the L&L family's log: the shared ones and these.
 EVENTS = (AttackResolved, ExertionSpent, WeaponBroken, ShieldDestroyed, ParryStarted, ParryEnded)
 LnLEvent = event_union(EVENTS)
+LnLLog = log_of(LnLEvent)
 
 
 # -- converting a combatant of another ruleset -------------------------------------------------------
@@ -580,7 +582,7 @@ class Encounter(EncounterFrame):
     ruleset: Literal["lnl"] = NAME
     options: RulesOptions = Field(default_factory=RulesOptions)
     combatants: list[Combatant] = Field(default_factory=list)
-    log: list[LnLEvent] = Field(default_factory=list)  # type: ignore[assignment]
+    log: LnLLog = Field(default_factory=LogBook)  # type: ignore[assignment]
 
     def combatant(self, cid: str) -> Combatant:
         return super().combatant(cid)  # type: ignore[return-value]
