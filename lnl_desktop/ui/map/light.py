@@ -36,6 +36,7 @@ from lnl_desktop.core.encounter.light import (
 from lnl_desktop.core.engine.party_view import darkvision_key, party_light
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.map.failsafe import fails_closed
+from lnl_desktop.ui.map.geometry import runs_by_row
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.style import CELL_PX
 
@@ -62,25 +63,11 @@ def edges(mask: np.ndarray) -> list[QLineF]:
     h, w = mask.shape
     padded = np.zeros((h + 2, w + 2), dtype=bool)
     padded[1:-1, 1:-1] = mask
-    lines: list[QLineF] = []
     across = padded[1:, 1:-1] != padded[:-1, 1:-1]  # (h + 1, w): an edge along y from x to x + 1
-    for y, row in enumerate(across):
-        for start, stop in _runs(row):
-            lines.append(QLineF(start, y, stop, y))
+    lines = [QLineF(start, y, stop, y) for y, start, stop in runs_by_row(across)]
     down = (padded[1:-1, 1:] != padded[1:-1, :-1]).T  # (w + 1, h): an edge along x from y to y + 1
-    for x, column in enumerate(down):
-        for start, stop in _runs(column):
-            lines.append(QLineF(x, start, x, stop))
+    lines += [QLineF(x, start, x, stop) for x, start, stop in runs_by_row(down)]
     return lines
-
-
-def _runs(row: np.ndarray) -> list[tuple[int, int]]:
-    if not row.any():
-        return []
-    step = np.diff(np.concatenate(([0], row.view(np.int8), [0])))
-    starts = np.flatnonzero(step == 1)
-    stops = np.flatnonzero(step == -1)
-    return list(zip(starts.tolist(), stops.tolist(), strict=True))
 
 
 class LightItem(QGraphicsItem):
