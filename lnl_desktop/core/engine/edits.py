@@ -646,3 +646,16 @@ HANDLERS: dict[type, Callable[[Table, Any, DiceSource], list[Event]]] = {
     act.RevealCells: _reveal,
     act.SetPortrait: _set_portrait,
 }
+
+# Where each handler may write (history.Writes): a token's own, the fog's, or nothing the undo shadow
+# keeps (the map is replaced whole, never changed in place).
+WRITES: dict[type, Callable[[Any], frozenset[tuple[str, ...]]]] = {
+    act.SetHidden: lambda a: frozenset({("tokens", a.combatant)}),
+    act.PlaceToken: lambda a: frozenset({("tokens", a.combatant)}),
+    act.RemoveToken: lambda a: frozenset({("tokens", a.combatant)}),
+    act.AddWall: lambda a: frozenset(),
+    act.RemoveWall: lambda a: frozenset(),
+    act.SetDoor: lambda a: frozenset(),
+    act.SetFog: lambda a: frozenset({("fog",)}),
+    act.RevealCells: lambda a: frozenset({("fog",)}),
+}

@@ -27,11 +27,13 @@ from lnl_desktop.core.engine.areas import HANDLERS as AREA_HANDLERS
 from lnl_desktop.core.engine.dice_rolls import roll_dice
 from lnl_desktop.core.engine.drawings import HANDLERS as DRAWING_HANDLERS
 from lnl_desktop.core.engine.edits import HANDLERS as EDIT_HANDLERS
+from lnl_desktop.core.engine.edits import WRITES as EDIT_WRITES
 from lnl_desktop.core.engine.history import (
     _SHARED_PARTS,
     HistoryListener,
     HistoryStep,
     Touched,
+    Writes,
     _Change,
     _Record,
     _Shadow,
@@ -41,6 +43,7 @@ from lnl_desktop.core.engine.history import (
 )
 from lnl_desktop.core.engine.lights import HANDLERS as LIGHT_HANDLERS
 from lnl_desktop.core.engine.movement import HANDLERS as MOVEMENT_HANDLERS
+from lnl_desktop.core.engine.movement import WRITES as MOVEMENT_WRITES
 from lnl_desktop.core.engine.occupancy import Occupancy
 from lnl_desktop.core.engine.party import HANDLERS as PARTY_HANDLERS
 from lnl_desktop.core.engine.party_view import party_sight
@@ -96,6 +99,19 @@ def convert_ruleset(engine: Engine, a: act.ConvertRuleset, dice: DiceSource) -> 
             notes=notes,
         )
     ]
+
+
+def _writes_of(touched: Touched) -> Writes:
+    """The shadow's roots under what a change touched (None: anywhere)."""
+    if touched.combatants is None or touched.tokens is None:
+        return None
+    return frozenset(
+        [
+            *(("combatants", cid) for cid in touched.combatants),
+            *(("tokens", cid) for cid in touched.tokens),
+            *((part,) for part in touched.parts),
+        ]
+    )
 
 
 class Engine:
@@ -214,6 +230,9 @@ class Engine:
             )
         recorder = RecordingDice(dice if dice is not None else self.dice)
         old = self.encounter
+        # Where the action may write: the undo shadow compares only there (a ruleset's handlers declare nothing).
+        declared = self._writes.get(type(action)) if handler is self._handlers.get(type(action)) else None
+        writes: Writes = declared(action) if declared is not None else None
         shadow = self._shadow_of(old)
         shared = {name: old.__dict__[name] for name in _SHARED_PARTS}
         fields_set = set(old.__pydantic_fields_set__)
@@ -231,8 +250,10 @@ class Engine:
                 self._occupancy_reads = "kept"
             if attack is not None:
                 events = movement.face_target(self, events, *attack)
+                writes = None if writes is None else writes | {("tokens", attack[0])}
             if self.encounter.fog.enabled and self._sight_may_grow(action):
                 self._explore()
+                writes = None if writes is None else writes | {("fog",)}
         except Exception:
             # Handlers check before they change, but a half-applied action must never remain.
             shadow.change(shared, fields_set, log_length).restore(old)
@@ -241,7 +262,7 @@ class Engine:
             raise
         change: _Change | _Swap
         if self.encounter is old:
-            change = shadow.change(shared, fields_set, log_length)
+            change = shadow.change(shared, fields_set, log_length, writes)
         else:
             change = _Swap(old, log_length)
             self._shadow = None
@@ -264,14 +285,15 @@ class Engine:
         log = self.encounter.log
         # Earlier undos after this point stay in the log: every undo is part of the story.
         kept = [e for e in log[change.log_length :] if isinstance(e, Undone)]
-        self._set_touched(_touched(self.touched.step + 1, change, self.encounter))  # before: paths lead through it
+        touched = _touched(self.touched.step + 1, change, self.encounter)  # before: paths lead through it
+        self._set_touched(touched)
         if isinstance(change, _Swap):
             self._set_encounter(change.old)
             del change.old.log[change.log_length :]
         else:
             change.restore(self.encounter)
             if self._shadow is not None and self._shadow.encounter is self.encounter:
-                self._shadow.follow()
+                self._shadow.follow(_writes_of(touched))  # the undo wrote back where the action wrote
         log = self.encounter.log
         record.change = None  # spent: the values it kept are the encounter's own now
         log.extend(kept)
@@ -476,6 +498,9 @@ class Engine:
         grown = explore(fog.explored, party_sight(self.encounter).mask)
         if grown is not fog.explored:
             fog.explored = grown
+
+    # Where the engine's own handlers may write (history.Writes); an action not named here may write anywhere.
+    _writes: ClassVar[dict[type, Callable[[Any], frozenset[tuple[str, ...]]]]] = {**MOVEMENT_WRITES, **EDIT_WRITES}
 
     _handlers: ClassVar[dict[type, Callable[[Engine, Any, DiceSource], list[Event]]]] = {
         **ROUND_HANDLERS,  # the round and the turn

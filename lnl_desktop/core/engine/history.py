@@ -12,7 +12,8 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from operator import is_
+from itertools import compress
+from operator import is_, is_not
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
@@ -64,10 +65,11 @@ class Touched:
 # every mutable container in them with a copy one level deep of what it held when the engine last
 # changed it (a model's fields, a list's items, a dict's items; see _Shadow). Which fields can hold
 # something mutable at all is read once per model class from its annotations. After an action the
-# containers are compared with their copies, quickly where they hold the very same objects; only
-# those that changed, and their holders, are looked at again, and what differs is kept as "leaves":
-# (path, value as it was). So an action costs a comparison over the encounter, no copy of it, and a
-# move keeps its token's cell and the turn's feet and path, nothing of the other 500 tokens. (A value
+# containers where it declared it may write (its token, its combatant, the combat state: Writes; all of
+# them for an action that declares nothing) are compared with their copies, quickly where they hold the
+# very same objects; only those that changed, and their holders, are looked at again, and what differs
+# is kept as "leaves": (path, value as it was). So a move costs its own few containers, no copy and no
+# comparison of the encounter, and keeps its token's cell and the turn's feet and path. (A value
 # replaced by an equal one of another type, 0 by 0.0, with nothing else of its holder changed, goes
 # unseen: the engine's actions make no such change.) Lists that only grew (the turn's path, the
 # attacks, the acted) keep just their old length; lists that lost items (a new round's attacks) keep
@@ -243,27 +245,50 @@ def _field_plans(cls: type[BaseModel]) -> _FieldPlans | None:
 
 # One container of the encounter as the engine last left it: the container, a shallow copy of what it held
 # (a model's __dict__, a list, a dict), a model's set fields (None for a list or a dict), the entry of its
-# holder (-1 for one of the encounter's parts) and the plan of its items.
-_Entry = tuple[Any, Any, "set[str] | None", int, _Plan]
+# holder (-1 for one of the encounter's parts), the plan of its items and its root (see Writes).
+_Entry = tuple[Any, Any, "set[str] | None", int, _Plan, "Root"]
 # What a container held before an action, by id(container), for the containers the action changed and
 # their holders.
 _Before = dict[int, tuple[Any, "set[str] | None"]]
 
+# Where in the encounter an action may write, as roots of the shadow: ("tokens", id) a token, ("combatants",
+# id) a combatant with all it holds, ("combat",) what the combat state holds, ("fog",), ("party_links", id).
+# The parts themselves (the combatants list, the tokens dict, the combat state's and the fog's own fields)
+# are compared after every action whatever it declares: that is where something is added or taken away.
+Root = tuple[str, ...]
+# An action's declared writes: the roots it may change; None: anything (the whole encounter is compared).
+Writes = frozenset[Root] | None
+# Tests switch this on: every declared action is compared in full as well, and an undeclared write fails.
+VERIFY_DECLARED_WRITES = False
 
-def _list_containers(entries: list[_Entry], value: Any, plan: _Plan, holder: int) -> None:
-    """Append an entry for ``value`` (held by entry ``holder``) and for every mutable container inside it.
+
+def _child_root(entries: list[_Entry], holder: int, key: Any, item: Any) -> Root:
+    """The root of ``item``, held at ``key`` by entry ``holder``: one of its own below a list or dict part
+    (a combatant by its id, a token by its key), else its holder's."""
+    container, _, fields, above, _, root = entries[holder]
+    if above == -1 and fields is None:
+        return (root[0], getattr(item, "id", key) if type(container) is list else key)
+    return root
+
+
+def _list_containers(
+    entries: list[_Entry], value: Any, plan: _Plan, holder: int, root: Root, roots: dict[Root, list[int]]
+) -> None:
+    """Append an entry for ``value`` (held by entry ``holder``, under ``root``) and for every mutable
+    container inside it, each noted under ``root``.
 
     A whole encounter goes through here when its shadow is made, so this is written for speed: a list or
     dict of immutable items (a combatant's conditions, the acted) is listed without a call of its own."""
     add = entries.append
     plans = _FIELD_PLANS
     atoms = _ATOMS
+    start = len(entries)
 
     def visit(value: Any, plan: _Plan, holder: int) -> None:
         kind = type(value)
         here = len(entries)
         if kind is list or kind is dict:
-            add((value, value.copy(), None, holder, plan))
+            add((value, value.copy(), None, holder, plan, root))
             items = plan.items
             if items is not None:
                 for item in value if kind is list else value.values():
@@ -276,29 +301,44 @@ def _list_containers(entries: list[_Entry], value: Any, plan: _Plan, holder: int
         if fields is None:
             return  # frozen: never changed in place
         own = value.__dict__
-        add((value, own.copy(), value.__pydantic_fields_set__.copy(), holder, _ANY))
+        add((value, own.copy(), value.__pydantic_fields_set__.copy(), holder, _ANY, root))
         for name, field_plan in fields:
             item = own[name]
             kind = type(item)
             if kind in atoms:
                 continue
             if field_plan.items is None and (kind is list or kind is dict):
-                add((item, item.copy(), None, here, field_plan))
+                add((item, item.copy(), None, here, field_plan, root))
             else:
                 visit(item, field_plan, here)
 
     if type(value) not in atoms:
         visit(value, plan, holder)
+        roots.setdefault(root, []).extend(range(start, len(entries)))
+
+
+def _placed(container: Any, was: Any) -> Any:
+    """(key, item) for each item a list or dict holds that it did not hold in that place before (checked
+    in C: one Python step per item placed, not per item held)."""
+    if type(container) is list:
+        if len(container) == len(was):
+            return compress(enumerate(container), map(is_not, container, was))
+        return ((i, item) for i, item in enumerate(container) if i >= len(was) or was[i] is not item)
+    if len(container) == len(was) and list(container) == list(was):
+        return compress(container.items(), map(is_not, container.values(), was.values()))
+    return ((key, item) for key, item in container.items() if was.get(key, was) is not item)
 
 
 class _Shadow:
     """The encounter's mutable containers as the engine last left them, each copied one level deep.
 
-    Every model, list and dict inside the combatants, tokens, combat state and fog is listed (once per
-    place it is held) with a copy of what it holds. After an action the containers are compared with
-    their copies, quickly where they hold the very same objects; only those that changed, and their
-    holders, are looked at again (for the undo's leaves) and copied again, and containers the action
-    added are listed. So an action costs one comparison over the encounter, not a copy of it.
+    Every model, list and dict inside the combatants, tokens, combat state, fog and party links is listed
+    (once per place it is held) with a copy of what it holds, under its root. After an action the
+    containers under the roots it declared it may write (:data:`Writes`; every one for an action that
+    declares nothing) and the parts themselves are compared with their copies, quickly where they hold the
+    very same objects; only those that changed, and their holders, are looked at again (for the undo's
+    leaves) and copied again, and containers the action added are listed. So a move costs its own token,
+    its combatant and the combat state, whatever the size of the encounter.
 
     The shadow holds while nothing but the engine changes the encounter (the engine is the only way an
     encounter changes); another encounter object, or another object as one of its parts, starts a fresh
@@ -306,15 +346,33 @@ class _Shadow:
     then the shadow is made afresh, so a long fight's shadow does not grow.
     """
 
-    __slots__ = ("encounter", "entries", "limit", "parts")
+    __slots__ = ("encounter", "entries", "limit", "parts", "roots", "tops")
 
     def __init__(self, encounter: Encounter) -> None:
         self.encounter = encounter
         self.parts = {name: encounter.__dict__[name] for name in _ENCOUNTER_PARTS}
         self.entries: list[_Entry] = []
-        for part in self.parts.values():
-            _list_containers(self.entries, part, _ANY, -1)
+        self.roots: dict[Root, list[int]] = {}
+        self.tops: list[int] = []  # the parts' own entries: compared after every action
+        for name, part in self.parts.items():
+            self._list_part(name, part)
         self.limit = 2 * len(self.entries) + 256
+
+    def _list_part(self, name: str, part: Any) -> None:
+        """List one of the encounter's parts: its own entry among the tops; below a list or a dict,
+        each item under a root of its own, below a model everything under the part's name."""
+        entries = self.entries
+        here = len(entries)
+        kind = type(part)
+        if kind is list or kind is dict:
+            entries.append((part, part.copy(), None, -1, _ANY, (name,)))
+            for key, item in enumerate(part) if kind is list else part.items():
+                if type(item) not in _ATOMS:
+                    _list_containers(entries, item, _ANY, here, _child_root(entries, here, key, item), self.roots)
+        else:
+            _list_containers(entries, part, _ANY, -1, (name,), self.roots)
+        if len(entries) > here:
+            self.tops.append(here)
 
     def holds(self, encounter: Encounter) -> bool:
         """Whether this is the shadow of ``encounter`` as it is (its parts the same objects), not too stale."""
@@ -323,16 +381,25 @@ class _Shadow:
         now = encounter.__dict__
         return all(now[name] is part for name, part in self.parts.items())
 
-    def _dirty(self) -> list[int]:
-        """The entries whose container holds something else now, and the entries of their holders.
+    def _dirty(self, writes: Writes = None) -> list[int]:
+        """The entries whose container holds something else now, and the entries of their holders: among
+        the parts and the ``writes`` roots (every entry when None).
 
         Compared by equality, which is quick where the items are the very same objects. A container that
         now holds an equal copy of an item it held counts as unchanged (only its value matters), unless the
         old item changed in place too: the old item's entry marks the container then, and its places are
         compared by identity (:func:`_place`)."""
         entries = self.entries
+        if writes is None:
+            looked: Any = range(len(entries))
+        else:
+            looked = list(self.tops)
+            roots = self.roots
+            for root in writes:
+                looked.extend(roots.get(root, ()))
         dirty: dict[int, None] = {}
-        for index, (container, was, fields, _, _) in enumerate(entries):
+        for index in looked:
+            container, was, fields, _, _, _ = entries[index]
             if fields is None:
                 if container == was:
                     continue
@@ -343,16 +410,26 @@ class _Shadow:
                 index = entries[index][3]
         return list(dirty)
 
-    def change(self, shared: dict[str, Any], fields_set: set[str], log_length: int) -> _Change:
+    def _dirty_declared(self, writes: Writes) -> list[int]:
+        dirty = self._dirty(writes)
+        if VERIFY_DECLARED_WRITES and writes is not None:
+            full = self._dirty(None)
+            if set(full) != set(dirty):
+                missed = sorted({repr(self.entries[i][5]) for i in set(full) - set(dirty)})
+                raise AssertionError(f"an action wrote where it did not declare (declared {sorted(writes)}): {missed}")
+        return dirty
+
+    def change(self, shared: dict[str, Any], fields_set: set[str], log_length: int, writes: Writes = None) -> _Change:
         """What the action just applied changed (``shared``, ``fields_set`` and ``log_length``: the
-        encounter's immutable parts, set fields and log length before it); the shadow follows it."""
+        encounter's immutable parts, set fields and log length before it; ``writes``: where it declared
+        it may write); the shadow follows it."""
         e = self.encounter
         leaves: list[Leaf] = []
         now = e.__dict__
         for name, value in shared.items():
             if not _same(value, now[name]):
                 leaves.append((_interned_path((name,)), value))
-        dirty = self._dirty()
+        dirty = self._dirty_declared(writes)
         entries = self.entries
         before = {id(entries[i][0]): (entries[i][1], entries[i][2]) for i in dirty}
         for name, part in self.parts.items():
@@ -362,46 +439,39 @@ class _Shadow:
         self._follow(dirty)
         return _Change(tuple(leaves), log_length)
 
-    def follow(self) -> None:
-        """Catch up with the encounter after the engine put it back (an undo, a refused action)."""
-        self._follow(self._dirty())
+    def follow(self, writes: Writes = None) -> None:
+        """Catch up with the encounter after the engine put it back (an undo of a change within
+        ``writes``, a refused action)."""
+        self._follow(self._dirty_declared(writes))
 
     def _follow(self, dirty: list[int]) -> None:
         """Copy the changed containers again and list the containers they hold in new places."""
         entries = self.entries
         atoms = _ATOMS
+        roots = self.roots
         for index in dirty:
-            container, was, _, holder, plan = entries[index]
+            container, was, _, holder, plan, root = entries[index]
             kind = type(container)
             if kind is list or kind is dict:
-                entries[index] = (container, container.copy(), None, holder, plan)
+                entries[index] = (container, container.copy(), None, holder, plan, root)
                 items = plan.items
                 if items is None:
                     continue
-                if kind is list:
-                    placed = [
-                        item
-                        for i, item in enumerate(container)
-                        if type(item) not in atoms and (i >= len(was) or was[i] is not item)
-                    ]
-                else:
-                    placed = [
-                        item for key, item in container.items() if type(item) not in atoms and was.get(key) is not item
-                    ]
-                for item in placed:
-                    _list_containers(entries, item, items, index)
+                for key, item in list(_placed(container, was)):
+                    if type(item) not in atoms:
+                        _list_containers(entries, item, items, index, _child_root(entries, index, key, item), roots)
                 continue
             own = container.__dict__
-            entries[index] = (container, own.copy(), container.__pydantic_fields_set__.copy(), holder, plan)
+            entries[index] = (container, own.copy(), container.__pydantic_fields_set__.copy(), holder, plan, root)
             for name, field_plan in _field_plans(kind) or ():
                 item = own[name]
                 if type(item) not in atoms and was.get(name) is not item:
-                    _list_containers(entries, item, field_plan, index)
+                    _list_containers(entries, item, field_plan, index, root, roots)
         now = self.encounter.__dict__
         for name, part in self.parts.items():
             if now[name] is not part:
                 self.parts[name] = now[name]
-                _list_containers(entries, now[name], _ANY, -1)
+                self._list_part(name, now[name])
 
 
 def _as_was(value: Any, before: _Before) -> Any:
@@ -460,7 +530,7 @@ def _walk(container: Any, path: tuple[PathKey, ...], before: _Before, out: list[
 def _walk_list(items: list[Any], was: list[Any], path: tuple[PathKey, ...], before: _Before, out: list[Leaf]) -> None:
     n, m = len(was), len(items)
     if n == m:
-        for index in range(n):
+        for index in _looked_at(range(n), items, was, before):
             _place(was[index], items[index], path, index, before, out)
         return
     kept: list[int] | None = None  # the indexes (now) of the items that stayed in place
@@ -495,9 +565,24 @@ def _walk_dict(
         # Keys came or went (a token placed or taken off): the old order and the values that went.
         gone = {key: _kept(_as_was(value, before)) for key, value in was.items() if key not in items}
         out.append((_interned_path(path), _Keys(tuple(was), gone)))
-    for key, value in items.items():
-        if key in was:
-            _place(was[key], value, path, key, before, out)
+        for key, value in items.items():
+            if key in was:
+                _place(was[key], value, path, key, before, out)
+        return
+    for key in _looked_at(list(items), items.values(), was.values(), before):
+        _place(was[key], items[key], path, key, before, out)
+
+
+def _looked_at(keys: Any, items: Any, was: Any, before: _Before) -> list[Any]:
+    """The keys, in order, of the places of a list or dict (holding as many items as ``was``, under the
+    same keys) that may hold a change: an item replaced, or one the action changed in place (``before``).
+    Picked in C: a token moved among 500 is one Python step, not 500."""
+    items = list(items)
+    replaced = compress(keys, map(is_not, items, was))
+    changed = compress(keys, map(before.__contains__, map(id, items)))
+    found = set(replaced)
+    found.update(changed)
+    return list(compress(keys, map(found.__contains__, keys))) if len(found) > 1 else list(found)
 
 
 def _same(before: Any, after: Any) -> bool:

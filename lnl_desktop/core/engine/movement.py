@@ -291,3 +291,9 @@ def face_target(engine: Table, events: list[Event], attacker: str, target: str) 
 
 
 HANDLERS: dict[type, Callable[[Table, Any, DiceSource], list[Event]]] = {act.Move: _move, act.Face: _face}
+# Where each handler may write (history.Writes): a move its token, its combatant and the combat state
+# (the turn's feet and path, counter-attacks queued by the ruleset); a turn its token.
+WRITES: dict[type, Callable[[Any], frozenset[tuple[str, ...]]]] = {
+    act.Move: lambda a: frozenset({("tokens", a.combatant), ("combatants", a.combatant), ("combat",)}),
+    act.Face: lambda a: frozenset({("tokens", a.combatant)}),
+}
