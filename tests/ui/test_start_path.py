@@ -52,6 +52,7 @@ START_PATH = {
     "lnl_desktop.core.map.terrain",
     "lnl_desktop.core.files.journal",
     "lnl_desktop.core.encounter.model",
+    "lnl_desktop.core.encounter.log_book",  # the round log's storage (the encounter's log field)
     "lnl_desktop.core.encounter.map_model",  # the map, its walls, doors and tokens
     "lnl_desktop.core.encounter.conditions",
     "lnl_desktop.core.encounter.drawings",
@@ -128,6 +129,7 @@ START_PATH = {
     "lnl_desktop.ui.plumbing.folders",
     "lnl_desktop.ui.window.layout",
     "lnl_desktop.ui.window.main_window",
+    "lnl_desktop.ui.window.status_bar",  # the main window's status bar, its message wrapped
     "lnl_desktop.ui.window.session",  # the session's menu entries, enabled or saying why not
     "lnl_desktop.ui.plumbing.party",  # the window's party: the roster reopened with the window
     "lnl_desktop.core.session",

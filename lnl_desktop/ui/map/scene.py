@@ -19,6 +19,7 @@ import base64
 import binascii
 import logging
 import math
+import threading
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
@@ -92,6 +93,30 @@ def decode_picture(data: str) -> tuple[QImage, str]:
     image = QImage()
     image.loadFromData(raw)
     return image, unreadable
+
+
+# Pictures being decoded on a worker thread (decode_ahead), by their data, until a scene takes them.
+_AHEAD: dict[str, threading.Thread] = {}
+
+
+def decode_ahead(data: str) -> None:
+    """Start decoding the picture ``data`` on a worker thread while the rest of the window is built
+    (the demo's takes 50 ms); the first scene to show it waits for the worker, then takes the
+    picture from :func:`decode_picture`'s cache. A QImage is plain data (not a QObject): it may be
+    made on any thread; the pixmap is made on the GUI thread."""
+    import lnl_desktop.core.files.pictures  # noqa: F401  imported here, never on two threads at once
+
+    if data not in _AHEAD:
+        worker = threading.Thread(target=decode_picture, args=(data,), name="picture decode", daemon=True)
+        _AHEAD[data] = worker
+        worker.start()
+
+
+def _decoded(data: str) -> tuple[QImage, str]:
+    worker = _AHEAD.pop(data, None)
+    if worker is not None:
+        worker.join()  # its result is in decode_picture's cache
+    return decode_picture(data)
 
 
 def failure_words(error: BaseException) -> str:
@@ -515,7 +540,7 @@ class MapScene(QGraphicsScene):
             if key == self._background_key:
                 return
             self._background_key = key
-            image, reason = decode_picture(background.data)
+            image, reason = _decoded(background.data)
             where = f"The picture {background.image!r} kept in the file"
         else:
             # Given by path (older files): read only from the encounter file's folder or a folder

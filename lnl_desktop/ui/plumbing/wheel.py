@@ -111,3 +111,7 @@ def install() -> None:
         return
     _guard = WheelGuard(app)
     app.installEventFilter(_guard)
+    # Fields made before the filter (it may come after the first window is painted): as a Polish would.
+    for widget in QApplication.allWidgets():
+        if isinstance(widget, EDITORS) and widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+            widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)

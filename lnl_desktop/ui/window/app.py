@@ -84,6 +84,12 @@ def _run(argv: list[str] | None) -> int:
             print(problem, file=sys.stderr)
             return EXIT_MISSING_LIBRARY
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    background = encounter.map.background
+    if background is not None and background.data is not None:
+        # On a worker while the window is built; after the QApplication: Qt's main thread is the first it sees.
+        from lnl_desktop.ui.map.scene import decode_ahead
+
+        decode_ahead(background.data)
     app.setApplicationName("Laurels & Loot Desktop")
     app.setOrganizationName("Laurels & Loot")
     app.setApplicationVersion(__version__)

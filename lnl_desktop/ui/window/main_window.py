@@ -10,15 +10,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QEvent, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import (
-    QCloseEvent,
-    QDragEnterEvent,
-    QDropEvent,
-    QKeySequence,
-    QPainter,
-    QPaintEvent,
-)
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -26,9 +19,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QMessageBox,
     QSizePolicy,
-    QStatusBar,
-    QStyle,
-    QStyleOption,
     QUndoView,
     QWidget,
 )
@@ -49,12 +39,13 @@ from lnl_desktop.ui.plumbing.mime import FileDrops
 from lnl_desktop.ui.plumbing.party import WindowParty
 from lnl_desktop.ui.plumbing.theme import Presentation, outside_color
 from lnl_desktop.ui.plumbing.toast import Toast
-from lnl_desktop.ui.plumbing.widgets import ElidedLabel, LinesLabel
+from lnl_desktop.ui.plumbing.widgets import ElidedLabel
 from lnl_desktop.ui.window.dock_toggle import bring_to_front_on_toggle
 from lnl_desktop.ui.window.document import Document, ask_read_only
 from lnl_desktop.ui.window.layout import OWN_SPLIT_KEY, SidePanelLayout
 from lnl_desktop.ui.window.menus import WindowMenus
 from lnl_desktop.ui.window.recovery import RecoveryStore
+from lnl_desktop.ui.window.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from lnl_desktop.ui.dialogs.rulesets import ConvertDialog
@@ -81,7 +72,6 @@ APP_TITLE = "Laurels & Loot Desktop"
 # A dock has one name, on its tab, in the View menu and in its floating title bar. Docks renamed
 # keep the object name saved layouts know them by.
 SAVED_NAMES = {"Sheet": "combatant_sheet", "History": "undo_history"}
-MESSAGE_LINES = 2  # the status bar's message: lines it may wrap onto
 ASK_REMOVE_KEY = "confirm/remove_token_in_combat"
 
 
@@ -101,7 +91,9 @@ class MainWindow(WindowMenus, SidePanelLayout):
     ) -> None:
         super().__init__()
         collector.install()  # workers run beside this window: garbage is collected on this thread only
-        wheel.install()  # the wheel scrolls the panels, never edits a field the GM has not clicked
+        # The application-wide watchers (the wheel, the focus) come once the window is first painted:
+        # see _watch_application.
+        self._watching = False
         self.settings = settings if settings is not None else QSettings()
         recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
         self.controller = TableController(encounter, self)
@@ -196,7 +188,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.controller.encounterReplaced.connect(self._refresh_fog_action)
         self._refresh_fog_action()
 
-        self.focus_keeper = FocusKeeper(self, self.map_view)
+        self.focus_keeper: FocusKeeper | None = None
         self.map_view.setFocus(Qt.FocusReason.OtherFocusReason)  # Space ends a turn from the start
 
         self._refresh_round()
@@ -211,6 +203,23 @@ class MainWindow(WindowMenus, SidePanelLayout):
         QTimer.singleShot(0, self.map_view.fit_map)
 
     # -- construction ------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._watching:
+            self._watching = True
+            QTimer.singleShot(0, self, self.watch_application)
+
+    def watch_application(self) -> None:
+        """The filters on every event of the application: the wheel scrolls the panels, never edits a
+        field the GM has not clicked; the focus goes back to the map. Right after the first paint (no
+        key or wheel can come before it): through the build and first paint, each event Qt sends to
+        one of its own objects would cross into Python, and the first makes PySide build the Python
+        types (enums) of every Qt class, a tenth of the start."""
+        self._watching = True
+        wheel.install()
+        if self.focus_keeper is None:
+            self.focus_keeper = FocusKeeper(self, self.map_view)
 
     def _add_dock(self, title: str, widget: QWidget | None, area: Qt.DockWidgetArea, shortcut: str) -> None:
         """A dock in the side panel; without ``widget`` its panel is made when the dock is first shown."""
@@ -748,46 +757,6 @@ class MainWindow(WindowMenus, SidePanelLayout):
 
         stop_sharing(self)
         event.accept()
-
-
-class StatusBar(QStatusBar):
-    """The status bar: its message wraps onto a second line rather than being cut off at the
-    first one's end (an action's result ends with the numbers the GM reads). Qt's own bar paints a
-    message on one line, clipped where the permanent labels begin; here a word-wrapping label of two
-    lines' height, kept with the permanent labels (which Qt never hides), shows it, and the bar keeps
-    that height whatever it says: the map above never changes size, so it never re-fits.
-    ``showMessage``/``currentMessage`` work as ever."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.words = LinesLabel(MESSAGE_LINES, self)  # a longer message ends its last line in "…"
-        self.words.setObjectName("statusWords")
-        self.words.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        self.words.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.words.setContentsMargins(4, 0, 4, 0)
-        self.addPermanentWidget(self.words, 1)
-        self.messageChanged.connect(self._show_words)
-        self._fit_height()
-
-    def _show_words(self, text: str) -> None:
-        text = visible(text)  # a name's control or bidi characters shown as escapes, never obeyed
-        self.words.set_whole(text)
-
-    def _fit_height(self) -> None:
-        lines = self.words.fontMetrics().lineSpacing() * MESSAGE_LINES
-        self.words.setFixedHeight(lines + 2)
-
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:  # the UI scale: two lines of the new size
-            self._fit_height()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        """The bar's panel only: the message is the label's to show, wrapped."""
-        painter = QPainter(self)
-        option = QStyleOption()
-        option.initFrom(self)
-        self.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelStatusBar, option, painter, self)
 
 
 def _is_map_file(path: str | os.PathLike[str]) -> bool:
