@@ -59,6 +59,9 @@ SLOW: dict[str, dict[str, str]] = {
     "core/test_fight_odds_durations.py": {EVERY_TEST: "a stun's durations against the engine, fight by fight (95 s)"},
     "core/test_fight_odds_lnl.py": {EVERY_TEST: "the fast odds against the engine, fight by fight"},
     "core/test_fight_whatif.py": {EVERY_TEST: "each plan's odds against the engine, fight by fight (63 s)"},
+    "core/test_log_book.py": {
+        "test_a_thousand_round_fights_log_is_every_event_as_made_and_the_same_file": "1,000 rounds played (9 s)",
+    },
     "core/test_osr_invulnerability.py": {
         "test_the_fight_odds_never_see_plain_weapons_harm_the_wight_and_pick_the_silver_dagger": "fights (5 s)",
     },
