@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -10,9 +11,16 @@ def main() -> int:
         from lnl_desktop.odds_cli import run as odds
 
         return odds(sys.argv[2:])
-    from lnl_desktop.ui.window.app import run
+    # Importing the program makes hundreds of thousands of objects that all live on (classes, models):
+    # the cycle collector would walk them some sixty times for nothing (30-60 ms of the start).
+    # run() keeps it off until the window takes it over (see lnl_desktop.ui.window.app.run).
+    gc.disable()
+    try:
+        from lnl_desktop.ui.window.app import run
 
-    return run()
+        return run()
+    finally:
+        gc.enable()
 
 
 if __name__ == "__main__":
