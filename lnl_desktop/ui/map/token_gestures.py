@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QObject, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QCursor, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QApplication
 
@@ -45,6 +45,8 @@ class MoveToken(Gesture):
         super().__init__(view)
         self.drag = drag
         self.active = False  # moved far enough to be a drag, not a click
+        self.ended = False
+        self._hold: QTimer | None = None
         self.pressed_at = press
         self.target: Cell | None = None  # the anchor under the cursor
         self.forced = False
@@ -73,6 +75,17 @@ class MoveToken(Gesture):
 
     def start(self) -> None:
         self.view.overlays.prime(self.drag.cid, self.drag.mover_inputs())
+        # The selected combatant's rings, hidden at the press (MapView), show at the release or
+        # once the press is held without a drag.
+        if isinstance(self.view, QObject):
+            self._hold = QTimer(self.view)  # the view's child: it goes with the view
+            self._hold.setSingleShot(True)
+            self._hold.timeout.connect(self._held)
+            self._hold.start(QApplication.startDragTime())
+
+    def _held(self) -> None:
+        if not self.active and not self.ended:
+            self.view.overlays.set_selected_hidden(False)
 
     @property
     def dragged_token(self) -> str | None:
@@ -181,6 +194,11 @@ class MoveToken(Gesture):
         self.view.say("")
 
     def end(self) -> None:
+        self.ended = True
+        if self._hold is not None:
+            self._hold.stop()
+            self._hold.deleteLater()
+            self._hold = None
         view = self.view
         item = view.map_scene.tokens.get(self.drag.cid)
         if item is not None:

@@ -531,8 +531,16 @@ class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
                     # One selection: the token clicked is the one the keys act on, even when the
                     # click also makes it the attack's target.
                     targets = MoveToken.targets_on_click(self.controller, cid)
+                    # A newly selected one's rings wait for the release or a hold (MoveToken): a press
+                    # that becomes a drag hides them at its first step, and shown for that one frame a
+                    # bow's range ring has most of the map repainted twice in both windows.
+                    wait = cid != self.controller.selected
+                    self.overlays.set_selected_hidden(wait)
                     self.controller.select(cid)
-                    self._begin(MoveToken.pressed(self, cid, cell, event.position().toPoint(), targets))
+                    gesture = MoveToken.pressed(self, cid, cell, event.position().toPoint(), targets)
+                    if gesture is None:
+                        self.overlays.set_selected_hidden(False)
+                    self._begin(gesture)
             elif button == Qt.MouseButton.RightButton and cid is not None:
                 self._begin(TurnToken.pressed(self, cid))
             elif button == Qt.MouseButton.RightButton and (drawing := self.drawing_at(pos)) is not None:
