@@ -68,6 +68,10 @@ START = "Start combat…"
 START_DECLARE_FIRST = "Start combat… (declare first)"  # a declare phase's missing declarations
 
 
+# The encounter's parts the dock never reads: a change of these alone (and of tokens) leaves it as it was.
+_UNREAD_PARTS = frozenset({"fog", "map", "lights", "drawings", "templates"})
+
+
 class TurnsPanel(TurnRows, RoundState, DeclarePhase, RoundDice, QWidget):
     """Round, banner, the combatants by side with their state, and the turn buttons."""
 
@@ -456,6 +460,17 @@ class TurnsPanel(TurnRows, RoundState, DeclarePhase, RoundDice, QWidget):
 
     def _on_events(self, events: list[Event]) -> None:
         self._clear_message()  # a refusal told of the state before: it no longer holds
+        touched = self.controller.engine.touched
+        if (
+            self._tree_step is not None
+            and touched.step == self._tree_step + 1
+            and touched.combatants == frozenset()
+            and touched.tokens is not None
+            and touched.parts <= _UNREAD_PARTS
+        ):
+            # A token moved, the fog grew: nothing the dock shows changed (no relayout of the side panel).
+            self._tree_step = touched.step
+            return
         self.refresh()
 
     def _on_replaced(self) -> None:
