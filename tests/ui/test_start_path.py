@@ -14,6 +14,14 @@ import subprocess
 import sys
 
 import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from lnl_desktop.core.files import storage
+from lnl_desktop.paths import demo_encounter_path
+from lnl_desktop.ui.window.dock_toggle import in_front
+from lnl_desktop.ui.window.main_window import MainWindow
+from lnl_desktop.ui.window.recovery import RecoveryStore
 
 # Every lnl_desktop module the first window may import: the rules core the engine needs, the L&L
 # ruleset of the demo, the map, and the two docks in front (Turns, Action) with what they use.
@@ -111,7 +119,6 @@ START_PATH = {
     "lnl_desktop.ui.docks.action_result",
     "lnl_desktop.ui.docks.action_taking",
     "lnl_desktop.ui.docks.actions",
-    "lnl_desktop.ui.docks.bestiary",
     "lnl_desktop.ui.docks.prompt_card",
     "lnl_desktop.ui.docks.prompts",
     "lnl_desktop.ui.docks.declare",
@@ -193,6 +200,9 @@ LATER = {
     "lnl_desktop.ui.docks.log",
     "lnl_desktop.ui.docks.dice",
     "lnl_desktop.ui.docks.forecast",
+    "lnl_desktop.ui.docks.bestiary",
+    "lnl_desktop.ui.docks.party",
+    "lnl_desktop.ui.docks.session",
     "lnl_desktop.ui.dialogs.import_map",
     "lnl_desktop.ui.window.player_view",
     "lnl_desktop.ui.dialogs.table_display",
@@ -287,3 +297,49 @@ def test_pyside_reads_no_module_of_the_program_at_start() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "read: 0 []" in result.stdout, result.stdout
+
+
+# The docks whose tabs are behind Turns and Action at start: built only when the GM first shows one.
+HIDDEN_AT_START = ["Combatants", "Sheet", "Round log", "Dice", "Forecast", "Bestiary", "Party", "History", "Odds"]
+
+
+def test_a_dock_behind_another_is_built_when_first_shown(laptop_window) -> None:
+    window = laptop_window()
+    QApplication.processEvents()
+    for title in HIDDEN_AT_START:
+        assert not in_front(window.docks[title]), title
+        assert window.docks[title].widget() is None, f"the {title} dock was built before it was shown"
+    # Its View menu entry (and so its shortcut) brings it to the front, built then.
+    window.docks["Bestiary"].toggleViewAction().trigger()
+    QApplication.processEvents()
+    bestiary = window.docks["Bestiary"]
+    assert in_front(bestiary) and bestiary.widget() is not None
+    assert type(bestiary.widget()).__name__ == "BestiaryPanel"
+    assert window.docks["Odds"].widget() is None  # the others still wait
+    window.docks["History"].toggleViewAction().trigger()
+    QApplication.processEvents()
+    assert in_front(window.docks["History"]) and window.docks["History"].widget() is not None
+
+
+def test_a_layout_restored_with_a_hidden_dock_in_front_builds_it(qtbot, tmp_path) -> None:
+    """The last run left the Dice dock in front: the next run's window shows it, built, as it was."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    recovery = RecoveryStore(tmp_path / "recovery")
+    first = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=recovery)
+    qtbot.addWidget(first)
+    with qtbot.waitExposed(first):
+        first.show()
+    first.docks["Dice"].toggleViewAction().trigger()
+    QApplication.processEvents()
+    assert in_front(first.docks["Dice"])
+    first._save_layout()
+    first.hide()
+
+    again = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=recovery)
+    qtbot.addWidget(again)
+    with qtbot.waitExposed(again):
+        again.show()
+    QApplication.processEvents()
+    dice = again.docks["Dice"]
+    assert in_front(dice) and dice.widget() is not None and type(dice.widget()).__name__ == "DicePanel"
+    assert again.docks["Odds"].widget() is None  # still behind: still not built
