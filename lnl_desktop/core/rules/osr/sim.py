@@ -264,6 +264,12 @@ class _Fights:
         self.downs = self.down.astype(np.int64) @ mine  # [n, 2]: each side's members down, kept as they fall
         self.outs = self.gone.astype(np.int64) @ mine  # [n, 2]: each side's members out of the fight
         self.timers = Timers(t.timed, t.k, n)
+        # Each one's nearest foe still in the fight by the plan (ties: the roster's first; -1: none),
+        # kept as the fights go instead of looked for in every turn (see :meth:`nearest`). Every fight
+        # starts alike: worked out once and copied.
+        first = np.where(t.foe & ~self.gone[0][None, :], self.gap[0], np.inf)
+        self.aim = np.tile(np.where(np.isfinite(first).any(axis=1), first.argmin(axis=1), -1), (n, 1))
+        self.count = np.array([len(m) for m in t.members], dtype=np.int64)  # each side's members on the map
 
     @property
     def n(self) -> int:
@@ -285,6 +291,7 @@ class _Fights:
             "gone",
             "downs",
             "outs",
+            "aim",
         )
         for name in names:
             setattr(self, name, getattr(self, name)[rows])
@@ -335,10 +342,8 @@ class _Fights:
         return np.argsort(-(score - roster), axis=1, kind="stable")
 
     def settle(self) -> None:
-        """Mark the fights one side has left."""
-        out = self.out()
-        for members in self.t.members:
-            self.over |= out[:, members].all(axis=1)
+        """Mark the fights one side has left (every member on the map out: the counts kept as they fall or flee)."""
+        self.over |= (self.outs == self.count).any(axis=1)
 
     def winner(self) -> Any:
         out = self.out()
@@ -351,6 +356,8 @@ class _Fights:
     def nearest(self, idx: Any, a: Any) -> tuple[Any, Any]:
         """Each actor's nearest standing foe by the plan (ties: the roster's first) of those it can harm
         (any, when it harms none), and whether one stands."""
+        if self.t.harms_all:
+            return self._kept_nearest(idx, a)
         cand = self.t.foe[a] & ~self.gone[idx]
         if self.t.harms_all:
             pick = cand  # every option harms every foe: no foe goes last
@@ -362,6 +369,38 @@ class _Fights:
             pick = np.where(harmed.any(axis=1)[:, None], harmed, cand)
         gaps = np.where(pick, self.gap[idx, a, :], np.inf)
         return pin(self.field, a, gaps.argmin(axis=1), cand), cand.any(axis=1)
+
+    def _kept_nearest(self, idx: Any, a: Any) -> tuple[Any, Any]:
+        """:meth:`nearest` where every option harms every foe: the kept nearest (``aim``), looked for
+        again only in the fights where it has left the fight. Foes only leave, and a gap only shrinks
+        when its pair closes in (:meth:`closed_in` keeps ``aim`` then), so the kept one is the nearest."""
+        aim = self.aim[idx, a]
+        stale = (aim < 0) | self.gone[idx, np.maximum(aim, 0)]
+        if stale.any():
+            s = np.flatnonzero(stale)
+            rows, who = idx[s], a[s]
+            cand = self.t.foe[who] & ~self.gone[rows]
+            gaps = np.where(cand, self.gap[rows, who, :], np.inf)
+            best = np.where(cand.any(axis=1), gaps.argmin(axis=1), -1)
+            self.aim[rows, who] = best
+            aim[s] = best
+        has = aim >= 0
+        target = np.maximum(aim, 0)
+        if self.field.prefer is None:
+            return target, has
+        return pin(self.field, a, target, ~self.gone[idx]), has
+
+    def closed_in(self, rows: Any, i: Any, j: Any) -> None:
+        """``i`` closed on ``j`` in ``rows``: both gaps of the pair shrank, so each may now be the other's
+        nearest (a tie goes to the roster's first), where the kept one still stands."""
+        if not self.t.harms_all:
+            return
+        for x, y in ((i, j), (j, i)):
+            cur = self.aim[rows, x]
+            valid = (cur >= 0) & ~self.gone[rows, np.maximum(cur, 0)]
+            new, old = self.gap[rows, x, y], self.gap[rows, x, np.maximum(cur, 0)]
+            better = valid & ((new < old) | ((new == old) & (y < cur)))
+            self.aim[rows[better], x[better]] = y[better]
 
     def shot(self, idx: Any, a: Any, target: Any) -> Any:
         """The best ranged option that reaches the target from where the actor stands (-1: none)."""
@@ -422,6 +461,7 @@ class _Fights:
                 np.maximum(self.dist[rows, i, j] - steps, MELEE_FT),
             )
             self.dist[rows, i, j] = self.dist[rows, j, i] = d
+            self.closed_in(rows, i, j)
             near[w] = self.gap[rows, i, j] <= t.reach_extra[ua[w], self.u(rows, j)]
         self._blows(idx, a, target, near, shoot, shot)
         attacking = (used & (strikes > 0)) | near | shoot
