@@ -7,9 +7,11 @@ health left. Worked out on a worker a moment after each change while the dock sh
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPointF, QSignalBlocker, Qt
+from PySide6.QtCore import QEvent, QObject, QPointF, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QColor, QFontMetrics, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -138,6 +140,21 @@ class FightOddsPanel(QWidget):
         self.rounds_plot: pyqtgraph.PlotWidget | None = None
         self._elided: tuple[object, list[str]] = (None, [])  # (names, room, font) and the names as the chart shows them
         self._row_names: list[str] = []  # the drop chart's rows, top first, by their full names
+        # The bars, made once and given each result's numbers (not cleared and made anew): the die bars
+        # only while the ruleset tells dying apart.
+        self._drop_bars: Any = None
+        self._die_bars: Any = None
+        self._round_bars: Any = None
+        # A result is shown in pieces (words, table, drop chart, rounds chart), one per turn of the event
+        # loop, so no hand-back from the worker holds the GUI thread a frame (40 combatants: 5-15 ms in all,
+        # twice that while the worker holds the interpreter). A newer result drops the older one's pieces.
+        self._pieces: deque[Callable[[], None]] = deque()
+        self._piece_timer = QTimer(self)
+        self._piece_timer.setSingleShot(True)
+        self._piece_timer.setInterval(0)
+        self._piece_timer.timeout.connect(self._next_piece)
+        self._tick_font = ""  # the font the axes' labels were last given (its key)
+        self._newest: FightOdds | None = None  # the newest result, shown or being shown
         self.chart_holder.installEventFilter(self)  # a new width: the names elided and the rounds ticked anew
 
     def attach(self, service: FightOddsService) -> None:
@@ -169,7 +186,29 @@ class FightOddsPanel(QWidget):
         self.status.setText(words)
 
     def show_odds(self, odds: FightOdds, final: bool) -> None:
+        """Show ``odds`` in pieces (see ``_pieces``); :attr:`odds` is it once every piece is shown."""
+        self._newest = odds
+        self._pieces = deque(
+            [
+                lambda: self._say(odds, final),
+                lambda: self._fill_table(odds),
+                lambda: self._draw(odds),
+                lambda: self._draw_rounds(odds),
+                lambda: self._shown(odds),
+            ]
+        )
+        self._next_piece()
+
+    def _next_piece(self) -> None:
+        if self._pieces:
+            self._pieces.popleft()()
+        if self._pieces:
+            self._piece_timer.start()
+
+    def _shown(self, odds: FightOdds) -> None:
         self.odds = odds
+
+    def _say(self, odds: FightOdds, final: bool) -> None:
         party, opponents = odds.party_wins, odds.opponents_win
         margins = f"± {odds.margin(party):.1%}", f"± {odds.margin(opponents):.1%}"
         # What the two wins leave is named: fights still undecided when the simulation stops.
@@ -191,8 +230,6 @@ class FightOddsPanel(QWidget):
         )
         fights = self.controller.engine.ruleset.fights
         self.setToolTip(f"The default tactic: {fights.tactic}" if fights is not None and fights.tactic else "")
-        self._fill_table(odds)
-        self._draw(odds)
 
     # -- what if --------------------------------------------------------------------------------------
 
@@ -256,18 +293,35 @@ class FightOddsPanel(QWidget):
             return
         names = self.controller.encounter.names()
         plans = ", ".join(p.words(names) for p in self.service.plans)
-        base = self.odds
+        base = self._newest or self.odds
         was = f" (without it {base.party_wins:.0%})" if base is not None else ""
         self.whatif_label.setText(
             f"If {plans}: Party wins {odds.party_wins:.0%} ± {odds.margin(odds.party_wins):.1%}{was}"
         )
+        self._fill_whatif_column()
+
+    def _fill_whatif_column(self) -> None:
+        """The what-if's drops beside each row (the rows may have come after the what-if: filled again)."""
+        odds = self.whatif_odds
+        if odds is None or self.service is None:
+            return
+        plans = ", ".join(p.words(self.controller.encounter.names()) for p in self.service.plans)
         drops = {c.id: c.drop for c in odds.combatants}
         for row in range(self.table.rowCount()):
             cid = self.table.item(row, 0).data(Qt.ItemDataRole.UserRole)
-            item = QTableWidgetItem(f"{drops[cid]:.0%}" if cid in drops else "")
-            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item = self._cell(row, 4)
+            item.setText(f"{drops[cid]:.0%}" if cid in drops else "")
             item.setToolTip(f"Drops with the plan ({plans})")
-            self.table.setItem(row, 4, item)
+
+    def _cell(self, row: int, col: int) -> QTableWidgetItem:
+        """The table's item at (row, col), made once: a new result only changes its words."""
+        item = self.table.item(row, col)
+        if item is None:
+            item = QTableWidgetItem()
+            if col:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(row, col, item)
+        return item
 
     def _fill_table(self, odds: FightOdds) -> None:
         self.table.setColumnHidden(2, not odds.tells_death)
@@ -282,14 +336,15 @@ class FightOddsPanel(QWidget):
         self.table.horizontalHeaderItem(3).setToolTip(f"Left: {LEFT_MEANS}")
         self.table.setRowCount(len(odds.combatants))
         for row, c in enumerate(odds.combatants):
-            name = QTableWidgetItem(c.name)
+            name = self._cell(row, 0)
+            name.setText(c.name)
             name.setData(Qt.ItemDataRole.UserRole, c.id)
             name.setForeground(style.side_color(Side(c.side)))
-            cells = [
-                name,
-                QTableWidgetItem(f"{c.drop:.0%}"),
-                QTableWidgetItem(f"{c.die:.0%}" if c.die is not None else ""),
-                QTableWidgetItem(", ".join(f"{k} {v:.0f}" for k, v in c.health_left.items()) if c.stood else "—"),
+            words = [
+                c.name,
+                f"{c.drop:.0%}",
+                f"{c.die:.0%}" if c.die is not None else "",
+                ", ".join(f"{k} {v:.0f}" for k, v in c.health_left.items()) if c.stood else "—",
             ]
             left = (
                 f"{c.left_words()} on average over the {c.stood:.0%} of fights it stood at the end"
@@ -297,11 +352,11 @@ class FightOddsPanel(QWidget):
                 else "down at the end of every fight"
             )
             tip = f"{c.name}: {odds.drop_words} in {c.drop:.1%} ± {odds.margin(c.drop):.1%} of the fights; {left}"
-            for col, item in enumerate(cells):
-                if col:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            for col, text in enumerate(words):
+                item = self._cell(row, col)
+                item.setText(text)  # Qt leaves an item alone when its words are the same
                 item.setToolTip(tip)
-                self.table.setItem(row, col, item)
+        self._fill_whatif_column()
 
     # -- the charts --------------------------------------------------------------------------------
 
@@ -327,11 +382,13 @@ class FightOddsPanel(QWidget):
         self.chart_layout.addWidget(self.rounds_plot, 1)
         if self.odds is not None:
             self._draw(self.odds)
+            self._draw_rounds(self.odds)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange and self.odds is not None:
             self._draw(self.odds)  # a new UI scale: the rows' room and the labels measured again
+            self._draw_rounds(self.odds)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.chart_holder and event.type() == QEvent.Type.Resize and self.odds is not None:
@@ -346,35 +403,54 @@ class FightOddsPanel(QWidget):
             return
         import pyqtgraph as pg
 
-        self.drop_plot.clear()
         people = list(odds.combatants)
         ys = list(range(len(people)))[::-1]
-        colors = [pg.mkBrush(style.side_color(Side(c.side))) for c in people]
-        self.drop_plot.addItem(
-            pg.BarGraphItem(x0=[0] * len(people), y=ys, width=[c.drop for c in people], height=0.7, brushes=colors)
-        )
+        brushes = {side: pg.mkBrush(style.side_color(side)) for side in Side}
+        colors = [brushes[Side(c.side)] for c in people]
+        bars = {"x0": [0] * len(people), "y": ys, "width": [c.drop for c in people], "brushes": colors}
+        if self._drop_bars is None:
+            self._drop_bars = pg.BarGraphItem(height=0.7, **bars)
+            self.drop_plot.addItem(self._drop_bars)
+        else:
+            self._drop_bars.setOpts(**bars)
         if odds.tells_death:
             label = "chance to drop (darker: to die)"
         else:
             label = "chance to drop and die (the same here)" if odds.drop_is_death else "chance to drop"
-        self.drop_plot.setLabel("bottom", label)
-        if odds.tells_death:
-            deaths = [c.die or 0.0 for c in people]
-            self.drop_plot.addItem(
-                pg.BarGraphItem(x0=[0] * len(people), y=ys, width=deaths, height=0.35, brush=pg.mkBrush(DIE_COLOR))
-            )
+        if self.drop_plot.getAxis("bottom").labelText != label:  # its words laid out anew only when new
+            self.drop_plot.setLabel("bottom", label)
+        deaths = {"x0": [0] * len(people), "y": ys, "width": [c.die or 0.0 for c in people]}
+        if not odds.tells_death:
+            if self._die_bars is not None:  # a ruleset where dropping is dying: one bar, not two alike
+                self.drop_plot.removeItem(self._die_bars)
+                self._die_bars = None
+        elif self._die_bars is None:
+            self._die_bars = pg.BarGraphItem(height=0.35, brush=pg.mkBrush(DIE_COLOR), **deaths)
+            self.drop_plot.addItem(self._die_bars)
+        else:
+            self._die_bars.setOpts(**deaths)
         self.drop_plot.setYRange(-0.6, len(people) - 0.4, padding=0)
         self._row_names = [c.name for c in people]
         # A line and a half of text a row, and room for the axis below: never squashed, the dock scrolls.
         line = self._line()
         self.drop_plot.setMinimumHeight(round(line * (ROW_LINES * max(len(people), 2) + AXIS_LINES)))
+
+    def _draw_rounds(self, odds: FightOdds) -> None:
+        """The rounds-left chart, and every axis's labels."""
+        if self.drop_plot is None or self.rounds_plot is None:
+            return
+        import pyqtgraph as pg
+
+        line = self._line()
         self.rounds_plot.setMinimumHeight(round(line * ROUNDS_LINES))
         self.rounds_plot.setMaximumHeight(round(line * ROUNDS_LINES * 1.5))
-        self.rounds_plot.clear()
         keys = sorted(odds.rounds)
-        self.rounds_plot.addItem(
-            pg.BarGraphItem(x=keys, height=[odds.rounds[k] for k in keys], width=0.8, brush=pg.mkBrush(ROUNDS_COLOR))
-        )
+        bars = {"x": keys, "height": [odds.rounds[k] for k in keys]}
+        if self._round_bars is None:
+            self._round_bars = pg.BarGraphItem(width=0.8, brush=pg.mkBrush(ROUNDS_COLOR), **bars)
+            self.rounds_plot.addItem(self._round_bars)
+        else:
+            self._round_bars.setOpts(**bars)
         # The range set now, not at the chart's next paint (pyqtgraph's auto range): a chart scrolled out of
         # sight would keep its old range, and its round labels, outside it, would not be drawn.
         if keys:
@@ -388,9 +464,11 @@ class FightOddsPanel(QWidget):
             return
         font = self.font()
         metrics = QFontMetrics(font)
-        for plot in (self.drop_plot, self.rounds_plot):
-            for axis in ("left", "bottom"):
-                plot.getAxis(axis).setTickFont(font)
+        if self._tick_font != font.key():  # a new UI scale: every axis's labels in the new font
+            self._tick_font = font.key()
+            for plot in (self.drop_plot, self.rounds_plot):
+                for axis in ("left", "bottom"):
+                    plot.getAxis(axis).setTickFont(font)
         people = list(odds.combatants)
         width = max(self.chart_holder.width(), 8 * metrics.horizontalAdvance("M"))
         room = max(metrics.horizontalAdvance("Mmmm…"), round(width * NAME_SHARE))
