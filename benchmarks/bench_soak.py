@@ -192,8 +192,10 @@ def what_is_kept(engine: Engine) -> str:
     undo_bytes, _ = deep_size(records, seen)
     per_event = log_bytes / max(len(log), 1)
     per_record = undo_bytes / max(len(records), 1)
+    # The log's book seals all but its newest events as compressed text (core.encounter.log_book).
+    sealed = f" ({log.sealed} sealed)" if hasattr(log, "sealed") else ""
     return (
-        f"  kept: the round log {len(log)} events, {log_bytes / 1e6:.1f} MB ({per_event:.0f} bytes each); "
+        f"  kept: the round log {len(log)} events{sealed}, {log_bytes / 1e6:.1f} MB ({per_event:.0f} bytes each); "
         f"the undo history {len(records)} records, {undo_bytes / 1e6:.1f} MB ({per_record:.0f} bytes each)"
     )
 
