@@ -238,8 +238,13 @@ class RulesOverlays:
         return self._mover[1]
 
     def set_selected_hidden(self, hidden: bool) -> None:
-        """Hide the selected combatant's rings (while its token is being dragged)."""
+        """Hide the selected combatant's rings (while its token is being dragged, or pressed on:
+        see MapView); they are made again, if the selection changed meanwhile, when shown."""
+        if hidden == self._hide_selected:
+            return
         self._hide_selected = hidden
+        if not hidden:
+            self._refresh_selected()
         for item in self._selected_items:
             item.setVisible(not hidden)
 
@@ -255,6 +260,10 @@ class RulesOverlays:
     # -- the selected combatant ----------------------------------------------------------------
 
     def _refresh_selected(self) -> None:
+        if self._hide_selected:
+            # Not while hidden: Qt repaints where a hidden item was last painted whenever its shape
+            # changes (a bow's range ring: most of the map), so they change once shown again.
+            return
         encounter = self.controller.encounter
         cid = self.controller.selected
         c = self.controller.combatant(cid) if cid else None
