@@ -22,7 +22,14 @@ from PySide6.QtGui import (
     QPen,
     QPixmapCache,
 )
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QMenu, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QMenu,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from lnl_desktop.core.encounter.actions import Action, EditDrawing, RemoveDrawing
 from lnl_desktop.core.encounter.drawings import Drawing, DrawingKind
@@ -101,11 +108,16 @@ def drawing_pen(drawing: Drawing | DrawStyle, gm_only: bool) -> QPen:
     return pen
 
 
-class DrawingItem(QGraphicsItem):
-    """One drawing or label, painted once into its cache."""
+class DrawingItem(QGraphicsRectItem):
+    """One drawing or label, painted once into its cache.
+
+    A rect item with no pen, its rect the bounds: Qt asks a cached item's bounds at every repaint
+    over it (two hundred drawings along a drag's path: hundreds of times a frame), and a rect
+    item's are answered in C++, not by a Python override."""
 
     def __init__(self, drawing: Drawing, player: bool) -> None:
         super().__init__()
+        self.setPen(Qt.PenStyle.NoPen)
         self.player = player
         self.selected = False
         self.setZValue(DRAWING_Z)
@@ -117,7 +129,6 @@ class DrawingItem(QGraphicsItem):
         self.set_drawing(drawing)
 
     def set_drawing(self, drawing: Drawing) -> None:
-        self.prepareGeometryChange()
         self.drawing = drawing
         self.setPos(0, 0)
         self._path = shape_path(drawing.kind, drawing.points)
@@ -128,6 +139,7 @@ class DrawingItem(QGraphicsItem):
         else:
             half = drawing.width / 2 + 1
             self._rect = self._path.boundingRect().adjusted(-half, -half, half, half)
+        self.setRect(self._rect.adjusted(-4, -4, 4, 4))  # room for the selection's frame
         self.update()
 
     @property
@@ -139,9 +151,6 @@ class DrawingItem(QGraphicsItem):
         if on != self.selected:
             self.selected = on
             self.update()
-
-    def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-4, -4, 4, 4)  # room for the selection's frame
 
     def hit(self, point: QPointF, within: float) -> bool:
         """Whether a press at the scene point ``point`` picks this drawing: on its line (``within``
