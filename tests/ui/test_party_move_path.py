@@ -2,18 +2,23 @@
 
 The Turns dock reads the combatants and the combat state only: a token moved outside a turn (the fog
 growing with it) leaves it as it was, with no refresh (and so no relayout of the side panel), while a
-change it shows still refreshes it. Counted calls, no clocks.
+change it shows still refreshes it. The recovery journal writes each change's line at once and hands
+the disk's wait to its worker after the frame, once for all the lines written in it. Counted calls,
+no clocks.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core import Combatant, Encounter, MapGrid, Side, Token, Weapon
 from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.files import journal as journal_module
 from lnl_desktop.ui.docks.turns import TurnsPanel
 from lnl_desktop.ui.plumbing.controller import TableController
 
@@ -71,3 +76,24 @@ def test_a_party_move_leaves_the_turns_dock_alone_and_a_change_it_shows_refreshe
     fresh = TurnsPanel(controller)
     qtbot.addWidget(fresh)
     assert shown(panel) == shown(fresh)
+
+
+def test_the_journal_line_is_written_at_once_and_the_disk_wait_handed_off_after_the_frame(
+    laptop_window: Any, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    window = laptop_window(table())
+    handed: list[int] = []
+    original = journal_module._sync_later
+    monkeypatch.setattr(journal_module, "_sync_later", lambda fd: handed.append(fd) or original(fd))
+    journal = window.document.journal
+    controller = window.controller
+    for cell in ((6, 5), (7, 5)):  # two changes before the event loop runs again
+        assert controller.do(act.Move("ana", cell, forced=True)) is not None, controller.refusal
+    # On the disk's way already (a kill loses nothing), the worker not woken mid-frame.
+    lines = journal._journal_path(journal.generation).read_text().splitlines()
+    assert [json.loads(line)["action"]["to"] for line in lines[-2:]] == [[6, 5], [7, 5]]
+    assert handed == []
+    qtbot.waitUntil(lambda: len(handed) == 1)  # one hand-off for both lines, once the frame is drawn
+    journal.wait_synced()
+    QApplication.processEvents()
+    assert len(handed) == 1

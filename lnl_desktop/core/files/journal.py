@@ -253,6 +253,10 @@ class Journal:
         self._written = False  # whether this generation is on disk yet
         self._handle: IO[bytes] | None = None
         self._synced: Future[None] | None = None  # the sync of the last line written
+        self._unsynced = False  # lines written that no sync has been asked for yet
+        # A window hands the wait for the disk off once its frame is drawn (sync_later), so the worker
+        # never wakes in the middle of one; anyone else has it handed off at each line.
+        self.hand_off_later = False
         self._base_of = _BaseText()
         # Actions applied (and not undone) in this generation: an undo of one of them is replayed
         # as an undo; an undo reaching further back is written as the whole encounter.
@@ -324,10 +328,21 @@ class Journal:
         self._handle.flush()
         # With the OS now: a kill of the program loses nothing. The wait for the disk (1-2 ms a
         # change, far more on a busy disk) is a worker's, not the GUI thread's before every frame.
-        self._synced = _sync_later(self._handle.fileno())
+        self._unsynced = True
+        if not self.hand_off_later:
+            self.sync_later()
+
+    def sync_later(self) -> None:
+        """Hand the wait for the disk of every line written so far to the journal's worker: one call,
+        whatever the number of lines (a window calls it once its screen is drawn: a worker woken
+        mid-frame takes the interpreter lock from the frame)."""
+        if self._unsynced and self._handle is not None:
+            self._unsynced = False
+            self._synced = _sync_later(self._handle.fileno())
 
     def wait_synced(self) -> None:
         """Until the disk holds every line written so far (a worker syncs them)."""
+        self.sync_later()
         synced, self._synced = self._synced, None
         if synced is not None:
             with contextlib.suppress(OSError):

@@ -61,6 +61,11 @@ class Document(QObject):
         self.window_recovery = self.recovery.open_window()
         self.journal = self.window_recovery.journal
         self._journal_failed = False
+        # The disk's wait for each line is handed to the journal's worker after the frame that shows
+        # the change is drawn (a zero timer runs after the paints), never in the middle of it.
+        self.journal.hand_off_later = True
+        self._sync_timer = QTimer(self, singleShot=True, interval=0)
+        self._sync_timer.timeout.connect(self.journal.sync_later)
         self.folders = Folders(self.settings, beside=lambda: self.path)  # where the file dialogs open
         self.controller.engine.subscribe_history(self._journal_step)
         self.path: Path | None = None
@@ -102,6 +107,7 @@ class Document(QObject):
             self._journal_error(error)
         else:
             self._journal_failed = False
+            self._sync_timer.start()
 
     def _reset_journal(self, *, unsaved: bool, checkpoint: bool = False) -> None:
         try:
