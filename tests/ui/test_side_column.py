@@ -296,3 +296,24 @@ def test_the_turn_order_stays_whole_with_another_tab_of_the_lower_group_in_front
         declare_everyone(window)
         settle()
         assert not lines_out_of_view(window), name
+
+
+def test_the_split_stays_put_from_one_turn_to_the_next(table: Factory) -> None:
+    """Between two turns the turn's buttons hide and the turn order needs a line less: the split stays where
+    it is (the Action dock has its room), rather than the whole side panel laid out and painted again twice
+    a turn; every line of the order stays in view."""
+    window = table("hill-giant.lnl", fighters=1)
+    start(window)
+    turns = window.turns_panel
+    dock = window.docks["Turns"]
+    begin_first_turn(window)
+    during = dock.height()
+    assert not lines_out_of_view(window)
+    for _ in range(3):
+        assert turns.end_turn()
+        settle()
+        assert dock.height() == during, "between two turns"
+        assert not lines_out_of_view(window)
+        begin_first_turn(window)
+        assert dock.height() == during, "the next turn"
+        assert not lines_out_of_view(window)

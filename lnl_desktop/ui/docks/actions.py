@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QSignalBlocker, Qt, QTimer
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QMouseEvent, QTextDocument, QWheelEvent
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -394,6 +394,10 @@ class ActionPanel(ChoiceLists, TakingAction, QWidget):
         self._keep_result_in_view = False
 
     def eventFilter(self, watched: Any, event: QEvent) -> bool:
+        # Every event of the column's viewport passes here (its paints, its layouts): a wheel or a press
+        # is told by its class first, the rest let by before their type is read (slow in Python).
+        if not isinstance(event, QWheelEvent | QMouseEvent):
+            return False
         if event.type() in (QEvent.Type.Wheel, QEvent.Type.MouseButtonPress) and watched is self.scroll.viewport():
             self._keep_result_in_view = False  # the GM looks elsewhere in the column
         return super().eventFilter(watched, event)

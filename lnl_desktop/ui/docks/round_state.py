@@ -167,7 +167,8 @@ class RoundState:
         """The reading in full, or on one line when the turn order below lists the rolls anyway
         (a long individual initiative would take the list's room); the tooltip has it all."""
         one_line = bool(self.controller.encounter.combat.order)
-        self.reading_label.setWordWrap(not one_line)
+        if self.reading_label.wordWrap() == one_line:  # Qt lays the label out again even for the same wrap
+            self.reading_label.setWordWrap(not one_line)
         self.reading_label.setToolTip(
             f"How this round's dice were read: {self.reading}" if one_line else "How this round's die was read"
         )
@@ -201,7 +202,9 @@ class RoundState:
         self.banner.setText(text)
         back = PALE[side] if side is not None else "#f2f2f2"
         edge = style.side_color(side).name() if side is not None else "#b9b9b9"
-        self.banner.setStyleSheet(f"background: {back}; border-left: 6px solid {edge};")
+        css = f"background: {back}; border-left: 6px solid {edge};"
+        if self.banner.styleSheet() != css:  # a new style sheet lays out and paints the whole dock again
+            self.banner.setStyleSheet(css)
 
     def _acting_slot(self) -> TurnSlot | None:
         """The place of the turn order that acts now: the one of the turn under way, or the first

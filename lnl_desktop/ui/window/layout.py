@@ -26,6 +26,7 @@ SIDE_PANEL_PX = 390
 # verdict, the forecast and Roll) and while none is (its one line of what to do next).
 ACTION_WORK_LINES = 13
 ACTION_IDLE_LINES = 5
+KEPT_LINES = 2  # the turn order keeps up to this many lines of room it no longer needs (no twitch)
 OWN_SPLIT_KEY = "window/own_split"  # the GM moved the side panel's splitters: keep them there
 # Saved dock layouts of another shape (before the one side panel; before the Dice dock) are not restored.
 LAYOUT_VERSION = 4  # 4: the Party and Session docks
@@ -150,6 +151,11 @@ class SidePanelLayout(QMainWindow):
     def side_panel_wants(self) -> int | None:
         """The Turns dock's height the side panel aims at: every line of the turn order in view,
         as long as the Action dock keeps the room of its work (more while a turn is under way)."""
+        aims = self._side_panel_aims()
+        return None if aims is None else aims[0]
+
+    def _side_panel_aims(self) -> tuple[int, int] | None:
+        """The Turns dock's height aimed at, and the most it may have (the Action dock's work below)."""
         split = self._side_split()
         if split is None:
             return None
@@ -161,25 +167,34 @@ class SidePanelLayout(QMainWindow):
         wanted = self.turns_panel.height_for_every_row(self.turns_panel.width()) + max(0, around) + 2
         gap = action.y() - turns.geometry().bottom() - 1  # the splitter, and the Action group's tabs
         room = column - gap - lines * line
-        return max(min(wanted, room), 6 * line)
+        least = 6 * line
+        return max(min(wanted, room), least), max(room, least)
 
     def _balance_side_panel(self) -> None:
         """Give the side panel's height to the part with work: the turn order in full, the Action
         dock the rest. Not once the GM has moved the splitter."""
         if self._own_split or not self.isVisible():
             return
-        wanted = self.side_panel_wants()
+        aims = self._side_panel_aims()
         split = self._side_split()
-        if wanted is None or split is None:
+        if aims is None or split is None:
             return
+        wanted, most = aims
         turns, action = split
-        if wanted <= turns.height() <= wanted + 8:
+        height = turns.height()
+        if wanted <= height <= wanted + 8:
             return  # near enough: a few pixels more are not worth the panel twitching
+        if wanted < height <= min(most, wanted + KEPT_LINES * self.action_panel.fontMetrics().height()):
+            # A line or two to spare while the Action dock has its room (between two turns the turn's
+            # buttons hide): kept, or the whole side panel is laid out and painted again twice a turn.
+            return
         total = turns.height() + action.height()
         self.resizeDocks([turns, action], [wanted, max(1, total - wanted)], Qt.Orientation.Vertical)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and hasattr(self, "_balance_timer"):
+        # Every event of the Turns list's viewport passes here (its paints): a resize is told by its class
+        # first, the rest let by before their type is read (slow in Python).
+        if isinstance(event, QResizeEvent) and hasattr(self, "_balance_timer"):
             self._balance_timer.start()
         return super().eventFilter(watched, event)
 
