@@ -10,8 +10,8 @@ map, fog of war on or off, unless a Party member's darkvision reaches the cell (
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import attrgetter, is_, is_not
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_, is_not, not_
 from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.encounter.light import AmbientLight, ambient, darkvision_shine, light_map
@@ -33,25 +33,39 @@ else:
 
 
 _SIDE = attrgetter("side")
-# The Party's members as last found: (the combatants list, its items, their sides, the members). One
-# tuple, replaced whole, so a worker's reading and the GUI thread's never mix two of them.
-_kept: tuple[list[Any] | None, tuple[Any, ...], tuple[Side, ...], tuple[Any, ...]] = (None, (), (), ())
+# The combatants as last sorted by side: (the combatants list, its items, their sides, the Party's
+# members, the others). One tuple, replaced whole, so a worker's reading and the GUI thread's never
+# mix two of them.
+_kept: tuple[list[Any] | None, tuple[Any, ...], tuple[Side, ...], tuple[Any, ...], tuple[Any, ...]] = (
+    None,
+    (),
+    (),
+    (),
+    (),
+)
 
 
-def _party_members(encounter: Encounter) -> tuple[CombatantBase, ...]:
-    """The Party's combatants in the encounter's order. Asked four times per move on a map of
-    hundreds: kept while the list holds the very same combatants on the very same sides (checked
-    in C over the list, not a Python step per combatant)."""
+def _by_side(encounter: Encounter) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(the Party's combatants, the others), each in the encounter's order. Asked several times per
+    move on a map of hundreds: kept while the list holds the very same combatants on the very same
+    sides (checked in C over the list, not a Python step per combatant)."""
     global _kept
     combatants = encounter.combatants
     items = tuple(combatants)
     sides = tuple(map(_SIDE, items))
     kept = _kept
     if kept[0] is combatants and len(kept[1]) == len(items) and all(map(is_, kept[1], items)) and kept[2] == sides:
-        return kept[3]
-    members = tuple(c for c, side in zip(items, sides, strict=True) if side is Side.PARTY)
-    _kept = (combatants, items, sides, members)
-    return members
+        return kept[3], kept[4]
+    party = tuple(map(is_, sides, repeat(Side.PARTY)))
+    members = tuple(compress(items, party))
+    others = tuple(compress(items, map(not_, party)))
+    _kept = (combatants, items, sides, members, others)
+    return members, others
+
+
+def _party_members(encounter: Encounter) -> tuple[CombatantBase, ...]:
+    """The Party's combatants in the encounter's order (:func:`_by_side`)."""
+    return _by_side(encounter)[0]
 
 
 def party_sight(encounter: Encounter) -> PartyView:
@@ -133,14 +147,15 @@ def players_unseen(encounter: Encounter) -> frozenset[str]:
         lit = levels >= DIM
         mask = lit if mask is None else mask & lit
     assert mask is not None  # the fog's, the light's or both
-    others = _others(encounter)
+    others = _by_side(encounter)[1]
     placed = list(map(tokens.get, map(_ID, others)))
     on_map = list(map(is_not, placed, repeat(None)))
     others = list(compress(others, on_map))
     if not others:
         return frozenset(unseen)
     ids = list(map(_ID, others))
-    cells = np.array(list(map(_CELL, compress(placed, on_map))), dtype=np.int64).reshape(-1, 2)
+    cells = np.fromiter(chain.from_iterable(map(_CELL, compress(placed, on_map))), np.int64, 2 * len(others))
+    cells = cells.reshape(-1, 2)
     sizes = np.fromiter(map(_SIZE, others), dtype=np.int64, count=len(others))
     h, w = mask.shape
     xs, ys = cells[:, 0], cells[:, 1]
@@ -159,9 +174,3 @@ _HIDDEN = attrgetter("hidden")
 _ID = attrgetter("id")
 _CELL = attrgetter("cell")
 _SIZE = attrgetter("size")
-
-
-def _others(encounter: Encounter) -> list[CombatantBase]:
-    """The combatants not of the Party, in the encounter's order (found in C, as the Party's are)."""
-    sides = map(_SIDE, encounter.combatants)
-    return list(compress(encounter.combatants, map(is_not, sides, repeat(Side.PARTY))))
