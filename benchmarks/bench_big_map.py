@@ -26,6 +26,9 @@ cursor off the token, as the GM's first press does. The 2,000- and
     python benchmarks/bench_big_map.py            every size (a few minutes)
     python benchmarks/bench_big_map.py --quick    fewer sizes and steps
     python benchmarks/bench_big_map.py --maps-only  the map's figures (no engine, opening or import)
+
+On a shared machine the wall-clock figures swing by 2-5x: ``big_map_counts.py`` gives a press's and a
+drag step's Python calls and pixels repainted, which do not.
 """
 
 from __future__ import annotations
