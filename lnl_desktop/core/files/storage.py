@@ -82,7 +82,14 @@ class EncounterFileError(RulesError):
 
 
 def to_document(encounter: Encounter) -> dict[str, Any]:
-    return {"format": FORMAT, "version": VERSION, "encounter": encounter.model_dump(mode="json")}
+    log = encounter.log
+    if isinstance(log, LogBook) and list(type(encounter).model_fields)[-1:] == ["log"]:
+        # The sealed events straight from their text: not walked again by pydantic as dicts.
+        state = encounter.model_dump(mode="json", exclude={"log"})
+        state["log"] = log.sealed_json() + [event.model_dump(mode="json") for event in log.live]
+    else:
+        state = encounter.model_dump(mode="json")
+    return {"format": FORMAT, "version": VERSION, "encounter": state}
 
 
 def dumps(encounter: Encounter) -> str:
