@@ -108,3 +108,30 @@ def test_the_odds_dock_says_what_left_is_and_one_column_where_dropping_is_dying(
     assert "stood at the end" in table.item(0, 3).toolTip() or "every fight" in table.item(0, 3).toolTip()
     drops, _rounds = panel.plots()
     assert len(drops.listDataItems()) == 1  # no second, identical bar for dying
+
+
+def test_a_result_is_shown_in_pieces_and_a_newer_one_replaces_the_older_ones_pieces(
+    laptop_window: Any, qtbot: QtBot
+) -> None:
+    """Handing a result back holds the GUI thread for a piece at a time (the words, then the table, then the
+    charts, each at a turn of the event loop); a result coming before the last is shown drops its pieces."""
+    import dataclasses
+
+    window = laptop_window()
+    panel = odds_dock(window, qtbot)
+    shown = panel.odds
+    doomed = tuple(dataclasses.replace(c, drop=1.0) for c in shown.combatants)
+    older = dataclasses.replace(shown, combatants=doomed, fights=500)
+    newer = dataclasses.replace(shown, combatants=tuple(dataclasses.replace(c, drop=0.0) for c in shown.combatants))
+    panel.show_odds(older, False)
+    assert "a first estimate" in panel.status.text()  # the words at once...
+    assert panel.odds is shown and panel.table.item(0, 1).text() == f"{shown.combatants[0].drop:.0%}"  # ...not the rest
+    panel.show_odds(newer, True)
+    wait_for(lambda: panel.odds is newer)
+    assert [panel.table.item(row, 1).text() for row in range(panel.table.rowCount())] == ["0%"] * len(doomed)
+    drops, _rounds = panel.plots()
+    assert list(drops.listDataItems()[0].opts["width"]) == [0.0] * len(doomed)
+    assert "a first estimate" not in panel.status.text()
+    for _ in range(10):  # the older result's pieces never come after
+        qtbot.wait(5)
+    assert panel.odds is newer and panel.table.item(0, 1).text() == "0%"
