@@ -99,10 +99,14 @@ class _Tables:
     timed: list[Timed]  # the conditions that end by themselves
     width: int  # variants per combatant in the ``u`` tables (1: no timed condition)
     harms_all: bool = False  # everyone harms each of its foes: the nearest needs no second look
+    shoots: Any = None  # [k] has a ranged option at all (one that has none never looks for a shot)
+    acts_all: bool = False  # nobody is kept from acting, whatever ends: a turn needs no filter
 
     def __post_init__(self) -> None:
         pairs = np.repeat(np.repeat(self.foe, self.width, axis=0), self.width, axis=1)
         self.harms_all = bool(self.harms[pairs].all())
+        self.shoots = (self.range_ft > 0).any(axis=1)
+        self.acts_all = bool(self.acts.all())
 
     @property
     def k(self) -> int:
@@ -341,9 +345,13 @@ class _Fights:
             score[:, members] = side_score[:, None]
         return np.argsort(-(score - roster), axis=1, kind="stable")
 
-    def settle(self) -> None:
-        """Mark the fights one side has left (every member on the map out: the counts kept as they fall or flee)."""
-        self.over |= (self.outs == self.count).any(axis=1)
+    def settle(self, idx: Any = None) -> None:
+        """Mark the fights one side has left (every member on the map out: the counts kept as they fall or
+        flee); ``idx``: only those fights changed."""
+        if idx is None:
+            self.over |= (self.outs == self.count).any(axis=1)
+        else:
+            self.over[idx] |= (self.outs[idx] == self.count).any(axis=1)
 
     def winner(self) -> Any:
         out = self.out()
@@ -395,7 +403,8 @@ class _Fights:
         nearest (a tie goes to the roster's first), where the kept one still stands."""
         if not self.t.harms_all:
             return
-        for x, y in ((i, j), (j, i)):
+        # Without a pinned foe the mover closed on its kept nearest: only the target's may change.
+        for x, y in ((j, i),) if self.field.prefer is None else ((i, j), (j, i)):
             cur = self.aim[rows, x]
             valid = (cur >= 0) & ~self.gone[rows, np.maximum(cur, 0)]
             new, old = self.gap[rows, x, y], self.gap[rows, x, np.maximum(cur, 0)]
@@ -416,18 +425,34 @@ class _Fights:
         return out
 
     def turn(
-        self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any, begun: bool = False
+        self,
+        idx: Any,
+        a: Any,
+        feet: Any,
+        moved: Any,
+        strikes: Any,
+        used: Any,
+        shooting: Any,
+        begun: bool = False,
+        present: Any = None,
     ) -> None:
         """Actor ``a``'s turn in fights ``idx`` (``begun``: the rest of the table's turn under way), with
-        ``feet`` of Move (None: its whole Move), then its end: its timed conditions counted."""
-        present = ~self.out_of(idx, a)
-        rows, who = idx[present], a[present]
+        ``feet`` of Move (None: its whole Move), then its end: its timed conditions counted. ``present``:
+        True when ``a`` is known to be in each of those fights."""
+        if present is None:
+            present = ~self.out_of(idx, a)
+            rows, who = idx[present], a[present]
+        else:
+            rows, who = idx, a
         if not begun:
             self.timers.turn_starts(rows, who, self.down)
         ua = self.u(idx, a)
         feet = self.t.move[ua] if feet is None else feet
-        fit = present & self.t.acts[ua]
-        self._act(*(x[fit] for x in (idx, a, feet, moved, strikes, used, shooting)))
+        if self.t.acts_all and present is True:
+            self._act(idx, a, feet, moved, strikes, used, shooting)
+        else:
+            fit = present & self.t.acts[ua]
+            self._act(*(x[fit] for x in (idx, a, feet, moved, strikes, used, shooting)))
         self.timers.turn_ends(rows, who, self.rng)
 
     def _act(self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any) -> None:
@@ -441,7 +466,7 @@ class _Fights:
         ua = self.u(idx, a)
         near = fresh & (self.gap[idx, a, target] <= t.reach_extra[ua, self.u(idx, target)])
         shot = np.full(len(idx), -1)
-        may = fresh & ~near & (moved <= t.move[ua] / 2)
+        may = fresh & ~near & t.shoots[a] & (moved <= t.move[ua] / 2)
         if may.any():
             shot[may] = self.shot(idx[may], a[may], target[may])
         shoot = shot >= 0
@@ -605,15 +630,16 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             if not len(live):
                 break
             a = order[live, place]
-            if sits_out is not None and played == 1 and sits_out.any():
-                keep = ~sits_out[a]
-                live, a = live[keep], a[keep]
-                if not len(live):
-                    continue
+            keep = ~f.out_of(live, a)  # a turn only where it is still in the fight
+            if sits_out is not None and played == 1:
+                keep &= ~sits_out[a]
+            live, a = live[keep], a[keep]
+            if not len(live):
+                continue
             zero = np.zeros(len(live))
             no = np.zeros(len(live), dtype=np.bool_)
-            f.turn(live, a, None, zero, zero.astype(np.int64), no, no)
-            f.settle()
+            f.turn(live, a, None, zero, zero.astype(np.int64), no, no, present=True)
+            f.settle(live)
         done = f.over | (played >= MAX_ROUNDS)
         fresh = done & ~f.written
         _write(result, f, fresh, played)
