@@ -285,8 +285,7 @@ class CellsItem(Overlay):
 
 
 def _united(a: QRectF, b: QRectF) -> QRectF:
-    """Both rects (a players' copy may lie outside the GM's shape: the player view repaints
-    where the item's bounds say)."""
+    """Both rects (a players' copy may lie outside the GM's shape: the player view repaints there)."""
     if a.isNull():
         return QRectF(b)
     return a if b.isNull() else a.united(b)
@@ -304,6 +303,7 @@ class ConeItem(Overlay):
     def __init__(self) -> None:
         super().__init__()
         self._path = QPainterPath()
+        self._bounds = QRectF()  # kept, not worked out at each of Qt's many asks during a paint
         self._clip = QRectF()
         self.centre: QPointF | None = None  # the apex, at the token's centre; None when empty
         self.facing: float | None = None
@@ -323,6 +323,7 @@ class ConeItem(Overlay):
             path.arcTo(box, start, vision_deg)
             path.closeSubpath()
         self._path = path
+        self._bounds = path.boundingRect().adjusted(-_PAD, -_PAD, _PAD, _PAD)
         self._clip = clip
         self.centre = QPointF(centre)
         self.facing = facing
@@ -333,6 +334,7 @@ class ConeItem(Overlay):
             return
         self.prepareGeometryChange()
         self._path = QPainterPath()
+        self._bounds = QRectF()
         self.centre = None
         self.facing = None
         self.update()
@@ -342,9 +344,7 @@ class ConeItem(Overlay):
         return self._path.isEmpty()
 
     def boundingRect(self) -> QRectF:
-        if self._path.isEmpty():
-            return QRectF()
-        return self._path.boundingRect().adjusted(-_PAD, -_PAD, _PAD, _PAD)
+        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         painter.setClipRect(self._clip, Qt.ClipOperation.IntersectClip)  # never wider than the fog's clip
@@ -376,6 +376,7 @@ class PathItem(Overlay):
         self._dash = Qt.PenStyle.SolidLine
         self._ui_scale = 1.0
         self._players: PathItem | None = None  # the route as it goes without hidden tokens
+        self._bounds = QRectF()  # kept, not worked out at each of Qt's many asks during a paint
         self.setZValue(PATH_Z)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
 
@@ -386,6 +387,7 @@ class PathItem(Overlay):
             self._ui_scale = factor
             if self._players is not None:
                 self._players.set_ui_scale(factor)
+            self._bounds = self._all_bounds()
             self.update()
 
     def set_route(
@@ -415,6 +417,7 @@ class PathItem(Overlay):
         self._waypoints = list(waypoints)
         self._color = color
         self._dash = Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine
+        self._bounds = self._all_bounds()
         self.update()
 
     def set_players_route(
@@ -431,6 +434,7 @@ class PathItem(Overlay):
         players._ui_scale = self._ui_scale
         players.set_route(lines, waypoints, color, dashed, broken)
         self._players = players
+        self._bounds = self._all_bounds()
         self.update()
 
     @property
@@ -456,8 +460,10 @@ class PathItem(Overlay):
         self.set_route([], [], self.OK)
 
     def boundingRect(self) -> QRectF:
-        own = self._own_bounds()
-        return _united(own, self._players._own_bounds()) if self._players is not None else own
+        return self._bounds
+
+    def _all_bounds(self) -> QRectF:
+        return _united(self._own_bounds(), self._players._own_bounds() if self._players is not None else QRectF())
 
     def _own_bounds(self) -> QRectF:
         rect = self._path.boundingRect().united(self._broken.boundingRect())
