@@ -14,8 +14,9 @@ import subprocess
 import sys
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QApplication, QComboBox
+from waiting import run_until
 
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import demo_encounter_path
@@ -343,3 +344,19 @@ def test_a_layout_restored_with_a_hidden_dock_in_front_builds_it(qtbot, tmp_path
     dice = again.docks["Dice"]
     assert in_front(dice) and dice.widget() is not None and type(dice.widget()).__name__ == "DicePanel"
     assert again.docks["Odds"].widget() is None  # still behind: still not built
+
+
+def test_the_application_wide_filters_come_just_after_the_first_paint(qtbot, tmp_path) -> None:
+    """Before its first paint the window has no application-wide filter (each event of Qt's own objects
+    would cross into Python); right after it, the focus keeper and the wheel guard are there, and the
+    Action dock's combo boxes, made before the guard, take the wheel only once clicked."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(storage.load(demo_encounter_path()), settings=settings, recovery=RecoveryStore(tmp_path))
+    qtbot.addWidget(window)
+    QApplication.processEvents()
+    assert window.focus_keeper is None  # not painted yet: nothing watches the application
+    window.show()
+    run_until(lambda: window.focus_keeper is not None, what="the focus keeper after the first paint")
+    combos = window.action_panel.findChildren(QComboBox)
+    assert combos
+    assert all(combo.focusPolicy() == Qt.FocusPolicy.StrongFocus for combo in combos)
