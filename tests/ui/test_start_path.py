@@ -360,3 +360,19 @@ def test_the_application_wide_filters_come_just_after_the_first_paint(qtbot, tmp
     combos = window.action_panel.findChildren(QComboBox)
     assert combos
     assert all(combo.focusPolicy() == Qt.FocusPolicy.StrongFocus for combo in combos)
+
+
+def test_a_picture_decoded_ahead_is_the_one_the_map_shows(qtbot, tmp_path) -> None:
+    """The demo's picture, decoded on a worker while the window is built, is decoded once and shown."""
+    from lnl_desktop.ui.map import scene
+
+    encounter = storage.load(demo_encounter_path())
+    assert encounter.map.background is not None and encounter.map.background.data is not None
+    scene.decode_picture.cache_clear()
+    scene.decode_ahead(encounter.map.background.data)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(encounter, settings=settings, recovery=RecoveryStore(tmp_path))
+    qtbot.addWidget(window)
+    assert window.map_view.map_scene.has_background_picture
+    assert scene.decode_picture.cache_info().misses == 1  # once, on the worker; the scene took it from there
+    assert not scene._AHEAD  # taken: nothing left waiting
