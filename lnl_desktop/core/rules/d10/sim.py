@@ -187,6 +187,9 @@ class _Fights:
         self.prone = tile([c.prone for c in people])
         self.holder = tile([self.index.get(c.holder or "", -1) for c in people])
         self.live = np.ones(fights, dtype=np.bool_)
+        # Grapples are only the table's (the tactic starts none): with none at the start, none to let go.
+        self.grappled = bool((self.holder >= 0).any())
+        self.one_size = bool((self.size == self.size[0]).all())  # no token is wider than another
 
     STATE = ("rows", "hp", "standing", "dead", "gap", "dist", "sees", "armed", "parrying", "prone", "holder", "live")
 
@@ -245,7 +248,13 @@ class _Fights:
         fights, t, kind, crit = fights[hit], t[hit], kind[hit], crit[hit]
         (bf, bc), (rf, rc) = self.dice[i]
         v = self.rng.random(fights.size)
-        rolled = np.where(kind == MELEE, bf[np.searchsorted(bc, v)], rf[np.searchsorted(rc, v)])
+        melee = kind == MELEE
+        if melee.all():  # one weapon's dice drawn from, not both
+            rolled = bf[np.searchsorted(bc, v)]
+        elif not melee.any():
+            rolled = rf[np.searchsorted(rc, v)]
+        else:
+            rolled = np.where(melee, bf[np.searchsorted(bc, v)], rf[np.searchsorted(rc, v)])
         dealt = np.maximum(0, rolled * (1 + crit) - self.dr[t])
         left = np.where(self.minion[t], 0, np.maximum(0, self.hp[fights, t] - dealt))  # a minion dies on any hit
         self.hp[fights, t] = left
@@ -254,8 +263,9 @@ class _Fights:
             ff, ft = fights[fell], t[fell]
             self.standing[ff, ft] = False
             self.dead[ff, ft] = True  # 0 HP is dead (no subdual under the default tactic)
-            held = self.holder[ff] == ft[:, None]  # a grappler that goes down lets go (play.release_all)
-            self.holder[ff] = np.where(held, -1, self.holder[ff])
+            if self.grappled:
+                held = self.holder[ff] == ft[:, None]  # a grappler that goes down lets go (play.release_all)
+                self.holder[ff] = np.where(held, -1, self.holder[ff])
             self.settle(ff, r)
 
     def move(self, i: int, fights: Any, t: Any) -> None:
@@ -274,8 +284,10 @@ class _Fights:
         # are between the nearest cells).
         f = (moved / (before + GRID_FT))[:, None]
         old = self.dist[fights, i, :]
-        wider = (self.size[i] - self.size[t])[:, None]
-        there = np.maximum(self.dist[fights, t, :] - GRID_FT / 2 * wider, GRID_FT)
+        there = self.dist[fights, t, :]
+        if not self.one_size:
+            there = there - GRID_FT / 2 * (self.size[i] - self.size[t])[:, None]
+        np.maximum(there, GRID_FT, out=there)  # a fancy-indexed copy: worked on in place
         mixed = (1 - f) * old  # (1 - f) * old + f * there, to the nearest cell: worked out in place
         mixed += f * there
         mixed /= GRID_FT

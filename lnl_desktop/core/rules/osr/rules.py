@@ -117,8 +117,8 @@ class ToHit:
         """:attr:`chance` with the roll's bonus ``bonus`` instead (a shot at short or at long range)."""
         if self.auto_hit:
             return 1.0
-        need = self.ac - bonus  # hits(), its sums taken once: the faces 2-19 that reach AC, and the 20
-        plain = sum(f == 20 or (f != 1 and f >= need) for f in range(1, 21)) / 20
+        need = self.ac - bonus  # hits() counted: the faces 2-19 that reach AC, and the 20 (the fight odds ask often)
+        plain = (1 + min(18, max(0, 20 - max(need, 2)))) / 20
         if self.edge > 0:
             return 1 - (1 - plain) ** 2
         if self.edge < 0:

@@ -568,16 +568,23 @@ class _Fights:
         12 never); a pass counts, and two passes end its checks."""
         t = self.t
         members = t.members[s]
-        rows = idx[:, None]
-        eligible = t.has_morale[members] & ~self.out(idx)[:, members] & (self.passes[rows, members] < 2)
+        # Whole rows of the fights (each once in ``idx``) read and put back: cheaper than a cell per member.
+        gone, passes = self.gone[idx], self.passes[idx]
+        eligible = t.has_morale[members] & ~gone[:, members] & (passes[:, members] < 2)
         roll = self.rng.integers(1, 7, len(idx)) + self.rng.integers(1, 7, len(idx))
         score = t.morale[members]
         flees = eligible & ((score == 2) | ((score != 12) & (roll[:, None] > score)))
         stands = eligible & ~flees & (score != 2) & (score != 12)
-        self.fled[rows, members] |= flees
-        self.gone[rows, members] |= flees
-        self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
-        self.passes[rows, members] += stands
+        if flees.any():
+            fled = self.fled[idx]
+            fled[:, members] |= flees
+            self.fled[idx] = fled
+            gone[:, members] |= flees
+            self.gone[idx] = gone
+            self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
+        if stands.any():
+            passes[:, members] += stands
+            self.passes[idx] = passes
 
     def death_save(self, target: int, dc: int) -> None:
         face = self.rng.integers(1, 21, self.n)
