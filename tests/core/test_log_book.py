@@ -162,3 +162,27 @@ def test_a_file_read_back_keeps_its_log_in_a_book_and_the_same_text(small_chunks
     assert isinstance(read.log, LogBook) and read.log.sealed > 0
     assert read.log == engine.encounter.log
     assert storage.dumps(read) == path.read_text(encoding="utf-8")
+
+
+def test_a_change_anywhere_changes_the_log_as_it_would_a_list(small_chunks: None) -> None:
+    engine = duel()
+    for _ in range(4):
+        play_round(engine)
+    log = engine.encounter.log
+    made = list(log)
+    extra = RoundEnded(round=99, text="A line put in")
+    changes = [
+        lambda events: events.pop(),
+        lambda events: events.pop(3),
+        lambda events: events.insert(5, extra),
+        lambda events: events.__setitem__(-2, extra),
+        lambda events: events.__setitem__(1, extra),
+        lambda events: events.__delitem__(slice(4, 20)),
+        lambda events: events.__delitem__(-3),
+        lambda events: events.__delitem__(slice(2, None, 5)),
+    ]
+    for change in changes:
+        change(made)
+        change(log)
+        assert log == made and len(log) == len(made)
+    assert isinstance(log, LogBook) and log.sealed > 0

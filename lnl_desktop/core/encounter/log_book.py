@@ -177,15 +177,32 @@ class LogBook(Generic[E]):
         return self
 
     def __delitem__(self, index: SupportsIndex | slice) -> None:
+        sealed = len(self._chunks) * CHUNK
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step == 1 and stop >= len(self):  # a tail cut back (an undo): the common case
                 self._cut(start)
                 return
+            if step == 1 and start >= sealed:
+                del self._live[start - sealed : stop - sealed]
+                return
+        elif (i := self._live_index(index)) is not None:
+            del self._live[i]
+            return
         self._rewrite(lambda events: events.__delitem__(index))
 
     def __setitem__(self, index: Any, value: Any) -> None:
+        if not isinstance(index, slice) and (i := self._live_index(index)) is not None:
+            self._live[i] = value
+            return
         self._rewrite(lambda events: events.__setitem__(index, value))
+
+    def _live_index(self, index: SupportsIndex) -> int | None:
+        """Where event ``index`` is in the live list; None for a sealed one (or one out of range)."""
+        i, n = index.__index__(), len(self)
+        i = i + n if i < 0 else i
+        sealed = len(self._chunks) * CHUNK
+        return i - sealed if sealed <= i < n else None
 
     def insert(self, index: SupportsIndex, event: E) -> None:
         self._rewrite(lambda events: events.insert(index, event))
