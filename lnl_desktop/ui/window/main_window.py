@@ -213,9 +213,9 @@ class MainWindow(WindowMenus, SidePanelLayout):
     def watch_application(self) -> None:
         """The filters on every event of the application: the wheel scrolls the panels, never edits a
         field the GM has not clicked; the focus goes back to the map. Right after the first paint (no
-        key or wheel can come before it): through the build and first paint, each event Qt sends to
-        one of its own objects would cross into Python, and the first makes PySide build the Python
-        types (enums) of every Qt class, a tenth of the start."""
+        key or wheel can come before it): through the build and first paint, every event Qt sends to
+        any of its objects would cross into Python, the object and the event wrapped for it (thousands:
+        some 50-80 ms of the start)."""
         self._watching = True
         wheel.install()
         if self.focus_keeper is None:
