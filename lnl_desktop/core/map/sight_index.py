@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator, Set
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass
 from numbers import Integral
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.terrain import Terrain, _boxes
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
     FloatArray = npt.NDArray[_numpy.float64]
     IntArray = npt.NDArray[_numpy.int64]
+    Int16Array = npt.NDArray[_numpy.int16]
     UInt8Array = npt.NDArray[_numpy.uint8]
 
 np = lazy_module("numpy")  # imported at first use: the first window needs none of it
@@ -57,25 +59,100 @@ class _Blockers:
     owner: IntArray  # flat index y * width + x of a diagonal's wall cell; -1 for a barrier
 
 
-class _Offsets:
-    """Angle bin and distance of every cell offset: depends on the map's size only, so every map
-    of one size shares one (a door opened or a wall drawn makes a new map, not new offsets)."""
+_TILE = 128  # rows and columns per tile of the offsets' tables, filled as viewers first need them
 
-    __slots__ = ("__weakref__", "_bearing", "_edges", "bin_width", "bins", "dist", "nbins")
+
+class _Tiles:
+    """One table over every cell offset of a ``w`` x ``h`` map (``(2h - 1, 2w - 1)``, offset
+    ``(0, 0)`` at ``[h - 1, w - 1]``), filled a tile at a time when a viewer's window first needs
+    it: the 1999 x 1999 offsets of a 1000 x 1000 map cost a second to work out whole, and the
+    Party's first views need the tiles round one window of them. ``fill(dy, dx, out)`` writes the
+    values of the offsets ``dy`` (a column) by ``dx`` (a row) into ``out``, each value from its
+    own offset alone, so a tile holds what the whole table would."""
+
+    __slots__ = ("_done", "_fill", "_lock", "height", "table", "width")
+
+    def __init__(self, w: int, h: int, dtype: type, fill: Callable[[FloatArray, FloatArray, Any], None]) -> None:
+        self.width, self.height = w, h
+        # Untouched pages of an empty array take no memory: only the tiles worked out do.
+        self.table: Any = np.empty((2 * h - 1, 2 * w - 1), dtype=dtype)
+        self._done = np.zeros(((2 * h - 2) // _TILE + 1, (2 * w - 2) // _TILE + 1), dtype=np.bool_)
+        self._fill = fill
+        self._lock = threading.Lock()  # a worker may work a view out while the GUI thread does another
+
+    def window(self, vx: int, vy: int) -> Any:
+        """The ``(h, w)`` slice of the table a viewer at ``(vx, vy)`` reads: ``[y, x]`` is the offset
+        from the viewer to the cell ``(x, y)``."""
+        w, h = self.width, self.height
+        r0, c0 = h - 1 - vy, w - 1 - vx
+        ty0, ty1 = r0 // _TILE, (r0 + h - 1) // _TILE
+        tx0, tx1 = c0 // _TILE, (c0 + w - 1) // _TILE
+        if not self._done[ty0 : ty1 + 1, tx0 : tx1 + 1].all():
+            with self._lock:
+                for ty in range(ty0, ty1 + 1):
+                    self._fill_band(ty, tx0, tx1)
+        return self.table[r0 : r0 + h, c0 : c0 + w]
+
+    def _fill_band(self, ty: int, tx0: int, tx1: int) -> None:
+        """The missing tiles of row band ``ty`` from column tile ``tx0`` to ``tx1``, each run of
+        them in one go."""
+        done = self._done[ty]
+        tx = tx0
+        while tx <= tx1:
+            if done[tx]:
+                tx += 1
+                continue
+            end = tx
+            while end + 1 <= tx1 and not done[end + 1]:
+                end += 1
+            rows = slice(ty * _TILE, min((ty + 1) * _TILE, self.table.shape[0]))
+            cols = slice(tx * _TILE, min((end + 1) * _TILE, self.table.shape[1]))
+            dy = np.arange(rows.start - (self.height - 1), rows.stop - (self.height - 1), dtype=np.float64)
+            dx = np.arange(cols.start - (self.width - 1), cols.stop - (self.width - 1), dtype=np.float64)
+            self._fill(dy[:, np.newaxis], dx[np.newaxis, :], self.table[rows, cols])
+            done[tx : end + 1] = True  # only once written: another thread reads a tile marked done
+            tx = end + 1
+
+
+class _Offsets:
+    """Angle bin, distance and compass bearing of every cell offset: depends on the map's size
+    only, so every map of one size shares one (a door opened or a wall drawn makes a new map, not
+    new offsets). Each table is filled round the viewers that ask (:class:`_Tiles`)."""
+
+    __slots__ = ("__weakref__", "_bearing", "_bins", "_dist", "_edges", "bin_width", "nbins")
 
     def __init__(self, w: int, h: int) -> None:
         # Angular bins per viewing point: fewer bins file each blocker in fewer places, more leave
         # fewer cells between the bounds; 8 per cell of the map's longer side balances the two.
         self.nbins = nbins = min(4096, max(256, 8 * max(w, h)))
-        self.bin_width = 2.0 * math.pi / nbins
-        # Angle (radians, atan2 in screen axes), distance and bin of every cell offset.
-        dy = np.arange(-(h - 1), h, dtype=np.float64)[:, np.newaxis]
-        dx = np.arange(-(w - 1), w, dtype=np.float64)[np.newaxis, :]
-        angle = np.arctan2(dy, dx)
-        self.dist: FloatArray = np.hypot(dx, dy)
-        self.bins: IntArray = (np.floor((angle + math.pi) / self.bin_width).astype(np.int64)) % nbins
-        self._bearing: FloatArray | None = None
+        self.bin_width = bin_width = 2.0 * math.pi / nbins
+
+        def distance(dy: FloatArray, dx: FloatArray, out: FloatArray) -> None:
+            np.hypot(dx, dy, out=out)
+
+        def angle_bin(dy: FloatArray, dx: FloatArray, out: Int16Array) -> None:
+            # The angle (radians, atan2 in screen axes) and its bin; at most 4096 bins: int16.
+            angle = np.arctan2(dy, dx)
+            angle += math.pi
+            angle /= bin_width
+            np.floor(angle, out=angle)
+            out[...] = angle
+            out %= nbins
+
+        self._dist = _Tiles(w, h, np.float64, distance)
+        self._bins = _Tiles(w, h, np.int16, angle_bin)
+        self._bearing: _Tiles | None = None
         self._edges: tuple[FloatArray, FloatArray] | None = None
+
+    def dist(self, vx: int, vy: int) -> FloatArray:
+        """``(h, w)``: the distance (cells, centre to centre) from the viewer at ``(vx, vy)`` to each cell."""
+        found: FloatArray = self._dist.window(vx, vy)
+        return found
+
+    def bins(self, vx: int, vy: int) -> Int16Array:
+        """``(h, w)``: the angular bin of each cell as the viewer at ``(vx, vy)`` sees it."""
+        found: Int16Array = self._bins.window(vx, vy)
+        return found
 
     def edges(self) -> tuple[FloatArray, FloatArray]:
         """Cosine and sine of each bin's edges: bin ``i`` runs from edge ``i`` to edge ``i + 1``."""
@@ -84,16 +161,21 @@ class _Offsets:
             self._edges = (np.cos(theta), np.sin(theta))
         return self._edges
 
-    def bearing(self) -> FloatArray:
-        """Compass bearing (degrees, 0 north, 90 east) of every offset, made when first needed:
-        with the same arithmetic as :meth:`grid.ConePredicate.mask`, whose offsets from an odd-sized
-        creature's centre are these whole numbers, so a cone cut from it is exactly that mask."""
+    def bearing(self, vx: int, vy: int) -> FloatArray:
+        """``(h, w)``: the compass bearing (degrees, 0 north, 90 east) of each cell from the centre
+        of the cell ``(vx, vy)``: with the same arithmetic as :meth:`grid.ConePredicate.mask`, whose
+        offsets from an odd-sized creature's centre are these whole numbers, so a cone cut from it
+        is exactly that mask."""
         if self._bearing is None:
-            h, w = self.dist.shape
-            dy = np.arange(-(h // 2), h // 2 + 1, dtype=np.float64)[:, np.newaxis]
-            dx = np.arange(-(w // 2), w // 2 + 1, dtype=np.float64)[np.newaxis, :]
-            self._bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
-        return self._bearing
+            self._bearing = _Tiles(self._dist.width, self._dist.height, np.float64, _bearing)
+        found: FloatArray = self._bearing.window(vx, vy)
+        return found
+
+
+def _bearing(dy: FloatArray, dx: FloatArray, out: FloatArray) -> None:
+    np.arctan2(dx, -dy, out=out)
+    np.degrees(out, out=out)
+    out %= 360.0
 
 
 # Weak values: a size's offsets live as long as some map of that size keeps its index.
@@ -151,7 +233,6 @@ class _Index:
         offsets = _offsets(w, h)
         self.offsets = offsets
         self.nbins, self.bin_width = offsets.nbins, offsets.bin_width
-        self.dist, self.bins = offsets.dist, offsets.bins
         previous = _LATEST.get((w, h))
         if previous is not None and (previous.walls is terrain.walls or previous.walls == terrain.walls):
             self.wall_cells = previous.wall_cells  # only barriers changed: the diagonals stay

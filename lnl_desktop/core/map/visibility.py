@@ -138,7 +138,7 @@ def _outside_cone(ix: _Index, cell: Cell, size: int, facing: float, vision_deg: 
     vx, vy = cell[0] + (size - 1) // 2, cell[1] + (size - 1) // 2
     if size % 2 == 0 or not (0 <= vx < w and 0 <= vy < h):
         return ConePredicate(footprint_center(cell, size), facing, vision_deg, 1).mask(0, 0, w, h)
-    bearing = ix.offsets.bearing()[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
+    bearing = ix.offsets.bearing(vx, vy)
     diff = np.abs(bearing - facing)
     if not 0.0 <= facing < 360.0:
         diff %= 360.0  # for a facing in [0, 360) the difference already is below 360: same values
@@ -167,7 +167,7 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     if ax.size == 0:
         return np.ones((h, w), dtype=np.bool_)
     px, py = vx + 0.5, vy + 0.5
-    dist = ix.dist[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
+    dist = ix.offsets.dist(vx, vy)
     on = (
         closed
         & (_orient(ax, ay, bx, by, px, py) == 0)
@@ -233,7 +233,7 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     cover = np.full(nbins, np.inf)
     np.minimum.at(cover, bins[full], far[full])
 
-    tb = ix.bins[h - 1 - vy : 2 * h - 1 - vy, w - 1 - vx : 2 * w - 1 - vx]
+    tb = ix.offsets.bins(vx, vy)
     seen |= dist < np.take(nearest, tb)
     unsure = ~seen & (dist <= np.take(cover, tb))
     ys, xs = np.nonzero(unsure)
