@@ -15,6 +15,7 @@ import pytest
 from lnl_desktop.core import Combatant, Encounter, Engine, MapGrid, Side, Token
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.engine.party_view import party_light, party_sight, players_unseen
+from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.light import DIM
 
 
@@ -86,3 +87,47 @@ def test_in_the_dark_with_a_torch_too(seed: int) -> None:
     engine.apply(act.SetAmbientLight("dark"))
     assert party_light(engine.encounter) is not None
     assert players_unseen(engine.encounter) == one_by_one(engine.encounter)
+
+
+def random_step(engine: Engine, rng: random.Random) -> None:
+    """One change of any kind the players' view reads: a move, a turn, a hide, a token placed or taken
+    off, a size or side changed, a combatant added or removed, an undo, a redo (refusals included)."""
+    e = engine.encounter
+    c = rng.choice(e.combatants)
+    cell = (rng.randrange(30), rng.randrange(30))
+    roll = rng.random()
+    try:
+        if roll < 0.1 and engine.can_undo:
+            engine.undo()
+        elif roll < 0.15 and engine.can_redo:
+            engine.redo()
+        elif roll < 0.5:
+            engine.apply(act.Move(c.id, cell, forced=True) if c.id in e.tokens else act.PlaceToken(c.id, cell))
+        elif roll < 0.6:
+            engine.apply(act.Face(c.id, rng.randrange(8) * 45))
+        elif roll < 0.7:
+            engine.apply(act.SetHidden(c.id, rng.random() < 0.5))
+        elif roll < 0.77:
+            engine.apply(act.RemoveToken(c.id) if c.id in e.tokens else act.PlaceToken(c.id, cell))
+        elif roll < 0.85:
+            engine.apply(act.EditCombatant(c.id, {"size": rng.choice((1, 1, 2))}))
+        elif roll < 0.92:
+            engine.apply(act.EditCombatant(c.id, {"side": rng.choice(list(Side))}))
+        elif roll < 0.96:
+            engine.apply(act.RemoveCombatant(c.id))
+        else:
+            data = {"name": "Newcomer", "side": rng.choice(list(Side)), "level": 1, "stamina_max": 4, "injury_max": 3}
+            engine.apply(act.AddCombatant(data, cell))
+    except RulesError:
+        pass  # refused: nothing changed, the table must still agree
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_engines_kept_table_agrees_with_a_fresh_look_after_every_change(seed: int) -> None:
+    engine = Engine(crowd(seed, fog=True))
+    rng = random.Random(seed)
+    for _ in range(150):
+        random_step(engine, rng)
+        assert engine.players_unseen() == players_unseen(engine.encounter) == one_by_one(engine.encounter)
+    engine.apply(act.SetFog(False))
+    assert engine.players_unseen() == one_by_one(engine.encounter)

@@ -46,7 +46,7 @@ from lnl_desktop.core.engine.movement import HANDLERS as MOVEMENT_HANDLERS
 from lnl_desktop.core.engine.movement import WRITES as MOVEMENT_WRITES
 from lnl_desktop.core.engine.occupancy import Occupancy
 from lnl_desktop.core.engine.party import HANDLERS as PARTY_HANDLERS
-from lnl_desktop.core.engine.party_view import party_sight
+from lnl_desktop.core.engine.party_view import party_sight, players_unseen
 from lnl_desktop.core.engine.rounds import HANDLERS as ROUND_HANDLERS
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.explored import explore
@@ -484,6 +484,12 @@ class Engine:
         if isinstance(action, act.AddCombatant):
             return action.cell is not None
         return False
+
+    def players_unseen(self) -> frozenset[str]:
+        """:func:`party_view.players_unseen` of the encounter as it is, from the tokens' table the
+        engine keeps up to date per change (a move patches its token's row: no pass over every token)."""
+        table = self._occupancy.current(self.encounter).sight_table()
+        return players_unseen(self.encounter, table)
 
     def _is_party(self, cid: str) -> bool:
         c = next((c for c in self.encounter.combatants if c.id == cid), None)

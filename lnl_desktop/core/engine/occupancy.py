@@ -8,15 +8,23 @@ twice per move; this index is brought up to date from what each change touched
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from lnl_desktop.core.encounter.model import CombatantBase, Encounter, Side
 from lnl_desktop.core.engine.history import Touched
 from lnl_desktop.core.map.grid import Cell, footprint
+from lnl_desktop.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = lazy_module("numpy")
 
 
 class Occupancy:
     """The cells each token covers, who covers each cell, and the cells of those standing (not down) by side."""
 
-    __slots__ = ("cover", "encounter", "of", "pending", "standing")
+    __slots__ = ("cover", "encounter", "of", "pending", "standing", "table")
 
     def __init__(self, encounter: Encounter) -> None:
         self.encounter = encounter
@@ -25,6 +33,8 @@ class Occupancy:
         self.standing: dict[Side, dict[Cell, set[str]]] = {side: {} for side in Side}
         # Ids changed since the index was last brought up to date; None: anything may have.
         self.pending: set[str] | None = None
+        # Every token as arrays for the players' view (see sight_table), patched per change; None: to make.
+        self.table: SightTable | None = None
 
     def note(self, touched: Touched) -> None:
         """Remember what a change touched; the index catches up when next read."""
@@ -48,14 +58,24 @@ class Occupancy:
             for cid in encounter.tokens:
                 self._add(cid, by_id)
             self.pending = set()
+            self.table = None
         elif self.pending:
             by_id = {c.id: c for c in encounter.combatants} if len(self.pending) > 8 else None
             for cid in self.pending:
                 self._drop(cid)
                 if cid in encounter.tokens:
                     self._add(cid, by_id)
+                if self.table is not None and not self.table.patch(cid, encounter, self.of.get(cid)):
+                    self.table = None
             self.pending.clear()
         return self
+
+    def sight_table(self) -> SightTable:
+        """Every token as arrays (its anchor, size, whether it is the Party's, whether hidden), for
+        :func:`lnl_desktop.core.engine.party_view.players_unseen`: made once, then patched per change."""
+        if self.table is None:
+            self.table = SightTable(self.encounter, self.of)
+        return self.table
 
     def _add(self, cid: str, by_id: dict[str, CombatantBase] | None) -> None:
         e = self.encounter
@@ -108,3 +128,42 @@ def rebuilt_blockers(encounter: Encounter, cid: str) -> tuple[frozenset[Cell], f
     """:meth:`Occupancy.blockers` worked out afresh from every token (mid-action, and for tests)."""
     mover = encounter.combatant(cid)
     return Occupancy(encounter).current(encounter).blockers(cid, mover.side)
+
+
+class SightTable:
+    """The tokens the players' view looks at, as arrays in one order: ``ids``, ``xs`` and ``ys`` (the
+    anchor cell), ``sizes``, ``party`` (of the Party) and ``hidden`` (by the GM). Kept by the engine's
+    :class:`Occupancy` and patched in place for a token moved, turned or hidden; a token placed or
+    taken off, or a combatant's side changed, makes it anew."""
+
+    __slots__ = ("hidden", "ids", "party", "rows", "sizes", "xs", "ys")
+
+    def __init__(self, encounter: Encounter, of: dict[str, tuple[tuple[Cell, ...], Side, bool]]) -> None:
+        tokens = encounter.tokens
+        self.ids = [cid for cid in tokens if cid in of]
+        self.rows = {cid: row for row, cid in enumerate(self.ids)}
+        n = len(self.ids)
+        self.xs = np.fromiter((tokens[cid].cell[0] for cid in self.ids), np.int64, n)
+        self.ys = np.fromiter((tokens[cid].cell[1] for cid in self.ids), np.int64, n)
+        self.sizes = np.fromiter((_size(of[cid][0]) for cid in self.ids), np.int64, n)
+        self.party = np.fromiter((of[cid][1] is Side.PARTY for cid in self.ids), bool, n)
+        self.hidden = np.fromiter((tokens[cid].hidden for cid in self.ids), bool, n)
+
+    def patch(self, cid: str, encounter: Encounter, entry: Any) -> bool:
+        """Bring ``cid``'s row up to date; False when the rows themselves changed (make it anew)."""
+        row = self.rows.get(cid)
+        token = encounter.tokens.get(cid)
+        if row is None or token is None or entry is None:
+            return row is None and (token is None or entry is None)  # never listed, still not: nothing to do
+        cells, side, _ = entry
+        if (side is Side.PARTY) != bool(self.party[row]):
+            return False
+        self.xs[row], self.ys[row] = token.cell
+        self.sizes[row] = _size(cells)
+        self.hidden[row] = token.hidden
+        return True
+
+
+def _size(cells: tuple[Cell, ...]) -> int:
+    """A footprint's side, from its cells (a size-n creature covers n x n)."""
+    return max(1, round(len(cells) ** 0.5))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
+    from lnl_desktop.core.engine.occupancy import SightTable
     from lnl_desktop.core.map.grid import BoolArray
 else:
     np = lazy_module("numpy")
@@ -130,15 +131,18 @@ def party_view(encounter: Encounter) -> frozenset[Cell]:
     return mask_cells(party_sight(encounter).mask)
 
 
-def players_unseen(encounter: Encounter) -> frozenset[str]:
+def players_unseen(encounter: Encounter, table: SightTable | None = None) -> frozenset[str]:
     """The combatants whose tokens the players must not see: those the GM hid; with fog of war on,
     every one not of the Party that stands where no Party token sees now; and, fog on or off, every
-    one not of the Party whose cells are all dark for the Party (RULES §15: :func:`party_light`)."""
+    one not of the Party whose cells are all dark for the Party (RULES §15: :func:`party_light`).
+
+    ``table``: the tokens as arrays, as the engine keeps them (:meth:`Engine.players_unseen`);
+    without it they are read from the encounter, each step in C over the tokens."""
     tokens = encounter.tokens
-    # Asked after every action on maps of hundreds: each step below runs in C over the tokens (the
-    # hidden, the others' tokens, their cells and sizes), and one array look-up checks every one-cell
-    # token against the Party's view; Python steps only for the few bigger ones.
-    unseen = set(compress(tokens, map(_HIDDEN, tokens.values())))
+    if table is not None:
+        unseen = set(compress(table.ids, table.hidden.tolist()))
+    else:
+        unseen = set(compress(tokens, map(_HIDDEN, tokens.values())))
     levels = party_light(encounter)
     if not encounter.fog.enabled and levels is None:
         return frozenset(unseen)
@@ -147,27 +151,36 @@ def players_unseen(encounter: Encounter) -> frozenset[str]:
         lit = levels >= DIM
         mask = lit if mask is None else mask & lit
     assert mask is not None  # the fog's, the light's or both
-    others = _by_side(encounter)[1]
-    placed = list(map(tokens.get, map(_ID, others)))
-    on_map = list(map(is_not, placed, repeat(None)))
-    others = list(compress(others, on_map))
-    if not others:
-        return frozenset(unseen)
-    ids = list(map(_ID, others))
-    cells = np.fromiter(chain.from_iterable(map(_CELL, compress(placed, on_map))), np.int64, 2 * len(others))
-    cells = cells.reshape(-1, 2)
-    sizes = np.fromiter(map(_SIZE, others), dtype=np.int64, count=len(others))
+    if table is not None:
+        looked = np.flatnonzero(~table.party & ~table.hidden)
+        ids = [table.ids[k] for k in looked.tolist()]
+        xs, ys, sizes = table.xs[looked], table.ys[looked], table.sizes[looked]
+    else:
+        others = _by_side(encounter)[1]
+        placed = list(map(tokens.get, map(_ID, others)))
+        on_map = list(map(is_not, placed, repeat(None)))
+        others = list(compress(others, on_map))
+        ids = list(map(_ID, others))
+        cells = np.fromiter(chain.from_iterable(map(_CELL, compress(placed, on_map))), np.int64, 2 * len(ids))
+        xs, ys = cells[0::2], cells[1::2]
+        sizes = np.fromiter(map(_SIZE, others), dtype=np.int64, count=len(ids))
+    if ids:
+        unseen.update(compress(ids, (~_seen(mask, xs, ys, sizes)).tolist()))
+    return frozenset(unseen)
+
+
+def _seen(mask: BoolArray, xs: Any, ys: Any, sizes: Any) -> Any:
+    """Whether some cell of each footprint (anchors ``xs``, ``ys``; ``sizes``) is in ``mask``: one array
+    look-up for all the one-cell tokens, a slice for each bigger one."""
     h, w = mask.shape
-    xs, ys = cells[:, 0], cells[:, 1]
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    seen = np.zeros(len(ids), dtype=bool)
+    seen = np.zeros(len(xs), dtype=bool)
     ones = inside & (sizes == 1)
     seen[ones] = mask[ys[ones], xs[ones]]
     for k in np.flatnonzero(inside & (sizes != 1)).tolist():
         x, y, size = int(xs[k]), int(ys[k]), int(sizes[k])
         seen[k] = bool(mask[y : y + size, x : x + size].any())
-    unseen.update(compress(ids, (~seen).tolist()))
-    return frozenset(unseen)
+    return seen
 
 
 _HIDDEN = attrgetter("hidden")

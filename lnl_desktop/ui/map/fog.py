@@ -78,7 +78,7 @@ def players_unseen(controller: TableController) -> frozenset[str]:
 
 
 def _players_unseen(controller: TableController) -> frozenset[str]:
-    return party_view.players_unseen(controller.encounter)
+    return controller.engine.players_unseen()  # from the tokens' table the engine keeps per change
 
 
 def _premultiplied(color: QColor) -> np.uint32:
