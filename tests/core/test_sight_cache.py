@@ -324,10 +324,10 @@ class _AnyBlocker:
 ANY_BLOCKER: Any = _AnyBlocker()
 
 
-def test_a_cone_cut_from_the_bearing_table_is_the_cone_predicates() -> None:
+def test_a_cone_cut_from_the_cells_seen_is_the_cone_predicates() -> None:
     from lnl_desktop.core.map.grid import ConePredicate
 
-    ix = sight_index._index(Terrain(W, H))
+    ys, xs = np.nonzero(np.ones((H, W), dtype=np.bool_))
     rng = random.Random(9)
     for _ in range(200):
         size = rng.choice([1, 2, 3])
@@ -335,26 +335,26 @@ def test_a_cone_cut_from_the_bearing_table_is_the_cone_predicates() -> None:
         facing = rng.choice([0.0, 45.0, 90.0, 180.0, 315.0, -90.0, 405.0, rng.uniform(0, 360)])
         vision = rng.choice([90.0, 120.0, 180.0, 300.0, rng.uniform(1, 359)])
         cone = ConePredicate(footprint_center(cell, size), facing, vision, 1).mask(0, 0, W, H)
-        assert np.array_equal(visibility._outside_cone(ix, cell, size, facing, vision), cone)
+        outside = visibility._outside_cone(cell, size, facing, vision, xs, ys)
+        assert np.array_equal(outside.reshape(H, W), cone)
 
 
-def _whole_offsets(w: int, h: int, nbins: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every offset's distance, angle bin and bearing worked out whole, as the table was before it
+def _whole_offsets(w: int, h: int, nbins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every offset's distance and angle bin worked out whole, as the table was before it
     was filled a tile at a time."""
     bin_width = 2.0 * np.pi / nbins
     dy = np.arange(-(h - 1), h, dtype=np.float64)[:, np.newaxis]
     dx = np.arange(-(w - 1), w, dtype=np.float64)[np.newaxis, :]
     dist = np.hypot(dx, dy)
     bins = (np.floor((np.arctan2(dy, dx) + np.pi) / bin_width).astype(np.int64)) % nbins
-    bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
-    return dist, bins, bearing
+    return dist, bins
 
 
 @pytest.mark.parametrize("size", [(1, 1), (16, 12), (130, 70), (300, 300)])
 def test_the_offsets_filled_round_each_viewer_are_the_whole_tables(size: tuple[int, int]) -> None:
     w, h = size
     offsets = sight_index._Offsets(w, h)
-    dist, bins, bearing = _whole_offsets(w, h, offsets.nbins)
+    dist, bins = _whole_offsets(w, h, offsets.nbins)
     rng = random.Random(w * 1000 + h)
     # Corners first (the windows farthest apart), then viewers anywhere: each window is the whole
     # table's, value for value, whichever tiles earlier viewers filled.
@@ -364,7 +364,6 @@ def test_the_offsets_filled_round_each_viewer_are_the_whole_tables(size: tuple[i
         window = (slice(h - 1 - vy, 2 * h - 1 - vy), slice(w - 1 - vx, 2 * w - 1 - vx))
         assert np.array_equal(offsets.dist(vx, vy), dist[window])
         assert np.array_equal(offsets.bins(vx, vy), bins[window])
-        assert np.array_equal(offsets.bearing(vx, vy), bearing[window])
         assert offsets.dist(vx, vy)[vy, vx] == 0.0
 
 
@@ -374,4 +373,4 @@ def test_one_viewer_fills_the_tiles_round_its_window_only() -> None:
     tiles = offsets._dist._done
     # The window of the map's centre: the middle 1000 x 1000 of 1999 x 1999 offsets, in 9 x 9 of 16 x 16 tiles.
     assert tiles.shape == (16, 16) and int(tiles.sum()) == 81
-    assert offsets._bins._done.sum() == 0 and offsets._bearing is None  # each table as it is asked for
+    assert offsets._bins._done.sum() == 0  # each table as it is asked for

@@ -5,7 +5,8 @@ Pure Python plus numpy, no Qt; :mod:`.sight` (one line) and :mod:`.visibility` (
 sees) read it. Per map it keeps the blockers as segments (barriers, and the two open diagonals of
 each wall cell that is not buried in other wall cells: a line enters a square's open interior
 exactly when it crosses one of them inside the square), a table of the angle and distance of every
-cell offset, and the barriers filed by the 8 x 8 buckets they cross (for single lines).
+cell offset (filled round the viewers asked about, a tile at a time), and the barriers filed by
+the 8 x 8 buckets they cross (for single lines).
 
 A map never changes, and a door opened or a wall drawn makes a new one: its tables take over
 what did not change from the last map of its size (the offsets table is shared by all maps of
@@ -115,11 +116,11 @@ class _Tiles:
 
 
 class _Offsets:
-    """Angle bin, distance and compass bearing of every cell offset: depends on the map's size
+    """Angle bin and distance of every cell offset: depends on the map's size
     only, so every map of one size shares one (a door opened or a wall drawn makes a new map, not
     new offsets). Each table is filled round the viewers that ask (:class:`_Tiles`)."""
 
-    __slots__ = ("__weakref__", "_bearing", "_bins", "_dist", "_edges", "bin_width", "nbins")
+    __slots__ = ("__weakref__", "_bins", "_dist", "_edges", "bin_width", "nbins")
 
     def __init__(self, w: int, h: int) -> None:
         # Angular bins per viewing point: fewer bins file each blocker in fewer places, more leave
@@ -141,7 +142,6 @@ class _Offsets:
 
         self._dist = _Tiles(w, h, np.float64, distance)
         self._bins = _Tiles(w, h, np.int16, angle_bin)
-        self._bearing: _Tiles | None = None
         self._edges: tuple[FloatArray, FloatArray] | None = None
 
     def dist(self, vx: int, vy: int) -> FloatArray:
@@ -160,22 +160,6 @@ class _Offsets:
             theta = np.arange(self.nbins + 1, dtype=np.float64) * self.bin_width - math.pi
             self._edges = (np.cos(theta), np.sin(theta))
         return self._edges
-
-    def bearing(self, vx: int, vy: int) -> FloatArray:
-        """``(h, w)``: the compass bearing (degrees, 0 north, 90 east) of each cell from the centre
-        of the cell ``(vx, vy)``: with the same arithmetic as :meth:`grid.ConePredicate.mask`, whose
-        offsets from an odd-sized creature's centre are these whole numbers, so a cone cut from it
-        is exactly that mask."""
-        if self._bearing is None:
-            self._bearing = _Tiles(self._dist.width, self._dist.height, np.float64, _bearing)
-        found: FloatArray = self._bearing.window(vx, vy)
-        return found
-
-
-def _bearing(dy: FloatArray, dx: FloatArray, out: FloatArray) -> None:
-    np.arctan2(dx, -dy, out=out)
-    np.degrees(out, out=out)
-    out %= 360.0
 
 
 # Weak values: a size's offsets live as long as some map of that size keeps its index.

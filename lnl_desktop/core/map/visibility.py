@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from lnl_desktop.core.map.grid import _EPS, Cell, ConePredicate, footprint, footprint_center
+from lnl_desktop.core.map.grid import _EPS, Cell, footprint, footprint_center
 from lnl_desktop.core.map.sight_index import _PARTY_KEEP, PartyView, _Index, _index
 from lnl_desktop.core.map.terrain import GridMap, Terrain, _orient, _segments_cross_many, map_terrain
 from lnl_desktop.lazy import lazy_module
@@ -113,7 +113,10 @@ def _packed_view(ix: _Index, cell: Cell, size: int, facing: float | None, vision
         raise ValueError(f"{cell} puts a size-{size} creature off the {w} x {h} map")
     if cone:
         assert facing is not None
-        seen = _view(ix, cell, size, None, 360) & ~_outside_cone(ix, cell, size, float(facing), float(vision_deg))
+        seen = _view(ix, cell, size, None, 360)
+        ys, xs = np.nonzero(seen)
+        out = _outside_cone(cell, size, float(facing), float(vision_deg), xs, ys)
+        seen[ys[out], xs[out]] = False
     else:
         seen = np.zeros((h, w), dtype=np.bool_)
         for c in own:
@@ -130,21 +133,18 @@ def _unpacked(packed: UInt8Array, width: int) -> BoolArray:
     return out
 
 
-def _outside_cone(ix: _Index, cell: Cell, size: int, facing: float, vision_deg: float) -> BoolArray:
-    """The cells whose centre is outside the field of vision of a creature of ``size`` at ``cell``
-    (:meth:`grid.ConePredicate.mask` over the map), from the offsets' bearings when its centre is
-    a cell's centre on the map (an odd size): no arctangent per cell."""
-    w, h = ix.width, ix.height
-    vx, vy = cell[0] + (size - 1) // 2, cell[1] + (size - 1) // 2
-    if size % 2 == 0 or not (0 <= vx < w and 0 <= vy < h):
-        return ConePredicate(footprint_center(cell, size), facing, vision_deg, 1).mask(0, 0, w, h)
-    bearing = ix.offsets.bearing(vx, vy)
-    diff = np.abs(bearing - facing)
-    if not 0.0 <= facing < 360.0:
-        diff %= 360.0  # for a facing in [0, 360) the difference already is below 360: same values
+def _outside_cone(cell: Cell, size: int, facing: float, vision_deg: float, xs: Any, ys: Any) -> BoolArray:
+    """Whether the centre of each cell ``(xs[i], ys[i])`` is outside the field of vision of a
+    creature of ``size`` at ``cell``: :meth:`grid.ConePredicate.mask`'s arithmetic on those cells
+    alone (a cone is cut from the cells seen all round, a few thousand of a million)."""
+    cx, cy = footprint_center(cell, size)
+    dx = np.asarray(xs, dtype=np.float64) + 0.5 - cx  # to each cell's centre
+    dy = np.asarray(ys, dtype=np.float64) + 0.5 - cy
+    bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
+    diff = np.abs(bearing - facing) % 360.0
     diff = np.minimum(diff, 360.0 - diff)
     out: BoolArray = diff > vision_deg / 2.0 + _EPS
-    out[vy, vx] = False  # the creature's own centre is never outside
+    out &= (dx != 0) | (dy != 0)  # the creature's own centre is never outside
     return out
 
 
@@ -234,8 +234,9 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     np.minimum.at(cover, bins[full], far[full])
 
     tb = ix.offsets.bins(vx, vy)
-    seen |= dist < np.take(nearest, tb)
-    unsure = ~seen & (dist <= np.take(cover, tb))
+    # Indexed, not np.take: take would first copy the int16 bins as 64-bit indices.
+    seen |= dist < nearest[tb]
+    unsure = ~seen & (dist <= cover[tb])
     ys, xs = np.nonzero(unsure)
     if ys.size:
         # The cells between the bounds: each against every blocker filed in its bin.
