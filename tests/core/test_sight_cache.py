@@ -374,3 +374,32 @@ def test_one_viewer_fills_the_tiles_round_its_window_only() -> None:
     # The window of the map's centre: the middle 1000 x 1000 of 1999 x 1999 offsets, in 9 x 9 of 16 x 16 tiles.
     assert tiles.shape == (16, 16) and int(tiles.sum()) == 81
     assert offsets._bins._done.sum() == 0  # each table as it is asked for
+
+
+def test_dropping_the_blockers_behind_the_nearest_sees_what_every_blocker_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A walled dungeon's worth of short segments, a few long ones, doors and wall cells: well over
+    # the count from which blockers wholly behind the nearest are dropped before the bounds.
+    rng = random.Random(44)
+    size = 160
+    segments = []
+    for _ in range(1100):
+        x, y = rng.randrange(size), rng.randrange(size)
+        dx, dy = rng.choice([(1, 0), (0, 1), (1, 1), (2, -1)])
+        n = rng.randint(1, 4)
+        segments.append(WallSegment(a=(x, y), b=(min(x + dx * n, size), max(min(y + dy * n, size), 0))))
+    segments += [WallSegment(a=(0, rng.uniform(0, size)), b=(size, rng.uniform(0, size))) for _ in range(3)]
+    walls = frozenset((rng.randrange(size), rng.randrange(size)) for _ in range(150))
+    grid = MapGrid(width=size, height=size, walls=walls, segments=tuple(segments))
+    ix = sight_index._index(map_terrain(grid))
+    assert ix.blockers(False).ax.size > visibility._CULL_FROM
+    viewers = [(rng.randrange(size), rng.randrange(size)) for _ in range(25)] + [next(iter(walls))]
+    culled = [visibility._point_view(ix, v) for v in viewers]
+    assert max(int(seen.sum()) for seen in culled) > 500  # views far past the nearest walls
+    monkeypatch.setattr(visibility, "_CULL_FROM", 10**9)
+    for viewer, seen in zip(viewers, culled, strict=True):
+        assert np.array_equal(seen, visibility._point_view(ix, viewer)), viewer
+    # And against the rules' own words for a few viewers (every cell of the map).
+    for viewer, seen in list(zip(viewers, culled, strict=True))[:3]:
+        for x in range(0, size, 4):
+            for y in range(0, size, 4):
+                assert seen[y, x] == sight.sees(grid, viewer, 1, (x, y), 1), (viewer, (x, y))

@@ -42,6 +42,8 @@ np = lazy_module("numpy")  # imported at first use: the first window needs none 
 
 _ANGLE_EPS = 1e-9  # radians: a blocker is filed in every bin within this of its ends
 _REL = 1e-9  # relative margin on the distance bounds: near a bound, test exactly
+_CULL_FROM = 1024  # blockers: with more, those wholly behind the nearest _CULL_BY are dropped first
+_CULL_BY = 256
 
 
 # --------------------------------------------------------------------------------------------
@@ -179,8 +181,42 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     if on.any():
         return seen  # a barrier through the viewer's centre meets every line from it
 
-    nbins, bin_width = ix.nbins, ix.bin_width
-    # Each blocker's angular interval [lo, hi] as seen from the viewer (less than half a turn).
+    if ax.size > _CULL_FROM:
+        # Blockers wholly behind nearer ones change no bound and block no line the bounds leave
+        # in doubt: dropped first (in a walled dungeon, most of them).
+        keep = _in_front(ix, px, py, ax, ay, bx, by)
+        ax, ay, bx, by, closed, owner = ax[keep], ay[keep], bx[keep], by[keep], closed[keep], owner[keep]
+    nbins = ix.nbins
+    j, bins, nearest, cover = _filed(ix, px, py, ax, ay, bx, by)
+
+    tb = ix.offsets.bins(vx, vy)
+    # Indexed, not np.take: take would first copy the int16 bins as 64-bit indices.
+    seen |= dist < nearest[tb]
+    unsure = ~seen & (dist <= cover[tb])
+    ys, xs = np.nonzero(unsure)
+    if ys.size:
+        # The cells between the bounds: each against every blocker filed in its bin.
+        order = np.argsort(bins.astype(np.int16), kind="stable")  # small integers: a radix sort
+        per_bin = np.bincount(bins, minlength=nbins)
+        first = np.cumsum(per_bin) - per_bin
+        tbin = tb[ys, xs]
+        n = per_bin[tbin]
+        ti = np.repeat(np.arange(ys.size), n)
+        pos = np.arange(ti.size) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first[tbin], n)
+        bj = j[order[pos]]
+        tx, ty = xs[ti] + 0.5, ys[ti] + 0.5
+        hit = _blocks(px, py, tx, ty, ax[bj], ay[bj], bx[bj], by[bj], closed[bj])
+        hit &= owner[bj] != ys[ti] * w + xs[ti]
+        hidden = np.bincount(ti[hit], minlength=ys.size) > 0
+        seen[ys[~hidden], xs[~hidden]] = True
+    return seen
+
+
+def _spans(ix: _Index, px: float, py: float, ax: Any, ay: Any, bx: Any, by: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """Per blocker as the point ``(px, py)`` sees it: its angular interval ``[lo, hi]`` (less than
+    half a turn), the first and last angular bins it is filed in (``b0`` may be -1, ``b1`` past
+    ``nbins``: taken modulo), and how near it comes."""
+    bin_width = ix.bin_width
     rax, ray, rbx, rby = ax - px, ay - py, bx - px, by - py
     alpha_a = np.arctan2(ray, rax)
     alpha_b = np.arctan2(rby, rbx)
@@ -189,6 +225,19 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     hi = lo + np.abs(turn)
     b0 = np.floor((lo - _ANGLE_EPS + math.pi) / bin_width).astype(np.int64)
     b1 = np.floor((hi + _ANGLE_EPS + math.pi) / bin_width).astype(np.int64)
+    sx, sy = bx - ax, by - ay
+    u = np.clip(-(rax * sx + ray * sy) / (sx * sx + sy * sy), 0.0, 1.0)
+    dseg = np.hypot(rax + u * sx, ray + u * sy)
+    return lo, hi, b0, b1, dseg
+
+
+def _filed(ix: _Index, px: float, py: float, ax: Any, ay: Any, bx: Any, by: Any) -> tuple[Any, Any, Any, Any]:
+    """The blockers filed in the angular bins round ``(px, py)``: (blocker and bin of each pair,
+    the lower bound of how near any blocker comes in each bin, the upper bound of how far the
+    nearest one spanning the whole bin reaches)."""
+    nbins, bin_width = ix.nbins, ix.bin_width
+    rax, ray = ax - px, ay - py
+    lo, hi, b0, b1, dseg = _spans(ix, px, py, ax, ay, bx, by)
     counts = b1 - b0 + 1
     j = np.repeat(np.arange(counts.size), counts)
     k = np.arange(j.size) - np.repeat(np.cumsum(counts) - counts, counts)
@@ -201,8 +250,6 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     # Nearest any blocker comes: to the segment at all (a safe bound) ...
     sx, sy = bx - ax, by - ay
     ss = sx * sx + sy * sy
-    u = np.clip(-(rax * sx + ray * sy) / ss, 0.0, 1.0)
-    dseg = np.hypot(rax + u * sx, ray + u * sy)
     near = dseg[j] * (1 - _REL) - _REL
     far = np.full(j.shape, np.inf)
     bins = b % nbins
@@ -232,28 +279,39 @@ def _point_view(ix: _Index, cell: Cell) -> BoolArray:
     np.minimum.at(nearest, bins, near)
     cover = np.full(nbins, np.inf)
     np.minimum.at(cover, bins[full], far[full])
+    return j, bins, nearest, cover
 
-    tb = ix.offsets.bins(vx, vy)
-    # Indexed, not np.take: take would first copy the int16 bins as 64-bit indices.
-    seen |= dist < nearest[tb]
-    unsure = ~seen & (dist <= cover[tb])
-    ys, xs = np.nonzero(unsure)
-    if ys.size:
-        # The cells between the bounds: each against every blocker filed in its bin.
-        order = np.argsort(bins.astype(np.int16), kind="stable")  # small integers: a radix sort
-        per_bin = np.bincount(bins, minlength=nbins)
-        first = np.cumsum(per_bin) - per_bin
-        tbin = tb[ys, xs]
-        n = per_bin[tbin]
-        ti = np.repeat(np.arange(ys.size), n)
-        pos = np.arange(ti.size) - np.repeat(np.cumsum(n) - n, n) + np.repeat(first[tbin], n)
-        bj = j[order[pos]]
-        tx, ty = xs[ti] + 0.5, ys[ti] + 0.5
-        hit = _blocks(px, py, tx, ty, ax[bj], ay[bj], bx[bj], by[bj], closed[bj])
-        hit &= owner[bj] != ys[ti] * w + xs[ti]
-        hidden = np.bincount(ti[hit], minlength=ys.size) > 0
-        seen[ys[~hidden], xs[~hidden]] = True
-    return seen
+
+def _in_front(ix: _Index, px: float, py: float, ax: Any, ay: Any, bx: Any, by: Any) -> BoolArray:
+    """The blockers not wholly behind the nearest few as ``(px, py)`` sees them: a blocker whose
+    nearest point lies beyond what those cover in every bin it is filed in is farther than any
+    cell left in doubt there (so blocks none of their lines) and lowers no bin's bounds (the
+    blocker that covers a bin, never dropped itself, is nearer)."""
+    _, _, b0, b1, dseg = _spans(ix, px, py, ax, ay, bx, by)
+    few = np.argpartition(dseg, _CULL_BY)[:_CULL_BY]
+    cover = _filed(ix, px, py, ax[few], ay[few], bx[few], by[few])[3]
+    keep: BoolArray = dseg * (1 - _REL) - _REL < _range_max(cover, b0, b1)
+    return keep
+
+
+def _range_max(values: FloatArray, first: Any, last: Any) -> FloatArray:
+    """The largest of ``values`` (one per angular bin) from bin ``first[i]`` to ``last[i]`` (taken
+    round the circle; from -1 to under twice the bins): a sparse table, two look-ups a range."""
+    n = values.size
+    row = np.concatenate((values, values, values))  # bin i at i + n
+    start, end = first + n, last + n
+    length = end - start + 1
+    level = np.frexp(length.astype(np.float64))[1] - 1  # floor(log2(length)), exactly
+    out = np.empty(start.size, dtype=np.float64)
+    span = 1
+    for k in range(int(level.max()) + 1 if level.size else 0):
+        if k:
+            row = np.maximum(row[:-span], row[span:])  # row[i] = the largest of values[i : i + 2**k]
+            span *= 2
+        at = level == k
+        if at.any():
+            out[at] = np.maximum(row[start[at]], row[end[at] - span + 1])
+    return out
 
 
 def _blocks(
