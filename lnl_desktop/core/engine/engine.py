@@ -210,6 +210,11 @@ class Engine:
             shadow = self._shadow = _Shadow(encounter)
         return shadow
 
+    def prepare_undo(self) -> None:
+        """Make the undo shadow of the encounter now (at an idle moment), not at the first action: on a
+        map with hundreds of tokens that is tens of milliseconds the GM's first move would wait for."""
+        self._shadow_of(self.encounter)
+
     def clear_history(self) -> None:
         self._undo.clear()
         self._redo.clear()

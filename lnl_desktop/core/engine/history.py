@@ -315,6 +315,9 @@ def _list_containers(
     if type(value) not in atoms:
         visit(value, plan, holder)
         roots.setdefault(root, []).extend(range(start, len(entries)))
+    # visit holds itself through its closure: a cycle only the collector would free (hundreds a move,
+    # each a function, its cells and a bound append), making the next collection a stall. Broken here.
+    visit = None  # type: ignore[assignment]
 
 
 def _placed(container: Any, was: Any) -> Any:

@@ -140,7 +140,8 @@ def _run(argv: list[str] | None) -> int:
         return 0 if ok else 1
     # Once the window is on screen, at an idle moment: what the first hover or drag on the map would
     # otherwise wait a tenth of a second for (numpy, for reach, paths and sight), and the recovery
-    # journal's text of the encounter as opened (pydantic's serializer), which the first change needs.
+    # journal's text of the encounter as opened (pydantic's serializer) and the engine's undo shadow,
+    # which the first change needs.
     QTimer.singleShot(WARM_UP_MS, lambda: warm_up(windows))
     return app.exec()
 
@@ -149,6 +150,7 @@ def warm_up(windows: list[MainWindow]) -> None:
     load_now("numpy")
     for window in windows:
         window.document.journal.prepare()
+        window.controller.engine.prepare_undo()
 
 
 def skip_feature_scan() -> None:
