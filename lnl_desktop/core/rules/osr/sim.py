@@ -523,8 +523,10 @@ class _Fights:
         if not len(idx):
             return
         t = self.t
-        far = self.dist[idx, a, target] > t.range_ft[a, option] / 2
-        long = (t.range_ft[a, option] > 0) & far
+        reach = t.range_ft[a, option]
+        ranged = reach > 0
+        # Long range only for a shot: melee blows alone need no distance read.
+        long = ranged & (self.dist[idx, a, target] > reach / 2) if ranged.any() else ranged
         hits = self.rng.random(len(idx)) < t.hit[self.u(idx, a), self.u(idx, target), option, long.astype(np.int64)]
         if not hits.any():
             return
