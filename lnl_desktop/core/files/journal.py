@@ -42,7 +42,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
 from lnl_desktop.core.dice.rolls import ScriptedDice
@@ -170,18 +170,33 @@ def action_from_json(data: dict[str, Any]) -> act.Action:
         raise RulesError(f"journal: a {cls.__name__} that cannot be read: {error.errors()[0]['msg']}") from None
 
 
-class _BaseText:
-    """An encounter as :func:`storage.dumps` writes it, with each live log event's text kept for the next time.
+def _immutable(value: Any) -> bool:
+    """Whether a part of the encounter is never changed in place (edits replace it): a string or number,
+    a frozen model (the map, a light) or a tuple of them (the drawings, the templates)."""
+    if value is None or isinstance(value, str | int | float):
+        return True
+    if isinstance(value, BaseModel):
+        return bool(type(value).model_config.get("frozen"))
+    return isinstance(value, tuple) and all(map(_immutable, value))
 
-    Events are frozen and the log only grows, or is cut back by an undo: the texts of the live events
-    are kept by event, and reused for as long as the event is in the log's live tail. The sealed
-    events' text is the log's own (:meth:`LogBook.chunk_texts`): nothing kept here."""
+
+class _BaseText:
+    """An encounter as :func:`storage.dumps` writes it, with the text of what does not change kept.
+
+    A part never changed in place (the map, the name, the drawings...: :func:`_immutable`) keeps its
+    text for as long as the encounter holds that very object: a snapshot of a big map serialises the
+    combatants, the tokens and the combat state, not the map's thousands of walls again. Events are
+    frozen and the log only grows, or is cut back by an undo: the texts of the live events are kept by
+    event, and reused for as long as the event is in the log's live tail. The sealed events' text is
+    the log's own (:meth:`LogBook.chunk_texts`): nothing kept here."""
 
     def __init__(self) -> None:
         self._texts: dict[int, tuple[Event, str]] = {}  # id -> the event (keeping the id its own), its text
+        self._parts: dict[str, tuple[Any, str]] = {}  # field -> its value (keeping the id its own), its text
 
     def __call__(self, encounter: Encounter) -> str:
-        if list(type(encounter).model_fields)[-1:] != ["log"]:
+        names = list(type(encounter).model_fields)
+        if names[-1:] != ["log"]:
             return storage.dumps(encounter)  # the log is not last: the whole text, the slow way
         log = encounter.log
         sealed = [text() for _, text in log.chunk_texts()] if isinstance(log, LogBook) else []
@@ -191,13 +206,27 @@ class _BaseText:
             held = kept.get(id(event))
             texts[id(event)] = held if held is not None and held[0] is event else (event, file_text(event))
         self._texts = texts
-        # pydantic's own JSON (written in Rust) is json.dumps' text, several times sooner: the state
-        # one level down (inside "encounter"), its closing brace taken off for the log to follow.
-        state = encounter.model_dump_json(indent=1, exclude={"log"}).removesuffix("\n}").replace("\n", "\n ")
+        state = "{" + ",".join(self._part(encounter, name) for name in names[:-1])
         items = [*sealed, *(texts[id(event)][1] for event in live)]
         listed = "[\n   " + ",\n   ".join(items) + "\n  ]" if items else "[]"
         head = f'{{\n "format": {json.dumps(storage.FORMAT)},\n "version": {storage.VERSION},\n "encounter": '
         return head + state + ',\n  "log": ' + listed + "\n }\n}"
+
+    def _part(self, encounter: Encounter, name: str) -> str:
+        """One field's ``"name": value`` as the encounter's own serializer writes it, one level down
+        (inside "encounter"), with the newline before it."""
+        value = encounter.__dict__[name]
+        held = self._parts.get(name)
+        if held is not None and held[0] is value:
+            return held[1]
+        # pydantic's own JSON (written in Rust) of the encounter with just this field: '{\n "name": ...\n}'.
+        alone = encounter.model_dump_json(indent=1, include={name})
+        text = ("\n" + alone[2:-2]).replace("\n", "\n ")
+        if _immutable(value):
+            self._parts[name] = (value, text)
+        else:
+            self._parts.pop(name, None)
+        return text
 
 
 @dataclass(frozen=True)
