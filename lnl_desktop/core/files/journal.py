@@ -40,7 +40,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
@@ -55,6 +55,9 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.engine.history import HistoryStep
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 META = "meta.json"
 # What is read of a recovery folder's files at most. A journal line may hold a whole encounter (an
@@ -117,13 +120,39 @@ _syncer: ThreadPoolExecutor | None = None  # one worker: syncs happen in the ord
 _syncer_lock = threading.Lock()
 
 
-def _sync_later(fd: int) -> Future[None]:
-    """``os.fsync(fd)`` on the journal's worker thread."""
+def _on_worker(work: Callable[..., None], *args: Any) -> Future[None]:
+    """``work(*args)`` on the journal's worker thread (plain paths, text and numbers only), after
+    everything handed to it before."""
     global _syncer
     with _syncer_lock:
         if _syncer is None:
             _syncer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lnl-journal-sync")
-    return _syncer.submit(os.fsync, fd)
+    return _syncer.submit(work, *args)
+
+
+def _sync_later(fd: int) -> Future[None]:
+    """``os.fsync(fd)`` on the journal's worker thread."""
+    return _on_worker(os.fsync, fd)
+
+
+def _write_checkpoint(base: Path, text: str, meta: Path, meta_text: str, stale: list[Path]) -> None:
+    """The worker's part of a checkpoint: its base, then the meta naming it, each whole on the disk
+    before the next, then the files the new meta no longer names."""
+    storage.write_text_atomic(base, text)
+    storage.write_text_atomic(meta, meta_text)
+    _remove(stale)
+
+
+def _sync_generation(base: Path, meta: Path, stale: list[Path]) -> None:
+    """The worker's part of a new chain's first generation, written (not synced) by the GUI thread."""
+    storage.sync_file(base)
+    storage.sync_file(meta)
+    _remove(stale)  # only once the new generation is on the disk: a power cut keeps one whole chain
+
+
+def _remove(paths: list[Path]) -> None:
+    for path in paths:
+        path.unlink(missing_ok=True)
 
 
 ACTION_TYPES: dict[str, type] = {cls.__name__: cls for cls in act.Action.__args__}  # type: ignore[attr-defined]
@@ -282,6 +311,11 @@ class Journal:
         self._written = False  # whether this generation is on disk yet
         self._handle: IO[bytes] | None = None
         self._synced: Future[None] | None = None  # the sync of the last line written
+        # The worker's writing or syncing of the last generation, and what it could not write (said at
+        # the next change: the table goes on, the GM is told to save).
+        self._generation_done: Future[None] | None = None
+        self._failed: OSError | None = None
+        self._to_sync: tuple[Path, Path, list[Path]] | None = None  # a new chain's files, not synced yet
         self._unsynced = False  # lines written that no sync has been asked for yet
         # A window hands the wait for the disk off once its frame is drawn (sync_later), so the worker
         # never wakes in the middle of one; anyone else has it handed off at each line.
@@ -314,6 +348,8 @@ class Journal:
         self._written = False
         if unsaved:
             self._write_generation(chained=chained)
+            self._hand_off_generation()  # not in the middle of a frame: a timer's or the GM's command
+            self._raise_failed()
         else:
             self._remove_files()
 
@@ -360,22 +396,41 @@ class Journal:
         self._unsynced = True
         if not self.hand_off_later:
             self.sync_later()
+        self._raise_failed()  # the line is written: only an earlier generation's disk trouble is said
 
     def sync_later(self) -> None:
         """Hand the wait for the disk of every line written so far to the journal's worker: one call,
         whatever the number of lines (a window calls it once its screen is drawn: a worker woken
         mid-frame takes the interpreter lock from the frame)."""
+        self._hand_off_generation()
         if self._unsynced and self._handle is not None:
             self._unsynced = False
             self._synced = _sync_later(self._handle.fileno())
 
+    def _hand_off_generation(self) -> None:
+        if self._to_sync is not None:
+            base, meta, stale = self._to_sync
+            self._to_sync = None
+            self._generation_done = _on_worker(_sync_generation, base, meta, stale)
+
     def wait_synced(self) -> None:
-        """Until the disk holds every line written so far (a worker syncs them)."""
+        """Until the disk holds every line and generation written so far (a worker writes and syncs them)."""
         self.sync_later()
+        done, self._generation_done = self._generation_done, None
+        if done is not None:
+            try:
+                done.result()
+            except OSError as error:
+                self._failed = error
         synced, self._synced = self._synced, None
         if synced is not None:
             with contextlib.suppress(OSError):
                 synced.result()
+
+    def _raise_failed(self) -> None:
+        failed, self._failed = self._failed, None
+        if failed is not None:
+            raise failed
 
     def close(self, *, keep: bool = False) -> None:
         """Stop writing; unless ``keep``, remove the files (a clean close leaves nothing to recover)."""
@@ -391,22 +446,27 @@ class Journal:
             self.root = self.generation
         self.folder.mkdir(parents=True, exist_ok=True)
         self.prepare()
-        storage.write_text_atomic(self._base_path(self.generation), self._base_text)
-        self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
-        meta = {
-            "generation": self.generation,
-            "root": self.root,
-            "original": str(self.original) if self.original else None,
-        }
-        storage.write_text_atomic(self.folder / META, json.dumps(meta))
-        self._written = True
+        base, meta = self._base_path(self.generation), self.folder / META
+        original = str(self.original) if self.original else None
+        meta_text = json.dumps({"generation": self.generation, "root": self.root, "original": original})
         # What the new meta no longer names: the last checkpoint's base, or the whole old chain.
         stale = [self._base_path(old)] if old != self.root else []
         if not chained:
             for number in range(old_root, old + 1):
                 stale += [self._base_path(number), self._journal_path(number)]
-        for path in stale:
-            path.unlink(missing_ok=True)
+        if chained:
+            # The chain's journals already give this state back (recover reads on past the meta's
+            # generation): the checkpoint's base and meta are the worker's to write, the disk's wait too.
+            self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
+            self._generation_done = _on_worker(_write_checkpoint, base, self._base_text, meta, meta_text, stale)
+        else:
+            # A new chain's first base must be with the system before its first line: written here
+            # (a kill loses nothing), the waits for the disk handed to the worker with the line's.
+            storage.write_text_atomic(base, self._base_text, sync=False)
+            self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
+            storage.write_text_atomic(meta, meta_text, sync=False)
+            self._to_sync = (base, meta, stale)
+        self._written = True
 
     def _base_path(self, generation: int) -> Path:
         return self.folder / f"base-{generation}.lnl"
@@ -422,6 +482,7 @@ class Journal:
             self._handle = None
 
     def _remove_files(self) -> None:
+        self.wait_synced()  # nothing of the worker's lands in the folder after it is emptied
         self._written = False
         if not self.folder.exists():
             return
@@ -484,6 +545,8 @@ def recover(folder: Path) -> Recovered | None:
     generation = meta.get("generation")
     if type(generation) is not int or generation not in numbers:
         generation = numbers[-1]
+    while generation + 1 in journals:
+        generation += 1  # a checkpoint whose meta the worker had not written yet: its journal continues the chain
     root = meta.get("root", generation if meta else None)  # a meta without a root: one generation
     if type(root) is not int or not numbers[0] <= root <= generation:
         root = min(n for n in numbers if n <= generation)

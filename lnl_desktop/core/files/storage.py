@@ -468,13 +468,15 @@ def save(encounter: Encounter, path: str | os.PathLike[str]) -> Path:
 STALE_TEMP_SECONDS = 60.0
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+def write_text_atomic(path: str | os.PathLike[str], text: str, *, sync: bool = True) -> Path:
     """Replace the file at ``path`` with ``text`` so that a kill at any moment leaves either the
     old file or the new one, whole, and keep what the user had: a symlink stays a symlink (its
     target is rewritten) and an existing file keeps its permission bits. Returns ``path``.
 
     The text goes to a temporary file in the same folder, is flushed to the disk, renamed over
     the target, and the folder itself is flushed so that the rename survives a power cut.
+    ``sync=False``: the text is with the operating system (a kill of the program loses nothing) but
+    the waits for the disk are left to :func:`sync_file`, which a worker thread calls.
     """
     path = Path(path)
     target = Path(os.path.realpath(path))
@@ -491,13 +493,27 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.replace(temp, target)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
-    _fsync_directory(directory)
+    if sync:
+        _fsync_directory(directory)
     return path
+
+
+def sync_file(path: str | os.PathLike[str]) -> None:
+    """Wait for the disk to hold a file :func:`write_text_atomic` wrote with ``sync=False``, and its
+    folder's entry of it (the rename)."""
+    target = Path(os.path.realpath(path))
+    fd = os.open(target, os.O_RDWR | getattr(os, "O_BINARY", 0))  # Windows flushes only what it may write
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_directory(target.parent)
 
 
 def _umask() -> int:
