@@ -423,6 +423,36 @@ def test_a_first_paint_on_screen_renders_up_to_a_budget_and_the_rest_follows(
     assert tile_cache.rendered == rendered  # nothing was left to render
 
 
+def test_new_lines_first_paint_on_screen_takes_a_frame_and_the_next_paint_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tile_cache.clear()
+    grid = MapGrid(width=40, height=40, segments=tuple(WallSegment(a=(x, 0), b=(x, 40)) for x in range(1, 40, 2)))
+    lines = LineShapes(grid)
+    monkeypatch.setattr(wall_tiles, "FIRST_PAINT_BUDGET_US", 1.0)  # a tile the first paint
+    asked: list[int] = []
+    image = QImage(1024, 1024, QImage.Format.Format_ARGB32_Premultiplied)
+
+    def paint(number: int) -> None:
+        image.fill(0)
+        painter = QPainter(image)
+        painter.scale(0.25, 0.25)  # the map's 40 cells in a few tiles
+        lines.paint(painter, 0.25, None, lambda: asked.append(number))
+        painter.end()
+
+    rendered = tile_cache.rendered
+    paint(1)
+    assert tile_cache.rendered == rendered + 1 and asked == [1]  # the rest asked for
+    paint(2)
+    tiles = tile_cache.rendered - rendered
+    assert tiles > 4 and asked == [1]  # the usual budget: all the others, nothing asked
+    paint(3)
+    assert tile_cache.rendered - rendered == tiles  # nothing left to render
+    # An edit's new lines are no first paint: the usual budget.
+    edited = LineShapes(MapGrid(width=40, height=40, segments=grid.segments[1:]), lines)
+    assert not edited._first
+
+
 def test_picking_among_many_lines_measures_them_in_bulk_with_the_same_answer() -> None:
     """The view asks on every hover which door is under the cursor: a map's tuple of lines is measured
     at once; a list, one by one. Both give the same line, the last of those as near."""

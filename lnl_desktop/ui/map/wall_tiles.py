@@ -22,8 +22,9 @@ of thousands; stroking them all as one path took seconds a repaint):
   paint needing more than three quarters of it, a turned view or a stale :class:`LineShapes` is
   painted uncached, in pieces. On screen, a paint renders missing tiles until their estimated cost
   passes ``PAINT_BUDGET_US`` and asks the widget for another paint for the rest: a new zoom on a
-  huge map fills in over a few frames instead of freezing the window. Pictures (``render``, a
-  print) get every tile at once.
+  huge map fills in over a few frames instead of freezing the window; the first paint of a map's
+  lines on screen (the window opening) renders a frame's worth (``FIRST_PAINT_BUDGET_US``).
+  Pictures (``render``, a print) get every tile at once.
 - **Edits.** The map is immutable: a wall drawn or erased, a door opened gives a new map whose
   tuples hold mostly the same line objects. :meth:`LineShapes.for_map` compares the tuples' object
   ids (vectorised) to find the changed run, reuses the other rows, and drops only the tiles the
@@ -78,6 +79,9 @@ _REBUILD_OVER = 20_000  # an edit changing more lines than this renders every ti
 # a factor of 1.5 either way): a tile TILE_US, a wall segment's two strokes LINE_US plus LINE_PX_US
 # per device pixel of length, a door DOOR_US.
 PAINT_BUDGET_US = 60_000.0
+# The first paint on screen of a map's lines (the window opening, a file opened) renders a frame's
+# worth: the window is up at once and the rest of the walls follow in the next frames.
+FIRST_PAINT_BUDGET_US = 16_000.0
 TILE_US = 500.0
 LINE_US = 4.0
 LINE_PX_US = 1.0
@@ -332,6 +336,7 @@ class LineShapes:
         self._bounds = QRectF()  # holds every line's box (after an erase it may be larger: harmless)
         self._serial = next(_serials)
         self._lineage = self._serial
+        self._first = previous is None  # no paint on screen yet, nor an edit of lines shown
         if previous is not None and not self.empty:
             self._follow(previous)
         _heads[self._lineage] = self._serial
@@ -484,7 +489,8 @@ class LineShapes:
             widget = painter.device()
             if later is None and isinstance(widget, QWidget):
                 later = lambda: _paint_later(widget)  # noqa: E731
-            budget = math.inf if later is None else PAINT_BUDGET_US
+            budget = math.inf if later is None else FIRST_PAINT_BUDGET_US if self._first else PAINT_BUDGET_US
+            self._first = self._first and later is None
             spent = 0.0
             deferred = False
             for col, row in missing:
