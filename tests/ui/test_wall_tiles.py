@@ -448,9 +448,11 @@ def test_new_lines_first_paint_on_screen_takes_a_frame_and_the_next_paint_the_re
     assert tiles > 4 and asked == [1]  # the usual budget: all the others, nothing asked
     paint(3)
     assert tile_cache.rendered - rendered == tiles  # nothing left to render
-    # An edit's new lines are no first paint: the usual budget.
+    # An edit of lines shown is no first paint (the usual budget); lines following a scene's empty
+    # start (a window opening its map) are.
     edited = LineShapes(MapGrid(width=40, height=40, segments=grid.segments[1:]), lines)
     assert not edited._first
+    assert LineShapes(MapGrid(width=40, height=40, segments=grid.segments[2:]), LineShapes())._first
 
 
 def test_picking_among_many_lines_measures_them_in_bulk_with_the_same_answer() -> None:
@@ -545,6 +547,8 @@ def test_strokes_that_could_change_no_pixel_are_left_out_and_the_picture_is_the_
 ) -> None:
     """Hundreds of long walls in a tile cover it wholly long before the last is stroked: the rest are
     left out (and the casing under lines that cover a pixel wholly), with not one pixel changed."""
+    # The window's first paint renders as many tiles as any other: the count below is of the rest.
+    monkeypatch.setattr(wall_tiles, "FIRST_PAINT_BUDGET_US", wall_tiles.PAINT_BUDGET_US)
     controller = TableController(long_lines_encounter(2000))
     view = make_view(qtbot, controller)
     stroked: list[int] = []

@@ -336,7 +336,8 @@ class LineShapes:
         self._bounds = QRectF()  # holds every line's box (after an erase it may be larger: harmless)
         self._serial = next(_serials)
         self._lineage = self._serial
-        self._first = previous is None  # no paint on screen yet, nor an edit of lines shown
+        # No paint on screen yet (of these lines, or of those they follow: an edit of lines shown is none).
+        self._first = previous is None or previous._first
         if previous is not None and not self.empty:
             self._follow(previous)
         _heads[self._lineage] = self._serial
