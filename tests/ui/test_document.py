@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.files import journal as journal_module
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.journal import Journal
 from lnl_desktop.paths import demo_encounter_path
@@ -127,6 +128,26 @@ def test_the_journal_follows_the_saved_state(make_document: DocumentFactory) -> 
     document.controller.undo_stack.undo()
     document.history_changed()
     assert not document.snapshot_timer.isActive()  # back at the saved state: nothing to recover
+
+
+def test_an_opened_file_s_recovery_text_is_made_at_an_idle_moment_not_at_the_first_change(
+    make_document: DocumentFactory, tmp_path: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fight = tmp_path / "fight.lnl"
+    storage.save(storage.load(demo_encounter_path()), fight)
+    document = make_document()
+    assert document.load(fight)
+    opened = storage.dumps(document.controller.encounter)
+    qtbot.waitUntil(lambda: document.journal._base_pending is None)  # made once the opened file is shown
+    made: list[str] = []
+    original = storage.dumps
+    monkeypatch.setattr(storage, "dumps", lambda encounter: made.append("dumps") or original(encounter))
+    monkeypatch.setattr(journal_module.Encounter, "model_dump_json", lambda *a, **k: made.append("json") or "")
+    document.controller.do(act.EditCombatant("tombril", {"level": 11}))
+    assert made == []  # the first change writes the text made before, nothing serialised on its way
+    document.journal.wait_synced()
+    folder = document.journal.folder
+    assert (folder / f"base-{document.journal.generation}.lnl").read_text(encoding="utf-8") == opened
 
 
 def test_the_recent_files_keep_the_newest_few(make_document: DocumentFactory, tmp_path: Path) -> None:

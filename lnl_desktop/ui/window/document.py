@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 MAX_RECENT = 8
 # While changes go on, the whole encounter is rewritten at most this often (the journal in between).
 SNAPSHOT_INTERVAL_MS = 3000
+# After an open or a save, the journal's text of the encounter as it is then is made this much later
+# (once the new encounter is painted), not at the GM's first change. The start has its own warm-up.
+PREPARE_AFTER_MS = 400
 FILE_FILTER = "Encounters (*.lnl);;All files (*)"
 
 
@@ -83,6 +86,8 @@ class Document(QObject):
         if path is not None:
             self._claim_file(path)
         self.journal.reset(controller.encounter, path, unsaved=False)
+        self._prepare_timer = QTimer(self, singleShot=True, interval=PREPARE_AFTER_MS)
+        self._prepare_timer.timeout.connect(self.journal.prepare)
         self.snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
         self.snapshot_timer.timeout.connect(self.autosave)
 
@@ -114,6 +119,8 @@ class Document(QObject):
             self.journal.reset(self.controller.encounter, self.path, unsaved=unsaved, checkpoint=checkpoint)
         except OSError as error:
             self._journal_error(error)
+        if not unsaved:
+            self._prepare_timer.start()  # the first change then writes text made at an idle moment
 
     def _journal_error(self, error: OSError) -> None:
         # Said once per failure streak: the GM should save, the table must not stop.
@@ -134,6 +141,7 @@ class Document(QObject):
     def close(self) -> None:
         """The window closes cleanly: nothing to recover, and the file is free for another window."""
         self.snapshot_timer.stop()
+        self._prepare_timer.stop()
         self.window_recovery.close()  # a clean exit leaves nothing to recover
         self._release_file()
 
