@@ -17,7 +17,11 @@ newest base and journal alone give back the encounter if an older part is damage
 events never change once logged, so each is turned into text once and kept for the next bases: a
 long fight's base costs the state and a join, not the whole log again. The base and
 ``meta.json`` are written atomically, and ``meta.json`` last: a kill between two writes leaves the
-previous generation whole. A torn last line (a kill in the middle of a write) is skipped.
+previous generation whole. A checkpoint's base and meta are the worker's to write (the window goes on
+with the new journal meanwhile: replaying the chain reads on past the meta's generation, so a kill
+before the worker is done loses nothing); a new chain's first base and meta are written before its
+first line, by the window, and synced by the worker. A torn last line (a kill in the middle of a
+write) is skipped.
 
 Recovery never throws away what it cannot read: :func:`recover` says which part could not be read
 (``Recovered.unread``), rebuilds what it can (from a checkpoint, or the journal replayed on the
