@@ -196,3 +196,47 @@ def test_a_shot_that_cannot_harm_is_not_taken_when_a_blade_can() -> None:
     brannoc = engine.combatant("brannoc")
     target = tactic._target(engine, field, field.gap_ft.copy()[None, :, :], brannoc)
     assert target is not None and target.id != "wight"
+
+
+def _dies_by_rules(bonus: int, overkill: int) -> float:
+    """RULES §12: a PC at 0 HP dies when d20 + its Poison or Death bonus falls short of 11 + the overkill."""
+    return sum(face + bonus < 11 + overkill for face in range(1, 21)) / 20
+
+
+def test_the_simulator_rolls_a_fallen_pcs_death_save_against_11_plus_the_overkill() -> None:
+    # A blow that takes Tombril from his HP to 0 with 0, 3 and 6 beyond: the share of fights where he
+    # dies is the d20's exact chance against DC 11, 14, 17 (4,000 fights: within 4 standard errors).
+    encounter = demo()
+    engine = Engine(encounter.model_copy(deep=True))
+    field = battlefield(engine)
+    tombril = field.index("tombril")
+    bonus = sim.save_bonus(encounter, encounter.combatant("tombril"), sim.SaveCategory.POISON)
+    for overkill in (0, 3, 6):
+        rng = np.random.default_rng(overkill)
+        f = sim._Fights(sim._tables_of(encounter, field), encounter, field, 4000, rng)
+        hp = int(f.hp[0, tombril])
+        f.damage(np.arange(f.n), np.full(f.n, tombril), np.full(f.n, hp + overkill))
+        assert f.down[:, tombril].all()
+        expected = _dies_by_rules(bonus, overkill)
+        assert 0.05 < expected < 0.95  # a share the save moves, both ways
+        assert abs(f.dead[:, tombril].mean() - expected) < 4 * np.sqrt(expected * (1 - expected) / f.n)
+
+
+def test_a_death_save_the_engine_called_for_is_rolled_against_its_dc_in_the_odds() -> None:
+    # Tombril brought to exactly 0 HP by hand in round 1: the engine asks for his death save (DC 11,
+    # nothing beyond 0); every fight of the odds rolls it first, so he dies in that d20's share of them.
+    engine = Engine(demo())
+    engine.apply(act.StartCombat(situation=NOBODY), ScriptedDice([1, 20]))
+    tombril = engine.encounter.combatant("tombril")
+    engine.apply(act.DamageByHand("tombril", tombril.hp))
+    pending = [p for p in engine.encounter.combat.pending if p.kind == "death save"]
+    assert [p.who for p in pending] == ["tombril"]
+    encounter = engine.encounter
+    bonus = sim.save_bonus(encounter, encounter.combatant("tombril"), sim.SaveCategory.POISON)
+    expected = _dies_by_rules(bonus, 0)
+    assert 0.05 < expected < 0.95
+    fights = 4000
+    odds = run.fight_odds(encounter, fights, seed=9)
+    die = next(c.die for c in odds.combatants if c.id == "tombril")
+    assert die is not None
+    assert abs(die - expected) < 4 * np.sqrt(expected * (1 - expected) / fights)

@@ -34,7 +34,7 @@ from lnl_desktop.core.rules.fight import (
 )
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import InitiativeMode, Kind, MoraleResult, OsrCombatant, SaveCategory
-from lnl_desktop.core.rules.osr.rules import ATTACKS, save_bonus
+from lnl_desktop.core.rules.osr.rules import ATTACKS, death_save_dc, save_bonus
 from lnl_desktop.core.rules.osr.tactic import SHOOT_FROM_FT, attack_options, blow, play_fight, ranked_blows, sim_out
 from lnl_desktop.core.rules.shared import FightsBase
 from lnl_desktop.lazy import lazy_module
@@ -556,7 +556,7 @@ class _Fights:
         pc = t.pc[target]
         if pc.any():
             face = self.rng.integers(1, 21, len(idx))
-            dies = pc & (face + t.death_save[self.u(idx, target)] < 11 + overkill)
+            dies = pc & (face + t.death_save[self.u(idx, target)] < death_save_dc(overkill))
             self.dead[idx[dies], target[dies]] = True
         size = t.size[side]
         due = (down_before == 0) | ((2 * out_before < size) & (size <= 2 * (out_before + 1)))
@@ -687,7 +687,7 @@ def _pending(f: _Fights, encounter: Encounter, field: Battlefield) -> None:
     everyone = np.arange(f.n)
     for item in encounter.combat.pending:
         if item.kind == "death save" and item.who in field.ids:
-            f.death_save(field.index(item.who), item.number or 11)
+            f.death_save(field.index(item.who), item.number or death_save_dc(0))
         elif item.kind == "morale" and item.who in (Side.PARTY.value, Side.OPPONENTS.value):
             f.morale(everyone, PARTY if item.who == Side.PARTY.value else OPPONENTS)
         elif item.kind == "counter-attack" and item.who in field.ids and (item.target or "") in field.ids:
