@@ -85,6 +85,7 @@ def test_a_damaged_first_base_is_rebuilt_from_the_newest_copy_or_the_saved_file(
 
     journal.reset(engine.encounter, saved, unsaved=True, checkpoint=True)
     engine.apply(act.Face("ana", 180))
+    journal.wait_synced()  # the worker has written the copy
     saved.write_bytes(b"gone")  # and the saved file is no help either: the newest copy is
     found = recover(tmp_path / "w")
     assert found is not None and found.encounter is not None and "base-1.lnl" in found.unread
