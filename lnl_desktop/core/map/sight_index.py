@@ -61,6 +61,9 @@ class _Blockers:
 
 
 _TILE = 128  # rows and columns per tile of the offsets' tables, filled as viewers first need them
+# Tables up to this many offsets (a 600 x 600 map; 20-30 ms) are filled whole at the first view, at
+# the opening's first fog: a tile filled at a Party move instead was a 10-20 ms stall on that move.
+_WHOLE = 1_500_000
 
 
 class _Tiles:
@@ -88,6 +91,8 @@ class _Tiles:
         r0, c0 = h - 1 - vy, w - 1 - vx
         ty0, ty1 = r0 // _TILE, (r0 + h - 1) // _TILE
         tx0, tx1 = c0 // _TILE, (c0 + w - 1) // _TILE
+        if self.table.size <= _WHOLE:  # filled whole at the first view: no tile left for a later move to fill
+            ty0, ty1, tx0, tx1 = 0, self._done.shape[0] - 1, 0, self._done.shape[1] - 1
         if not self._done[ty0 : ty1 + 1, tx0 : tx1 + 1].all():
             with self._lock:
                 for ty in range(ty0, ty1 + 1):

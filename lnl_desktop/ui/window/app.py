@@ -151,6 +151,10 @@ def warm_up(windows: list[MainWindow]) -> None:
     for window in windows:
         window.document.journal.prepare()
         window.controller.engine.prepare_undo()
+    if windows:
+        from lnl_desktop.ui.plumbing.warm import build_models_later
+
+        build_models_later(windows[0])
 
 
 def skip_feature_scan() -> None:
