@@ -149,3 +149,26 @@ def test_a_checkpoint_the_worker_could_not_write_is_said_at_the_next_change_and_
     found = recover(tmp_path)
     assert found is not None and found.encounter is not None and not found.problem
     assert storage.dumps(found.encounter) == storage.dumps(engine.encounter)
+
+
+def test_a_checkpoint_and_the_changes_after_it_never_wait_for_a_busy_disk(tmp_path: Path, big_table: Any) -> None:
+    engine, journal = journaled(tmp_path, big_table)
+    step_right(engine)
+    journal.wait_synced()
+    disk_free = threading.Event()
+    journal_module._on_worker(disk_free.wait, 30)  # the worker stuck behind a slow disk
+    try:
+        at_copy = storage.dumps(engine.encounter)
+        journal.reset(engine.encounter, None, unsaved=True, checkpoint=True)  # returns: nothing waited on
+        step_right(engine)
+        step_right(engine, "p1")
+        assert not (tmp_path / "base-2.lnl").exists()  # the worker has not got to it
+        # The lines are with the system already: a kill now loses nothing.
+        found = recover(tmp_path)
+        assert found is not None and found.encounter is not None and not found.problem
+        assert storage.dumps(found.encounter) == storage.dumps(engine.encounter) and found.changes == 3
+    finally:
+        disk_free.set()
+    journal.wait_synced()
+    assert (tmp_path / "base-2.lnl").read_text(encoding="utf-8") == at_copy
+    assert '"generation": 2' in (tmp_path / "meta.json").read_text(encoding="utf-8")

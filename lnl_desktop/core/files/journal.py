@@ -154,6 +154,17 @@ def _sync_generation(base: Path, meta: Path, stale: list[Path]) -> None:
     _remove(stale)  # only once the new generation is on the disk: a power cut keeps one whole chain
 
 
+def _finish_journal(handle: IO[bytes]) -> None:
+    """The worker's: the disk's wait for a journal's last lines, then its close (after every sync of
+    it handed over before, on the one worker: never a sync of a closed descriptor)."""
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(handle.fileno())
+    finally:
+        with contextlib.suppress(OSError):
+            handle.close()
+
+
 def _remove(paths: list[Path]) -> None:
     for path in paths:
         path.unlink(missing_ok=True)
@@ -315,9 +326,9 @@ class Journal:
         self._written = False  # whether this generation is on disk yet
         self._handle: IO[bytes] | None = None
         self._synced: Future[None] | None = None  # the sync of the last line written
-        # The worker's writing or syncing of the last generation, and what it could not write (said at
-        # the next change: the table goes on, the GM is told to save).
-        self._generation_done: Future[None] | None = None
+        # The worker's writing or syncing of generations not known to be done, and what it could not
+        # write (said at the next change: the table goes on, the GM is told to save).
+        self._generations: list[Future[None]] = []
         self._failed: OSError | None = None
         self._to_sync: tuple[Path, Path, list[Path]] | None = None  # a new chain's files, not synced yet
         self._unsynced = False  # lines written that no sync has been asked for yet
@@ -339,8 +350,9 @@ class Journal:
         the folder is emptied until the next change. ``checkpoint``: the periodic snapshot of
         the same history, which continues the chain (its journals are kept for the Undo history).
         """
-        self._close_handle()
         chained = checkpoint and unsaved and self._written
+        if not chained:
+            self._close_handle()  # a checkpoint hands its journal's close to the worker: no wait here
         self.original = original
         self._base_pending = None
         if unsaved:
@@ -415,23 +427,33 @@ class Journal:
         if self._to_sync is not None:
             base, meta, stale = self._to_sync
             self._to_sync = None
-            self._generation_done = _on_worker(_sync_generation, base, meta, stale)
+            self._generations.append(_on_worker(_sync_generation, base, meta, stale))
 
     def wait_synced(self) -> None:
         """Until the disk holds every line and generation written so far (a worker writes and syncs them)."""
         self.sync_later()
-        done, self._generation_done = self._generation_done, None
-        if done is not None:
-            try:
-                done.result()
-            except OSError as error:
-                self._failed = error
+        for done in self._generations:
+            done.exception()  # waits; what it raised is read by _look_back
+        self._look_back()
         synced, self._synced = self._synced, None
         if synced is not None:
             with contextlib.suppress(OSError):
                 synced.result()
 
+    def _look_back(self) -> None:
+        """Forget the worker's finished generations, keeping what one could not write."""
+        running = []
+        for done in self._generations:
+            if not done.done():
+                running.append(done)
+            elif isinstance(error := done.exception(), OSError):
+                self._failed = error
+            elif error is not None:
+                raise error
+        self._generations = running
+
     def _raise_failed(self) -> None:
+        self._look_back()
         failed, self._failed = self._failed, None
         if failed is not None:
             raise failed
@@ -443,7 +465,14 @@ class Journal:
             self._remove_files()
 
     def _write_generation(self, *, chained: bool = False) -> None:
-        self._close_handle()
+        if chained:
+            # The worker syncs and closes the journal after the lines handed to it: no wait for the disk.
+            handle, self._handle = self._handle, None
+            self._unsynced, self._synced = False, None
+            if handle is not None:
+                _on_worker(_finish_journal, handle)
+        else:
+            self._close_handle()
         old, old_root = self.generation, self.root
         self.generation = old + 1
         if not chained:
@@ -462,7 +491,7 @@ class Journal:
             # The chain's journals already give this state back (recover reads on past the meta's
             # generation): the checkpoint's base and meta are the worker's to write, the disk's wait too.
             self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
-            self._generation_done = _on_worker(_write_checkpoint, base, self._base_text, meta, meta_text, stale)
+            self._generations.append(_on_worker(_write_checkpoint, base, self._base_text, meta, meta_text, stale))
         else:
             # A new chain's first base must be with the system before its first line: written here
             # (a kill loses nothing), the waits for the disk handed to the worker with the line's.
