@@ -108,19 +108,23 @@ def child(ruleset_name: str, walled: bool, repeat: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         field = battlefield(Engine(encounter))
         plans.append(time.perf_counter() - t0)
-    full = []
+    full, full_cpu = [], []
     for r in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         odds = fight_odds(encounter, FULL, seed=2 + r)
         full.append(time.perf_counter() - t0)
-    first = []
+        full_cpu.append(time.process_time() - c0)
+    first, first_cpu = [], []
     for r in range(5):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fight_odds(encounter, FIRST, seed=20 + r, field=field)
         first.append(time.perf_counter() - t0)
+        first_cpu.append(time.process_time() - c0)
     return {
         "full": statistics.median(full),
         "first": statistics.median(first),
+        "full_cpu": statistics.median(full_cpu),
+        "first_cpu": statistics.median(first_cpu),
         "plan": statistics.median(plans),
         "mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "party_wins": odds.party_wins,
@@ -162,11 +166,12 @@ def main() -> int:
             r = json.loads(done.stdout.strip().splitlines()[-1])
             print(
                 f"{what}, 10,000 fights: median {r['full']:.3f} s (budget {BUDGET_FULL_S:g} s) "
-                f"{verdict(r['full'], BUDGET_FULL_S)}  [Party wins {r['party_wins']:.0%}, {r['rounds']:.1f} rounds]"
+                f"{verdict(r['full'], BUDGET_FULL_S)}  (CPU {r['full_cpu']:.3f} s)  "
+                f"[Party wins {r['party_wins']:.0%}, {r['rounds']:.1f} rounds]"
             )
             print(
                 f"{what}, first 500 fights: median {1000 * r['first']:.1f} ms (budget {1000 * BUDGET_FIRST_S:g} ms) "
-                f"{verdict(r['first'], BUDGET_FIRST_S)}"
+                f"{verdict(r['first'], BUDGET_FIRST_S)}  (CPU {1000 * r['first_cpu']:.1f} ms)"
             )
             both = r["plan"] + r["first"]
             print(f"{what}, the map's plan: median {1000 * r['plan']:.1f} ms")

@@ -166,3 +166,39 @@ def test_the_bestiary_has_a_pikeman_who_fights_with_his_pike() -> None:
     )
     pike = best_weapon(pikeman, ranged=False, tiers=True)
     assert pike is not None and (pike.name, pike.reach) == ("Pike", 10)
+
+
+def test_a_roster_with_the_sides_mixed_gets_each_ones_own_odds() -> None:
+    # The simulator works with each side together and hands the columns back in the roster's order:
+    # with the roster's sides interleaved, each column is still its own combatant's (its own HP, its
+    # own side: a Party member never drops where the Party wins untouched).
+    import numpy as np
+
+    from lnl_desktop.core.rules.fight import Plan, sides_together, with_plans
+    from lnl_desktop.core.sim.field import battlefield
+
+    encounter = demo()
+    people = list(encounter.combatants)
+    mixed = people[1::2][::-1] + people[0::2]
+    encounter = encounter.model_copy(update={"combatants": mixed})
+    assert [c.side for c in mixed] != sorted((c.side for c in mixed), key=lambda s: s.value != "Party")
+    engine = Engine(encounter)
+    field = battlefield(engine)
+    foe = next(c.id for c in mixed if c.side.value == "Opponents")
+    friend = next(c.id for c in mixed if c.side.value == "Party")
+    field = with_plans(field, (Plan(friend, "attack", foe),))
+    grouped, at = sides_together(field)
+    assert list(grouped.side) == sorted(grouped.side)
+    for c, cid in enumerate(field.ids):
+        assert grouped.ids[at[c]] == cid
+        for d in range(field.size):
+            assert grouped.gap_ft[at[c], at[d]] == field.gap_ft[c, d]
+            assert grouped.sees[at[c], at[d]] == field.sees[c, d]
+    assert grouped.prefer is not None and grouped.ids[grouped.prefer[at[field.index(friend)]]] == foe
+    out = engine.ruleset.fights.simulate(encounter, field, 2000, np.random.default_rng(3))
+    for c, cid in enumerate(field.ids):
+        assert out.health[:, c, 0].max() <= encounter.combatant(cid).hp  # nobody heals in these fights
+    # Ties go to the roster's first, so the order changes who is struck: the engine, playing this
+    # roster's order, agrees combatant by combatant.
+    fast = run.fight_odds(encounter, 4000, seed=3)
+    assert agreement.disagreements(fast, reference.reference_odds(encounter, REFERENCE_FIGHTS, SEED)) == []

@@ -82,6 +82,30 @@ class Battlefield:
         return out
 
 
+def sides_together(field: Battlefield) -> tuple[Battlefield, IntArray]:
+    """``field`` with the Party first and the Opponents after, each side in the roster's order, and
+    where each roster index went (``field.ids[c]`` is the new field's ``ids[at[c]]``): a simulator
+    that keeps each side's columns together reads and writes a foe's gaps as one slice."""
+    order = np.argsort(field.side, kind="stable")
+    at: IntArray = np.empty(field.size, dtype=np.int64)
+    at[order] = np.arange(field.size)
+    prefer = None if field.prefer is None else np.where(field.prefer >= 0, at[np.maximum(field.prefer, 0)], -1)[order]
+    grouped = Battlefield(
+        ids=tuple(field.ids[c] for c in order),
+        names=tuple(field.names[c] for c in order),
+        side=field.side[order],
+        standing=field.standing[order],
+        gap_ft=field.gap_ft[np.ix_(order, order)],
+        dist_ft=field.dist_ft[np.ix_(order, order)],
+        sees=field.sees[np.ix_(order, order)],
+        move_ft=field.move_ft[order],
+        prefer=prefer,
+        modes=None if field.modes is None else tuple(field.modes[c] for c in order),
+        retreating=None if field.retreating is None else field.retreating[order],
+    )
+    return grouped, at
+
+
 @dataclass(frozen=True)
 class Plan:
     """A plan the GM pins for one combatant instead of the default tactic (the odds' what-if):
@@ -142,6 +166,11 @@ class SimOutcome:
     @property
     def fights(self) -> int:
         return int(self.winner.shape[0])
+
+    def columns(self, at: IntArray) -> SimOutcome:
+        """The outcome with column ``c`` taken from column ``at[c]`` (back to the roster's order after
+        :func:`sides_together`)."""
+        return replace(self, down=self.down[:, at], dead=self.dead[:, at], health=self.health[:, at])
 
 
 def empty_outcome(fights: int, k: int, health_fields: tuple[str, ...]) -> SimOutcome:

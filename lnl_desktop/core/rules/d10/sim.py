@@ -38,6 +38,7 @@ from lnl_desktop.core.rules.fight import (
     Timers,
     empty_outcome,
     pin,
+    sides_together,
     timed_conditions,
     variants,
 )
@@ -132,6 +133,10 @@ class _Fights:
         self.side = field.side
         self.party = field.side == PARTY
         self.foe = field.foes()
+        # The field has each side together (sides_together): i's foes are the columns of one slice,
+        # and only gaps to foes are ever read, so only those are kept up to date.
+        party = int(self.party.sum())
+        self.foes_of = [slice(party, k) if self.party[i] else slice(0, party) for i in range(k)]
         self.hp_max = np.array([c.hp_max for c in people])
         self.dr = np.array([c.dr for c in people])
         self.minion = np.array([c.minion for c in people])
@@ -298,14 +303,15 @@ class _Fights:
         mixed[n, t] = np.where(arrived, MELEE_FT + extra, np.maximum(old[n, t] - moved, MELEE_FT + extra + GRID_FT))
         shift = mixed - old
         shift[n, t] = 0.0
-        row = self.gap[fights, i, :]  # a copy (fancy index), moved on in place and put back
-        row += shift
+        foes = self.foes_of[i]
+        row = self.gap[fights, i, foes]  # a copy (fancy index), moved on in place and put back
+        row += shift[:, foes]
         np.maximum(row, 0.0, out=row)
-        self.gap[fights, i, :] = row
-        column = self.gap[fights, :, i]  # read after the row is back: they share the gap to itself
-        column += shift
+        self.gap[fights, i, foes] = row
+        column = self.gap[fights, foes, i]
+        column += shift[:, foes]
         np.maximum(column, 0.0, out=column)
-        self.gap[fights, :, i] = column
+        self.gap[fights, foes, i] = column
         self.dist[fights, i, :] = mixed
         self.dist[fights, :, i] = mixed
         if arrived.any():
@@ -338,16 +344,21 @@ class _Fights:
         """What ``i`` does in its turn in ``fights``: pick up its weapon, shoot, close in, strike."""
         if fights.size == 0 or not (self.has_blade[i] or self.has_bow[i]):
             return
-        foes = self.standing[fights] & self.foe[i]
+        block = self.foes_of[i]
+        if block.start == block.stop:  # no foe on the map: nobody to strike or close on
+            return
+        foes = self.standing[fights, block]  # its foes standing, in the roster's order
         some = foes.any(axis=1)
         armed = self.armed[fights, i]
         pick = some & ~armed
         self.armed[fights[pick], i] = True  # a Use / ready an item picks its weapon up (the action)
         acting = some & armed
-        g = np.where(foes, self.gap[fights, i, :], np.inf)
+        g = np.where(foes, self.gap[fights, i, block], np.inf)
         n = np.arange(fights.size)
-        target = pin(self.field, i, g.argmin(axis=1), foes)  # the nearest standing foe (ties: the roster's first)
-        gap = g[n, target]
+        target = block.start + g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
+        if self.field.prefer is not None:
+            target = pin(self.field, i, target, self.standing[fights] & self.foe[i])
+        gap = g[n, target - block.start]
         acting &= np.isfinite(gap)
         near = acting & (gap <= self.reach_extra[i])
         kind = np.full(fights.size, MELEE if self.has_blade[i] else RANGED)
@@ -379,10 +390,11 @@ class _Fights:
         self.timers.turn_ends(np.nonzero(self.live & self.standing[:, i])[0], i, self.rng)
 
     def _finish(self, i: int, r: int, able: Any) -> None:
-        reach = self.standing & self.foe[i] & (self.gap[:, i, :] <= self.reach_extra[i])
+        block = self.foes_of[i]
+        reach = self.standing[:, block] & (self.gap[:, i, block] <= self.reach_extra[i])
         go = reach.any(axis=1) & self.armed[:, i] & able
         fights = np.nonzero(go)[0]
-        self.attack(i, fights, reach[fights].argmax(axis=1), np.full(fights.size, MELEE), r)
+        self.attack(i, fights, block.start + reach[fights].argmax(axis=1), np.full(fights.size, MELEE), r)
 
 
 def _round_order(rng: Any, n: int, party_group: int, g: int, party_first: bool) -> Any:
@@ -427,6 +439,7 @@ class D10Fights(FightsBase):
 
     def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
         """The rest of the fight ``fights`` times over from ``encounter``'s state (see the module)."""
+        field, placed = sides_together(field)  # worked on with each side together, handed back in the roster's order
         s = _Fights(encounter, field, fights, rng)
         options = encounter.options
         # The groups that roll initiative each round (rounds.groups), by index.
@@ -445,7 +458,7 @@ class D10Fights(FightsBase):
                     s.finish(s.index[combat.turn.combatant], r, combat.turn.action is None)
                 done.add(combat.turn.combatant)
             sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
-            sequence += [i for i in range(s.k) if i not in sequence]
+            sequence += [int(i) for i in placed if i not in sequence]  # the rest in the roster's order
             for i in sequence:
                 if field.ids[i] in done or s.people[i].surprised:
                     continue
@@ -468,7 +481,7 @@ class D10Fights(FightsBase):
             r += 1
         s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
         s.store()
-        return s.out
+        return s.out.columns(placed)
 
     def play(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
         play_fight(engine, field, max_rounds)
