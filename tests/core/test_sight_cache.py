@@ -417,3 +417,15 @@ def test_a_map_of_a_few_hundred_cells_fills_its_offsets_at_the_first_view() -> N
     assert offsets._dist._done.all()
     offsets.bins(299, 299)
     assert offsets._bins._done.all()
+
+
+def test_offsets_are_shared_by_copies_and_found_again_by_a_pickle() -> None:
+    """A deep copy of an encounter (a dry run, the odds) copies what its map keeps: the offsets, with
+    their tiles' lock, are the size's own and shared, never copied."""
+    import copy
+    import pickle
+
+    offsets = sight_index._offsets(40, 30)
+    offsets.dist(5, 5)
+    assert copy.deepcopy({"kept": offsets})["kept"] is offsets
+    assert pickle.loads(pickle.dumps(offsets)) is offsets

@@ -125,9 +125,10 @@ class _Offsets:
     only, so every map of one size shares one (a door opened or a wall drawn makes a new map, not
     new offsets). Each table is filled round the viewers that ask (:class:`_Tiles`)."""
 
-    __slots__ = ("__weakref__", "_bins", "_dist", "_edges", "bin_width", "nbins")
+    __slots__ = ("__weakref__", "_bins", "_dist", "_edges", "bin_width", "nbins", "size")
 
     def __init__(self, w: int, h: int) -> None:
+        self.size = (w, h)
         # Angular bins per viewing point: fewer bins file each blocker in fewer places, more leave
         # fewer cells between the bounds; 8 per cell of the map's longer side balances the two.
         self.nbins = nbins = min(4096, max(256, 8 * max(w, h)))
@@ -148,6 +149,18 @@ class _Offsets:
         self._dist = _Tiles(w, h, np.float64, distance)
         self._bins = _Tiles(w, h, np.int16, angle_bin)
         self._edges: tuple[FloatArray, FloatArray] | None = None
+
+    # Offsets depend on the map's size only and are shared by every map of it: a copy of a map (a
+    # deep copy of an encounter) shares them too, and a pickled one finds them again by its size
+    # (their tiles' lock is not to be copied).
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Offsets:
+        return self
+
+    def __copy__(self) -> _Offsets:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[int, int]]:
+        return _offsets, self.size
 
     def dist(self, vx: int, vy: int) -> FloatArray:
         """``(h, w)``: the distance (cells, centre to centre) from the viewer at ``(vx, vy)`` to each cell."""
