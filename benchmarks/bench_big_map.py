@@ -314,6 +314,24 @@ def verdict(value: float, budget: float) -> str:
     return "ok" if value <= budget else "OVER"
 
 
+def figure(what: str, value: float, budget: float) -> str:
+    """'drag step worst 3.1 ms (budget 16.7 ms) ok': one of several figures on a line."""
+    return f"{what} {value:.1f} ms (budget {budget:g} ms) {verdict(value, budget)}"
+
+
+def drag_figures(fit: float, one: float, step_times: list[float], presses: list[float]) -> str:
+    return ", ".join(
+        (
+            figure("repaint at fit", fit, REPAINT_BUDGET_MS),
+            figure("at 1:1", one, REPAINT_BUDGET_MS),
+            figure("drag step worst", max(step_times), FRAME_MS),
+            f"drag step median {statistics.median(step_times):.1f} ms",
+            figure("press worst", max(presses), FRAME_MS),
+            f"press median {statistics.median(presses):.1f} ms",
+        )
+    )
+
+
 def row(what: str, values: dict[str, float | None], budget: float, unit: str = "ms") -> None:
     cells = []
     for label, value in values.items():
@@ -404,12 +422,7 @@ def main() -> int:
         table.close()
         worst = max(step_times)
         over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS) + (max(presses) > FRAME_MS)
-        print(
-            f"  {count:,} {kind}: repaint at fit {fit:.1f} ms {verdict(fit, REPAINT_BUDGET_MS)}, at 1:1 {one:.1f} ms "
-            f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)} "
-            f"(median {statistics.median(step_times):.1f}), press worst {max(presses):.1f} ms "
-            f"{verdict(max(presses), FRAME_MS)} (median {statistics.median(presses):.1f})"
-        )
+        print(f"  {count:,} {kind}: {drag_figures(fit, one, step_times, presses)}")
 
     print("\nDrawings (100x100 map, 10 tokens, 2,000 segments, fog on): 200 drawings, half shown to the players")
     encounter = big_maps.build(size=100, tokens=10, segments=2000)
@@ -426,12 +439,7 @@ def main() -> int:
     table.close()
     worst = max(step_times)
     over += (fit > REPAINT_BUDGET_MS) + (one > REPAINT_BUDGET_MS) + (worst > FRAME_MS) + (max(presses) > FRAME_MS)
-    print(
-        f"  200 drawings: repaint at fit {fit:.1f} ms {verdict(fit, REPAINT_BUDGET_MS)}, at 1:1 {one:.1f} ms "
-        f"{verdict(one, REPAINT_BUDGET_MS)}, drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)} "
-        f"(median {statistics.median(step_times):.1f}), press worst {max(presses):.1f} ms "
-        f"{verdict(max(presses), FRAME_MS)} (median {statistics.median(presses):.1f})"
-    )
+    print(f"  200 drawings: {drag_figures(fit, one, step_times, presses)}")
 
     print("\nA carried torch (300x300, 500 tokens, 2,000 segments, fog on): it moves with its token")
     encounter = big_maps.build(size=300, tokens=500, segments=2000)
@@ -446,8 +454,9 @@ def main() -> int:
     worst, moved = max(step_times), max(moves)
     over += (worst > FRAME_MS) + (moved > FRAME_MS)
     print(
-        f"  drag step worst {worst:.1f} ms {verdict(worst, FRAME_MS)}; a Party move carrying it, fog and light "
-        f"worked out again: worst {moved:.1f} ms {verdict(moved, FRAME_MS)} (median {statistics.median(moves):.1f})"
+        f"  carried torch: {figure('drag step worst', worst, FRAME_MS)}, "
+        f"{figure('Party move worst', moved, FRAME_MS)}, Party move median {statistics.median(moves):.1f} ms "
+        "(a Party move carrying it: fog and light worked out again)"
     )
 
     print("\nThe party's size (300x300, 500 tokens, 2,000 segments, fog on)")

@@ -29,6 +29,11 @@ FIGURE = re.compile(
     r"^(?P<what>.+?): (?:median )?(?P<value>[\d,]*\.?\d+) ?(?P<unit>us|µs|ms|s|MB|x)\b"
     r"(?:.*?\b(?:budget|target) (?P<budget>[\d,]*\.?\d+) ?(?P<bunit>us|µs|ms|s|MB|x)?)?"
 )
+# Several figures on one line, after its "what: " ("10,000 segments: repaint at fit 3.1 ms (budget 8 ms) ok,
+# drag step median 2.0 ms, ..."): each a segment between commas.
+SEGMENT = re.compile(
+    r"^(?P<what>.+?) (?P<value>\d*\.?\d+) ?(?P<unit>us|ms|s)\b(?: \(budget (?P<budget>[\d.]+) ?(?P<bunit>us|ms|s)\))?"
+)
 SCALE = {"us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "MB": 1.0, "x": 1.0}
 SLOWER = 1.05  # the issue's bound: nothing slower by more than 5 %
 
@@ -73,6 +78,15 @@ def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, 
                 if number not in ("", "-"):
                     figure = (float(number) * scale, float(row["budget"]) * scale, row["unit"])
                     found[f"{heading}: {row['what']} [{label}]"] = figure
+            continue
+        if line.count("(budget ") > 1:
+            prefix, _, rest = line.strip().partition(": ")
+            for part in rest.split(", "):
+                seg = SEGMENT.match(part)
+                if seg:
+                    scale, budget = SCALE[seg["unit"]], seg["budget"]
+                    bound = None if budget is None else float(budget) * SCALE[seg["bunit"] or seg["unit"]]
+                    found[f"{heading}: {prefix}: {seg['what']}"] = (float(seg["value"]) * scale, bound, seg["unit"])
             continue
         match = FIGURE.match(line.strip())
         if match and ("median" in line or match["budget"]):
