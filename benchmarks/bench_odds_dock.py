@@ -163,16 +163,21 @@ def main() -> int:
         r = measure(name, args.repeat)
         verdict = "within budget" if r["hand_worst"] <= BUDGET_MS else "OVER BUDGET"
         cpu_verdict = "within budget" if r["cpu_worst"] <= BUDGET_MS else "OVER BUDGET"
+        what = f"Odds dock, {name} 20v20"
         print(
-            f"Odds dock, {name} 20v20: the GUI thread's own processor time in one hand-back at most "
-            f"{r['cpu_worst']:.1f} ms (budget {BUDGET_MS:g} ms) {cpu_verdict}; "
-            f"{r['clean_worst']:.1f} ms at most without a collection of the interpreter's in it "
-            f"({r['gc_count']:.0f} collections on the GUI thread, the longest {r['gc_worst']:.1f} ms of processor time)"
+            f"{what}, the GUI thread's own processor time in one hand-back, worst: {r['cpu_worst']:.1f} ms "
+            f"(budget {BUDGET_MS:g} ms) {cpu_verdict}; {r['clean_worst']:.1f} ms at most without a collection "
+            "of the interpreter's in it"
         )
         print(
-            f"Odds dock, {name} 20v20: the GUI thread held by a hand-back at most {r['hand_worst']:.1f} ms "
-            f"(budget {BUDGET_MS:g} ms) {verdict}; median {r['hand_median']:.1f} ms of {r['hand_count']:.0f}; "
-            f"a slot or piece alone at most {r['slot_worst']:.1f} ms; any gap at most {r['any_worst']:.1f} ms"
+            f"{what}, the GUI thread held by a hand-back, worst: {r['hand_worst']:.1f} ms (budget {BUDGET_MS:g} ms) "
+            f"{verdict}; median {r['hand_median']:.1f} ms of {r['hand_count']:.0f}; a slot or piece alone at most "
+            f"{r['slot_worst']:.1f} ms"
+        )
+        print(
+            f"{what}, the longest collection of the interpreter's on the GUI thread: {r['gc_worst']:.1f} ms of "
+            f"processor time ({r['gc_count']:.0f} collections); any gap of the GUI thread at most "
+            f"{r['any_worst']:.1f} ms"
         )
     return 0
 
