@@ -8,6 +8,8 @@ per pass of the event loop, so a click in between waits for one model at most.
 
 from __future__ import annotations
 
+import gc
+
 from pydantic import BaseModel
 from PySide6.QtCore import QObject, QTimer
 
@@ -46,6 +48,11 @@ def _build_next(context: QObject) -> None:
             break
     if _pending:
         QTimer.singleShot(0, context, lambda: _build_next(context))
+    else:
+        # What the builds left (tens of thousands of schema objects, for good) is set aside from the
+        # collector's younger generations at once: collected with them, it was the next collection's
+        # 20-40 ms, in the middle of the GM's next move (the collector looks at it again at its thaw).
+        gc.freeze()
 
 
 def models_pending() -> int:
