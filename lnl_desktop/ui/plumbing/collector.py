@@ -29,10 +29,11 @@ class GuiCollector(QObject):
     """Collects on the GUI thread every :data:`INTERVAL_MS`, a generation at a time as its count says.
 
     A full collection looks at every object the program holds: 40-100 ms with a big map open, a
-    stall in the middle of a drag. So what survives a full collection is frozen (``gc.freeze``): the
-    next ones look only at what came since. Every :data:`THAW_EVERY`-th full collection looks at the
-    frozen objects again (garbage among them is freed too, in the end), and never while a mouse
-    button is held; nor does any but the youngest generation's, unless garbage piles up meanwhile.
+    stall in the middle of a drag. So what survives a full collection, or a collection of the
+    middle generation, is frozen (``gc.freeze``): the next ones look only at what came since.
+    Every :data:`THAW_EVERY`-th full collection looks at the frozen objects again (garbage among
+    them is freed too, in the end), and never while a mouse button is held; nor does any but the
+    youngest generation's, unless garbage piles up meanwhile.
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -58,8 +59,15 @@ class GuiCollector(QObject):
         held = QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton
         if generation and held and counts[1] <= HELD_LIMIT * self.threshold[1]:
             generation = 0  # a press or a drag under way: the older generations wait for its end
-        if generation < 2:
-            return gc.collect(generation)
+        if generation == 0:
+            return gc.collect(0)
+        if generation == 1:
+            # What outlives two collections lives on (a dock's charts, a map's caches, the models): set
+            # aside like the survivors of a full one, so no later young collection walks it again
+            # (20 ms collections in the middle of play once the charts were built).
+            found = gc.collect(1)
+            gc.freeze()
+            return found
         thaw = self.full % THAW_EVERY == THAW_EVERY - 1 and not held
         if thaw:
             gc.unfreeze()
