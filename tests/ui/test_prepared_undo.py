@@ -15,7 +15,7 @@ from lnl_desktop.ui.window.main_window import MainWindow
 def test_an_opened_table_has_its_undo_shadow_before_the_first_move(qtbot: QtBot, demo_window: MainWindow) -> None:
     controller = demo_window.controller
     engine = controller.engine
-    controller.replace_encounter(storage.load(demo_encounter_path()))
+    demo_window.document.replace(storage.load(demo_encounter_path()), None)  # as File ▸ Open does
     assert engine._shadow is None or not engine._shadow.holds(engine.encounter)
     qtbot.waitUntil(lambda: engine._shadow is not None and engine._shadow.holds(engine.encounter), timeout=3000)
     made = engine._shadow

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from lnl_desktop.core.dice.rolls import DiceSource
@@ -22,8 +22,6 @@ from lnl_desktop.core.engine.engine import UNDO_LIMIT, Engine
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.ui.plumbing.commands import push_action
-
-PREPARE_AFTER_MS = 400  # after the first paint of a table opened
 
 
 @dataclass(frozen=True)
@@ -167,6 +165,3 @@ class TableController(QObject):
         self.encounterReplaced.emit()
         self.planChanged.emit()
         self.selectionChanged.emit("")
-        # The undo shadow made once the new table is painted, not at the GM's first move (tens of ms
-        # on a map of hundreds of tokens).
-        QTimer.singleShot(PREPARE_AFTER_MS, self, self.engine.prepare_undo)

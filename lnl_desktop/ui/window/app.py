@@ -149,8 +149,7 @@ def _run(argv: list[str] | None) -> int:
 def warm_up(windows: list[MainWindow]) -> None:
     load_now("numpy")
     for window in windows:
-        window.document.journal.prepare()
-        window.controller.engine.prepare_undo()
+        window.document.prepare()
     if windows:
         from lnl_desktop.ui.plumbing.warm import build_models_later
 

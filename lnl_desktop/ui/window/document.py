@@ -87,7 +87,7 @@ class Document(QObject):
             self._claim_file(path)
         self.journal.reset(controller.encounter, path, unsaved=False)
         self._prepare_timer = QTimer(self, singleShot=True, interval=PREPARE_AFTER_MS)
-        self._prepare_timer.timeout.connect(self.journal.prepare)
+        self._prepare_timer.timeout.connect(self.prepare)
         self.snapshot_timer = QTimer(self, singleShot=True, interval=SNAPSHOT_INTERVAL_MS)
         self.snapshot_timer.timeout.connect(self.autosave)
 
@@ -121,6 +121,13 @@ class Document(QObject):
             self._journal_error(error)
         if not unsaved:
             self._prepare_timer.start()  # the first change then writes text made at an idle moment
+
+    def prepare(self) -> None:
+        """At an idle moment once the table is shown (opened, saved, at the start): what its first
+        change needs, so that change does not wait for it: the journal's text of the encounter as it
+        stands and the engine's undo shadow (tens of ms each on a map of hundreds of tokens)."""
+        self.journal.prepare()
+        self.controller.engine.prepare_undo()
 
     def _journal_error(self, error: OSError) -> None:
         # Said once per failure streak: the GM should save, the table must not stop.
