@@ -50,6 +50,7 @@ from lnl_desktop.core.engine.party_view import party_sight, players_unseen
 from lnl_desktop.core.engine.rounds import HANDLERS as ROUND_HANDLERS
 from lnl_desktop.core.errors import IllegalAction, RulesError
 from lnl_desktop.core.map.explored import explore
+from lnl_desktop.core.map.explored import prepare as prepare_explore
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.movement import MoveRules, Reach
 from lnl_desktop.core.map.terrain import map_terrain
@@ -214,6 +215,15 @@ class Engine:
         """Make the undo shadow of the encounter now (at an idle moment), not at the first action: on a
         map with hundreds of tokens that is tens of milliseconds the GM's first move would wait for."""
         self._shadow_of(self.encounter)
+
+    def prepare(self) -> None:
+        """At an idle moment once a table is shown: what its first action would otherwise wait for,
+        the undo shadow (:meth:`prepare_undo`) and, with fog of war on, the explored cells with what
+        the Party sees now (``explored.prepare``: tens of thousands of cells on a map just opened)."""
+        self.prepare_undo()
+        fog = self.encounter.fog
+        if fog.enabled:
+            prepare_explore(fog.explored, party_sight(self.encounter).mask)
 
     def clear_history(self) -> None:
         self._undo.clear()

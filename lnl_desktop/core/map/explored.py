@@ -3,6 +3,10 @@
 The encounter keeps the explored cells as a set (what the file holds); the fog's views and the
 engine's exploring read them as a ``(height, width)`` mask. The masks of the latest few sets are
 kept, so the state now and those undo returns to cost nothing.
+
+The first move of a table whose explored cells do not hold what the Party sees (fog just switched
+on in the file, a map opened) would turn tens of thousands of cells into tuples: :func:`prepare`
+does that at an idle moment, and the move then adds or drops only the cells its step changed.
 """
 
 from __future__ import annotations
@@ -23,6 +27,10 @@ np = lazy_module("numpy")  # imported at first use: the first window needs none 
 # (no other set can take a held one's id); a few are kept: the state now and those undo returns to.
 _explored: list[tuple[frozenset[Cell], BoolArray]] = []
 _EXPLORED_KEEP = 6
+
+# What exploring the Party's view would make, worked out at an idle moment (:func:`prepare`):
+# (explored, the view then, explored with that view's cells), or None.
+_prepared: tuple[frozenset[Cell], BoolArray, frozenset[Cell]] | None = None
 
 
 def _remember(explored: frozenset[Cell], mask: BoolArray) -> BoolArray:
@@ -77,6 +85,43 @@ def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
     new = seen & ~known
     if not new.any():
         return explored
-    grown = explored | mask_cells(new)
+    grown = _from_prepared(explored, seen, known, new)
+    if grown is None:
+        grown = explored | mask_cells(new)
     _remember(grown, known | seen)
+    return grown
+
+
+def prepare(explored: frozenset[Cell], seen: BoolArray) -> None:
+    """At an idle moment: what :func:`explore` of ``explored`` and a view much like ``seen`` (the
+    Party's now) will make, so the next move turns only the cells its step changed into tuples."""
+    global _prepared
+    h, w = seen.shape
+    known = explored_mask(explored, w, h)
+    new = seen & ~known
+    if not new.any():  # nothing to explore: the move's own few cells are cheap
+        _prepared = None
+        return
+    _prepared = (explored, seen.copy(), explored | mask_cells(new))
+
+
+def _from_prepared(
+    explored: frozenset[Cell], seen: BoolArray, known: BoolArray, new: BoolArray
+) -> frozenset[Cell] | None:
+    """``explored`` with the cells of ``new`` added, from the prepared set when it was made from this
+    very ``explored``: its view's cells this ``seen`` lacks dropped, those it adds added. None when
+    nothing fits or the views differ too much for that to pay."""
+    prepared = _prepared
+    if prepared is None or prepared[0] is not explored or prepared[1].shape != seen.shape:
+        return None
+    _, before, grown = prepared
+    dropped = before & ~seen & ~known  # prepared, not seen now, not explored before
+    added = new & ~before
+    changed = int(np.count_nonzero(dropped)) + int(np.count_nonzero(added))
+    if changed * 4 > int(np.count_nonzero(new)):
+        return None
+    if dropped.any():
+        grown = grown - mask_cells(dropped)
+    if added.any():
+        grown = grown | mask_cells(added)
     return grown

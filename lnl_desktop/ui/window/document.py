@@ -127,7 +127,7 @@ class Document(QObject):
         change needs, so that change does not wait for it: the journal's text of the encounter as it
         stands and the engine's undo shadow (tens of ms each on a map of hundreds of tokens)."""
         self.journal.prepare()
-        self.controller.engine.prepare_undo()
+        self.controller.engine.prepare()
 
     def _journal_error(self, error: OSError) -> None:
         # Said once per failure streak: the GM should save, the table must not stop.

@@ -1,0 +1,94 @@
+"""The explored cells prepared at an idle moment (``explored.prepare``, ``Engine.prepare``): the first
+move after it adds exactly what a full recompute adds, the Party's view before the move or not."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from lnl_desktop.core.dice.rolls import ScriptedDice
+from lnl_desktop.core.encounter import actions as act
+from lnl_desktop.core.encounter.map_model import Fog, MapGrid, Token, WallSegment
+from lnl_desktop.core.encounter.model import Side
+from lnl_desktop.core.engine import party_view
+from lnl_desktop.core.engine.engine import Engine
+from lnl_desktop.core.map import explored as explored_cells
+from lnl_desktop.core.map.grid import Cell
+from lnl_desktop.core.rules.registry import get_ruleset
+
+W, H = 24, 18
+
+
+def cells_of(mask: np.ndarray) -> frozenset[Cell]:
+    ys, xs = np.nonzero(mask)
+    return frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def random_mask(rng: random.Random, share: float) -> np.ndarray:
+    return np.array([[rng.random() < share for _ in range(W)] for _ in range(H)], dtype=bool)
+
+
+def test_a_view_near_the_prepared_one_explores_what_a_full_recompute_does() -> None:
+    rng = random.Random(11)
+    used = 0
+    for _ in range(60):
+        explored = cells_of(random_mask(rng, 0.2))
+        before = random_mask(rng, 0.6)
+        explored_cells.prepare(explored, before)
+        now = before.copy()
+        for _ in range(rng.randrange(0, 12)):  # a step: a few cells come into view, a few go out
+            now[rng.randrange(H), rng.randrange(W)] ^= True
+        used += (
+            explored_cells._from_prepared(
+                explored,
+                now,
+                explored_cells.explored_mask(explored, W, H),
+                now & ~explored_cells.explored_mask(explored, W, H),
+            )
+            is not None
+        )
+        grown = explored_cells.explore(explored, now)
+        assert grown == explored | cells_of(now)
+        assert np.array_equal(
+            explored_cells.explored_mask(grown, W, H), explored_cells.explored_mask(explored, W, H) | now
+        )
+    assert used > 40  # the prepared set did the work, not a rebuild
+
+
+def test_a_view_far_from_the_prepared_one_or_another_explored_set_is_built_afresh() -> None:
+    rng = random.Random(5)
+    explored = cells_of(random_mask(rng, 0.1))
+    explored_cells.prepare(explored, random_mask(rng, 0.5))
+    other = random_mask(rng, 0.5)  # nothing like the prepared view
+    assert explored_cells.explore(explored, other) == explored | cells_of(other)
+    elsewhere = cells_of(random_mask(rng, 0.1))  # not the set prepared from
+    assert explored_cells.explore(elsewhere, other) == elsewhere | cells_of(other)
+
+
+def fighter(name: str, side: Side = Side.PARTY, **fields: Any) -> dict[str, Any]:
+    return {"name": name, "side": side.value, "level": 1, "stamina_max": 20, "injury_max": 10} | fields
+
+
+def test_the_first_party_move_after_the_idle_preparation_explores_what_the_party_sees() -> None:
+    """A file whose explored cells lack what the Party sees now (fog switched on in the file): prepared
+    at idle, the first move explores the cells seen after it, not those seen only before it."""
+    grid = MapGrid(width=W, height=H, segments=(WallSegment(a=(10, 0), b=(10, 8)), WallSegment(a=(4, 12), b=(16, 12))))
+    encounter = get_ruleset("lnl").new_encounter(
+        map=grid,
+        combatants=[fighter("Ana", vision_deg=360, move_ft=60), fighter("Orc", Side.OPPONENTS)],
+        tokens={"ana": Token(cell=(8, 3), facing=90), "orc": Token(cell=(20, 15), facing=270)},
+    )
+    encounter.fog = Fog(enabled=True)
+    engine = Engine(encounter, dice=ScriptedDice([]))
+    engine.prepare()
+    before = cells_of(party_view.party_sight(engine.encounter).mask)
+    engine.apply(act.Move("ana", (11, 3), forced=True))  # past the wall's end: another view
+    after = cells_of(party_view.party_sight(engine.encounter).mask)
+    assert before - after  # the move left some cells out of sight...
+    assert engine.encounter.fog.explored == after  # ...and those were never explored
+    engine.undo()
+    assert engine.encounter.fog.explored == frozenset()
+    engine.redo()
+    assert engine.encounter.fog.explored == after
