@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 np = lazy_module("numpy")  # off the app's start path: loaded when the odds first run
 
-FAR = 1e300  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe")
+FAR = 1e30  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe"); finite in float32
 MELEE_FT = 5  # the plan's gaps are to 5 ft melee reach; a reach weapon strikes 5 ft farther
 # The conditions the simulator reads (RULES §12's table): they take the turn, hold in place, or change
 # a to-hit roll, a save or the Move. Only these are followed when they end by themselves.
@@ -245,6 +245,13 @@ def save_chance(encounter: Encounter, c: OsrCombatant, duration: ConditionDurati
     return sum(face + bonus >= dc for face in range(1, 21)) / 20
 
 
+def _copies(table: Any, n: int) -> Any:
+    """``n`` copies of ``table`` stacked (one per fight)."""
+    out = np.empty((n, *table.shape), dtype=table.dtype)
+    out[:] = table
+    return out
+
+
 class _Fights:
     """The fights still under way, a row each; finished ones are written out at the end of a round."""
 
@@ -259,8 +266,9 @@ class _Fights:
         self.fled = np.tile(np.array([c.morale_result is MoraleResult.FLEES for c in cs]), (n, 1))
         self.surrendered = np.tile(np.array([c.morale_result is MoraleResult.SURRENDERS for c in cs]), (n, 1))
         self.passes = np.tile(np.array([c.morale_passes for c in cs], dtype=np.int64), (n, 1))
-        self.gap = np.tile(np.where(np.isinf(field.gap_ft) & t.foe, FAR, field.gap_ft), (n, 1, 1))
-        self.dist = np.tile(field.dist_ft, (n, 1, 1))
+        # Feet in float32: whole and half feet are exact in it, and a fight's two [k, k] tables take half the bytes.
+        self.gap = _copies(np.where(np.isinf(field.gap_ft) & t.foe, FAR, field.gap_ft).astype(np.float32), n)
+        self.dist = _copies(field.dist_ft.astype(np.float32), n)
         self.over = np.zeros(n, dtype=np.bool_)
         self.written = np.zeros(n, dtype=np.bool_)  # over and its outcome written
         self.gone = self.down | self.fled | self.surrendered  # out of the fight: kept as they fall or flee
@@ -713,6 +721,12 @@ class OsrFights(FightsBase):
     )
     health_columns = ("HP",)
     tells_death = True
+
+    @staticmethod
+    def fight_bytes(k: int) -> int:
+        """A fight's peak bytes at ``k`` combatants: the float32 gap and distance tables (8 bytes a pair),
+        twice while finished fights leave the arrays."""
+        return 16 * k * k + 1024
 
     def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
         return simulate_fights(encounter, field, fights, rng)
