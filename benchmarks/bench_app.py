@@ -14,7 +14,8 @@ wall clock): their ratio is printed beside. A third program reads the demo encou
 take before any of the main window is built.
 
 The sources are compiled to bytecode first, as an installed copy is: this environment may set
-PYTHONDONTWRITEBYTECODE, and without bytecode every start would recompile the whole program.
+PYTHONDONTWRITEBYTECODE, and without bytecode every start would recompile the whole program. So are
+the dataclasses' methods (lnl_desktop/class_code.py), which a first start writes at its exit.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ print(f"processor time: {time.process_time()}")
 # (pydantic, the L&L ruleset), then the same bare window. The main window's own cost is the rest.
 ENCOUNTER_ONLY = """
 import sys, time
+from lnl_desktop.class_code import install
+install()
 from lnl_desktop.core.files.compiled import load_own
 from lnl_desktop.paths import demo_encounter_path
 encounter = load_own(demo_encounter_path())
@@ -85,6 +88,8 @@ def processor_time(output: str) -> float:
 def main() -> None:
     compileall.compile_dir(ROOT / "lnl_desktop", quiet=1)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LNL_REPORT_MODULES="1")
+    # Like the bytecode: the dataclasses' methods compiled once, as a first start writes them.
+    subprocess.run([sys.executable, "-m", "lnl_desktop.class_code"], env=env, check=True, capture_output=True)
     programs = {"from source": [sys.executable, "-m", "lnl_desktop", "--smoke-test"]}
     frozen = frozen_program()
     if frozen is not None:

@@ -7,6 +7,10 @@ import sys
 
 
 def main() -> int:
+    # The dataclasses' generated methods from their kept code, not compiled again at each start.
+    from lnl_desktop.class_code import install
+
+    install()
     if sys.argv[1:2] == ["odds"]:  # lnl-desktop odds FIGHT.lnl: the fight odds, no window
         from lnl_desktop.odds_cli import run as odds
 

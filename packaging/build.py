@@ -131,6 +131,17 @@ def compile_demo() -> None:
     say("the demo's compiled form: " + ("made again for the build venv" if result.returncode == 3 else "up to date"))
 
 
+def keep_class_code() -> None:
+    """The dataclasses' methods compiled by the bundle's Python (lnl_desktop/class_code.py), made by the
+    smoke test's start in the build venv: the spec puts the file beside the bundle's modules."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    command = [str(venv_bin("python")), "-m", "lnl_desktop.class_code"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        raise SystemExit(f"the classes' code could not be kept:\n{result.stdout}{result.stderr}")
+    say(result.stdout.strip().splitlines()[-1])
+
+
 def numpy_without_openblas() -> None:
     """Linux: the build venv's numpy wheel replaced by the same version built from source without BLAS.
 
@@ -309,6 +320,7 @@ def main() -> int:
     if sys.platform.startswith("linux"):
         numpy_without_openblas()
     compile_demo()
+    keep_class_code()
     bundle = run_pyinstaller(version)
     size_mb = folder_size(bundle) / 1e6
     verdict = "within budget" if size_mb < config.SIZE_BUDGET_MB else "OVER BUDGET"

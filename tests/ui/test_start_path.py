@@ -104,6 +104,7 @@ START_PATH = {
     "lnl_desktop.core.encounter.validation",
     "lnl_desktop.core.encounter.words",  # names and labels shown with their control characters escaped
     "lnl_desktop.lazy",
+    "lnl_desktop.class_code",  # the dataclasses' methods from their kept code
     "lnl_desktop.paths",
     "lnl_desktop.ui",
     "lnl_desktop.ui.dialogs",

@@ -5,6 +5,7 @@ wiring between them, the menus (:mod:`.menus`), the layout (:mod:`.layout`) and 
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
@@ -753,9 +754,9 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.document.close()
         if self.player_view is not None:
             self.player_view.close()
-        from lnl_desktop.ui.window.share import stop_sharing  # the server stops, every connection closes
-
-        stop_sharing(self)
+        sharing = sys.modules.get("lnl_desktop.ui.window.share")  # only loaded once asked for (with numpy)
+        if sharing is not None:
+            sharing.stop_sharing(self)  # the server stops, every connection closes
         event.accept()
 
 
