@@ -183,8 +183,12 @@ class _Fights:
         self.rows = np.arange(fights)  # each fight's place in the outcome
         self.hp = tile([c.hp for c in people]).astype(np.int64)
         self.standing = tile(field.standing)
+        # Each fight's standing on each side (PARTY, OPPONENTS), kept as they fall: a fight is over at a 0.
+        self.up = tile([int((field.standing & self.party).sum()), int((field.standing & ~self.party).sum())])
         self.dead = tile([c.dead for c in people])
-        self.gap = tile(field.gap_ft)
+        # A foe that is down is never closed on: its gaps from everyone are taken as endless (inf), so a
+        # turn's nearest standing foe is the nearest finite gap, without reading who stands.
+        self.gap = tile(np.where(field.standing[None, :], field.gap_ft, np.inf))
         self.dist = tile(dist)
         self.sees = tile(field.sees)
         self.armed = tile([a.armed for a in arms])
@@ -195,8 +199,30 @@ class _Fights:
         # Grapples are only the table's (the tactic starts none): with none at the start, none to let go.
         self.grappled = bool((self.holder >= 0).any())
         self.one_size = bool((self.size == self.size[0]).all())  # no token is wider than another
+        # Prone and parrying are only ever cleared under the tactic (it trips and parries nobody): with
+        # none at the start, and nobody exhausted, a blow's edge comes from its round alone (an
+        # ambush's first round, a round someone overextended in).
+        self.lying = bool(self.prone.any())
+        self.edges = self.lying or bool(self.parrying.any()) or bool(self.exhausted.any())
+        self.edge_rounds = {int(r) for r in self.overextended if r >= 0}
+        if self.ambush_side >= 0:
+            self.edge_rounds.add(combat.first_round)
 
-    STATE = ("rows", "hp", "standing", "dead", "gap", "dist", "sees", "armed", "parrying", "prone", "holder", "live")
+    STATE = (
+        "rows",
+        "hp",
+        "standing",
+        "up",
+        "dead",
+        "gap",
+        "dist",
+        "sees",
+        "armed",
+        "parrying",
+        "prone",
+        "holder",
+        "live",
+    )
 
     def store(self) -> None:
         """The fights' state as it stands into the outcome (their health, who is down or dead)."""
@@ -215,14 +241,12 @@ class _Fights:
 
     def settle(self, fights: Any, r: int) -> None:
         """Of ``fights`` (where someone just fell), those where a side is out: the winner, the rounds."""
-        st = self.standing[fights]
-        party_up = (st & self.party).any(axis=1)
-        opp_up = (st & ~self.party).any(axis=1)
-        over = self.live[fights] & ~(party_up & opp_up)
+        up = self.up[fights]
+        over = self.live[fights] & ((up[:, PARTY] == 0) | (up[:, OPPONENTS] == 0))
         if over.any():
             ended = fights[over]
             self.live[ended] = False
-            self.out.winner[self.rows[ended]] = np.where(party_up[over], PARTY, OPPONENTS)
+            self.out.winner[self.rows[ended]] = np.where(up[over, PARTY] > 0, PARTY, OPPONENTS)
             self.out.rounds[self.rows[ended]] = r - self.first + 1
 
     # -- a turn ------------------------------------------------------------------------------------
@@ -231,19 +255,8 @@ class _Fights:
         """``i`` strikes ``t`` with its weapon of ``kind``, one blow in each of ``fights``."""
         if fights.size == 0:
             return
-        # A tripped foe that parries / dodges gives no advantage for lying prone (RULES §13).
-        prone = self.prone[fights, t] & ~(self.parrying[fights, t] & (self.trip_round[t] >= 0))
-        up = prone.astype(np.int64) + (self.overextended[t] == r)
-        down = self.parrying[fights, t].astype(np.int64) + self.exhausted[i, self.timers.variant(fights, i)]
-        if self.ambush_side >= 0 and r == self.combat.first_round:
-            if self.side[i] == self.ambush_side:
-                up = up + 1
-            elif not self.full_surprise:
-                down = down + 1
-        if self.cancels:
-            edge = np.where(up > 0, np.where(down > 0, PLAIN, ADVANTAGE), np.where(down > 0, DISADVANTAGE, PLAIN))
-        else:
-            edge = np.where(up > down, ADVANTAGE, np.where(down > up, DISADVANTAGE, PLAIN))
+        # PLAIN where nobody is prone, parrying or exhausted and no ambush or overextension is this round's.
+        edge = self._edge(i, fights, t, r) if self.edges or r in self.edge_rounds else PLAIN
         bloodied = (self.hp[fights, i] * 2 <= self.hp_max[i]).astype(np.int64)
         u = self.rng.random(fights.size)
         hit = u < self.p_hit[i, t, kind, edge, bloodied]
@@ -267,11 +280,30 @@ class _Fights:
         if fell.any():
             ff, ft = fights[fell], t[fell]
             self.standing[ff, ft] = False
+            self.gap[ff, :, ft] = np.inf  # nobody closes on it again
+            self.up[ff, OPPONENTS if self.party[i] else PARTY] -= 1  # its side (i's foes'): one fewer up
             self.dead[ff, ft] = True  # 0 HP is dead (no subdual under the default tactic)
             if self.grappled:
                 held = self.holder[ff] == ft[:, None]  # a grappler that goes down lets go (play.release_all)
                 self.holder[ff] = np.where(held, -1, self.holder[ff])
             self.settle(ff, r)
+
+    def _edge(self, i: int, fights: Any, t: Any, r: int) -> Any:
+        """The d20s ``i`` rolls at ``t`` in each of ``fights``: PLAIN, ADVANTAGE or DISADVANTAGE."""
+        # A tripped foe that parries / dodges gives no advantage for lying prone (RULES §13).
+        prone = self.prone[fights, t] & ~(self.parrying[fights, t] & (self.trip_round[t] >= 0))
+        up = prone.astype(np.int64) + (self.overextended[t] == r)
+        down = self.parrying[fights, t].astype(np.int64) + self.exhausted[i, self.timers.variant(fights, i)]
+        if self.ambush_side >= 0 and r == self.combat.first_round:
+            if self.side[i] == self.ambush_side:
+                up = up + 1
+            elif not self.full_surprise:
+                down = down + 1
+        if self.cancels:
+            edge = np.where(up > 0, np.where(down > 0, PLAIN, ADVANTAGE), np.where(down > 0, DISADVANTAGE, PLAIN))
+        else:
+            edge = np.where(up > down, ADVANTAGE, np.where(down > up, DISADVANTAGE, PLAIN))
+        return edge
 
     def move(self, i: int, fights: Any, t: Any) -> None:
         """``i`` closes on ``t`` by up to its Move in each of ``fights`` (the seam's close_in) until
@@ -282,8 +314,6 @@ class _Fights:
         need = np.maximum(before - extra, 0.0)
         moved = np.minimum(need, float(self.field.move_ft[i]))
         arrived = moved >= need
-        self.gap[fights, i, t] = before - moved
-        self.gap[fights, t, i] = np.maximum(self.gap[fights, t, i] - moved, 0.0)
         # It ends a cell short of the target's own place, on the side it came from; a bigger token
         # reaches half a cell nearer to everyone for each cell it is wider, on average (distances
         # are between the nearest cells).
@@ -291,7 +321,9 @@ class _Fights:
         old = self.dist[fights, i, :]
         there = self.dist[fights, t, :]  # a fancy-indexed copy: worked on in place
         if not self.one_size:
-            there -= GRID_FT / 2 * (self.size[i] - self.size[t])[:, None]
+            wider = self.size[i] - self.size[t]
+            if wider.any():
+                there -= GRID_FT / 2 * wider[:, None]
         np.maximum(there, GRID_FT, out=there)
         there *= f
         mixed = (1 - f) * old  # (1 - f) * old + f * there, to the nearest cell: worked out in place
@@ -304,7 +336,7 @@ class _Fights:
         mixed[n, t] = np.where(arrived, MELEE_FT + extra, np.maximum(old[n, t] - moved, MELEE_FT + extra + GRID_FT))
         foes = self.foes_of[i]  # only the gaps to foes are read: only those shift
         shift = mixed[:, foes] - old[:, foes]
-        shift[n, t - foes.start] = 0.0
+        shift[n, t - foes.start] = -moved  # the gap to its target closes by what it moved, both ways
         row = self.gap[fights, i, foes]  # a copy (fancy index), moved on in place and put back
         row += shift
         np.maximum(row, 0.0, out=row)
@@ -326,10 +358,13 @@ class _Fights:
     def turn(self, i: int, fights: Any, r: int) -> None:
         """``i``'s turn in each of ``fights``: the default tactic (tactic.take_turn), and at its end its
         timed conditions counted."""
-        self.parrying[fights, i] = False  # its next action has come
-        # Standing up is its move, unless its trip's lost attack pays for it (RULES §13).
-        stood = self.prone[fights, i] & (self.trip_round[i] != r)
-        self.prone[fights, i] = False
+        stood = None
+        if self.edges:
+            self.parrying[fights, i] = False  # its next action has come
+            if self.lying:
+                # Standing up is its move, unless its trip's lost attack pays for it (RULES §13).
+                stood = self.prone[fights, i] & (self.trip_round[i] != r)
+                self.prone[fights, i] = False
         timers = self.timers
         if not timers.any:
             if self.able[i, 0]:
@@ -338,23 +373,23 @@ class _Fights:
         timers.turn_starts(fights, i, ~self.standing)
         v = timers.variant(fights, i)
         able = self.able[i, v]
-        self._act(i, fights[able], r, stood[able], self.stuck[i, v][able])
+        self._act(i, fights[able], r, None if stood is None else stood[able], self.stuck[i, v][able])
         timers.turn_ends(fights, i, self.rng)
 
     def _act(self, i: int, fights: Any, r: int, stood: Any, stuck: Any) -> None:
-        """What ``i`` does in its turn in ``fights``: pick up its weapon, shoot, close in, strike."""
+        """What ``i`` does in its turn in ``fights``: pick up its weapon, shoot, close in, strike
+        (``stood``: where standing up took its move; None: it lay nowhere)."""
         if fights.size == 0 or not (self.has_blade[i] or self.has_bow[i]):
             return
         block = self.foes_of[i]
         if block.start == block.stop:  # no foe on the map: nobody to strike or close on
             return
-        foes = self.standing[fights, block]  # its foes standing, in the roster's order
-        some = foes.any(axis=1)
+        # In a fight still on, both sides have someone standing: i has a foe up in each of ``fights``.
         armed = self.armed[fights, i]
-        pick = some & ~armed
-        self.armed[fights[pick], i] = True  # a Use / ready an item picks its weapon up (the action)
-        acting = some & armed
-        g = np.where(foes, self.gap[fights, i, block], np.inf)
+        if not armed.all():
+            self.armed[fights[~armed], i] = True  # a Use / ready an item picks its weapon up (the action)
+        acting = armed
+        g = self.gap[fights, i, block]  # a fallen foe's gap is inf (attack)
         n = np.arange(fights.size)
         target = block.start + g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
         if self.field.prefer is not None:
@@ -371,7 +406,11 @@ class _Fights:
             rest &= ~shoot
         strike = acting & ~rest
         if rest.any():
-            moving = rest & ~stood & (self.holder[fights, i] < 0) & ~stuck
+            moving = rest & ~stuck
+            if stood is not None:
+                moving &= ~stood
+            if self.grappled:
+                moving &= self.holder[fights, i] < 0
             if moving.any():
                 self.move(i, fights[moving], target[moving])
             arrived = rest & (self.gap[fights, i, target] <= self.reach_extra[i]) & self.has_blade[i]
