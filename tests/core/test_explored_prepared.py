@@ -92,3 +92,33 @@ def test_the_first_party_move_after_the_idle_preparation_explores_what_the_party
     assert engine.encounter.fog.explored == frozenset()
     engine.redo()
     assert engine.encounter.fog.explored == after
+
+
+def test_moves_that_grow_the_explored_cells_undo_and_redo_to_the_same_sets() -> None:
+    """The undo step of a move takes the cells the move explored from ``explored.growth`` (no comparison
+    of the two sets): undo and redo give back exactly the sets each move left."""
+    grid = MapGrid(width=W, height=H, segments=(WallSegment(a=(10, 0), b=(10, 8)), WallSegment(a=(4, 12), b=(16, 12))))
+    encounter = get_ruleset("lnl").new_encounter(
+        map=grid,
+        combatants=[fighter("Ana", vision_deg=360, move_ft=60), fighter("Orc", Side.OPPONENTS)],
+        tokens={"ana": Token(cell=(2, 2), facing=90), "orc": Token(cell=(20, 15), facing=270)},
+    )
+    engine = Engine(encounter, dice=ScriptedDice([]))
+    engine.apply(act.SetFog(True))
+    sets = [engine.encounter.fog.explored]
+    for cell in ((6, 3), (9, 6), (11, 9), (14, 14), (20, 10)):
+        before = engine.encounter.fog.explored
+        engine.apply(act.Move("ana", cell, forced=True))
+        after = engine.encounter.fog.explored
+        assert after == before | cells_of(party_view.party_sight(engine.encounter).mask)
+        if after is not before:
+            assert explored_cells.growth(before, after) == after - before
+        sets.append(after)
+    assert len(set(sets)) >= 3  # two moves at least explored new cells
+    for expected in reversed(sets[:-1]):
+        engine.undo()
+        assert engine.encounter.fog.explored == expected
+    for expected in sets[1:]:
+        engine.redo()
+        assert engine.encounter.fog.explored == expected
+    assert explored_cells.growth(sets[0], sets[2]) is None  # not one explore's making

@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter
+from lnl_desktop.core.map.explored import growth as explored_growth
 
 
 @dataclass(frozen=True)
@@ -616,7 +617,10 @@ def _compare(before: Any, after: Any, path: tuple[PathKey, ...], out: list[Leaf]
             _compare(value, after[key], (*path, key), out)
         return
     if type(before) is frozenset and type(after) is frozenset:
-        if before != after:  # only the difference: a fog of war's explored cells grow by a few at a time
+        added = explored_growth(before, after)
+        if added is not None:  # the explored cells a move grew: the cells it added are known
+            out.append((_interned_path(path), _Delta(added, frozenset())))
+        elif before != after:  # only the difference: a fog of war's explored cells grow by a few at a time
             out.append((_interned_path(path), _Delta(after - before, before - after)))
         return
     if _same(before, after):

@@ -32,6 +32,9 @@ _EXPLORED_KEEP = 6
 # (explored, the view then, explored with that view's cells), or None.
 _prepared: tuple[frozenset[Cell], BoolArray, frozenset[Cell]] | None = None
 
+# The latest growth :func:`explore` made, (explored, grown, the cells added), for :func:`growth`.
+_grew: tuple[frozenset[Cell], frozenset[Cell], frozenset[Cell]] | None = None
+
 
 def _remember(explored: frozenset[Cell], mask: BoolArray) -> BoolArray:
     mask.flags.writeable = False
@@ -85,11 +88,23 @@ def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
     new = seen & ~known
     if not new.any():
         return explored
+    global _grew
     grown = _from_prepared(explored, seen, known, new)
     if grown is None:
-        grown = explored | mask_cells(new)
+        added = mask_cells(new)
+        grown = explored | added
+        _grew = (explored, grown, added)
     _remember(grown, known | seen)
     return grown
+
+
+def growth(before: frozenset[Cell], after: frozenset[Cell]) -> frozenset[Cell] | None:
+    """The cells :func:`explore` added to ``before`` to make ``after`` when it made that very set
+    (the undo step then needs no comparison of two sets of tens of thousands of cells), else None."""
+    grew = _grew
+    if grew is not None and grew[0] is before and grew[1] is after:
+        return grew[2]
+    return None
 
 
 def prepare(explored: frozenset[Cell], seen: BoolArray) -> None:
