@@ -103,10 +103,9 @@ def token_labels(names: Sequence[str]) -> list[str]:
 @lru_cache(maxsize=16)  # the map asks after every action, mostly with the same names
 def _token_labels(names: tuple[str, ...]) -> tuple[str, ...]:
     kinds: dict[str, list[int]] = {}  # kind -> indexes of its members
-    split = [split_name(name) for name in names]
-    for i, (kind, _) in enumerate(split):
-        # 'Hill-Giant' and 'hill giant' are one kind: what gives the letters, case aside.
-        key = " ".join(_parts(kind)).casefold()
+    named = [_named(name) for name in names]
+    split = [(kind, number) for kind, number, _ in named]
+    for i, (_, _, key) in enumerate(named):
         kinds.setdefault(key, []).append(i)
     numbers: dict[int, int | None] = {}
     for members in kinds.values():
@@ -163,6 +162,14 @@ def _token_labels(names: tuple[str, ...]) -> tuple[str, ...]:
             taken.add(out[i].casefold())
         seen.add(out[i].casefold())
     return tuple(visible(label) for label in out)
+
+
+@lru_cache(maxsize=8192)  # a map of hundreds shows the same names again after each change of who is seen
+def _named(name: str) -> tuple[str, int | None, str]:
+    """A name's kind, its number and the kind's key: 'Hill-Giant' and 'hill giant' are one kind
+    (what gives the letters, case aside)."""
+    kind, number = split_name(name)
+    return kind, number, " ".join(_parts(kind)).casefold()
 
 
 def assign_labels(names: dict[str, str]) -> dict[str, str]:
