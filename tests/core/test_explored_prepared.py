@@ -122,3 +122,27 @@ def test_moves_that_grow_the_explored_cells_undo_and_redo_to_the_same_sets() -> 
         engine.redo()
         assert engine.encounter.fog.explored == expected
     assert explored_cells.growth(sets[0], sets[2]) is None  # not one explore's making
+
+
+def test_the_first_exploring_of_a_table_from_the_prepared_set_undoes_to_nothing_explored() -> None:
+    """An open map, nothing explored yet, prepared at idle: a step of one cell takes the prepared set
+    (the view barely changes), its undo step holds every cell as added, undo and redo give the sets back."""
+    encounter = get_ruleset("lnl").new_encounter(
+        map=MapGrid(width=W, height=H),
+        combatants=[fighter("Ana", vision_deg=90, move_ft=60), fighter("Orc", Side.OPPONENTS)],
+        tokens={"ana": Token(cell=(3, 9), facing=90), "orc": Token(cell=(20, 15), facing=270)},
+    )
+    encounter.fog = Fog(enabled=True)
+    engine = Engine(encounter, dice=ScriptedDice([]))
+    engine.prepare()
+    prepared = explored_cells._prepared
+    before = engine.encounter.fog.explored
+    assert prepared is not None and prepared[0] is before and not before
+    engine.apply(act.Move("ana", (4, 9), forced=True))
+    after = engine.encounter.fog.explored
+    assert after == cells_of(party_view.party_sight(engine.encounter).mask)
+    assert explored_cells.growth(before, after) is after  # the prepared set did the work
+    engine.undo()
+    assert engine.encounter.fog.explored == frozenset()
+    engine.redo()
+    assert engine.encounter.fog.explored == after

@@ -94,6 +94,8 @@ def explore(explored: frozenset[Cell], seen: BoolArray) -> frozenset[Cell]:
         added = mask_cells(new)
         grown = explored | added
         _grew = (explored, grown, added)
+    elif not explored:  # the first exploring of a table: all it holds was added
+        _grew = (explored, grown, grown)
     _remember(grown, known | seen)
     return grown
 
