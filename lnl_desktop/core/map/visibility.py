@@ -142,9 +142,18 @@ def _outside_cone(cell: Cell, size: int, facing: float, vision_deg: float, xs: A
     cx, cy = footprint_center(cell, size)
     dx = np.asarray(xs, dtype=np.float64) + 0.5 - cx  # to each cell's centre
     dy = np.asarray(ys, dtype=np.float64) + 0.5 - cy
-    bearing = np.degrees(np.arctan2(dx, -dy)) % 360.0
-    diff = np.abs(bearing - facing) % 360.0
-    diff = np.minimum(diff, 360.0 - diff)
+    # ``degrees(atan2) % 360`` and ``abs(bearing - facing) % 360`` to the last bit, in place, each
+    # remainder taken only where it changes a value: a remainder is a slow pass over every cell
+    # (a token's first view on an open 300 x 300 map spent 3 of its 4 ms on them).
+    bearing = np.arctan2(dx, -dy)
+    np.degrees(bearing, out=bearing)
+    bearing[bearing < 0.0] += 360.0  # the remainder by 360 of a bearing in [-180, 0)
+    diff = np.subtract(bearing, facing, out=bearing)
+    np.abs(diff, out=diff)
+    over = diff >= 360.0  # only with a facing outside [0, 360)
+    if over.any():
+        diff[over] %= 360.0
+    np.minimum(diff, 360.0 - diff, out=diff)
     out: BoolArray = diff > vision_deg / 2.0 + _EPS
     out &= (dx != 0) | (dy != 0)  # the creature's own centre is never outside
     return out
