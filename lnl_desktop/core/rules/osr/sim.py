@@ -101,12 +101,31 @@ class _Tables:
     harms_all: bool = False  # everyone harms each of its foes: the nearest needs no second look
     shoots: Any = None  # [k] has a ranged option at all (one that has none never looks for a shot)
     acts_all: bool = False  # nobody is kept from acting, whatever ends: a turn needs no filter
+    # The per-pair tables flat, read with one index a cell (cheaper than two to four index arrays):
+    # ``(ua * u + ut) * options + o`` for a blow of option ``o`` by ``ua`` on ``ut``.
+    u: int = 0  # rows of the ``u`` tables
+    options: int = 0  # attack options per combatant (the tables' width)
+    hit_flat: Any = None
+    melee_flat: Any = None
+    reach_flat: Any = None
+    range_flat: Any = None
+    rank_flat: Any = None
+    in_touch: bool = False  # every best melee option reaches 5 ft: in reach means a gap of 0
+    multi: bool = False  # someone makes more than one attack a turn
 
     def __post_init__(self) -> None:
         pairs = np.repeat(np.repeat(self.foe, self.width, axis=0), self.width, axis=1)
         self.harms_all = bool(self.harms[pairs].all())
         self.shoots = (self.range_ft > 0).any(axis=1)
         self.acts_all = bool(self.acts.all())
+        self.u, self.options = self.melee_best.shape[0], self.range_ft.shape[1]
+        self.hit_flat = self.hit.reshape(-1)
+        self.melee_flat = self.melee_best.reshape(-1)
+        self.reach_flat = self.reach_extra.reshape(-1)
+        self.range_flat = self.range_ft.reshape(-1)
+        self.rank_flat = self.ranged_rank.reshape(-1)
+        self.in_touch = not self.reach_extra.any()
+        self.multi = bool((self.attacks > 1).any())
 
     @property
     def k(self) -> int:
@@ -245,6 +264,13 @@ def save_chance(encounter: Encounter, c: OsrCombatant, duration: ConditionDurati
     return sum(face + bonus >= dc for face in range(1, 21)) / 20
 
 
+def _flat(table: Any) -> Any:
+    """A flat view of ``table`` (never a copy: a write through it lands in the table)."""
+    view = table.view()
+    view.shape = (-1,)  # raises where only a copy could be flat
+    return view
+
+
 def _copies(table: Any, n: int) -> Any:
     """``n`` copies of ``table`` stacked (one per fight)."""
     out = np.empty((n, *table.shape), dtype=table.dtype)
@@ -282,6 +308,19 @@ class _Fights:
         first = np.where(t.foe & ~self.gone[0][None, :], self.gap[0], np.inf)
         self.aim = np.tile(np.where(np.isfinite(first).any(axis=1), first.argmin(axis=1), -1), (n, 1))
         self.count = np.array([len(m) for m in t.members], dtype=np.int64)  # each side's members on the map
+        self._views()
+
+    def _views(self) -> None:
+        """Flat views of the tables a turn reads cell by cell: ``fight * k + i`` is combatant ``i``'s
+        cell, ``(fight * k + i) * k + j`` the pair's; one index a cell is cheaper than two or three."""
+        self.gapf, self.distf = _flat(self.gap), _flat(self.dist)
+        self.gonef, self.hpf, self.downf, self.aimf = (
+            _flat(self.gone),
+            _flat(self.hp),
+            _flat(self.down),
+            _flat(self.aim),
+        )
+        self.downsf, self.outsf = _flat(self.downs), _flat(self.outs)
 
     @property
     def n(self) -> int:
@@ -308,6 +347,7 @@ class _Fights:
         for name in names:
             setattr(self, name, getattr(self, name)[rows])
         self.timers.keep(rows)
+        self._views()
 
     def u(self, idx: Any, who: Any) -> Any:
         """The ``u`` rows of the tables for ``who`` (one per fight of ``idx``): its timed conditions ended so far."""
@@ -327,7 +367,7 @@ class _Fights:
         return self.gone[idx]
 
     def out_of(self, idx: Any, a: Any) -> Any:
-        return self.gone[idx, a]
+        return self.gonef[idx * self.t.k + a]
 
     # -- the round --------------------------------------------------------------------------
 
@@ -390,15 +430,17 @@ class _Fights:
         """:meth:`nearest` where every option harms every foe: the kept nearest (``aim``), looked for
         again only in the fights where it has left the fight. Foes only leave, and a gap only shrinks
         when its pair closes in (:meth:`closed_in` keeps ``aim`` then), so the kept one is the nearest."""
-        aim = self.aim[idx, a]
-        stale = (aim < 0) | self.gone[idx, np.maximum(aim, 0)]
+        k = self.t.k
+        row = idx * k
+        aim = self.aimf[row + a]
+        stale = (aim < 0) | self.gonef[row + np.maximum(aim, 0)]
         if stale.any():
             s = np.flatnonzero(stale)
-            rows, who = idx[s], a[s]
+            rows, who, cells = idx[s], a[s], row[s] + a[s]
             cand = self.t.foe[who] & ~self.gone[rows]
-            gaps = np.where(cand, self.gap[rows, who, :], np.inf)
+            gaps = np.where(cand, self.gap.reshape(-1, k)[cells], np.inf)
             best = np.where(cand.any(axis=1), gaps.argmin(axis=1), -1)
-            self.aim[rows, who] = best
+            self.aimf[cells] = best
             aim[s] = best
         has = aim >= 0
         target = np.maximum(aim, 0)
@@ -412,25 +454,36 @@ class _Fights:
         if not self.t.harms_all:
             return
         # Without a pinned foe the mover closed on its kept nearest: only the target's may change.
+        k = self.t.k
+        row = rows * k
         for x, y in ((j, i),) if self.field.prefer is None else ((i, j), (j, i)):
-            cur = self.aim[rows, x]
-            valid = (cur >= 0) & ~self.gone[rows, np.maximum(cur, 0)]
-            new, old = self.gap[rows, x, y], self.gap[rows, x, np.maximum(cur, 0)]
+            cell = row + x
+            cur = self.aimf[cell]
+            kept = np.maximum(cur, 0)
+            valid = (cur >= 0) & ~self.gonef[row + kept]
+            new, old = self.gapf[cell * k + y], self.gapf[cell * k + kept]
             better = valid & ((new < old) | ((new == old) & (y < cur)))
-            self.aim[rows[better], x[better]] = y[better]
+            self.aimf[cell[better]] = y[better]
 
     def shot(self, idx: Any, a: Any, target: Any) -> Any:
         """The best ranged option that reaches the target from where the actor stands (-1: none)."""
         t = self.t
-        d = self.dist[idx, a, target]
+        d = self.distf[(idx * t.k + a) * t.k + target]
         ok = t.sees[a, target] & (d >= SHOOT_FROM_FT)
         out = np.full(len(idx), -1)
-        ua, ut = self.u(idx, a), self.u(idx, target)
-        for r in range(t.ranged_rank.shape[2]):
-            o = t.ranged_rank[ua, ut, r]
-            fit = ok & (out < 0) & (o >= 0) & (t.range_ft[a, np.maximum(o, 0)] >= d)
+        ranks = t.ranged_rank.shape[2]
+        first = (self.u(idx, a) * t.u + self.u(idx, target)) * ranks
+        for r in range(ranks):
+            o = t.rank_flat[first + r]
+            fit = ok & (out < 0) & (o >= 0) & (t.range_flat[a * t.options + np.maximum(o, 0)] >= d)
             out[fit] = o[fit]
         return out
+
+    def _in_reach(self, gaps: Any, ua: Any, ut: Any) -> Any:
+        """Whether each gap is within the best melee option's reach of ``ua`` on ``ut``."""
+        if self.t.in_touch:
+            return gaps <= 0
+        return gaps <= self.t.reach_flat[ua * self.t.u + ut]
 
     def turn(
         self,
@@ -446,7 +499,8 @@ class _Fights:
     ) -> None:
         """Actor ``a``'s turn in fights ``idx`` (``begun``: the rest of the table's turn under way), with
         ``feet`` of Move (None: its whole Move), then its end: its timed conditions counted. ``present``:
-        True when ``a`` is known to be in each of those fights."""
+        True when ``a`` is known to be in each of those fights. ``moved``, ``strikes``, ``used`` and
+        ``shooting`` all None: a fresh turn (nothing moved, struck or done yet)."""
         if present is None:
             present = ~self.out_of(idx, a)
             rows, who = idx[present], a[present]
@@ -460,107 +514,133 @@ class _Fights:
             self._act(idx, a, feet, moved, strikes, used, shooting)
         else:
             fit = present & self.t.acts[ua]
-            self._act(*(x[fit] for x in (idx, a, feet, moved, strikes, used, shooting)))
+            self._act(*(None if x is None else x[fit] for x in (idx, a, feet, moved, strikes, used, shooting)))
         self.timers.turn_ends(rows, who, self.rng)
 
     def _act(self, idx: Any, a: Any, feet: Any, moved: Any, strikes: Any, used: Any, shooting: Any) -> None:
         """Its action (an attack, a shot or a move and a charge), then a monster's further attacks.
-        ``used``: the action taken already."""
+        ``used``: the action taken already (None: a fresh turn, see :meth:`turn`)."""
         t = self.t
         if not len(idx):
             return
+        k = t.k
         target, has = self.nearest(idx, a)
-        fresh = ~used & has
+        fresh = has if used is None else ~used & has
         ua = self.u(idx, a)
-        near = fresh & (self.gap[idx, a, target] <= t.reach_extra[ua, self.u(idx, target)])
+        pair = (idx * k + a) * k + target  # the actor and its foe's cell of the [n, k, k] tables
+        near = fresh & self._in_reach(self.gapf[pair], ua, self.u(idx, target))
         shot = np.full(len(idx), -1)
-        may = fresh & ~near & t.shoots[a] & (moved <= t.move[ua] / 2)
+        may = fresh & ~near & t.shoots[a]
+        if moved is not None:
+            may &= moved <= t.move[ua] / 2
         if may.any():
             shot[may] = self.shot(idx[may], a[may], target[may])
         shoot = shot >= 0
         walk = fresh & ~near & ~shoot
         if walk.any():
             w = np.flatnonzero(walk)
-            rows, i, j = idx[w], a[w], target[w]
+            rows, i, j, there = idx[w], a[w], target[w], pair[w]
+            back = (rows * k + j) * k + i
             # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
-            current = self.gap[rows, i, j]
+            current = self.gapf[there]
             steps = np.where(np.isfinite(current), np.minimum(current, feet[w]), 0.0)
-            self.gap[rows, i, j] = current - steps
-            self.gap[rows, j, i] = np.maximum(self.gap[rows, j, i] - steps, 0.0)
-            reached = self.gap[rows, i, j] <= 0
-            d = np.where(
-                reached,
-                np.minimum(self.dist[rows, i, j], MELEE_FT),
-                np.maximum(self.dist[rows, i, j] - steps, MELEE_FT),
-            )
-            self.dist[rows, i, j] = self.dist[rows, j, i] = d
+            self.gapf[there] = current - steps
+            self.gapf[back] = np.maximum(self.gapf[back] - steps, 0.0)
+            left = self.gapf[there]
+            apart = self.distf[there]
+            d = np.where(left <= 0, np.minimum(apart, MELEE_FT), np.maximum(apart - steps, MELEE_FT))
+            self.distf[there] = d
+            self.distf[back] = d
             self.closed_in(rows, i, j)
-            near[w] = self.gap[rows, i, j] <= t.reach_extra[ua[w], self.u(rows, j)]
-        self._blows(idx, a, target, near, shoot, shot)
-        attacking = (used & (strikes > 0)) | near | shoot
-        strikes = np.where(near | shoot, 1, strikes)
-        shooting = shooting | shoot
+            near[w] = self._in_reach(left, ua[w], self.u(rows, j))
+        self._blows(idx, a, target, near, shoot, shot, pair)
+        if used is None:
+            attacking = near | shoot
+            strikes = attacking.astype(np.int64)
+            shooting = shoot
+        else:
+            attacking = (used & (strikes > 0)) | near | shoot
+            strikes = np.where(near | shoot, 1, strikes)
+            shooting = shooting | shoot
+        if not t.multi:
+            return
         for _ in range(int(t.attacks[a].max()) - 1):
             more = attacking & (strikes < t.attacks[a]) & ~self.out_of(idx, a)
             if not more.any():
                 return
             target, has = self.nearest(idx, a)
             more &= has
-            hand = more & ~shooting & (self.gap[idx, a, target] <= t.reach_extra[ua, self.u(idx, target)])
+            pair = (idx * k + a) * k + target
+            hand = more & ~shooting & self._in_reach(self.gapf[pair], ua, self.u(idx, target))
             shot = np.full(len(idx), -1)
             aim = more & shooting
             if aim.any():
                 shot[aim] = self.shot(idx[aim], a[aim], target[aim])
             shoot = shot >= 0
-            self._blows(idx, a, target, hand, shoot, shot)
+            self._blows(idx, a, target, hand, shoot, shot, pair)
             attacking = hand | shoot
             strikes = strikes + attacking
 
-    def _blows(self, idx: Any, a: Any, target: Any, melee: Any, shoot: Any, shot: Any) -> None:
+    def _blows(self, idx: Any, a: Any, target: Any, melee: Any, shoot: Any, shot: Any, pair: Any) -> None:
         """One blow in each fight that strikes: the best melee option where ``melee``, the option
         ``shot`` where ``shoot`` (never both in one fight: one strike call does them all)."""
         go = melee | shoot
         if not go.any():
             return
-        idx, a, target = idx[go], a[go], target[go]
-        option = np.where(shoot[go], shot[go], self.t.melee_best[self.u(idx, a), self.u(idx, target)])
-        self.strike(idx, a, target, option)
+        t = self.t
+        idx, a, target, pair, shoot = idx[go], a[go], target[go], pair[go], shoot[go]
+        ua, ut = self.u(idx, a), self.u(idx, target)
+        option = t.melee_flat[ua * t.u + ut]
+        if shoot.any():
+            option = np.where(shoot, shot[go], option)
+        self.strike(idx, a, target, option, pair, ua, ut)
 
-    def strike(self, idx: Any, a: Any, target: Any, option: Any) -> None:
-        """One blow each: the d20 against the exact chance, the damage from its exact distribution."""
+    def strike(
+        self, idx: Any, a: Any, target: Any, option: Any, pair: Any = None, ua: Any = None, ut: Any = None
+    ) -> None:
+        """One blow each: the d20 against the exact chance, the damage from its exact distribution.
+        ``pair``, ``ua``, ``ut``: the pair's cell and ``u`` rows, when worked out already."""
         if not len(idx):
             return
         t = self.t
-        reach = t.range_ft[a, option]
+        if pair is None:
+            pair = (idx * t.k + a) * t.k + target
+            ua, ut = self.u(idx, a), self.u(idx, target)
+        reach = t.range_flat[a * t.options + option]
         ranged = reach > 0
         # Long range only for a shot: melee blows alone need no distance read.
-        long = ranged & (self.dist[idx, a, target] > reach / 2) if ranged.any() else ranged
-        hits = self.rng.random(len(idx)) < t.hit[self.u(idx, a), self.u(idx, target), option, long.astype(np.int64)]
+        long = ranged & (self.distf[pair] > reach / 2) if ranged.any() else ranged
+        cell = ((ua * t.u + ut) * t.options + option) * 2 + long
+        hits = self.rng.random(len(idx)) < t.hit_flat[cell]
         if not hits.any():
             return
         idx, a, target, option = idx[hits], a[hits], target[hits], option[hits]
         draw = self.rng.random(len(idx))
-        amount = (t.cdf[a, option] <= draw[:, None]).sum(axis=1)
+        # The amount: the first the cumulative chance passes the draw (the cdf never falls, its last is 2).
+        amount = (t.cdf[a, option] > draw[:, None]).argmax(axis=1)
         self.damage(idx, target, amount)
 
     def damage(self, idx: Any, target: Any, amount: Any) -> None:
         """HP lost; at 0 a monster or NPC is defeated and a PC makes its death save; then morale."""
         t = self.t
-        before = self.hp[idx, target]
+        cell = idx * t.k + target
+        before = self.hpf[cell]
         after = np.maximum(before - amount, 0)
-        self.hp[idx, target] = after
-        falls = (after == 0) & ~self.down[idx, target]
+        self.hpf[cell] = after
+        falls = (after == 0) & ~self.downf[cell]
         if not falls.any():
             return
-        idx, target, overkill = idx[falls], target[falls], np.maximum(amount - before, 0)[falls]
+        idx, target, cell, overkill = idx[falls], target[falls], cell[falls], np.maximum(amount - before, 0)[falls]
         side = t.side[target]
-        down_before = self.downs[idx, side] + t.off_down[side]
-        was_out = self.gone[idx, target]  # fled already: down now, not out once more
-        out_before = self.outs[idx, side] + t.off_out[side]
-        self.down[idx, target] = True
-        self.gone[idx, target] = True
-        self.downs[idx, side] += 1
-        self.outs[idx, side] += ~was_out
+        count = idx * 2 + side  # the fight's count of that side in ``downs`` and ``outs``
+        down_before = self.downsf[count] + t.off_down[side]
+        was_out = self.gonef[cell]  # fled already: down now, not out once more
+        out_before = self.outsf[count] + t.off_out[side]
+        self.downf[cell] = True
+        self.gonef[cell] = True
+        self.downsf[count] += 1
+        self.outsf[count] += ~was_out
+        self.over[idx] |= self.outsf[count] == self.count[side]  # the side's last one out ends the fight
         pc = t.pc[target]
         if pc.any():
             face = self.rng.integers(1, 21, len(idx))
@@ -592,6 +672,7 @@ class _Fights:
             gone[:, members] |= flees
             self.gone[idx] = gone
             self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
+            self.over[idx] |= self.outs[idx, s] == self.count[s]
         if stands.any():
             passes[:, members] += stands
             self.passes[idx] = passes
@@ -638,6 +719,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         if combat.phase is not Phase.FIGHTING
         else None
     )
+    f.settle()  # a side already all out: over before any turn
     played = 1
     while True:
         if order is None:
@@ -653,10 +735,8 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             live, a = live[keep], a[keep]
             if not len(live):
                 continue
-            zero = np.zeros(len(live))
-            no = np.zeros(len(live), dtype=np.bool_)
-            f.turn(live, a, None, zero, zero.astype(np.int64), no, no, present=True)
-            f.settle(live)
+            # A fresh turn; a fight ends where a side's last one falls or flees (damage, morale).
+            f.turn(live, a, None, None, None, None, None, present=True)
         done = f.over | (played >= MAX_ROUNDS)
         fresh = done & ~f.written
         _write(result, f, fresh, played)
