@@ -585,3 +585,39 @@ def test_the_encounters_own_lists_past_their_limits_are_refused_before_their_ite
     else:
         encounter["fog"] = {"enabled": True, "explored": [list(range(100_000))]}
     assert _refused_within(document, 40) == ["bad.lnl has 1 problem:", says]
+
+
+def test_a_map_of_many_lines_is_read_in_bulk_once_and_as_strict_validation_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check of long lists reads a map's many segments and doors in bulk; the encounter is then
+    made from those very lines, not from a second reading (each ~20 ms on a 10,000-segment map)."""
+    import numpy  # noqa: F401 - loaded, as on a window with a map: a few thousand lines are then read in bulk
+
+    from lnl_desktop.core.encounter import map_model
+    from lnl_desktop.core.files import long_lists
+
+    document = json.loads(demo_encounter_path().read_text(encoding="utf-8"))
+    grid = document["encounter"]["map"]
+    grid["width"] = grid["height"] = 300
+    grid["segments"] = [
+        {"a": [x % 290 + 1.0, x // 290 + 1.0], "b": [x % 290 + 2.0, x // 290 + 1.5]} for x in range(6_000)
+    ]
+    grid["doors"] = [{"a": [y % 250 + 1.0, 60.0], "b": [y % 250 + 1.0, 61.0], "open": y % 2 == 0} for y in range(600)]
+    assert map_model.in_bulk(len(grid["segments"])) and map_model.in_bulk(len(grid["doors"]))
+    calls: list[int] = []
+    real = map_model.lines_from_json
+
+    def counted(items: Any, doors: bool) -> Any:
+        if isinstance(items[0], dict):  # the file's JSON values (the map's own check is given models: no read)
+            calls.append(len(items))
+        return real(items, doors)
+
+    for module in (map_model, long_lists, storage):
+        monkeypatch.setattr(module, "lines_from_json", counted)
+    encounter = storage.loads(json.dumps(document), "many.lnl")
+    assert sorted(calls) == [600, 6_000]  # each list read once
+    monkeypatch.undo()
+    whole = type(encounter).model_validate_json(json.dumps(document["encounter"]), strict=True)
+    assert encounter.map.segments == whole.map.segments and encounter.map.doors == whole.map.doors
+    assert storage.dumps(encounter) == storage.dumps(whole)

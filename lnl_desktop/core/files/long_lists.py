@@ -7,7 +7,7 @@ import json
 from enum import Enum
 from itertools import chain
 from types import UnionType
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, NamedTuple, Union, get_args, get_origin
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -170,6 +170,7 @@ class _LongList:
         self.items = items
         self.model = model
         self._looks_right: bool | None = None
+        self.lines: list[Any] | None = None  # a map's segments or doors as the quick look read them
 
     def looks_right(self) -> bool:
         """Whether a quick look finds every item as strict validation takes it, so that no slice need
@@ -190,7 +191,8 @@ class _LongList:
         if self.path in (("map", "segments"), ("map", "doors")) and isinstance(items, list):
             if not in_bulk(len(items)):  # a few thousand: read one by one, without numpy
                 return False
-            return lines_from_json(items, doors=self.path[-1] == "doors") is not None
+            self.lines = lines_from_json(items, doors=self.path[-1] == "doors")
+            return self.lines is not None
         return False
 
 
@@ -235,6 +237,7 @@ class _Checked:
         self.total = 0
         self.emptied: list[Path_] = []
         self.log: list[Any] | None = None
+        self.read: list[tuple[Any, list[Any]]] = []  # (the file's list, its lines) the quick look read
 
     def check(self, found: list[_LongList], order: Order = ()) -> None:
         # The innermost first: a bad long list inside another's item is taken out before that item is read.
@@ -246,6 +249,8 @@ class _Checked:
                 continue
             self.emptied.append(long.path)
             if long.looks_right():
+                if long.lines is not None:
+                    self.read.append((long.items, long.lines))
                 continue
             before = self.total
             validated = self.slices(long, (*order, index))
@@ -338,16 +343,21 @@ class _Checked:
         return True
 
 
-def long_lists_checked(
-    model: type[Encounter], data: dict[str, Any]
-) -> tuple[list[str], int, list[Any] | None, list[Path_]]:
-    """The first problems of the file's long lists, how many they have in all, the log as validated
-    when it is long and good (None otherwise), and the places of the long lists the rest of the file
-    is read without."""
+class LongListsChecked(NamedTuple):
+    problems: list[str]  # the first problems of the file's long lists
+    total: int  # how many they have in all
+    log: list[Any] | None  # the log as validated when it is long and good
+    emptied: list[Path_]  # the places of the long lists the rest of the file is read without
+    read: list[tuple[Any, list[Any]]]  # a map's many lines as read in bulk: (the file's list, its models)
+
+
+def long_lists_checked(model: type[Encounter], data: dict[str, Any]) -> LongListsChecked:
+    """The file's long lists checked (see :class:`LongListsChecked`)."""
     checked = _Checked(model, data)
     checked.check(_long_lists(model, data))
     lines = [line for order in sorted(checked.lines) for line in checked.lines[order]]
-    return lines, checked.total, None if checked.total else checked.log, checked.emptied
+    log = None if checked.total else checked.log
+    return LongListsChecked(lines, checked.total, log, checked.emptied, checked.read)
 
 
 def _at(data: dict[str, Any], path: Path_) -> Any:

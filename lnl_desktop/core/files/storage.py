@@ -25,7 +25,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Union
@@ -286,7 +286,7 @@ def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Enc
     is wrong is refused in a second with a short message: validating it whole would make, hold and
     word 100,000 errors (seconds, gigabytes). A long log found good is kept rather than read a second time."""
     try:
-        first, total, log, emptied = long_lists_checked(model, data)
+        first, total, log, emptied, read = long_lists_checked(model, data)
     except TooMany as many:
         _refuse(source, [str(many)], 1)
     if total:
@@ -295,7 +295,7 @@ def _validated(model: type[Encounter], data: dict[str, Any], source: str) -> Enc
     if log is not None:
         data = {**data, "log": []}
     try:
-        encounter = _with_lines_aside(model, data, source)
+        encounter = _with_lines_aside(model, data, source, read)
     except ValidationError:
         encounter = None  # said below, as the whole encounter read the usual way says it
     if encounter is None:
@@ -354,10 +354,13 @@ def _refuse_too_many_lines(data: dict[str, Any], source: str) -> None:
             raise EncounterFileError(f"{source} has 1 problem:\nencounter.map.{problem}", [f"encounter.map.{problem}"])
 
 
-def _with_lines_aside(model: type[Encounter], data: dict[str, Any], source: str) -> Encounter | None:
+def _with_lines_aside(
+    model: type[Encounter], data: dict[str, Any], source: str, read: Sequence[tuple[Any, list[Any]]] = ()
+) -> Encounter | None:
     """The encounter, its map's many wall segments and doors checked in bulk (numpy) rather than
     one model at a time; None for a map with few lines (or lines not as the program writes them),
-    and ValidationError when anything is wrong: the file is then read the usual way to say what."""
+    and ValidationError when anything is wrong: the file is then read the usual way to say what.
+    ``read``: lines the check of long lists read already (the very lists of ``data``), not read again."""
     grid = data.get("map")
     if not isinstance(grid, dict):
         return None
@@ -365,7 +368,8 @@ def _with_lines_aside(model: type[Encounter], data: dict[str, Any], source: str)
     for name in ("segments", "doors"):
         items = grid.get(name)
         if isinstance(items, list) and in_bulk(len(items)):
-            lines = lines_from_json(items, doors=name == "doors")
+            known = next((lines for given, lines in read if given is items), None)
+            lines = known if known is not None else lines_from_json(items, doors=name == "doors")
             if lines is not None:
                 aside[name] = tuple(lines)
     if not aside:
