@@ -137,6 +137,7 @@ class _Fights:
         # and only gaps to foes are ever read, so only those are kept up to date.
         party = int(self.party.sum())
         self.foes_of = [slice(party, k) if self.party[i] else slice(0, party) for i in range(k)]
+        self.allies_of = [slice(0, party) if self.party[i] else slice(party, k) for i in range(k)]
         self.hp_max = np.array([c.hp_max for c in people])
         self.dr = np.array([c.dr for c in people])
         self.minion = np.array([c.minion for c in people])
@@ -200,6 +201,11 @@ class _Fights:
         # Grapples are only the table's (the tactic starts none): with none at the start, none to let go.
         self.grappled = bool((self.holder >= 0).any())
         self.one_size = bool((self.size == self.size[0]).all())  # no token is wider than another
+        # Everyone sees everyone (open ground): a move keeps it so (it sees what its target sees).
+        self.all_seen = bool((field.sees | np.eye(k, dtype=np.bool_)).all())
+        self.half = self.hp_max // 2  # at this HP or less a combatant is at half HP (-2 to hit)
+        self.some_dr = bool(self.dr.any())
+        self.some_minion = bool(self.minion.any())
         # Prone and parrying are only ever cleared under the tactic (it trips and parries nobody): with
         # none at the start, and nobody exhausted, a blow's edge comes from its round alone (an
         # ambush's first round, a round someone overextended in).
@@ -258,36 +264,50 @@ class _Fights:
             return
         # PLAIN where nobody is prone, parrying or exhausted and no ambush or overextension is this round's.
         edge = self._edge(i, fights, t, r) if self.edges or r in self.edge_rounds else PLAIN
-        bloodied = (self.hp[fights, i] * 2 <= self.hp_max[i]).astype(np.int64)
+        bloodied = (self.hp[fights, i] <= self.half[i]).view(np.int8)
         u = self.rng.random(fights.size)
         hit = u < self.p_hit[i, t, kind, edge, bloodied]
         crit = u < self.p_crit[i, t, kind, edge, bloodied]
         if not hit.any():
             return
-        fights, t, kind, crit = fights[hit], t[hit], kind[hit], crit[hit]
+        if not hit.all():
+            fights, t, crit = fights[hit], t[hit], crit[hit]
+            if not isinstance(kind, int):
+                kind = kind[hit]
         (bf, bc), (rf, rc) = self.dice[i]
         v = self.rng.random(fights.size)
-        melee = kind == MELEE
-        if melee.all():  # one weapon's dice drawn from, not both
-            rolled = bf[np.searchsorted(bc, v)]
-        elif not melee.any():
-            rolled = rf[np.searchsorted(rc, v)]
+        if isinstance(kind, int):  # one weapon's dice drawn from, not both
+            rolled = bf[np.searchsorted(bc, v)] if kind == MELEE else rf[np.searchsorted(rc, v)]
         else:
-            rolled = np.where(melee, bf[np.searchsorted(bc, v)], rf[np.searchsorted(rc, v)])
-        dealt = np.maximum(0, rolled * (1 + crit) - self.dr[t])
-        left = np.where(self.minion[t], 0, np.maximum(0, self.hp[fights, t] - dealt))  # a minion dies on any hit
+            rolled = np.where(kind == MELEE, bf[np.searchsorted(bc, v)], rf[np.searchsorted(rc, v)])
+        dealt = rolled << crit  # a natural 20 doubles the die
+        if self.some_dr:
+            dealt -= self.dr[t]
+            np.maximum(dealt, 0, out=dealt)
+        left = self.hp[fights, t] - dealt
+        np.maximum(left, 0, out=left)
+        if self.some_minion:
+            left[self.minion[t]] = 0  # a minion dies on any hit
         self.hp[fights, t] = left
-        fell = left == 0
-        if fell.any():
+        fell = np.nonzero(left == 0)[0]
+        if fell.size:
             ff, ft = fights[fell], t[fell]
             self.standing[ff, ft] = False
-            self.gap[ff, :, ft] = np.inf  # nobody closes on it again
-            self.up[ff, OPPONENTS if self.party[i] else PARTY] -= 1  # its side (i's foes'): one fewer up
+            self.gap[ff, self.allies_of[i], ft] = np.inf  # none of its foes (i's side) closes on it again
             self.dead[ff, ft] = True  # 0 HP is dead (no subdual under the default tactic)
             if self.grappled:
                 held = self.holder[ff] == ft[:, None]  # a grappler that goes down lets go (play.release_all)
                 self.holder[ff] = np.where(held, -1, self.holder[ff])
-            self.settle(ff, r)
+            # One fewer up on i's foes' side; where none is left, i's side has won.
+            foes = OPPONENTS if self.party[i] else PARTY
+            up = self.up[ff, foes] - 1
+            self.up[ff, foes] = up
+            over = up == 0
+            if over.any():
+                ended = ff[over]
+                self.live[ended] = False
+                self.out.winner[self.rows[ended]] = self.side[i]
+                self.out.rounds[self.rows[ended]] = r - self.first + 1
 
     def _edge(self, i: int, fights: Any, t: Any, r: int) -> Any:
         """The d20s ``i`` rolls at ``t`` in each of ``fights``: PLAIN, ADVANTAGE or DISADVANTAGE."""
@@ -347,7 +367,7 @@ class _Fights:
         self.gap[fights, foes, i] = column
         self.dist[fights, i, :] = mixed
         self.dist[fights, :, i] = mixed
-        if arrived.any():
+        if not self.all_seen and arrived.any():
             fa, ta = fights[arrived], t[arrived]
             seen = self.sees[fa, :, ta]
             seen[:, i] = False
@@ -368,7 +388,7 @@ class _Fights:
         timers = self.timers
         if not timers.any:
             if self.able[i, 0]:
-                self._act(i, fights, r, stood, self.stuck[i, 0])
+                self._act(i, fights, r, stood, bool(self.stuck[i, 0]))
             return
         timers.turn_starts(fights, i, ~self.standing)
         v = timers.variant(fights, i)
@@ -388,38 +408,53 @@ class _Fights:
         armed = self.armed[fights, i]
         if not armed.all():
             self.armed[fights[~armed], i] = True  # a Use / ready an item picks its weapon up (the action)
-        acting = armed
+        else:
+            armed = None  # armed in every one of them: nothing to leave out
         g = self.gap[fights, i, block]  # a fallen foe's gap is inf (attack)
-        n = np.arange(fights.size)
-        target = block.start + g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
-        if self.field.prefer is not None:
-            target = pin(self.field, i, target, self.standing[fights] & self.foe[i])
-        gap = g[n, target - block.start]
-        acting &= np.isfinite(gap)
-        near = acting & (gap <= self.reach_extra[i])
-        kind = np.full(fights.size, MELEE if self.has_blade[i] else RANGED)
-        rest = acting & ~near
+        pick = g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
+        if self.field.prefer is None:
+            target = pick + block.start
+            gap = g.min(axis=1)
+        else:
+            target = pin(self.field, i, pick + block.start, self.standing[fights] & self.foe[i])
+            gap = g[np.arange(fights.size), target - block.start]
+        reach = self.reach_extra[i]
+        strike = gap <= reach  # in reach (an endless gap never is)
+        rest = gap > reach
+        rest &= gap < np.inf  # a foe it cannot reach is left alone
+        if armed is not None:
+            strike &= armed
+            rest &= armed
+        # Each blow's weapon: its melee one, unless it shoots (or has no melee weapon).
+        kind: Any = MELEE if self.has_blade[i] else RANGED
         if self.has_bow[i] and rest.any():
             feet = self.dist[fights, i, target]
-            shoot = rest & self.sees[fights, i, target] & (feet >= SHOOT_FROM_FT) & (feet <= self.ranges[i])
-            kind = np.where(shoot, RANGED, kind)
-            rest &= ~shoot
-        strike = acting & ~rest
+            shoot = rest & (feet >= SHOOT_FROM_FT) & (feet <= self.ranges[i])
+            if not self.all_seen:
+                shoot &= self.sees[fights, i, target]
+            if shoot.any():
+                kind = np.where(shoot, RANGED, kind)
+                rest &= ~shoot
+                strike |= shoot
         if rest.any():
-            moving = rest & ~stuck
+            moving = rest if stuck is False else rest & ~np.asarray(stuck)
             if stood is not None:
                 moving &= ~stood
             if self.grappled:
                 moving &= self.holder[fights, i] < 0
-            if moving.any():
-                self.move(i, fights[moving], target[moving])
-            arrived = rest & (self.gap[fights, i, target] <= self.reach_extra[i]) & self.has_blade[i]
-            strike |= arrived
-            kind = np.where(arrived, MELEE, kind)
-        target = np.where(strike, target, -1)
+            went = np.nonzero(moving)[0]
+            if went.size:
+                mf, mt = fights[went], target[went]
+                self.move(i, mf, mt)
+                if self.has_blade[i]:  # only a mover can have come into reach: it strikes with its blade
+                    went = went[self.gap[mf, i, mt] <= reach]
+                    strike[went] = True
+                    if not isinstance(kind, int):
+                        kind[went] = MELEE
         if self.lost_round[i] != r:
-            go = target >= 0
-            self.attack(i, fights[go], target[go], kind[go], r)
+            go = np.nonzero(strike)[0]
+            if go.size:
+                self.attack(i, fights[go], target[go], kind if isinstance(kind, int) else kind[go], r)
 
     def finish(self, i: int, r: int, action_left: bool) -> None:
         """A turn the table began (tactic._finish_turn): the attack on the nearest standing foe in
