@@ -381,7 +381,7 @@ class _Fights:
             total = self.rng.integers(1, 21, (n, k)) + t.init
             score = total * 1000.0 + t.pc * 100 + (t.init + 30) + tiebreak
             return np.argsort(-(score - roster), axis=1, kind="stable")
-        score = np.zeros((n, k))
+        sides = []
         for s, members in enumerate(t.members):
             here = able[:, members]
             leads = here & t.leader[members]
@@ -389,9 +389,24 @@ class _Fights:
             bonus = t.init[lead]
             total = self.rng.integers(1, 21, n) + bonus
             pcs = (here & t.pc[members]).any(axis=1)
-            side_score = total * 1000.0 + pcs * 100 + (bonus + 30) + tiebreak[:, s]
-            score[:, members] = side_score[:, None]
-        return np.argsort(-(score - roster), axis=1, kind="stable")
+            sides.append(total * 1000.0 + pcs * 100 + (bonus + 30) + tiebreak[:, s])
+
+        def ranked(rows: Any) -> Any:
+            score = np.zeros((len(sides[0][rows]), k))
+            for members, side_score in zip(t.members, sides, strict=True):
+                score[:, members] = side_score[rows, None]
+            return np.argsort(-(score - roster), axis=1, kind="stable")
+
+        if len(t.members[0]) + len(t.members[1]) < k:
+            return ranked(slice(None))
+        # Every one on a side: a side's members in the roster's order, the side that scored higher first,
+        # unless the two scores are closer than the roster's spread (then sorted as above).
+        party_first = np.concatenate(t.members)
+        order = np.where((sides[0] > sides[1])[:, None], party_first, np.concatenate(t.members[::-1]))
+        close = np.flatnonzero(np.abs(sides[0] - sides[1]) <= k * 1e-4)
+        if len(close):
+            order[close] = ranked(close)
+        return order
 
     def settle(self, idx: Any = None) -> None:
         """Mark the fights one side has left (every member on the map out: the counts kept as they fall or
