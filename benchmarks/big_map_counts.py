@@ -4,10 +4,12 @@ A script, not a test.
 The tables of ``bench_big_map.py`` (the main window and the player view, fog on, overlays shared);
 for a press on a token (from nothing selected, the cursor coming from off the token, as the GM's
 first press) and its first step, and for each drag step after it: the Python calls made (cProfile)
-and the pixels each window repainted (the paint events' regions). Wall-clock figures on a shared
-machine swing by 2-5x; these do not, so two revisions compare exactly:
+and the pixels each window repainted (the paint events' regions); for a Party move with fog on the
+300x300 map (the table's first, then those back and forth after it), the same and the move's CPU time.
+Wall-clock figures on a shared machine swing by 2-5x; these do not, so two revisions compare exactly:
 
     python benchmarks/big_map_counts.py                 this checkout
+    python benchmarks/big_map_counts.py --party-moves   the Party moves' rows only
     PYTHONPATH=/tmp/tree python benchmarks/big_map_counts.py    another revision's code (a worktree)
 """
 
@@ -20,6 +22,7 @@ import random
 import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -100,6 +103,41 @@ def sample(table: Table, size: int) -> tuple[list[tuple[int, int, int]], list[tu
     return presses, steps
 
 
+PARTY_TABLES = ((300, 500, 0), (300, 500, 200), (300, 500, 2000))
+PARTY_MOVES = 8
+
+
+def party_moves(table: Table, profiled: bool) -> list[tuple[int, int, int, float]]:
+    """A Party token moved back and forth, each move to both windows painted: (Python calls, GM pixels,
+    players' pixels, CPU ms of this process) of each, the table's first move first. The calls are
+    counted (``profiled``) or the CPU time taken (the profiler's own cost left out), not both."""
+    from lnl_desktop.core.encounter import actions as act
+
+    encounter = table.controller.encounter
+    x, y = encounter.tokens["p1"].cell
+    occupied = {t.cell for t in encounter.tokens.values()}
+    there = next((c for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if c not in occupied), (x + 1, y))
+    cells = [there, (x, y)]
+    out = []
+    for i in range(PARTY_MOVES):
+        move = act.Move("p1", cells[i % 2], forced=True)
+
+        def run(move: act.Move = move) -> None:
+            table.controller.do(move)
+            settle(table.app)
+
+        if profiled:
+            out.append((*measured(run), 0.0))
+        else:
+            painted["GM"] = painted["players"] = 0
+            started = time.process_time()
+            run()
+            out.append((0, painted["GM"], painted["players"], (time.process_time() - started) * 1000))
+        table.player.view.finish_animations()
+        settle(table.app)
+    return out
+
+
 def main() -> int:
     from lnl_desktop.ui.map.view import MapView
 
@@ -108,7 +146,8 @@ def main() -> int:
     count_paints(MapView, "GM")
     scratch = Path(tempfile.mkdtemp(prefix="lnl-counts-"))
     players_counted = False
-    for size, tokens, segments, drawings in TABLES:
+    # --party-moves: the Party moves' rows only
+    for size, tokens, segments, drawings in () if "--party-moves" in sys.argv else TABLES:
         encounter = big_maps.build(size=size, tokens=tokens, segments=segments)
         if drawings:
             encounter.drawings = drawings_around(encounter, drawings)
@@ -130,6 +169,28 @@ def main() -> int:
             f"{median(presses, 1) / 1e3:,.0f} kpx (GM) and {median(presses, 2) / 1e3:,.0f} kpx (players); "
             f"a drag step {median(steps, 0):,.0f} calls, {median(steps, 1) / 1e3:,.0f} kpx and "
             f"{median(steps, 2) / 1e3:,.0f} kpx"
+        )
+    for size, tokens, segments in PARTY_TABLES:
+        counted, timed = [], []
+        for profiled, into in ((True, counted), (False, timed)):  # a table each: its first move is once
+            table = Table(big_maps.build(size=size, tokens=tokens, segments=segments), scratch)
+            if not players_counted:
+                count_paints(type(table.player.view), "players")
+                players_counted = True
+            table.warm()
+            into += party_moves(table, profiled)
+            table.close()
+        moves = [
+            (calls, gm, players, ms) for (calls, gm, players, _), (_, _, _, ms) in zip(counted, timed, strict=True)
+        ]
+        first, rest = moves[0], moves[1:]
+        print(
+            f"{size}x{size}, {tokens} tokens, {segments:,} segments: the first Party move {first[0]:,} Python calls, "
+            f"repainted {first[1] / 1e3:,.0f} kpx (GM) and {first[2] / 1e3:,.0f} kpx (players), CPU {first[3]:.1f} ms; "
+            f"a Party move after it {statistics.median(m[0] for m in rest):,.0f} calls, "
+            f"{statistics.median(m[1] for m in rest) / 1e3:,.0f} kpx and "
+            f"{statistics.median(m[2] for m in rest) / 1e3:,.0f} kpx, "
+            f"CPU median {statistics.median(m[3] for m in rest):.1f} ms, worst {max(m[3] for m in rest):.1f} ms"
         )
     return 0
 
