@@ -118,6 +118,9 @@ def main() -> None:
         print(f"  processor time to the shown window: {times}")
         loaded = "pyqtgraph imported" if "pyqtgraph: yes" in outputs[name] else "pyqtgraph not imported"
         print(f"  {loaded} on the start path")
+        made = next((line for line in outputs[name].splitlines() if line.startswith("class code: ")), None)
+        if made:
+            print(f"  the dataclasses' methods ({made[len('class code: ') :]})")
     if frozen is not None:
         ratio = statistics.median(samples["frozen"]) / statistics.median(samples["from source"])
         verdict = "within target" if ratio <= FROZEN_TARGET else "OVER TARGET"

@@ -100,6 +100,11 @@ def install(path: Path | None = None, *, write_at_exit: bool | None = None) -> C
     return _installed
 
 
+def installed() -> ClassCode | None:
+    """The kept code this process uses, if :func:`install` was called."""
+    return _installed
+
+
 def _write_if_new(kept: ClassCode) -> None:
     if kept.compiled:
         kept.write()

@@ -136,7 +136,8 @@ def keep_class_code() -> None:
     smoke test's start in the build venv: the spec puts the file beside the bundle's modules."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     command = [str(venv_bin("python")), "-m", "lnl_desktop.class_code"]
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
+    # Run outside the checkout, so that the venv's installed copy (the one bundled) is imported and keeps them.
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=venv_bin("python").parent)
     if result.returncode != 0:
         raise SystemExit(f"the classes' code could not be kept:\n{result.stdout}{result.stderr}")
     say(result.stdout.strip().splitlines()[-1])

@@ -265,6 +265,9 @@ def run_the_program(exe: Path, root: Path, home: Path, report: Report) -> None:
     report.check(ok, "--smoke-test exits 0 having rendered the window", first if ok else out[-1500:])
     if not quiet:
         report.check("pyqtgraph: no" in smoke.stdout, "pyqtgraph stays off the start path")
+        made = next((line for line in smoke.stdout.splitlines() if line.startswith("class code: ")), "no report")
+        # The dataclasses' methods from the code the build kept for the bundle's Python: none compiled at start.
+        report.check(made.endswith(" 0 compiled"), "the dataclasses' methods come from their kept code", made)
     # Every built-in ruleset is in the bundle: its demo opens (L&L Classic's is another stat block).
     classic = find_files(root, "hill-giant-classic.lnl")
     if classic:

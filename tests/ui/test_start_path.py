@@ -233,6 +233,13 @@ def test_the_first_window_imports_only_the_start_path(report: dict[str, str]) ->
     assert {"lnl_desktop.ui.map.view", "lnl_desktop.ui.docks.turns", "lnl_desktop.core.rules.lnl"} <= imported
 
 
+def test_the_dataclasses_methods_come_from_their_kept_code(report: dict[str, str]) -> None:
+    kept, compiled = (int(part.split()[0]) for part in report["class code"].split(", "))
+    # A start from source: the rules core's and the window's classes, each method compiled once at most
+    # (the first start on a fresh checkout, or a changed class), and from the file after.
+    assert kept + compiled > 500
+
+
 def test_numpy_and_pyqtgraph_wait_for_first_use(report: dict[str, str]) -> None:
     assert report["numpy"] == "no"  # the map's reach, paths and sight load it on the first hover or drag
     assert report["pyqtgraph"] == "no"  # the Forecast tab loads it when first shown
