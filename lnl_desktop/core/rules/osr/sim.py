@@ -112,6 +112,8 @@ class _Tables:
     rank_flat: Any = None
     in_touch: bool = False  # every best melee option reaches 5 ft: in reach means a gap of 0
     multi: bool = False  # someone makes more than one attack a turn
+    melee_hit: Any = None  # [u * u] the chance to hit of the best melee option (flat as melee_flat)
+    due: Any = None  # [2, k + 1, k + 1] flat: a side's morale check due at a fall, by its out and down before it
 
     def __post_init__(self) -> None:
         pairs = np.repeat(np.repeat(self.foe, self.width, axis=0), self.width, axis=1)
@@ -126,6 +128,16 @@ class _Tables:
         self.rank_flat = self.ranged_rank.reshape(-1)
         self.in_touch = not self.reach_extra.any()
         self.multi = bool((self.attacks > 1).any())
+        u = np.arange(self.u)
+        self.melee_hit = self.hit[u[:, None], u[None, :], self.melee_best, 0].reshape(-1)
+        # RULES §12: a check at the side's first fall and at the fall that puts half of it out (those
+        # off the map counted), looked up by the side's members out and down on the map before the fall.
+        before = np.arange(self.k + 1)
+        down = before[None, :] + self.off_down[:, None]
+        out = before[None, :] + self.off_out[:, None]
+        size = self.size[:, None]
+        half = (2 * out < size) & (size <= 2 * (out + 1))  # [2, out]
+        self.due = (half[:, :, None] | (down == 0)[:, None, :]).reshape(-1)
 
     @property
     def k(self) -> int:
@@ -558,7 +570,7 @@ class _Fights:
             back = (rows * k + j) * k + i
             # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
             current = self.gapf[there]
-            steps = np.where(np.isfinite(current), np.minimum(current, feet[w]), 0.0)
+            steps = np.minimum(current, feet[w])  # a foe's gap is never inf (FAR when it cannot be reached)
             self.gapf[there] = current - steps
             self.gapf[back] = np.maximum(self.gapf[back] - steps, 0.0)
             left = self.gapf[there]
@@ -605,28 +617,39 @@ class _Fights:
         t = self.t
         idx, a, target, pair, shoot = idx[go], a[go], target[go], pair[go], shoot[go]
         ua, ut = self.u(idx, a), self.u(idx, target)
-        option = t.melee_flat[ua * t.u + ut]
+        both = ua * t.u + ut
         if shoot.any():
-            option = np.where(shoot, shot[go], option)
-        self.strike(idx, a, target, option, pair, ua, ut)
+            self.strike(idx, a, target, np.where(shoot, shot[go], t.melee_flat[both]), pair, ua, ut)
+        else:  # melee blows alone: each pair's best option and its chance (at short range) looked up at once
+            self.strike(idx, a, target, t.melee_flat[both], chance=t.melee_hit[both])
 
     def strike(
-        self, idx: Any, a: Any, target: Any, option: Any, pair: Any = None, ua: Any = None, ut: Any = None
+        self,
+        idx: Any,
+        a: Any,
+        target: Any,
+        option: Any,
+        pair: Any = None,
+        ua: Any = None,
+        ut: Any = None,
+        chance: Any = None,
     ) -> None:
         """One blow each: the d20 against the exact chance, the damage from its exact distribution.
-        ``pair``, ``ua``, ``ut``: the pair's cell and ``u`` rows, when worked out already."""
+        ``pair``, ``ua``, ``ut``: the pair's cell and ``u`` rows, when worked out already; ``chance``:
+        the chance to hit, when known (melee blows)."""
         if not len(idx):
             return
         t = self.t
-        if pair is None:
-            pair = (idx * t.k + a) * t.k + target
-            ua, ut = self.u(idx, a), self.u(idx, target)
-        reach = t.range_flat[a * t.options + option]
-        ranged = reach > 0
-        # Long range only for a shot: melee blows alone need no distance read.
-        long = ranged & (self.distf[pair] > reach / 2) if ranged.any() else ranged
-        cell = ((ua * t.u + ut) * t.options + option) * 2 + long
-        hits = self.rng.random(len(idx)) < t.hit_flat[cell]
+        if chance is None:
+            if pair is None:
+                pair = (idx * t.k + a) * t.k + target
+                ua, ut = self.u(idx, a), self.u(idx, target)
+            reach = t.range_flat[a * t.options + option]
+            ranged = reach > 0
+            # Long range only for a shot: melee blows alone need no distance read.
+            long = ranged & (self.distf[pair] > reach / 2) if ranged.any() else ranged
+            chance = t.hit_flat[((ua * t.u + ut) * t.options + option) * 2 + long]
+        hits = self.rng.random(len(idx)) < chance
         if not hits.any():
             return
         idx, a, target, option = idx[hits], a[hits], target[hits], option[hits]
@@ -640,29 +663,33 @@ class _Fights:
         t = self.t
         cell = idx * t.k + target
         before = self.hpf[cell]
-        after = np.maximum(before - amount, 0)
-        self.hpf[cell] = after
-        falls = (after == 0) & ~self.downf[cell]
+        self.hpf[cell] = np.maximum(before - amount, 0)
+        falls = (amount >= before) & ~self.downf[cell]
         if not falls.any():
             return
-        idx, target, cell, overkill = idx[falls], target[falls], cell[falls], np.maximum(amount - before, 0)[falls]
+        f = np.flatnonzero(falls)
+        idx, target, cell, overkill = idx[f], target[f], cell[f], amount[f] - before[f]
         side = t.side[target]
         count = idx * 2 + side  # the fight's count of that side in ``downs`` and ``outs``
-        down_before = self.downsf[count] + t.off_down[side]
+        downs, outs = self.downsf[count], self.outsf[count]
         was_out = self.gonef[cell]  # fled already: down now, not out once more
-        out_before = self.outsf[count] + t.off_out[side]
         self.downf[cell] = True
         self.gonef[cell] = True
-        self.downsf[count] += 1
-        self.outsf[count] += ~was_out
-        self.over[idx] |= self.outsf[count] == self.count[side]  # the side's last one out ends the fight
+        self.downsf[count] = downs + 1
+        now = outs + ~was_out
+        self.outsf[count] = now
+        ended = now == self.count[side]  # the side's last one out ends the fight
+        if ended.any():
+            self.over[idx[ended]] = True
         pc = t.pc[target]
         if pc.any():
             face = self.rng.integers(1, 21, len(idx))
             dies = pc & (face + t.death_save[self.u(idx, target)] < death_save_dc(overkill))
             self.dead[idx[dies], target[dies]] = True
-        size = t.size[side]
-        due = (down_before == 0) | ((2 * out_before < size) & (size <= 2 * (out_before + 1)))
+        width = t.k + 1
+        due = t.due[(side * width + outs) * width + downs]
+        if not due.any():
+            return
         for s in (PARTY, OPPONENTS):
             check = due & (side == s)
             if check.any():
