@@ -160,3 +160,42 @@ def test_the_fog_off_and_on_again_builds_afresh(table) -> None:
     assert controller.do(act.Move("ana", (6, 10), forced=True))
     assert controller.do(act.SetFog(True))
     assert_as_fresh(controller, item)
+
+
+def test_the_first_party_move_of_a_table_repaints_only_where_the_fog_changed(table, qtbot: QtBot) -> None:
+    """Qt repaints the whole of an item at the first update of a part of it after its first paint:
+    the fog asks that first update itself, so the table's first Party move repaints the GM's map and
+    the players' only round the cells that changed, as every move after it does."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QPaintEvent
+
+    controller, view, players = table
+    qtbot.waitExposed(view)
+    qtbot.waitExposed(players)
+    for _ in range(5):  # shown and painted; the fog's own first update asked and done
+        qtbot.wait(5)
+    painted = {"GM": 0, "players": 0}
+
+    class Count(QObject):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if isinstance(event, QPaintEvent):
+                painted[self.name] += sum(r.width() * r.height() for r in event.region())
+            return False
+
+    counters = (Count("GM"), Count("players"))
+    view.viewport().installEventFilter(counters[0])
+    players.view.viewport().installEventFilter(counters[1])
+    whole = {
+        "GM": view.mapFromScene(QRectF(0, 0, W * CELL_PX, H * CELL_PX)).boundingRect(),
+        "players": players.view.mapFromScene(QRectF(0, 0, W * CELL_PX, H * CELL_PX)).boundingRect(),
+    }
+    assert controller.do(act.Move("bo", (2, 11), forced=True))  # a step along the west room's wall
+    players.view.finish_animations()
+    for _ in range(5):
+        qtbot.wait(5)
+    for name, rect in whole.items():
+        assert 0 < painted[name] < rect.width() * rect.height() / 2, (name, painted[name], rect)

@@ -19,11 +19,12 @@ only within the bounding box of the cells that changed: a Party move costs the a
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Set as AbstractSet
 from weakref import WeakKeyDictionary
 
-from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtCore import QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QBitmap, QBrush, QColor, QImage, QPainter, QRegion, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -105,6 +106,7 @@ class FogItem(QGraphicsItem):
         self._hatch = QRegion()  # scene units: the black cells (GM's map only)
         self._region: QRegion | None = None
         self._rect = QRectF()
+        self._primed = False  # the first update of a part of it asked (see paint)
         self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
         if not player:
@@ -180,6 +182,11 @@ class FogItem(QGraphicsItem):
         self._redo(now, known, x0, y0, x1, y1)
         self.update(QRectF(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX))
 
+    def _prime(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the item went with its scene meanwhile
+            if self.isVisible():
+                self.update(QRectF(0, 0, CELL_PX, CELL_PX))
+
     def _redo(self, now: np.ndarray, known: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> None:
         """The pixels and regions of the cells ``[x0, x1) x [y0, y1)`` from the masks (all of them
         when the window is the whole map, on a new buffer)."""
@@ -214,6 +221,12 @@ class FogItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self._image.isNull():
             return
+        if not self._primed:
+            # Qt repaints the whole of an item at the first update of a part of it after its first
+            # paint (a Party move's few cells repainted both maps whole, the table's first move):
+            # that first update is a cell's, asked at once, while the whole was just painted anyway.
+            self._primed = True
+            QTimer.singleShot(0, self._prime)
         # Only the cells the paint exposes (a token's move repaints a few): the image's part under
         # them, and the hatch's region cut to them before it becomes a clip, which costs per rect.
         w, h = self._image.width(), self._image.height()
