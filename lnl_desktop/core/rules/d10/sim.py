@@ -96,22 +96,26 @@ def _chances(people: list[D10Combatant], arms: list[Arms]) -> tuple[Any, Any]:
     crit = np.zeros((k, k, 2, 3, 2))
     faces = [odds.kept_face(dice, high) for dice, high in EDGES]
     natural_20 = np.array([f[20] for f in faces])[:, None]  # [edge, 1]
-    # A roll hits by its skill bonus, the half-HP -2 and the defense alone: each of those worked out once.
-    worked: dict[tuple[int, int, int], list[float]] = {}
+    # A roll hits by its skill bonus, the half-HP -2 and the defense alone: each of those worked out
+    # once, for each defense on the field, and spread to the targets of that defense.
+    defenses = sorted({t.defense for t in people})
+    of_target = np.array([defenses.index(t.defense) for t in people])
+    worked: dict[tuple[int, int], Any] = {}
     for i, a in enumerate(people):
         for kind, weapon in ((MELEE, arms[i].blade), (RANGED, arms[i].bow)):
             if weapon is None:
                 continue
             bonus = a.skill(weapon.skill)
             crit[i, :, kind] = natural_20
-            for j, t in enumerate(people):
-                for bl in (0, 1):
-                    chances = worked.get((bonus, bl, t.defense))
-                    if chances is None:
-                        roll = rules.ToHit(weapon.skill, bonus, bool(bl), t.defense, rules.Edge())
-                        chances = [sum(p for f, p in face.items() if roll.hits(f)) for face in faces]
-                        worked[bonus, bl, t.defense] = chances
-                    hit[i, j, kind, :, bl] = chances
+            for bl in (0, 1):
+                chances = worked.get((bonus, bl))
+                if chances is None:
+                    rolls = [rules.ToHit(weapon.skill, bonus, bool(bl), d, rules.Edge()) for d in defenses]
+                    chances = np.array(
+                        [[sum(p for f, p in face.items() if roll.hits(f)) for face in faces] for roll in rolls]
+                    )
+                    worked[bonus, bl] = chances
+                hit[i, :, kind, :, bl] = chances[of_target]
     return hit, crit
 
 
@@ -411,13 +415,10 @@ class _Fights:
         else:
             armed = None  # armed in every one of them: nothing to leave out
         g = self.gap[fights, i, block]  # a fallen foe's gap is inf (attack)
-        pick = g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
-        if self.field.prefer is None:
-            target = pick + block.start
-            gap = g.min(axis=1)
-        else:
-            target = pin(self.field, i, pick + block.start, self.standing[fights] & self.foe[i])
-            gap = g[np.arange(fights.size), target - block.start]
+        target = block.start + g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
+        if self.field.prefer is not None:
+            target = pin(self.field, i, target, self.standing[fights] & self.foe[i])
+        gap = g[np.arange(fights.size), target - block.start]
         reach = self.reach_extra[i]
         strike = gap <= reach  # in reach (an endless gap never is)
         rest = gap > reach
