@@ -182,11 +182,6 @@ class FogItem(QGraphicsItem):
         self._redo(now, known, x0, y0, x1, y1)
         self.update(QRectF(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX))
 
-    def _prime(self) -> None:
-        with contextlib.suppress(RuntimeError):  # the item went with its scene meanwhile
-            if self.isVisible():
-                self.update(QRectF(0, 0, CELL_PX, CELL_PX))
-
     def _redo(self, now: np.ndarray, known: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> None:
         """The pixels and regions of the cells ``[x0, x1) x [y0, y1)`` from the masks (all of them
         when the window is the whole map, on a new buffer)."""
@@ -222,11 +217,8 @@ class FogItem(QGraphicsItem):
         if self._image.isNull():
             return
         if not self._primed:
-            # Qt repaints the whole of an item at the first update of a part of it after its first
-            # paint (a Party move's few cells repainted both maps whole, the table's first move):
-            # that first update is a cell's, asked at once, while the whole was just painted anyway.
             self._primed = True
-            QTimer.singleShot(0, self._prime)
+            ask_part_update_soon(self)
         # Only the cells the paint exposes (a token's move repaints a few): the image's part under
         # them, and the hatch's region cut to them before it becomes a clip, which costs per rect.
         w, h = self._image.width(), self._image.height()
@@ -247,6 +239,20 @@ class FogItem(QGraphicsItem):
             painter.setClipRegion(hatch, Qt.ClipOperation.IntersectClip)
             painter.fillRect(QRectF(hatch.boundingRect()), QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
             painter.restore()
+
+
+def ask_part_update_soon(item: QGraphicsItem) -> None:
+    """Qt repaints the whole of an item at the first update of a part of it after its first paint (the
+    fog's: a Party move's few cells repainted both maps whole, the table's first move). A map-sized item
+    asks that first update, of a cell, at the next pass of the event loop after its first paint, when
+    the whole was just painted anyway."""
+
+    def ask() -> None:
+        with contextlib.suppress(RuntimeError):  # the item went with its scene meanwhile
+            if item.isVisible():
+                item.update(QRectF(0, 0, CELL_PX, CELL_PX))
+
+    QTimer.singleShot(0, ask)
 
 
 def _region(mask: np.ndarray) -> QRegion:

@@ -36,6 +36,7 @@ from lnl_desktop.core.encounter.light import (
 from lnl_desktop.core.engine.party_view import darkvision_key, party_light
 from lnl_desktop.lazy import lazy_module
 from lnl_desktop.ui.map.failsafe import fails_closed
+from lnl_desktop.ui.map.fog import ask_part_update_soon
 from lnl_desktop.ui.map.geometry import runs_by_row
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.style import CELL_PX
@@ -84,6 +85,7 @@ class LightItem(QGraphicsItem):
         self._bright: list[QLineF] = []
         self._dim: list[QLineF] = []
         self._rect = QRectF()
+        self._primed = False  # the first update of a part of it asked (fog.ask_part_update_soon)
         self.setZValue(PLAYERS_LIGHT_Z if player else GM_LIGHT_Z)
         if not player:
             self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
@@ -117,7 +119,7 @@ class LightItem(QGraphicsItem):
         levels = party_light(encounter) if self.player else None
         if levels is None:
             levels = light_map(encounter, players=self.player)
-        self.levels = levels
+        before, self.levels = self.levels, levels
         h, w = levels.shape
         if self.player:
             dark, dim = _premultiplied(PLAYERS_DARK), _premultiplied(PLAYERS_DIM)
@@ -128,8 +130,23 @@ class LightItem(QGraphicsItem):
             lit = levels >= 1
             self._bright = edges(levels >= 2) if (levels >= 2).any() and not (levels >= 2).all() else []
             self._dim = edges(lit) if lit.any() and not lit.all() else []
+        rect = QRectF(-2, -2, w * CELL_PX + 4, h * CELL_PX + 4)
+        if before is not None and before.shape == levels.shape and rect == self._rect and self.isVisible():
+            # A carried light moved, a source placed: only round the cells whose light changed (a
+            # torch's few dozen), not the whole map in both windows at every Party move.
+            changed = before != levels
+            rows = np.flatnonzero(changed.any(axis=1))
+            if rows.size:
+                cols = np.flatnonzero(changed.any(axis=0))
+                # A cell round them: the GM's outlines lie on their edges, two pixels wide at any zoom.
+                x0, y0 = max(int(cols[0]) - 1, 0), max(int(rows[0]) - 1, 0)
+                x1, y1 = min(int(cols[-1]) + 2, w), min(int(rows[-1]) + 2, h)
+                self.update(
+                    QRectF(x0 * CELL_PX - 2, y0 * CELL_PX - 2, (x1 - x0) * CELL_PX + 4, (y1 - y0) * CELL_PX + 4)
+                )
+            return
         self.prepareGeometryChange()
-        self._rect = QRectF(-2, -2, w * CELL_PX + 4, h * CELL_PX + 4)
+        self._rect = rect
         self.show()
         self.update()
 
@@ -138,6 +155,9 @@ class LightItem(QGraphicsItem):
 
     @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if not self._primed:
+            self._primed = True
+            ask_part_update_soon(self)
         if self.player:
             if self._image.isNull():
                 return
