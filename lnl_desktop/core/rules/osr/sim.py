@@ -276,6 +276,13 @@ def save_chance(encounter: Encounter, c: OsrCombatant, duration: ConditionDurati
     return sum(face + bonus >= dc for face in range(1, 21)) / 20
 
 
+def _none(n: int) -> Any:
+    """``n`` options, each -1 (none): cheaper than np.full for the small arrays of a turn."""
+    out = np.empty(n, dtype=np.int64)
+    out.fill(-1)
+    return out
+
+
 def _flat(table: Any) -> Any:
     """A flat view of ``table`` (never a copy: a write through it lands in the table)."""
     view = table.view()
@@ -461,8 +468,8 @@ class _Fights:
         row = idx * k
         aim = self.aimf[row + a]
         stale = (aim < 0) | self.gonef[row + np.maximum(aim, 0)]
-        if stale.any():
-            s = np.flatnonzero(stale)
+        if np.count_nonzero(stale):
+            s = stale.nonzero()[0]
             rows, who, cells = idx[s], a[s], row[s] + a[s]
             cand = self.t.foe[who] & ~self.gone[rows]
             gaps = np.where(cand, self.gap.reshape(-1, k)[cells], np.inf)
@@ -497,7 +504,7 @@ class _Fights:
         t = self.t
         d = self.distf[(idx * t.k + a) * t.k + target]
         ok = t.sees[a, target] & (d >= SHOOT_FROM_FT)
-        out = np.full(len(idx), -1)
+        out = _none(len(idx))
         ranks = t.ranged_rank.shape[2]
         first = (self.u(idx, a) * t.u + self.u(idx, target)) * ranks
         for r in range(ranks):
@@ -556,16 +563,16 @@ class _Fights:
         ua = self.u(idx, a)
         pair = (idx * k + a) * k + target  # the actor and its foe's cell of the [n, k, k] tables
         near = fresh & self._in_reach(self.gapf[pair], ua, self.u(idx, target))
-        shot = np.full(len(idx), -1)
+        shot = _none(len(idx))
         may = fresh & ~near & t.shoots[a]
         if moved is not None:
             may &= moved <= t.move[ua] / 2
-        if may.any():
+        if np.count_nonzero(may):
             shot[may] = self.shot(idx[may], a[may], target[may])
         shoot = shot >= 0
         walk = fresh & ~near & ~shoot
-        if walk.any():
-            w = np.flatnonzero(walk)
+        if np.count_nonzero(walk):
+            w = walk.nonzero()[0]
             rows, i, j, there = idx[w], a[w], target[w], pair[w]
             back = (rows * k + j) * k + i
             # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
@@ -593,15 +600,15 @@ class _Fights:
             return
         for _ in range(int(t.attacks[a].max()) - 1):
             more = attacking & (strikes < t.attacks[a]) & ~self.out_of(idx, a)
-            if not more.any():
+            if not np.count_nonzero(more):
                 return
             target, has = self.nearest(idx, a)
             more &= has
             pair = (idx * k + a) * k + target
             hand = more & ~shooting & self._in_reach(self.gapf[pair], ua, self.u(idx, target))
-            shot = np.full(len(idx), -1)
+            shot = _none(len(idx))
             aim = more & shooting
-            if aim.any():
+            if np.count_nonzero(aim):
                 shot[aim] = self.shot(idx[aim], a[aim], target[aim])
             shoot = shot >= 0
             self._blows(idx, a, target, hand, shoot, shot, pair)
@@ -612,13 +619,13 @@ class _Fights:
         """One blow in each fight that strikes: the best melee option where ``melee``, the option
         ``shot`` where ``shoot`` (never both in one fight: one strike call does them all)."""
         go = melee | shoot
-        if not go.any():
+        if not np.count_nonzero(go):
             return
         t = self.t
         idx, a, target, pair, shoot = idx[go], a[go], target[go], pair[go], shoot[go]
         ua, ut = self.u(idx, a), self.u(idx, target)
         both = ua * t.u + ut
-        if shoot.any():
+        if np.count_nonzero(shoot):
             self.strike(idx, a, target, np.where(shoot, shot[go], t.melee_flat[both]), pair, ua, ut)
         else:  # melee blows alone: each pair's best option and its chance (at short range) looked up at once
             self.strike(idx, a, target, t.melee_flat[both], chance=t.melee_hit[both])
@@ -647,10 +654,10 @@ class _Fights:
             reach = t.range_flat[a * t.options + option]
             ranged = reach > 0
             # Long range only for a shot: melee blows alone need no distance read.
-            long = ranged & (self.distf[pair] > reach / 2) if ranged.any() else ranged
+            long = ranged & (self.distf[pair] > reach / 2) if np.count_nonzero(ranged) else ranged
             chance = t.hit_flat[((ua * t.u + ut) * t.options + option) * 2 + long]
         hits = self.rng.random(len(idx)) < chance
-        if not hits.any():
+        if not np.count_nonzero(hits):
             return
         idx, a, target, option = idx[hits], a[hits], target[hits], option[hits]
         draw = self.rng.random(len(idx))
@@ -665,9 +672,9 @@ class _Fights:
         before = self.hpf[cell]
         self.hpf[cell] = np.maximum(before - amount, 0)
         falls = (amount >= before) & ~self.downf[cell]
-        if not falls.any():
+        if not np.count_nonzero(falls):
             return
-        f = np.flatnonzero(falls)
+        f = falls.nonzero()[0]
         idx, target, cell, overkill = idx[f], target[f], cell[f], amount[f] - before[f]
         side = t.side[target]
         count = idx * 2 + side  # the fight's count of that side in ``downs`` and ``outs``
@@ -679,20 +686,20 @@ class _Fights:
         now = outs + ~was_out
         self.outsf[count] = now
         ended = now == self.count[side]  # the side's last one out ends the fight
-        if ended.any():
+        if np.count_nonzero(ended):
             self.over[idx[ended]] = True
         pc = t.pc[target]
-        if pc.any():
+        if np.count_nonzero(pc):
             face = self.rng.integers(1, 21, len(idx))
             dies = pc & (face + t.death_save[self.u(idx, target)] < death_save_dc(overkill))
             self.dead[idx[dies], target[dies]] = True
         width = t.k + 1
         due = t.due[(side * width + outs) * width + downs]
-        if not due.any():
+        if not np.count_nonzero(due):
             return
         for s in (PARTY, OPPONENTS):
             check = due & (side == s)
-            if check.any():
+            if np.count_nonzero(check):
                 self.morale(idx[check], s)
 
     def morale(self, idx: Any, s: int) -> None:
@@ -707,7 +714,7 @@ class _Fights:
         score = t.morale[members]
         flees = eligible & ((score == 2) | ((score != 12) & (roll[:, None] > score)))
         stands = eligible & ~flees & (score != 2) & (score != 12)
-        if flees.any():
+        if np.count_nonzero(flees):
             fled = self.fled[idx]
             fled[:, members] |= flees
             self.fled[idx] = fled
@@ -715,7 +722,7 @@ class _Fights:
             self.gone[idx] = gone
             self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
             self.over[idx] |= self.outs[idx, s] == self.count[s]
-        if stands.any():
+        if np.count_nonzero(stands):
             passes[:, members] += stands
             self.passes[idx] = passes
 
@@ -767,7 +774,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         if order is None:
             order = f.initiative()
         for place in range(order.shape[1]):
-            live = np.flatnonzero(~f.over)
+            live = (~f.over).nonzero()[0]
             if not len(live):
                 break
             a = order[live, place]
