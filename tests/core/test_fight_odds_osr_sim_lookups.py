@@ -11,7 +11,7 @@ import numpy as np
 
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files.storage import load
-from lnl_desktop.core.rules.osr import sim
+from lnl_desktop.core.rules.osr import sim, tactic
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.run import BATCH_BYTES, batch_size
@@ -102,3 +102,21 @@ def test_ten_thousand_fights_of_forty_are_one_batch() -> None:
     fight_bytes = get_ruleset("osr").fights.fight_bytes
     assert batch_size(40, fight_bytes) >= 10_000
     assert batch_size(40, fight_bytes) * 2 * 4 * 40 * 40 <= BATCH_BYTES  # the float32 gap and distance tables
+
+
+def test_a_hits_damage_is_drawn_from_the_blows_exact_distribution() -> None:
+    encounter = demo()
+    f = fights(200_000, seed=11)
+    chief, tombril = f.field.index("hobgoblin-chief"), f.field.index("tombril")
+    option = int(f.t.melee_best[chief, tombril])
+    weapon, style = tactic.attack_options(encounter.combatant("hobgoblin-chief"))[option]
+    _, exact = tactic.blow(
+        encounter, encounter.combatant("hobgoblin-chief"), encounter.combatant("tombril"), weapon, style
+    )
+    every = np.arange(f.n)
+    f.hp[:, tombril] = 10**6  # never falls: every hit's damage shows in full
+    f.strike(every, np.full(f.n, chief), np.full(f.n, tombril), np.full(f.n, option), chance=np.ones(f.n))
+    seen = np.bincount(10**6 - f.hp[:, tombril], minlength=max(exact) + 2) / f.n
+    for amount in range(len(seen)):
+        p = exact.get(amount, 0.0)
+        assert abs(seen[amount] - p) <= 5 * np.sqrt(p * (1 - p) / f.n) + 1e-9, (amount, seen[amount], p)
