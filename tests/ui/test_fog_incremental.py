@@ -126,30 +126,57 @@ def test_the_patched_fog_shows_what_a_fresh_one_shows_through_moves_and_undos(ta
 
 
 def test_a_party_move_repaints_only_where_the_fog_changed(table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repaint is asked of the scene, round the changed cells a tile at a time (an item's own
+    updates are joined into their bounding box): every changed cell inside one, the map not whole."""
     controller, _view, players = table
     item = players.scene.fog
     before = item._pixels.copy() if item._pixels is not None else None
     asked: list[QRectF] = []
+    scene_update = players.scene.update
 
     def record(rect: QRectF | None = None) -> None:
         asked.append(QRectF(rect) if rect is not None else QRectF())
+        scene_update(rect) if rect is not None else scene_update()
 
+    monkeypatch.setattr(players.scene, "update", record)
     monkeypatch.setattr(item, "update", record)
     assert controller.do(act.Move("ana", (2, 1), forced=True))
-    assert len(asked) == 1 and not asked[0].isEmpty()
-    rect = asked[0]
+    assert asked and all(not rect.isEmpty() for rect in asked)
     whole = QRectF(0, 0, W * CELL_PX, H * CELL_PX)
-    assert rect != whole and whole.contains(rect)
+    assert all(whole.contains(rect) for rect in asked)
+    assert sum(rect.width() * rect.height() for rect in asked) < whole.width() * whole.height()
     assert before is not None and item._pixels is not None
     changed = np.argwhere(before != item._pixels)
     assert changed.size
     for y, x in changed:
-        assert rect.contains(QRectF(x * CELL_PX, y * CELL_PX, CELL_PX, CELL_PX))
-    # Nothing the fog shows changed (an Opponent's move in the dark): no repaint at all.
+        cell = QRectF(x * CELL_PX, y * CELL_PX, CELL_PX, CELL_PX)
+        assert any(rect.contains(cell) for rect in asked), (x, y)
+    # Nothing the fog shows changed (an Opponent's move in the dark): no repaint of the fog at all.
     asked.clear()
     image = item._image
     assert controller.do(act.Move("goblin", (16, 7), forced=True))
-    assert asked == [] and item._image is image
+    assert item._image is image
+    goblin = QRectF(15 * CELL_PX, 6 * CELL_PX, 3 * CELL_PX, 3 * CELL_PX)  # its token's own repaint, if any
+    assert all(goblin.contains(rect) or goblin.intersects(rect) for rect in asked)
+
+
+def test_changed_tiles_hold_every_changed_cell_and_little_else() -> None:
+    from lnl_desktop.ui.map.fog import REPAINT_TILE, changed_tiles
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        h, w = int(rng.integers(1, 70)), int(rng.integers(1, 70))
+        changed = rng.random((h, w)) < rng.choice([0.002, 0.02, 0.2])
+        rects = changed_tiles(changed)
+        covered = np.zeros((h, w), dtype=bool)
+        for x, y, rw, rh in rects:
+            assert rw > 0 and rh > 0 and x >= 0 and x + rw <= w and y >= 0 and y + rh <= h
+            assert rh <= REPAINT_TILE and y // REPAINT_TILE == (y + rh - 1) // REPAINT_TILE  # one row of tiles
+            assert changed[y : y + rh, x : x + rw].any(axis=0)[[0, -1]].all()  # cut to the changed cells
+            assert changed[y : y + rh, x : x + rw].any(axis=1)[[0, -1]].all()
+            covered[y : y + rh, x : x + rw] = True
+        assert not (changed & ~covered).any()
+        assert changed_tiles(np.zeros((h, w), dtype=bool)) == []
 
 
 def test_the_fog_off_and_on_again_builds_afresh(table) -> None:

@@ -13,8 +13,12 @@ It is no :class:`~lnl_desktop.ui.map.overlays.Overlay`, so it is never shared wi
 It works from masks, never from the explored cells' tuples: the Party's view of the state
 (:func:`lnl_desktop.core.engine.party_view.party_sight`, shared with the engine and the other window) and the
 explored cells' mask the core keeps beside their set (:func:`lnl_desktop.core.map.explored.explored_mask`).
-A refresh compares them with the ones it shows and redoes the pixels, the regions and the repaint
-only within the bounding box of the cells that changed: a Party move costs the area it uncovered.
+A refresh compares them with the ones it shows and redoes the pixels and the regions within the
+bounding box of the cells that changed; the repaint covers the tiles of :data:`REPAINT_TILE` cells that
+hold a changed cell (a step past a wall moves the edges of the Party's view across the map: a few
+tiles along them, not the box round them). The shade is drawn from its image wherever a view repaints;
+the GM's hatch, a pattern clipped to a region of thousands of rectangles, is a child item kept as
+pixels on screen (:class:`_HatchItem`), drawn again only where the explored cells changed.
 """
 
 from __future__ import annotations
@@ -106,13 +110,9 @@ class FogItem(QGraphicsItem):
         self._hatch = QRegion()  # scene units: the black cells (GM's map only)
         self._region: QRegion | None = None
         self._rect = QRectF()
-        self._primed = False  # the first update of a part of it asked (see paint)
         self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
-        if not player:
-            # The GM's shade and hatch (a pattern over every unknown cell) kept as pixels on screen: a
-            # repaint under a token copies them; a fog change re-renders the cells it changed.
-            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.hatch_item = None if player else _HatchItem(self)  # the GM's hatch over what the players never saw
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed rect, for paint
         self.hide()
@@ -168,9 +168,13 @@ class FogItem(QGraphicsItem):
         if self._now is None or self._known is None or self._now.shape != (h, w) or not self.isVisible():
             self._redo(now, known, 0, 0, w, h)
             self.prepareGeometryChange()
+            if self.hatch_item is not None:
+                self.hatch_item.prepareGeometryChange()
             self._rect = QRectF(0, 0, w * CELL_PX, h * CELL_PX)
             self.show()
             self.update()
+            if self.hatch_item is not None:
+                self.hatch_item.update()
             return
         changed = (now != self._now) | (known != self._known)
         rows = np.flatnonzero(changed.any(axis=1))
@@ -179,12 +183,21 @@ class FogItem(QGraphicsItem):
         cols = np.flatnonzero(changed.any(axis=0))
         x0, y0 = int(cols[0]), int(rows[0])
         x1, y1 = int(cols[-1]) + 1, int(rows[-1]) + 1
-        self._redo(now, known, x0, y0, x1, y1)
-        self.update(QRectF(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX))
+        known_changed = self._redo(now, known, x0, y0, x1, y1)
+        # The scene's area, tile by tile: an item's own updates are joined into their bounding box.
+        scene = self.scene()
+        for tx, ty, tw, th in changed_tiles(changed):
+            area = QRectF(tx * CELL_PX, ty * CELL_PX, tw * CELL_PX, th * CELL_PX)
+            if scene is not None:
+                scene.update(area)
+            else:
+                self.update(area)
+        if known_changed and self.hatch_item is not None:
+            self.hatch_item.update(QRectF(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX))
 
-    def _redo(self, now: np.ndarray, known: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> None:
+    def _redo(self, now: np.ndarray, known: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
         """The pixels and regions of the cells ``[x0, x1) x [y0, y1)`` from the masks (all of them
-        when the window is the whole map, on a new buffer)."""
+        when the window is the whole map, on a new buffer); whether the cells seen or explored changed."""
         h, w = now.shape
         whole = (x0, y0, x1, y1) == (0, 0, w, h)
         win = np.s_[y0:y1, x0:x1]
@@ -198,7 +211,7 @@ class FogItem(QGraphicsItem):
         known_changed = whole or self._known is None or bool((known_win != self._known[win]).any())
         self._now, self._known = now, known
         if not known_changed:
-            return
+            return False
         if whole:
             self._known_cells = _region(known)
         else:
@@ -208,6 +221,7 @@ class FogItem(QGraphicsItem):
         if not self.player:
             scale = QTransform.fromScale(CELL_PX, CELL_PX)
             self._hatch = scale.map(QRegion(0, 0, w, h).subtracted(self._known_cells))
+        return True
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -216,11 +230,16 @@ class FogItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self._image.isNull():
             return
-        if not self._primed:
-            self._primed = True
-            ask_part_update_soon(self)
-        # Only the cells the paint exposes (a token's move repaints a few): the image's part under
-        # them, and the hatch's region cut to them before it becomes a clip, which costs per rect.
+        # Only the cells the paint exposes (a token's move repaints a few): the image's part under them.
+        area = self.exposed_cells(option)
+        if area is None:
+            return
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        x0, y0 = area.x() // CELL_PX, area.y() // CELL_PX
+        painter.drawImage(QRectF(area), self._image, QRectF(x0, y0, area.width() // CELL_PX, area.height() // CELL_PX))
+
+    def exposed_cells(self, option: QStyleOptionGraphicsItem) -> QRect | None:
+        """The whole cells a paint exposes, in scene units (None when none of the map's)."""
         w, h = self._image.width(), self._image.height()
         exposed = option.exposedRect  # type: ignore[attr-defined]
         x0 = min(max(math.floor(exposed.left() / CELL_PX), 0), w)
@@ -228,17 +247,81 @@ class FogItem(QGraphicsItem):
         x1 = min(max(math.ceil(exposed.right() / CELL_PX), 0), w)
         y1 = min(max(math.ceil(exposed.bottom() / CELL_PX), 0), h)
         if x1 <= x0 or y1 <= y0:
+            return None
+        return QRect(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX)
+
+
+class _HatchItem(QGraphicsItem):
+    """The GM's hatch over the cells the players never saw (a pattern clipped to a region of thousands
+    of rectangles) as a child of the fog, kept as pixels on screen: a repaint under a token or of the
+    shade copies them; a change of the explored cells draws them again where it changed."""
+
+    def __init__(self, fog: FogItem) -> None:
+        super().__init__(fog)
+        self.fog = fog
+        self._primed = False  # the first update of a part of it asked (ask_part_update_soon)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed rect, for paint
+
+    def boundingRect(self) -> QRectF:
+        return self.fog.boundingRect()
+
+    @fails_closed
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        fog = self.fog
+        if fog._image.isNull():
             return
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        area = QRect(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX)
-        painter.drawImage(QRectF(area), self._image, QRectF(x0, y0, x1 - x0, y1 - y0))
-        hatch = self._hatch.intersected(area)
+        if not self._primed:
+            self._primed = True
+            ask_part_update_soon(self)
+        area = fog.exposed_cells(option)
+        if area is None:
+            return
+        # The region cut to the exposed cells before it becomes a clip, which costs per rectangle.
+        hatch = fog._hatch.intersected(area)
         if not hatch.isEmpty():
             # A pattern brush keeps its fine lines a few pixels apart at every zoom.
             painter.save()
             painter.setClipRegion(hatch, Qt.ClipOperation.IntersectClip)
             painter.fillRect(QRectF(hatch.boundingRect()), QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
             painter.restore()
+
+
+REPAINT_TILE = 16  # cells: a fog change repaints the tiles of this size holding a changed cell
+
+
+def changed_tiles(changed: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """The cells of the ``(height, width)`` mask ``changed`` as rectangles ``(x, y, width, height)``
+    in cells: per row of tiles of :data:`REPAINT_TILE` cells, each run of touching tiles holding a
+    changed cell, cut to the box of the changed cells in it (each tile's box worked out at once)."""
+    h, w = changed.shape
+    t = REPAINT_TILE
+    rows, cols = -(-h // t), -(-w // t)
+    padded = np.zeros((rows * t, cols * t), dtype=np.bool_)
+    padded[:h, :w] = changed
+    blocks = padded.reshape(rows, t, cols, t)
+    in_rows = blocks.any(axis=3)  # (rows, t, cols): a changed cell in that row of the tile
+    in_cols = blocks.any(axis=1)  # (rows, cols, t)
+    hit = in_rows.any(axis=1)
+    top, bottom = in_rows.argmax(axis=1).tolist(), (t - 1 - in_rows[:, ::-1].argmax(axis=1)).tolist()
+    left, right = in_cols.argmax(axis=2).tolist(), (t - 1 - in_cols[:, :, ::-1].argmax(axis=2)).tolist()
+    out = []
+    for ty in np.flatnonzero(hit.any(axis=1)).tolist():
+        row = hit[ty].tolist()
+        tx = 0
+        while tx < cols:
+            if not row[tx]:
+                tx += 1
+                continue
+            first, y0, y1 = tx, top[ty][tx], bottom[ty][tx]
+            while tx + 1 < cols and row[tx + 1]:
+                tx += 1
+                y0, y1 = min(y0, top[ty][tx]), max(y1, bottom[ty][tx])
+            x0, x1 = first * t + left[ty][first], tx * t + right[ty][tx] + 1
+            out.append((x0, ty * t + y0, x1 - x0, y1 - y0 + 1))
+            tx += 1
+    return out
 
 
 def ask_part_update_soon(item: QGraphicsItem) -> None:
