@@ -207,6 +207,7 @@ class _Fights:
         self.one_size = bool((self.size == self.size[0]).all())  # no token is wider than another
         # Everyone sees everyone (open ground): a move keeps it so (it sees what its target sees).
         self.all_seen = bool((field.sees | np.eye(k, dtype=np.bool_)).all())
+        self.mutual_sight = bool(np.array_equal(field.sees, field.sees.T))  # the field's is (sight.sees)
         self.half = self.hp_max // 2  # at this HP or less a combatant is at half HP (-2 to hit)
         self.some_dr = bool(self.dr.any())
         self.some_minion = bool(self.minion.any())
@@ -343,8 +344,11 @@ class _Fights:
         # reaches half a cell nearer to everyone for each cell it is wider, on average (distances
         # are between the nearest cells).
         f = (moved / (before + GRID_FT))[:, None]
-        old = self.dist[fights, i, :]
-        there = self.dist[fights, t, :]  # a fancy-indexed copy: worked on in place
+        # Whole rows taken from the fights' rows of the table (numpy's take: twice as fast as [fights, t, :]).
+        rows = fights * self.k
+        table = self.dist.reshape(-1, self.k)
+        old = table.take(rows + i, axis=0)
+        there = table.take(rows + t, axis=0)  # a copy: worked on in place
         if not self.one_size:
             wider = self.size[i] - self.size[t]
             if wider.any():
@@ -373,7 +377,7 @@ class _Fights:
         self.dist[fights, :, i] = mixed
         if not self.all_seen and arrived.any():
             fa, ta = fights[arrived], t[arrived]
-            seen = self.sees[fa, :, ta]
+            seen = self.sees[fa, ta, :] if self.mutual_sight else self.sees[fa, :, ta]  # ta's row is its column
             seen[:, i] = False
             seen[np.arange(fa.size), ta] = True
             self.sees[fa, :, i] = seen
