@@ -495,7 +495,8 @@ class _Fights:
             cur = self.aimf[cell]
             kept = np.maximum(cur, 0)
             valid = (cur >= 0) & ~self.gonef[row + kept]
-            new, old = self.gapf[cell * k + y], self.gapf[cell * k + kept]
+            first = cell * k  # x's row of gaps
+            new, old = self.gapf[first + y], self.gapf[first + kept]
             better = valid & ((new < old) | ((new == old) & (y < cur)))
             self.aimf[cell[better]] = y[better]
 
@@ -578,9 +579,9 @@ class _Fights:
             # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
             current = self.gapf[there]
             steps = np.minimum(current, feet[w])  # a foe's gap is never inf (FAR when it cannot be reached)
-            self.gapf[there] = current - steps
+            left = (current - steps).astype(np.float32)  # as the table keeps it
+            self.gapf[there] = left
             self.gapf[back] = np.maximum(self.gapf[back] - steps, 0.0)
-            left = self.gapf[there]
             apart = self.distf[there]
             d = np.where(left <= 0, np.minimum(apart, MELEE_FT), np.maximum(apart - steps, MELEE_FT))
             self.distf[there] = d
