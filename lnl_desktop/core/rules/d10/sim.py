@@ -269,22 +269,23 @@ class _Fights:
             return
         # PLAIN where nobody is prone, parrying or exhausted and no ambush or overextension is this round's.
         edge = self._edge(i, fights, t, r) if self.edges or r in self.edge_rounds else PLAIN
-        bloodied = (self.hp[fights, i] <= self.half[i]).view(np.int8)
+        bloodied = (self.hp[:, i][fights] <= self.half[i]).view(np.int8)
         u = self.rng.random(fights.size)
         hit = u < self.p_hit[i, t, kind, edge, bloodied]
         crit = u < self.p_crit[i, t, kind, edge, bloodied]
-        if not hit.any():
+        hits = np.count_nonzero(hit)
+        if not hits:
             return
-        if not hit.all():
+        if hits < hit.size:
             fights, t, crit = fights[hit], t[hit], crit[hit]
             if not isinstance(kind, int):
                 kind = kind[hit]
         (bf, bc), (rf, rc) = self.dice[i]
         v = self.rng.random(fights.size)
         if isinstance(kind, int):  # one weapon's dice drawn from, not both
-            rolled = bf[np.searchsorted(bc, v)] if kind == MELEE else rf[np.searchsorted(rc, v)]
+            rolled = bf[bc.searchsorted(v)] if kind == MELEE else rf[rc.searchsorted(v)]
         else:
-            rolled = np.where(kind == MELEE, bf[np.searchsorted(bc, v)], rf[np.searchsorted(rc, v)])
+            rolled = np.where(kind == MELEE, bf[bc.searchsorted(v)], rf[rc.searchsorted(v)])
         dealt = rolled << crit  # a natural 20 doubles the die
         if self.some_dr:
             dealt -= self.dr[t]
@@ -294,7 +295,7 @@ class _Fights:
         if self.some_minion:
             left[self.minion[t]] = 0  # a minion dies on any hit
         self.hp[fights, t] = left
-        fell = np.nonzero(left == 0)[0]
+        fell = (left == 0).nonzero()[0]
         if fell.size:
             ff, ft = fights[fell], t[fell]
             self.standing[ff, ft] = False
@@ -308,7 +309,7 @@ class _Fights:
             up = self.up[ff, foes] - 1
             self.up[ff, foes] = up
             over = up == 0
-            if over.any():
+            if np.count_nonzero(over):
                 ended = ff[over]
                 self.live[ended] = False
                 self.out.winner[self.rows[ended]] = self.side[i]
@@ -351,7 +352,7 @@ class _Fights:
         there = table.take(rows + t, axis=0)  # a copy: worked on in place
         if not self.one_size:
             wider = self.size[i] - self.size[t]
-            if wider.any():
+            if np.count_nonzero(wider):
                 there -= GRID_FT / 2 * wider[:, None]
         np.maximum(there, GRID_FT, out=there)
         mixed = (1 - f) * old  # (1 - f) * old + f * there, to the nearest cell (in float64, whatever the tables')
@@ -375,7 +376,7 @@ class _Fights:
         self.gap[fights, foes, i] = column
         self.dist[fights, i, :] = mixed
         self.dist[fights, :, i] = mixed
-        if not self.all_seen and arrived.any():
+        if not self.all_seen and np.count_nonzero(arrived):
             fa, ta = fights[arrived], t[arrived]
             seen = self.sees[fa, ta, :] if self.mutual_sight else self.sees[fa, :, ta]  # ta's row is its column
             seen[:, i] = False
@@ -413,8 +414,8 @@ class _Fights:
         if block.start == block.stop:  # no foe on the map: nobody to strike or close on
             return
         # In a fight still on, both sides have someone standing: i has a foe up in each of ``fights``.
-        armed = self.armed[fights, i]
-        if not armed.all():
+        armed = self.armed[:, i][fights]
+        if np.count_nonzero(armed) < armed.size:
             self.armed[fights[~armed], i] = True  # a Use / ready an item picks its weapon up (the action)
         else:
             armed = None  # armed in every one of them: nothing to leave out
@@ -432,22 +433,22 @@ class _Fights:
             rest &= armed
         # Each blow's weapon: its melee one, unless it shoots (or has no melee weapon).
         kind: Any = MELEE if self.has_blade[i] else RANGED
-        if self.has_bow[i] and rest.any():
+        if self.has_bow[i] and np.count_nonzero(rest):
             feet = self.dist[fights, i, target]
             shoot = rest & (feet >= SHOOT_FROM_FT) & (feet <= self.ranges[i])
             if not self.all_seen:
                 shoot &= self.sees[fights, i, target]
-            if shoot.any():
+            if np.count_nonzero(shoot):
                 kind = np.where(shoot, RANGED, kind)
                 rest &= ~shoot
                 strike |= shoot
-        if rest.any():
+        if np.count_nonzero(rest):
             moving = rest if stuck is False else rest & ~np.asarray(stuck)
             if stood is not None:
                 moving &= ~stood
             if self.grappled:
                 moving &= self.holder[fights, i] < 0
-            went = np.nonzero(moving)[0]
+            went = moving.nonzero()[0]
             if went.size:
                 mf, mt = fights[went], target[went]
                 self.move(i, mf, mt)
@@ -457,7 +458,7 @@ class _Fights:
                     if not isinstance(kind, int):
                         kind[went] = MELEE
         if self.lost_round[i] != r:
-            go = np.nonzero(strike)[0]
+            go = strike.nonzero()[0]
             if go.size:
                 self.attack(i, fights[go], target[go], kind if isinstance(kind, int) else kind[go], r)
 
@@ -509,7 +510,7 @@ def _blocks(order: Any) -> list[tuple[int, Any]]:
     out = []
     while True:
         left = slot < g
-        if not left.any():
+        if not np.count_nonzero(left):
             return out
         following = np.where(left, order[rows, np.minimum(slot, g - 1)], -1)
         group = int(np.bincount(following[left], minlength=g).argmax())
@@ -582,7 +583,7 @@ class D10Fights(FightsBase):
             order = _round_order(rng, s.live.size, party_group, len(named), party_first)
             for g, at in _blocks(order):
                 for i in members_of[g]:
-                    go = np.nonzero(at & s.live & s.standing[:, i])[0]
+                    go = (at & s.live & s.standing[:, i]).nonzero()[0]
                     if go.size:
                         s.turn(i, go, r)
             r += 1
