@@ -89,7 +89,7 @@ def main() -> None:
     compileall.compile_dir(ROOT / "lnl_desktop", quiet=1)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LNL_REPORT_MODULES="1")
     # Like the bytecode: the dataclasses' methods compiled once, as a first start writes them.
-    subprocess.run([sys.executable, "-m", "lnl_desktop.class_code"], env=env, check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "lnl_desktop", "keep-class-code"], env=env, check=True, capture_output=True)
     programs = {"from source": [sys.executable, "-m", "lnl_desktop", "--smoke-test"]}
     frozen = frozen_program()
     if frozen is not None:

@@ -13,8 +13,8 @@ as quick at the next start; texts no longer used drop out once they outnumber th
 The file is named for the interpreter's cache tag and holds its exact version: marshalled code is
 only ever read by the interpreter that wrote it. A file that cannot be read is ignored (the start is
 as it would be without it); like bytecode, none is written when ``sys.dont_write_bytecode`` is set,
-unless asked for (``python -m lnl_desktop.class_code`` writes it, as the start-up benchmark and the
-bundle's build do).
+unless asked for (``python -m lnl_desktop keep-class-code`` writes it after a smoke test's start, as the
+start-up benchmark and the bundle's build do).
 """
 
 from __future__ import annotations
@@ -108,20 +108,3 @@ def installed() -> ClassCode | None:
 def _write_if_new(kept: ClassCode) -> None:
     if kept.compiled:
         kept.write()
-
-
-def main() -> int:
-    """Write the file for the program's start: the smoke test's start (offscreen) with the code kept."""
-    kept = install(write_at_exit=False)
-    from lnl_desktop.ui.window.app import run
-
-    status = run(["--smoke-test"])
-    if status == 0 and not kept.write():
-        print(f"could not write {kept.path}", file=sys.stderr)
-        status = 1
-    print(f"{len(kept.used)} methods' code kept in {kept.path}")
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -135,7 +135,7 @@ def keep_class_code() -> None:
     """The dataclasses' methods compiled by the bundle's Python (lnl_desktop/class_code.py), made by the
     smoke test's start in the build venv: the spec puts the file beside the bundle's modules."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    command = [str(venv_bin("python")), "-m", "lnl_desktop.class_code"]
+    command = [str(venv_bin("python")), "-m", "lnl_desktop", "keep-class-code"]
     # Run outside the checkout, so that the venv's installed copy (the one bundled) is imported and keeps them.
     result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=venv_bin("python").parent)
     if result.returncode != 0:
