@@ -85,6 +85,18 @@ def test_stale_temporary_files_of_interrupted_saves_are_removed(demo: Encounter,
     assert young.exists() and other.exists()
 
 
+def test_stale_temporary_files_are_found_whatever_the_name_holds(demo: Encounter, tmp_path: Path) -> None:
+    path = tmp_path / "fight [round 2]*?.lnl"  # characters a glob pattern would read as its own
+    stale = tmp_path / ".fight [round 2]*?.lnl.abc123.tmp"
+    alike = tmp_path / ".fight [round 2]x?.lnl.abc123.tmp"  # what the pattern's * would have matched
+    for temp in (stale, alike):
+        temp.write_text("{half a fi")
+        long_ago = time.time() - storage.STALE_TEMP_SECONDS - 10
+        os.utime(temp, (long_ago, long_ago))
+    storage.save(demo, path)
+    assert not stale.exists() and alike.exists()
+
+
 @posix_only
 def test_the_folder_is_flushed_after_the_rename(
     demo: Encounter, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

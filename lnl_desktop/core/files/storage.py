@@ -17,7 +17,6 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import glob
 import json
 import math
 import os
@@ -538,11 +537,22 @@ def _fsync_directory(directory: Path) -> None:
 
 
 def _remove_stale_temps(directory: Path, name: str) -> None:
+    # The names mkstemp gives (".NAME.*.tmp"), looked for without a glob: a glob's pattern is compiled
+    # again for every new name (a millisecond of each write of the recovery journal's generations).
+    start, end = f".{name}.", ".tmp"
     now = time.time()
-    for temp in directory.glob(f".{glob.escape(name)}.*.tmp"):
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if not (entry.name.startswith(start) and entry.name.endswith(end) and len(entry.name) >= len(start + end)):
+            continue
         try:
-            if now - temp.lstat().st_mtime > STALE_TEMP_SECONDS and temp.is_file():
-                temp.unlink()
+            if now - entry.stat(follow_symlinks=False).st_mtime > STALE_TEMP_SECONDS and entry.is_file(
+                follow_symlinks=False
+            ):
+                os.unlink(entry.path)
         except OSError:
             continue  # gone already, or not ours to remove: the save itself goes on
 
