@@ -13,7 +13,9 @@ from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files.storage import load
 from lnl_desktop.core.rules.fight import OPPONENTS, PARTY
 from lnl_desktop.core.rules.osr import OsrAttack, sim, tactic
+from lnl_desktop.core.rules.osr.model import SaveCategory
 from lnl_desktop.core.rules.osr.rounds import NOBODY
+from lnl_desktop.core.rules.osr.rules import save_bonus
 from lnl_desktop.core.rules.registry import get_ruleset
 from lnl_desktop.core.sim import agreement, reference, run
 from lnl_desktop.core.sim.field import battlefield
@@ -210,7 +212,7 @@ def test_the_simulator_rolls_a_fallen_pcs_death_save_against_11_plus_the_overkil
     engine = Engine(encounter.model_copy(deep=True))
     field = battlefield(engine)
     tombril = field.index("tombril")
-    bonus = sim.save_bonus(encounter, encounter.combatant("tombril"), sim.SaveCategory.POISON)
+    bonus = save_bonus(encounter, encounter.combatant("tombril"), SaveCategory.POISON)
     for overkill in (0, 3, 6):
         rng = np.random.default_rng(overkill)
         f = sim._Fights(sim._tables_of(encounter, field), encounter, field, 4000, rng)
@@ -232,7 +234,7 @@ def test_a_death_save_the_engine_called_for_is_rolled_against_its_dc_in_the_odds
     pending = [p for p in engine.encounter.combat.pending if p.kind == "death save"]
     assert [p.who for p in pending] == ["tombril"]
     encounter = engine.encounter
-    bonus = sim.save_bonus(encounter, encounter.combatant("tombril"), sim.SaveCategory.POISON)
+    bonus = save_bonus(encounter, encounter.combatant("tombril"), SaveCategory.POISON)
     expected = _dies_by_rules(bonus, 0)
     assert 0.05 < expected < 0.95
     fights = 4000
