@@ -1,0 +1,63 @@
+"""Group d10's fast simulator (rules/d10/sim.py) works out the same odds however it stores and orders
+its work: the float32 gap and distance tables give the float64 tables' odds to the last fight, and a
+round's turns, played in as few passes as each fight's group order allows, keep every fight's order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from lnl_desktop.core import Engine
+from lnl_desktop.core.files import storage
+from lnl_desktop.core.rules.d10 import sim
+from lnl_desktop.core.rules.fight import sides_together
+from lnl_desktop.core.sim import run
+from lnl_desktop.core.sim.field import battlefield
+from lnl_desktop.core.sim.odds import FightOdds
+from lnl_desktop.paths import resource
+
+
+def demo() -> Any:
+    return storage.load(resource("encounters/bandit-mill-d10.lnl"))
+
+
+def numbers(odds: FightOdds) -> tuple[Any, ...]:
+    people = tuple((c.id, c.drop, c.die, tuple(c.health_left.items())) for c in odds.combatants)
+    return odds.party_wins, odds.opponents_win, tuple(sorted(odds.rounds.items())), people
+
+
+def test_the_demo_is_worked_in_float32() -> None:
+    # The mill's feet are whole cells: the tables are kept in float32 (half the memory moved).
+    table = demo()
+    field = battlefield(Engine(table))
+    fights = sim._Fights(table, sides_together(field)[0], 3, np.random.default_rng(1))
+    assert fights.gap.dtype == fights.dist.dtype == np.float32
+    assert sim._feet_type(np.array([[0.0, 5.0], [np.inf, 12.5]]), np.array([30.0])) is np.float32
+    assert sim._feet_type(np.array([[0.0, 7.0710678]])) is np.float64  # not a whole eighth: float64
+    assert sim._feet_type(np.array([2.0**19])) is np.float64  # too far for float32 to add exactly
+
+
+def test_float32_tables_give_the_float64_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    narrow = run.fight_odds(demo(), 600, seed=5)
+    monkeypatch.setattr(sim, "_feet_type", lambda *tables: np.float64)
+    wide = run.fight_odds(demo(), 600, seed=5)
+    assert numbers(narrow) == numbers(wide)
+    assert 0 < narrow.party_wins < 1  # a fight either side can win: the comparison says something
+
+
+@pytest.mark.parametrize("groups", [2, 3, 5])
+def test_each_fight_meets_its_groups_in_its_own_order(groups: int) -> None:
+    rng = np.random.default_rng(groups)
+    order = np.array([rng.permutation(groups) for _ in range(300)])
+    seen: list[list[int]] = [[] for _ in range(len(order))]
+    for group, at in sim._blocks(order):
+        for fight in np.nonzero(at)[0]:
+            seen[fight].append(group)
+    assert seen == order.tolist()
+
+
+def test_two_groups_take_three_passes_a_round() -> None:
+    order = np.array([[0, 1], [1, 0], [0, 1], [1, 0]])
+    assert [g for g, _ in sim._blocks(order)] == [0, 1, 0]
