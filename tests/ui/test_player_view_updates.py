@@ -155,6 +155,24 @@ def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
     assert_same(now, fully_repainted(player))
 
 
+def test_hiding_a_token_repaints_the_projector_only_where_it_changes(window: MainWindow, player: PlayerView) -> None:
+    """Who the players cannot see changes at a Party move on a big map: only the overlays about those
+    tokens and the tokens themselves are painted again, not the whole projector each time."""
+    from lnl_desktop.core.encounter import actions as act
+
+    window.controller.select("tombril")  # Tombril's rings are shared; none is about the Half-orc archer
+    settle()
+    painted = PaintedRects()
+    player.view.viewport().installEventFilter(painted)
+    whole = player.view.viewport().rect()
+    window.controller.do(act.SetHidden("half-orc-archer", True))
+    settle()
+    player.view.viewport().removeEventFilter(painted)
+    assert painted.rects, "the archer's token went without a repaint"
+    assert all(r.width() * r.height() < whole.width() * whole.height() / 4 for r in painted.rects), painted.rects
+    assert_same(on_screen(player), fully_repainted(player))
+
+
 def test_no_shared_overlay_is_drawn_over_the_black_of_the_fog(qtbot: QtBot, laptop_window: WindowFactory) -> None:
     """A clipped overlay (a bow's longest range, a vision cone) keeps the fog's clip: its outline
     over the black would draw the shape of what the players have not seen."""

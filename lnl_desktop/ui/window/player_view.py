@@ -283,9 +283,13 @@ class PlayerMapView(QGraphicsView):
         if self.share_overlays:
             unseen = players_unseen(self.controller)
             if unseen != self._shared_unseen:
-                # A token hidden, shown or lost in the fog: its overlays come or go everywhere.
-                self._shared_unseen = unseen
-                self.viewport().update()
+                # A token hidden, shown or lost in the fog: the overlays about it come or go, where they lie
+                # (the whole window only when nothing was known: a Party move on a big map changes a few).
+                before, self._shared_unseen = self._shared_unseen, unseen
+                if before is None:
+                    self.viewport().update()
+                else:
+                    self._repaint_overlays_about(unseen ^ before)
         else:
             self._shared_unseen = None
         grid_map = self.controller.encounter.map
@@ -308,6 +312,15 @@ class PlayerMapView(QGraphicsView):
                     if not all(cell in seen for cell in path):
                         continue
                 self.animate_move(event.combatant, path)
+
+    def _repaint_overlays_about(self, changed: frozenset[str]) -> None:
+        """Repaint where the GM's shareable overlays about ``changed`` combatants lie (shown or not now)."""
+        gm_scene = self.gm_view.scene() if self.gm_view is not None else None
+        if not isinstance(gm_scene, MapScene):
+            return
+        for item in gm_scene.overlays:
+            if isinstance(item, Overlay) and item.isVisible() and item.about & changed:
+                self._on_gm_overlay_changed(item.sceneBoundingRect())
 
     def _on_replaced(self) -> None:
         for animation in self.animations.values():
