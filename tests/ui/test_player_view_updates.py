@@ -15,7 +15,7 @@ from players import open_player_view
 from PySide6.QtCore import SIGNAL, QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QMouseEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMainWindow, QStatusBar
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.ui.plumbing.style import CELL_PX
@@ -153,6 +153,44 @@ def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
     now = on_screen(player)
     assert now != with_rings
     assert_same(now, fully_repainted(player))
+
+
+class LayoutRequests(QObject):
+    """Counts the layouts asked of the main window and its status bar."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[str] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest and isinstance(watched, QMainWindow | QStatusBar):
+            self.asked.append(type(watched).__name__)
+        return False
+
+
+def test_a_drag_step_lays_out_neither_the_status_bar_nor_the_window(window: MainWindow) -> None:
+    """The status bar's cell and drag words change at every step: the bar and the main window (its
+    docks, the turn order's rows) are not laid out again for it (1-9 ms a step on a big table)."""
+    window.controller.select("tombril")
+    settle()
+    viewport = window.map_view.viewport()
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point(window, (8, 6)))
+    drag_to(window, (9, 6))
+    settle()
+    asked = LayoutRequests()
+    app = QApplication.instance()
+    app.installEventFilter(asked)
+    words = []
+    for cell in [(10, 6), (10, 7), (11, 8), (12, 9), (9, 10)]:
+        window.map_view.cellHovered.emit(*cell)  # as the cursor crosses into the cell
+        drag_to(window, cell)
+        settle()
+        words.append((window.cell_label.text(), window.drag_label.text()))
+    app.removeEventFilter(asked)
+    assert len(set(words)) == len(words) and all(cell and drag for cell, drag in words)  # new words each step
+    assert asked.asked == []
+    assert window.cell_label.shown_text() == window.cell_label.text()  # the cell's words whole in their room
+    QTest.keyClick(viewport, Qt.Key.Key_Escape)
 
 
 def test_hiding_a_token_repaints_the_projector_only_where_it_changes(window: MainWindow, player: PlayerView) -> None:

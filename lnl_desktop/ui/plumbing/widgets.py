@@ -116,6 +116,40 @@ class ElidedLabel(QLabel):
         )
 
 
+class Held(QWidget):
+    """A label held apart from the layout it shows in, at the holder's size, which the layout gives.
+
+    A QLabel given new words asks its parent's layout to lay out again, whatever its size policy; in
+    the status bar that laid out the bar and then the whole main window, docks and all, at every
+    step of a drag (1-9 ms a step). Held here, new words only repaint the label. The holder asks
+    for the room of :meth:`make_room_for`'s words (the cell's label: the widest cell of the map, so
+    it does not twitch from (9, 9) to (10, 10)), or none of its own width (a stretching label)."""
+
+    def __init__(self, label: QLabel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = label
+        label.setParent(self)
+        self.setSizePolicy(label.sizePolicy())
+        self._room = ""
+
+    def make_room_for(self, words: str) -> None:
+        if words != self._room:
+            self._room = words
+            self.updateGeometry()
+
+    def sizeHint(self) -> QSize:
+        margins = self.label.contentsMargins()
+        width = self.label.fontMetrics().horizontalAdvance(self._room) + margins.left() + margins.right() + 2
+        return QSize(width if self._room else 0, self.label.sizeHint().height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.label.minimumSizeHint().width(), self.label.sizeHint().height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.label.setGeometry(self.rect())
+
+
 class LinesLabel(QLabel):
     """Words wrapped onto at most ``lines`` lines: what does not fit ends the last one in "…", the
     whole text on hover. A wrapping QLabel of a fixed height centres a longer text and cuts its

@@ -40,7 +40,7 @@ from lnl_desktop.ui.plumbing.mime import FileDrops
 from lnl_desktop.ui.plumbing.party import WindowParty
 from lnl_desktop.ui.plumbing.theme import Presentation, outside_color
 from lnl_desktop.ui.plumbing.toast import Toast
-from lnl_desktop.ui.plumbing.widgets import ElidedLabel
+from lnl_desktop.ui.plumbing.widgets import ElidedLabel, Held
 from lnl_desktop.ui.window.dock_toggle import bring_to_front_on_toggle
 from lnl_desktop.ui.window.document import Document, ask_read_only
 from lnl_desktop.ui.window.layout import OWN_SPLIT_KEY, SidePanelLayout
@@ -336,10 +336,14 @@ class MainWindow(WindowMenus, SidePanelLayout):
         # A drag's or a ruler's words take what room the others leave (the cell, the round and the
         # ruleset stay whole), shared with the message; shown only while there are some.
         self.drag_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.drag_label.hide()
         for label in (self.player_paused_label, self.drag_label, self.cell_label, self.round_label, self.ruleset_label):
             label.setContentsMargins(8, 0, 8, 0)
-            self.statusBar().addPermanentWidget(label, 2 if label is self.drag_label else 0)
+        # The two whose words change at every step of a drag are held apart from the bar's layout.
+        self.drag_words = Held(self.drag_label)
+        self.drag_words.hide()
+        self.cell_words = Held(self.cell_label)
+        for shown in (self.player_paused_label, self.drag_words, self.cell_words, self.round_label, self.ruleset_label):
+            self.statusBar().addPermanentWidget(shown, 2 if shown is self.drag_words else 0)
         self.map_view.cellHovered.connect(self._show_cell)
         self.map_view.dragInfo.connect(self._show_drag_info)
         self.controller.eventsApplied.connect(lambda events: self._refresh_round())
@@ -473,14 +477,19 @@ class MainWindow(WindowMenus, SidePanelLayout):
 
     def _show_drag_info(self, text: str) -> None:
         self.drag_label.setText(text)
-        self.drag_label.setVisible(bool(text))
+        if self.drag_words.isVisibleTo(self) != bool(text):
+            self.drag_words.setVisible(bool(text))
 
     def _show_cell(self, x: int, y: int) -> None:
         if x < 0:
             self.cell_label.setText("")
             return
-        feet = self.controller.encounter.map.feet_per_cell
+        grid = self.controller.encounter.map
+        feet = grid.feet_per_cell
         self.cell_label.setText(f"Cell ({x}, {y}) · {x * feet} ft, {y * feet} ft")
+        # Room for the map's farthest cell, in the widest digits: the bar is not laid out again as the words change.
+        far_x, far_y = (int("8" * len(str(n - 1))) for n in (grid.width, grid.height))
+        self.cell_words.make_room_for(f"Cell ({far_x}, {far_y}) · {far_x * feet} ft, {far_y * feet} ft")
 
     def _refresh_round(self) -> None:
         combat = self.controller.encounter.combat
