@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from lnl_desktop.ui.dialogs.rulesets import NewEncounterDialog
 
 MAX_RECENT = 8
+SYNC_AFTER_MS = 50  # a change's journal line handed to the disk's worker this long after it (after its frame)
 # While changes go on, the whole encounter is rewritten at most this often (the journal in between).
 SNAPSHOT_INTERVAL_MS = 3000
 # After an open or a save, the journal's text of the encounter as it is then is made this much later
@@ -64,10 +65,11 @@ class Document(QObject):
         self.window_recovery = self.recovery.open_window()
         self.journal = self.window_recovery.journal
         self._journal_failed = False
-        # The disk's wait for each line is handed to the journal's worker after the frame that shows
-        # the change is drawn (a zero timer runs after the paints), never in the middle of it.
+        # The disk's wait for each line (written to the system already: a kill loses none) is handed to
+        # the journal's worker a moment after the frame that shows the change, never in the middle of it
+        # (a zero timer could run before the paints, and the woken worker take the interpreter from them).
         self.journal.hand_off_later = True
-        self._sync_timer = QTimer(self, singleShot=True, interval=0)
+        self._sync_timer = QTimer(self, singleShot=True, interval=SYNC_AFTER_MS)
         self._sync_timer.timeout.connect(self.journal.sync_later)
         self.folders = Folders(self.settings, beside=lambda: self.path)  # where the file dialogs open
         self.controller.engine.subscribe_history(self._journal_step)
@@ -112,7 +114,8 @@ class Document(QObject):
             self._journal_error(error)
         else:
             self._journal_failed = False
-            self._sync_timer.start()
+            if not self._sync_timer.isActive():  # not put off by each change: synced within SYNC_AFTER_MS
+                self._sync_timer.start()
 
     def _reset_journal(self, *, unsaved: bool, checkpoint: bool = False) -> None:
         try:
