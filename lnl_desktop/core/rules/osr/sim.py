@@ -543,11 +543,12 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
     while True:
         if order is None:
             order = f.initiative()
+        by_place = order.T.copy()  # each place's actor in every fight, a row each: one read a turn
         for place in range(order.shape[1]):
             live = (~f.over).nonzero()[0]
             if not len(live):
                 break
-            a = order[live, place]
+            a = by_place[place][live]
             keep = ~f.out_of(live, a)  # a turn only where it is still in the fight
             if sits_out is not None and played == 1:
                 keep &= ~sits_out[a]
