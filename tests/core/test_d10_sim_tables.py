@@ -4,6 +4,7 @@ round's turns, played in as few passes as each fight's group order allows, keep 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -61,3 +62,30 @@ def test_each_fight_meets_its_groups_in_its_own_order(groups: int) -> None:
 def test_two_groups_take_three_passes_a_round() -> None:
     order = np.array([[0, 1], [1, 0], [0, 1], [1, 0]])
     assert [g for g, _ in sim._blocks(order)] == [0, 1, 0]
+
+
+def test_sight_kept_as_places_is_the_copied_sight() -> None:
+    # A mover that reaches its target sees what the target sees (its row and column copied, the two
+    # seeing each other): kept instead as whose place each one has taken, it must say the same.
+    table = demo()
+    field = sides_together(battlefield(Engine(table)))[0]
+    k, n = field.size, 40
+    rng = np.random.default_rng(3)
+    walls = rng.random((k, k)) < 0.4
+    sees = ~(walls | walls.T)  # mutual, with walls between many pairs
+    fights = sim._Fights(table, replace(field, sees=sees), n, rng)
+    copied = np.tile(sees, (n, 1, 1))
+    every = np.arange(n)
+    for _ in range(200):
+        i, ta = rng.choice(k, 2, replace=False)
+        fa = np.nonzero(rng.random(n) < 0.5)[0]
+        seen = copied[fa, :, ta]  # the rule the simulator followed before: ta's column copied to i's
+        seen[:, i] = False
+        seen[np.arange(fa.size), ta] = True
+        copied[fa, :, i] = seen
+        copied[fa, i, :] = seen
+        fights.place[fa, i] = fights.place[fa, ta]
+    for a in range(k):
+        for b in range(k):
+            if a != b:
+                assert (fights.sight(every, a, np.full(n, b)) == copied[:, a, b]).all(), (a, b)

@@ -196,7 +196,6 @@ class _Fights:
         feet = _feet_type(dist, field.gap_ft, field.move_ft, self.reach_extra)
         self.gap = tile(np.where(field.standing[None, :], field.gap_ft, np.inf).astype(feet))
         self.dist = tile(dist.astype(feet))
-        self.sees = tile(field.sees)
         self.armed = tile([a.armed for a in arms])
         self.parrying = tile([c.parrying for c in people])
         self.prone = tile([c.prone for c in people])
@@ -207,7 +206,18 @@ class _Fights:
         self.one_size = bool((self.size == self.size[0]).all())  # no token is wider than another
         # Everyone sees everyone (open ground): a move keeps it so (it sees what its target sees).
         self.all_seen = bool((field.sees | np.eye(k, dtype=np.bool_)).all())
-        self.mutual_sight = bool(np.array_equal(field.sees, field.sees.T))  # the field's is (sight.sees)
+        # A mover that reaches its target sees what its target sees, and is seen so. Sight being mutual
+        # (the field's is: sight.sees), that is kept as whose sight at the start each one has now:
+        # ``place[f, i]`` is i itself, or whose place it took by reaching them (or one that had), and
+        # i sees j where the two share a place or the start's sight joins their places. Else, each
+        # fight's own table of who sees whom (rows and columns copied on arrival).
+        self.mutual_sight = bool(np.array_equal(field.sees, field.sees.T))
+        self.start_sees = field.sees
+        if self.mutual_sight:
+            self.place = tile(np.arange(k, dtype=np.int16))
+        else:
+            self.sees = tile(field.sees)
+        self.state = (*self.STATE, "place" if self.mutual_sight else "sees")
         self.half = self.hp_max // 2  # at this HP or less a combatant is at half HP (-2 to hit)
         self.some_dr = bool(self.dr.any())
         self.some_minion = bool(self.minion.any())
@@ -228,7 +238,6 @@ class _Fights:
         "dead",
         "gap",
         "dist",
-        "sees",
         "armed",
         "parrying",
         "prone",
@@ -247,7 +256,7 @@ class _Fights:
         keep = np.nonzero(self.live)[0]
         if 2 * keep.size <= self.live.size:  # copying every array costs a round's turns: once half are over
             self.store()
-            for name in self.STATE:
+            for name in self.state:
                 setattr(self, name, getattr(self, name)[keep])
             self.timers.keep(keep)
 
@@ -378,11 +387,22 @@ class _Fights:
         self.dist[fights, :, i] = mixed
         if not self.all_seen and np.count_nonzero(arrived):
             fa, ta = fights[arrived], t[arrived]
-            seen = self.sees[fa, ta, :] if self.mutual_sight else self.sees[fa, :, ta]  # ta's row is its column
+            if self.mutual_sight:
+                self.place[fa, i] = self.place[fa, ta]  # it stands where ta stood: it sees what ta sees
+                return
+            seen = self.sees[fa, :, ta]
             seen[:, i] = False
             seen[np.arange(fa.size), ta] = True
             self.sees[fa, :, i] = seen
             self.sees[fa, i, :] = seen
+
+    def sight(self, fights: Any, i: int, target: Any) -> Any:
+        """Whether ``i`` sees ``target`` now in each of ``fights`` (its token's place, see __init__)."""
+        if not self.mutual_sight:
+            return self.sees[fights, i, target]
+        mine, theirs = self.place[:, i][fights], self.place[fights, target]
+        seen: Any = (mine == theirs) | self.start_sees[mine, theirs]
+        return seen
 
     def turn(self, i: int, fights: Any, r: int) -> None:
         """``i``'s turn in each of ``fights``: the default tactic (tactic.take_turn), and at its end its
@@ -437,7 +457,7 @@ class _Fights:
             feet = self.dist[fights, i, target]
             shoot = rest & (feet >= SHOOT_FROM_FT) & (feet <= self.ranges[i])
             if not self.all_seen:
-                shoot &= self.sees[fights, i, target]
+                shoot &= self.sight(fights, i, target)
             if np.count_nonzero(shoot):
                 kind = np.where(shoot, RANGED, kind)
                 rest &= ~shoot
