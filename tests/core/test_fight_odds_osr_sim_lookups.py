@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from lnl_desktop.core.engine.engine import Engine
 from lnl_desktop.core.files.storage import load
-from lnl_desktop.core.rules.osr import sim, tactic
+from lnl_desktop.core.rules.osr import sim, sim_tables, tactic
 from lnl_desktop.core.rules.registry import get_ruleset
+from lnl_desktop.core.sim import run
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.run import BATCH_BYTES, batch_size
 from lnl_desktop.paths import resource
@@ -120,3 +122,17 @@ def test_a_hits_damage_is_drawn_from_the_blows_exact_distribution() -> None:
     for amount in range(len(seen)):
         p = exact.get(amount, 0.0)
         assert abs(seen[amount] - p) <= 5 * np.sqrt(p * (1 - p) / f.n) + 1e-9, (amount, seen[amount], p)
+
+
+def test_morale_reads_a_side_the_same_through_its_slice_or_its_indices(monkeypatch: pytest.MonkeyPatch) -> None:
+    by_slice = run.fight_odds(demo(), 1500, seed=9)
+    built = sim_tables.SimTables.__post_init__
+
+    def by_indices(self: sim_tables.SimTables) -> None:
+        built(self)
+        assert all(isinstance(c, slice) for c in self.columns)  # the demo's sides stand together
+        self.columns = self.members  # as a roster with the sides mixed has them
+
+    monkeypatch.setattr(sim_tables.SimTables, "__post_init__", by_indices)
+    monkeypatch.setattr(sim_tables, "_last", None)
+    assert run.fight_odds(demo(), 1500, seed=9).as_json() == by_slice.as_json()

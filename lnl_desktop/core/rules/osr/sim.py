@@ -476,7 +476,7 @@ class _Fights:
         """A side's morale check: one 2d6 against each one's score; above it flees (2 always flees,
         12 never); a pass counts, and two passes end its checks."""
         t = self.t
-        members = t.members[s]
+        members = t.columns[s]
         # Whole rows of the fights (each once in ``idx``) read and put back: cheaper than a cell per member.
         gone, passes = self.gone[idx], self.passes[idx]
         eligible = t.has_morale[members] & ~gone[:, members] & (passes[:, members] < 2)
