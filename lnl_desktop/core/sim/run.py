@@ -20,9 +20,9 @@ DEFAULT_FIGHTS = 10_000
 # A batch of fights is played at once, its arrays (a gap between every two combatants in every fight,
 # and the like) within about BATCH_BYTES; the batches' sums make the odds, so memory stays that of one
 # batch at any number of fights. A simulator tells what a fight of k combatants takes at its peak
-# (its ``fight_bytes(k)``, measured: L&L's 26 KB a fight at 40, so 10,000 fights of 40 are one batch);
-# one that does not is taken at FIGHT_BYTES's three times 32 bytes a pair (Old-School d20 and Group
-# d10 measured 320-500 MB in all at 1,900 fights of 40).
+# (its ``fight_bytes(k)``, measured: L&L's 26 KB a fight at 40, so 10,000 fights of 40 are one batch;
+# Old-School d20's the same, 270 MB in all at 10,000 fights of 40); one that does not is taken at
+# FIGHT_BYTES's three times 32 bytes a pair (Group d10 measured 320-500 MB in all at 1,900 fights of 40).
 BATCH_BYTES = 300_000_000
 
 
