@@ -30,31 +30,51 @@ def random_mask(rng: random.Random, share: float) -> np.ndarray:
     return np.array([[rng.random() < share for _ in range(W)] for _ in range(H)], dtype=bool)
 
 
-def test_a_view_near_the_prepared_one_explores_what_a_full_recompute_does() -> None:
+def test_a_view_near_the_prepared_one_explores_what_a_full_recompute_does(monkeypatch: Any) -> None:
     rng = random.Random(11)
-    used = 0
-    for _ in range(60):
-        explored = cells_of(random_mask(rng, 0.2))
+    taken: list[bool] = []
+    from_prepared = explored_cells._from_prepared
+
+    def spied(*args: Any) -> Any:
+        found = from_prepared(*args)
+        taken.append(found is not None)
+        return found
+
+    monkeypatch.setattr(explored_cells, "_from_prepared", spied)
+    for k in range(60):
+        explored = cells_of(random_mask(rng, 0.2)) if k % 3 else frozenset()  # fog just switched on, a third
         before = random_mask(rng, 0.6)
         explored_cells.prepare(explored, before)
         now = before.copy()
         for _ in range(rng.randrange(0, 12)):  # a step: a few cells come into view, a few go out
             now[rng.randrange(H), rng.randrange(W)] ^= True
-        used += (
-            explored_cells._from_prepared(
-                explored,
-                now,
-                explored_cells.explored_mask(explored, W, H),
-                now & ~explored_cells.explored_mask(explored, W, H),
-            )
-            is not None
-        )
         grown = explored_cells.explore(explored, now)
+        assert type(grown) is frozenset
         assert grown == explored | cells_of(now)
         assert np.array_equal(
             explored_cells.explored_mask(grown, W, H), explored_cells.explored_mask(explored, W, H) | now
         )
-    assert used > 40  # the prepared set did the work, not a rebuild
+        if grown is not explored:  # the undo step's cells, without comparing the two sets
+            assert explored_cells.growth(explored, grown) == grown - explored
+        assert explored_cells._prepared is None  # used once: a second move starts from its own sets
+    assert sum(taken) > 40  # the prepared sets did the work, not a rebuild
+
+
+def test_a_set_made_from_the_prepared_ones_does_not_change_with_later_moves() -> None:
+    """The prepared sets are adjusted in place: what a move made from them must be a copy, untouched
+    by the next preparation and move."""
+    rng = random.Random(3)
+    explored = cells_of(random_mask(rng, 0.2))
+    view = random_mask(rng, 0.5)
+    explored_cells.prepare(explored, view)
+    first = explored_cells.explore(explored, view)
+    kept = set(first)
+    later = view.copy()
+    later[0, :] = True
+    explored_cells.prepare(first, later)
+    second = explored_cells.explore(first, later)
+    assert set(first) == kept
+    assert second == first | cells_of(later)
 
 
 def test_a_view_far_from_the_prepared_one_or_another_explored_set_is_built_afresh() -> None:
@@ -146,3 +166,26 @@ def test_the_first_exploring_of_a_table_from_the_prepared_set_undoes_to_nothing_
     assert engine.encounter.fog.explored == frozenset()
     engine.redo()
     assert engine.encounter.fog.explored == after
+
+
+def test_a_prepared_move_from_a_files_explored_cells_undoes_and_redoes_exactly() -> None:
+    """A file that holds explored cells (not what the Party sees now): prepared at idle, the first move
+    adds what the Party sees after it, and undo and redo give back the file's set and the grown one."""
+    grid = MapGrid(width=W, height=H, segments=(WallSegment(a=(10, 0), b=(10, 8)), WallSegment(a=(4, 12), b=(16, 12))))
+    encounter = get_ruleset("lnl").new_encounter(
+        map=grid,
+        combatants=[fighter("Ana", vision_deg=360, move_ft=60), fighter("Orc", Side.OPPONENTS)],
+        tokens={"ana": Token(cell=(8, 3), facing=90), "orc": Token(cell=(20, 15), facing=270)},
+    )
+    from_file = frozenset((x, y) for x in range(W) for y in range(14, H))  # the bottom rows, explored before
+    encounter.fog = Fog(enabled=True, explored=from_file)
+    engine = Engine(encounter, dice=ScriptedDice([]))
+    engine.prepare()
+    engine.apply(act.Move("ana", (11, 3), forced=True))
+    after = cells_of(party_view.party_sight(engine.encounter).mask)
+    grown = engine.encounter.fog.explored
+    assert grown == from_file | after and grown != from_file
+    engine.undo()
+    assert engine.encounter.fog.explored == from_file
+    engine.redo()
+    assert engine.encounter.fog.explored == grown
