@@ -334,7 +334,7 @@ class _Fights:
         pair = (idx * k + a) * k + target  # the actor and its foe's cell of the [n, k, k] tables
         near = fresh & self._in_reach(self.gapf[pair], ua, self.u(idx, target))
         shot = _none(len(idx))
-        may = fresh & ~near & t.shoots[a]
+        may = fresh & ~near & t.sighted[a * k + target]  # a shooter with its foe in sight (the plan's sight)
         if moved is not None:
             may &= moved <= t.move[ua] / 2
         if np.count_nonzero(may):
@@ -625,7 +625,7 @@ class OsrFights(FightsBase):
     @staticmethod
     def fight_bytes(k: int) -> int:
         """A fight's peak bytes at ``k`` combatants: the float32 gap and distance tables (8 bytes a pair),
-        twice while finished fights leave the arrays."""
+        twice while finished fights leave the arrays (measured: 270 MB in all at 10,000 fights of 40)."""
         return 16 * k * k + 1024
 
     def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:

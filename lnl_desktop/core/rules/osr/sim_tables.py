@@ -86,6 +86,7 @@ class SimTables:
     rank_flat: Any = None
     in_touch: bool = False  # every best melee option reaches 5 ft: in reach means a gap of 0
     multi: bool = False  # someone makes more than one attack a turn
+    sighted: Any = None  # [k * k] a shooter and a foe it sees: only there is a shot looked for
     columns: tuple[Any, Any] = ((), ())  # each side's members as a slice when they stand together, else indices
     melee_hit: Any = None  # [u * u] the chance to hit of the best melee option (flat as melee_flat)
     due: Any = None  # [2, k + 1, k + 1] flat: a side's morale check due at a fall, by its out and down before it
@@ -103,6 +104,7 @@ class SimTables:
         self.rank_flat = self.ranged_rank.reshape(-1)
         self.in_touch = not self.reach_extra.any()
         self.multi = bool((self.attacks > 1).any())
+        self.sighted = (self.shoots[:, None] & self.sees).reshape(-1)
         # Each side's columns: a slice where its members stand together in the roster (a view, no copy).
         self.columns = tuple(
             slice(int(m[0]), int(m[-1]) + 1) if len(m) and len(m) == m[-1] - m[0] + 1 else m for m in self.members
