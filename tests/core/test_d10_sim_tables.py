@@ -89,3 +89,24 @@ def test_sight_kept_as_places_is_the_copied_sight() -> None:
         for b in range(k):
             if a != b:
                 assert (fights.sight(every, a, np.full(n, b)) == copied[:, a, b]).all(), (a, b)
+
+
+@pytest.mark.parametrize("natural_20", [True, False], ids=["a natural 20", "no natural 20"])
+def test_a_natural_20_doubles_the_damage_die_in_the_simulator(natural_20: bool) -> None:
+    """RULES §13: a natural 20 doubles the damage die. A blow made to hit every time, with (or without)
+    a natural 20 every time, deals twice (or once) a face of the striker's die, and every face comes up."""
+    table = demo()
+    field, _ = sides_together(battlefield(Engine(table)))
+    count = 4_000
+    fights = sim._Fights(table, field, count, np.random.default_rng(7))
+    i = next(n for n in range(field.size) if fights.party[n] and fights.has_blade[n])
+    t = next(n for n in range(field.size) if not fights.party[n] and not fights.minion[n])
+    fights.p_hit[i] = 1.0
+    fights.p_crit[i] = 1.0 if natural_20 else 0.0
+    fights.dr[t] = 0
+    fights.hp[:, t] = 10_000
+    fights.attack(i, np.arange(count), np.full(count, t), sim.MELEE, fights.first)
+    dealt = 10_000 - fights.hp[:, t]
+    (faces, _), _ = fights.dice[i]
+    expected = {int(f) * (2 if natural_20 else 1) for f in faces}
+    assert set(dealt.tolist()) == expected
