@@ -11,7 +11,7 @@ does that at an idle moment, and the move then adds or drops only the cells its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.visibility import mask_cells
@@ -28,15 +28,29 @@ np = lazy_module("numpy")  # imported at first use: the first window needs none 
 _explored: list[tuple[frozenset[Cell], BoolArray]] = []
 _EXPLORED_KEEP = 6
 
-# What exploring the Party's view would make, worked out at an idle moment (:func:`prepare`):
-# (explored, the view then, explored with that view's cells, the cells that view adds or None when
-# explored is empty: the same), or None. The sets are mutable so that a move adjusts them in place
-# by the cells its step changed and makes a single frozenset copy (not two: each copy of ~60k cells
-# is most of a millisecond); they are the module's own, used once.
-_prepared: tuple[frozenset[Cell], BoolArray, set[Cell], set[Cell] | None] | None = None
-
 # The latest growth :func:`explore` made, (explored, grown, the cells added), for :func:`growth`.
 _grew: tuple[frozenset[Cell], frozenset[Cell], frozenset[Cell]] | None = None
+
+
+class _Prepared(NamedTuple):
+    """What exploring the Party's view would make, worked out at an idle moment (:func:`prepare`). A
+    move that sees just what was prepared takes ``grown`` and ``adds``; any other adjusts the mutable
+    copies in place by the cells its step changed and makes a single frozenset (not two: each copy of
+    ~60k cells is most of a millisecond). Used once."""
+
+    explored: frozenset[Cell]  # the set it was made from
+    seen: BoolArray  # the Party's view then
+    grown: frozenset[Cell]  # explored with that view's cells
+    adds: frozenset[Cell]  # the cells that view adds
+    growing: set[Cell]  # grown, to adjust
+    adding: set[Cell] | None  # adds, to adjust; None when explored is empty (then it is growing)
+
+
+# What exploring the Party's view would make, worked out at an idle moment, or None.
+_prepared: _Prepared | None = None
+# The prepared sets a move used up, freed at the next preparation (an idle moment), not in the middle
+# of the move: freeing sets of tens of thousands of cells costs as much as copying them.
+_spent: _Prepared | None = None
 
 
 def _remember(explored: frozenset[Cell], mask: BoolArray) -> BoolArray:
@@ -116,20 +130,17 @@ def prepare(explored: frozenset[Cell], seen: BoolArray) -> None:
     """At an idle moment: what :func:`explore` of ``explored`` and a view much like ``seen`` (the
     Party's now) will make, so the next move turns only the cells its step changed into tuples
     and makes one copy of the explored cells, not two."""
-    global _prepared
+    global _prepared, _spent
+    _spent = None
     h, w = seen.shape
     known = explored_mask(explored, w, h)
     new = seen & ~known
     if not new.any():  # nothing to explore: the move's own few cells are cheap
         _prepared = None
         return
-    adds = set(mask_cells(new))
-    if not explored:
-        _prepared = (explored, seen.copy(), adds, None)
-        return
-    grown = set(explored)
-    grown |= adds
-    _prepared = (explored, seen.copy(), grown, adds)
+    adds = mask_cells(new)
+    grown = explored | adds
+    _prepared = _Prepared(explored, seen.copy(), grown, adds, set(grown), set(adds) if explored else None)
 
 
 def _from_prepared(
@@ -138,23 +149,27 @@ def _from_prepared(
     """(``explored`` with the cells of ``new`` added, those cells) from the prepared sets when they
     were made from this very ``explored``: its view's cells this ``seen`` lacks dropped, those it adds
     added, in place, then one frozenset made. None when nothing fits or the views differ too much
-    for that to pay. The prepared sets are used up either way."""
-    global _prepared
+    for that to pay. The prepared sets are used up by a move they fit, whether they paid or not."""
+    global _prepared, _spent
     prepared, _prepared = _prepared, None
-    if prepared is None or prepared[0] is not explored or prepared[1].shape != seen.shape:
+    if prepared is None or prepared.explored is not explored or prepared.seen.shape != seen.shape:
+        _prepared = prepared  # not for this move: it waits for the set it was made from
         return None
-    _, before, grown, adds = prepared
+    _spent = prepared
+    before = prepared.seen
     dropped = before & ~seen & ~known  # prepared, not seen now, not explored before
     added = new & ~before
     changed = int(np.count_nonzero(dropped)) + int(np.count_nonzero(added))
     if changed * 4 > int(np.count_nonzero(new)):
         return None
-    if changed:
-        gone = mask_cells(dropped) if dropped.any() else frozenset()
-        more = mask_cells(added) if added.any() else frozenset()
-        for cells in (grown, adds) if adds is not None else (grown,):
-            cells -= gone
-            cells |= more
+    if not changed:
+        return prepared.grown, prepared.adds
+    gone = mask_cells(dropped) if dropped.any() else frozenset()
+    more = mask_cells(added) if added.any() else frozenset()
+    grown, adds = prepared.growing, prepared.adding
+    for cells in (grown, adds) if adds is not None else (grown,):
+        cells -= gone
+        cells |= more
     result = frozenset(grown)
     # The first exploring of a table: all it holds was added (no second copy for the undo step).
     return result, result if adds is None else frozenset(adds)
