@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import operator
 from collections.abc import Set as AbstractSet
 from weakref import WeakKeyDictionary
 
@@ -164,7 +165,7 @@ class FogItem(QGraphicsItem):
         grid_map = encounter.map
         w, h = grid_map.width, grid_map.height
         now = party.mask
-        known = explored_mask(explored, w, h) | now
+        known = _known_of(party, explored, w, h)
         if self._now is None or self._known is None or self._now.shape != (h, w) or not self.isVisible():
             self._redo(now, known, 0, 0, w, h)
             self.prepareGeometryChange()
@@ -176,17 +177,14 @@ class FogItem(QGraphicsItem):
             if self.hatch_item is not None:
                 self.hatch_item.update()
             return
-        changed = (now != self._now) | (known != self._known)
-        rows = np.flatnonzero(changed.any(axis=1))
-        if not rows.size:
+        change = _change_of(self._now, self._known, now, known)
+        if change is None:
             return
-        cols = np.flatnonzero(changed.any(axis=0))
-        x0, y0 = int(cols[0]), int(rows[0])
-        x1, y1 = int(cols[-1]) + 1, int(rows[-1]) + 1
+        (x0, y0, x1, y1), tiles = change
         known_changed = self._redo(now, known, x0, y0, x1, y1)
         # The scene's area, tile by tile: an item's own updates are joined into their bounding box.
         scene = self.scene()
-        for tx, ty, tw, th in changed_tiles(changed):
+        for tx, ty, tw, th in tiles:
             area = QRectF(tx * CELL_PX, ty * CELL_PX, tw * CELL_PX, th * CELL_PX)
             if scene is not None:
                 scene.update(area)
@@ -289,6 +287,49 @@ class _HatchItem(QGraphicsItem):
 
 
 REPAINT_TILE = 16  # cells: a fog change repaints the tiles of this size holding a changed cell
+
+# The latest cells seen or explored, (the Party's view, explored, their mask), and the latest change
+# between two states, (the four masks, its box and tiles or None): both windows' fogs show the same
+# state after each change, so the second one takes what the first worked out.
+_known_kept: tuple[sight_index.PartyView, frozenset[Cell], np.ndarray] | None = None
+_change_kept: (
+    tuple[tuple[np.ndarray, ...], tuple[tuple[int, int, int, int], list[tuple[int, int, int, int]]] | None] | None
+) = None
+
+
+def _known_of(party: sight_index.PartyView, explored: frozenset[Cell], w: int, h: int) -> np.ndarray:
+    """The cells seen or explored as a read-only mask, shared by both windows' fogs."""
+    global _known_kept
+    kept = _known_kept
+    if kept is not None and kept[0] is party and kept[1] is explored and kept[2].shape == (h, w):
+        return kept[2]
+    known = explored_mask(explored, w, h) | party.mask
+    known.flags.writeable = False
+    _known_kept = (party, explored, known)
+    return known
+
+
+def _change_of(
+    was_now: np.ndarray, was_known: np.ndarray, now: np.ndarray, known: np.ndarray
+) -> tuple[tuple[int, int, int, int], list[tuple[int, int, int, int]]] | None:
+    """The box ``(x0, y0, x1, y1)`` of the cells whose look changed from the masks ``was_now``,
+    ``was_known`` to ``now``, ``known``, and the tiles to repaint (:func:`changed_tiles`); None when
+    none did. Kept for the other window's fog, which makes the same step."""
+    global _change_kept
+    masks = (was_now, was_known, now, known)
+    kept = _change_kept
+    if kept is not None and all(map(operator.is_, kept[0], masks)):
+        return kept[1]
+    changed = (now != was_now) | (known != was_known)
+    rows = np.flatnonzero(changed.any(axis=1))
+    if not rows.size:
+        found = None
+    else:
+        cols = np.flatnonzero(changed.any(axis=0))
+        box = (int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1)
+        found = (box, changed_tiles(changed))
+    _change_kept = (masks, found)
+    return found
 
 
 def changed_tiles(changed: np.ndarray) -> list[tuple[int, int, int, int]]:
