@@ -34,22 +34,21 @@ _grew: tuple[frozenset[Cell], frozenset[Cell], frozenset[Cell]] | None = None
 
 class _Prepared(NamedTuple):
     """What exploring the Party's view would make, worked out at an idle moment (:func:`prepare`). A
-    move that sees just what was prepared takes ``grown`` and ``adds``; any other adjusts the mutable
-    copies in place by the cells its step changed and makes a single frozenset (not two: each copy of
-    ~60k cells is most of a millisecond). Used once."""
+    move that sees just what was prepared takes ``grown`` and ``adds`` as they are; any other copies
+    them into sets, adjusts those by the cells its step changed and freezes them again: copies of a
+    set into a set keep its table (a fraction of a millisecond for ~60k cells), where a frozenset
+    minus a few cells is rebuilt entry by entry (several). Used once."""
 
     explored: frozenset[Cell]  # the set it was made from
     seen: BoolArray  # the Party's view then
     grown: frozenset[Cell]  # explored with that view's cells
-    adds: frozenset[Cell]  # the cells that view adds
-    growing: set[Cell]  # grown, to adjust
-    adding: set[Cell] | None  # adds, to adjust; None when explored is empty (then it is growing)
+    adds: frozenset[Cell]  # the cells that view adds (grown itself when explored is empty)
 
 
 # What exploring the Party's view would make, worked out at an idle moment, or None.
 _prepared: _Prepared | None = None
 # The prepared sets a move used up, freed at the next preparation (an idle moment), not in the middle
-# of the move: freeing sets of tens of thousands of cells costs as much as copying them.
+# of the move: freeing sets of tens of thousands of cells costs about as much as copying them.
 _spent: _Prepared | None = None
 
 
@@ -128,8 +127,7 @@ def growth(before: frozenset[Cell], after: frozenset[Cell]) -> frozenset[Cell] |
 
 def prepare(explored: frozenset[Cell], seen: BoolArray) -> None:
     """At an idle moment: what :func:`explore` of ``explored`` and a view much like ``seen`` (the
-    Party's now) will make, so the next move turns only the cells its step changed into tuples
-    and makes one copy of the explored cells, not two."""
+    Party's now) will make, so the next move turns only the cells its step changed into tuples."""
     global _prepared, _spent
     _spent = None
     h, w = seen.shape
@@ -139,8 +137,10 @@ def prepare(explored: frozenset[Cell], seen: BoolArray) -> None:
         _prepared = None
         return
     adds = mask_cells(new)
+    # A copy even of the cells alone (nothing explored yet): its table laid out in one go, not grown
+    # cell by cell, which the sets made from it later copy (a millisecond of the first move, open 300 x 300).
     grown = explored | adds
-    _prepared = _Prepared(explored, seen.copy(), grown, adds, set(grown), set(adds) if explored else None)
+    _prepared = _Prepared(explored, seen.copy(), grown, adds if explored else grown)
 
 
 def _from_prepared(
@@ -148,7 +148,7 @@ def _from_prepared(
 ) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
     """(``explored`` with the cells of ``new`` added, those cells) from the prepared sets when they
     were made from this very ``explored``: its view's cells this ``seen`` lacks dropped, those it adds
-    added, in place, then one frozenset made. None when nothing fits or the views differ too much
+    added. None when nothing fits or the views differ too much
     for that to pay. The prepared sets are used up by a move they fit, whether they paid or not."""
     global _prepared, _spent
     prepared, _prepared = _prepared, None
@@ -166,10 +166,16 @@ def _from_prepared(
         return prepared.grown, prepared.adds
     gone = mask_cells(dropped) if dropped.any() else frozenset()
     more = mask_cells(added) if added.any() else frozenset()
-    grown, adds = prepared.growing, prepared.adding
-    for cells in (grown, adds) if adds is not None else (grown,):
-        cells -= gone
-        cells |= more
-    result = frozenset(grown)
+    result = _adjusted(prepared.grown, gone, more)
     # The first exploring of a table: all it holds was added (no second copy for the undo step).
-    return result, result if adds is None else frozenset(adds)
+    return result, result if not explored else _adjusted(prepared.adds, gone, more)
+
+
+def _adjusted(cells: frozenset[Cell], gone: frozenset[Cell], more: frozenset[Cell]) -> frozenset[Cell]:
+    """``cells`` without ``gone`` and with ``more``, by copies that keep the set's table."""
+    if not gone:
+        return cells | more
+    out = set(cells)
+    out -= gone
+    out |= more
+    return frozenset(out)
