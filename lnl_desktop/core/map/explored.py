@@ -148,8 +148,8 @@ def _from_prepared(
 ) -> tuple[frozenset[Cell], frozenset[Cell]] | None:
     """(``explored`` with the cells of ``new`` added, those cells) from the prepared sets when they
     were made from this very ``explored``: its view's cells this ``seen`` lacks dropped, those it adds
-    added. None when nothing fits or the views differ too much
-    for that to pay. The prepared sets are used up by a move they fit, whether they paid or not."""
+    added. None when nothing fits or the views differ too much for that to pay. The prepared sets
+    are used up by a move they fit, whether they paid or not."""
     global _prepared, _spent
     prepared, _prepared = _prepared, None
     if prepared is None or prepared.explored is not explored or prepared.seen.shape != seen.shape:
