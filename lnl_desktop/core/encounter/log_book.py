@@ -20,6 +20,7 @@ import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import Annotated, Any, Generic, SupportsIndex, TypeVar, Union, overload
 
 from pydantic import BaseModel, Field, GetCoreSchemaHandler, TypeAdapter
@@ -124,15 +125,21 @@ class LogBook(Generic[E]):
         return self._decoded(i // CHUNK)[i % CHUNK]
 
     def __iter__(self) -> Iterator[E]:
-        for n in range(len(self._chunks)):
-            yield from self._decoded(n)
-        yield from self._live
+        # The list's own iterator where nothing is sealed, or for the live events (no Python step each).
+        if not self._chunks:
+            return iter(self._live)
+        return chain(self._sealed(range(len(self._chunks))), self._live)
 
     def __reversed__(self) -> Iterator[E]:
-        # A chunk at a time: a search back that stops early decodes only what it passed.
-        yield from reversed(self._live)
-        for n in range(len(self._chunks) - 1, -1, -1):
-            yield from reversed(self._decoded(n))
+        # A chunk at a time: a search back that stops early decodes only what it passed. The live events
+        # first through the list's own iterator (an action's look back at the last roll is a step or two).
+        if not self._chunks:
+            return reversed(self._live)
+        return chain(reversed(self._live), self._sealed(range(len(self._chunks) - 1, -1, -1), backwards=True))
+
+    def _sealed(self, chunks: Iterable[int], *, backwards: bool = False) -> Iterator[E]:
+        for n in chunks:
+            yield from reversed(self._decoded(n)) if backwards else self._decoded(n)
 
     def __contains__(self, event: object) -> bool:
         return any(e == event for e in self)
