@@ -52,7 +52,7 @@ class ClassCode:
             exec(text, globals, locals)
             return
         code = self.known.get(text)
-        if code is None:
+        if not isinstance(code, CodeType):  # not seen, or the file held something else for it
             # As exec(text) in the dataclasses module compiles it: its file name, its (no) future flags.
             code = compile(text, "<string>", "exec", dont_inherit=True)
             self.known[text] = code

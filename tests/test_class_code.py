@@ -104,6 +104,18 @@ def test_a_file_that_cannot_be_used_is_ignored_and_written_again(
     assert ClassCode(path).known.keys() == kept.used.keys()
 
 
+def test_a_file_holding_something_else_than_code_for_a_text_is_compiled_past(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "code.marshal"
+    good = ClassCode(path)
+    _with(good, monkeypatch)
+    path.write_bytes(marshal.dumps((FORMAT, sys.version, dict.fromkeys(good.used, 42))))  # no code in it
+    kept = ClassCode(path)
+    assert _behaviour(*_with(kept, monkeypatch)) == _behaviour(*_make_classes())
+    assert kept.compiled == len(good.used)
+
+
 def test_a_read_only_place_leaves_the_start_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
