@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtGui import QImage, QPainter
+from PySide6.QtGui import QImage, QPainter, QRegion
 from PySide6.QtWidgets import QStyleOptionGraphicsItem
 from pytestqt.qtbot import QtBot
 
@@ -87,8 +87,14 @@ def assert_as_fresh(controller: TableController, item: FogItem) -> None:
     assert item.isVisible() and fresh.isVisible()
     assert item._pixels is not None and fresh._pixels is not None
     assert np.array_equal(item._pixels, fresh._pixels)
-    assert item._known_cells == fresh._known_cells and item._hatch == fresh._hatch
-    assert item.region == fresh.region
+    # The same area (a region patched by parts may split it into other rectangles).
+    for mine, theirs in (
+        (item._known_cells, fresh._known_cells),
+        (item._hatch, fresh._hatch),
+        (item.region, fresh.region),
+    ):
+        assert isinstance(mine, QRegion) and isinstance(theirs, QRegion)
+        assert mine.xored(theirs).isEmpty()
     assert picture(item) == picture(fresh)
     assert item.seen == party_view.party_view(controller.encounter)
 
@@ -226,3 +232,51 @@ def test_the_first_party_move_of_a_table_repaints_only_where_the_fog_changed(tab
         qtbot.wait(5)
     for name, rect in whole.items():
         assert 0 < painted[name] < rect.width() * rect.height() / 2, (name, painted[name], rect)
+
+
+def test_a_move_exploring_cells_draws_the_gm_hatch_again_only_round_them_square_by_square(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The GM's hatch is kept as pixels by an item per square of the map; a move that explores cells
+    asks each square holding one to draw its part again (every newly explored cell inside what its own
+    square was asked), and no other square: Qt joins one item's updates into their bounding box."""
+    from lnl_desktop.ui.map import fog
+
+    monkeypatch.setattr(fog, "HATCH_TILE", 4)
+    controller = TableController(encounter())
+    view = MapView(controller)
+    qtbot.addWidget(view)
+    view.resize(800, 600)
+    view.show()
+    item = view.map_scene.fog
+    squares = item.hatch_items
+    assert len(squares) == 5 * 4  # 20 x 14 cells in squares of 4
+    covered = np.zeros((H, W), dtype=np.int8)
+    for square in squares:
+        cells = square.cells
+        covered[cells.y() : cells.y() + cells.height(), cells.x() : cells.x() + cells.width()] += 1
+    assert (covered == 1).all()  # the squares tile the map
+    asked: dict[int, list[QRectF]] = {i: [] for i in range(len(squares))}
+    for i, square in enumerate(squares):
+        monkeypatch.setattr(square, "update", lambda rect=None, i=i: asked[i].append(QRectF(rect or QRectF())))
+    for step in (
+        act.Move("ana", (7, 7), forced=True),
+        act.SetDoor(*DOOR, open=True),
+        act.Move("ana", (9, 7), forced=True),
+    ):
+        for rects in asked.values():
+            rects.clear()
+        before = item._known.copy()
+        assert controller.do(step), controller.refusal
+        changed = np.argwhere(before != item._known)
+        assert changed.size, step
+        hit = set()
+        for y, x in changed:
+            i = next(i for i, s in enumerate(squares) if s.cells.contains(int(x), int(y)))
+            hit.add(i)
+            cell = QRectF(x * CELL_PX, y * CELL_PX, CELL_PX, CELL_PX)
+            assert any(rect.contains(cell) for rect in asked[i]), (step, x, y)
+        for i, rects in asked.items():
+            assert all(squares[i].boundingRect().contains(rect) and not rect.isEmpty() for rect in rects)
+        assert len([i for i, rects in asked.items() if rects]) < len(squares)
+        assert_as_fresh(controller, item)
