@@ -45,6 +45,8 @@ label.show()
 app.processEvents()
 print(f"shown at: {time.time()}")
 print(f"processor time: {time.process_time()}")
+made = [v for m in ("QtCore", "QtGui", "QtWidgets") for v in vars(sys.modules["PySide6." + m]).values()]
+print(f"qt classes: {sum(isinstance(v, type) for v in made)}")
 """
 # What no first window can do without: the demo encounter read into the rules core's models
 # (pydantic, the L&L ruleset), then the same bare window. The main window's own cost is the rest.
@@ -63,6 +65,17 @@ app.processEvents()
 print(f"shown at: {time.time()}")
 print(f"processor time: {time.process_time()}")
 """
+
+# The same, with every Qt class the app's first window makes made too (PySide6 makes a class and its
+# enums at its first use: the `Qt` namespace alone has 95 enums). The main window's own code is the rest.
+WINDOW_CLASSES = ENCOUNTER_ONLY.replace(
+    "app = QApplication(sys.argv)",
+    """import importlib
+for made in CLASSES:
+    module, _, name = made.partition(".")
+    getattr(importlib.import_module("PySide6." + module), name)
+app = QApplication(sys.argv)""",
+)
 
 
 def frozen_program() -> Path | None:
@@ -91,14 +104,20 @@ def main() -> None:
     # Like the bytecode: the dataclasses' methods compiled once, as a first start writes them.
     subprocess.run([sys.executable, "-m", "lnl_desktop", "keep-class-code"], env=env, check=True, capture_output=True)
     programs = {"from source": [sys.executable, "-m", "lnl_desktop", "--smoke-test"]}
+    first = subprocess.run(programs["from source"], env=env, check=True, capture_output=True, text=True).stdout
+    classes = next(line for line in first.splitlines() if line.startswith("qt classes:")).split(":")[1].split()
     frozen = frozen_program()
     if frozen is not None:
         programs["frozen"] = [str(frozen), "--smoke-test"]
-    names = [*programs, "bare", "encounter only"]
+    names = [*programs, "bare", "encounter only", "and the Qt classes"]
     samples: dict[str, list[float]] = {name: [] for name in names}
     cpu: dict[str, list[float]] = {name: [] for name in names}
     outputs: dict[str, str] = {}
-    bare_programs = {"bare": [sys.executable, "-c", BARE], "encounter only": [sys.executable, "-c", ENCOUNTER_ONLY]}
+    bare_programs = {
+        "bare": [sys.executable, "-c", BARE],
+        "encounter only": [sys.executable, "-c", ENCOUNTER_ONLY],
+        "and the Qt classes": [sys.executable, "-c", f"CLASSES = {classes!r}\n{WINDOW_CLASSES}"],
+    }
     for _ in range(RUNS):  # alternating, so all see the same noise
         for name, command in {**programs, **bare_programs}.items():
             seconds, outputs[name] = shown_after(command, env)
@@ -130,6 +149,12 @@ def main() -> None:
     print(
         f"the demo encounter read into the rules core, then the bare window (no main window): median {floor:.3f} s, "
         f"{floor / bare:.2f}x the bare window"
+    )
+    with_classes = statistics.median(samples["and the Qt classes"])
+    print(
+        f"the same with the {len(classes)} Qt classes the app's first window makes (the bare window makes "
+        f"{outputs['bare'].split('qt classes:')[1].split()[0]}): "
+        f"median {with_classes:.3f} s, {with_classes / bare:.2f}x the bare window"
     )
     if frozen is None:
         print("no frozen bundle in dist/: build one with `python3 packaging/build.py` to measure it too")

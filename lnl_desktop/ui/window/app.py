@@ -137,6 +137,7 @@ def _run(argv: list[str] | None) -> int:
             print(f"numpy: {'yes' if loaded('numpy') else 'no'}")
             print(f"class code: {class_code_report()}")
             print(f"modules: {' '.join(sorted(name for name in sys.modules if name.startswith('lnl_desktop')))}")
+            print(f"qt classes: {' '.join(qt_classes_made())}")
         window.close()
         return 0 if ok else 1
     # Once the window is on screen, at an idle moment: what the first hover or drag on the map would
@@ -155,6 +156,16 @@ def warm_up(windows: list[MainWindow]) -> None:
         from lnl_desktop.ui.plumbing.warm import build_models_later
 
         build_models_later(windows[0])
+
+
+def qt_classes_made() -> list[str]:
+    """The Qt classes PySide6 has made so far ("QtWidgets.QLabel"): it makes each at its first use,
+    with its enums, and the start-up benchmark's floor makes the same ones."""
+    made = []
+    for name in ("QtCore", "QtGui", "QtWidgets"):
+        module = sys.modules.get(f"PySide6.{name}")
+        made += [f"{name}.{key}" for key, value in vars(module).items() if isinstance(value, type)] if module else []
+    return sorted(made)
 
 
 def class_code_report() -> str:
