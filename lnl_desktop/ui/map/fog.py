@@ -17,10 +17,8 @@ A refresh compares them with the ones it shows and redoes the pixels and the reg
 bounding box of the cells that changed; the repaint covers the tiles of :data:`REPAINT_TILE` cells that
 hold a changed cell (a step past a wall moves the edges of the Party's view across the map: a few
 tiles along them, not the box round them). The shade is drawn from its image wherever a view repaints;
-the GM's hatch, a pattern clipped to a region of thousands of rectangles, is kept as pixels on screen
-by child items of :func:`hatch_tile` cells a side (:class:`_HatchItem`), each drawn again only where the
-explored cells changed in it: Qt joins an item's updates into their bounding box, so one map-sized hatch
-repainted the whole box round a move's newly explored cells (219 kpx on a 300 x 300 map for a few tiles).
+the GM's hatch, a pattern clipped to a region of thousands of rectangles, is a child item kept as
+pixels on screen (:class:`_HatchItem`), drawn again only where the explored cells changed.
 """
 
 from __future__ import annotations
@@ -115,9 +113,7 @@ class FogItem(QGraphicsItem):
         self._rect = QRectF()
         self.seen: AbstractSet[Cell] = frozenset()  # the players' sight now (empty while no fog is shown)
         self.setZValue(PLAYERS_FOG_Z if player else GM_FOG_Z)
-        # The GM's hatch over what the players never saw: a child item per square of hatch_tile() cells.
-        self.hatch_items: list[_HatchItem] = []
-        self._hatch_tile = HATCH_TILE  # the squares' side the items were made with
+        self.hatch_item = None if player else _HatchItem(self)  # the GM's hatch over what the players never saw
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed rect, for paint
         self.hide()
@@ -174,13 +170,13 @@ class FogItem(QGraphicsItem):
         if self._now is None or self._known is None or self._now.shape != (h, w) or not self.isVisible():
             self._redo(now, known, 0, 0, w, h)
             self.prepareGeometryChange()
+            if self.hatch_item is not None:
+                self.hatch_item.prepareGeometryChange()
             self._rect = QRectF(0, 0, w * CELL_PX, h * CELL_PX)
-            if not self.player:
-                self._tile_hatch(w, h)
             self.show()
             self.update()
-            for tile in self.hatch_items:
-                tile.update()
+            if self.hatch_item is not None:
+                self.hatch_item.update()
             return
         change = _change_of(self._now, self._known, now, known)
         if change is None:
@@ -195,26 +191,8 @@ class FogItem(QGraphicsItem):
                 scene.update(area)
             else:
                 self.update(area)
-        if known_changed and self.hatch_items:
-            for tile, area in hatch_updates(self.hatch_items, tiles, self._hatch_tile):
-                tile.update(area)
-
-    def _tile_hatch(self, w: int, h: int) -> None:
-        """The GM's hatch items covering a ``w`` x ``h`` map (made again only when its size changed)."""
-        last = self.hatch_items[-1].cells if self.hatch_items else None
-        t = hatch_tile(w, h)
-        if last is not None and last.bottomRight() == QRect(0, 0, w, h).bottomRight() and self._hatch_tile == t:
-            return
-        scene = self.scene()
-        for tile in self.hatch_items:
-            if scene is not None:
-                scene.removeItem(tile)
-            else:
-                tile.setParentItem(None)
-        self._hatch_tile = t
-        self.hatch_items = [
-            _HatchItem(self, QRect(x, y, min(t, w - x), min(t, h - y))) for y in range(0, h, t) for x in range(0, w, t)
-        ]
+        if known_changed and self.hatch_item is not None:
+            self.hatch_item.update(QRectF(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX))
 
     def _redo(self, now: np.ndarray, known: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
         """The pixels and regions of the cells ``[x0, x1) x [y0, y1)`` from the masks (all of them
@@ -272,33 +250,21 @@ class FogItem(QGraphicsItem):
         return QRect(x0 * CELL_PX, y0 * CELL_PX, (x1 - x0) * CELL_PX, (y1 - y0) * CELL_PX)
 
 
-HATCH_TILE = 32  # cells a side of each of the GM's hatch items at least
-HATCH_TILES_ACROSS = 16  # items along the map's longer side at most (a 1000 x 1000 map: 256 of 63 cells)
-
-
-def hatch_tile(w: int, h: int) -> int:
-    """The side in cells of the GM's hatch items on a ``w`` x ``h`` map."""
-    return max(HATCH_TILE, -(-max(w, h) // HATCH_TILES_ACROSS))
-
-
 class _HatchItem(QGraphicsItem):
     """The GM's hatch over the cells the players never saw (a pattern clipped to a region of thousands
-    of rectangles) within a square of the map (``cells``), a child of the fog kept as pixels on screen:
-    a repaint under a token or of the shade copies them; a change of the explored cells draws them
-    again where it changed, and the view repaints that part of this square only."""
+    of rectangles) as a child of the fog, kept as pixels on screen: a repaint under a token or of the
+    shade copies them; a change of the explored cells draws them again where it changed."""
 
-    def __init__(self, fog: FogItem, cells: QRect) -> None:
+    def __init__(self, fog: FogItem) -> None:
         super().__init__(fog)
         self.fog = fog
-        self.cells = cells  # in cells: (x, y, width, height)
-        self._rect = QRectF(cells.x() * CELL_PX, cells.y() * CELL_PX, cells.width() * CELL_PX, cells.height() * CELL_PX)
         self._primed = False  # the first update of a part of it asked (ask_part_update_soon)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)  # the exposed rect, for paint
 
     def boundingRect(self) -> QRectF:
-        return self._rect
+        return self.fog.boundingRect()
 
     @fails_closed
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
@@ -312,37 +278,13 @@ class _HatchItem(QGraphicsItem):
         if area is None:
             return
         # The region cut to the exposed cells before it becomes a clip, which costs per rectangle.
-        hatch = fog._hatch.intersected(area.intersected(self._rect.toRect()))
+        hatch = fog._hatch.intersected(area)
         if not hatch.isEmpty():
             # A pattern brush keeps its fine lines a few pixels apart at every zoom.
             painter.save()
             painter.setClipRegion(hatch, Qt.ClipOperation.IntersectClip)
             painter.fillRect(QRectF(hatch.boundingRect()), QBrush(GM_HATCH, Qt.BrushStyle.BDiagPattern))
             painter.restore()
-
-
-def hatch_updates(
-    items: list[_HatchItem], tiles: list[tuple[int, int, int, int]], t: int
-) -> list[tuple[_HatchItem, QRectF]]:
-    """Each hatch item (squares of ``t`` cells, row by row) that a changed tile ``(x, y, width, height)``
-    (cells) falls in, with the bounding box in scene units of the changed tiles' parts in it: the area
-    of it to draw again."""
-    boxes: dict[int, QRect] = {}
-    cols = items[-1].cells.x() // t + 1 if items else 0  # the last item is the bottom right one
-    for x, y, w, h in tiles:
-        changed = QRect(x, y, w, h)
-        for ty in range(y // t, (y + h - 1) // t + 1):
-            for tx in range(x // t, (x + w - 1) // t + 1):
-                index = ty * cols + tx
-                if index >= len(items):
-                    continue
-                part = changed.intersected(items[index].cells)
-                if not part.isEmpty():
-                    boxes[index] = boxes[index].united(part) if index in boxes else part
-    return [
-        (items[i], QRectF(r.x() * CELL_PX, r.y() * CELL_PX, r.width() * CELL_PX, r.height() * CELL_PX))
-        for i, r in sorted(boxes.items())
-    ]
 
 
 REPAINT_TILE = 16  # cells: a fog change repaints the tiles of this size holding a changed cell
