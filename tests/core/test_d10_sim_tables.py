@@ -1,6 +1,7 @@
 """Group d10's fast simulator (rules/d10/sim.py) works out the same odds however it stores and orders
-its work: the float32 gap and distance tables give the float64 tables' odds to the last fight, and a
-round's turns, played in as few passes as each fight's group order allows, keep every fight's order."""
+its work: the whole-feet (int16) and float32 gap and distance tables give the float64 tables' odds to
+the last fight, endless gaps included, and a round's turns, played in as few passes as each fight's
+group order allows, keep every fight's order."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from lnl_desktop.core import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import sim
-from lnl_desktop.core.rules.fight import sides_together
+from lnl_desktop.core.rules.fight import PARTY, Battlefield, sides_together
 from lnl_desktop.core.sim import run
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.odds import FightOdds
@@ -29,23 +30,43 @@ def numbers(odds: FightOdds) -> tuple[Any, ...]:
     return odds.party_wins, odds.opponents_win, tuple(sorted(odds.rounds.items())), people
 
 
-def test_the_demo_is_worked_in_float32() -> None:
-    # The mill's feet are whole cells: the tables are kept in float32 (half the memory moved).
+def test_the_demo_is_worked_in_whole_feet() -> None:
+    # The mill's feet are whole cells: the tables are kept in int16 (a quarter of float64's memory moved).
     table = demo()
     field = battlefield(Engine(table))
     fights = sim._Fights(table, sides_together(field)[0], 3, np.random.default_rng(1))
-    assert fights.gap.dtype == fights.dist.dtype == np.float32
-    assert sim._feet_type(np.array([[0.0, 5.0], [np.inf, 12.5]]), np.array([30.0])) is np.float32
+    assert fights.gap.dtype == fights.dist.dtype == np.int16
+    assert sim._feet_type(np.array([[0.0, 5.0], [np.inf, 2048.0]]), np.array([30.0])) is np.int16
+    assert sim._feet_type(np.array([[0.0, 5.0], [np.inf, 12.5]]), np.array([30.0])) is np.float32  # an eighth
+    assert sim._feet_type(np.array([[0.0, 2050.0]])) is np.float32  # too far for int16 to keep endless apart
     assert sim._feet_type(np.array([[0.0, 7.0710678]])) is np.float64  # not a whole eighth: float64
     assert sim._feet_type(np.array([2.0**19])) is np.float64  # too far for float32 to add exactly
 
 
-def test_float32_tables_give_the_float64_odds(monkeypatch: pytest.MonkeyPatch) -> None:
-    narrow = run.fight_odds(demo(), 600, seed=5)
-    monkeypatch.setattr(sim, "_feet_type", lambda *tables: np.float64)
-    wide = run.fight_odds(demo(), 600, seed=5)
-    assert numbers(narrow) == numbers(wide)
-    assert 0 < narrow.party_wins < 1  # a fight either side can win: the comparison says something
+def unreachable(field: Battlefield) -> Battlefield:
+    """The mill's field with its first foe where no Party member can get to (it can get to them): the
+    Party's gaps to it endless, shifting with everyone's moves, and never closed on nor shot at."""
+    gap = field.gap_ft.copy()
+    foe = next(j for j in range(field.size) if field.side[j] != PARTY)
+    gap[field.side == PARTY, foe] = np.inf
+    return replace(field, gap_ft=gap)
+
+
+@pytest.mark.parametrize("walled", [False, True], ids=["the mill", "a foe out of reach"])
+@pytest.mark.parametrize("wide", [np.float32, np.float64])
+def test_whole_feet_tables_give_the_float_tables_odds(monkeypatch: pytest.MonkeyPatch, walled: bool, wide: Any) -> None:
+    table = demo()
+    field = battlefield(Engine(table))
+    if walled:
+        field = unreachable(field)
+    narrow = run.fight_odds(table, 600, seed=5, field=field)
+    monkeypatch.setattr(sim, "_feet_type", lambda *tables: wide)
+    wider = run.fight_odds(table, 600, seed=5, field=field)
+    assert numbers(narrow) == numbers(wider)
+    if walled:  # a foe none of them can get to (nor shoot at: they shoot only at one they can close on)
+        assert narrow.party_wins == 0 and len(narrow.rounds) > 5
+    else:  # a fight either side can win: the comparison says something
+        assert 0 < narrow.party_wins < 1
 
 
 @pytest.mark.parametrize("groups", [2, 3, 5])

@@ -55,6 +55,10 @@ MELEE, RANGED = 0, 1  # a weapon's kind, as the tables index it
 PLAIN, ADVANTAGE, DISADVANTAGE = 0, 1, 2  # the d20s rolled: one, two kept high, two kept low
 EDGES = ((1, True), (2, True), (2, False))  # (dice, keep high) of each
 GRID_FT = 5.0  # distances on the grid come in steps of a cell
+# In whole-feet int16 tables (_feet_type) an endless gap (a fallen foe's, or one no path reaches) is
+# ENDLESS_FT, and anything past FAR_FT is endless: a gap shifts by how its distance changed, never by
+# more than the farthest distance (2,048 ft at most), so an endless gap stays endless and in int16.
+ENDLESS_FT, FAR_FT = 16_384, 8_192
 
 
 @dataclass
@@ -194,7 +198,10 @@ class _Fights:
         # A foe that is down is never closed on: its gaps from everyone are taken as endless (inf), so a
         # turn's nearest standing foe is the nearest finite gap, without reading who stands.
         feet = _feet_type(dist, field.gap_ft, field.move_ft, self.reach_extra)
-        self.gap = tile(np.where(field.standing[None, :], field.gap_ft, np.inf).astype(feet))
+        whole = np.dtype(feet).kind == "i"
+        self.endless, self.far = (ENDLESS_FT, FAR_FT) if whole else (np.inf, np.inf)
+        gap = np.where(field.standing[None, :], field.gap_ft, np.inf)
+        self.gap = tile(np.where(np.isfinite(gap), gap, self.endless).astype(feet))
         self.dist = tile(dist.astype(feet))
         self.armed = tile([a.armed for a in arms])
         self.parrying = tile([c.parrying for c in people])
@@ -308,7 +315,7 @@ class _Fights:
         if fell.size:
             ff, ft = fights[fell], t[fell]
             self.standing[ff, ft] = False
-            self.gap[ff, self.allies_of[i], ft] = np.inf  # none of its foes (i's side) closes on it again
+            self.gap[ff, self.allies_of[i], ft] = self.endless  # none of its foes (i's side) closes on it again
             self.dead[ff, ft] = True  # 0 HP is dead (no subdual under the default tactic)
             if self.grappled:
                 held = self.holder[ff] == ft[:, None]  # a grappler that goes down lets go (play.release_all)
@@ -341,11 +348,11 @@ class _Fights:
             edge = np.where(up > down, ADVANTAGE, np.where(down > up, DISADVANTAGE, PLAIN))
         return edge
 
-    def move(self, i: int, fights: Any, t: Any) -> None:
+    def move(self, i: int, fights: Any, t: Any, before: Any, row: Any) -> Any:
         """``i`` closes on ``t`` by up to its Move in each of ``fights`` (the seam's close_in) until
         ``t`` is in its reach (a reach weapon stops 10 ft away), and everyone's distance to it shifts
-        as far along towards ``t`` as it came."""
-        before = self.gap[fights, i, t]
+        as far along towards ``t`` as it came. ``before``: its gap to ``t``, ``row``: its gaps to its
+        foes (a copy, the turn's own, worked on here); its gap to ``t`` after the move is returned."""
         extra = self.reach_extra[i]
         need = np.maximum(before - extra, 0.0)
         moved = np.minimum(need, float(self.field.move_ft[i]))
@@ -362,8 +369,8 @@ class _Fights:
         if not self.one_size:
             wider = self.size[i] - self.size[t]
             if np.count_nonzero(wider):
-                there -= GRID_FT / 2 * wider[:, None]
-        np.maximum(there, GRID_FT, out=there)
+                there = there - GRID_FT / 2 * wider[:, None]  # half cells: in floats, whatever the tables'
+        np.maximum(there, int(GRID_FT), out=there)
         mixed = (1 - f) * old  # (1 - f) * old + f * there, to the nearest cell (in float64, whatever the tables')
         mixed += f * there
         mixed /= GRID_FT
@@ -372,16 +379,16 @@ class _Fights:
         n = np.arange(fights.size)
         mixed[:, i] = 0.0
         mixed[n, t] = np.where(arrived, MELEE_FT + extra, np.maximum(old[n, t] - moved, MELEE_FT + extra + GRID_FT))
+        mixed = mixed.astype(self.dist.dtype, copy=False)  # whole cells: exact in the tables' type
         foes = self.foes_of[i]  # only the gaps to foes are read: only those shift
         shift = mixed[:, foes] - old[:, foes]
         shift[n, t - foes.start] = -moved  # the gap to its target closes by what it moved, both ways
-        row = self.gap[fights, i, foes]  # a copy (fancy index), moved on in place and put back
         row += shift
-        np.maximum(row, 0.0, out=row)
+        np.maximum(row, 0, out=row)
         self.gap[fights, i, foes] = row
         column = self.gap[fights, foes, i]
         column += shift
-        np.maximum(column, 0.0, out=column)
+        np.maximum(column, 0, out=column)
         self.gap[fights, foes, i] = column
         self.dist[fights, i, :] = mixed
         self.dist[fights, :, i] = mixed
@@ -389,12 +396,13 @@ class _Fights:
             fa, ta = fights[arrived], t[arrived]
             if self.mutual_sight:
                 self.place[fa, i] = self.place[fa, ta]  # it stands where ta stood: it sees what ta sees
-                return
-            seen = self.sees[fa, :, ta]
-            seen[:, i] = False
-            seen[np.arange(fa.size), ta] = True
-            self.sees[fa, :, i] = seen
-            self.sees[fa, i, :] = seen
+            else:
+                seen = self.sees[fa, :, ta]
+                seen[:, i] = False
+                seen[np.arange(fa.size), ta] = True
+                self.sees[fa, :, i] = seen
+                self.sees[fa, i, :] = seen
+        return row[n, t - foes.start]
 
     def sight(self, fights: Any, i: int, target: Any) -> Any:
         """Whether ``i`` sees ``target`` now in each of ``fights`` (its token's place, see __init__)."""
@@ -439,7 +447,7 @@ class _Fights:
             self.armed[fights[~armed], i] = True  # a Use / ready an item picks its weapon up (the action)
         else:
             armed = None  # armed in every one of them: nothing to leave out
-        g = self.gap[fights, i, block]  # a fallen foe's gap is inf (attack)
+        g = self.gap[fights, i, block]  # a fallen foe's gap is endless (attack)
         target = block.start + g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
         if self.field.prefer is not None:
             target = pin(self.field, i, target, self.standing[fights] & self.foe[i])
@@ -447,7 +455,7 @@ class _Fights:
         reach = self.reach_extra[i]
         strike = gap <= reach  # in reach (an endless gap never is)
         rest = gap > reach
-        rest &= gap < np.inf  # a foe it cannot reach is left alone
+        rest &= gap < self.far  # a foe it cannot reach is left alone
         if armed is not None:
             strike &= armed
             rest &= armed
@@ -471,9 +479,9 @@ class _Fights:
             went = moving.nonzero()[0]
             if went.size:
                 mf, mt = fights[went], target[went]
-                self.move(i, mf, mt)
+                now = self.move(i, mf, mt, gap[went], g[went])
                 if self.has_blade[i]:  # only a mover can have come into reach: it strikes with its blade
-                    went = went[self.gap[mf, i, mt] <= reach]
+                    went = went[now <= reach]
                     strike[went] = True
                     if not isinstance(kind, int):
                         kind[went] = MELEE
@@ -499,13 +507,17 @@ class _Fights:
 
 
 def _feet_type(*tables: Any) -> Any:
-    """float32 for the gap and distance tables when every foot in them (and every Move and reach) is a
-    whole eighth under 2**18: all a fight works out from those (their sums, differences and whole cells)
-    is then exact in float32 too, the odds the same as in float64 at half the memory read and written."""
-    for table in tables:
-        finite = np.asarray(table, dtype=np.float64)
-        finite = finite[np.isfinite(finite)]
-        if finite.size and (np.abs(finite).max() >= 2.0**18 or (finite * 8 != np.rint(finite * 8)).any()):
+    """The type of the gap and distance tables. int16 when every foot in them (and every Move and
+    reach) is a whole foot up to 2,048 ft: all a fight stores from those (their sums, differences and
+    whole cells) is then a whole foot under 8,192 (FAR_FT), in half float32's memory (a batch's tables
+    stay in the cache: a move writes a column of two of them). Else float32 when every foot is a whole
+    eighth under 2**18 (exact in float32 too), else float64: the odds the same in each."""
+    finite = [np.asarray(table, dtype=np.float64) for table in tables]
+    finite = [f[np.isfinite(f)] for f in finite]
+    if all(f.size == 0 or (np.abs(f).max() <= 2048 and (f == np.rint(f)).all()) for f in finite):
+        return np.int16
+    for f in finite:
+        if f.size and (np.abs(f).max() >= 2.0**18 or (f * 8 != np.rint(f * 8)).any()):
             return np.float64
     return np.float32
 
