@@ -80,12 +80,15 @@ class _Fights:
         self.fled = np.tile(np.array([c.morale_result is MoraleResult.FLEES for c in cs]), (n, 1))
         self.surrendered = np.tile(np.array([c.morale_result is MoraleResult.SURRENDERS for c in cs]), (n, 1))
         self.passes = np.tile(np.array([c.morale_passes for c in cs], dtype=np.int64), (n, 1))
+        self.gone = self.down | self.fled | self.surrendered  # out of the fight: kept as they fall or flee
         # Feet in float32: whole and half feet are exact in it, and a fight's two [k, k] tables take half the bytes.
-        self.gap = _copies(np.where(np.isinf(field.gap_ft) & t.foe, FAR, field.gap_ft).astype(np.float32), n)
+        # A gap is inf where j is no foe of i or has left the fight (its column set as it falls or flees),
+        # so the nearest still in the fight is the least of a row.
+        gap = np.where(np.isinf(field.gap_ft), FAR, field.gap_ft)
+        self.gap = _copies(np.where(t.foe & ~self.gone[0][None, :], gap, np.inf).astype(np.float32), n)
         self.dist = _copies(field.dist_ft.astype(np.float32), n)
         self.over = np.zeros(n, dtype=np.bool_)
         self.written = np.zeros(n, dtype=np.bool_)  # over and its outcome written
-        self.gone = self.down | self.fled | self.surrendered  # out of the fight: kept as they fall or flee
         mine = t.side[:, None] == np.arange(2)[None, :]  # [k, 2]
         self.downs = self.down.astype(np.int64) @ mine  # [n, 2]: each side's members down, kept as they fall
         self.outs = self.gone.astype(np.int64) @ mine  # [n, 2]: each side's members out of the fight
@@ -96,12 +99,16 @@ class _Fights:
         first = np.where(t.foe & ~self.gone[0][None, :], self.gap[0], np.inf)
         self.aim = np.tile(np.where(np.isfinite(first).any(axis=1), first.argmin(axis=1), -1), (n, 1))
         self.count = np.array([len(m) for m in t.members], dtype=np.int64)  # each side's members on the map
+        # The walks whose foe's side of the pair is put off till a side's turns are done (:meth:`flush`);
+        # None: each walk done whole in its turn.
+        self.pending: list[tuple[Any, ...]] | None = None
         self._views()
 
     def _views(self) -> None:
         """Flat views of the tables a turn reads cell by cell: ``fight * k + i`` is combatant ``i``'s
         cell, ``(fight * k + i) * k + j`` the pair's; one index a cell is cheaper than two or three."""
         self.gapf, self.distf = _flat(self.gap), _flat(self.dist)
+        self.gap_rows = self.gapf.reshape(-1, self.t.k)  # a combatant's row of gaps in a fight, one index
         self.gonef, self.hpf, self.downf, self.aimf = (
             _flat(self.gone),
             _flat(self.hp),
@@ -239,10 +246,10 @@ class _Fights:
         stale = (aim < 0) | self.gonef[row + np.maximum(aim, 0)]
         if np.count_nonzero(stale):
             s = stale.nonzero()[0]
-            rows, who, cells = idx[s], a[s], row[s] + a[s]
-            cand = self.t.foe[who] & ~self.gone[rows]
-            gaps = np.where(cand, self.gap.reshape(-1, k)[cells], np.inf)
-            best = np.where(cand.any(axis=1), gaps.argmin(axis=1), -1)
+            cells = row[s] + a[s]
+            gaps = self.gap_rows[cells]  # inf where no foe or one out of the fight
+            best = gaps.argmin(axis=1)
+            best[np.isinf(gaps.reshape(-1)[np.arange(0, gaps.size, k) + best])] = -1  # no foe stands
             self.aimf[cells] = best
             aim[s] = best
         has = aim >= 0
@@ -330,34 +337,43 @@ class _Fights:
         k = t.k
         target, has = self.nearest(idx, a)
         fresh = has if used is None else ~used & has
-        ua = self.u(idx, a)
+        ua, ut = self.u(idx, a), self.u(idx, target)
         pair = (idx * k + a) * k + target  # the actor and its foe's cell of the [n, k, k] tables
-        near = fresh & self._in_reach(self.gapf[pair], ua, self.u(idx, target))
-        shot = _none(len(idx))
-        may = fresh & ~near & t.sighted[a * k + target]  # a shooter with its foe in sight (the plan's sight)
+        gaps = self.gapf[pair]
+        near = fresh & self._in_reach(gaps, ua, ut)
+        far = fresh ^ near  # fresh and out of reach (``near`` lies within ``fresh``)
+        shoot = shot = None  # None: nobody shoots (the common case on a walled map: no arrays for it)
+        may = far & t.sighted[a * k + target]  # a shooter with its foe in sight (the plan's sight)
         if moved is not None:
             may &= moved <= t.move[ua] / 2
-        if np.count_nonzero(may):
-            shot[may] = self.shot(idx[may], a[may], target[may])
-        shoot = shot >= 0
-        walk = fresh & ~near & ~shoot
-        if np.count_nonzero(walk):
-            w = walk.nonzero()[0]
-            rows, i, j, there = idx[w], a[w], target[w], pair[w]
-            back = (rows * k + j) * k + i
+        s = may.nonzero()[0]
+        if len(s):
+            options = self.shot(idx[s], a[s], target[s])
+            if np.count_nonzero(options >= 0):
+                shot = _none(len(idx))
+                shot[s] = options
+                shoot = shot >= 0
+        w = (far if shoot is None else far & ~shoot).nonzero()[0]
+        if len(w):
+            rows, i, j, there, current = idx[w], a[w], target[w], pair[w], gaps[w]
             # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
-            current = self.gapf[there]
             steps = np.minimum(current, feet[w])  # a foe's gap is never inf (FAR when it cannot be reached)
             left = (current - steps).astype(np.float32)  # as the table keeps it
-            self.gapf[there] = left
-            self.gapf[back] = np.maximum(self.gapf[back] - steps, 0.0)
-            apart = self.distf[there]
-            d = np.where(left <= 0, np.minimum(apart, MELEE_FT), np.maximum(apart - steps, MELEE_FT))
-            self.distf[there] = d
-            self.distf[back] = d
-            self.closed_in(rows, i, j)
-            near[w] = self._in_reach(left, ua[w], self.u(rows, j))
-        self._blows(idx, a, target, near, shoot, shot, pair)
+            self.gapf[there] = left  # the mover's own gap at once: its further attacks read it
+            if used is None and self.pending is not None:
+                self.pending.append((rows, i, j, there, steps, left))
+            else:
+                self._closed(rows, i, j, there, steps, left)
+            near[w] = self._in_reach(left, ua[w], ut[w])
+        if shoot is None:
+            self._melee(idx, a, target, near.nonzero()[0])
+            if not t.multi:
+                return
+            shoot = np.zeros(len(idx), dtype=np.bool_)
+        else:
+            self._blows(idx, a, target, near, shoot, shot, pair)
+            if not t.multi:
+                return
         if used is None:
             attacking = near | shoot
             strikes = attacking.astype(np.int64)
@@ -366,10 +382,15 @@ class _Fights:
             attacking = (used & (strikes > 0)) | near | shoot
             strikes = np.where(near | shoot, 1, strikes)
             shooting = shooting | shoot
-        if not t.multi:
+        # A monster's further attacks, only in the fights where it has more than one and struck.
+        many = t.attacks[a]
+        rest = (attacking & (many > 1)).nonzero()[0]
+        if not len(rest):
             return
-        for _ in range(int(t.attacks[a].max()) - 1):
-            more = attacking & (strikes < t.attacks[a]) & ~self.out_of(idx, a)
+        idx, a, ua, many, strikes, shooting = idx[rest], a[rest], ua[rest], many[rest], strikes[rest], shooting[rest]
+        attacking = np.ones(len(rest), dtype=np.bool_)
+        for _ in range(int(many.max()) - 1):
+            more = attacking & (strikes < many) & ~self.out_of(idx, a)
             if not np.count_nonzero(more):
                 return
             target, has = self.nearest(idx, a)
@@ -384,6 +405,63 @@ class _Fights:
             self._blows(idx, a, target, hand, shoot, shot, pair)
             attacking = hand | shoot
             strikes = strikes + attacking
+
+    def _closed(self, rows: Any, i: Any, j: Any, there: Any, steps: Any, left: Any) -> None:
+        """The rest of walks of ``i`` on ``j`` by ``steps`` feet (``there``: the mover's cell of the pair,
+        its gap ``left`` written): the foe's gap to the mover shrinks by the same feet, the pair's
+        distance follows, and each one's kept nearest (:meth:`closed_in`)."""
+        k = self.t.k
+        back = (rows * k + j) * k + i
+        self.gapf[back] = np.maximum(self.gapf[back] - steps, 0.0)
+        apart = self.distf[there]
+        d = np.where(left <= 0, np.minimum(apart, MELEE_FT), np.maximum(apart - steps, MELEE_FT))
+        self.distf[there] = d
+        self.distf[back] = d
+        self.closed_in(rows, i, j)
+
+    def flush(self) -> None:
+        """The put-off rest of the walks (:meth:`_closed`), all at once. They were put off while one side's
+        members took their turns: a walk changes only the pair's gaps and distance and the foe's kept
+        nearest, and until the other side acts nobody reads the foe's row nor its nearest (the mover's
+        own gap is written at once). A foe more than one of them walked on keeps the nearest of them
+        (the roster's first on a tie), as one walk after another would leave it."""
+        parts = self.pending
+        if not parts:
+            return
+        self.pending = []
+        if len(parts) == 1:
+            rows, i, j, there, steps, left = parts[0]
+        else:
+            rows, i, j, there, steps, left = (np.concatenate(column) for column in zip(*parts, strict=True))
+        k = self.t.k
+        foe = rows * k + j  # the foe's cell
+        back = foe * k + i
+        new = np.maximum(self.gapf[back] - steps, 0.0).astype(np.float32)
+        self.gapf[back] = new
+        apart = self.distf[there]
+        d = np.where(left <= 0, np.minimum(apart, MELEE_FT), np.maximum(apart - steps, MELEE_FT))
+        self.distf[there] = d
+        self.distf[back] = d
+        if len(parts) > 1 and self.t.harms_all:
+            # Of the movers on one foe in one fight only its nearest may become its kept nearest.
+            order = np.lexsort((i, new, foe))
+            foe = foe[order]
+            lead = np.empty(len(foe), dtype=np.bool_)
+            lead[0] = True
+            np.not_equal(foe[1:], foe[:-1], out=lead[1:])
+            keep = order[lead]
+            rows, i, j = rows[keep], i[keep], j[keep]
+        self.closed_in(rows, i, j)
+
+    def _melee(self, idx: Any, a: Any, target: Any, m: Any) -> None:
+        """The melee blows of the fights ``m`` (indices into ``idx``): each pair's best option and its chance
+        (at short range) looked up at once."""
+        if not len(m):
+            return
+        t = self.t
+        idx, a, target = idx[m], a[m], target[m]
+        both = self.u(idx, a) * t.u + self.u(idx, target)
+        self.strike(idx, a, target, t.melee_flat[both], chance=t.melee_hit[both])
 
     def _blows(self, idx: Any, a: Any, target: Any, melee: Any, shoot: Any, shot: Any, pair: Any) -> None:
         """One blow in each fight that strikes: the best melee option where ``melee``, the option
@@ -439,19 +517,21 @@ class _Fights:
         """HP lost; at 0 a monster or NPC is defeated and a PC makes its death save; then morale."""
         t = self.t
         cell = idx * t.k + target
-        before = self.hpf[cell]
-        self.hpf[cell] = np.maximum(before - amount, 0)
-        falls = (amount >= before) & ~self.downf[cell]
-        if not np.count_nonzero(falls):
+        left = self.hpf[cell] - amount
+        self.hpf[cell] = np.maximum(left, 0)
+        f = (left <= 0).nonzero()[0]
+        if len(f):
+            f = f[~self.downf[cell[f]]]  # one down already stays down
+        if not len(f):
             return
-        f = falls.nonzero()[0]
-        idx, target, cell, overkill = idx[f], target[f], cell[f], amount[f] - before[f]
+        idx, target, cell, overkill = idx[f], target[f], cell[f], -left[f]
         side = t.side[target]
         count = idx * 2 + side  # the fight's count of that side in ``downs`` and ``outs``
         downs, outs = self.downsf[count], self.outsf[count]
         was_out = self.gonef[cell]  # fled already: down now, not out once more
         self.downf[cell] = True
         self.gonef[cell] = True
+        self.gap[idx, :, target] = np.inf  # nobody's foe any more
         self.downsf[count] = downs + 1
         now = outs + ~was_out
         self.outsf[count] = now
@@ -481,9 +561,8 @@ class _Fights:
         gone, passes = self.gone[idx], self.passes[idx]
         eligible = t.has_morale[members] & ~gone[:, members] & (passes[:, members] < 2)
         roll = self.rng.integers(1, 7, len(idx)) + self.rng.integers(1, 7, len(idx))
-        score = t.morale[members]
-        flees = eligible & ((score == 2) | ((score != 12) & (roll[:, None] > score)))
-        stands = eligible & ~flees & (score != 2) & (score != 12)
+        flees = eligible & (roll[:, None] > t.flees_above[members])
+        stands = (eligible ^ flees) & t.passes_count[members]  # those who flee are eligible
         if np.count_nonzero(flees):
             fled = self.fled[idx]
             fled[:, members] |= flees
@@ -492,6 +571,8 @@ class _Fights:
             self.gone[idx] = gone
             self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
             self.over[idx] |= self.outs[idx, s] == self.count[s]
+            rows, who = flees.nonzero()
+            self.gap[idx[rows], :, t.members[s][who]] = np.inf  # nobody's foe any more
         if np.count_nonzero(stands):
             passes[:, members] += stands
             self.passes[idx] = passes
@@ -540,11 +621,24 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
     )
     f.settle()  # a side already all out: over before any turn
     played = 1
+    put_off = field.prefer is None  # a pinned foe changes the mover's own kept nearest: no walk put off
     while True:
         if order is None:
             order = f.initiative()
         by_place = order.T.copy()  # each place's actor in every fight, a row each: one read a turn
-        for place in range(order.shape[1]):
+        places = order.shape[1]
+        flush = [False] * (places + 1)
+        if put_off and places > 1:
+            # The walks' rest is put off while each fight's turns stay with one side (by group initiative a
+            # side's members one after another), and done before the place where some fight's side changes.
+            sides = t.side[by_place]
+            changes = ((sides[1:] != sides[:-1]).any(axis=1)).nonzero()[0] + 1
+            f.pending = [] if len(changes) <= 4 else None
+            for place in changes:
+                flush[place] = True
+        for place in range(places):
+            if flush[place] and f.pending:
+                f.flush()
             live = (~f.over).nonzero()[0]
             if not len(live):
                 break
@@ -557,6 +651,8 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
                 continue
             # A fresh turn; a fight ends where a side's last one falls or flees (damage, morale).
             f.turn(live, a, None, None, None, None, None, present=True)
+        f.flush()
+        f.pending = None
         done = f.over | (played >= MAX_ROUNDS)
         fresh = done & ~f.written
         _write(result, f, fresh, played)
