@@ -59,6 +59,30 @@ def _flat(table: Any) -> Any:
     return view
 
 
+def _nearest_movers(foe: Any, gap: Any, mover: Any, k: int) -> tuple[Any, Any, Any]:
+    """Of the movers on each foe (``foe``: its cell, ``fight * k + j``), the one the foe's gap to is the
+    least (a tie: the roster's first), as (fights, movers, foes): only it may become the foe's nearest."""
+    bits = max(k - 1, 1).bit_length()
+    if bits <= 6 and len(foe) and foe.max() < 1 << 26:
+        # One whole number a mover sorts by: its foe's cell, its gap (a float32 of 0 or more sorts as its
+        # bits do), then its index; sorting those is cheaper than a sort by three keys.
+        key = (foe << (31 + bits)) | ((gap.view(np.int32) & 0x7FFFFFFF).astype(np.int64) << bits) | mover
+        key.sort()
+        cell = key >> (31 + bits)
+        lead = np.empty(len(key), dtype=np.bool_)
+        lead[0] = True
+        np.not_equal(cell[1:], cell[:-1], out=lead[1:])
+        cell, who = cell[lead], key[lead] & ((1 << bits) - 1)
+        return cell // k, who, cell % k
+    order = np.lexsort((mover, gap, foe))
+    foe = foe[order]
+    lead = np.empty(len(foe), dtype=np.bool_)
+    lead[0] = True
+    np.not_equal(foe[1:], foe[:-1], out=lead[1:])
+    keep = order[lead]
+    return foe[lead] // k, mover[keep], foe[lead] % k
+
+
 def _copies(table: Any, n: int) -> Any:
     """``n`` copies of ``table`` stacked (one per fight)."""
     out = np.empty((n, *table.shape), dtype=table.dtype)
@@ -102,6 +126,8 @@ class _Fights:
         # The walks whose foe's side of the pair is put off till a side's turns are done (:meth:`flush`);
         # None: each walk done whole in its turn.
         self.pending: list[tuple[Any, ...]] | None = None
+        # Whether some actor of this turn shoots at all, or has more than one attack (False: not looked for).
+        self.shooters = self.many = True
         self._views()
 
     def _views(self) -> None:
@@ -115,7 +141,7 @@ class _Fights:
             _flat(self.down),
             _flat(self.aim),
         )
-        self.downsf, self.outsf = _flat(self.downs), _flat(self.outs)
+        self.downsf, self.outsf, self.deadf = _flat(self.downs), _flat(self.outs), _flat(self.dead)
 
     @property
     def n(self) -> int:
@@ -343,10 +369,13 @@ class _Fights:
         near = fresh & self._in_reach(gaps, ua, ut)
         far = fresh ^ near  # fresh and out of reach (``near`` lies within ``fresh``)
         shoot = shot = None  # None: nobody shoots (the common case on a walled map: no arrays for it)
-        may = far & t.sighted[a * k + target]  # a shooter with its foe in sight (the plan's sight)
-        if moved is not None:
-            may &= moved <= t.move[ua] / 2
-        s = may.nonzero()[0]
+        if self.shooters:
+            may = far & t.sighted[a * k + target]  # a shooter with its foe in sight (the plan's sight)
+            if moved is not None:
+                may &= moved <= t.move[ua] / 2
+            s = may.nonzero()[0]
+        else:
+            s = ()
         if len(s):
             options = self.shot(idx[s], a[s], target[s])
             if np.count_nonzero(options >= 0):
@@ -367,12 +396,12 @@ class _Fights:
             near[w] = self._in_reach(left, ua[w], ut[w])
         if shoot is None:
             self._melee(idx, a, target, near.nonzero()[0])
-            if not t.multi:
+            if not (t.multi and self.many):
                 return
             shoot = np.zeros(len(idx), dtype=np.bool_)
         else:
             self._blows(idx, a, target, near, shoot, shot, pair)
-            if not t.multi:
+            if not (t.multi and self.many):
                 return
         if used is None:
             attacking = near | shoot
@@ -443,14 +472,7 @@ class _Fights:
         self.distf[there] = d
         self.distf[back] = d
         if len(parts) > 1 and self.t.harms_all:
-            # Of the movers on one foe in one fight only its nearest may become its kept nearest.
-            order = np.lexsort((i, new, foe))
-            foe = foe[order]
-            lead = np.empty(len(foe), dtype=np.bool_)
-            lead[0] = True
-            np.not_equal(foe[1:], foe[:-1], out=lead[1:])
-            keep = order[lead]
-            rows, i, j = rows[keep], i[keep], j[keep]
+            rows, i, j = _nearest_movers(foe, new, i, k)
         self.closed_in(rows, i, j)
 
     def _melee(self, idx: Any, a: Any, target: Any, m: Any) -> None:
@@ -504,13 +526,13 @@ class _Fights:
             # Long range only for a shot: melee blows alone need no distance read.
             long = ranged & (self.distf[pair] > reach / 2) if np.count_nonzero(ranged) else ranged
             chance = t.hit_flat[((ua * t.u + ut) * t.options + option) * 2 + long]
-        hits = self.rng.random(len(idx)) < chance
-        if not np.count_nonzero(hits):
+        hits = (self.rng.random(len(idx)) < chance).nonzero()[0]
+        if not len(hits):
             return
-        idx, a, target, option = idx[hits], a[hits], target[hits], option[hits]
+        idx, target, blow = idx[hits], target[hits], a[hits] * t.options + option[hits]
         draw = self.rng.random(len(idx))
         # The amount: the first the cumulative chance passes the draw (the cdf never falls, its last is 2).
-        amount = (t.cdf[a, option] > draw[:, None]).argmax(axis=1)
+        amount = (t.cdf_rows[blow] > draw[:, None]).argmax(axis=1)
         self.damage(idx, target, amount)
 
     def damage(self, idx: Any, target: Any, amount: Any) -> None:
@@ -542,7 +564,7 @@ class _Fights:
         if np.count_nonzero(pc):
             face = self.rng.integers(1, 21, len(idx))
             dies = pc & (face + t.death_save[self.u(idx, target)] < death_save_dc(overkill))
-            self.dead[idx[dies], target[dies]] = True
+            self.deadf[cell[dies]] = True
         width = t.k + 1
         due = t.due[(side * width + outs) * width + downs]
         if not np.count_nonzero(due):
@@ -636,6 +658,9 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             f.pending = [] if len(changes) <= 4 else None
             for place in changes:
                 flush[place] = True
+        # Each place's actors: whether one of them shoots at all, or makes more than one attack.
+        shooters = t.shoots[by_place].any(axis=1).tolist()
+        many = (t.attacks[by_place] > 1).any(axis=1).tolist()
         for place in range(places):
             if flush[place] and f.pending:
                 f.flush()
@@ -650,7 +675,9 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
             if not len(live):
                 continue
             # A fresh turn; a fight ends where a side's last one falls or flees (damage, morale).
+            f.shooters, f.many = shooters[place], many[place]
             f.turn(live, a, None, None, None, None, None, present=True)
+        f.shooters = f.many = True
         f.flush()
         f.pending = None
         done = f.over | (played >= MAX_ROUNDS)
