@@ -60,6 +60,8 @@ def leaves(engine: Engine) -> list[tuple[tuple[object, ...], object]]:
             value = ("cut", value.length)
         elif isinstance(value, history._Reinsert):
             value = ("reinsert", value.items)
+        elif isinstance(value, history._Cells):  # the explored cells' flat indices
+            value = ("cells", sorted(value.added.tolist()), sorted(value.removed.tolist()))
         elif isinstance(value, history._Delta):
             value = ("delta", value.added, value.removed)
         elif isinstance(value, history._Keys):

@@ -1,8 +1,12 @@
-"""The explored cells prepared at an idle moment (``explored.prepare``, ``Engine.prepare``): the first
-move after it adds exactly what a full recompute adds, the Party's view before the move or not."""
+"""The fog of war's explored cells as exploring makes them (``explored.ExploredCells``, a set over a mask):
+each move adds exactly what a full recompute adds, from a file's frozenset or the last set, the sets act
+as the frozensets of their cells, undo and redo give every set back, and the file's text is the same."""
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
 import random
 from typing import Any
 
@@ -30,61 +34,53 @@ def random_mask(rng: random.Random, share: float) -> np.ndarray:
     return np.array([[rng.random() < share for _ in range(W)] for _ in range(H)], dtype=bool)
 
 
-def test_a_view_near_the_prepared_one_explores_what_a_full_recompute_does(monkeypatch: Any) -> None:
+def test_exploring_adds_what_a_full_recompute_adds_and_acts_as_the_frozenset_of_its_cells() -> None:
+    """Each exploring gives the set a full recompute gives (from a file's frozenset or from the last
+    one), equal to, hashed as and combined like the frozenset of the same cells; the sets it came
+    from are untouched; its undo step's cells are the ones it added."""
     rng = random.Random(11)
-    taken: list[bool] = []
-    from_prepared = explored_cells._from_prepared
-
-    def spied(*args: Any) -> Any:
-        found = from_prepared(*args)
-        taken.append(found is not None)
-        return found
-
-    monkeypatch.setattr(explored_cells, "_from_prepared", spied)
-    for k in range(60):
-        explored = cells_of(random_mask(rng, 0.2)) if k % 3 else frozenset()  # fog just switched on, a third
-        before = random_mask(rng, 0.6)
-        explored_cells.prepare(explored, before)
-        now = before.copy()
-        for _ in range(rng.randrange(0, 12)):  # a step: a few cells come into view, a few go out
-            now[rng.randrange(H), rng.randrange(W)] ^= True
+    explored: Any = frozenset()
+    for k in range(40):
+        if k % 10 == 0:
+            explored = cells_of(random_mask(rng, 0.2)) if k else frozenset()  # a file's set
+        was = frozenset(explored)
+        now = random_mask(rng, 0.3)
         grown = explored_cells.explore(explored, now)
-        assert type(grown) is frozenset
-        assert grown == explored | cells_of(now)
-        assert np.array_equal(
-            explored_cells.explored_mask(grown, W, H), explored_cells.explored_mask(explored, W, H) | now
-        )
-        if grown is not explored:  # the undo step's cells, without comparing the two sets
-            assert explored_cells.growth(explored, grown) == grown - explored
-        assert explored_cells._prepared is None  # used once: a second move starts from its own sets
-    assert sum(taken) > 40  # the prepared sets did the work, not a rebuild
+        expected = was | cells_of(now)
+        assert grown == expected and expected == grown and hash(grown) == hash(expected)
+        assert sorted(grown) == sorted(expected) and len(grown) == len(expected)
+        assert frozenset(explored) == was  # the set explored from is untouched
+        assert np.array_equal(explored_cells.explored_mask(grown, W, H), explored_cells.explored_mask(was, W, H) | now)
+        if grown is not explored:
+            assert isinstance(grown, explored_cells.ExploredCells)
+            added = explored_cells.growth(explored, grown)
+            assert added is not None
+            assert {(int(i) % W, int(i) // W) for i in added} == expected - was
+        else:
+            assert not (cells_of(now) - was)
+        explored = grown
 
 
-def test_a_set_made_from_the_prepared_ones_does_not_change_with_later_moves() -> None:
-    """The prepared sets are adjusted in place: what a move made from them must be a copy, untouched
-    by the next preparation and move."""
-    rng = random.Random(3)
-    explored = cells_of(random_mask(rng, 0.2))
-    view = random_mask(rng, 0.5)
-    explored_cells.prepare(explored, view)
-    first = explored_cells.explore(explored, view)
-    kept = set(first)
-    later = view.copy()
-    later[0, :] = True
-    explored_cells.prepare(first, later)
-    second = explored_cells.explore(first, later)
-    assert set(first) == kept
-    assert second == first | cells_of(later)
-
-
-def test_a_view_far_from_the_prepared_one_or_another_explored_set_is_built_afresh() -> None:
+def test_explored_cells_combine_with_cells_as_a_frozenset_does() -> None:
     rng = random.Random(5)
-    explored = cells_of(random_mask(rng, 0.1))
-    explored_cells.prepare(explored, random_mask(rng, 0.5))
-    other = random_mask(rng, 0.5)  # nothing like the prepared view
-    assert explored_cells.explore(explored, other) == explored | cells_of(other)
-    elsewhere = cells_of(random_mask(rng, 0.1))  # not the set prepared from
-    assert explored_cells.explore(elsewhere, other) == elsewhere | cells_of(other)
+    cells = cells_of(random_mask(rng, 0.4))
+    explored = explored_cells.ExploredCells.of(cells, W, H)
+    some = cells_of(random_mask(rng, 0.3))
+    off = frozenset({(W + 3, 1), (-1, 2)})  # off the map
+    assert explored == cells and explored != some and len(explored) == len(cells)
+    assert explored | some == cells | some and some | explored == cells | some
+    assert explored - some == cells - some and some - explored == some - cells
+    assert explored & some == cells & some and some & explored == cells & some
+    assert explored | off == cells | off and type(explored | off) is frozenset
+    assert explored - off == cells
+    assert all(c in explored for c in cells) and not any(c in explored for c in off)
+    assert "a" not in explored and (1.5, 2) not in explored and (1, 2, 3) not in explored
+    assert explored ^ some == cells ^ some and (explored <= cells | some) and not (explored < cells)
+    assert explored.isdisjoint(frozenset()) and not explored.isdisjoint(cells)
+    assert explored_cells.ExploredCells.of((), W, H) == frozenset() and not explored_cells.ExploredCells.of((), W, H)
+    copied = pickle.loads(pickle.dumps(explored))
+    assert copied == explored and copy.deepcopy(explored) == cells
+    assert not explored.mask.flags.writeable and not copied.mask.flags.writeable
 
 
 def fighter(name: str, side: Side = Side.PARTY, **fields: Any) -> dict[str, Any]:
@@ -132,7 +128,8 @@ def test_moves_that_grow_the_explored_cells_undo_and_redo_to_the_same_sets() -> 
         after = engine.encounter.fog.explored
         assert after == before | cells_of(party_view.party_sight(engine.encounter).mask)
         if after is not before:
-            assert explored_cells.growth(before, after) == after - before
+            added = explored_cells.growth(before, after)
+            assert added is not None and {(int(i) % W, int(i) // W) for i in added} == after - before
         sets.append(after)
     assert len(set(sets)) >= 3  # two moves at least explored new cells
     for expected in reversed(sets[:-1]):
@@ -155,13 +152,13 @@ def test_the_first_exploring_of_a_table_from_the_prepared_set_undoes_to_nothing_
     encounter.fog = Fog(enabled=True)
     engine = Engine(encounter, dice=ScriptedDice([]))
     engine.prepare()
-    prepared = explored_cells._prepared
     before = engine.encounter.fog.explored
-    assert prepared is not None and prepared[0] is before and not before
+    assert not before
     engine.apply(act.Move("ana", (4, 9), forced=True))
     after = engine.encounter.fog.explored
     assert after == cells_of(party_view.party_sight(engine.encounter).mask)
-    assert explored_cells.growth(before, after) is after  # the prepared set did the work
+    added = explored_cells.growth(before, after)
+    assert added is not None and len(added) == len(after)  # every cell was added, known from the explore
     engine.undo()
     assert engine.encounter.fog.explored == frozenset()
     engine.redo()
@@ -189,3 +186,37 @@ def test_a_prepared_move_from_a_files_explored_cells_undoes_and_redoes_exactly()
     assert engine.encounter.fog.explored == from_file
     engine.redo()
     assert engine.encounter.fog.explored == grown
+
+
+def test_a_file_saved_after_exploring_reads_as_it_did_with_a_frozenset_of_the_same_cells() -> None:
+    """The explored cells a move made (a set over a mask) save to the very text a frozenset of the same
+    cells saves to, and read back as that frozenset; undone, the file's text is the one before the move."""
+    from lnl_desktop.core.files import storage
+
+    grid = MapGrid(width=W, height=H, segments=(WallSegment(a=(10, 0), b=(10, 8)),))
+    encounter = get_ruleset("lnl").new_encounter(
+        map=grid,
+        combatants=[fighter("Ana", vision_deg=360, move_ft=60), fighter("Orc", Side.OPPONENTS)],
+        tokens={"ana": Token(cell=(8, 3), facing=90), "orc": Token(cell=(20, 15), facing=270)},
+    )
+    encounter.fog = Fog(enabled=True, explored=frozenset({(0, 17), (1, 17)}))
+    engine = Engine(encounter, dice=ScriptedDice([]))
+    text_before = storage.dumps(engine.encounter)
+    engine.apply(act.Move("ana", (11, 3), forced=True))
+    grown = engine.encounter.fog.explored
+    assert isinstance(grown, explored_cells.ExploredCells)
+    text = storage.dumps(engine.encounter)
+    plain = engine.encounter.model_copy(deep=True)
+    plain.fog.explored = frozenset(grown)
+    assert text == storage.dumps(plain)
+    read = storage.loads(text)
+    assert type(read.fog.explored) is frozenset and read.fog.explored == grown
+    engine.undo()  # the fog as the file had it (the log tells of the undo)
+
+    def fog(text: str) -> Any:
+        return json.loads(text)["encounter"]["fog"]
+
+    assert fog(storage.dumps(engine.encounter)) == fog(text_before)
+    assert type(engine.encounter.fog.explored) is frozenset  # the file's set itself, put back
+    engine.redo()
+    assert fog(storage.dumps(engine.encounter)) == fog(text) and engine.encounter.fog.explored == grown

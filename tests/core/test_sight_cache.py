@@ -204,11 +204,11 @@ def test_the_explored_mask_follows_the_set_through_moves_reveals_undo_and_redo()
         before = e.fog.explored
         engine_.apply(step)
         grown = e.fog.explored
-        assert isinstance(grown, frozenset) and all(isinstance(c, tuple) for c in grown)
+        assert all(isinstance(c, tuple) for c in grown)
         mask = explored_cells.explored_mask(grown, W, H)
         assert np.array_equal(mask, explored_grid(e)) and not mask.flags.writeable
         if isinstance(step, act.Move) and before is not grown:
-            assert explored_cells._explored[0][0] is grown  # the engine left the new set's mask beside it
+            assert isinstance(grown, explored_cells.ExploredCells) and mask is grown.mask  # its own mask
     for _ in steps:
         engine_.undo()
         assert np.array_equal(explored_cells.explored_mask(e.fog.explored, W, H), explored_grid(e))

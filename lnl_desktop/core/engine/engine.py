@@ -218,12 +218,13 @@ class Engine:
 
     def prepare(self) -> None:
         """At an idle moment once a table is shown: what its first action would otherwise wait for,
-        the undo shadow (:meth:`prepare_undo`) and, with fog of war on, the explored cells with what
-        the Party sees now (``explored.prepare``: tens of thousands of cells on a map just opened)."""
+        the undo shadow (:meth:`prepare_undo`) and, with fog of war on, what the Party sees now and the
+        explored cells' mask (``explored.prepare``: a file's tens of thousands of cells)."""
         self.prepare_undo()
         fog = self.encounter.fog
         if fog.enabled:
-            prepare_explore(fog.explored, party_sight(self.encounter).mask)
+            party_sight(self.encounter)
+            prepare_explore(fog.explored, self.encounter.map.width, self.encounter.map.height)
 
     def clear_history(self) -> None:
         self._undo.clear()

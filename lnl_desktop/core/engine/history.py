@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.encounter.events import Event
 from lnl_desktop.core.encounter.model import Encounter
-from lnl_desktop.core.map.explored import growth as explored_growth
+from lnl_desktop.core.map.explored import ExploredCells, changes, growth, undo_changes
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,12 @@ class _Delta:
         self.removed = removed
 
 
+class _Cells(_Delta):
+    """The explored cells changed: take the cells at flat indices ``added`` away, put ``removed`` back."""
+
+    __slots__ = ()
+
+
 class _Keys:
     """A dict whose keys changed: its keys as they were, in their order, and the values of those it lost."""
 
@@ -186,7 +192,7 @@ def _thawed(value: Any) -> Any:
     return value
 
 
-_ATOMS = frozenset({str, int, float, bool, bytes, type(None), tuple, frozenset})  # immutable: never looked into
+_ATOMS = frozenset({str, int, float, bool, bytes, type(None), tuple, frozenset, ExploredCells})  # never looked into
 
 
 class _Plan:
@@ -616,11 +622,16 @@ def _compare(before: Any, after: Any, path: tuple[PathKey, ...], out: list[Leaf]
         for key, value in before.items():
             _compare(value, after[key], (*path, key), out)
         return
+    if type(after) is ExploredCells:  # the fog of war's explored cells, as exploring or revealing made them
+        if type(before) is ExploredCells and before.mask.shape == after.mask.shape:
+            changed = changes(before, after)  # a move's from the explore itself: no comparison
+            if changed is not None:
+                out.append((_interned_path(path), _Cells(*changed)))
+        elif growth(before, after) is not None or before != after:
+            out.append((_interned_path(path), _kept(before)))  # a file's set: put back as it was
+        return
     if type(before) is frozenset and type(after) is frozenset:
-        added = explored_growth(before, after)
-        if added is not None:  # the explored cells a move grew: the cells it added are known
-            out.append((_interned_path(path), _Delta(added, frozenset())))
-        elif before != after:  # only the difference: a fog of war's explored cells grow by a few at a time
+        if before != after:  # only the difference
             out.append((_interned_path(path), _Delta(after - before, before - after)))
         return
     if _same(before, after):
@@ -677,7 +688,11 @@ def _put_back(root: Encounter, path: tuple[PathKey, ...], value: Any) -> None:
         items.clear()
         items.update(restored)
     elif isinstance(value, _Delta):
-        cells = (_child(parent, key) - value.added) | value.removed
+        was = _child(parent, key)
+        if isinstance(value, _Cells):
+            cells = undo_changes(was, value.added, value.removed)
+        else:
+            cells = (was - value.added) | value.removed
         if isinstance(parent, BaseModel):
             parent.__dict__[key] = cells
         else:

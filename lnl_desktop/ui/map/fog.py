@@ -101,7 +101,7 @@ class FogItem(QGraphicsItem):
         self.controller = controller
         self.player = player
         self.editing = False  # the GM's fog tool is in hand: shade even while the fog is off
-        self._key: tuple[sight_index.PartyView, frozenset[Cell]] | None = None
+        self._key: tuple[sight_index.PartyView, AbstractSet[Cell]] | None = None
         # What is shown, as ``(height, width)`` masks: the Party's sight, and the cells seen or explored.
         self._now: np.ndarray | None = None
         self._known: np.ndarray | None = None
@@ -292,13 +292,13 @@ REPAINT_TILE = 16  # cells: a fog change repaints the tiles of this size holding
 # The latest cells seen or explored, (the Party's view, explored, their mask), and the latest change
 # between two states, (the four masks, its box and tiles or None): both windows' fogs show the same
 # state after each change, so the second one takes what the first worked out.
-_known_kept: tuple[sight_index.PartyView, frozenset[Cell], np.ndarray] | None = None
+_known_kept: tuple[sight_index.PartyView, AbstractSet[Cell], np.ndarray] | None = None
 _change_kept: (
     tuple[tuple[np.ndarray, ...], tuple[tuple[int, int, int, int], list[tuple[int, int, int, int]]] | None] | None
 ) = None
 
 
-def _known_of(party: sight_index.PartyView, explored: frozenset[Cell], w: int, h: int) -> np.ndarray:
+def _known_of(party: sight_index.PartyView, explored: AbstractSet[Cell], w: int, h: int) -> np.ndarray:
     """The cells seen or explored as a read-only mask, shared by both windows' fogs."""
     global _known_kept
     kept = _known_kept
