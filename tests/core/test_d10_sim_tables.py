@@ -1,7 +1,8 @@
 """Group d10's fast simulator (rules/d10/sim.py) works out the same odds however it stores and orders
 its work: the whole-feet (int16) and float32 gap and distance tables give the float64 tables' odds to
-the last fight, endless gaps included, and a round's turns, played in as few passes as each fight's
-group order allows, keep every fight's order."""
+the last fight, endless gaps included; a round's turns, played in as few passes as each fight's
+group order allows, keep every fight's order; and fights played in waves, each wave's stragglers
+handed on to the next, are each played to their end once, to the odds of one wave."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 from lnl_desktop.core import Engine
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.rules.d10 import sim
-from lnl_desktop.core.rules.fight import PARTY, Battlefield, sides_together
-from lnl_desktop.core.sim import run
+from lnl_desktop.core.rules.fight import MAX_ROUNDS, NEITHER, PARTY, Battlefield, empty_outcome, sides_together
+from lnl_desktop.core.sim import agreement, run
 from lnl_desktop.core.sim.field import battlefield
 from lnl_desktop.core.sim.odds import FightOdds
 from lnl_desktop.paths import resource
@@ -131,3 +132,56 @@ def test_a_natural_20_doubles_the_damage_die_in_the_simulator(natural_20: bool) 
     (faces, _), _ = fights.dice[i]
     expected = {int(f) * (2 if natural_20 else 1) for f in faces}
     assert set(dealt.tolist()) == expected
+
+
+def waves_of(fights: int, k: int) -> int:
+    """WAVE_BYTES for waves of ``fights`` fights of ``k`` combatants."""
+    return fights * 4 * k * k
+
+
+@pytest.mark.parametrize("fights", [301, 2_000], ids=["a last wave of one", "seven waves"])
+def test_every_fight_of_every_wave_is_played_to_its_end_once(monkeypatch: pytest.MonkeyPatch, fights: int) -> None:
+    # Waves of 300 fights: each leaves its stragglers to the next, the last plays them all to their end
+    # (a last wave of one fight is over before the stragglers' round: they go on alone).
+    table = demo()
+    field = battlefield(Engine(table))
+    monkeypatch.setattr(sim, "WAVE_BYTES", waves_of(300, field.size))
+    calls: list[int] = []
+    absorb = sim._Fights.absorb
+    monkeypatch.setattr(sim._Fights, "absorb", lambda s, other: (calls.append(other.live.size), absorb(s, other))[1])
+    out = sim.D10Fights().simulate(table, field, fights, np.random.default_rng(4))
+    assert calls and sum(calls) < fights  # stragglers were handed on
+    assert (out.rounds >= 1).all()
+    over = out.winner != NEITHER
+    assert (over | (out.rounds == MAX_ROUNDS)).all()  # every fight won, or played to the last round
+    assert (out.dead == (out.health[:, :, 0] == 0)).all()  # 0 HP is dead, in the stragglers' fights too
+    # Who is down in a fight's end is what its winner says: the loser's side all down, the winner's not.
+    side = field.side
+    for n in np.nonzero(over)[0][:200]:
+        loser = side != out.winner[n]
+        assert out.down[n, loser].all() and not out.down[n, ~loser].all()
+
+
+def test_stragglers_go_on_alone_when_the_last_wave_is_over_first() -> None:
+    table = demo()
+    field = sides_together(battlefield(Engine(table)))[0]
+    rng = np.random.default_rng(5)
+    out = empty_outcome(200, field.size, sim.HEALTH)
+    stragglers = sim._Fights(table, field, 100, rng, out, 0)  # left at round 4 by an earlier wave
+    last = sim._Fights(table, field, 100, rng, out, 100)
+    last.live[:] = False  # the last wave's fights are over before round 4
+    sim.D10Fights._rounds(last, 2, table, {4: stragglers}, 0)
+    assert (out.rounds[:100] >= 4).all()  # played on from round 4 to their end
+    assert (out.winner[:100] != NEITHER).mean() > 0.9
+
+
+def test_odds_in_waves_are_the_odds_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same fights played in waves of 300 (stragglers handed on) and in one: two samples of the
+    # same odds, within what chance explains (no slack).
+    table = demo()
+    field = battlefield(Engine(table))
+    whole = run.fight_odds(table, 4_000, seed=11, field=field)
+    monkeypatch.setattr(sim, "WAVE_BYTES", waves_of(300, field.size))
+    waves = run.fight_odds(table, 4_000, seed=12, field=field)
+    assert agreement.disagreements(waves, whole, slack=0.0) == []
+    assert 0.1 < whole.party_wins < 0.9

@@ -59,6 +59,8 @@ GRID_FT = 5.0  # distances on the grid come in steps of a cell
 # ENDLESS_FT, and anything past FAR_FT is endless: a gap shifts by how its distance changed, never by
 # more than the farthest distance (2,048 ft at most), so an endless gap stays endless and in int16.
 ENDLESS_FT, FAR_FT = 16_384, 8_192
+WAVE_BYTES = 12_800_000  # a wave's gap and distance tables (int16: 4 bytes a pair a fight), within the cache
+STRAGGLERS = 5  # a wave with fewer than a fifth of its fights on leaves them to the next
 
 
 @dataclass
@@ -126,13 +128,22 @@ def _chances(people: list[D10Combatant], arms: list[Arms]) -> tuple[Any, Any]:
 class _Fights:
     """The fights still on, one row each (compacted as they end), and what is fixed about the fighters."""
 
-    def __init__(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> None:
+    def __init__(
+        self,
+        encounter: Encounter,
+        field: Battlefield,
+        fights: int,
+        rng: Any,
+        out: SimOutcome | None = None,
+        first: int = 0,
+    ) -> None:
+        """``fights`` fights from the table's state; ``out``: the outcome they fill, at rows ``first`` on."""
         options: D10Options = encounter.options  # type: ignore[assignment]
         by_id = encounter.by_id()
         people: list[D10Combatant] = [by_id[cid] for cid in field.ids]  # type: ignore[misc]
         self.people, self.field, self.rng = people, field, rng
         self.k = k = field.size
-        self.out = empty_outcome(fights, k, HEALTH)
+        self.out = empty_outcome(fights, k, HEALTH) if out is None else out
         self.index = {cid: i for i, cid in enumerate(field.ids)}
         tiers = bool(options.weapon_tiers)
         arms = [_arms(c, tiers) for c in people]
@@ -189,7 +200,7 @@ class _Fights:
             return np.tile(np.asarray(row), (fights,) + (1,) * np.asarray(row).ndim)
 
         dist = np.where(np.isfinite(field.dist_ft), field.dist_ft, 0.0)  # 0 to itself: no inf in the mixing
-        self.rows = np.arange(fights)  # each fight's place in the outcome
+        self.rows = np.arange(first, first + fights)  # each fight's place in the outcome
         self.hp = tile([c.hp for c in people]).astype(np.int64)
         self.standing = tile(field.standing)
         # Each fight's standing on each side (PARTY, OPPONENTS), kept as they fall: a fight is over at a 0.
@@ -258,14 +269,25 @@ class _Fights:
         self.out.down[self.rows] = ~self.standing
         self.out.dead[self.rows] = self.dead
 
-    def compact(self) -> None:
-        """Keep only the fights still on (the others' end state stored first)."""
+    def compact(self, now: bool = False) -> None:
+        """Keep only the fights still on (the others' end state stored first), once half are over
+        (copying every array costs a round's turns), or ``now``."""
         keep = np.nonzero(self.live)[0]
-        if 2 * keep.size <= self.live.size:  # copying every array costs a round's turns: once half are over
+        if now or 2 * keep.size <= self.live.size:
             self.store()
             for name in self.state:
                 setattr(self, name, getattr(self, name)[keep])
             self.timers.keep(keep)
+
+    def absorb(self, other: _Fights) -> None:
+        """Take on the fights still on of ``other`` (of the same table, at the same round) as its own."""
+        for name in self.state:
+            setattr(self, name, np.concatenate([getattr(self, name), getattr(other, name)]))
+        timers, theirs = self.timers, other.timers
+        if timers.any:
+            timers.left, timers.skip, timers.on = (
+                np.concatenate([getattr(timers, a), getattr(theirs, a)]) for a in ("left", "skip", "on")
+            )
 
     def settle(self, fights: Any, r: int) -> None:
         """Of ``fights`` (where someone just fell), those where a side is out: the winner, the rounds."""
@@ -581,47 +603,85 @@ class D10Fights(FightsBase):
     health_columns = HEALTH
     tells_death = True  # 0 HP is dead; subdual's unconscious is down, not dead
 
+    @staticmethod
+    def fight_bytes(k: int) -> int:
+        """A fight's bytes at ``k`` combatants beyond its wave's (WAVE_BYTES, their tables, bounded apart):
+        its row of the outcome, health, down and dead for each and the winner and rounds. The fights
+        of a run are handed over at once and played in waves (10,000 fights of 40: 28 MB at the peak)."""
+        return 10 * k + 16
+
     def simulate(self, encounter: Encounter, field: Battlefield, fights: int, rng: Any) -> SimOutcome:
         """The rest of the fight ``fights`` times over from ``encounter``'s state (see the module)."""
         field, placed = sides_together(field)  # worked on with each side together, handed back in the roster's order
-        s = _Fights(encounter, field, fights, rng)
+        out = empty_outcome(fights, field.size, HEALTH)
+        # The fights are played in waves whose tables stay in the cache; a wave whose fights are mostly
+        # over leaves the rest to the next wave, which takes them on at that round: a round of a few
+        # fights costs what a round of many does (a call per turn), so the stragglers are played once.
+        wave = max(1, WAVE_BYTES // (4 * field.size * field.size))
+        later: dict[int, _Fights] = {}  # the waves' stragglers, by the round they are at
+        for start in range(0, fights, wave):
+            s = _Fights(encounter, field, min(wave, fights - start), rng, out, start)
+            r = self._table_round(s, encounter, field, placed)
+            self._rounds(s, r, encounter, later, wave if start + wave < fights else 0)
+        return out.columns(placed)
+
+    @staticmethod
+    def _table_round(s: _Fights, encounter: Encounter, field: Battlefield, placed: Any) -> int:
+        """The fights' first round when the table's is under way (in its order: a turn under way first,
+        then who has not acted yet); the round they go on from."""
+        r = s.first
+        s.settle(np.arange(s.live.size), r)
+        if not s.fighting:
+            return r
+        combat = s.combat
+        done = set(combat.acted)
+        if combat.turn is not None:
+            if combat.turn.combatant in s.index:
+                s.finish(s.index[combat.turn.combatant], r, combat.turn.action is None)
+            done.add(combat.turn.combatant)
+        sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
+        sequence += [int(i) for i in placed if i not in sequence]  # the rest in the roster's order
+        for i in sequence:
+            if field.ids[i] in done or s.people[i].surprised:
+                continue
+            go = np.nonzero(s.live & s.standing[:, i])[0]
+            if go.size:
+                s.turn(i, go, r)
+        return r + 1
+
+    @staticmethod
+    def _rounds(s: _Fights, r: int, encounter: Encounter, later: dict[int, _Fights], wave: int) -> None:
+        """The rounds of ``s``'s fights from round ``r``, each round's d10s rolled, taking on the stragglers
+        of earlier waves at their round. Once fewer than a fifth of a ``wave`` are on, the rest are left
+        in ``later`` for the next wave (``wave`` 0: the last wave, which plays every fight to its end)."""
         options = encounter.options
-        # The groups that roll initiative each round (rounds.groups), by index.
-        named = groups(encounter)
+        named = groups(encounter)  # the groups that roll initiative each round (rounds.groups), by index
         members_of = [[s.index[m.id] for m in members if m.id in s.index] for _, members in named]
         party_group = next((g for g, (name, _) in enumerate(named) if name == Side.PARTY.value), -1)
         party_first = bool(getattr(options, "party_first_on_ties", True))
-        r = s.first
-        s.settle(np.arange(fights), r)
-        if s.fighting:
-            # The table's round goes on in its order: a turn under way first, then who has not acted yet.
-            combat = s.combat
-            done = set(combat.acted)
-            if combat.turn is not None:
-                if combat.turn.combatant in s.index:
-                    s.finish(s.index[combat.turn.combatant], r, combat.turn.action is None)
-                done.add(combat.turn.combatant)
-            sequence = [s.index[cid] for slot in combat.order for cid in slot.members if cid in s.index]
-            sequence += [int(i) for i in placed if i not in sequence]  # the rest in the roster's order
-            for i in sequence:
-                if field.ids[i] in done or s.people[i].surprised:
-                    continue
-                go = np.nonzero(s.live & s.standing[:, i])[0]
-                if go.size:
-                    s.turn(i, go, r)
-            r += 1
-        while r - s.first < MAX_ROUNDS and s.live.any():
+        while True:
+            if r in later:
+                s.absorb(later.pop(r))
+            if r - s.first >= MAX_ROUNDS or not s.live.any():
+                s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
+                s.store()
+                if wave or not later:
+                    return
+                r = min(later)  # the last wave is over before the stragglers' round: they go on alone
+                s = later.pop(r)
+                continue
+            if wave and STRAGGLERS * np.count_nonzero(s.live) < wave:
+                s.compact(now=True)
+                later[r] = s
+                return
             s.compact()
-            order = _round_order(rng, s.live.size, party_group, len(named), party_first)
+            order = _round_order(s.rng, s.live.size, party_group, len(named), party_first)
             for g, at in _blocks(order):
                 for i in members_of[g]:
                     go = (at & s.live & s.standing[:, i]).nonzero()[0]
                     if go.size:
                         s.turn(i, go, r)
             r += 1
-        s.out.rounds[s.rows[s.live]] = r - s.first  # not over: the rounds played (the winner stays NEITHER)
-        s.store()
-        return s.out.columns(placed)
 
     def play(self, engine: Table, field: Battlefield, max_rounds: int) -> None:
         play_fight(engine, field, max_rounds)
