@@ -376,7 +376,7 @@ class _Fights:
         as far along towards ``t`` as it came. ``before``: its gap to ``t``, ``row``: its gaps to its
         foes (a copy, the turn's own, worked on here); its gap to ``t`` after the move is returned."""
         extra = self.reach_extra[i]
-        need = np.maximum(before - extra, 0.0)
+        need = before - extra  # more than nothing: a mover's target is past its reach
         moved = np.minimum(need, float(self.field.move_ft[i]))
         arrived = moved >= need
         # It ends a cell short of the target's own place, on the side it came from; a bigger token
@@ -404,7 +404,8 @@ class _Fights:
         mixed = mixed.astype(self.dist.dtype, copy=False)  # whole cells: exact in the tables' type
         foes = self.foes_of[i]  # only the gaps to foes are read: only those shift
         shift = mixed[:, foes] - old[:, foes]
-        shift[n, t - foes.start] = -moved  # the gap to its target closes by what it moved, both ways
+        tf = t - foes.start
+        shift[n, tf] = -moved  # the gap to its target closes by what it moved, both ways
         row += shift
         np.maximum(row, 0, out=row)
         self.gap[fights, i, foes] = row
@@ -424,7 +425,7 @@ class _Fights:
                 seen[np.arange(fa.size), ta] = True
                 self.sees[fa, :, i] = seen
                 self.sees[fa, i, :] = seen
-        return row[n, t - foes.start]
+        return row[n, tf]
 
     def sight(self, fights: Any, i: int, target: Any) -> Any:
         """Whether ``i`` sees ``target`` now in each of ``fights`` (its token's place, see __init__)."""
