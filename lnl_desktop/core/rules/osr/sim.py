@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 np = lazy_module("numpy")  # off the app's start path: loaded when the odds first run
 
 _tables_of = tables_of  # the tables of a state, kept for the next batch (sim_tables.py)
+# The walks' rest (the foe's gap and kept nearest, the pair's distance) put off till a side's turns are done
+# (:meth:`_Fights.flush`); False: each walk done whole in its turn (the same odds, more calls a turn).
+PUT_OFF = True
 FAR = 1e30  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe"); finite in float32
 
 
@@ -582,7 +585,9 @@ class _Fights:
         # Whole rows of the fights (each once in ``idx``) read and put back: cheaper than a cell per member.
         gone, passes = self.gone[idx], self.passes[idx]
         eligible = t.has_morale[members] & ~gone[:, members] & (passes[:, members] < 2)
-        roll = self.rng.integers(1, 7, len(idx)) + self.rng.integers(1, 7, len(idx))
+        # 2d6: one draw of both dice (the same numbers as a draw for each die, one after the other).
+        dice = self.rng.integers(1, 7, 2 * len(idx))
+        roll = dice[: len(idx)] + dice[len(idx) :]
         flees = eligible & (roll[:, None] > t.flees_above[members])
         stands = (eligible ^ flees) & t.passes_count[members]  # those who flee are eligible
         if np.count_nonzero(flees):
@@ -643,7 +648,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
     )
     f.settle()  # a side already all out: over before any turn
     played = 1
-    put_off = field.prefer is None  # a pinned foe changes the mover's own kept nearest: no walk put off
+    put_off = PUT_OFF and field.prefer is None  # a pinned foe changes the mover's own kept nearest: no walk put off
     while True:
         if order is None:
             order = f.initiative()
