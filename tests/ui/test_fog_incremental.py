@@ -232,3 +232,37 @@ def test_the_first_party_move_of_a_table_repaints_only_where_the_fog_changed(tab
         qtbot.wait(5)
     for name, rect in whole.items():
         assert 0 < painted[name] < rect.width() * rect.height() / 2, (name, painted[name], rect)
+
+
+def test_the_gms_hatch_is_repainted_round_every_cell_a_move_explored(table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM's hatch is drawn where a view repaints: a move's repaint of the GM's scene, asked tile by
+    tile, holds every cell whose hatch it changed (newly explored), and the hatch item asks no update
+    of its own (Qt would join it into the box round those cells)."""
+    controller, view, _players = table
+    item = view.map_scene.fog
+    assert item.hatch_item is not None
+    asked: list[QRectF] = []
+    scene_update = view.map_scene.update
+
+    def record(rect: QRectF | None = None) -> None:
+        asked.append(QRectF(rect) if rect is not None else QRectF(0, 0, W * CELL_PX, H * CELL_PX))
+        scene_update(rect) if rect is not None else scene_update()
+
+    monkeypatch.setattr(view.map_scene, "update", record)
+    own: list[QRectF] = []  # the hatch's own updates: none but its first, of one cell (ask_part_update_soon)
+    monkeypatch.setattr(item.hatch_item, "update", lambda rect=None: own.append(QRectF(rect or QRectF(0, 0, W, H))))
+    for step in (
+        act.Move("ana", (7, 7), forced=True),
+        act.SetDoor(*DOOR, open=True),
+        act.Move("ana", (11, 7), forced=True),
+    ):
+        asked.clear()
+        before = item._known.copy()
+        assert controller.do(step), controller.refusal
+        explored = np.argwhere(item._known & ~before)
+        assert explored.size, step
+        for y, x in explored:
+            cell = QRectF(x * CELL_PX, y * CELL_PX, CELL_PX, CELL_PX)
+            assert any(rect.contains(cell) for rect in asked), (step, x, y)
+        assert_as_fresh(controller, item)
+    assert all(rect.width() <= CELL_PX and rect.height() <= CELL_PX for rect in own)
