@@ -60,6 +60,13 @@ def test_walks_put_off_give_the_odds_of_walks_finished_in_their_turns(
     assert put_off.as_json() == in_turn.as_json()
 
 
+def test_walks_finished_early_when_many_wait_give_the_same_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # At 10,000 fights a side's walks are finished every few turns (the memory of a few turns' walks).
+    whole = run.fight_odds(walled(), 3000, seed=8)
+    monkeypatch.setattr(sim, "WAITING", 50)
+    assert run.fight_odds(walled(), 3000, seed=8).as_json() == whole.as_json()
+
+
 def test_a_pinned_foe_walks_in_its_own_turn_with_the_same_odds(monkeypatch: pytest.MonkeyPatch) -> None:
     # A pinned plan changes the mover's own kept nearest as it walks: nothing is put off then.
     plans = (Plan("goblin-3", "attack", "janine"),)
@@ -68,7 +75,7 @@ def test_a_pinned_foe_walks_in_its_own_turn_with_the_same_odds(monkeypatch: pyte
     assert run.fight_odds(walled(), 2000, seed=3, plans=plans).as_json() == pinned.as_json()
 
 
-def one_after_another(foe: Any, gap: Any, mover: Any, k: int) -> dict[int, tuple[float, int]]:
+def one_after_another(foe: Any, gap: Any, mover: Any) -> dict[int, tuple[float, int]]:
     """Each foe's cell and the mover a walk after another leaves nearest (a tie: the roster's first)."""
     best: dict[int, tuple[float, int]] = {}
     for f, g, m in zip(foe.tolist(), gap.tolist(), mover.tolist(), strict=True):
@@ -87,11 +94,17 @@ def test_of_the_movers_on_one_foe_the_nearest_is_kept(k: int) -> None:
         gap = (rng.integers(0, 8, m) * 2.5).astype(np.float32)  # ties
         gap[rng.random(m) < 0.1] = np.float32(sim.FAR)  # unreachable ones tie at FAR
         mover = rng.integers(0, k, m)
-        rows, who, j = sim._nearest_movers(foe, gap, mover, k)
-        assert len(set((rows * k + j).tolist())) == len(rows)  # each foe once
-        expected = one_after_another(foe, gap, mover, k)
-        got = {int(r * k + f): int(w) for r, w, f in zip(rows, who, j, strict=True)}
-        assert got == {f: w for f, (_, w) in expected.items()}
+        # A mover walks once a round: one entry for each foe and mover.
+        _, once = np.unique(foe * k + mover, return_index=True)
+        foe, gap, mover = foe[once], gap[once], mover[once]
+        scratch = np.full(50 * k, sim.MOST, dtype=np.int64)
+        lead = sim._nearest_movers(foe, gap, mover, k, scratch)
+        assert len(set(foe[lead].tolist())) == len(lead)  # each foe once
+        expected = one_after_another(foe, gap, mover)
+        assert dict(zip(foe[lead].tolist(), mover[lead].tolist(), strict=True)) == {
+            f: w for f, (_, w) in expected.items()
+        }
+        assert (scratch == sim.MOST).all()  # left as it was found
 
 
 def test_a_morale_checks_two_dice_drawn_at_once_are_the_two_drawn_apart() -> None:

@@ -45,6 +45,8 @@ _tables_of = tables_of  # the tables of a state, kept for the next batch (sim_ta
 # The walks' rest (the foe's gap and kept nearest, the pair's distance) put off till a side's turns are done
 # (:meth:`_Fights.flush`); False: each walk done whole in its turn (the same odds, more calls a turn).
 PUT_OFF = True
+WAITING = 1 << 16  # walks put off at most (then finished early: the same odds, the memory of a few turns')
+MOST = (1 << 63) - 1  # the greatest int64
 FAR = 1e30  # an unreachable foe's gap: still a foe, the last to pick (inf marks "not a foe"); finite in float32
 
 
@@ -62,28 +64,17 @@ def _flat(table: Any) -> Any:
     return view
 
 
-def _nearest_movers(foe: Any, gap: Any, mover: Any, k: int) -> tuple[Any, Any, Any]:
-    """Of the movers on each foe (``foe``: its cell, ``fight * k + j``), the one the foe's gap to is the
-    least (a tie: the roster's first), as (fights, movers, foes): only it may become the foe's nearest."""
-    bits = max(k - 1, 1).bit_length()
-    if bits <= 6 and len(foe) and foe.max() < 1 << 26:
-        # One whole number a mover sorts by: its foe's cell, its gap (a float32 of 0 or more sorts as its
-        # bits do), then its index; sorting those is cheaper than a sort by three keys.
-        key = (foe << (31 + bits)) | ((gap.view(np.int32) & 0x7FFFFFFF).astype(np.int64) << bits) | mover
-        key.sort()
-        cell = key >> (31 + bits)
-        lead = np.empty(len(key), dtype=np.bool_)
-        lead[0] = True
-        np.not_equal(cell[1:], cell[:-1], out=lead[1:])
-        cell, who = cell[lead], key[lead] & ((1 << bits) - 1)
-        return cell // k, who, cell % k
-    order = np.lexsort((mover, gap, foe))
-    foe = foe[order]
-    lead = np.empty(len(foe), dtype=np.bool_)
-    lead[0] = True
-    np.not_equal(foe[1:], foe[:-1], out=lead[1:])
-    keep = order[lead]
-    return foe[lead] // k, mover[keep], foe[lead] % k
+def _nearest_movers(foe: Any, gap: Any, mover: Any, k: int, scratch: Any) -> Any:
+    """Of the movers on each foe (``foe``: its cell, ``fight * k + j``; ``gap``: the foe's float32 gap to
+    the mover), the one the gap to is the least (a tie: the roster's first): their places in the arrays,
+    only they may become the foes' nearest. ``scratch``: a whole number a cell at MOST, left so."""
+    # One whole number a mover ranks by: the gap (a float32 of 0 or more ranks as its bits do), then its index;
+    # the least of each cell's in one pass (no sort).
+    key = ((gap.view(np.int32) & 0x7FFFFFFF).astype(np.int64) << k.bit_length()) | mover
+    np.minimum.at(scratch, foe, key)
+    lead = (scratch[foe] == key).nonzero()[0]
+    scratch[foe] = MOST
+    return lead
 
 
 def _copies(table: Any, n: int) -> Any:
@@ -131,6 +122,8 @@ class _Fights:
         self.pending: list[tuple[Any, ...]] | None = None
         # Whether some actor of this turn shoots at all, or has more than one attack (False: not looked for).
         self.shooters = self.many = True
+        self.waiting = 0  # walks in ``pending``
+        self.scratch: Any = None  # :func:`_nearest_movers`' cells, made at its first use
         self._views()
 
     def _views(self) -> None:
@@ -393,7 +386,8 @@ class _Fights:
             left = (current - steps).astype(np.float32)  # as the table keeps it
             self.gapf[there] = left  # the mover's own gap at once: its further attacks read it
             if used is None and self.pending is not None:
-                self.pending.append((rows, i, j, there, steps, left))
+                self.pending.append((there, steps, left))
+                self.waiting += len(w)
             else:
                 self._closed(rows, i, j, there, steps, left)
             near[w] = self._in_reach(left, ua[w], ut[w])
@@ -456,16 +450,20 @@ class _Fights:
         members took their turns: a walk changes only the pair's gaps and distance and the foe's kept
         nearest, and until the other side acts nobody reads the foe's row nor its nearest (the mover's
         own gap is written at once). A foe more than one of them walked on keeps the nearest of them
-        (the roster's first on a tie), as one walk after another would leave it."""
+        (the roster's first on a tie), as one walk after another would leave it; so the rest may be
+        finished at any time before the other side acts, in one go or in several."""
         parts = self.pending
         if not parts:
             return
         self.pending = []
+        self.waiting = 0
         if len(parts) == 1:
-            rows, i, j, there, steps, left = parts[0]
+            there, steps, left = parts[0]
         else:
-            rows, i, j, there, steps, left = (np.concatenate(column) for column in zip(*parts, strict=True))
+            there, steps, left = (np.concatenate(column) for column in zip(*parts, strict=True))
         k = self.t.k
+        mover, j = np.divmod(there, k)  # ``there``: the mover's cell of the pair, (fight * k + i) * k + j
+        rows, i = np.divmod(mover, k)
         foe = rows * k + j  # the foe's cell
         back = foe * k + i
         new = np.maximum(self.gapf[back] - steps, 0.0).astype(np.float32)
@@ -475,7 +473,10 @@ class _Fights:
         self.distf[there] = d
         self.distf[back] = d
         if len(parts) > 1 and self.t.harms_all:
-            rows, i, j = _nearest_movers(foe, new, i, k)
+            if self.scratch is None:
+                self.scratch = np.full(self.gapf.size // k, MOST, dtype=np.int64)  # a cell a fight's combatant
+            lead = _nearest_movers(foe, new, i, k, self.scratch)
+            rows, i, j = rows[lead], i[lead], j[lead]
         self.closed_in(rows, i, j)
 
     def _melee(self, idx: Any, a: Any, target: Any, m: Any) -> None:
@@ -667,7 +668,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         shooters = t.shoots[by_place].any(axis=1).tolist()
         many = (t.attacks[by_place] > 1).any(axis=1).tolist()
         for place in range(places):
-            if flush[place] and f.pending:
+            if f.pending and (flush[place] or f.waiting >= WAITING):
                 f.flush()
             live = (~f.over).nonzero()[0]
             if not len(live):
