@@ -29,7 +29,10 @@ cursor off the token, as the GM's first press does. The 2,000- and
     python benchmarks/bench_big_map.py --maps-only  the map's figures (no engine, opening or import)
     python benchmarks/bench_big_map.py --open-only  the opening rows only (a new process per file)
     python benchmarks/bench_big_map.py --party-moves  the Party moves' rows only (each map, a carried
-                                                      torch, the party's size)
+                                                      torch, the party's size), and on the 300x300
+                                                      map the same moves as drops of drags (the view
+                                                      where the token is dropped worked out while
+                                                      it is dragged, as the program does)
     python benchmarks/bench_big_map.py --help       this text
 
 On a shared machine the wall-clock figures swing by 2-5x: ``big_map_counts.py`` gives a press's and a
@@ -225,8 +228,10 @@ class Table:
                 hovers.append(hover)
         return presses, step_times, hovers
 
-    def party_moves(self, mover: str, repeat: int) -> list[float]:
-        """A forced move of a Party token back and forth, to both windows painted: each move's ms."""
+    def party_moves(self, mover: str, repeat: int, dropped: bool = False) -> list[float]:
+        """A forced move of a Party token back and forth, to both windows painted: each move's ms.
+        ``dropped``: each as the drop of a drag, whose view of the cell under the cursor the program
+        works out on a worker while the GM drags (token_gestures.VIEW_AHEAD), done before the move."""
         encounter = self.controller.encounter
         x, y = encounter.tokens[mover].cell
         occupied = {t.cell for t in encounter.tokens.values()}
@@ -234,6 +239,12 @@ class Table:
         cells = [there, (x, y)]
         times = []
         for i in range(repeat):
+            if dropped:
+                from lnl_desktop.ui.map.token_gestures import VIEW_AHEAD
+
+                size = next(c.size for c in encounter.combatants if c.id == mover)
+                VIEW_AHEAD.ask(encounter.map, cells[i % 2], size)
+                VIEW_AHEAD.wait()
             t0 = time.perf_counter()
             events = self.controller.do(act.Move(mover, cells[i % 2], forced=True))
             settle(self.app)
@@ -407,6 +418,12 @@ def main() -> int:
             table.warm()
             spread(figures, "Party move with fog", label, table.party_moves("p1", 10 if quick else 20))
             table.close()
+            if size == 300 and party_only:  # the same moves as drops of drags, on a table of their own
+                table = Table(big_maps.build(size=size, tokens=tokens, segments=count, kind=kind, party=party), scratch)
+                table.warm()
+                moves = table.party_moves("p1", 10 if quick else 20, dropped=True)
+                spread(figures, "Party move with fog, a drag's drop", label, moves)
+                table.close()
         for what, values in figures.items():
             budget = REPAINT_BUDGET_MS if what.startswith("repaint") else FRAME_MS
             if what.startswith("Party move") and size == 300:
