@@ -215,6 +215,7 @@ class _Fights:
         self.gap = tile(np.where(np.isfinite(gap), gap, self.endless).astype(feet))
         self.dist = tile(dist.astype(feet))
         self.armed = tile([a.armed for a in arms])
+        self.all_armed = all(a.armed for a in arms)  # and so they stay: a weapon is picked up, never dropped
         self.parrying = tile([c.parrying for c in people])
         self.prone = tile([c.prone for c in people])
         self.holder = tile([self.index.get(c.holder or "", -1) for c in people])
@@ -465,11 +466,13 @@ class _Fights:
         if block.start == block.stop:  # no foe on the map: nobody to strike or close on
             return
         # In a fight still on, both sides have someone standing: i has a foe up in each of ``fights``.
-        armed = self.armed[:, i][fights]
-        if np.count_nonzero(armed) < armed.size:
-            self.armed[fights[~armed], i] = True  # a Use / ready an item picks its weapon up (the action)
-        else:
-            armed = None  # armed in every one of them: nothing to leave out
+        armed = None  # armed in every one of them: nothing to leave out
+        if not self.all_armed:
+            armed = self.armed[:, i][fights]
+            if np.count_nonzero(armed) < armed.size:
+                self.armed[fights[~armed], i] = True  # a Use / ready an item picks its weapon up (the action)
+            else:
+                armed = None
         g = self.gap[fights, i, block]  # a fallen foe's gap is endless (attack)
         target = block.start + g.argmin(axis=1)  # the nearest standing foe (ties: the roster's first)
         if self.field.prefer is not None:
