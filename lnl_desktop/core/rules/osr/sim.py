@@ -265,7 +265,7 @@ class _Fights:
         k = self.t.k
         row = idx * k
         aim = self.aimf[row + a]
-        stale = (aim < 0) | self.gonef[row + np.maximum(aim, 0)]
+        stale = (aim < 0) | self.gonef[row + aim]  # -1 (none) reads a neighbour's cell, stale all the same
         if np.count_nonzero(stale):
             s = stale.nonzero()[0]
             cells = row[s] + a[s]
@@ -487,7 +487,7 @@ class _Fights:
         t = self.t
         idx, a, target = idx[m], a[m], target[m]
         both = self.u(idx, a) * t.u + self.u(idx, target)
-        self.strike(idx, a, target, t.melee_flat[both], chance=t.melee_hit[both])
+        self.strike(idx, a, target, None, chance=t.melee_hit[both], rows=t.melee_rows[both])
 
     def _blows(self, idx: Any, a: Any, target: Any, melee: Any, shoot: Any, shot: Any, pair: Any) -> None:
         """One blow in each fight that strikes: the best melee option where ``melee``, the option
@@ -514,10 +514,12 @@ class _Fights:
         ua: Any = None,
         ut: Any = None,
         chance: Any = None,
+        rows: Any = None,
     ) -> None:
         """One blow each: the d20 against the exact chance, the damage from its exact distribution.
         ``pair``, ``ua``, ``ut``: the pair's cell and ``u`` rows, when worked out already; ``chance``:
-        the chance to hit, when known (melee blows)."""
+        the chance to hit, when known (melee blows); ``rows``: each blow's row of ``cdf_rows``, when known
+        (melee blows: ``option`` then unread)."""
         if not len(idx):
             return
         t = self.t
@@ -533,7 +535,8 @@ class _Fights:
         hits = (self.rng.random(len(idx)) < chance).nonzero()[0]
         if not len(hits):
             return
-        idx, target, blow = idx[hits], target[hits], a[hits] * t.options + option[hits]
+        idx, target = idx[hits], target[hits]
+        blow = a[hits] * t.options + option[hits] if rows is None else rows[hits]
         draw = self.rng.random(len(idx))
         # The amount: the first the cumulative chance passes the draw (the cdf never falls, its last is 2).
         amount = (t.cdf_rows[blow] > draw[:, None]).argmax(axis=1)

@@ -90,11 +90,14 @@ class SimTables:
     columns: tuple[Any, Any] = ((), ())  # each side's members as a slice when they stand together, else indices
     melee_hit: Any = None  # [u * u] the chance to hit of the best melee option (flat as melee_flat)
     due: Any = None  # [2, k + 1, k + 1] flat: a side's morale check due at a fall, by its out and down before it
+    k: int = 0  # combatants (a plain number: a turn reads it often)
+    melee_rows: Any = None  # [u * u] flat as melee_flat: the row of ``cdf_rows`` of each pair's best melee option
     cdf_rows: Any = None  # [k * o, d] the cdf of option ``o`` of ``i`` at row ``i * options + o``
     flees_above: Any = None  # [k] a morale roll above it flees (a score of 2 always flees, 12 never)
     passes_count: Any = None  # [k] a morale check it stands counts as a pass (not at a score of 2 or 12)
 
     def __post_init__(self) -> None:
+        self.k = len(self.side)
         pairs = np.repeat(np.repeat(self.foe, self.width, axis=0), self.width, axis=1)
         self.harms_all = bool(self.harms[pairs].all())
         self.shoots = (self.range_ft > 0).any(axis=1)
@@ -123,12 +126,9 @@ class SimTables:
         half = (2 * out < size) & (size <= 2 * (out + 1))  # [2, out]
         self.due = (half[:, :, None] | (down == 0)[:, None, :]).reshape(-1)
         self.cdf_rows = self.cdf.reshape(-1, self.cdf.shape[2])
+        self.melee_rows = (u[:, None] // self.width * self.options + self.melee_best).reshape(-1)
         self.flees_above = np.where(self.morale == 2, 1, self.morale)  # 2d6 is never above 12
         self.passes_count = (self.morale != 2) & (self.morale != 12)
-
-    @property
-    def k(self) -> int:
-        return len(self.side)
 
 
 def build(encounter: Encounter, field: Battlefield) -> SimTables:
