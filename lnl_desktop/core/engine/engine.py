@@ -53,6 +53,7 @@ from lnl_desktop.core.map.explored import explore
 from lnl_desktop.core.map.explored import prepare as prepare_explore
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.core.map.movement import MoveRules, Reach
+from lnl_desktop.core.map.sight_index import warm_heap
 from lnl_desktop.core.map.terrain import map_terrain
 from lnl_desktop.core.rules.base import Ruleset
 from lnl_desktop.core.rules.common import AttackMeans, Check, failed
@@ -223,6 +224,7 @@ class Engine:
         self.prepare_undo()
         fog = self.encounter.fog
         if fog.enabled:
+            warm_heap()  # the sight's big arrays from the heap, not fresh mappings (the first move's view)
             party_sight(self.encounter)
             prepare_explore(fog.explored, self.encounter.map.width, self.encounter.map.height)
 
