@@ -219,12 +219,13 @@ class Engine:
 
     def prepare(self) -> None:
         """At an idle moment once a table is shown: what its first action would otherwise wait for,
-        the undo shadow (:meth:`prepare_undo`) and, with fog of war on, what the Party sees now and the
-        explored cells' mask (``explored.prepare``: a file's tens of thousands of cells)."""
+        the undo shadow (:meth:`prepare_undo`), the heap for a map's big arrays (``sight_index.warm_heap``)
+        and, with fog of war on, what the Party sees now and the explored cells' mask (``explored.prepare``:
+        a file's tens of thousands of cells)."""
         self.prepare_undo()
+        warm_heap()  # a map's big arrays (sight, reach) from the heap, not fresh mappings: the first move's view
         fog = self.encounter.fog
         if fog.enabled:
-            warm_heap()  # the sight's big arrays from the heap, not fresh mappings (the first move's view)
             party_sight(self.encounter)
             prepare_explore(fog.explored, self.encounter.map.width, self.encounter.map.height)
 
