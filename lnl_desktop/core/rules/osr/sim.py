@@ -123,6 +123,7 @@ class _Fights:
         # Whether some actor of this turn shoots at all, or has more than one attack (False: not looked for).
         self.shooters = self.many = True
         self.waiting = 0  # walks in ``pending``
+        self.ends = 0  # counts the changes that may have ended a fight (``over``): the fights under way read anew
         self.scratch: Any = None  # :func:`_nearest_movers`' cells, made at its first use
         self._views()
 
@@ -228,6 +229,7 @@ class _Fights:
     def settle(self, idx: Any = None) -> None:
         """Mark the fights one side has left (every member on the map out: the counts kept as they fall or
         flee); ``idx``: only those fights changed."""
+        self.ends += 1
         if idx is None:
             self.over |= (self.outs == self.count).any(axis=1)
         else:
@@ -380,7 +382,7 @@ class _Fights:
                 shoot = shot >= 0
         w = (far if shoot is None else far & ~shoot).nonzero()[0]
         if len(w):
-            rows, i, j, there, current = idx[w], a[w], target[w], pair[w], gaps[w]
+            there, current = pair[w], gaps[w]
             # The seam's close_in on these fights alone: both gaps of the pair shrink by the feet moved.
             steps = np.minimum(current, feet[w])  # a foe's gap is never inf (FAR when it cannot be reached)
             left = (current - steps).astype(np.float32)  # as the table keeps it
@@ -389,8 +391,8 @@ class _Fights:
                 self.pending.append((there, steps, left))
                 self.waiting += len(w)
             else:
-                self._closed(rows, i, j, there, steps, left)
-            near[w] = self._in_reach(left, ua[w], ut[w])
+                self._closed(idx[w], a[w], target[w], there, steps, left)
+            near[w] = left <= 0 if t.in_touch else self._in_reach(left, ua[w], ut[w])
         if shoot is None:
             self._melee(idx, a, target, near.nonzero()[0])
             if not (t.multi and self.many):
@@ -567,6 +569,7 @@ class _Fights:
         ended = now == self.count[side]  # the side's last one out ends the fight
         if np.count_nonzero(ended):
             self.over[idx[ended]] = True
+            self.ends += 1
         pc = t.pc[target]
         if np.count_nonzero(pc):
             face = self.rng.integers(1, 21, len(idx))
@@ -602,6 +605,7 @@ class _Fights:
             self.gone[idx] = gone
             self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
             self.over[idx] |= self.outs[idx, s] == self.count[s]
+            self.ends += 1
             rows, who = flees.nonzero()
             self.gap[idx[rows], :, t.members[s][who]] = np.inf  # nobody's foe any more
         if np.count_nonzero(stands):
@@ -670,14 +674,17 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         # Each place's actors: whether one of them shoots at all, or makes more than one attack.
         shooters = t.shoots[by_place].any(axis=1).tolist()
         many = (t.attacks[by_place] > 1).any(axis=1).tolist()
+        seen = -1
         for place in range(places):
             if f.pending and (flush[place] or f.waiting >= WAITING):
                 f.flush()
-            live = (~f.over).nonzero()[0]
-            if not len(live):
-                break
+            if f.ends != seen:  # a fight may have ended since the last look
+                going, seen = (~f.over).nonzero()[0], f.ends
+                if not len(going):
+                    break
+            live = going
             a = by_place[place][live]
-            keep = ~f.out_of(live, a)  # a turn only where it is still in the fight
+            keep = ~f.gonef[live * k + a]  # a turn only where it is still in the fight
             if sits_out is not None and played == 1:
                 keep &= ~sits_out[a]
             live, a = live[keep], a[keep]
