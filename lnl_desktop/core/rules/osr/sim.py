@@ -100,8 +100,8 @@ class _Fights:
         self.passes = np.tile(np.array([c.morale_passes for c in cs], dtype=np.int64), (n, 1))
         self.gone = self.down | self.fled | self.surrendered  # out of the fight: kept as they fall or flee
         # Feet in float32: whole and half feet are exact in it, and a fight's two [k, k] tables take half the bytes.
-        # A gap is inf where j is no foe of i or has left the fight (its column set as it falls or flees),
-        # so the nearest still in the fight is the least of a row.
+        # A gap is inf where j is no foe of i or out of the fight from the start (the nearest is looked for
+        # among those still in it: a column set as each falls costs more than it saves at 10,000 fights).
         gap = np.where(np.isinf(field.gap_ft), FAR, field.gap_ft)
         self.gap = _copies(np.where(t.foe & ~self.gone[0][None, :], gap, np.inf).astype(np.float32), n)
         self.dist = _copies(field.dist_ft.astype(np.float32), n)
@@ -271,9 +271,9 @@ class _Fights:
         if np.count_nonzero(stale):
             s = stale.nonzero()[0]
             cells = row[s] + a[s]
-            gaps = self.gap_rows[cells]  # inf where no foe or one out of the fight
-            best = gaps.argmin(axis=1)
-            best[np.isinf(gaps.reshape(-1)[np.arange(0, gaps.size, k) + best])] = -1  # no foe stands
+            cand = self.t.foe[a[s]] & ~self.gone[idx[s]]
+            gaps = np.where(cand, self.gap_rows[cells], np.inf)
+            best = np.where(cand.any(axis=1), gaps.argmin(axis=1), -1)
             self.aimf[cells] = best
             aim[s] = best
         has = aim >= 0
@@ -562,7 +562,6 @@ class _Fights:
         was_out = self.gonef[cell]  # fled already: down now, not out once more
         self.downf[cell] = True
         self.gonef[cell] = True
-        self.gap[idx, :, target] = np.inf  # nobody's foe any more
         self.downsf[count] = downs + 1
         now = outs + ~was_out
         self.outsf[count] = now
@@ -606,8 +605,6 @@ class _Fights:
             self.outs[idx, s] += flees.sum(axis=1)  # only those still in the fight may flee
             self.over[idx] |= self.outs[idx, s] == self.count[s]
             self.ends += 1
-            rows, who = flees.nonzero()
-            self.gap[idx[rows], :, t.members[s][who]] = np.inf  # nobody's foe any more
         if np.count_nonzero(stands):
             passes[:, members] += stands
             self.passes[idx] = passes
@@ -663,17 +660,17 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         by_place = order.T.copy()  # each place's actor in every fight, a row each: one read a turn
         places = order.shape[1]
         flush = [False] * (places + 1)
+        acts_as = t.acts_as[by_place]  # [places, fights] uint8: one read of what each actor is (sim_tables.py)
         if put_off and places > 1:
             # The walks' rest is put off while each fight's turns stay with one side (by group initiative a
             # side's members one after another), and done before the place where some fight's side changes.
-            sides = t.side[by_place]
-            changes = ((sides[1:] != sides[:-1]).any(axis=1)).nonzero()[0] + 1
+            changes = (((acts_as[1:] ^ acts_as[:-1]) & 1).any(axis=1)).nonzero()[0] + 1
             f.pending = [] if len(changes) <= 4 else None
             for place in changes:
                 flush[place] = True
         # Each place's actors: whether one of them shoots at all, or makes more than one attack.
-        shooters = t.shoots[by_place].any(axis=1).tolist()
-        many = (t.attacks[by_place] > 1).any(axis=1).tolist()
+        either = np.bitwise_or.reduce(acts_as, axis=1)
+        shooters, many = ((either & 2) > 0).tolist(), ((either & 4) > 0).tolist()
         seen = -1
         for place in range(places):
             if f.pending and (flush[place] or f.waiting >= WAITING):

@@ -92,6 +92,7 @@ class SimTables:
     due: Any = None  # [2, k + 1, k + 1] flat: a side's morale check due at a fall, by its out and down before it
     k: int = 0  # combatants (a plain number: a turn reads it often)
     melee_rows: Any = None  # [u * u] flat as melee_flat: the row of ``cdf_rows`` of each pair's best melee option
+    acts_as: Any = None  # [k] uint8: bit 0 an Opponent, bit 1 shoots at all, bit 2 more than one attack a turn
     cdf_rows: Any = None  # [k * o, d] the cdf of option ``o`` of ``i`` at row ``i * options + o``
     flees_above: Any = None  # [k] a morale roll above it flees (a score of 2 always flees, 12 never)
     passes_count: Any = None  # [k] a morale check it stands counts as a pass (not at a score of 2 or 12)
@@ -126,6 +127,7 @@ class SimTables:
         half = (2 * out < size) & (size <= 2 * (out + 1))  # [2, out]
         self.due = (half[:, :, None] | (down == 0)[:, None, :]).reshape(-1)
         self.cdf_rows = self.cdf.reshape(-1, self.cdf.shape[2])
+        self.acts_as = ((self.side != PARTY) | (self.shoots << 1) | ((self.attacks > 1) << 2)).astype(np.uint8)
         self.melee_rows = (u[:, None] // self.width * self.options + self.melee_best).reshape(-1)
         self.flees_above = np.where(self.morale == 2, 1, self.morale)  # 2d6 is never above 12
         self.passes_count = (self.morale != 2) & (self.morale != 12)
