@@ -135,3 +135,33 @@ def test_a_result_is_shown_in_pieces_and_a_newer_one_replaces_the_older_ones_pie
     for _ in range(10):  # the older result's pieces never come after
         qtbot.wait(5)
     assert panel.odds is newer and panel.table.item(0, 1).text() == "0%"
+
+
+def test_the_odds_wait_while_the_gm_holds_the_mouse_button_and_start_at_its_release(
+    laptop_window: Any, qtbot: QtBot
+) -> None:
+    # A drag under way: a worker started now would take the interpreter lock from its steps, and the
+    # drop changes the table anyway. The odds start once the button is let go.
+    import threading
+
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    from lnl_desktop.ui.plumbing.fight_odds import SETTLE_MS
+
+    window = laptop_window()
+    label = window.turns_panel.odds_label
+    wait_for(label.isVisible)
+    service = window.fight_odds
+    wait_for(lambda: not service.running)
+    starts: list[int] = []
+    service.started.connect(lambda: starts.append(service.generation))
+    viewport = window.map_view.viewport()
+    empty = QPoint(5, 5)  # a corner of the map without a token
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
+    service.changed()  # the table changed while the button is held
+    qtbot.wait(4 * SETTLE_MS)
+    assert starts == [] and not any(t.name == "lnl-fight-odds" for t in threading.enumerate())
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
+    wait_for(lambda: starts == [service.generation] and not service.running)
+    assert label.text().startswith("Odds: Party wins")

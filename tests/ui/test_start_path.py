@@ -285,6 +285,30 @@ def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
     assert "numpy: yes" in result.stdout
 
 
+def test_the_first_odds_worker_imports_nothing_the_idle_moment_loaded() -> None:
+    """The warm-up at the first idle moment loads what the odds' worker needs (the simulator, numpy's
+    random generators), so the first worker does not import them while the GM drags."""
+    code = (
+        "import queue, sys\n"
+        "from lnl_desktop.core.files.compiled import load_own\n"
+        "from lnl_desktop.paths import demo_encounter_path\n"
+        "from lnl_desktop.ui.plumbing import fight_odds\n"
+        "encounter = load_own(demo_encounter_path())\n"
+        "fight_odds.load_simulator()\n"
+        "before = set(sys.modules)\n"
+        "results = queue.SimpleQueue()\n"
+        "fight_odds.play(fight_odds.OddsJob(fight_odds.snapshot(encounter), 1, (100,), ()), results)\n"
+        "print('first:', results.get()[0])\n"
+        "new = sorted(m for m in set(sys.modules) - before if m.startswith(('numpy', 'lnl_desktop.core.sim')))\n"
+        "print('imported by the worker:', new)\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "first: done" in result.stdout
+    assert "imported by the worker: []" in result.stdout, result.stdout
+
+
 def test_pyside_reads_no_module_of_the_program_at_start() -> None:
     """PySide6 would read the source of each module imported after it (a tenth of a second of the start,
     for its __feature__ options, which the program never selects): the app's start skips that."""

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
 
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
@@ -68,6 +69,16 @@ def play(job: OddsJob, results: queue.SimpleQueue[tuple[Any, ...]]) -> None:
         results.put(("end", generation))
 
 
+def load_simulator() -> None:
+    """At an idle moment on the GUI thread: what a worker's first run would import (the simulator's
+    run and field, numpy's random generators: 30-60 ms), so the first odds' worker does not import them
+    while the GM's first drag waits on its interpreter lock."""
+    load_now("numpy")
+    import numpy.random  # noqa: F401
+
+    import lnl_desktop.core.sim.run  # noqa: F401
+
+
 def snapshot(encounter: Encounter) -> Encounter:
     """A copy of the encounter's state without its log, the worker's own: what the engine changes in
     place (the combatants, the tokens, the combat state) copied, the parts it only ever replaces
@@ -108,7 +119,6 @@ class FightOddsService(QObject):
         self._inbox = Inbox(self._take, lambda: self._job is not None, POLL_MS, self)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(SETTLE_MS)
         self._timer.timeout.connect(self._start)
         controller.eventsApplied.connect(lambda _events: self.changed())
         controller.encounterReplaced.connect(self.changed)
@@ -124,7 +134,7 @@ class FightOddsService(QObject):
         self.latest = None
         self.stale.emit()
         if self.wanted():
-            self._timer.start()
+            self._timer.start(SETTLE_MS)
 
     def set_plans(self, plans: tuple[Plan, ...]) -> None:
         """Pin the what-if's plans (none: the default tactic only); the odds are worked out again."""
@@ -148,6 +158,11 @@ class FightOddsService(QObject):
             self._timer.start(0)
 
     def _start(self) -> None:
+        if QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton:
+            # A press or a drag under way: a worker would share the interpreter lock with its steps, and
+            # the drop changes the table anyway. Looked at again a moment later, until the button is let go.
+            self._timer.start(SETTLE_MS)
+            return
         generation = self.generation
         ruleset = self.controller.engine.ruleset
         if ruleset.fights is None:  # a ruleset without the capability: said, never worked out

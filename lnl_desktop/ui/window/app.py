@@ -16,7 +16,7 @@ from lnl_desktop import __version__
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.files import storage
 from lnl_desktop.core.files.compiled import load_own
-from lnl_desktop.lazy import load_now, loaded
+from lnl_desktop.lazy import loaded
 from lnl_desktop.paths import demo_encounter_path, resource
 
 # After the first paint, numpy is loaded ahead of the first drag (see run()).
@@ -149,7 +149,9 @@ def _run(argv: list[str] | None) -> int:
 
 
 def warm_up(windows: list[MainWindow]) -> None:
-    load_now("numpy")
+    from lnl_desktop.ui.plumbing.fight_odds import load_simulator
+
+    load_simulator()  # numpy too
     for window in windows:
         window.document.prepare()
     if windows:
