@@ -15,7 +15,7 @@ from players import open_player_view
 from PySide6.QtCore import SIGNAL, QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QMouseEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QStatusBar
+from PySide6.QtWidgets import QApplication, QStatusBar, QToolBar, QToolButton
 from pytestqt.qtbot import QtBot
 
 from lnl_desktop.ui.plumbing.style import CELL_PX
@@ -156,14 +156,15 @@ def test_hiding_a_token_takes_its_shared_overlays_off_the_projector_at_once(
 
 
 class LayoutRequests(QObject):
-    """Counts the layouts asked of a status bar (each, for the main window, a layout of its own after)."""
+    """Counts the layouts asked of a status bar or a tool bar (each, for the main window, a layout of its own
+    after)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.asked: list[str] = []
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.LayoutRequest and isinstance(watched, QStatusBar):
+        if event.type() == QEvent.Type.LayoutRequest and isinstance(watched, QStatusBar | QToolBar):
             self.asked.append(type(watched).__name__)
         return False
 
@@ -192,6 +193,37 @@ def test_a_drag_step_lays_out_neither_the_status_bar_nor_the_window(window: Main
     assert asked.asked == []
     assert window.cell_label.shown_text() == window.cell_label.text()  # the cell's words whole in their room
     QTest.keyClick(viewport, Qt.Key.Key_Escape)
+
+
+def test_an_action_lays_out_neither_the_status_bar_nor_the_tool_bar_and_undo_still_says_what(
+    window: MainWindow,
+) -> None:
+    """After each action the status bar says its result and Undo's words name it: neither the bar nor the
+    tool bar is laid out again for that (each did, and after it the main window, docks and all)."""
+    from lnl_desktop.core.encounter import actions as act
+
+    toolbar = window.findChild(QToolBar, "main_toolbar")
+    undo = toolbar.widgetForAction(window.undo_action)
+    redo = toolbar.widgetForAction(window.redo_action)
+    assert isinstance(undo, QToolButton) and isinstance(redo, QToolButton)
+    window.controller.do(act.Move("tombril", (8, 7), forced=True))
+    settle()
+    asked = LayoutRequests()
+    app = QApplication.instance()
+    app.installEventFilter(asked)
+    said = []
+    for cell in [(9, 7), (9, 8)]:
+        window.controller.do(act.Move("tombril", cell, forced=True))
+        settle()
+        said.append((window.statusBar().words.whole(), undo.toolTip(), window.undo_action.toolTip()))
+    app.removeEventFilter(asked)
+    assert asked.asked == []
+    assert said[0] != said[1] and all("(9, " in words for words, _tip, _action in said)  # a new result each
+    assert all(tip == action and tip.startswith("Undo") for _words, tip, action in said)  # Undo names it
+    assert "(9, 8)" in said[1][1] and undo.text() == "Undo" and undo.isEnabled() and not redo.isEnabled()
+    window.undo_action.trigger()
+    settle()
+    assert redo.isEnabled() and "(9, 8)" in redo.toolTip() and redo.text() == "Redo"
 
 
 def test_hiding_a_token_repaints_the_projector_only_where_it_changes(window: MainWindow, player: PlayerView) -> None:

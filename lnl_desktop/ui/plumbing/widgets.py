@@ -5,9 +5,19 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import TypeVar
 
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QFont, QHelpEvent, QPainter, QPaintEvent, QResizeEvent, QTextLayout, QTextOption
-from PySide6.QtWidgets import QLabel, QToolTip, QWidget
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import (
+    QAction,
+    QActionEvent,
+    QFont,
+    QHelpEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QTextLayout,
+    QTextOption,
+)
+from PySide6.QtWidgets import QLabel, QToolBar, QToolButton, QToolTip, QWidget
 
 from lnl_desktop.ui.plumbing.style import keep_scaled
 
@@ -148,6 +158,35 @@ class Held(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.label.setGeometry(self.rect())
+
+
+class SteadyButtons(QObject):
+    """A tool bar's buttons for actions whose words change often (Undo: "Undo Tombril moves …" after
+    each action) but never their buttons' words (``iconText``). Qt's tool bar lays itself out again at
+    every change of one of its actions, and its tool button takes every change as a new icon: both
+    asked the main window, docks and all, to lay out again (about a millisecond an action). Here a
+    change of such an action brings its button only what may differ: its tooltip, status tip and
+    whether it is enabled."""
+
+    def __init__(self, toolbar: QToolBar, actions: list[QAction]) -> None:
+        super().__init__(toolbar)
+        self.actions = actions
+        toolbar.installEventFilter(self)
+        for action in actions:
+            button = toolbar.widgetForAction(action)
+            if button is not None:
+                button.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ActionChanged and isinstance(event, QActionEvent):
+            action = event.action()
+            if action in self.actions and action.isVisible():
+                if isinstance(watched, QToolButton):
+                    watched.setToolTip(action.toolTip())
+                    watched.setStatusTip(action.statusTip())
+                    watched.setEnabled(action.isEnabled())
+                return True
+        return super().eventFilter(watched, event)
 
 
 class LinesLabel(QLabel):

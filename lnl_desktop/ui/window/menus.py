@@ -18,6 +18,7 @@ from lnl_desktop.ui.map.draw_menu import draw_menu, drawings_layer_action
 from lnl_desktop.ui.map.light import light_menu
 from lnl_desktop.ui.map.template_gestures import template_shapes_menu
 from lnl_desktop.ui.plumbing.theme import SCALES, THEMES
+from lnl_desktop.ui.plumbing.widgets import SteadyButtons
 from lnl_desktop.ui.window.session import WindowSession
 
 if TYPE_CHECKING:
@@ -355,6 +356,7 @@ class WindowMenus(QMainWindow):
         toolbar.addActions([self.open_action, self.save_action])
         toolbar.addSeparator()
         toolbar.addActions([self.undo_action, self.redo_action])
+        SteadyButtons(toolbar, [self.undo_action, self.redo_action])  # their words change with each action
         toolbar.addSeparator()
         for name, text in (
             ("select", "Select"),

@@ -7,7 +7,7 @@ from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QSizePolicy, QStatusBar, QStyle, QStyleOption, QWidget
 
 from lnl_desktop.core.encounter.words import visible
-from lnl_desktop.ui.plumbing.widgets import LinesLabel
+from lnl_desktop.ui.plumbing.widgets import Held, LinesLabel
 
 MESSAGE_LINES = 2  # the status bar's message: lines it may wrap onto
 
@@ -27,7 +27,10 @@ class StatusBar(QStatusBar):
         self.words.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.words.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.words.setContentsMargins(4, 0, 4, 0)
-        self.addPermanentWidget(self.words, 1)
+        # Held apart from the bar's layout: each new message laid the bar out again, and with it the main
+        # window (its tool bar, docks and all), once an action.
+        self.holder = Held(self.words)
+        self.addPermanentWidget(self.holder, 1)
         self.messageChanged.connect(self._show_words)
         self._fit_height()
 
@@ -38,6 +41,7 @@ class StatusBar(QStatusBar):
     def _fit_height(self) -> None:
         lines = self.words.fontMetrics().lineSpacing() * MESSAGE_LINES
         self.words.setFixedHeight(lines + 2)
+        self.holder.setFixedHeight(lines + 2)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
