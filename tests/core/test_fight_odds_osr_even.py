@@ -5,14 +5,16 @@ dying or the to-hit chances cut by a quarter to move its odds past chance. Here 
 a line on open ground against bestiary creatures of its weight: a bugbear, an orc and a gnoll in
 melee, a bandit and a gnoll shooting from behind, by group initiative (each side wins about half the
 fights). Creatures flee on morale in most fights, a PC dies in most, the attacks hit at many to-hit
-levels (AC 11 to 16, bonuses +0 to +5), with blades and bows.
+levels (AC 12 to 17: chances from 25 % to 65 %), with blades and bows.
 
 The figures compared, each fight one sample of them: each side's win, the rounds the fight lasts,
 and each combatant's drop, death, flight (out of the fight with HP left: morale) and HP at the end.
 The engine plays ENGINE_FIGHTS fights, the simulator FAST_FIGHTS, both from fixed seeds; a figure
 disagrees when the two means differ by more than Z standard errors of the difference, with the
 variance of both samples pooled (as it is when the two agree). With about 40 figures, Z = 4.5 leaves
-a false alarm about once in 4,000 runs of fresh seeds; the fixed seeds make each run the same."""
+a false alarm about once in 4,000 runs of fresh seeds; the fixed seeds make each run the same.
+Wins and drops alone (core.sim.agreement's figures) miss every change planted below even here: the
+rounds catch the to-hit cut, the deaths the death saves, the flights and HP left the morale rule."""
 
 from __future__ import annotations
 
@@ -143,7 +145,7 @@ def test_the_table_is_even_and_the_rules_under_test_come_into_play(table: Encoun
     assert any((engine[f"{name} drops"] & ~engine[f"{name} dies"]).mean() > 0.1 for name in pcs)
     # Several to-hit levels: the chances of the blows the simulator rolls differ from pair to pair.
     hits = sim_tables.tables_of(table, field).hit[..., 0]
-    assert len(np.unique(np.round(hits[hits > 0], 3))) >= 6
+    assert len(np.unique(np.round(hits[hits > 0], 3))) >= 8
 
 
 def test_fast_agrees_with_the_engine_on_an_even_table(table: Encounter, slow) -> None:  # type: ignore[no-untyped-def]
