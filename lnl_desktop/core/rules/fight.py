@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 np = lazy_module("numpy")
 
 # A skirmish, not a battle. 10,000 fights of 60 (30 against 30 on open ground, CPU seconds on the
-# 2-core development machine while shared): L&L 2.2 s (first 500 0.19 s), L&L Classic 1.5 s (0.13 s),
-# Group d10 3.5 s (0.20 s), Old-School d20 4.6 s (0.42 s): the Odds dock's estimate of 500 comes
-# within a second in each, the full count takes several in the last two.
+# 2-core development machine while shared; in brackets the first 500 with the map's plan): L&L 2.2 s
+# (0.29 s), L&L Classic 1.7 s (0.23 s), Group d10 2.8 s (0.27 s), Old-School d20 3.9 s (0.57 s): the
+# Odds dock's estimate of 500 comes within a second in each, the full count within four.
 MOST_FIGHTERS = 60
 MELEE_FT = 5  # RULES §4: melee reaches the adjacent cells
 WHOLE_MAP_FT = 100_000.0  # a movement budget no path on any map reaches: every cell's cost
