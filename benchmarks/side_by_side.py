@@ -101,7 +101,10 @@ def run(tree: Path, script: str, scripts: Path | None = None, extra: tuple[str, 
             value = float(match["value"].replace(",", "")) * SCALE[unit]
             found[what] = (value, None if budget is None else float(budget.replace(",", "")) * scale_budget, unit)
         elif line.strip() and not line.startswith(" "):
-            heading = line.strip().split(",")[0]  # "300x300 map", "Long lines and cave walls (100x100 map"
+            # "300x300 map, 500 tokens", "Long lines and cave walls (100x100 map": two maps of one size
+            # (the 50x50 with 10 and with 200 tokens) are told apart by their tokens.
+            sized = re.match(r"\d+x\d+ map, [\d,]+ tokens", line.strip())
+            heading = sized[0] if sized else line.strip().split(",")[0]
     if done.returncode != 0 and not found:
         print(f"  {script} failed on {tree}:\n{done.stderr[-800:]}", file=sys.stderr)
     return found
