@@ -56,7 +56,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import big_maps
-from PySide6.QtCore import QEvent, QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -118,6 +118,9 @@ class Table:
         self.window.close()
         self.window.deleteLater()
         settle(self.app)
+        # Deleted now, as the program's event loop deletes a closed window at once: processEvents outside
+        # a loop leaves it for later, and a later table's first drag paid for the earlier windows (5-7 ms each).
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     def point(self, cell: Cell) -> QPoint:
         return self.view.mapFromScene(self.view.scene_point_of(cell))
