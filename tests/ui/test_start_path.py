@@ -224,6 +224,14 @@ def report() -> dict[str, str]:
     return dict(line.split(": ", 1) for line in result.stdout.splitlines() if ": " in line)
 
 
+def program_output(code: str, env: dict[str, str] | None = None) -> str:
+    """What ``python -c code`` printed, offscreen, in a process of its own (asserting it ended well)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen") if env is None else env
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
 def test_the_first_window_imports_only_the_start_path(report: dict[str, str]) -> None:
     imported = set(report["modules"].split())
     new = imported - START_PATH
@@ -257,8 +265,7 @@ def test_a_lazy_numpy_is_the_real_one_at_first_use() -> None:
         "assert loaded('numpy') and numpy.zeros(2).shape == (2,)\n"
         "print('ok')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0 and "ok" in result.stdout, result.stdout + result.stderr
+    assert "ok" in program_output(code)
 
 
 def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
@@ -280,9 +287,7 @@ def test_numpy_is_loaded_once_the_window_is_up(tmp_path) -> None:
     )
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"))
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "numpy: yes" in result.stdout
+    assert "numpy: yes" in program_output(code, env)
 
 
 def test_the_first_odds_worker_imports_nothing_the_idle_moment_loaded() -> None:
@@ -302,11 +307,9 @@ def test_the_first_odds_worker_imports_nothing_the_idle_moment_loaded() -> None:
         "new = sorted(m for m in set(sys.modules) - before if m.startswith(('numpy', 'lnl_desktop.core.sim')))\n"
         "print('imported by the worker:', new)\n"
     )
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "first: done" in result.stdout
-    assert "imported by the worker: []" in result.stdout, result.stdout
+    printed = program_output(code)
+    assert "first: done" in printed
+    assert "imported by the worker: []" in printed, printed
 
 
 def test_pyside_reads_no_module_of_the_program_at_start() -> None:
@@ -326,10 +329,8 @@ def test_pyside_reads_no_module_of_the_program_at_start() -> None:
         "print('read:', len(ours), ours[:5])\n"
         "sys.exit(code)\n"
     )
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "read: 0 []" in result.stdout, result.stdout
+    printed = program_output(code)
+    assert "read: 0 []" in printed, printed
 
 
 # The docks whose tabs are behind Turns and Action at start: built only when the GM first shows one.
