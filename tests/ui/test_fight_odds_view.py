@@ -4,9 +4,12 @@ the rounds left; they follow a change (a hit, an undo) and never reach the playe
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 from waiting import run_until
@@ -14,6 +17,7 @@ from waiting import run_until
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
+from lnl_desktop.ui.plumbing.fight_odds import SETTLE_MS
 
 
 def wait_for(done: Callable[[], bool]) -> None:
@@ -142,13 +146,6 @@ def test_the_odds_wait_while_the_gm_holds_the_mouse_button_and_start_at_its_rele
 ) -> None:
     # A drag under way: a worker started now would take the interpreter lock from its steps, and the
     # drop changes the table anyway. The odds start once the button is let go.
-    import threading
-
-    from PySide6.QtCore import QPoint, Qt
-    from PySide6.QtTest import QTest
-
-    from lnl_desktop.ui.plumbing.fight_odds import SETTLE_MS
-
     window = laptop_window()
     label = window.turns_panel.odds_label
     wait_for(label.isVisible)
