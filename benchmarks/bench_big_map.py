@@ -243,11 +243,13 @@ class Table:
         times = []
         for i in range(repeat):
             if dropped:
-                from lnl_desktop.ui.map.token_gestures import VIEW_AHEAD
+                from lnl_desktop.ui.map import token_gestures
 
                 size = next(c.size for c in encounter.combatants if c.id == mover)
-                VIEW_AHEAD.ask(encounter.map, cells[i % 2], size)
-                VIEW_AHEAD.wait()
+                # As the gesture asks: cut to the mover's field of vision where the revision does so.
+                eyes = token_gestures.drop_eyes(self.controller, mover) if hasattr(token_gestures, "drop_eyes") else ()
+                token_gestures.VIEW_AHEAD.ask(encounter.map, cells[i % 2], size, *eyes)
+                token_gestures.VIEW_AHEAD.wait()
             t0 = time.perf_counter()
             events = self.controller.do(act.Move(mover, cells[i % 2], forced=True))
             settle(self.app)

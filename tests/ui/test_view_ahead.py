@@ -25,13 +25,13 @@ from lnl_desktop.ui.plumbing.style import CELL_PX
 SIZE = 160  # past VIEW_LATER_CELLS: a view there is worth working out ahead
 
 
-def table(fog: bool = True) -> Encounter:
+def table(fog: bool = True, walled: bool = True) -> Encounter:
     combatants = [
         Combatant(id="ana", name="Ana", side=Side.PARTY, level=3, stamina_max=20, injury_max=9),
         Combatant(id="orc", name="Orc", side=Side.OPPONENTS, level=1, stamina_max=4, injury_max=3),
     ]
     tokens = {"ana": Token(cell=(20, 20), facing=90), "orc": Token(cell=(60, 20), facing=270)}
-    walls = tuple(WallSegment(a=(34 + 7 * k, 5 + 3 * k), b=(38 + 7 * k, 60 - 2 * k)) for k in range(12))
+    walls = tuple(WallSegment(a=(34 + 7 * k, 5 + 3 * k), b=(38 + 7 * k, 60 - 2 * k)) for k in range(12) if walled)
     encounter = Encounter(map=MapGrid(width=SIZE, height=SIZE, segments=walls), combatants=combatants, tokens=tokens)
     encounter.fog.enabled = fog
     return encounter
@@ -63,7 +63,9 @@ def drag(view: MapView, cid: str, cells: list[tuple[int, int]], known: list[bool
         QApplication.processEvents()
     assert token_gestures.VIEW_AHEAD.wait()
     if known is not None:
-        known.append(visibility.view_known(view.controller.encounter.map, cells[-1], 1))
+        # The view the drop will use: cut to the token's field of vision (sight has a facing in L&L).
+        facing = view.controller.encounter.tokens[cid].facing
+        known.append(visibility.view_known(view.controller.encounter.map, cells[-1], 1, facing, 120))
     QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(cells[-1]).toPoint())
     QApplication.processEvents()
 
@@ -102,9 +104,32 @@ def test_a_party_tokens_drop_cell_view_is_known_after_the_drag_and_the_drop_expl
 
 def test_an_opponents_drag_asks_for_no_view(view: MapView, monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[tuple[int, int]] = []
-    monkeypatch.setattr(token_gestures.VIEW_AHEAD, "ask", lambda grid_map, cell, size: asked.append(cell) or False)
+    monkeypatch.setattr(
+        token_gestures.VIEW_AHEAD, "ask", lambda grid_map, cell, size, *eyes: asked.append(cell) or False
+    )
     known: list[bool] = []
     drag(view, "orc", [(59, 20), (58, 21)], known)
     assert asked == [] and known == [False]
     drag(view, "ana", [(21, 20)])
     assert asked  # the Party's token does ask
+
+
+def test_on_a_big_open_map_the_drop_cells_view_cut_to_the_field_of_vision_is_made_during_the_drag(
+    qtbot: QtBot,
+) -> None:
+    load_now("numpy")
+    controller = TableController(table(walled=False))
+    view = MapView(controller)
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    view.zoom_reset()
+    view.center_on("ana")
+    QApplication.processEvents()
+    known: list[bool] = []
+    drag(view, "ana", [(21, 20), (22, 20)], known)
+    assert known == [True]  # no walls, but the cut to Ana's 120 degrees is the drop's millisecond
+    encounter = controller.encounter
+    assert encounter.tokens["ana"].cell == (22, 20)
+    ys, xs = np.nonzero(party_view.party_sight(encounter).mask)
+    assert encounter.fog.explored == frozenset(zip(xs.tolist(), ys.tolist(), strict=True))

@@ -77,11 +77,20 @@ def visible_mask(
     return terrain_visible_mask(map_terrain(grid_map), cell, size, facing, vision_deg)
 
 
-def view_known(grid_map: GridMap, cell: Cell, size: int = 1) -> bool:
-    """Whether what a creature of ``size`` at ``cell`` sees all round is already worked out on this
-    map (its field of vision is cut from that in a millisecond): the window works an unknown one
-    out on a worker thread rather than while the GM drags. The views' cache takes one at a time."""
-    return (cell, size) in _index(map_terrain(grid_map)).views
+def view_known(
+    grid_map: GridMap, cell: Cell, size: int = 1, facing: float | None = None, vision_deg: float = 360
+) -> bool:
+    """Whether what a creature of ``size`` at ``cell`` sees (all round, or facing ``facing`` with
+    ``vision_deg`` of vision) is already worked out on this map: the window works an unknown one out
+    on a worker thread rather than while the GM drags. The views' cache takes one at a time."""
+    return _view_key(cell, size, facing, vision_deg) in _index(map_terrain(grid_map)).views
+
+
+def _view_key(cell: Cell, size: int, facing: float | None, vision_deg: float) -> tuple[object, ...]:
+    """A single creature's view in the map's cache: all round, or cut to its field of vision."""
+    if facing is not None and vision_deg < 360:
+        return (cell, size, float(facing), float(vision_deg))
+    return (cell, size)
 
 
 def terrain_visible_mask(
@@ -105,7 +114,7 @@ def _packed_view(ix: _Index, cell: Cell, size: int, facing: float | None, vision
     works out the moved token's view only, and a hover asks the same creature's view many times.
     Bits, not booleans: an eighth of the memory, and a Party's views OR eight cells at a time."""
     cone = facing is not None and vision_deg < 360
-    key: tuple[object, ...] = (cell, size, float(facing), float(vision_deg)) if cone else (cell, size)
+    key = _view_key(cell, size, facing, vision_deg)
     found = ix.view(key)
     if found is not None:
         return found

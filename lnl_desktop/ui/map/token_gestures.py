@@ -39,33 +39,37 @@ from lnl_desktop.ui.plumbing.controller import AttackPlan, TableController
 
 class ViewAhead:
     """What a dragged Party token will see where it is dropped, worked out on a worker while the GM
-    drags, into the map's cache of views: the Party move after the drop then only cuts its field of
-    vision from it (a view of a walled 300 x 300 map is 2-5 ms of the move's frame). One worker at a
-    time, for the latest cell the drag asked about; it is given plain data and touches no Qt object."""
+    drags, into the map's cache of views, cut to the token's field of vision where sight has a facing
+    (a move keeps the facing): the Party move after the drop finds it made (a view of a walled 300 x 300
+    map is 2-5 ms of the move's frame, the cut another millisecond). One worker at a time, for the
+    latest cell the drag asked about; it is given plain data and touches no Qt object."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._wanted: tuple[MapGrid, Cell, int] | None = None
+        self._wanted: tuple[MapGrid, Cell, int, float | None, float] | None = None
         self._working = False
         self._idle = threading.Event()  # set while no worker runs
         self._idle.set()
 
     @staticmethod
-    def worth_it(grid_map: MapGrid) -> bool:
-        """Whether a view of ``grid_map`` costs enough to be worked out ahead (a big map with walls)."""
+    def worth_it(grid_map: MapGrid, cone: bool) -> bool:
+        """Whether a view of ``grid_map`` costs enough to be worked out ahead: a big map with walls, or
+        where the view is cut to a field of vision (a millisecond over a big open map)."""
         if grid_map.width * grid_map.height < VIEW_LATER_CELLS:
             return False
-        return bool(grid_map.segments or grid_map.doors or grid_map.walls) and loaded("numpy")
+        return bool(cone or grid_map.segments or grid_map.doors or grid_map.walls) and loaded("numpy")
 
-    def ask(self, grid_map: MapGrid, cell: Cell, size: int) -> bool:
-        """Work out the view from ``cell`` (a creature of ``size``) unless it is known: whether a
-        worker was asked to."""
+    def ask(
+        self, grid_map: MapGrid, cell: Cell, size: int, facing: float | None = None, vision_deg: float = 360
+    ) -> bool:
+        """Work out the view from ``cell`` (a creature of ``size``, facing ``facing`` with ``vision_deg``
+        of vision; None: all round) unless it is known: whether a worker was asked to."""
         if not (0 <= cell[0] < grid_map.width and 0 <= cell[1] < grid_map.height):
             return False
-        if visibility.view_known(grid_map, cell, size):
+        if visibility.view_known(grid_map, cell, size, facing, vision_deg):
             return False
         with self._lock:
-            self._wanted = (grid_map, cell, size)
+            self._wanted = (grid_map, cell, size, facing, vision_deg)
             if self._working:
                 return True  # the running worker takes it next
             self._working = True
@@ -92,6 +96,17 @@ class ViewAhead:
 VIEW_AHEAD = ViewAhead()
 
 
+def drop_eyes(controller: TableController, cid: str) -> tuple[float | None, float]:
+    """The facing and the degrees of vision ``cid``'s view at a drop cell is cut to: (None, 360) where
+    sight has no facing (the ruleset's) or the creature sees all round."""
+    encounter = controller.encounter
+    token = encounter.tokens.get(cid)
+    mover = next((c for c in encounter.combatants if c.id == cid), None)
+    if token is None or mover is None or not controller.engine.ruleset.sight_uses_facing or mover.vision_deg >= 360:
+        return None, 360
+    return float(token.facing), float(mover.vision_deg)
+
+
 class MoveToken(Gesture):
     """A token dragged to where it goes, along the route through its waypoints; the release is one
     Move. Until the cursor has moved a few pixels it is a click, which does what combat needs next
@@ -111,15 +126,15 @@ class MoveToken(Gesture):
         self.target: Cell | None = None  # the anchor under the cursor
         self.forced = False
         self.targets = targets  # a click makes the token the plan's target
-        # A Party token under fog of war on a big walled map: its view where it may be dropped is
-        # worked out ahead (VIEW_AHEAD), for the fog the drop will show.
+        # A Party token under fog of war on a big map (walled, or its sight cut to a field of vision): its
+        # view where it may be dropped is worked out ahead (VIEW_AHEAD), for the fog the drop will show.
         encounter = view.controller.encounter
         mover = next((c for c in encounter.combatants if c.id == drag.cid), None)
         self.sees_for_party = (
             mover is not None
             and mover.side is Side.PARTY
             and encounter.fog.enabled
-            and ViewAhead.worth_it(encounter.map)
+            and ViewAhead.worth_it(encounter.map, drop_eyes(view.controller, drag.cid)[0] is not None)
         )
 
     @classmethod
@@ -235,7 +250,7 @@ class MoveToken(Gesture):
             route = Route(target, [drag.start, target], True, 0.0, [[drag.start, target]], [True])
         info = view.drag_layer.show_route(drag, route, forced)
         if self.sees_for_party:
-            VIEW_AHEAD.ask(view.controller.encounter.map, target, drag.size)
+            VIEW_AHEAD.ask(view.controller.encounter.map, target, drag.size, *drop_eyes(view.controller, drag.cid))
         item = view.map_scene.tokens.get(drag.cid)
         if item is not None:
             item.move_to(target)
