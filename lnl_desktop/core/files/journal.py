@@ -20,8 +20,9 @@ long fight's base costs the state and a join, not the whole log again. The base 
 previous generation whole. A checkpoint's base and meta are the worker's to write (the window goes on
 with the new journal meanwhile: replaying the chain reads on past the meta's generation, so a kill
 before the worker is done loses nothing); a new chain's first base and meta are written before its
-first line, by the window, and synced by the worker. A torn last line (a kill in the middle of a
-write) is skipped.
+first line, by the window, and synced by the worker: the text written at the idle moment after the
+open or save as ``ready-G.lnl`` (never read by recovery: a folder holding only it has nothing to
+recover) and renamed into place then, or written then. A torn last line (a kill mid-write) is skipped.
 
 Recovery never throws away what it cannot read: :func:`recover` says which part could not be read
 (``Recovered.unread``), rebuilds what it can (from a checkpoint, or the journal replayed on the
@@ -336,6 +337,9 @@ class Journal:
         # never wakes in the middle of one; anyone else has it handed off at each line.
         self.hand_off_later = False
         self._base_of = _BaseText()
+        # The next chain's first base, written at an idle moment under a name recovery never reads:
+        # its path, the very text it holds and its file's identity. The first change renames it into place.
+        self._ready: tuple[Path, str, tuple[int, int, int]] | None = None
         # Actions applied (and not undone) in this generation: an undo of one of them is replayed
         # as an undo; an undo reaching further back is written as the whole encounter.
         self._depth = 0
@@ -380,10 +384,25 @@ class Journal:
         self._base_pending = type(copy).model_construct(**{**copy.__dict__, "log": kept})
 
     def prepare(self) -> None:
-        """Make the kept state's text now (an idle moment), not at the GM's next change."""
+        """Make the kept state's text now (an idle moment), not at the GM's next change, and write it
+        to the disk as the next chain's first base, for that change to rename into place."""
+        if self._make_text():
+            self._write_ready()
+
+    def _make_text(self) -> bool:
         pending, self._base_pending = self._base_pending, None
         if pending is not None:
             self._base_text = self._base_of(pending)
+        return pending is not None
+
+    def _write_ready(self) -> None:
+        ready = self.folder / f"ready-{self.generation + 1}.lnl"  # never a base: recover reads "base-*" only
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            storage.write_text_atomic(ready, self._base_text, sync=False)
+            self._ready = (ready, self._base_text, _identity(ready))
+        except OSError:
+            self._ready = None  # the first change writes the base itself (and says so if it cannot)
 
     def record(self, step: HistoryStep, encounter: Encounter) -> None:
         """Append one change and flush it to the disk (``encounter`` is the state after it)."""
@@ -478,7 +497,7 @@ class Journal:
         if not chained:
             self.root = self.generation
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.prepare()
+        self._make_text()
         base, meta = self._base_path(self.generation), self.folder / META
         original = str(self.original) if self.original else None
         meta_text = json.dumps({"generation": self.generation, "root": self.root, "original": original})
@@ -493,13 +512,30 @@ class Journal:
             self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
             self._generations.append(_on_worker(_write_checkpoint, base, self._base_text, meta, meta_text, stale))
         else:
-            # A new chain's first base must be with the system before its first line: written here
-            # (a kill loses nothing), the waits for the disk handed to the worker with the line's.
-            storage.write_text_atomic(base, self._base_text, sync=False)
+            # A new chain's first base must be with the system before its first line: the text written
+            # at an idle moment renamed into place, or written here (a kill loses nothing); the waits
+            # for the disk handed to the worker with the line's.
+            if not self._use_ready(base):
+                storage.write_text_atomic(base, self._base_text, sync=False)
             self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
             storage.write_text_atomic(meta, meta_text, sync=False)
             self._to_sync = (base, meta, stale)
         self._written = True
+
+    def _use_ready(self, base: Path) -> bool:
+        """Rename the base written at an idle moment into place, if it is this very text, unchanged."""
+        ready, self._ready = self._ready, None
+        if ready is None:
+            return False
+        path, text, identity = ready
+        try:
+            if path.name == f"ready-{self.generation}.lnl" and text is self._base_text and _identity(path) == identity:
+                os.replace(path, base)
+                return True
+            path.unlink(missing_ok=True)  # another state's text (a reset since): never used
+        except OSError:
+            pass  # gone or changed on the disk: the base is written instead
+        return False
 
     def _base_path(self, generation: int) -> Path:
         return self.folder / f"base-{generation}.lnl"
@@ -517,11 +553,18 @@ class Journal:
     def _remove_files(self) -> None:
         self.wait_synced()  # nothing of the worker's lands in the folder after it is emptied
         self._written = False
+        self._ready = None  # its file goes with the others (".lnl")
         if not self.folder.exists():
             return
         for path in self.folder.iterdir():
             if path.name == META or path.suffix in (".lnl", ".jsonl"):
                 path.unlink(missing_ok=True)
+
+
+def _identity(path: Path) -> tuple[int, int, int]:
+    """Which file is at ``path`` and whether it changed: another file, or one rewritten, is another identity."""
+    info = os.stat(path)
+    return info.st_ino, info.st_size, info.st_mtime_ns
 
 
 def _numbered(folder: Path, prefix: str, suffix: str) -> dict[int, Path]:
