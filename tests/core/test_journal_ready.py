@@ -44,13 +44,13 @@ def test_the_first_change_renames_the_text_written_at_the_idle_moment_into_place
     engine, journal = opened(tmp_path)
     as_opened = storage.dumps(engine.encounter)
     journal.prepare()  # the idle moment after the open
-    ready = tmp_path / "ready-1.lnl"
+    ready = tmp_path / "ready-base-1.lnl"
     assert ready.read_text(encoding="utf-8") == as_opened
     inode = ready.stat().st_ino
     written = written_to(monkeypatch)
     engine.apply(act.Face("janine", 135))
-    assert "base-1.lnl" not in written  # the GM's first move writes no encounter text
-    assert (tmp_path / "base-1.lnl").stat().st_ino == inode and not ready.exists()
+    assert written == []  # the GM's first move writes no file whole: the base and the meta were ready
+    assert (tmp_path / "base-1.lnl").stat().st_ino == inode and not list(tmp_path.glob("ready-*"))
     assert (tmp_path / "base-1.lnl").read_text(encoding="utf-8") == as_opened
     journal.wait_synced()
     found = recover(tmp_path)
@@ -63,7 +63,7 @@ def test_the_first_change_renames_the_text_written_at_the_idle_moment_into_place
 def test_a_folder_holding_only_the_idle_text_has_nothing_to_recover(tmp_path: Path) -> None:
     _, journal = opened(tmp_path)
     journal.prepare()
-    assert [p.name for p in tmp_path.iterdir()] == ["ready-1.lnl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ready-base-1.lnl", "ready-meta.json"]
     assert recover(tmp_path) is None  # an unchanged encounter is never offered back
     journal.close()  # a clean close
     assert list(tmp_path.iterdir()) == []
@@ -75,9 +75,10 @@ def test_an_idle_text_that_is_no_longer_the_encounter_is_never_used(
 ) -> None:
     engine, journal = opened(tmp_path)
     journal.prepare()
-    ready = tmp_path / "ready-1.lnl"
+    ready = tmp_path / "ready-base-1.lnl"
     assert ready.exists()
     written = written_to(monkeypatch)
+    named = {"saved after a change": "fight.lnl", "reopened": "other.lnl", "recovered work": "fight.lnl"}.get(how)
     if how == "saved after a change":
         engine.apply(act.Face("janine", 135))
         journal.reset(engine.encounter, tmp_path / "fight.lnl", unsaved=False)  # the GM saved
@@ -87,7 +88,7 @@ def test_an_idle_text_that_is_no_longer_the_encounter_is_never_used(
         journal.reset(engine.encounter, tmp_path / "other.lnl", unsaved=False)
     elif how == "recovered work":
         engine.replace(engine.encounter.model_copy(update={"name": "Recovered"}))
-        journal.reset(engine.encounter, None, unsaved=True)  # unsaved work: written at once
+        journal.reset(engine.encounter, tmp_path / "fight.lnl", unsaved=True)  # unsaved work: written at once
     elif how == "changed on disk":
         ready.write_text(storage.dumps(engine.encounter.model_copy(update={"name": "Not this"})), encoding="utf-8")
     else:
@@ -100,4 +101,5 @@ def test_an_idle_text_that_is_no_longer_the_encounter_is_never_used(
     assert not list(tmp_path.glob("ready-*"))
     found = recover(tmp_path)
     assert found is not None and not found.problem
+    assert found.original == (tmp_path / named if named else None)  # the meta of now, not of the idle moment
     assert storage.dumps(found.encounter) == storage.dumps(engine.encounter)

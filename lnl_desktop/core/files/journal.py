@@ -20,9 +20,9 @@ long fight's base costs the state and a join, not the whole log again. The base 
 previous generation whole. A checkpoint's base and meta are the worker's to write (the window goes on
 with the new journal meanwhile: replaying the chain reads on past the meta's generation, so a kill
 before the worker is done loses nothing); a new chain's first base and meta are written before its
-first line, by the window, and synced by the worker: the text written at the idle moment after the
-open or save as ``ready-G.lnl`` (never read by recovery: a folder holding only it has nothing to
-recover) and renamed into place then, or written then. A torn last line (a kill mid-write) is skipped.
+first line, by the window, and synced by the worker: renamed into place from ``ready-*`` files written
+at the idle moment after the open or save (never read by recovery: a folder holding only them has
+nothing to recover), or written then. A torn last line (a kill in the middle of a write) is skipped.
 
 Recovery never throws away what it cannot read: :func:`recover` says which part could not be read
 (``Recovered.unread``), rebuilds what it can (from a checkpoint, or the journal replayed on the
@@ -337,9 +337,9 @@ class Journal:
         # never wakes in the middle of one; anyone else has it handed off at each line.
         self.hand_off_later = False
         self._base_of = _BaseText()
-        # The next chain's first base, written at an idle moment under a name recovery never reads:
-        # its path, the very text it holds and its file's identity. The first change renames it into place.
-        self._ready: tuple[Path, str, tuple[int, int, int]] | None = None
+        # The next chain's first base and meta, written at an idle moment under names recovery never
+        # reads ("ready-base-G.lnl"): each with the very text it holds and its file's identity then.
+        self._ready: dict[Path, tuple[str, tuple[int, int, int]]] = {}
         # Actions applied (and not undone) in this generation: an undo of one of them is replayed
         # as an undo; an undo reaching further back is written as the whole encounter.
         self._depth = 0
@@ -385,7 +385,7 @@ class Journal:
 
     def prepare(self) -> None:
         """Make the kept state's text now (an idle moment), not at the GM's next change, and write it
-        to the disk as the next chain's first base, for that change to rename into place."""
+        to the disk as the next chain's first base (and its meta), for that change to rename into place."""
         if self._make_text():
             self._write_ready()
 
@@ -396,13 +396,19 @@ class Journal:
         return pending is not None
 
     def _write_ready(self) -> None:
-        ready = self.folder / f"ready-{self.generation + 1}.lnl"  # never a base: recover reads "base-*" only
+        number, meta = self.generation + 1, self.folder / META
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            storage.write_text_atomic(ready, self._base_text, sync=False)
-            self._ready = (ready, self._base_text, _identity(ready))
+            for target, text in ((self._base_path(number), self._base_text), (meta, self._meta(number, number))):
+                ready = self.folder / f"ready-{target.name}"  # never a base, a journal or the meta to recover
+                storage.write_text_atomic(ready, text, sync=False)
+                self._ready[ready] = (text, _identity(ready))
         except OSError:
-            self._ready = None  # the first change writes the base itself (and says so if it cannot)
+            pass  # what is not written now, the first change writes (and says so if it cannot either)
+
+    def _meta(self, generation: int, root: int) -> str:
+        original = str(self.original) if self.original else None
+        return json.dumps({"generation": generation, "root": root, "original": original})
 
     def record(self, step: HistoryStep, encounter: Encounter) -> None:
         """Append one change and flush it to the disk (``encounter`` is the state after it)."""
@@ -499,8 +505,7 @@ class Journal:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._make_text()
         base, meta = self._base_path(self.generation), self.folder / META
-        original = str(self.original) if self.original else None
-        meta_text = json.dumps({"generation": self.generation, "root": self.root, "original": original})
+        meta_text = self._meta(self.generation, self.root)
         # What the new meta no longer names: the last checkpoint's base, or the whole old chain.
         stale = [self._base_path(old)] if old != self.root else []
         if not chained:
@@ -515,26 +520,26 @@ class Journal:
             # A new chain's first base must be with the system before its first line: the text written
             # at an idle moment renamed into place, or written here (a kill loses nothing); the waits
             # for the disk handed to the worker with the line's.
-            if not self._use_ready(base):
+            if not self._put_ready(base, self._base_text):
                 storage.write_text_atomic(base, self._base_text, sync=False)
             self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
-            storage.write_text_atomic(meta, meta_text, sync=False)
+            if not self._put_ready(meta, meta_text):
+                storage.write_text_atomic(meta, meta_text, sync=False)
+            with contextlib.suppress(OSError):
+                _remove(list(self._ready))  # another state's, or another generation's: never used
+            self._ready.clear()
             self._to_sync = (base, meta, stale)
         self._written = True
 
-    def _use_ready(self, base: Path) -> bool:
-        """Rename the base written at an idle moment into place, if it is this very text, unchanged."""
-        ready, self._ready = self._ready, None
-        if ready is None:
-            return False
-        path, text, identity = ready
-        try:
-            if path.name == f"ready-{self.generation}.lnl" and text is self._base_text and _identity(path) == identity:
-                os.replace(path, base)
+    def _put_ready(self, target: Path, text: str) -> bool:
+        """Rename the file written at an idle moment into ``target``, if it holds this text, unchanged since."""
+        ready = self.folder / f"ready-{target.name}"
+        made = self._ready.get(ready)  # what is left is another state's or generation's: removed unused
+        with contextlib.suppress(OSError):  # gone or changed on the disk: the text is written instead
+            if made is not None and made[0] == text and _identity(ready) == made[1]:
+                os.replace(ready, target)
+                del self._ready[ready]
                 return True
-            path.unlink(missing_ok=True)  # another state's text (a reset since): never used
-        except OSError:
-            pass  # gone or changed on the disk: the base is written instead
         return False
 
     def _base_path(self, generation: int) -> Path:
@@ -553,11 +558,11 @@ class Journal:
     def _remove_files(self) -> None:
         self.wait_synced()  # nothing of the worker's lands in the folder after it is emptied
         self._written = False
-        self._ready = None  # its file goes with the others (".lnl")
+        self._ready.clear()  # their files go with the others
         if not self.folder.exists():
             return
         for path in self.folder.iterdir():
-            if path.name == META or path.suffix in (".lnl", ".jsonl"):
+            if path.name == META or path.suffix in (".lnl", ".jsonl") or path.name.startswith("ready-"):
                 path.unlink(missing_ok=True)
 
 
