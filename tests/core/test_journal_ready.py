@@ -49,7 +49,7 @@ def test_the_first_change_renames_the_text_written_at_the_idle_moment_into_place
     inode = ready.stat().st_ino
     written = written_to(monkeypatch)
     engine.apply(act.Face("janine", 135))
-    assert written == []  # the GM's first move writes no file whole: the base and the meta were ready
+    assert written == []  # the GM's first move writes no file whole: the base, journal and meta were ready
     assert (tmp_path / "base-1.lnl").stat().st_ino == inode and not list(tmp_path.glob("ready-*"))
     assert (tmp_path / "base-1.lnl").read_text(encoding="utf-8") == as_opened
     journal.wait_synced()
@@ -63,7 +63,11 @@ def test_the_first_change_renames_the_text_written_at_the_idle_moment_into_place
 def test_a_folder_holding_only_the_idle_text_has_nothing_to_recover(tmp_path: Path) -> None:
     _, journal = opened(tmp_path)
     journal.prepare()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ready-base-1.lnl", "ready-meta.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "ready-base-1.lnl",
+        "ready-journal-1.jsonl",
+        "ready-meta.json",
+    ]
     assert recover(tmp_path) is None  # an unchanged encounter is never offered back
     journal.close()  # a clean close
     assert list(tmp_path.iterdir()) == []

@@ -89,8 +89,13 @@ def test_a_kill_after_the_first_change_gives_back_that_change_from_the_idle_mome
 
 def test_a_kill_before_any_change_offers_nothing_at_the_next_start(tmp_path: Path, idle_window: IdleChild) -> None:
     folder = window_folder(tmp_path)
-    # The encounter as opened and its meta, ready for a first change: no base, no journal, no meta.
-    assert sorted(p.name for p in folder.iterdir()) == ["ready-base-1.lnl", "ready-meta.json", "window.lock"]
+    # The encounter as opened, an empty journal and the meta, ready for a first change: nothing to recover.
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "ready-base-1.lnl",
+        "ready-journal-1.jsonl",
+        "ready-meta.json",
+        "window.lock",
+    ]
     idle_window.kill()
     seen = start(tmp_path, "yes")
     assert [s["title"] for s in seen["said"]] == []  # no "Recover unsaved work?": nothing was changed

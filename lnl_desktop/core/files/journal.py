@@ -337,8 +337,8 @@ class Journal:
         # never wakes in the middle of one; anyone else has it handed off at each line.
         self.hand_off_later = False
         self._base_of = _BaseText()
-        # The next chain's first base and meta, written at an idle moment under names recovery never
-        # reads ("ready-base-G.lnl"): each with the very text it holds and its file's identity then.
+        # The next chain's first base, journal and meta, written at an idle moment under names recovery
+        # never reads ("ready-base-G.lnl"): each with the very text it holds and its file's identity then.
         self._ready: dict[Path, tuple[str, tuple[int, int, int]]] = {}
         # Actions applied (and not undone) in this generation: an undo of one of them is replayed
         # as an undo; an undo reaching further back is written as the whole encounter.
@@ -385,7 +385,7 @@ class Journal:
 
     def prepare(self) -> None:
         """Make the kept state's text now (an idle moment), not at the GM's next change, and write it
-        to the disk as the next chain's first base (and its meta), for that change to rename into place."""
+        to the disk as the next chain's first base (its journal and meta too), for that change to rename."""
         if self._make_text():
             self._write_ready()
 
@@ -396,10 +396,11 @@ class Journal:
         return pending is not None
 
     def _write_ready(self) -> None:
-        number, meta = self.generation + 1, self.folder / META
+        number = self.generation + 1
+        targets = (self._base_path(number), self._journal_path(number), self.folder / META)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            for target, text in ((self._base_path(number), self._base_text), (meta, self._meta(number, number))):
+            for target, text in zip(targets, (self._base_text, "", self._meta(number, number)), strict=True):
                 ready = self.folder / f"ready-{target.name}"  # never a base, a journal or the meta to recover
                 storage.write_text_atomic(ready, text, sync=False)
                 self._ready[ready] = (text, _identity(ready))
@@ -522,7 +523,8 @@ class Journal:
             # for the disk handed to the worker with the line's.
             if not self._put_ready(base, self._base_text):
                 storage.write_text_atomic(base, self._base_text, sync=False)
-            self._handle = open(self._journal_path(self.generation), "wb")  # noqa: SIM115 - kept open to append
+            self._put_ready(journal := self._journal_path(self.generation), "")  # renaming it is cheaper than making it
+            self._handle = open(journal, "wb")  # noqa: SIM115 - kept open to append
             if not self._put_ready(meta, meta_text):
                 storage.write_text_atomic(meta, meta_text, sync=False)
             with contextlib.suppress(OSError):
