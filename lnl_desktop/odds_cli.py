@@ -84,6 +84,9 @@ def heading(name: str, title: str) -> str:
 def run(argv: list[str]) -> int:
     """The command: 0 with the odds printed, 2 for a refused file or option, 130 when stopped by Ctrl+C
     (a short line, no traceback)."""
+    from lnl_desktop.memory_pages import small_pages
+
+    small_pages()  # the simulator's fresh arrays are quicker in small pages (lnl_desktop.memory_pages)
     try:
         return odds_command(argv)
     except KeyboardInterrupt:

@@ -149,8 +149,10 @@ def _run(argv: list[str] | None) -> int:
 
 
 def warm_up(windows: list[MainWindow]) -> None:
+    from lnl_desktop.memory_pages import small_pages
     from lnl_desktop.ui.plumbing.fight_odds import load_simulator
 
+    small_pages()  # no 5 ms huge-page fault in the middle of a frame from now on
     load_simulator()  # numpy too
     for window in windows:
         window.document.prepare()
