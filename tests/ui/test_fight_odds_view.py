@@ -5,9 +5,11 @@ the rounds left; they follow a change (a hit, an undo) and never reach the playe
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
@@ -17,7 +19,7 @@ from waiting import run_until
 from lnl_desktop.core.encounter import actions as act
 from lnl_desktop.core.files import storage
 from lnl_desktop.paths import resource
-from lnl_desktop.ui.plumbing.fight_odds import SETTLE_MS
+from lnl_desktop.ui.plumbing.fight_odds import POLL_MS, SETTLE_MS
 
 
 def wait_for(done: Callable[[], bool]) -> None:
@@ -162,3 +164,41 @@ def test_the_odds_wait_while_the_gm_holds_the_mouse_button_and_start_at_its_rele
     QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
     wait_for(lambda: starts == [service.generation] and not service.running)
     assert label.text().startswith("Odds: Party wins")
+
+
+def test_a_running_worker_waits_while_the_gm_holds_a_button_and_goes_on_a_moment_after_the_release(
+    laptop_window: Any, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The worker shares the interpreter with the window: while the GM acts, its turns wait.
+    from lnl_desktop.core.rules.fight import turn_boundary, turns_held
+    from lnl_desktop.core.sim import run
+
+    real = run.fight_odds
+    turns: list[float] = []
+
+    def slow_odds(encounter: Any, fights: int, **options: Any) -> Any:  # many short turns, each counted
+        for _ in range(400):
+            turn_boundary()
+            turns.append(time.monotonic())
+            time.sleep(0.002)
+        return real(encounter, 50, **options)
+
+    window = laptop_window()
+    service = window.fight_odds
+    wait_for(lambda: not service.running)
+    monkeypatch.setattr(run, "fight_odds", slow_odds)
+    service.changed()
+    wait_for(lambda: len(turns) > 5)
+    viewport = window.map_view.viewport()
+    empty = QPoint(5, 5)  # a corner of the map without a token
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
+    qtbot.wait(3 * POLL_MS)
+    assert turns_held()
+    held_at = len(turns)
+    qtbot.wait(300)
+    assert len(turns) <= held_at + 1  # at most the turn under way when the hold came
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
+    wait_for(lambda: len(turns) > held_at + 20)  # let go once the table is quiet
+    assert not turns_held()
+    wait_for(lambda: not service.running)
+    assert not turns_held()

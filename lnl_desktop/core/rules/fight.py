@@ -25,7 +25,9 @@ the table's state (:class:`Battlefield`, built by :mod:`lnl_desktop.core.sim.fie
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -477,3 +479,59 @@ class Timers:
             return idx if int(who) == owner else idx[:0]
         out: IntArray = idx[np.asarray(who) == owner]
         return out
+
+
+# -- the simulators step aside while the GM acts ------------------------------------------------------
+#
+# The window plays the fight odds on a worker thread of its own interpreter (ui.plumbing.fight_odds).
+# While the worker runs Python, the GUI thread waits for the interpreter's lock at every call it makes
+# into Qt or numpy, up to the lock's 5 ms switch interval each time: a Party move on a map beside a
+# running worker took 25-32 ms instead of 9. So the window holds the simulators' turns while the GM
+# acts (a button held, an action just made) and lets them go when the table is quiet; the simulators
+# wait at each turn and batch (:func:`turn_boundary`), and a worker whose odds are no longer wanted
+# (the table changed) stops there.
+
+_turns_free = threading.Event()
+_turns_free.set()
+_worker = threading.local()  # the stop event of the odds the current worker plays, if any
+LONGEST_WAIT_S = 1.0  # a turn waits at most this long: odds that never finish are worse than a slow frame
+
+
+class Stopped(Exception):
+    """The odds being worked out are no longer wanted (a newer state of the table was asked for)."""
+
+
+def hold_turns() -> None:
+    """The GM is acting: workers wait at their next turn (the GUI thread's own runs never do)."""
+    _turns_free.clear()
+
+
+def let_turns() -> None:
+    """The table is quiet: workers go on."""
+    _turns_free.set()
+
+
+def turns_held() -> bool:
+    return not _turns_free.is_set()
+
+
+def turn_boundary() -> None:
+    """Where a simulator may wait: between turns and batches. On a worker, wait while the GM acts (at
+    most :data:`LONGEST_WAIT_S`), and raise :class:`Stopped` when its odds are no longer wanted."""
+    if threading.current_thread() is threading.main_thread():
+        return
+    stop = getattr(_worker, "stop", None)
+    if not _turns_free.is_set() and not (stop is not None and stop.is_set()):
+        _turns_free.wait(LONGEST_WAIT_S)
+    if stop is not None and stop.is_set():
+        raise Stopped
+
+
+@contextmanager
+def stopping_on(stop: threading.Event) -> Iterator[None]:
+    """On a worker: the simulators it runs stop at their next turn once ``stop`` is set."""
+    _worker.stop = stop
+    try:
+        yield
+    finally:
+        _worker.stop = None

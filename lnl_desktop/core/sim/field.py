@@ -10,7 +10,7 @@ from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.map.grid import token_distance_ft
 from lnl_desktop.core.map.sight import sees
-from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battlefield, melee_gaps
+from lnl_desktop.core.rules.fight import MOST_FIGHTERS, OPPONENTS, PARTY, Battlefield, melee_gaps, turn_boundary
 from lnl_desktop.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ def battlefield(engine: Any) -> Battlefield:
     seen = np.zeros((k, k), dtype=np.bool_)
     cells = [e.tokens[c.id].cell for c in fighters]
     for i, c in enumerate(fighters):
+        turn_boundary()  # the GM acting: wait (a worker of the window's)
         # Distance and sight are mutual (RULES §4; sight.sees): each pair is worked out once.
         for j in range(i + 1, k):
             f = fighters[j]

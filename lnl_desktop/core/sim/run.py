@@ -9,7 +9,7 @@ from typing import Any
 
 from lnl_desktop.core.encounter.model import Encounter, Side
 from lnl_desktop.core.engine.engine import Engine
-from lnl_desktop.core.rules.fight import Battlefield, Plan, with_plans
+from lnl_desktop.core.rules.fight import Battlefield, Plan, turn_boundary, with_plans
 from lnl_desktop.core.sim.field import battlefield, simulator
 from lnl_desktop.core.sim.odds import CombatantOdds, FightOdds, Tally
 from lnl_desktop.lazy import lazy_module
@@ -68,6 +68,7 @@ def fight_odds(
     size = batch or batch_size(field.size, getattr(sim, "fight_bytes", None))
     tally = Tally(field, sim.health_columns)
     for start in range(0, fights, size):
+        turn_boundary()  # the GM acting: wait; odds no longer wanted: stop (a worker of the window's)
         tally.add(sim.simulate(table, field, min(size, fights - start), rng))
     odds = tally.odds(sim.tells_death, time.perf_counter() - t0)
     return with_retreats(odds, encounter, gone, engine.ruleset)

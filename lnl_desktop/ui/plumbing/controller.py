@@ -66,6 +66,8 @@ class TableController(QObject):
     planChanged = Signal()
     # An action was refused, with the reason (also said through ``message``): shown where the GM looks.
     refused = Signal(str)
+    # An action is about to be applied: the fight odds' worker steps aside before its work, not after.
+    acting = Signal()
 
     def __init__(self, encounter: Encounter, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -106,6 +108,7 @@ class TableController(QObject):
 
     def do(self, action: Action, dice: DiceSource | None = None) -> list[Event] | None:
         """Apply one action as one undoable step; on refusal say why and return None."""
+        self.acting.emit()
         self.pushing = True
         try:
             events = push_action(self.undo_stack, self.engine, action, dice)

@@ -6,12 +6,19 @@ The encounter is copied on the GUI thread (the engine may change it the next mom
 plain function given plain data (:func:`play`), plays the copy's fights (:func:`core.sim.run.fight_odds`)
 and puts the odds on a queue the GUI thread reads with a timer: it never touches a Qt object (see
 :mod:`lnl_desktop.ui.plumbing.collector`). A result of an older state than the newest asked is dropped.
+
+The worker shares the interpreter with the window: while it runs Python, each of the window's calls
+into Qt or numpy may wait for the interpreter's lock (up to 5 ms a time). So while the GM acts (a mouse
+button held, an action made in the last :data:`QUIET_MS`) the service holds the simulators' turns
+(:func:`core.rules.fight.hold_turns`): the worker waits at its next turn, and a worker whose odds are no
+longer wanted stops there.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +28,7 @@ from PySide6.QtGui import QGuiApplication
 
 from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
-from lnl_desktop.core.rules.fight import MOST_FIGHTERS, Plan
+from lnl_desktop.core.rules.fight import MOST_FIGHTERS, Plan, Stopped, hold_turns, let_turns, stopping_on
 from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.plumbing.collector import Inbox
 from lnl_desktop.ui.plumbing.controller import TableController
@@ -29,7 +36,8 @@ from lnl_desktop.ui.plumbing.controller import TableController
 FIRST_FIGHTS = 500  # the first estimate, in a blink
 FULL_FIGHTS = 10_000
 SETTLE_MS = 250  # a moment after a change: a burst of changes (an undo of many steps) asks once
-POLL_MS = 20  # while a worker runs, its results are looked for this often
+POLL_MS = 20  # while a worker runs, its results are looked for this often, and whether the GM acts
+QUIET_MS = 250  # after an action, the worker waits this long for the GM's next one
 
 
 @dataclass(eq=False)
@@ -52,15 +60,18 @@ def play(job: OddsJob, results: queue.SimpleQueue[tuple[Any, ...]]) -> None:
 
     encounter, generation, counts = job.encounter, job.generation, job.counts
     try:
-        field_plan = battlefield(Engine(encounter))
-        for fights in counts:
-            if job.stop.is_set():
-                return
-            odds = fight_odds(encounter, fights, seed=None, field=field_plan)
-            results.put(("done", generation, odds, fights == counts[-1]))
-        if job.plans and not job.stop.is_set():
-            whatif = fight_odds(encounter, counts[-1], field=field_plan, plans=job.plans)
-            results.put(("whatif", generation, whatif))
+        with stopping_on(job.stop):  # the simulators stop at their next turn once a newer state is asked
+            field_plan = battlefield(Engine(encounter))
+            for fights in counts:
+                if job.stop.is_set():
+                    return
+                odds = fight_odds(encounter, fights, seed=None, field=field_plan)
+                results.put(("done", generation, odds, fights == counts[-1]))
+            if job.plans and not job.stop.is_set():
+                whatif = fight_odds(encounter, counts[-1], field=field_plan, plans=job.plans)
+                results.put(("whatif", generation, whatif))
+    except Stopped:
+        pass  # of an older state: nothing to hand back
     except RulesError as error:
         results.put(("broke", generation, str(error)))
     except Exception as error:  # a worker's crash reaches the GM as words; it must not kill the app
@@ -120,6 +131,13 @@ class FightOddsService(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._start)
+        # While a worker runs: whether the GM acts, so its turns wait (see the module's docstring).
+        self._acted_at = 0.0
+        self._watch = QTimer(self)
+        self._watch.setInterval(POLL_MS)
+        self._watch.timeout.connect(self._hold_while_acting)
+        self.destroyed.connect(let_turns)  # a closed window's hold never outlives it
+        controller.acting.connect(self._acting)
         controller.eventsApplied.connect(lambda _events: self.changed())
         controller.encounterReplaced.connect(self.changed)
 
@@ -129,8 +147,10 @@ class FightOddsService(QObject):
     def changed(self) -> None:
         """The encounter changed: the odds are stale; worked out again a moment later if wanted."""
         self.generation += 1
+        self._acted_at = time.monotonic()
         if self._job is not None:
             self._job.stop.set()
+            hold_turns()  # the stale worker stops at its next turn, and waits for the GM meanwhile
         self.latest = None
         self.stale.emit()
         if self.wanted():
@@ -188,6 +208,7 @@ class FightOddsService(QObject):
         # A plain function given plain data: the worker holds nothing of Qt (see lnl_desktop.ui.plumbing.collector).
         threading.Thread(target=play, args=(job, self._inbox.queue), name="lnl-fight-odds", daemon=True).start()
         self._inbox.expect()
+        self._watch.start()
 
     def _take(self, result: tuple[Any, ...]) -> None:
         """On the GUI thread: one thing a worker handed back, said by the service's signals."""
@@ -201,6 +222,22 @@ class FightOddsService(QObject):
         elif kind == "end" and self._job is not None and self._job.generation == generation:
             self._job = None
             self.running = False
+            self._watch.stop()
+            let_turns()
+
+    def _acting(self) -> None:
+        """An action is about to be applied: a running worker waits from its next turn on."""
+        if self._job is not None:
+            self._acted_at = time.monotonic()
+            hold_turns()
+
+    def _hold_while_acting(self) -> None:
+        """While a worker runs: its turns wait while the GM holds a button or has just acted."""
+        acting = QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton
+        if acting or time.monotonic() - self._acted_at < QUIET_MS / 1000:
+            hold_turns()
+        else:
+            let_turns()
 
     def _on_done(self, odds: Any, generation: int, final: bool) -> None:
         if generation != self.generation:

@@ -40,6 +40,7 @@ from lnl_desktop.core.rules.fight import (
     pin,
     sides_together,
     timed_conditions,
+    turn_boundary,
     variants,
 )
 from lnl_desktop.core.rules.shared import FightsBase
@@ -682,6 +683,7 @@ class D10Fights(FightsBase):
             order = _round_order(s.rng, s.live.size, party_group, len(named), party_first)
             for g, at in _blocks(order):
                 for i in members_of[g]:
+                    turn_boundary()  # the GM acting: wait (a worker of the window's)
                     go = (at & s.live & s.standing[:, i]).nonzero()[0]
                     if go.size:
                         s.turn(i, go, r)

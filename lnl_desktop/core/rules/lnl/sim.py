@@ -34,6 +34,7 @@ from lnl_desktop.core.rules.fight import (
     close_in_at,
     pin,
     timed_conditions,
+    turn_boundary,
     variants,
 )
 from lnl_desktop.core.rules.lnl.blows import Arsenal, Blow, FamilyRuleset, _rules, blows, distribution, sample
@@ -372,6 +373,7 @@ class Simulator:
             party_acts = playing & ((first == PARTY) if slot == 0 else (first != PARTY))
             sides = (party_acts, playing & ~party_acts)
             for i in range(self.k):
+                turn_boundary()  # the GM acting: wait (a worker of the window's)
                 acting = sides[self.side[i]] if may is None else sides[self.side[i]] & may[:, i]
                 self.turn(s, i, acting, self.field.move_ft[i])
 

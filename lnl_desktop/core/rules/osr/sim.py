@@ -26,6 +26,7 @@ from lnl_desktop.core.rules.fight import (
     Timers,
     empty_outcome,
     pin,
+    turn_boundary,
 )
 from lnl_desktop.core.rules.osr import condition_table as cond
 from lnl_desktop.core.rules.osr.model import MoraleResult, OsrCombatant
@@ -673,6 +674,7 @@ def simulate_fights(encounter: Encounter, field: Battlefield, fights: int, rng: 
         shooters, many = ((either & 2) > 0).tolist(), ((either & 4) > 0).tolist()
         seen = -1
         for place in range(places):
+            turn_boundary()  # the GM acting: wait (a worker of the window's)
             if f.pending and (flush[place] or f.waiting >= WAITING):
                 f.flush()
             if f.ends != seen:  # a fight may have ended since the last look
