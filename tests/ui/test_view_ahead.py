@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -20,6 +20,7 @@ from lnl_desktop.lazy import load_now
 from lnl_desktop.ui.map import token_gestures
 from lnl_desktop.ui.map.view import MapView
 from lnl_desktop.ui.plumbing.controller import TableController
+from lnl_desktop.ui.plumbing.mime import combatant_mime
 from lnl_desktop.ui.plumbing.style import CELL_PX
 
 SIZE = 160  # past VIEW_LATER_CELLS: a view there is worth working out ahead
@@ -131,5 +132,24 @@ def test_on_a_big_open_map_the_drop_cells_view_cut_to_the_field_of_vision_is_mad
     assert known == [True]  # no walls, but the cut to Ana's 120 degrees is the drop's millisecond
     encounter = controller.encounter
     assert encounter.tokens["ana"].cell == (22, 20)
+    ys, xs = np.nonzero(party_view.party_sight(encounter).mask)
+    assert encounter.fog.explored == frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
+
+
+def test_a_party_token_dragged_from_a_dock_has_its_drop_cells_view_worked_out_before_the_drop(view: MapView) -> None:
+    grid_map = view.controller.encounter.map
+    anchor = (26, 22)
+    facing = view.controller.encounter.tokens["ana"].facing
+    assert not visibility.view_known(grid_map, anchor, 1, facing, 120)
+    point = QPointF(view.mapFromScene(QPointF((anchor[0] + 0.5) * CELL_PX, (anchor[1] + 0.5) * CELL_PX)))
+    data = combatant_mime("ana")
+    copy, left, none = Qt.DropAction.CopyAction, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QApplication.sendEvent(view.viewport(), QDragEnterEvent(point.toPoint(), copy, data, left, none))
+    QApplication.sendEvent(view.viewport(), QDragMoveEvent(point.toPoint(), copy, data, left, none))
+    assert token_gestures.VIEW_AHEAD.wait()
+    assert visibility.view_known(grid_map, anchor, 1, facing, 120)  # before the drop
+    QApplication.sendEvent(view.viewport(), QDropEvent(point, copy, data, left, none))
+    encounter = view.controller.encounter
+    assert encounter.tokens["ana"].cell == anchor  # the drop was a move
     ys, xs = np.nonzero(party_view.party_sight(encounter).mask)
     assert encounter.fog.explored == frozenset(zip(xs.tolist(), ys.tolist(), strict=True))

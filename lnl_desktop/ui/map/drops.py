@@ -17,6 +17,7 @@ from lnl_desktop.core.encounter.model import Side
 from lnl_desktop.core.map import grid
 from lnl_desktop.core.map.grid import Cell
 from lnl_desktop.ui.map.overlays import MarkerItem
+from lnl_desktop.ui.map.token_gestures import view_ahead_for_drop
 from lnl_desktop.ui.plumbing.controller import TableController
 from lnl_desktop.ui.plumbing.mime import (
     MIME_COMBATANT,
@@ -95,8 +96,11 @@ class TokenDrops:
         if anchor is None or size is None:
             self._drop_marker.hide()
             return False
-        self._drop_marker.set_about(read_combatant(event.mimeData()))
+        cid = read_combatant(event.mimeData())
+        self._drop_marker.set_about(cid)
         self._drop_marker.show_at(anchor, size)
+        if cid is not None:  # a placed Party token's drop is a move: its view worked out while it is dragged
+            view_ahead_for_drop(self.controller, cid, anchor, size)
         self._hover(self.cell_of(event.position()))
         return True
 

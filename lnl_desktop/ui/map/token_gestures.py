@@ -107,6 +107,19 @@ def drop_eyes(controller: TableController, cid: str) -> tuple[float | None, floa
     return float(token.facing), float(mover.vision_deg)
 
 
+def view_ahead_for_drop(controller: TableController, cid: str, anchor: Cell, size: int) -> bool:
+    """A placed Party token dragged over the map from a dock (its drop is a move): its view from
+    ``anchor`` worked out ahead as a token's own drag does. Whether a worker was asked to."""
+    encounter = controller.encounter
+    mover = controller.combatant(cid) if cid in encounter.tokens and encounter.fog.enabled else None
+    if mover is None or mover.side is not Side.PARTY:
+        return False
+    eyes = drop_eyes(controller, cid)
+    if not ViewAhead.worth_it(encounter.map, eyes[0] is not None):
+        return False
+    return VIEW_AHEAD.ask(encounter.map, anchor, size, *eyes)
+
+
 class MoveToken(Gesture):
     """A token dragged to where it goes, along the route through its waypoints; the release is one
     Move. Until the cursor has moved a few pixels it is a click, which does what combat needs next
