@@ -71,18 +71,22 @@ def drag(view: MapView, cid: str, cells: list[tuple[int, int]], known: list[bool
     QApplication.processEvents()
 
 
+def shown(qtbot: QtBot, encounter: Encounter) -> MapView:
+    """The map of ``encounter`` at 1:1 round Ana."""
+    load_now("numpy")
+    view = MapView(TableController(encounter))
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    view.zoom_reset()
+    view.center_on("ana")
+    QApplication.processEvents()
+    return view
+
+
 @pytest.fixture
 def view(qtbot: QtBot) -> MapView:
-    load_now("numpy")
-    controller = TableController(table())
-    shown = MapView(controller)
-    qtbot.addWidget(shown)
-    shown.resize(900, 700)
-    shown.show()
-    shown.zoom_reset()
-    shown.center_on("ana")
-    QApplication.processEvents()
-    return shown
+    return shown(qtbot, table())
 
 
 def test_a_party_tokens_drop_cell_view_is_known_after_the_drag_and_the_drop_explores_what_the_party_sees(
@@ -118,19 +122,11 @@ def test_an_opponents_drag_asks_for_no_view(view: MapView, monkeypatch: pytest.M
 def test_on_a_big_open_map_the_drop_cells_view_cut_to_the_field_of_vision_is_made_during_the_drag(
     qtbot: QtBot,
 ) -> None:
-    load_now("numpy")
-    controller = TableController(table(walled=False))
-    view = MapView(controller)
-    qtbot.addWidget(view)
-    view.resize(900, 700)
-    view.show()
-    view.zoom_reset()
-    view.center_on("ana")
-    QApplication.processEvents()
+    view = shown(qtbot, table(walled=False))
     known: list[bool] = []
     drag(view, "ana", [(21, 20), (22, 20)], known)
     assert known == [True]  # no walls, but the cut to Ana's 120 degrees is the drop's millisecond
-    encounter = controller.encounter
+    encounter = view.controller.encounter
     assert encounter.tokens["ana"].cell == (22, 20)
     ys, xs = np.nonzero(party_view.party_sight(encounter).mask)
     assert encounter.fog.explored == frozenset(zip(xs.tolist(), ys.tolist(), strict=True))
