@@ -192,8 +192,9 @@ def test_a_running_worker_waits_while_the_gm_holds_a_button_and_goes_on_a_moment
     viewport = window.map_view.viewport()
     empty = QPoint(5, 5)  # a corner of the map without a token
     QTest.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, empty)
+    assert turns_held()  # from the press itself, before its work
     qtbot.wait(3 * POLL_MS)
-    assert turns_held()
+    assert turns_held()  # and while the button is held
     held_at = len(turns)
     qtbot.wait(300)
     assert len(turns) <= held_at + 1  # at most the turn under way when the hold came

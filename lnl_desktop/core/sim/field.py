@@ -50,9 +50,9 @@ def battlefield(engine: Any) -> Battlefield:
     seen = np.zeros((k, k), dtype=np.bool_)
     cells = [e.tokens[c.id].cell for c in fighters]
     for i, c in enumerate(fighters):
-        turn_boundary()  # the GM acting: wait (a worker of the window's)
         # Distance and sight are mutual (RULES §4; sight.sees): each pair is worked out once.
         for j in range(i + 1, k):
+            turn_boundary()  # the GM acting: wait (a worker of the window's); a pair's sight is milliseconds
             f = fighters[j]
             dist[i, j] = dist[j, i] = token_distance_ft(cells[i], c.size, cells[j], f.size, rule, fpc)
             seen[i, j] = seen[j, i] = sees(grid, cells[i], c.size, cells[j], f.size)

@@ -496,6 +496,7 @@ class MapView(TemplateCommands, TokenDrops, MapKeys, QGraphicsView):
         return self.map_scene.occupant.get(cell)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.controller.acting.emit()  # the GM acts: a worker sharing the interpreter steps aside first
         self.setFocus(Qt.FocusReason.MouseFocusReason)
         button = event.button()
         pos = event.position()

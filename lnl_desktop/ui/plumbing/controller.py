@@ -66,7 +66,8 @@ class TableController(QObject):
     planChanged = Signal()
     # An action was refused, with the reason (also said through ``message``): shown where the GM looks.
     refused = Signal(str)
-    # An action is about to be applied: the fight odds' worker steps aside before its work, not after.
+    # The GM acts (an action is about to be applied, a press on the map): the fight odds' worker steps
+    # aside before the work, not after.
     acting = Signal()
 
     def __init__(self, encounter: Encounter, parent: QObject | None = None) -> None:

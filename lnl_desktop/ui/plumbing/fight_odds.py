@@ -226,7 +226,8 @@ class FightOddsService(QObject):
             let_turns()
 
     def _acting(self) -> None:
-        """An action is about to be applied: a running worker waits from its next turn on."""
+        """The GM acts (an action about to apply, a press on the map): a running worker waits from its
+        next turn on."""
         if self._job is not None:
             self._acted_at = time.monotonic()
             hold_turns()
