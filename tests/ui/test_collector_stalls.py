@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from lnl_desktop.ui.plumbing import collector
@@ -93,3 +94,30 @@ def test_full_collections_freeze_what_is_left_and_now_and_then_look_at_it_again(
     fake.calls.clear()
     gc_collector.check()
     assert fake.calls == ["collect 2", "freeze"]
+
+
+def test_just_after_the_gm_acted_the_older_generations_wait_for_a_quiet_moment(
+    made: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An action's frame (a Party move on a big map) must not pay for a collection of the middle generation.
+    gc_collector, fake, _held = made((800, 11, 3))
+    now = {"t": 1000.0}
+    monkeypatch.setattr(collector.time, "monotonic", lambda: now["t"])
+    collector.gm_acted()
+    now["t"] += collector.QUIET_MS / 1000 / 2
+    gc_collector.check()
+    assert fake.calls == ["collect 0"]
+    now["t"] += collector.QUIET_MS / 1000
+    gc_collector.check()  # quiet since: the middle generation's turn
+    assert fake.calls == ["collect 0", "collect 1", "freeze"]
+
+
+def test_the_window_tells_the_collector_when_the_gm_acts(laptop_window: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    window = laptop_window()
+    acted: list[bool] = []
+    monkeypatch.setattr(collector, "_acted_at", -1e9)
+    window.controller.acting.connect(lambda: acted.append(True))
+    QTest.mouseClick(
+        window.map_view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, QPoint(5, 5)
+    )
+    assert acted and collector.time.monotonic() - collector._acted_at < 5  # a press on the map is the GM acting

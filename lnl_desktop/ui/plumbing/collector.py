@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,15 @@ from PySide6.QtGui import QGuiApplication
 INTERVAL_MS = 250  # often enough that garbage between two looks stays small
 THAW_EVERY = 16  # every this many full collections, the frozen objects are looked at again
 HELD_LIMIT = 10  # while a button is held, the older generations wait until this many times their threshold
+QUIET_MS = 250  # after the GM acts, the older generations wait this long too (the action's frame comes first)
+_acted_at = -1e9  # when the GM last acted (time.monotonic): see gm_acted
+
+
+def gm_acted() -> None:
+    """The GM acts (an action about to apply, a press on the map: ``TableController.acting``): a collection
+    of the older generations (50-100 ms once a big map was opened) waits for a quiet moment."""
+    global _acted_at
+    _acted_at = time.monotonic()
 
 
 class GuiCollector(QObject):
@@ -32,8 +42,8 @@ class GuiCollector(QObject):
     stall in the middle of a drag. So what survives a full collection, or a collection of the
     middle generation, is frozen (``gc.freeze``): the next ones look only at what came since.
     Every :data:`THAW_EVERY`-th full collection looks at the frozen objects again (garbage among
-    them is freed too, in the end), and never while a mouse button is held; nor does any but the
-    youngest generation's, unless garbage piles up meanwhile.
+    them is freed too, in the end), and never while a mouse button is held or just after the GM acted
+    (:func:`gm_acted`); nor does any but the youngest generation's, unless garbage piles up meanwhile.
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -57,8 +67,9 @@ class GuiCollector(QObject):
         if counts[1] > self.threshold[1]:
             generation = 2 if counts[2] > self.threshold[2] else 1
         held = QGuiApplication.mouseButtons() != Qt.MouseButton.NoButton
+        held = held or time.monotonic() - _acted_at < QUIET_MS / 1000
         if generation and held and counts[1] <= HELD_LIMIT * self.threshold[1]:
-            generation = 0  # a press or a drag under way: the older generations wait for its end
+            generation = 0  # a press, a drag or an action under way: the older generations wait for its end
         if generation == 0:
             return gc.collect(0)
         if generation == 1:

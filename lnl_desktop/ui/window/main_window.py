@@ -98,6 +98,7 @@ class MainWindow(WindowMenus, SidePanelLayout):
         self.settings = settings if settings is not None else QSettings()
         recovery = recovery if recovery is not None else RecoveryStore(default_recovery_folder())
         self.controller = TableController(encounter, self)
+        self.controller.acting.connect(collector.gm_acted)  # no big collection in the frame of the GM's action
         # The file shown, its lock, and its journal: every change is on disk before the screen shows it.
         self.document = Document(self.controller, path, self, settings=self.settings, recovery=recovery)
         # Asked by this module's name, looked up at each asking: the question can be replaced here.
