@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -203,3 +204,42 @@ def test_a_running_worker_waits_while_the_gm_holds_a_button_and_goes_on_a_moment
     assert not turns_held()
     wait_for(lambda: not service.running)
     assert not turns_held()
+
+
+def test_a_closed_windows_worker_stops_at_its_next_turn(
+    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker left running after its window went would share the interpreter with the next table for nothing.
+    from PySide6.QtCore import QCoreApplication, QEvent, QSettings
+    from PySide6.QtWidgets import QMessageBox
+
+    from lnl_desktop.core.rules.fight import turn_boundary
+    from lnl_desktop.core.sim import run
+    from lnl_desktop.ui.window.main_window import MainWindow
+    from lnl_desktop.ui.window.recovery import RecoveryStore
+
+    turns: list[float] = []
+
+    def endless_odds(encounter: Any, fights: int, **options: Any) -> Any:
+        while True:
+            turn_boundary()
+            turns.append(time.monotonic())
+            time.sleep(0.002)
+
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(
+        storage.load(resource("encounters") / "hill-giant.lnl"),
+        settings=settings,
+        recovery=RecoveryStore(tmp_path / "recovery"),
+    )  # not the fixture's: deleted here
+    window.show()
+    service = window.fight_odds
+    wait_for(lambda: not service.running)
+    monkeypatch.setattr(run, "fight_odds", endless_odds)
+    service.changed()
+    wait_for(lambda: len(turns) > 5)
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    wait_for(lambda: not any(t.name == "lnl-fight-odds" for t in threading.enumerate()))

@@ -137,6 +137,10 @@ class FightOddsService(QObject):
         self._watch.setInterval(POLL_MS)
         self._watch.timeout.connect(self._hold_while_acting)
         self.destroyed.connect(let_turns)  # a closed window's hold never outlives it
+        # Nor does its worker: told to stop at its next turn (a plain list: no reference to this object).
+        running: list[threading.Event] = []
+        self._running_stops = running
+        self.destroyed.connect(lambda: [stop.set() for stop in running])
         controller.acting.connect(self._acting)
         controller.eventsApplied.connect(lambda _events: self.changed())
         controller.encounterReplaced.connect(self.changed)
@@ -204,6 +208,7 @@ class FightOddsService(QObject):
             self._job.stop.set()  # of no use any more: a newer state is asked for
         job = OddsJob(encounter, generation, counts, plans)
         self._job = job
+        self._running_stops[:] = [job.stop]
         self.running = True
         # A plain function given plain data: the worker holds nothing of Qt (see lnl_desktop.ui.plumbing.collector).
         threading.Thread(target=play, args=(job, self._inbox.queue), name="lnl-fight-odds", daemon=True).start()
