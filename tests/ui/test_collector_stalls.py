@@ -44,6 +44,7 @@ def made(qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     was_enabled = gc.isenabled()  # a collector switches the automatic one off: as it was afterwards
     held = {"buttons": Qt.MouseButton.NoButton}
     monkeypatch.setattr(collector.QGuiApplication, "mouseButtons", staticmethod(lambda: held["buttons"]))
+    monkeypatch.setattr(collector, "_acted_at", -1e9)  # no GM's action just before (another test's window)
 
     def make(counts: tuple[int, int, int]) -> tuple[collector.GuiCollector, FakeGc, dict[str, Any]]:
         fake = FakeGc(counts)
