@@ -99,9 +99,8 @@ VIEW_AHEAD = ViewAhead()
 def drop_eyes(controller: TableController, cid: str) -> tuple[float | None, float]:
     """The facing and the degrees of vision ``cid``'s view at a drop cell is cut to: (None, 360) where
     sight has no facing (the ruleset's) or the creature sees all round."""
-    encounter = controller.encounter
-    token = encounter.tokens.get(cid)
-    mover = next((c for c in encounter.combatants if c.id == cid), None)
+    token = controller.encounter.tokens.get(cid)
+    mover = controller.combatant(cid)
     if token is None or mover is None or not controller.engine.ruleset.sight_uses_facing or mover.vision_deg >= 360:
         return None, 360
     return float(token.facing), float(mover.vision_deg)
@@ -142,12 +141,13 @@ class MoveToken(Gesture):
         # A Party token under fog of war on a big map (walled, or its sight cut to a field of vision): its
         # view where it may be dropped is worked out ahead (VIEW_AHEAD), for the fog the drop will show.
         encounter = view.controller.encounter
-        mover = next((c for c in encounter.combatants if c.id == drag.cid), None)
+        mover = view.controller.combatant(drag.cid)
+        self._eyes = drop_eyes(view.controller, drag.cid)  # a drag never turns the token: asked once
         self.sees_for_party = (
             mover is not None
             and mover.side is Side.PARTY
             and encounter.fog.enabled
-            and ViewAhead.worth_it(encounter.map, drop_eyes(view.controller, drag.cid)[0] is not None)
+            and ViewAhead.worth_it(encounter.map, self._eyes[0] is not None)
         )
 
     @classmethod
@@ -263,7 +263,7 @@ class MoveToken(Gesture):
             route = Route(target, [drag.start, target], True, 0.0, [[drag.start, target]], [True])
         info = view.drag_layer.show_route(drag, route, forced)
         if self.sees_for_party:
-            VIEW_AHEAD.ask(view.controller.encounter.map, target, drag.size, *drop_eyes(view.controller, drag.cid))
+            VIEW_AHEAD.ask(view.controller.encounter.map, target, drag.size, *self._eyes)
         item = view.map_scene.tokens.get(drag.cid)
         if item is not None:
             item.move_to(target)

@@ -30,14 +30,13 @@ from lnl_desktop.core.encounter.model import Encounter
 from lnl_desktop.core.errors import RulesError
 from lnl_desktop.core.rules.fight import MOST_FIGHTERS, Plan, Stopped, hold_turns, let_turns, stopping_on
 from lnl_desktop.lazy import load_now
-from lnl_desktop.ui.plumbing.collector import Inbox
+from lnl_desktop.ui.plumbing.collector import QUIET_MS, Inbox  # the collector's quiet moment after the GM acts
 from lnl_desktop.ui.plumbing.controller import TableController
 
 FIRST_FIGHTS = 500  # the first estimate, in a blink
 FULL_FIGHTS = 10_000
 SETTLE_MS = 250  # a moment after a change: a burst of changes (an undo of many steps) asks once
 POLL_MS = 20  # while a worker runs, its results are looked for this often, and whether the GM acts
-QUIET_MS = 250  # after an action, the worker waits this long for the GM's next one
 
 
 @dataclass(eq=False)
